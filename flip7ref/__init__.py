@@ -1,0 +1,47 @@
+"""flip7ref: the rules of Flip 7 as data, and a pure, immutable interpreter for them.
+
+Quick start::
+
+    import flip7ref
+    game = flip7ref.Game("flip7", players=4)
+    state = game.new_initial_state(seed=1)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply_chance(state.sample_chance())
+        else:
+            state = state.apply(state.legal_actions()[0])
+    print(state.totals, state.winners)
+"""
+
+from .errors import CardError, Flip7RefError, IllegalActionError, OptionError, SerializationError, SpecError
+from .game import Game
+from .scoring import ScoreBreakdown, score_cards, score_line
+from .spec import Edition, edition_ids, load_edition, load_edition_file
+from .state import CHANCE, TERMINAL, Action, Event, Player, State, Status
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Action",
+    "CardError",
+    "Edition",
+    "Event",
+    "Flip7RefError",
+    "Game",
+    "IllegalActionError",
+    "OptionError",
+    "Player",
+    "ScoreBreakdown",
+    "SerializationError",
+    "SpecError",
+    "State",
+    "Status",
+    "__version__",
+    "edition_ids",
+    "load_edition",
+    "load_edition_file",
+    "score_cards",
+    "score_line",
+]

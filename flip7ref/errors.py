@@ -1,0 +1,59 @@
+"""The exceptions flip7ref raises.
+
+Every error a user can cause is a subclass of :class:`Flip7RefError`, so a
+caller (and the command line) can tell a user mistake from a bug.  Errors about
+bad input are also :class:`ValueError` subclasses, after python-chess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class Flip7RefError(Exception):
+    """Base class of every error flip7ref raises on purpose."""
+
+
+class SpecError(Flip7RefError, ValueError):
+    """An edition table (or another spec file) is malformed.
+
+    Attributes:
+        file: the file that is wrong (a path as text).
+        path: where inside the file, as a JSON-pointer-like string (``/cards/3/count``);
+            empty when the whole file is at fault.
+        expected: what was expected there, in words.
+    """
+
+    def __init__(self, file: str, path: str, expected: str) -> None:
+        self.file = file
+        self.path = path
+        self.expected = expected
+        where = f"{file}: at {path or '/'}" if path is not None else file
+        super().__init__(f"{where}: {expected}")
+
+
+class OptionError(Flip7RefError, ValueError):
+    """An option name or value is not one the edition table defines."""
+
+
+class CardError(Flip7RefError, ValueError):
+    """A card name is unknown, or a line of cards cannot exist."""
+
+
+class IllegalActionError(Flip7RefError, ValueError):
+    """An action (or chance outcome) was applied where it is not legal.
+
+    Attributes:
+        action: the string form of the rejected action.
+        legal: the string forms of the actions that were legal.
+    """
+
+    def __init__(self, action: str, legal: Sequence[str], why: str) -> None:
+        self.action = action
+        self.legal = tuple(legal)
+        listed = ", ".join(self.legal) if self.legal else "none"
+        super().__init__(f"illegal action {action!r}: {why}; legal here: {listed}")
+
+
+class SerializationError(Flip7RefError, ValueError):
+    """Serialized state data is malformed or belongs to another table."""

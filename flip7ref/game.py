@@ -1,0 +1,215 @@
+"""A :class:`Game`: an edition table compiled for chosen options and a player count.
+
+The game is the factory of states (OpenSpiel's shape): it resolves every option
+reference of the table once, turns card ids into small integer codes and keeps
+the per-kind facts the interpreter needs in tuples indexed by those codes, so
+the interpreter never looks at YAML, never branches on the edition's name and
+never re-reads an option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from .errors import OptionError
+from .spec import CATEGORIES, Edition, load_edition
+
+if TYPE_CHECKING:
+    from .state import State
+
+NUMBER, MODIFIER, ACTION = 0, 1, 2
+
+
+@attrs.frozen
+class Effect:
+    """An action card's effect primitive with its parameters, options resolved.
+
+    Attributes:
+        primitive: the primitive's name (``freeze``, ``forced_draw``, ``bust_shield``...).
+        targets: who may be chosen: ``active`` or ``non_busted`` players.
+        keep_card: whether the card stays in front of its target after use.
+        count: cards to draw (forced draws).
+        set_aside: card-kind codes set aside when revealed inside a forced draw.
+        on_bust: ``discard`` or ``resolve``: the set-aside cards when the target busts.
+        assigner: ``target`` or ``giver``: who assigns set-aside cards.
+        then_stay: whether the target must stay once the effect is over.
+        hold_limit: how many copies a player may hold (bust shields).
+        first_copy: ``keep`` or ``may-give`` (bust shields).
+    """
+
+    primitive: str
+    targets: str = "active"
+    keep_card: bool = False
+    count: int = 0
+    set_aside: frozenset[int] = frozenset()
+    on_bust: str = "discard"
+    assigner: str = "target"
+    then_stay: bool = False
+    hold_limit: int = 1
+    first_copy: str = "keep"
+
+
+def _resolve(value: Any, options: Mapping[str, str | int]) -> Any:
+    """Replace an ``{option: NAME, values: {...}}`` reference by its value."""
+    if isinstance(value, dict) and "option" in value and set(value) <= {"option", "values"}:
+        chosen = options[value["option"]]
+        values = value.get("values")
+        if isinstance(values, dict):
+            return values[str(chosen)]
+        return chosen
+    return value
+
+
+class Game:
+    """An edition with chosen options for a number of players; the factory of states.
+
+    Args:
+        edition: an edition id (``"flip7"``), a path to a ``.yaml`` table, or a
+            loaded :class:`~flip7ref.spec.Edition`.
+        players: number of seats (1 or more; seats are numbered 0..players-1
+            clockwise, so the player on seat ``s``'s left is ``s + 1``).
+        options: option values by name; unnamed options take the table's default.
+
+    Raises:
+        OptionError: unknown edition, unknown option name or value, or a player
+            count below the edition's minimum.
+        SpecError: the table is malformed.
+
+    A game is immutable and compares equal to another game of the same edition,
+    player count and options.  Rules: F7-002, F7-123 (decks), and every option
+    of the table.
+    """
+
+    def __init__(self, edition: str | Edition = "flip7", players: int = 4, options: Mapping[str, object] | None = None) -> None:
+        ed = edition if isinstance(edition, Edition) else load_edition(edition)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"players: expected a whole number, got {players!r}")
+        low = ed.thresholds.get("min_players", 1)
+        if players < low:
+            raise OptionError(f"players: {players} is too few for {ed.id} (at least {low})")
+        chosen: dict[str, str | int] = {}
+        for name, value in (options or {}).items():
+            spec = ed.options.get(name)
+            if spec is None:
+                known = ", ".join(ed.options)
+                raise OptionError(f"unknown option {name!r} for edition {ed.id} (known options: {known})")
+            chosen[name] = spec.coerce(value)
+        resolved: dict[str, str | int] = {n: chosen.get(n, s.coerce(s.default)) for n, s in ed.options.items()}
+        self.edition: Edition = ed
+        self.players: int = players
+        self.options: Mapping[str, str | int] = resolved
+        self.kinds = ed.cards
+        self.card_ids: tuple[str, ...] = tuple(c.id for c in ed.cards)
+        self.category: tuple[int, ...] = tuple(CATEGORIES.index(c.category) for c in ed.cards)
+        self.rank: tuple[int, ...] = tuple(c.rank if c.rank is not None else -1 for c in ed.cards)
+        self.traits: tuple[frozenset[str], ...] = tuple(frozenset(c.traits) for c in ed.cards)
+        self.modifier: tuple[tuple[str, int] | None, ...] = tuple(c.modifier for c in ed.cards)
+        self.effect: tuple[Effect | None, ...] = tuple(self._effect(c.effect) for c in ed.cards)
+        th = ed.thresholds
+        self.flip7_distinct: int = th["flip7_distinct"]
+        self.flip7_bonus: int = th["flip7_bonus"]
+        rnd = {k: _resolve(v, resolved) for k, v in ed.round.items()}
+        self.initial_deal: bool = rnd["initial_deal"] in (True, "deal")
+        self.early_cards: str = str(rnd.get("early_cards", "skip"))
+        self.start_seat: str = str(rnd["start_seat"])
+        self.stay_requires: str = str(rnd["stay_requires"])
+        self.stay_protects: bool = bool(rnd["stay_protects"])
+        self.modifiers_to: str = str(rnd["modifiers"])
+        self.empty_deck: str = str(rnd["empty_deck"])
+        self.between_rounds: str = str(rnd["between_rounds"])
+        self.flip7_bonus_to: str = str(rnd.get("flip7_bonus_to", "maker"))
+        end = {k: _resolve(v, resolved) for k, v in ed.game_end.items()}
+        self.target_score: int = int(end["target_score"])
+        self.tie: str = str(end["tie"])
+        decks = end["decks"]
+        per = th["players_per_deck"]
+        self.decks: int = -(-players // per) if decks == "auto" else int(decks)
+        self.scoring: tuple[str, ...] = tuple(
+            step["step"] for step in ed.scoring if not ("unless" in step and _truthy(_resolve(step["unless"], resolved)))
+        )
+        self.deck: tuple[int, ...] = ed.deck(self.decks)
+        self._key = (ed.id, str(ed.path), players, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
+
+    def _effect(self, raw: Mapping[str, Any] | None) -> Effect | None:
+        if raw is None:
+            return None
+        values = {k: _resolve(v, self.options) for k, v in raw.items()}
+        set_aside: set[int] = set()
+        for ref in values.get("set_aside") or ():
+            if ref in CATEGORIES:
+                set_aside.update(c.index for c in self.edition.cards if c.category == ref)
+            else:
+                set_aside.add(self.edition.card(ref).index)
+        return Effect(
+            primitive=values["primitive"],
+            targets=values.get("targets", "active"),
+            keep_card=bool(values.get("keep_card", False)),
+            count=int(values.get("count", 0)),
+            set_aside=frozenset(set_aside),
+            on_bust=values.get("on_bust", "discard"),
+            assigner=values.get("assigner", "target"),
+            then_stay=bool(values.get("then_stay", False)),
+            hold_limit=int(values.get("hold_limit", 1)),
+            first_copy=values.get("first_copy", "keep"),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other._key == self._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != self.edition.options[k].coerce(self.edition.options[k].default)}
+        return f"Game({self.edition.id!r}, players={self.players}, options={changed!r})"
+
+    def code(self, card: str) -> int:
+        """The integer code of a card given by id, alias or name in any language.
+
+        Raises:
+            CardError: when the edition has no such card.
+        """
+        return self.edition.card(card).index
+
+    def non_default_options(self) -> dict[str, str | int]:
+        """The options whose value differs from the table's default."""
+        eds = self.edition.options
+        return {k: v for k, v in self.options.items() if v != eds[k].coerce(eds[k].default)}
+
+    def new_initial_state(
+        self,
+        seed: int | str | None = None,
+        *,
+        dealer: int = 0,
+        stack: list[str] | tuple[str, ...] | None = None,
+        totals: list[int] | tuple[int, ...] | None = None,
+    ) -> State:
+        """Start a game: round 1, dealt up to the first decision or chance node.
+
+        Args:
+            seed: an int or str: the deck is shuffled deterministically from it and
+                cards are drawn from that ordered pile (same seed, same game); None
+                for an *open* game whose draw pile has no order, where a driver
+                picks each chance outcome (e.g. :meth:`State.sample_chance`).
+            dealer: the seat that deals round 1 (0..players-1).
+            stack: card names put on top of the pile, top first; the rest of the
+                deck follows below in seeded order (seed 0 when ``seed`` is None).
+            totals: running totals (points) to start from, one per seat.
+
+        Returns:
+            The first :class:`~flip7ref.state.State` that needs a decision or a chance outcome.
+
+        Raises:
+            OptionError: dealer out of range or totals of the wrong length.
+            CardError: a stacked card is unknown, or more copies are stacked than the deck holds.
+        """
+        from .state import initial_state
+
+        return initial_state(self, seed=seed, dealer=dealer, stack=stack, totals=totals)
+
+
+def _truthy(value: object) -> bool:
+    return value in (True, "on", "yes", "true", 1)

@@ -1,0 +1,146 @@
+"""Round scoring: the edition's scoring pipeline applied to one line of cards.
+
+The steps and their order come from the table's ``scoring`` list; each step is
+implemented once here.  Rules: F7-100 (order of the steps), F7-090 (+N cards),
+F7-091 (x2 doubles the number sum only), F7-092 (modifiers without numbers),
+F7-050 (+15 for a Flip 7), F7-101 (a busted player scores 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from .errors import CardError
+from .game import MODIFIER, NUMBER, Game
+
+
+@attrs.frozen
+class ScoreBreakdown:
+    """How a round score was reached (all values in points).
+
+    Attributes:
+        numbers: the sum of the number cards.
+        multiplied: the number sum after multiplying/dividing modifiers (x2, ÷2).
+        modifiers: the sum of the adding modifiers (+N, or −N in Vengeance).
+        bonus: the Flip 7 bonus added (0 without a Flip 7).
+        flip7: whether the line is a Flip 7.
+        busted: whether the player busted (then ``score`` is 0).
+        score: the round score.
+        steps: ``(step name, running value)`` after each pipeline step.
+    """
+
+    numbers: int
+    multiplied: int
+    modifiers: int
+    bonus: int
+    flip7: bool
+    busted: bool
+    score: int
+    steps: tuple[tuple[str, int], ...]
+
+
+def distinct_numbers(game: Game, line: Sequence[int]) -> int:
+    """How many different number ranks a line holds (the Flip 7 count, F7-050)."""
+    return len({game.rank[c] for c in line if game.category[c] == NUMBER})
+
+
+def score_line(game: Game, line: Sequence[int], *, flip7: bool | None = None, busted: bool = False, bonus: bool | None = None) -> ScoreBreakdown:
+    """Score one line (number and modifier card codes) with the edition's pipeline.
+
+    Args:
+        game: the compiled game (edition and options).
+        line: card-kind codes in front of the player (numbers and modifiers; other
+            cards are ignored).
+        flip7: whether the line made a Flip 7; None to decide from the line
+            (seven different numbers).
+        busted: a busted player scores 0 (F7-101).
+        bonus: whether the Flip 7 bonus is added; None means "when ``flip7``".
+
+    Returns:
+        A :class:`ScoreBreakdown`.
+    """
+    made = distinct_numbers(game, line) >= game.flip7_distinct if flip7 is None else flip7
+    give_bonus = made if bonus is None else bonus
+    numbers = sum(game.rank[c] for c in line if game.category[c] == NUMBER)
+    mods = [game.modifier[c] for c in line if game.category[c] == MODIFIER]
+    adds = sum(v for m in mods if m is not None and m[0] == "add" for v in [m[1]])
+    value = 0
+    multiplied = numbers
+    steps: list[tuple[str, int]] = []
+    for step in game.scoring:
+        if step == "sum_numbers":
+            value = numbers
+        elif step == "multiply":
+            for m in mods:
+                if m is None:
+                    continue
+                if m[0] == "multiply":
+                    value *= m[1]
+                elif m[0] == "divide":
+                    value //= m[1]
+            multiplied = value
+        elif step == "add_modifiers":
+            value += adds
+        elif step == "floor_zero":
+            value = max(0, value)
+        elif step == "zero_unless_flip7":
+            if not made and any("zero" in game.traits[c] for c in line):
+                value = 0
+        elif step == "flip7_bonus" and give_bonus:
+            value += game.flip7_bonus
+        steps.append((step, value))
+    if busted:
+        value = 0
+    return ScoreBreakdown(
+        numbers=numbers,
+        multiplied=multiplied,
+        modifiers=adds,
+        bonus=game.flip7_bonus if give_bonus else 0,
+        flip7=made,
+        busted=busted,
+        score=value,
+        steps=tuple(steps),
+    )
+
+
+def score_cards(game: Game, cards: Sequence[str]) -> ScoreBreakdown:
+    """Score a line given by card names, checking it could exist.
+
+    Args:
+        game: the compiled game.
+        cards: card names (ids, aliases, or names in any language), e.g.
+            ``["3", "11", "x2", "+10"]``.
+
+    Returns:
+        The :class:`ScoreBreakdown` of that line (Flip 7 decided from the line).
+
+    Raises:
+        CardError: an unknown card, an action card (it never lies in a line), a
+            duplicate number (the player would have busted), or more copies of a
+            card than the decks hold.
+    """
+    codes = [game.code(c) for c in cards]
+    for name, c in zip(cards, codes, strict=True):
+        if game.category[c] not in (NUMBER, MODIFIER):
+            raise CardError(f"{name!r} is an action card; a scored line holds only number and modifier cards")
+    seen: dict[int, str] = {}
+    for name, c in zip(cards, codes, strict=True):
+        if game.category[c] == NUMBER:
+            r = game.rank[c]
+            if r in seen and not _duplicate_allowed(game, line=codes, rank=r):
+                raise CardError(f"line holds number {r} twice ({seen[r]!r} and {name!r}): that player would have busted")
+            seen.setdefault(r, name)
+    for c in set(codes):
+        have = codes.count(c)
+        limit = game.kinds[c].count * game.decks
+        if have > limit:
+            raise CardError(f"line holds {have} copies of {game.card_ids[c]!r} but the deck has only {limit}")
+    return score_line(game, codes)
+
+
+def _duplicate_allowed(game: Game, line: Sequence[int], rank: int) -> bool:
+    """Whether a line may hold two numbers of ``rank`` (a Lucky-13-style trait)."""
+    same = [c for c in line if game.category[c] == NUMBER and game.rank[c] == rank]
+    return len(same) == 2 and any("pair_allowed" in game.traits[c] for c in same)

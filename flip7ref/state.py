@@ -1,0 +1,1201 @@
+"""The immutable game state and the interpreter's transitions.
+
+A :class:`State` never changes: :meth:`State.apply` and :meth:`State.apply_chance`
+return a new state.  Pending work is an explicit stack of *frames* (the deal,
+a draw, a forced draw such as Flip Three, a target choice, the assignment of
+set-aside cards, a queue of cards to resolve); ``current_player``,
+``legal_actions`` and ``chance_outcomes`` read the top frame.
+
+Shape (after OpenSpiel): ``current_player`` is a seat (0..players-1),
+:data:`CHANCE` or :data:`TERMINAL`; at a chance node ``chance_outcomes()`` lists
+the card kinds that can be drawn with exact :class:`fractions.Fraction`
+probabilities; at a decision node ``legal_actions()`` lists :class:`Action`
+values in a stable order whose string forms parse back with :meth:`Action.parse`.
+
+Internally a transition copies the state into a scratch :class:`_Work`, runs
+the rules on it, settles every automatic step (dealing, resolving queues,
+reshuffling, scoring a round, starting the next) and freezes the result.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import attrs
+
+from .errors import CardError, IllegalActionError, OptionError, SerializationError
+from .game import MODIFIER, NUMBER, Effect, Game
+from .scoring import distinct_numbers, score_line
+
+CHANCE = -1
+"""``current_player`` at a chance node (a card must be drawn)."""
+TERMINAL = -2
+"""``current_player`` once the game is over."""
+
+STATE_FORMAT = 1
+
+
+class Status(enum.Enum):
+    """A player's status in the current round (F7-032, F7-034, F7-040, F7-060)."""
+
+    ACTIVE = "active"
+    STAYED = "stayed"
+    FROZEN = "frozen"
+    BUSTED = "busted"
+
+
+@attrs.frozen
+class Player:
+    """One seat's cards and status in the current round.
+
+    Attributes:
+        line: card codes of the number and modifier cards in front of the player,
+            in the order received (a busted line keeps its duplicate).
+        kept: action cards lying in front of the player: a held Second Chance
+            (F7-080), the Freeze that froze them (F7-062).
+        status: the player's :class:`Status`.
+    """
+
+    line: tuple[int, ...] = ()
+    kept: tuple[int, ...] = ()
+    status: Status = Status.ACTIVE
+
+
+# --------------------------------------------------------------------------- frames
+
+
+@attrs.frozen
+class Deal:
+    """The initial deal is under way; ``position`` indexes the deal order (F7-020)."""
+
+    position: int
+    name: ClassVar[str] = "deal"
+
+
+@attrs.frozen
+class Draw:
+    """A chance node: one card goes to ``seat`` (``reason``: ``deal`` or ``hit``)."""
+
+    seat: int
+    reason: str
+    name: ClassVar[str] = "draw"
+
+
+@attrs.frozen
+class ForcedDraw:
+    """A forced draw (Flip Three) in progress (F7-070..F7-073).
+
+    Attributes:
+        target: the seat taking the cards.
+        giver: the seat that played the card on the target.
+        card: the code of the card being resolved (it is discarded at the end, F7-078).
+        remaining: cards still to draw.
+        set_aside: codes of cards revealed inside and set aside, in reveal order.
+    """
+
+    target: int
+    giver: int
+    card: int
+    remaining: int
+    set_aside: tuple[int, ...] = ()
+    name: ClassVar[str] = "forced_draw"
+
+
+@attrs.frozen
+class ChooseTarget:
+    """A decision: ``chooser`` picks a seat in ``allowed`` for ``card``.
+
+    ``purpose`` is ``play`` (the card's effect hits the chosen seat), ``give``
+    (a spare Second Chance is handed over, F7-082) or ``keep_or_give`` (the
+    chooser may keep it by choosing themselves).
+    """
+
+    card: int
+    chooser: int
+    allowed: tuple[int, ...]
+    purpose: str
+    name: ClassVar[str] = "choose_target"
+
+
+@attrs.frozen
+class Assign:
+    """A decision: ``chooser`` assigns set-aside cards in reveal order (F7-073, F7-074).
+
+    Attributes:
+        chooser: who assigns.
+        owner: the forced draw's target (receives set-aside Second Chances).
+        cards: the set-aside card codes, in reveal order.
+        targets: the seats chosen so far (-1: no eligible seat, discarded).
+    """
+
+    chooser: int
+    owner: int
+    cards: tuple[int, ...]
+    targets: tuple[int, ...] = ()
+    name: ClassVar[str] = "assign"
+
+
+@attrs.frozen
+class Resolve:
+    """Assigned cards taking effect in assignment order: ``(card, target, chooser)`` items."""
+
+    items: tuple[tuple[int, int, int], ...]
+    name: ClassVar[str] = "resolve"
+
+
+Frame = Deal | Draw | ForcedDraw | ChooseTarget | Assign | Resolve
+FRAME_TYPES: dict[str, type[Any]] = {t.name: t for t in (Deal, Draw, ForcedDraw, ChooseTarget, Assign, Resolve)}
+
+
+# --------------------------------------------------------------------------- actions & events
+
+_VERBS = ("hit", "stay", "target")
+
+
+@attrs.frozen(order=True)
+class Action:
+    """A decision a player can take.
+
+    ``hit`` and ``stay`` answer an offer (F7-030); ``target N`` chooses seat N for
+    the card in question (a Freeze, a Flip Three, a spare Second Chance, a
+    set-aside card).  ``str(action)`` gives the string form; :meth:`parse` reads it.
+    """
+
+    verb: str
+    args: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join([self.verb, *(str(a) for a in self.args)])
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse a string form such as ``"hit"``, ``"stay"`` or ``"target 2"``.
+
+        Raises:
+            IllegalActionError: when the text is not an action of this vocabulary.
+        """
+        words = text.strip().lower().split()
+        if not words or words[0] not in _VERBS:
+            raise IllegalActionError(text, [], f"unknown action (known verbs: {', '.join(_VERBS)})")
+        try:
+            args = tuple(int(w) for w in words[1:])
+        except ValueError:
+            raise IllegalActionError(text, [], "arguments must be seat numbers") from None
+        if (words[0] == "target") != (len(args) == 1) or (words[0] != "target" and args):
+            raise IllegalActionError(text, [], f"{words[0]!r} takes {'one seat' if words[0] == 'target' else 'no arguments'}")
+        return cls(words[0], args)
+
+    def sort_key(self) -> tuple[int, tuple[int, ...]]:
+        """Key for the stable order of legal actions."""
+        return (_VERBS.index(self.verb), self.args)
+
+
+HIT = Action("hit")
+STAY = Action("stay")
+
+
+@attrs.frozen
+class Event:
+    """Something that happened, in the canonical event vocabulary.
+
+    Attributes:
+        type: the event name (``dealt``, ``busted``, ``stayed``, ``frozen``,
+            ``flip7``, ``second_chance_used``, ``round_scored``, ``game_won``...).
+        data: ``(key, value)`` pairs; values are ints, strings, None or tuples.
+    """
+
+    type: str
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key`` in the event's data, or ``default``."""
+        for k, v in self.data:
+            if k == key:
+                return v
+        return default
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as a JSON-able dict: ``{"type": ..., key: value...}``."""
+        out: dict[str, Any] = {"type": self.type}
+        for k, v in self.data:
+            out[k] = list(v) if isinstance(v, tuple) else v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        """Rebuild an event from :meth:`to_dict` output."""
+        items = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k != "type")
+        return cls(str(data["type"]), items)
+
+
+@attrs.frozen
+class _Log:
+    parent: _Log | None
+    move: str
+    events: tuple[Event, ...]
+
+
+# --------------------------------------------------------------------------- the state
+
+
+@attrs.frozen(eq=False)
+class State:
+    """An immutable game position.
+
+    Attributes:
+        game: the :class:`~flip7ref.game.Game` (edition, options, player count).
+        players: one :class:`Player` per seat.
+        draw: the draw pile as card codes, top first.  In an *ordered* state (a
+            seeded or stacked game) the order is the real order of the pile; in an
+            open state it is sorted and only the counts matter.
+        discard: the discard pile (card codes).
+        frames: the pending-work stack, bottom first.
+        dealer: the seat dealing this round.
+        turn: the seat whose Hit-or-Stay offer is next.
+        round: the round number, from 1.
+        totals: running totals in points, per seat.
+        last_scores: the round scores of the last finished round (empty before).
+        flip7: the seat that made Flip 7 this round, or None.
+        round_over: the round ended early (empty deck under ``empty_deck: end-round``).
+        winners: the winning seats once the game is over (empty before).
+        shuffle_seed: the seed of deterministic reshuffles; None for an open state.
+        shuffles: reshuffles done so far (part of the reshuffle seed).
+
+    States compare equal when their positions are equal (the history is not
+    compared).  Use :meth:`history` and :meth:`events` for what led here.
+    """
+
+    game: Game
+    players: tuple[Player, ...]
+    draw: tuple[int, ...]
+    discard: tuple[int, ...]
+    frames: tuple[Frame, ...]
+    dealer: int
+    turn: int
+    round: int
+    totals: tuple[int, ...]
+    last_scores: tuple[int, ...]
+    flip7: int | None
+    round_over: bool
+    winners: tuple[int, ...]
+    shuffle_seed: str | None
+    shuffles: int
+    _log: _Log | None = attrs.field(default=None, repr=False)
+
+    # -- identity -------------------------------------------------------------
+
+    def _position(self) -> tuple[Any, ...]:
+        return (
+            self.game, self.players, self.draw, tuple(sorted(self.discard)), self.frames, self.dealer, self.turn,
+            self.round, self.totals, self.last_scores, self.flip7, self.round_over, self.winners,
+            self.shuffle_seed, self.shuffles,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self._position() == other._position()
+
+    def __hash__(self) -> int:
+        return hash(self._position())
+
+    # -- OpenSpiel-shaped queries ---------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+        if self.winners:
+            return TERMINAL
+        if not self.frames:
+            return self.turn
+        top = self.frames[-1]
+        if isinstance(top, (Draw, ForcedDraw)):
+            return CHANCE
+        if isinstance(top, (ChooseTarget, Assign)):
+            return top.chooser
+        raise AssertionError(f"unsettled frame on top: {top!r}")  # pragma: no cover
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (F7-120)."""
+        return bool(self.winners)
+
+    def is_chance_node(self) -> bool:
+        """Whether the next step is a card drawn from the pile."""
+        return self.current_player == CHANCE
+
+    def legal_actions(self) -> list[Action]:
+        """The decisions open now, in a stable order (empty at chance and terminal nodes).
+
+        At an offer: ``hit``, and ``stay`` when the player may stay (F7-033, option
+        ``stay_requires``).  At a target choice or an assignment: ``target N`` for
+        every eligible seat N, ascending.
+        """
+        if self.winners or not self.frames:
+            if self.winners:
+                return []
+            return [HIT, STAY] if self._may_stay(self.turn) else [HIT]
+        top = self.frames[-1]
+        if isinstance(top, ChooseTarget):
+            return [Action("target", (s,)) for s in top.allowed]
+        if isinstance(top, Assign):
+            return [Action("target", (s,)) for s in _assign_allowed(self.game, self.players, top)]
+        return []
+
+    def legal_action_strings(self) -> list[str]:
+        """``[str(a) for a in self.legal_actions()]``."""
+        return [str(a) for a in self.legal_actions()]
+
+    def chance_outcomes(self) -> list[tuple[str, Fraction]]:
+        """The card kinds the next draw can reveal, with exact probabilities.
+
+        Returns:
+            ``(card id, probability)`` pairs in table order; the probabilities are
+            :class:`~fractions.Fraction` values summing to 1 (the share of each
+            kind among the cards in the draw pile).  Empty when this is not a
+            chance node.
+        """
+        if self.current_player != CHANCE:
+            return []
+        counts = Counter(self.draw)
+        total = len(self.draw)
+        ids = self.game.card_ids
+        return [(ids[k], Fraction(counts[k], total)) for k in sorted(counts)]
+
+    def sample_chance(self, rng: random.Random | None = None) -> str:
+        """Pick the next chance outcome.
+
+        In an ordered state (seeded or stacked) this is the top card of the pile
+        and ``rng`` is ignored; in an open state a card is drawn at random with
+        ``rng`` (which must then be given), weighted by the chance outcomes.
+
+        Raises:
+            IllegalActionError: when this is not a chance node, or an open state
+                is sampled without ``rng``.
+        """
+        if self.current_player != CHANCE:
+            raise IllegalActionError("chance", self.legal_action_strings(), "this is not a chance node")
+        if self.shuffle_seed is not None:
+            return self.game.card_ids[self.draw[0]]
+        if rng is None:
+            raise IllegalActionError("chance", [], "an open state needs an rng to sample a card")
+        return self.game.card_ids[rng.choice(self.draw)]
+
+    def next_card(self) -> str | None:
+        """The id of the card on top of an ordered pile (None when open or empty)."""
+        if self.shuffle_seed is None or not self.draw:
+            return None
+        return self.game.card_ids[self.draw[0]]
+
+    # -- transitions ------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> State:
+        """Take a decision and return the resulting state.
+
+        Args:
+            action: an :class:`Action` or its string form (``"hit"``, ``"target 2"``).
+
+        Returns:
+            The next state, settled up to the next decision, chance node or the end.
+
+        Raises:
+            IllegalActionError: the action is not among ``legal_actions()`` (the
+                message names it and the legal ones), or the state is a chance or
+                terminal node.
+        """
+        act = Action.parse(action) if isinstance(action, str) else action
+        legal = self.legal_actions()
+        if act not in legal:
+            seat = self.current_player
+            if seat == TERMINAL:
+                who = "the game is over"
+            else:
+                who = "a card must be drawn first" if seat == CHANCE else f"seat {seat} is to decide"
+            raise IllegalActionError(str(act), [str(a) for a in legal], who)
+        work = _Work(self)
+        _apply_action(work, act)
+        _settle(work)
+        return work.freeze(self, str(act))
+
+    def apply_chance(self, card: str) -> State:
+        """Reveal ``card`` as the next drawn card and return the resulting state.
+
+        Args:
+            card: a card id (or alias, or name) present in the draw pile.  In an
+                ordered state any card of the pile may be named; the first copy
+                from the top is taken.
+
+        Raises:
+            IllegalActionError: this is not a chance node, or no such card is in
+                the draw pile.
+            CardError: the card name is unknown to the edition.
+        """
+        code = self.game.code(card)
+        if self.current_player != CHANCE:
+            raise IllegalActionError(f"chance {card}", self.legal_action_strings(), "this is not a chance node")
+        try:
+            index = self.draw.index(code)
+        except ValueError:
+            possible = [c for c, _ in self.chance_outcomes()]
+            raise IllegalActionError(f"chance {card}", possible, "that card is not in the draw pile") from None
+        work = _Work(self)
+        work.draw.pop(index)
+        _apply_chance(work, code)
+        _settle(work)
+        return work.freeze(self, f"chance {self.game.card_ids[code]}")
+
+    def apply_move(self, move: str) -> State:
+        """Apply a history entry: ``"chance CARD"`` or an action's string form."""
+        if move.startswith("chance "):
+            return self.apply_chance(move[len("chance ") :])
+        return self.apply(move)
+
+    # -- history --------------------------------------------------------------
+
+    def _logs(self) -> list[_Log]:
+        out = []
+        node = self._log
+        while node is not None:
+            out.append(node)
+            node = node.parent
+        out.reverse()
+        return out
+
+    def history(self) -> list[str]:
+        """Every move since the initial state: action strings and ``"chance CARD"``."""
+        return [log.move for log in self._logs() if log.move]
+
+    def events(self) -> list[Event]:
+        """Every event emitted since the game started, in order."""
+        return [e for log in self._logs() for e in log.events]
+
+    def last_events(self) -> tuple[Event, ...]:
+        """The events emitted by the move that produced this state."""
+        return self._log.events if self._log is not None else ()
+
+    # -- derived facts --------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return len(self.players)
+
+    def status(self, seat: int) -> Status:
+        """The :class:`Status` of ``seat`` in the current round."""
+        return self.players[seat].status
+
+    def line(self, seat: int) -> list[str]:
+        """Card ids of ``seat``'s line (numbers and modifiers), in order received."""
+        return [self.game.card_ids[c] for c in self.players[seat].line]
+
+    def kept(self, seat: int) -> list[str]:
+        """Card ids of the action cards lying in front of ``seat``."""
+        return [self.game.card_ids[c] for c in self.players[seat].kept]
+
+    def line_value(self, seat: int) -> int:
+        """What ``seat``'s line would score if the round ended now (points)."""
+        p = self.players[seat]
+        return score_line(self.game, p.line, busted=p.status is Status.BUSTED).score
+
+    def round_scores(self) -> tuple[int, ...]:
+        """The round scores (points) of the last finished round, one per seat."""
+        return self.last_scores
+
+    def returns(self) -> tuple[int, ...]:
+        """The running totals (points), one per seat (OpenSpiel's ``returns``)."""
+        return self.totals
+
+    def winner(self) -> int | None:
+        """The single winner's seat, or None (game not over, or a shared win)."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def _may_stay(self, seat: int) -> bool:
+        return _may_stay(self.game, self.players[seat])
+
+    def cards_in_play(self) -> Counter[int]:
+        """Every card code the state holds, in every zone (for conservation checks)."""
+        count: Counter[int] = Counter(self.draw)
+        count.update(self.discard)
+        for p in self.players:
+            count.update(p.line)
+            count.update(p.kept)
+        for f in self.frames:
+            count.update(_frame_cards(f))
+        return count
+
+    # -- serialization ----------------------------------------------------------
+
+    def to_dict(self, *, log: bool = True) -> dict[str, Any]:
+        """The state as plain JSON-able data (card ids, not codes).
+
+        Args:
+            log: include the history and the events (needed to resume
+                :meth:`history` and :meth:`events` after :meth:`from_dict`).
+        """
+        ids = self.game.card_ids
+        data: dict[str, Any] = {
+            "format": STATE_FORMAT,
+            "edition": self.game.edition.id,
+            "players": self.num_players,
+            "options": dict(self.game.options),
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "round": self.round,
+            "totals": list(self.totals),
+            "last_scores": list(self.last_scores),
+            "flip7": self.flip7,
+            "round_over": self.round_over,
+            "winners": list(self.winners),
+            "shuffle_seed": self.shuffle_seed,
+            "shuffles": self.shuffles,
+            "draw": [ids[c] for c in self.draw],
+            "discard": [ids[c] for c in self.discard],
+            "seats": [
+                {"line": [ids[c] for c in p.line], "kept": [ids[c] for c in p.kept], "status": p.status.value}
+                for p in self.players
+            ],
+            "frames": [_frame_to_dict(f, ids) for f in self.frames],
+        }
+        if log:
+            data["log"] = [{"move": lg.move, "events": [e.to_dict() for e in lg.events]} for lg in self._logs()]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], game: Game | None = None) -> State:
+        """Rebuild a state from :meth:`to_dict` output.
+
+        Args:
+            data: the serialized state.
+            game: the game to attach; by default one is built from the data's
+                edition id, player count and options.
+
+        Raises:
+            SerializationError: a missing or malformed field (named in the message).
+        """
+        return _state_from_dict(data, game)
+
+
+# --------------------------------------------------------------------------- helpers on values
+
+
+def _frame_cards(f: Frame) -> tuple[int, ...]:
+    if isinstance(f, ForcedDraw):
+        return (f.card, *f.set_aside)
+    if isinstance(f, ChooseTarget):
+        return (f.card,)
+    if isinstance(f, Assign):
+        return f.cards
+    if isinstance(f, Resolve):
+        return tuple(item[0] for item in f.items)
+    return ()
+
+
+def _may_stay(game: Game, p: Player) -> bool:
+    """F7-033 and option ``stay_requires``; a ``no_stay`` trait card forbids it."""
+    if any("no_stay" in game.traits[c] for c in p.line):
+        return False
+    need = game.stay_requires
+    if need == "nothing":
+        return True
+    if need == "number-card":
+        return any(game.category[c] == NUMBER for c in p.line)
+    return bool(p.line or p.kept)
+
+
+def _eligible(game: Game, players: Sequence[Player], targets: str) -> tuple[int, ...]:
+    """Seats an action may target: ``active`` (F7-061, F7-072) or ``non_busted``."""
+    if targets == "active":
+        return tuple(i for i, p in enumerate(players) if p.status is Status.ACTIVE)
+    if targets == "non_busted":
+        return tuple(i for i, p in enumerate(players) if p.status is not Status.BUSTED)
+    return tuple(range(len(players)))
+
+
+def _assign_allowed(game: Game, players: Sequence[Player], frame: Assign) -> tuple[int, ...]:
+    card = frame.cards[len(frame.targets)]
+    eff = game.effect[card]
+    return _eligible(game, players, eff.targets if eff is not None else "active")
+
+
+# --------------------------------------------------------------------------- the scratch copy
+
+
+class _Work:
+    """A mutable copy of a state used while one transition runs."""
+
+    __slots__ = (
+        "dealer",
+        "discard",
+        "draw",
+        "events",
+        "flip7",
+        "frames",
+        "game",
+        "last_scores",
+        "players",
+        "round",
+        "round_over",
+        "shuffle_seed",
+        "shuffles",
+        "totals",
+        "turn",
+        "winners",
+    )  # fmt: skip
+
+    def __init__(self, s: State) -> None:
+        self.game = s.game
+        self.players = list(s.players)
+        self.draw = list(s.draw)
+        self.discard = list(s.discard)
+        self.frames: list[Frame] = list(s.frames)
+        self.dealer = s.dealer
+        self.turn = s.turn
+        self.round = s.round
+        self.totals = list(s.totals)
+        self.last_scores = s.last_scores
+        self.flip7 = s.flip7
+        self.round_over = s.round_over
+        self.winners = s.winners
+        self.shuffle_seed = s.shuffle_seed
+        self.shuffles = s.shuffles
+        self.events: list[Event] = []
+
+    def freeze(self, parent: State | None, move: str) -> State:
+        log = _Log(parent._log if parent is not None else None, move, tuple(self.events))
+        return State(
+            self.game, tuple(self.players), tuple(self.draw), tuple(self.discard), tuple(self.frames),
+            self.dealer, self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7,
+            self.round_over, self.winners, self.shuffle_seed, self.shuffles, log,
+        )  # fmt: skip
+
+    def emit(self, type_: str, **data: Any) -> None:
+        self.events.append(Event(type_, tuple(data.items())))
+
+    def cid(self, code: int) -> str:
+        return self.game.card_ids[code]
+
+    def set_player(self, seat: int, **changes: Any) -> None:
+        self.players[seat] = attrs.evolve(self.players[seat], **changes)
+
+    def active_seats(self) -> list[int]:
+        return [i for i, p in enumerate(self.players) if p.status is Status.ACTIVE]
+
+    def to_discard(self, *codes: int) -> None:
+        self.discard.extend(codes)
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % len(self.players)
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def _apply_action(w: _Work, act: Action) -> None:
+    if not w.frames:
+        seat = w.turn
+        w.turn = w.next_seat(seat)
+        if act.verb == "hit":
+            w.frames.append(Draw(seat, "hit"))  # F7-030, F7-031: one card per offer
+        else:
+            w.set_player(seat, status=Status.STAYED)  # F7-034
+            w.emit("stayed", seat=seat)
+        return
+    top = w.frames.pop()
+    target = act.args[0]
+    if isinstance(top, ChooseTarget):
+        w.emit("target_chosen", seat=top.chooser, card=w.cid(top.card), target=target)
+        if top.purpose == "play":
+            _play(w, top.card, top.chooser, target)
+        elif top.purpose == "keep_or_give" and target == top.chooser:
+            _keep_shield(w, top.card, target)
+        else:
+            _give_shield(w, top.card, top.chooser, target)
+    elif isinstance(top, Assign):
+        w.emit("assigned", seat=top.chooser, card=w.cid(top.cards[len(top.targets)]), target=target)
+        w.frames.append(attrs.evolve(top, targets=(*top.targets, target)))
+    else:  # pragma: no cover - legal_actions guards this
+        raise AssertionError(top)
+
+
+# --------------------------------------------------------------------------- receiving cards
+
+
+def _apply_chance(w: _Work, code: int) -> None:
+    top = w.frames.pop()
+    if isinstance(top, Draw):
+        w.emit("dealt", seat=top.seat, card=w.cid(code), via=top.reason)
+        _receive(w, code, top.seat)
+    elif isinstance(top, ForcedDraw):
+        frame = attrs.evolve(top, remaining=top.remaining - 1)
+        w.emit("dealt", seat=top.target, card=w.cid(code), via=w.cid(top.card))
+        eff = w.game.effect[top.card]
+        assert eff is not None
+        if code in eff.set_aside:  # F7-073: Freeze / Flip Three wait until the three are done
+            w.frames.append(attrs.evolve(frame, set_aside=(*frame.set_aside, code)))
+            w.emit("set_aside", seat=top.target, card=w.cid(code))
+        else:
+            w.frames.append(frame)
+            _receive(w, code, top.target)
+    else:  # pragma: no cover
+        raise AssertionError(top)
+
+
+def _receive(w: _Work, code: int, seat: int) -> None:
+    """A card arrives for ``seat`` (F7-035): numbers join the line or bust,
+    modifiers join the line, action cards are resolved at once."""
+    cat = w.game.category[code]
+    if cat == NUMBER:
+        _receive_number(w, code, seat)
+    elif cat == MODIFIER:
+        if w.game.modifiers_to == "receiver":
+            p = w.players[seat]
+            w.set_player(seat, line=(*p.line, code))
+        else:
+            _offer_target(w, code, seat, "non_busted")
+    else:
+        eff = w.game.effect[code]
+        assert eff is not None
+        if eff.primitive == "bust_shield":
+            _receive_shield(w, code, seat, eff)
+        else:
+            _offer_target(w, code, seat, eff.targets)
+
+
+def _receive_number(w: _Work, code: int, seat: int) -> None:
+    g = w.game
+    p = w.players[seat]
+    rank = g.rank[code]
+    duplicate = any(g.category[c] == NUMBER and g.rank[c] == rank for c in p.line)
+    if duplicate:
+        shield = next((c for c in p.kept if _is_shield(g, c)), None)
+        if shield is not None:  # F7-080: discard both, no bust; F7-081: the turn is over
+            kept = list(p.kept)
+            kept.remove(shield)
+            w.set_player(seat, kept=tuple(kept))
+            w.to_discard(code, shield)
+            w.emit("second_chance_used", seat=seat, card=g.card_ids[code])
+            return
+        w.set_player(seat, line=(*p.line, code), status=Status.BUSTED)  # F7-040, F7-041
+        w.emit("busted", seat=seat, card=g.card_ids[code])
+        return
+    line = (*p.line, code)
+    w.set_player(seat, line=line)
+    if distinct_numbers(g, line) >= g.flip7_distinct and w.flip7 is None:  # F7-050
+        w.flip7 = seat
+        w.emit("flip7", seat=seat)
+
+
+def _is_shield(g: Game, code: int) -> bool:
+    eff = g.effect[code]
+    return eff is not None and eff.primitive == "bust_shield"
+
+
+def _held_shields(g: Game, p: Player) -> int:
+    return sum(1 for c in p.kept if _is_shield(g, c))
+
+
+def _receive_shield(w: _Work, code: int, seat: int, eff: Effect) -> None:
+    """F7-082: keep a first Second Chance; a spare goes to an active player
+    without one (the receiver chooses), else it is discarded."""
+    p = w.players[seat]
+    if _held_shields(w.game, p) < eff.hold_limit and p.status is not Status.BUSTED:
+        if eff.first_copy == "may-give":  # D-F7-09 (b)
+            others = [s for s in _shield_receivers(w, eff) if s != seat]
+            if others:
+                w.frames.append(ChooseTarget(code, seat, tuple(sorted([seat, *others])), "keep_or_give"))
+                return
+        _keep_shield(w, code, seat)
+        return
+    receivers = tuple(s for s in _shield_receivers(w, eff) if s != seat)
+    if not receivers:
+        w.to_discard(code)
+        w.emit("discarded", card=w.cid(code), seat=seat, reason="no eligible player")
+        return
+    w.frames.append(ChooseTarget(code, seat, receivers, "give"))
+
+
+def _shield_receivers(w: _Work, eff: Effect) -> list[int]:
+    return [s for s in _eligible(w.game, w.players, eff.targets) if _held_shields(w.game, w.players[s]) < eff.hold_limit]
+
+
+def _keep_shield(w: _Work, code: int, seat: int) -> None:
+    p = w.players[seat]
+    w.set_player(seat, kept=(*p.kept, code))
+    w.emit("second_chance_kept", seat=seat)
+
+
+def _give_shield(w: _Work, code: int, giver: int, target: int) -> None:
+    p = w.players[target]
+    w.set_player(target, kept=(*p.kept, code))
+    w.emit("second_chance_given", seat=giver, target=target)
+
+
+def _offer_target(w: _Work, code: int, chooser: int, targets: str) -> None:
+    """An action (or a modifier given away) needs a target: a decision for ``chooser``."""
+    allowed = _eligible(w.game, w.players, targets)
+    if not allowed:
+        w.to_discard(code)
+        w.emit("discarded", card=w.cid(code), seat=chooser, reason="no valid target")
+        return
+    w.frames.append(ChooseTarget(code, chooser, allowed, "play"))
+
+
+def _play(w: _Work, code: int, chooser: int, target: int) -> None:
+    """Apply an action card's primitive to the chosen target."""
+    g = w.game
+    if g.category[code] == MODIFIER:
+        p = w.players[target]
+        w.set_player(target, line=(*p.line, code))
+        return
+    eff = g.effect[code]
+    assert eff is not None
+    if eff.primitive == "freeze":  # F7-060, F7-062
+        p = w.players[target]
+        kept = (*p.kept, code) if eff.keep_card else p.kept
+        w.set_player(target, status=Status.FROZEN, kept=kept)
+        if not eff.keep_card:
+            w.to_discard(code)
+        w.emit("frozen", seat=target, by=chooser)
+    elif eff.primitive == "forced_draw":  # F7-070
+        w.frames.append(ForcedDraw(target, chooser, code, eff.count))
+        w.emit("forced_draw_started", seat=target, card=w.cid(code), by=chooser, count=eff.count)
+    else:  # pragma: no cover - the schema limits primitives; later editions add more
+        raise NotImplementedError(f"primitive {eff.primitive!r} is not implemented")
+
+
+def _finish_forced(w: _Work, frame: ForcedDraw, outcome: str) -> None:
+    """End a forced draw: discard its card (F7-078); set-aside cards are assigned
+    unless the target busted (F7-073, option ``flip_three_bust``)."""
+    g = w.game
+    w.to_discard(frame.card)
+    w.emit("forced_draw_ended", seat=frame.target, card=w.cid(frame.card), outcome=outcome)
+    if not frame.set_aside:
+        return
+    eff = g.effect[frame.card]
+    assert eff is not None
+    if outcome == "bust" and eff.on_bust == "discard":
+        for c in frame.set_aside:
+            w.to_discard(c)
+            w.emit("discarded", card=w.cid(c), seat=frame.target, reason="target busted")
+        return
+    chooser = frame.target if eff.assigner == "target" else frame.giver
+    w.frames.append(Assign(chooser, frame.target, frame.set_aside))
+
+
+# --------------------------------------------------------------------------- settling
+
+
+def _settle(w: _Work) -> None:
+    """Run every automatic step until a decision, a chance node or the end."""
+    g = w.game
+    while not w.winners:
+        if w.flip7 is not None or w.round_over or (not w.frames and not w.active_seats()):
+            _end_round(w)  # F7-050, F7-110
+            continue
+        if not w.frames:
+            seat = w.turn
+            while w.players[seat].status is not Status.ACTIVE:
+                seat = w.next_seat(seat)
+            w.turn = seat
+            return
+        top = w.frames[-1]
+        if isinstance(top, Deal):
+            order = _seat_order(w)
+            if top.position >= len(order):
+                w.frames.pop()
+                continue
+            seat = order[top.position]
+            w.frames[-1] = Deal(top.position + 1)
+            p = w.players[seat]
+            if p.status is Status.ACTIVE and (g.early_cards == "deal" or not (p.line or p.kept)):  # F7-025
+                w.frames.append(Draw(seat, "deal"))
+            continue
+        if isinstance(top, ForcedDraw):
+            if w.players[top.target].status is Status.BUSTED:  # F7-071
+                w.frames.pop()
+                _finish_forced(w, top, "bust")
+                continue
+            if top.remaining <= 0:
+                w.frames.pop()
+                _finish_forced(w, top, "complete")
+                continue
+        if isinstance(top, (Draw, ForcedDraw)):
+            if w.draw:
+                return
+            if w.discard:
+                _reshuffle(w)  # F7-113, F7-114
+                continue
+            _exhausted(w, top)  # F7-115
+            continue
+        if isinstance(top, Assign):
+            if len(top.targets) == len(top.cards):
+                w.frames[-1] = Resolve(tuple((c, t, top.chooser) for c, t in zip(top.cards, top.targets, strict=True)))
+                continue
+            card = top.cards[len(top.targets)]
+            if _is_shield(g, card):  # a set-aside Second Chance goes to the forced draw's target
+                w.frames[-1] = attrs.evolve(top, targets=(*top.targets, top.owner))
+                continue
+            if not _assign_allowed(g, w.players, top):
+                w.frames[-1] = attrs.evolve(top, targets=(*top.targets, -1))
+                continue
+            return
+        if isinstance(top, Resolve):  # F7-074, F7-075
+            if not top.items:
+                w.frames.pop()
+                continue
+            (card, target, chooser), rest = top.items[0], top.items[1:]
+            w.frames[-1] = Resolve(rest)
+            eff = g.effect[card]
+            if target >= 0 and eff is not None and eff.primitive == "bust_shield":
+                _receive_shield(w, card, target, eff)
+            elif target >= 0 and eff is not None and target in _eligible(g, w.players, eff.targets):
+                _play(w, card, chooser, target)
+            else:
+                w.to_discard(card)
+                w.emit("discarded", card=w.cid(card), seat=target if target >= 0 else None, reason="target no longer eligible")
+            continue
+        return  # a ChooseTarget decision
+
+
+def _seat_order(w: _Work) -> list[int]:
+    """Seats in deal/offer order: from the dealer's left, dealer last (F7-020, option ``start_seat``)."""
+    n = len(w.players)
+    first = w.dealer if w.game.start_seat == "dealer" else (w.dealer + 1) % n
+    return [(first + i) % n for i in range(n)]
+
+
+def _reshuffle(w: _Work) -> None:
+    """F7-113: the discard pile becomes the new deck; cards on the table stay."""
+    cards = sorted(w.discard)
+    w.discard.clear()
+    w.shuffles += 1
+    if w.shuffle_seed is not None:
+        random.Random(f"{w.shuffle_seed}:{w.shuffles}").shuffle(cards)
+    w.draw = cards
+    w.emit("reshuffled", cards=len(cards))
+
+
+def _exhausted(w: _Work, top: Frame) -> None:
+    """F7-115 / option ``empty_deck``: no card is left anywhere to draw."""
+    w.emit("deck_exhausted")
+    if w.game.empty_deck == "end-round":
+        w.round_over = True
+        return
+    w.frames.pop()
+    if isinstance(top, Draw) and top.reason == "hit" and w.players[top.seat].status is Status.ACTIVE:
+        w.set_player(top.seat, status=Status.STAYED)
+        w.emit("stayed", seat=top.seat, reason="empty deck")
+    elif isinstance(top, ForcedDraw):
+        _finish_forced(w, top, "exhausted")
+
+
+def _end_round(w: _Work) -> None:
+    """Score the round (F7-100..F7-102), clear the table (F7-083, F7-111), end the
+    game (F7-120, F7-121) or start the next round (F7-112)."""
+    g = w.game
+    scores = []
+    for seat, p in enumerate(w.players):
+        busted = p.status is Status.BUSTED
+        made = w.flip7 == seat
+        bonus = made or (g.flip7_bonus_to == "all-non-busted" and w.flip7 is not None and not busted)
+        scores.append(score_line(g, p.line, flip7=made, busted=busted, bonus=bonus).score)
+    for seat, s in enumerate(scores):
+        w.totals[seat] += s
+    w.last_scores = tuple(scores)
+    w.emit("round_scored", round=w.round, scores=tuple(scores), totals=tuple(w.totals), flip7=w.flip7)
+    for p in w.players:
+        w.to_discard(*p.line, *p.kept)
+    for f in w.frames:
+        w.to_discard(*_frame_cards(f))
+    w.frames.clear()
+    w.players = [Player() for _ in w.players]
+    w.flip7 = None
+    w.round_over = False
+    best = max(w.totals)
+    if best >= g.target_score:
+        leaders = tuple(i for i, t in enumerate(w.totals) if t == best)
+        if len(leaders) == 1 or g.tie == "shared-win":
+            w.winners = leaders
+            w.emit("game_won", winners=leaders, totals=tuple(w.totals), rounds=w.round)
+            return
+        w.emit("tie_another_round", leaders=leaders)
+    _start_round(w, w.next_seat(w.dealer), w.round + 1)
+
+
+def _start_round(w: _Work, dealer: int, number: int) -> None:
+    g = w.game
+    w.dealer = dealer
+    w.round = number
+    if g.between_rounds == "fresh-shuffle":  # D-F7-20 (b)
+        cards = sorted(g.deck)
+        w.discard.clear()
+        w.shuffles += 1
+        if w.shuffle_seed is not None:
+            random.Random(f"{w.shuffle_seed}:{w.shuffles}").shuffle(cards)
+        w.draw = cards
+    order = _seat_order(w)
+    w.turn = order[0]  # F7-030: offers start where the deal starts
+    w.emit("round_started", round=number, dealer=dealer)
+    if g.initial_deal:
+        w.frames.append(Deal(0))
+
+
+# --------------------------------------------------------------------------- construction
+
+
+def initial_state(
+    game: Game,
+    *,
+    seed: int | str | None,
+    dealer: int,
+    stack: Sequence[str] | None,
+    totals: Sequence[int] | None,
+) -> State:
+    """Build round 1 of ``game`` (see :meth:`flip7ref.game.Game.new_initial_state`)."""
+    n = game.players
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise OptionError(f"dealer: expected a seat 0..{n - 1}, got {dealer!r}")
+    if totals is not None and len(totals) != n:
+        raise OptionError(f"totals: expected {n} values (one per seat), got {len(totals)}")
+    cards = sorted(game.deck)
+    shuffle_seed: str | None = None
+    if seed is not None or stack:
+        shuffle_seed = str(seed if seed is not None else 0)
+        random.Random(f"{shuffle_seed}:0").shuffle(cards)
+    top: list[int] = []
+    for name in stack or ():
+        code = game.code(name)
+        try:
+            cards.remove(code)
+        except ValueError:
+            raise CardError(f"stack: more copies of {game.card_ids[code]!r} than the deck holds") from None
+        top.append(code)
+    state = State(
+        game=game,
+        players=tuple(Player() for _ in range(n)),
+        draw=tuple(top + cards),
+        discard=(),
+        frames=(),
+        dealer=dealer,
+        turn=dealer,
+        round=0,
+        totals=tuple(totals) if totals is not None else (0,) * n,
+        last_scores=(),
+        flip7=None,
+        round_over=False,
+        winners=(),
+        shuffle_seed=shuffle_seed,
+        shuffles=0,
+    )
+    work = _Work(state)
+    _start_round(work, dealer, 1)
+    _settle(work)
+    return work.freeze(None, "")
+
+
+def _frame_to_dict(f: Frame, ids: tuple[str, ...]) -> dict[str, Any]:
+    data: dict[str, Any] = {"frame": f.name}
+    for field in attrs.fields(type(f)):
+        value = getattr(f, field.name)
+        if field.name in ("card",):
+            value = ids[value]
+        elif field.name in ("set_aside", "cards"):
+            value = [ids[c] for c in value]
+        elif field.name == "items":
+            value = [[ids[c], t, ch] for c, t, ch in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        data[field.name] = value
+    return data
+
+
+def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
+    def need(key: str, kind: type | tuple[type, ...]) -> Any:
+        if key not in data:
+            raise SerializationError(f"state data: missing field {key!r}")
+        value = data[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+            raise SerializationError(f"state data: field {key!r} has the wrong type ({type(value).__name__})")
+        return value
+
+    if data.get("format") != STATE_FORMAT:
+        raise SerializationError(f"state data: field 'format' must be {STATE_FORMAT}, got {data.get('format')!r}")
+    if game is None:
+        try:
+            game = Game(need("edition", str), need("players", int), need("options", dict))
+        except (OptionError, CardError) as exc:
+            raise SerializationError(f"state data: {exc}") from None
+
+    def code(name: object, where: str) -> int:
+        try:
+            return game.code(str(name))
+        except CardError:
+            raise SerializationError(f"state data: {where}: unknown card {name!r}") from None
+
+    try:
+        seats = need("seats", list)
+        if len(seats) != game.players:
+            raise SerializationError(f"state data: field 'seats' has {len(seats)} entries, expected {game.players}")
+        players = tuple(
+            Player(
+                tuple(code(c, f"seats/{i}/line") for c in s["line"]),
+                tuple(code(c, f"seats/{i}/kept") for c in s["kept"]),
+                Status(s["status"]),
+            )
+            for i, s in enumerate(seats)
+        )
+        frames: list[Frame] = []
+        for i, f in enumerate(need("frames", list)):
+            cls = FRAME_TYPES.get(f.get("frame"))
+            if cls is None:
+                raise SerializationError(f"state data: frames/{i}: unknown frame {f.get('frame')!r}")
+            kwargs: dict[str, Any] = {}
+            for field in attrs.fields(cls):
+                value = f[field.name]
+                if field.name == "card":
+                    value = code(value, f"frames/{i}/card")
+                elif field.name in ("set_aside", "cards"):
+                    value = tuple(code(c, f"frames/{i}/{field.name}") for c in value)
+                elif field.name == "items":
+                    value = tuple((code(c, f"frames/{i}/items"), int(t), int(ch)) for c, t, ch in value)
+                elif isinstance(value, list):
+                    value = tuple(value)
+                kwargs[field.name] = value
+            frames.append(cls(**kwargs))
+        log: _Log | None = None
+        for entry in data.get("log") or []:
+            log = _Log(log, str(entry["move"]), tuple(Event.from_dict(e) for e in entry["events"]))
+        flip7 = data.get("flip7")
+        return State(
+            game=game,
+            players=players,
+            draw=tuple(code(c, "draw") for c in need("draw", list)),
+            discard=tuple(code(c, "discard") for c in need("discard", list)),
+            frames=tuple(frames),
+            dealer=need("dealer", int),
+            turn=need("turn", int),
+            round=need("round", int),
+            totals=tuple(need("totals", list)),
+            last_scores=tuple(need("last_scores", list)),
+            flip7=flip7 if isinstance(flip7, int) else None,
+            round_over=bool(data.get("round_over", False)),
+            winners=tuple(need("winners", list)),
+            shuffle_seed=data.get("shuffle_seed"),
+            shuffles=need("shuffles", int),
+            log=log,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, SerializationError):
+            raise
+        raise SerializationError(f"state data: malformed entry ({type(exc).__name__}: {exc})") from None
+
+
+def iter_states(state: State) -> Iterator[State]:
+    """Replay ``state``'s history from a fresh initial state, yielding each state.
+
+    The first state yielded is the initial state; the last equals ``state`` when
+    the game is deterministic given its moves (which it is).
+    """
+    raise NotImplementedError  # replaced by flip7ref.play.replay
