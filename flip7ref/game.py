@@ -38,6 +38,7 @@ class Effect:
         then_stay: whether the target must stay once the effect is over.
         hold_limit: how many copies a player may hold (bust shields).
         first_copy: ``keep`` or ``may-give`` (bust shields).
+        self_target: ``allowed`` or ``only-when-alone``: may the drawer choose themselves.
     """
 
     primitive: str
@@ -50,6 +51,7 @@ class Effect:
     then_stay: bool = False
     hold_limit: int = 1
     first_copy: str = "keep"
+    self_target: str = "allowed"
 
 
 def _resolve(value: Any, options: Mapping[str, str | int]) -> Any:
@@ -154,6 +156,7 @@ class Game:
             then_stay=bool(values.get("then_stay", False)),
             hold_limit=int(values.get("hold_limit", 1)),
             first_copy=values.get("first_copy", "keep"),
+            self_target=values.get("self_target", "allowed"),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -209,6 +212,56 @@ class Game:
         from .state import initial_state
 
         return initial_state(self, seed=seed, dealer=dealer, stack=stack, totals=totals)
+
+    def new_position(
+        self,
+        *,
+        dealer: int = 0,
+        turn: int | None = None,
+        lines: Mapping[int, list[str] | tuple[str, ...]] | None = None,
+        kept: Mapping[int, list[str] | tuple[str, ...]] | None = None,
+        statuses: Mapping[int, str] | None = None,
+        draw: list[str] | tuple[str, ...] = (),
+        discard: list[str] | tuple[str, ...] = (),
+        totals: list[int] | tuple[int, ...] | None = None,
+        round_number: int = 1,
+        seed: int | str | None = 0,
+        rest: str = "below",
+    ) -> State:
+        """Build a position in the middle of a round (the deal is over).
+
+        This is how tests and conformance cases put cards on the table.
+
+        Args:
+            dealer: the seat dealing this round.
+            turn: the seat offered Hit or Stay next (default: the first seat of the
+                deal order, i.e. the dealer's left); skipped forward if not active.
+            lines: per seat, the number and modifier cards in front of them.
+            kept: per seat, action cards lying in front of them (a held Second Chance).
+            statuses: per seat, ``active`` (default), ``stayed``, ``frozen`` or ``busted``.
+            draw: the cards on top of the draw pile, top first.
+            discard: the discard pile.
+            totals: running totals (points), one per seat.
+            round_number: the round number to report.
+            seed: orders the rest of the deck and later reshuffles; None makes an
+                open state (then ``draw`` is not on top: the pile is unordered).
+            rest: where the deck's remaining cards go: ``below`` the given draw
+                cards, or into the ``discard`` pile (so the pile is exactly ``draw``).
+
+        Returns:
+            The settled :class:`~flip7ref.state.State` (the next decision or chance node).
+
+        Raises:
+            CardError: an unknown card, an action card in a line, or more copies
+                of a card than the deck(s) hold.
+            OptionError: a seat, status or ``rest`` value out of range.
+        """
+        from .state import position_state
+
+        return position_state(
+            self, dealer=dealer, turn=turn, lines=lines, kept=kept, statuses=statuses, draw=draw,
+            discard=discard, totals=totals, round_number=round_number, seed=seed, rest=rest,
+        )  # fmt: skip
 
 
 def _truthy(value: object) -> bool:

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import attrs
 
 from .errors import CardError, IllegalActionError, OptionError, SerializationError
-from .game import MODIFIER, NUMBER, Effect, Game
+from .game import ACTION, MODIFIER, NUMBER, Effect, Game
 from .scoring import distinct_numbers, score_line
 
 CHANCE = -1
@@ -238,6 +238,7 @@ class _Log:
     parent: _Log | None
     move: str
     events: tuple[Event, ...]
+    start: State | None = None  # the initial state (without log) the history starts from
 
 
 # --------------------------------------------------------------------------- the state
@@ -471,6 +472,42 @@ class State:
         """Every event emitted since the game started, in order."""
         return [e for log in self._logs() for e in log.events]
 
+    def initial_state(self) -> State:
+        """The state this game's history starts from (itself for an initial state)."""
+        if self._log is None or self._log.start is None:
+            return self
+        return self._log.start
+
+    def replay(self) -> list[State]:
+        """Replay :meth:`history` from :meth:`initial_state`; returns every state.
+
+        The last state equals ``self`` (the interpreter is deterministic given its
+        moves); the list starts with the initial state.
+        """
+        states = [self.initial_state()]
+        for move in self.history():
+            states.append(states[-1].apply_move(move))
+        return states
+
+    def pending(self) -> tuple[str, str | None]:
+        """What the decision at hand is about: ``(kind, card id)``.
+
+        ``kind`` is ``offer`` (Hit or Stay), ``play`` (choose the target of the
+        card), ``give`` (hand a spare Second Chance on), ``keep_or_give``,
+        ``assign`` (assign a set-aside card), ``chance`` or ``terminal``.
+        """
+        if self.winners:
+            return ("terminal", None)
+        if not self.frames:
+            return ("offer", None)
+        top = self.frames[-1]
+        ids = self.game.card_ids
+        if isinstance(top, ChooseTarget):
+            return (top.purpose, ids[top.card])
+        if isinstance(top, Assign):
+            return ("assign", ids[top.cards[len(top.targets)]])
+        return ("chance", None)
+
     def last_events(self) -> tuple[Event, ...]:
         """The events emitted by the move that produced this state."""
         return self._log.events if self._log is not None else ()
@@ -560,6 +597,9 @@ class State:
         }
         if log:
             data["log"] = [{"move": lg.move, "events": [e.to_dict() for e in lg.events]} for lg in self._logs()]
+            start = self.initial_state()
+            if start is not self:
+                data["start"] = start.to_dict(log=False)
         return data
 
     @classmethod
@@ -613,10 +653,19 @@ def _eligible(game: Game, players: Sequence[Player], targets: str) -> tuple[int,
     return tuple(range(len(players)))
 
 
+def _targets(game: Game, players: Sequence[Player], code: int, chooser: int, targets: str) -> tuple[int, ...]:
+    """Seats ``chooser`` may play card ``code`` on (F7-061, F7-072, option ``self_target``)."""
+    allowed = _eligible(game, players, targets)
+    eff = game.effect[code]
+    if eff is not None and eff.self_target == "only-when-alone" and len(allowed) > 1 and chooser in allowed:
+        allowed = tuple(s for s in allowed if s != chooser)
+    return allowed
+
+
 def _assign_allowed(game: Game, players: Sequence[Player], frame: Assign) -> tuple[int, ...]:
     card = frame.cards[len(frame.targets)]
     eff = game.effect[card]
-    return _eligible(game, players, eff.targets if eff is not None else "active")
+    return _targets(game, players, card, frame.chooser, eff.targets if eff is not None else "active")
 
 
 # --------------------------------------------------------------------------- the scratch copy
@@ -663,12 +712,15 @@ class _Work:
         self.events: list[Event] = []
 
     def freeze(self, parent: State | None, move: str) -> State:
-        log = _Log(parent._log if parent is not None else None, move, tuple(self.events))
-        return State(
+        prev = parent._log if parent is not None else None
+        state = State(
             self.game, tuple(self.players), tuple(self.draw), tuple(self.discard), tuple(self.frames),
             self.dealer, self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7,
-            self.round_over, self.winners, self.shuffle_seed, self.shuffles, log,
+            self.round_over, self.winners, self.shuffle_seed, self.shuffles, None,
         )  # fmt: skip
+        start = prev.start if prev is not None else state
+        object.__setattr__(state, "_log", _Log(prev, move, tuple(self.events), start))
+        return state
 
     def emit(self, type_: str, **data: Any) -> None:
         self.events.append(Event(type_, tuple(data.items())))
@@ -834,7 +886,7 @@ def _give_shield(w: _Work, code: int, giver: int, target: int) -> None:
 
 def _offer_target(w: _Work, code: int, chooser: int, targets: str) -> None:
     """An action (or a modifier given away) needs a target: a decision for ``chooser``."""
-    allowed = _eligible(w.game, w.players, targets)
+    allowed = _targets(w.game, w.players, code, chooser, targets)
     if not allowed:
         w.to_discard(code)
         w.emit("discarded", card=w.cid(code), seat=chooser, reason="no valid target")
@@ -1164,11 +1216,8 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
                     value = tuple(value)
                 kwargs[field.name] = value
             frames.append(cls(**kwargs))
-        log: _Log | None = None
-        for entry in data.get("log") or []:
-            log = _Log(log, str(entry["move"]), tuple(Event.from_dict(e) for e in entry["events"]))
         flip7 = data.get("flip7")
-        return State(
+        state = State(
             game=game,
             players=players,
             draw=tuple(code(c, "draw") for c in need("draw", list)),
@@ -1184,18 +1233,100 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
             winners=tuple(need("winners", list)),
             shuffle_seed=data.get("shuffle_seed"),
             shuffles=need("shuffles", int),
-            log=log,
         )
+        start = _state_from_dict(data["start"], game) if "start" in data else state
+        log: _Log | None = None
+        for entry in data.get("log") or []:
+            log = _Log(log, str(entry["move"]), tuple(Event.from_dict(e) for e in entry["events"]), start)
+        object.__setattr__(state, "_log", log)
+        return state
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, SerializationError):
             raise
         raise SerializationError(f"state data: malformed entry ({type(exc).__name__}: {exc})") from None
 
 
-def iter_states(state: State) -> Iterator[State]:
-    """Replay ``state``'s history from a fresh initial state, yielding each state.
+def position_state(
+    game: Game,
+    *,
+    dealer: int = 0,
+    turn: int | None = None,
+    lines: Mapping[int, Sequence[str]] | None = None,
+    kept: Mapping[int, Sequence[str]] | None = None,
+    statuses: Mapping[int, str] | None = None,
+    draw: Sequence[str] = (),
+    discard: Sequence[str] = (),
+    totals: Sequence[int] | None = None,
+    round_number: int = 1,
+    seed: int | str | None = 0,
+    rest: str = "below",
+) -> State:
+    """Build a mid-round position (after the deal) from explicit zones.
 
-    The first state yielded is the initial state; the last equals ``state`` when
-    the game is deterministic given its moves (which it is).
+    See :meth:`flip7ref.game.Game.new_position` for the arguments.
     """
-    raise NotImplementedError  # replaced by flip7ref.play.replay
+    n = game.players
+    if not 0 <= dealer < n:
+        raise OptionError(f"dealer: expected a seat 0..{n - 1}, got {dealer!r}")
+    if totals is not None and len(totals) != n:
+        raise OptionError(f"totals: expected {n} values (one per seat), got {len(totals)}")
+    pool = Counter(game.deck)
+
+    def take(names: Sequence[str], where: str) -> tuple[int, ...]:
+        codes = []
+        for name in names:
+            code = game.code(name)
+            if pool[code] <= 0:
+                raise CardError(f"{where}: more copies of {game.card_ids[code]!r} than the deck holds")
+            pool[code] -= 1
+            codes.append(code)
+        return tuple(codes)
+
+    players = []
+    for seat in range(n):
+        line = take((lines or {}).get(seat, ()), f"lines[{seat}]")
+        held = take((kept or {}).get(seat, ()), f"kept[{seat}]")
+        for c in line:
+            if game.category[c] == ACTION:
+                raise CardError(f"lines[{seat}]: {game.card_ids[c]!r} is an action card; put it in kept")
+        try:
+            status = Status((statuses or {}).get(seat, "active"))
+        except ValueError:
+            raise OptionError(f"statuses[{seat}]: expected one of active, stayed, frozen, busted") from None
+        players.append(Player(line, held, status))
+    for seat in (lines or {}):
+        if not 0 <= seat < n:
+            raise OptionError(f"lines: seat {seat} is not a seat 0..{n - 1}")
+    top = take(draw, "draw")
+    dis = take(discard, "discard")
+    remaining = sorted(pool.elements())
+    shuffle_seed = str(seed) if seed is not None else None
+    if shuffle_seed is not None:
+        random.Random(f"{shuffle_seed}:0").shuffle(remaining)
+    if rest == "below":
+        pile, dis = top + tuple(remaining), dis
+    elif rest == "discard":
+        pile, dis = top, dis + tuple(remaining)
+    else:
+        raise OptionError(f"rest: expected 'below' or 'discard', got {rest!r}")
+    order_first = dealer if game.start_seat == "dealer" else (dealer + 1) % n
+    state = State(
+        game=game,
+        players=tuple(players),
+        draw=pile,
+        discard=dis,
+        frames=(),
+        dealer=dealer,
+        turn=order_first if turn is None else turn,
+        round=round_number,
+        totals=tuple(totals) if totals is not None else (0,) * n,
+        last_scores=(),
+        flip7=None,
+        round_over=False,
+        winners=(),
+        shuffle_seed=shuffle_seed,
+        shuffles=0,
+    )
+    work = _Work(state)
+    _settle(work)
+    return work.freeze(None, "")
