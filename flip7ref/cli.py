@@ -1,0 +1,177 @@
+"""The ``flip7ref`` command line.
+
+Subcommands: ``simulate``, ``trace``, ``score``, ``options``.  User mistakes
+(unknown edition, option, card, strategy...) print one line on stderr and exit
+with status 2; a failed check exits with 1; success exits with 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .errors import Flip7RefError, OptionError
+from .game import Game
+from .play import game_seed, play, simulate
+from .scoring import score_cards
+from .spec import edition_ids, load_edition
+from .strategies import parse_strategy
+from .text import describe
+
+
+def _options(pairs: Sequence[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs or ():
+        name, sep, value = pair.partition("=")
+        if not sep or not name or not value:
+            raise OptionError(f"--option {pair!r}: expected NAME=VALUE, e.g. --option tie=shared-win")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _game(args: argparse.Namespace, players: int | None = None) -> Game:
+    return Game(args.edition, players if players is not None else args.players, _options(args.option))
+
+
+def _add_common(p: argparse.ArgumentParser, players: int | None = 4) -> None:
+    p.add_argument("--edition", default="flip7", help="edition id (%(default)s; known: " + ", ".join(edition_ids()) + ") or a .yaml table")
+    if players is not None:
+        p.add_argument("--players", type=int, default=players, help="number of players (default %(default)s)")
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="choose an option reading (repeatable); see 'flip7ref options'")
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = _game(args)
+    if args.games < 0:
+        raise OptionError("--games: expected a whole number >= 0")
+    strategies = [parse_strategy(s) for s in args.strategy or ["threshold:20"]]
+    show = sys.stderr.isatty() and not args.no_progress and args.games >= 50
+    if show:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task("simulating", total=args.games)
+            summary = simulate(game, args.games, args.seed, strategies, progress=lambda n: bar.update(task, completed=n))
+    else:
+        summary = simulate(game, args.games, args.seed, strategies)
+    data = summary.as_dict()
+    data.update(edition=game.edition.id, seed=args.seed, strategies=[s.name for s in strategies], options=game.non_default_options())
+    if args.json:
+        print(json.dumps(data, sort_keys=True))
+        return 0
+    print(f"edition            {game.edition.id}  options {data['options'] or 'defaults'}")
+    print(f"strategies         {', '.join(s.name for s in strategies)}")
+    print(f"games              {data['games']}  ({game.players} players, seed {args.seed})")
+    print(f"mean rounds/game   {data['mean_rounds']:.3f}")
+    print(f"mean round score   {data['mean_round_score']:.3f} points per player-round")
+    print(f"bust rate          {data['bust_rate']:.4f} of player-rounds")
+    print(f"Flip 7 rate        {data['flip7_rate']:.4f} of rounds")
+    share = data["win_share"]
+    assert isinstance(share, list)
+    print("win share by seat  " + "  ".join(f"{i}: {w:.3f}" for i, w in enumerate(share)))
+    gps = data["games_per_second"]
+    print(f"throughput         {gps:.1f} games/s" if isinstance(gps, float) else "throughput         n/a")
+    return 0
+
+
+def cmd_trace(args: argparse.Namespace) -> int:
+    game = _game(args)
+    strategies = [parse_strategy(s) for s in args.strategy or ["threshold:20"]]
+    seed = game_seed(args.seed, 0) if args.derive else args.seed
+    rng = random.Random(f"{seed}:strategy")
+    final = play(game.new_initial_state(seed=seed, dealer=args.dealer), strategies, rng)
+    for event in final.events():
+        if args.json:
+            print(json.dumps(event.to_dict(), sort_keys=True))
+        else:
+            print(describe(event, game, args.lang))
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    game = _game(args, players=1)
+    b = score_cards(game, args.cards)
+    if args.json:
+        print(json.dumps({
+            "score": b.score, "numbers": b.numbers, "multiplied": b.multiplied, "modifiers": b.modifiers,
+            "flip7": b.flip7, "bonus": b.bonus, "steps": [list(s) for s in b.steps],
+        }, sort_keys=True))  # fmt: skip
+        return 0
+    print(f"line        {' '.join(args.cards)}")
+    print(f"numbers     {b.numbers}")
+    if b.multiplied != b.numbers:
+        print(f"multiplied  {b.multiplied}")
+    print(f"modifiers   {b.modifiers:+d}")
+    print(f"Flip 7      {'yes, +' + str(b.bonus) if b.flip7 else 'no'}")
+    print(f"score       {b.score}")
+    return 0
+
+
+def cmd_options(args: argparse.Namespace) -> int:
+    edition = load_edition(args.edition)
+    for spec in edition.options.values():
+        print(f"{spec.name}  (default: {spec.default}{'; dispute ' + spec.dispute if spec.dispute else ''})")
+        print(f"    {spec.summary}")
+        for r in spec.readings:
+            print(f"    - {r.name}: {r.summary}")
+        if spec.integer is not None:
+            print("    - or a whole number")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``flip7ref`` command."""
+    parser = argparse.ArgumentParser(prog="flip7ref", description="Rules reference and interpreter for Flip 7.")
+    parser.add_argument("--version", action="version", version=f"flip7ref {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("simulate", help="play many seeded games and print a summary")
+    _add_common(p)
+    p.add_argument("--games", type=int, default=1000, help="number of games (default %(default)s)")
+    p.add_argument("--seed", default="1", help="run seed (default %(default)s)")
+    p.add_argument("--strategy", action="append", help="random or threshold:N; repeat to give seats different strategies (default threshold:20)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("trace", help="print one whole game as readable events")
+    _add_common(p, players=3)
+    p.add_argument("--seed", default="1", help="game seed (default %(default)s)")
+    p.add_argument("--dealer", type=int, default=0, help="seat dealing round 1 (default %(default)s)")
+    p.add_argument("--strategy", action="append", help="random or threshold:N (default threshold:20)")
+    p.add_argument("--derive", action="store_true", help="use the seed of game 0 of a 'simulate' run with this seed")
+    p.add_argument("--lang", default="en", choices=["en", "nl", "de", "fr", "no"], help="language of card names")
+    p.add_argument("--json", action="store_true", help="print the events as JSON lines")
+    p.set_defaults(func=cmd_trace)
+
+    p = sub.add_parser("score", help="score one line of cards, with its breakdown")
+    _add_common(p, players=None)
+    p.add_argument("cards", nargs="+", help="card ids or names, e.g. 3 11 5 x2 +10")
+    p.add_argument("--json", action="store_true", help="print an object with at least 'score'")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("options", help="list an edition's options, their readings and defaults")
+    p.add_argument("--edition", default="flip7", help="edition id (default %(default)s)")
+    p.set_defaults(func=cmd_options)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 user error)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except Flip7RefError as exc:
+        print(f"flip7ref: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""Playing whole games: a driver loop over the interpreter, and simulation statistics."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+
+import attrs
+
+from .game import Game
+from .state import State
+from .strategies import Strategy
+
+
+def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, max_moves: int = 1_000_000) -> State:
+    """Play ``state`` to the end.
+
+    Chance nodes take :meth:`State.sample_chance` (the top of an ordered pile,
+    or a random card with ``rng`` in an open state); seat ``s`` decides with
+    ``strategies[s % len(strategies)]``.
+
+    Args:
+        state: where to start.
+        strategies: one or more strategies, used round-robin by seat.
+        rng: the randomness of strategies (and of open states' chance nodes).
+        max_moves: a safety bound; the game is abandoned after that many moves.
+
+    Returns:
+        The terminal state.
+
+    Raises:
+        RuntimeError: the game did not end within ``max_moves`` moves (a bug).
+    """
+    for _ in range(max_moves):
+        player = state.current_player
+        if player == -2:
+            return state
+        if player == -1:
+            state = state.apply_chance(state.sample_chance(rng))
+        else:
+            state = state.apply(strategies[player % len(strategies)].choose(state, rng))
+    raise RuntimeError(f"game did not end within {max_moves} moves")
+
+
+def game_seed(run_seed: int | str, index: int) -> str:
+    """The seed of game ``index`` of a run: derived from the run seed and the index."""
+    return f"{run_seed}:{index}"
+
+
+@attrs.define
+class Summary:
+    """Streaming statistics over many games (memory does not grow with games).
+
+    Attributes:
+        players: seats per game.
+        games: games played.
+        rounds: rounds played in all.
+        player_rounds: rounds times players.
+        points: round points scored in all.
+        busts: player-rounds that ended in a bust.
+        flip7s: rounds that ended with a Flip 7.
+        wins: per seat, games won (a shared win counts for each winner).
+        seconds: wall time spent playing.
+    """
+
+    players: int
+    games: int = 0
+    rounds: int = 0
+    player_rounds: int = 0
+    points: int = 0
+    busts: int = 0
+    flip7s: int = 0
+    wins: list[int] = attrs.Factory(list)
+    seconds: float = 0.0
+
+    def add(self, final: State) -> None:
+        """Fold one finished game into the statistics."""
+        if not self.wins:
+            self.wins = [0] * self.players
+        self.games += 1
+        for event in final.events():
+            if event.type == "busted":
+                self.busts += 1
+            elif event.type == "round_scored":
+                self.rounds += 1
+                self.player_rounds += self.players
+                self.points += sum(event.get("scores"))
+                if event.get("flip7") is not None:
+                    self.flip7s += 1
+        for seat in final.winners:
+            self.wins[seat] += 1
+
+    def as_dict(self) -> dict[str, object]:
+        """The summary as JSON-able data (rates are fractions of 1)."""
+        g = max(self.games, 1)
+        pr = max(self.player_rounds, 1)
+        return {
+            "games": self.games,
+            "players": self.players,
+            "mean_rounds": self.rounds / g,
+            "mean_round_score": self.points / pr,
+            "bust_rate": self.busts / pr,
+            "flip7_rate": self.flip7s / max(self.rounds, 1),
+            "win_share": [w / g for w in (self.wins or [0] * self.players)],
+            "games_per_second": self.games / self.seconds if self.seconds > 0 else None,
+        }
+
+
+def simulate(
+    game: Game,
+    games: int,
+    seed: int | str,
+    strategies: Sequence[Strategy],
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """Play ``games`` seeded games and return their :class:`Summary`.
+
+    Game ``i`` uses seed :func:`game_seed` ``(seed, i)`` for its deck and a
+    strategy rng seeded from the same value, dealer ``i % players``; so the same
+    arguments give the same statistics.
+
+    Args:
+        game: the compiled game.
+        games: how many games (>= 0).
+        seed: the run seed.
+        strategies: strategies by seat (round-robin).
+        progress: called with the number of games finished so far.
+    """
+    summary = Summary(players=game.players)
+    start = time.perf_counter()
+    for i, final in enumerate(iter_games(game, games, seed, strategies)):
+        summary.add(final)
+        if progress is not None:
+            progress(i + 1)
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def iter_games(game: Game, games: int, seed: int | str, strategies: Sequence[Strategy]) -> Iterator[State]:
+    """Yield the terminal state of each game of a seeded run (see :func:`simulate`)."""
+    for i in range(games):
+        s = game_seed(seed, i)
+        rng = random.Random(f"{s}:strategy")
+        yield play(game.new_initial_state(seed=s, dealer=i % game.players), strategies, rng)

@@ -1,0 +1,43 @@
+"""Shared test configuration: Hypothesis profiles and the ``rules`` marker.
+
+Every test that checks a rule says so with ``@pytest.mark.rules("F7-050", ...)``;
+``tests/test_rule_coverage.py`` fails when a rule id of an edition table is
+cited by no test.  Worked examples of the rules catalogue are cited with
+``@pytest.mark.example("E-01")``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    max_examples=60,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+settings.register_profile(
+    "dev",
+    deadline=None,
+    max_examples=100,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "deep",
+    deadline=None,
+    max_examples=2000,
+    stateful_step_count=400,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "rules(*ids): the rule ids of the edition tables this test checks")
+    config.addinivalue_line("markers", "example(*ids): the worked-example ids of the rules catalogue this test reproduces")
