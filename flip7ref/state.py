@@ -1076,11 +1076,11 @@ def _end_round(w: _Work) -> None:
     _start_round(w, w.next_seat(w.dealer), w.round + 1)
 
 
-def _start_round(w: _Work, dealer: int, number: int) -> None:
+def _start_round(w: _Work, dealer: int, number: int, *, first: bool = False) -> None:
     g = w.game
     w.dealer = dealer
     w.round = number
-    if g.between_rounds == "fresh-shuffle":  # D-F7-20 (b)
+    if g.between_rounds == "fresh-shuffle" and not first:  # D-F7-20 (b); round 1's pile is already fresh
         cards = sorted(g.deck)
         w.discard.clear()
         w.shuffles += 1
@@ -1142,7 +1142,7 @@ def initial_state(
         shuffles=0,
     )
     work = _Work(state)
-    _start_round(work, dealer, 1)
+    _start_round(work, dealer, 1, first=True)
     _settle(work)
     return work.freeze(None, "")
 
