@@ -38,10 +38,18 @@ def _game(args: argparse.Namespace, players: int | None = None) -> Game:
 
 
 def _add_common(p: argparse.ArgumentParser, players: int | None = 4) -> None:
-    p.add_argument("--edition", default="flip7", help="edition id (%(default)s; known: " + ", ".join(edition_ids()) + ") or a .yaml table")
+    p.add_argument(
+        "--edition", default="flip7", help="edition id (%(default)s; known: " + ", ".join(edition_ids()) + ") or a .yaml table"
+    )
     if players is not None:
         p.add_argument("--players", type=int, default=players, help="number of players (default %(default)s)")
-    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="choose an option reading (repeatable); see 'flip7ref options'")
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        metavar="NAME=VALUE",
+        help="choose an option reading (repeatable); see 'flip7ref options'",
+    )
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -59,7 +67,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     else:
         summary = simulate(game, args.games, args.seed, strategies)
     data = summary.as_dict()
-    data.update(edition=game.edition.id, seed=args.seed, strategies=[s.name for s in strategies], options=game.non_default_options())
+    data.update(
+        edition=game.edition.id, seed=args.seed, strategies=[s.name for s in strategies], options=game.non_default_options()
+    )
     if args.json:
         print(json.dumps(data, sort_keys=True))
         return 0
@@ -133,7 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p)
     p.add_argument("--games", type=int, default=1000, help="number of games (default %(default)s)")
     p.add_argument("--seed", default="1", help="run seed (default %(default)s)")
-    p.add_argument("--strategy", action="append", help="random or threshold:N; repeat to give seats different strategies (default threshold:20)")
+    p.add_argument(
+        "--strategy",
+        action="append",
+        help="random or threshold:N; repeat to give seats different strategies (default threshold:20)",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=cmd_simulate)

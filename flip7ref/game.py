@@ -246,7 +246,9 @@ class Game:
             seed: orders the rest of the deck and later reshuffles; None makes an
                 open state (then ``draw`` is not on top: the pile is unordered).
             rest: where the deck's remaining cards go: ``below`` the given draw
-                cards, or into the ``discard`` pile (so the pile is exactly ``draw``).
+                cards, into the ``discard`` pile (so the pile is exactly ``draw``),
+                or ``out`` of the game (a partial deck, e.g. to reach an empty deck
+                and discard pile; card conservation then no longer holds).
 
         Returns:
             The settled :class:`~flip7ref.state.State` (the next decision or chance node).

@@ -46,7 +46,9 @@ def distinct_numbers(game: Game, line: Sequence[int]) -> int:
     return len({game.rank[c] for c in line if game.category[c] == NUMBER})
 
 
-def score_line(game: Game, line: Sequence[int], *, flip7: bool | None = None, busted: bool = False, bonus: bool | None = None) -> ScoreBreakdown:
+def score_line(
+    game: Game, line: Sequence[int], *, flip7: bool | None = None, busted: bool = False, bonus: bool | None = None
+) -> ScoreBreakdown:
     """Score one line (number and modifier card codes) with the edition's pipeline.
 
     Args:

@@ -212,6 +212,8 @@ class Edition:
         id: edition id (``flip7``).
         title: display title.
         path: the YAML file it came from.
+        ruleset: the rulebook edition the table follows (e.g. ``Ruleset Edition 3.1``).
+        publisher: the publisher named by the table.
         cards: the card kinds, in table order (their ``index`` is their position).
         thresholds: named numbers (``flip7_distinct``, ``flip7_bonus``, ...).
         round: the round section (literals and option references).
@@ -226,6 +228,8 @@ class Edition:
     id: str
     title: str
     path: Path
+    ruleset: str
+    publisher: str
     cards: tuple[CardKind, ...]
     thresholds: Mapping[str, int]
     round: Mapping[str, Any]
@@ -396,6 +400,8 @@ def parse_edition(data: object, file: str) -> Edition:
         id=data["edition"]["id"],
         title=data["edition"]["title"],
         path=Path(file),
+        ruleset=data["edition"].get("ruleset", ""),
+        publisher=data["edition"].get("publisher", ""),
         cards=tuple(cards),
         thresholds=dict(data["thresholds"]),
         round=dict(data.get("round") or {}),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -1058,8 +1058,13 @@ def _end_round(w: _Work) -> None:
     w.last_scores = tuple(scores)
     w.emit("round_scored", round=w.round, scores=tuple(scores), totals=tuple(w.totals), flip7=w.flip7)
     for p in w.players:
-        w.to_discard(*p.line, *p.kept)
-    for f in w.frames:
+        w.to_discard(*p.line, *p.kept)  # F7-083: Second Chances never carry over
+    for f in reversed(w.frames):  # pending work ends with the round (F7-052, D-V-09)
+        if isinstance(f, ForcedDraw):
+            w.emit("forced_draw_ended", seat=f.target, card=w.cid(f.card), outcome="round ended")
+        for c in _frame_cards(f):
+            if not (isinstance(f, ForcedDraw) and c == f.card):
+                w.emit("discarded", card=w.cid(c), seat=None, reason="round ended")
         w.to_discard(*_frame_cards(f))
     w.frames.clear()
     w.players = [Player() for _ in w.players]
@@ -1289,12 +1294,16 @@ def position_state(
         for c in line:
             if game.category[c] == ACTION:
                 raise CardError(f"lines[{seat}]: {game.card_ids[c]!r} is an action card; put it in kept")
+        for c in held:
+            eff = game.effect[c]
+            if eff is None or not (eff.primitive == "bust_shield" or eff.keep_card):
+                raise CardError(f"kept[{seat}]: {game.card_ids[c]!r} never stays in front of a player")
         try:
             status = Status((statuses or {}).get(seat, "active"))
         except ValueError:
             raise OptionError(f"statuses[{seat}]: expected one of active, stayed, frozen, busted") from None
         players.append(Player(line, held, status))
-    for seat in (lines or {}):
+    for seat in lines or {}:
         if not 0 <= seat < n:
             raise OptionError(f"lines: seat {seat} is not a seat 0..{n - 1}")
     top = take(draw, "draw")
@@ -1307,8 +1316,10 @@ def position_state(
         pile, dis = top + tuple(remaining), dis
     elif rest == "discard":
         pile, dis = top, dis + tuple(remaining)
+    elif rest == "out":
+        pile = top
     else:
-        raise OptionError(f"rest: expected 'below' or 'discard', got {rest!r}")
+        raise OptionError(f"rest: expected 'below', 'discard' or 'out', got {rest!r}")
     order_first = dealer if game.start_seat == "dealer" else (dealer + 1) % n
     state = State(
         game=game,

@@ -53,17 +53,6 @@ def _lines(s: State) -> list[list[str]]:
     return [s.line(i) for i in range(s.num_players)]
 
 
-def _everything_but(game: Game, *held: str) -> tuple[list[str], list[str]]:
-    """The deck minus ``held``: (numbers and modifiers, action cards), for a busted seat holding them all."""
-    pool = Counter(game.card_ids[c] for c in game.deck)
-    pool.subtract(held)
-    cards = sorted(pool.elements())
-    return [c for c in cards if c not in ACTIONS], [c for c in cards if c in ACTIONS]
-
-
-# --------------------------------------------------------------------------- scenarios, one per option
-
-
 def scenario_initial_deal(value: str | int) -> Any:
     """3 seats, dealer 0, stack 5 7 9: dealt lines, who is asked first and what they may do."""
     s = _play(_game(3, "initial_deal", value).new_initial_state(stack=["5", "7", "9"], dealer=0))
@@ -161,10 +150,9 @@ def scenario_deck_between_rounds(value: str | int) -> Any:
 
 
 def scenario_empty_deck(value: str | int) -> Any:
-    """Deck and discard empty (busted seat 2 holds every other card); seat 0 (holding 5) hits."""
+    """Deck and discard empty (the other cards are out of the game); seat 0 (holding 5) hits."""
     g = _game(3, "empty_deck", value)
-    rest, actions = _everything_but(g, "5", "7")
-    s = g.new_position(dealer=2, turn=0, lines={0: ["5"], 1: ["7"], 2: rest}, kept={2: actions}, statuses={2: "busted"})
+    s = g.new_position(dealer=2, turn=0, lines={0: ["5"], 1: ["7"], 2: ["9", "9"]}, statuses={2: "busted"}, rest="out")
     assert s.draw == () and s.discard == ()
     s = s.apply("hit")
     return s.round, s.status(0), s.round_scores(), s.totals, tuple(e.type for e in s.last_events()[:2])
@@ -491,10 +479,9 @@ def test_empty_deck(reading: str, expected: Any) -> None:
 def test_empty_deck_during_flip_three(reading: str, expected: Any) -> None:
     """empty_deck: a Flip Three on seat 1 runs out after one card: it ends early (stay) or the round ends (end-round)."""
     g = Game("flip7", 3, {"empty_deck": reading})
-    rest, actions = _everything_but(g, "5", "7", "flip_three", "9")
     s = g.new_position(
-        dealer=2, turn=0, lines={0: ["5"], 1: ["7"], 2: rest}, kept={2: actions}, statuses={2: "busted"},
-        draw=["flip_three", "9"],
+        dealer=2, turn=0, lines={0: ["5"], 1: ["7"], 2: ["10", "10"]}, statuses={2: "busted"},
+        draw=["flip_three", "9"], rest="out",
     )  # fmt: skip
     s = _play(s, "hit")
     s = s.apply("target 1")
