@@ -113,7 +113,7 @@ def test_serialization_round_trip_and_errors() -> None:
     del bad["draw"]
     with pytest.raises(SerializationError, match="'draw'"):
         State.from_dict(bad)
-    bad = dict(data, seats=[dict(data["seats"][0], line=["14"])] + data["seats"][1:])
+    bad = dict(data, seats=[dict(data["seats"][0], line=["14"]), *data["seats"][1:]])
     with pytest.raises(SerializationError, match="unknown card '14'"):
         State.from_dict(bad)
     with pytest.raises(SerializationError, match="format"):

@@ -145,7 +145,9 @@ def test_options_lists_readings(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_console_script_runs() -> None:
     """python -m flip7ref.cli works as a program and usage errors exit 2."""
-    done = subprocess.run([sys.executable, "-m", "flip7ref.cli", "score", "12", "+4"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "flip7ref.cli", "score", "12", "+4"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0 and "score       16" in done.stdout
     done = subprocess.run([sys.executable, "-m", "flip7ref.cli", "nosuch"], capture_output=True, text=True, check=False)
     assert done.returncode == 2
