@@ -39,6 +39,11 @@ class Effect:
         hold_limit: how many copies a player may hold (bust shields).
         first_copy: ``keep`` or ``may-give`` (bust shields).
         self_target: ``allowed`` or ``only-when-alone``: may the drawer choose themselves.
+        resolution: how set-aside cards are resolved after a forced draw:
+            ``assign-all-first`` (all assigned, then resolved in that order, F7-074)
+            or ``in-order`` (each resolved in reveal order as if just received, V-044).
+        scope: for Swap, ``any-two`` or ``own-and-other`` (D-V-10).
+        chooser: for Discard, who picks the card: ``giver`` or ``recipient`` (D-V-11).
     """
 
     primitive: str
@@ -52,6 +57,9 @@ class Effect:
     hold_limit: int = 1
     first_copy: str = "keep"
     self_target: str = "allowed"
+    resolution: str = "assign-all-first"
+    scope: str = "any-two"
+    chooser: str = "giver"
 
 
 def _resolve(value: Any, options: Mapping[str, str | int]) -> Any:
@@ -123,6 +131,10 @@ class Game:
         self.empty_deck: str = str(rnd["empty_deck"])
         self.between_rounds: str = str(rnd["between_rounds"])
         self.flip7_bonus_to: str = str(rnd.get("flip7_bonus_to", "maker"))
+        self.modifier_targets: str = str(rnd.get("modifier_targets", "non_busted"))
+        self.flip7_counts: str = str(rnd.get("flip7_counts", "distinct"))
+        self.busted_score: str = str(rnd.get("busted_score", "zero"))
+        self.flip7_choice: bool = bool(rnd.get("flip7_choice", False))
         end = {k: _resolve(v, resolved) for k, v in ed.game_end.items()}
         self.target_score: int = int(end["target_score"])
         self.tie: str = str(end["tie"])
@@ -157,6 +169,9 @@ class Game:
             hold_limit=int(values.get("hold_limit", 1)),
             first_copy=values.get("first_copy", "keep"),
             self_target=values.get("self_target", "allowed"),
+            resolution=values.get("resolution", "assign-all-first"),
+            scope=values.get("scope", "any-two"),
+            chooser=values.get("chooser", "giver"),
         )
 
     def __eq__(self, other: object) -> bool:

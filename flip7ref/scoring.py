@@ -42,8 +42,19 @@ class ScoreBreakdown:
 
 
 def distinct_numbers(game: Game, line: Sequence[int]) -> int:
-    """How many different number ranks a line holds (the Flip 7 count, F7-050)."""
+    """How many different number ranks a line holds."""
     return len({game.rank[c] for c in line if game.category[c] == NUMBER})
+
+
+def flip7_count(game: Game, line: Sequence[int]) -> int:
+    """What a line counts toward the seven of a Flip 7 (F7-050, V-022).
+
+    Different ranks, or (``flip7_counts: cards``, D-V-03) number cards, so that
+    Lucky 13 and a regular 13 count twice.
+    """
+    if game.flip7_counts == "cards":
+        return sum(1 for c in line if game.category[c] == NUMBER)
+    return distinct_numbers(game, line)
 
 
 def score_line(
@@ -63,7 +74,7 @@ def score_line(
     Returns:
         A :class:`ScoreBreakdown`.
     """
-    made = distinct_numbers(game, line) >= game.flip7_distinct if flip7 is None else flip7
+    made = flip7_count(game, line) >= game.flip7_distinct if flip7 is None else flip7
     give_bonus = made if bonus is None else bonus
     numbers = sum(game.rank[c] for c in line if game.category[c] == NUMBER)
     mods = [game.modifier[c] for c in line if game.category[c] == MODIFIER]

@@ -160,7 +160,8 @@ class OptionSpec:
         """Check ``value`` and return it in canonical form.
 
         Args:
-            value: a reading name, or an int (or digit string) for integer options.
+            value: a reading name, or an int (or digit string) for integer options;
+                ``True``/``False`` stand for readings named ``true``/``false``.
 
         Returns:
             The reading name (str) or the integer value.
@@ -171,6 +172,8 @@ class OptionSpec:
         from .errors import OptionError
 
         names = [r.name for r in self.readings]
+        if isinstance(value, bool) and str(value).lower() in names:
+            return str(value).lower()
         if isinstance(value, str) and value in names and not (self.integer and value.lstrip("-").isdigit()):
             return value
         if self.integer is not None:

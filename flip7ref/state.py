@@ -30,7 +30,7 @@ import attrs
 
 from .errors import CardError, IllegalActionError, OptionError, SerializationError
 from .game import ACTION, MODIFIER, NUMBER, Effect, Game
-from .scoring import distinct_numbers, score_line
+from .scoring import flip7_count, score_line
 
 CHANCE = -1
 """``current_player`` at a chance node (a card must be drawn)."""
@@ -148,13 +148,50 @@ class Resolve:
     name: ClassVar[str] = "resolve"
 
 
-Frame = Deal | Draw | ForcedDraw | ChooseTarget | Assign | Resolve
-FRAME_TYPES: dict[str, type[Any]] = {t.name: t for t in (Deal, Draw, ForcedDraw, ChooseTarget, Assign, Resolve)}
+@attrs.frozen
+class InOrder:
+    """Set-aside cards resolved one by one in reveal order, each as if ``chooser`` had
+    just received it (V-044); carried out even if the chooser busts meanwhile."""
+
+    chooser: int
+    cards: tuple[int, ...]
+    name: ClassVar[str] = "in_order"
+
+
+@attrs.frozen
+class ChooseCards:
+    """A decision: ``chooser`` picks the card(s) a Swap, Steal or Discard moves.
+
+    Attributes:
+        card: the action card being resolved.
+        chooser: who picks.
+        resolver: the player the action was played on (who swaps, steals or discards).
+    """
+
+    card: int
+    chooser: int
+    resolver: int
+    name: ClassVar[str] = "choose_cards"
+
+
+@attrs.frozen
+class Flip7Choice:
+    """A decision (Brutal Mode, V-082): the Flip 7 maker takes +15 or gives another player -15."""
+
+    seat: int
+    name: ClassVar[str] = "flip7_choice"
+
+
+Frame = Deal | Draw | ForcedDraw | ChooseTarget | Assign | Resolve | InOrder | ChooseCards | Flip7Choice
+FRAME_TYPES: dict[str, type[Any]] = {
+    t.name: t for t in (Deal, Draw, ForcedDraw, ChooseTarget, Assign, Resolve, InOrder, ChooseCards, Flip7Choice)
+}
 
 
 # --------------------------------------------------------------------------- actions & events
 
-_VERBS = ("hit", "stay", "target")
+_VERBS = ("hit", "stay", "target", "steal", "discard", "swap")
+_ARITY = {"hit": 0, "stay": 0, "target": 1, "steal": 2, "discard": 2, "swap": 4}
 
 
 @attrs.frozen(order=True)
@@ -163,7 +200,11 @@ class Action:
 
     ``hit`` and ``stay`` answer an offer (F7-030); ``target N`` chooses seat N for
     the card in question (a Freeze, a Flip Three, a spare Second Chance, a
-    set-aside card).  ``str(action)`` gives the string form; :meth:`parse` reads it.
+    set-aside card, a modifier; in Brutal Mode after a Flip 7, oneself for +15 or
+    another seat for -15).  ``steal S I`` takes card I (0-based, in the order of
+    ``State.line``) of seat S; ``discard S I`` discards it; ``swap S I T J``
+    exchanges card I of seat S with card J of seat T.  ``str(action)`` gives the
+    string form; :meth:`parse` reads it.
     """
 
     verb: str
@@ -185,9 +226,10 @@ class Action:
         try:
             args = tuple(int(w) for w in words[1:])
         except ValueError:
-            raise IllegalActionError(text, [], "arguments must be seat numbers") from None
-        if (words[0] == "target") != (len(args) == 1) or (words[0] != "target" and args):
-            raise IllegalActionError(text, [], f"{words[0]!r} takes {'one seat' if words[0] == 'target' else 'no arguments'}")
+            raise IllegalActionError(text, [], "arguments must be whole numbers (seats and card positions)") from None
+        arity = _ARITY[words[0]]
+        if len(args) != arity:
+            raise IllegalActionError(text, [], f"{words[0]!r} takes {arity} number{'s' if arity != 1 else ''}")
         return cls(words[0], args)
 
     def sort_key(self) -> tuple[int, tuple[int, ...]]:
@@ -266,6 +308,8 @@ class State:
         winners: the winning seats once the game is over (empty before).
         shuffle_seed: the seed of deterministic reshuffles; None for an open state.
         shuffles: reshuffles done so far (part of the reshuffle seed).
+        bonus_to: Brutal Mode (V-082): the seat the Flip 7 maker chose, itself for
+            +15 or another seat for -15; None otherwise.
 
     States compare equal when their positions are equal (the history is not
     compared).  Use :meth:`history` and :meth:`events` for what led here.
@@ -286,6 +330,7 @@ class State:
     winners: tuple[int, ...]
     shuffle_seed: str | None
     shuffles: int
+    bonus_to: int | None = None
     _log: _Log | None = attrs.field(default=None, repr=False)
 
     # -- identity -------------------------------------------------------------
@@ -294,7 +339,7 @@ class State:
         return (
             self.game, self.players, self.draw, tuple(sorted(self.discard)), self.frames, self.dealer, self.turn,
             self.round, self.totals, self.last_scores, self.flip7, self.round_over, self.winners,
-            self.shuffle_seed, self.shuffles,
+            self.shuffle_seed, self.shuffles, self.bonus_to,
         )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
@@ -315,8 +360,10 @@ class State:
         top = self.frames[-1]
         if isinstance(top, (Draw, ForcedDraw)):
             return CHANCE
-        if isinstance(top, (ChooseTarget, Assign)):
+        if isinstance(top, (ChooseTarget, Assign, ChooseCards)):
             return top.chooser
+        if isinstance(top, Flip7Choice):
+            return top.seat
         raise AssertionError(f"unsettled frame on top: {top!r}")  # pragma: no cover
 
     def is_terminal(self) -> bool:
@@ -343,6 +390,10 @@ class State:
             return [Action("target", (s,)) for s in top.allowed]
         if isinstance(top, Assign):
             return [Action("target", (s,)) for s in _assign_allowed(self.game, self.players, top)]
+        if isinstance(top, ChooseCards):
+            return _card_choices(self.game, self.players, top)
+        if isinstance(top, Flip7Choice):
+            return [Action("target", (s,)) for s in range(len(self.players))]
         return []
 
     def legal_action_strings(self) -> list[str]:
@@ -494,7 +545,9 @@ class State:
 
         ``kind`` is ``offer`` (Hit or Stay), ``play`` (choose the target of the
         card), ``give`` (hand a spare Second Chance on), ``keep_or_give``,
-        ``assign`` (assign a set-aside card), ``chance`` or ``terminal``.
+        ``assign`` (assign a set-aside card), ``cards`` (pick the cards of a
+        Swap, Steal or Discard), ``flip7_bonus`` (Brutal Mode: +15 for oneself or
+        -15 for another seat), ``chance`` or ``terminal``.
         """
         if self.winners:
             return ("terminal", None)
@@ -506,6 +559,10 @@ class State:
             return (top.purpose, ids[top.card])
         if isinstance(top, Assign):
             return ("assign", ids[top.cards[len(top.targets)]])
+        if isinstance(top, ChooseCards):
+            return ("cards", ids[top.card])
+        if isinstance(top, Flip7Choice):
+            return ("flip7_bonus", None)
         return ("chance", None)
 
     def last_events(self) -> tuple[Event, ...]:
@@ -587,6 +644,7 @@ class State:
             "winners": list(self.winners),
             "shuffle_seed": self.shuffle_seed,
             "shuffles": self.shuffles,
+            "bonus_to": self.bonus_to,
             "draw": [ids[c] for c in self.draw],
             "discard": [ids[c] for c in self.discard],
             "seats": [
@@ -629,6 +687,10 @@ def _frame_cards(f: Frame) -> tuple[int, ...]:
         return f.cards
     if isinstance(f, Resolve):
         return tuple(item[0] for item in f.items)
+    if isinstance(f, InOrder):
+        return f.cards
+    if isinstance(f, ChooseCards):
+        return (f.card,)
     return ()
 
 
@@ -654,12 +716,53 @@ def _eligible(game: Game, players: Sequence[Player], targets: str) -> tuple[int,
 
 
 def _targets(game: Game, players: Sequence[Player], code: int, chooser: int, targets: str) -> tuple[int, ...]:
-    """Seats ``chooser`` may play card ``code`` on (F7-061, F7-072, option ``self_target``)."""
-    allowed = _eligible(game, players, targets)
+    """Seats ``chooser`` may play card ``code`` on (F7-061, F7-072, V-042, option ``self_target``)."""
+    allowed = tuple(s for s in _eligible(game, players, targets) if _executable(game, players, code, s))
     eff = game.effect[code]
     if eff is not None and eff.self_target == "only-when-alone" and len(allowed) > 1 and chooser in allowed:
         allowed = tuple(s for s in allowed if s != chooser)
     return allowed
+
+
+def _faceup(players: Sequence[Player]) -> list[int]:
+    """Seats whose line shows cards that actions can move (not busted, V-021)."""
+    return [i for i, p in enumerate(players) if p.status is not Status.BUSTED and p.line]
+
+
+def _executable(game: Game, players: Sequence[Player], code: int, resolver: int) -> bool:
+    """Whether ``resolver`` could carry out action ``code`` now (V-041, V-048)."""
+    eff = game.effect[code]
+    if eff is None:
+        return True
+    shown = _faceup(players)
+    if eff.primitive == "swap":
+        if eff.scope == "own-and-other":
+            return resolver in shown and len(shown) >= 2
+        return len(shown) >= 2
+    if eff.primitive == "steal":
+        return any(s != resolver for s in shown)
+    if eff.primitive == "discard_card":
+        return resolver in shown
+    return True
+
+
+def _card_choices(game: Game, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
+    """The legal Swap / Steal / Discard picks (V-045..V-047), in a stable order."""
+    eff = game.effect[frame.card]
+    assert eff is not None
+    shown = _faceup(players)
+    me = frame.resolver
+    if eff.primitive == "steal":
+        return [Action("steal", (s, i)) for s in shown if s != me for i in range(len(players[s].line))]
+    if eff.primitive == "discard_card":
+        return [Action("discard", (me, i)) for i in range(len(players[me].line))]
+    out: list[Action] = []
+    for a in shown:
+        for b in shown:
+            if b <= a or (eff.scope == "own-and-other" and me not in (a, b)):
+                continue
+            out.extend(Action("swap", (a, i, b, j)) for i in range(len(players[a].line)) for j in range(len(players[b].line)))
+    return out
 
 
 def _assign_allowed(game: Game, players: Sequence[Player], frame: Assign) -> tuple[int, ...]:
@@ -691,6 +794,7 @@ class _Work:
         "totals",
         "turn",
         "winners",
+        "bonus_to",
     )  # fmt: skip
 
     def __init__(self, s: State) -> None:
@@ -709,6 +813,7 @@ class _Work:
         self.winners = s.winners
         self.shuffle_seed = s.shuffle_seed
         self.shuffles = s.shuffles
+        self.bonus_to = s.bonus_to
         self.events: list[Event] = []
 
     def freeze(self, parent: State | None, move: str) -> State:
@@ -716,7 +821,7 @@ class _Work:
         state = State(
             self.game, tuple(self.players), tuple(self.draw), tuple(self.discard), tuple(self.frames),
             self.dealer, self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7,
-            self.round_over, self.winners, self.shuffle_seed, self.shuffles, None,
+            self.round_over, self.winners, self.shuffle_seed, self.shuffles, self.bonus_to, None,
         )  # fmt: skip
         start = prev.start if prev is not None else state
         object.__setattr__(state, "_log", _Log(prev, move, tuple(self.events), start))
@@ -767,8 +872,56 @@ def _apply_action(w: _Work, act: Action) -> None:
     elif isinstance(top, Assign):
         w.emit("assigned", seat=top.chooser, card=w.cid(top.cards[len(top.targets)]), target=target)
         w.frames.append(attrs.evolve(top, targets=(*top.targets, target)))
+    elif isinstance(top, ChooseCards):
+        _move_cards(w, top, act)
+    elif isinstance(top, Flip7Choice):  # V-082
+        w.bonus_to = target
+        points = w.game.flip7_bonus * (1 if target == top.seat else -1)
+        w.emit("flip7_bonus_chosen", seat=top.seat, target=target, points=points)
     else:  # pragma: no cover - legal_actions guards this
         raise AssertionError(top)
+
+
+def _take(w: _Work, seat: int, index: int) -> int:
+    """Remove and return card ``index`` of ``seat``'s line."""
+    line = list(w.players[seat].line)
+    code = line.pop(index)
+    w.set_player(seat, line=tuple(line))
+    return code
+
+
+def _enter(w: _Work, code: int, seat: int) -> None:
+    """A card moved from another line enters ``seat``'s line: the receiving rules apply
+    (a duplicate busts, Unlucky 7 wipes, Lucky 13 allows a pair, Flip 7 counts, V-037)."""
+    if w.game.category[code] == NUMBER:
+        _receive_number(w, code, seat)
+    else:
+        p = w.players[seat]
+        w.set_player(seat, line=(*p.line, code))
+
+
+def _move_cards(w: _Work, frame: ChooseCards, act: Action) -> None:
+    """Carry out a Swap (V-045), Steal (V-046) or Discard (V-047), then discard the action card (V-040)."""
+    ids = w.game.card_ids
+    if act.verb == "steal":
+        seat, index = act.args
+        code = _take(w, seat, index)
+        w.emit("stolen", seat=frame.resolver, card=ids[code], target=seat)
+        _enter(w, code, frame.resolver)
+    elif act.verb == "discard":
+        seat, index = act.args
+        code = _take(w, seat, index)
+        w.to_discard(code)
+        w.emit("card_discarded", seat=seat, card=ids[code], by=frame.chooser)
+    else:
+        a, i, b, j = act.args
+        ca, cb = w.players[a].line[i], w.players[b].line[j]
+        _take(w, a, i)
+        _take(w, b, j)
+        w.emit("swapped", seat=frame.resolver, first=a, first_card=ids[ca], second=b, second_card=ids[cb])
+        _enter(w, cb, a)
+        _enter(w, ca, b)
+    w.to_discard(frame.card)
 
 
 # --------------------------------------------------------------------------- receiving cards
@@ -805,7 +958,7 @@ def _receive(w: _Work, code: int, seat: int) -> None:
             p = w.players[seat]
             w.set_player(seat, line=(*p.line, code))
         else:
-            _offer_target(w, code, seat, "non_busted")
+            _offer_target(w, code, seat, w.game.modifier_targets)  # V-050, V-081
     else:
         eff = w.game.effect[code]
         assert eff is not None
@@ -816,10 +969,20 @@ def _receive(w: _Work, code: int, seat: int) -> None:
 
 
 def _receive_number(w: _Work, code: int, seat: int) -> None:
+    """A number card arrives (F7-035, F7-040, F7-050; V-020, V-033, V-036)."""
     g = w.game
     p = w.players[seat]
     rank = g.rank[code]
-    duplicate = any(g.category[c] == NUMBER and g.rank[c] == rank for c in p.line)
+    if "wipe_on_enter" in g.traits[code]:  # V-033: Unlucky 7 clears the line and never busts
+        wiped = tuple(c for c in p.line if g.category[c] in (NUMBER, MODIFIER))
+        w.to_discard(*wiped)
+        w.set_player(seat, line=(code,))
+        if wiped:
+            w.emit("line_wiped", seat=seat, cards=tuple(g.card_ids[c] for c in wiped))
+        return
+    same = [c for c in p.line if g.category[c] == NUMBER and g.rank[c] == rank]
+    pair_ok = len(same) == 1 and ("pair_allowed" in g.traits[code] or "pair_allowed" in g.traits[same[0]])
+    duplicate = bool(same) and not pair_ok
     if duplicate:
         shield = next((c for c in p.kept if _is_shield(g, c)), None)
         if shield is not None:  # F7-080: discard both, no bust; F7-081: the turn is over
@@ -834,7 +997,7 @@ def _receive_number(w: _Work, code: int, seat: int) -> None:
         return
     line = (*p.line, code)
     w.set_player(seat, line=line)
-    if distinct_numbers(g, line) >= g.flip7_distinct and w.flip7 is None:  # F7-050
+    if flip7_count(g, line) >= g.flip7_distinct and w.flip7 is None:  # F7-050, V-022
         w.flip7 = seat
         w.emit("flip7", seat=seat)
 
@@ -910,9 +1073,12 @@ def _play(w: _Work, code: int, chooser: int, target: int) -> None:
         if not eff.keep_card:
             w.to_discard(code)
         w.emit("frozen", seat=target, by=chooser)
-    elif eff.primitive == "forced_draw":  # F7-070
+    elif eff.primitive == "forced_draw":  # F7-070, V-043, V-044
         w.frames.append(ForcedDraw(target, chooser, code, eff.count))
         w.emit("forced_draw_started", seat=target, card=w.cid(code), by=chooser, count=eff.count)
+    elif eff.primitive in ("swap", "steal", "discard_card"):  # V-045..V-047
+        picker = chooser if eff.primitive == "discard_card" and eff.chooser == "giver" else target
+        w.frames.append(ChooseCards(code, picker, target))
     else:  # pragma: no cover - the schema limits primitives; later editions add more
         raise NotImplementedError(f"primitive {eff.primitive!r} is not implemented")
 
@@ -921,19 +1087,25 @@ def _finish_forced(w: _Work, frame: ForcedDraw, outcome: str) -> None:
     """End a forced draw: discard its card (F7-078); set-aside cards are assigned
     unless the target busted (F7-073, option ``flip_three_bust``)."""
     g = w.game
-    w.to_discard(frame.card)
-    w.emit("forced_draw_ended", seat=frame.target, card=w.cid(frame.card), outcome=outcome)
-    if not frame.set_aside:
-        return
     eff = g.effect[frame.card]
     assert eff is not None
+    w.to_discard(frame.card)
+    w.emit("forced_draw_ended", seat=frame.target, card=w.cid(frame.card), outcome=outcome)
+    if eff.then_stay and w.players[frame.target].status is Status.ACTIVE:  # V-043: then stay, even with The Zero
+        w.set_player(frame.target, status=Status.STAYED)
+        w.emit("stayed", seat=frame.target, reason=w.cid(frame.card))
+    if not frame.set_aside:
+        return
     if outcome == "bust" and eff.on_bust == "discard":
         for c in frame.set_aside:
             w.to_discard(c)
             w.emit("discarded", card=w.cid(c), seat=frame.target, reason="target busted")
         return
     chooser = frame.target if eff.assigner == "target" else frame.giver
-    w.frames.append(Assign(chooser, frame.target, frame.set_aside))
+    if eff.resolution == "in-order":  # V-044: one by one, in reveal order
+        w.frames.append(InOrder(chooser, frame.set_aside))
+    else:
+        w.frames.append(Assign(chooser, frame.target, frame.set_aside))
 
 
 # --------------------------------------------------------------------------- settling
@@ -943,6 +1115,10 @@ def _settle(w: _Work) -> None:
     """Run every automatic step until a decision, a chance node or the end."""
     g = w.game
     while not w.winners:
+        if w.flip7 is not None and g.flip7_choice and w.bonus_to is None:  # V-082
+            if not (w.frames and isinstance(w.frames[-1], Flip7Choice)):
+                w.frames.append(Flip7Choice(w.flip7))
+            return
         if w.flip7 is not None or w.round_over or (not w.frames and not w.active_seats()):
             _end_round(w)  # F7-050, F7-110
             continue
@@ -1008,7 +1184,19 @@ def _settle(w: _Work) -> None:
                 w.to_discard(card)
                 w.emit("discarded", card=w.cid(card), seat=target if target >= 0 else None, reason="target no longer eligible")
             continue
-        return  # a ChooseTarget decision
+        if isinstance(top, InOrder):
+            if not top.cards:
+                w.frames.pop()
+                continue
+            w.frames[-1] = InOrder(top.chooser, top.cards[1:])
+            _receive(w, top.cards[0], top.chooser)
+            continue
+        if isinstance(top, ChooseCards) and not _card_choices(g, w.players, top):
+            w.frames.pop()
+            w.to_discard(top.card)
+            w.emit("discarded", card=w.cid(top.card), seat=top.resolver, reason="no valid target")
+            continue
+        return  # a decision: ChooseTarget, ChooseCards or Flip7Choice
 
 
 def _seat_order(w: _Work) -> list[int]:
@@ -1048,11 +1236,18 @@ def _end_round(w: _Work) -> None:
     game (F7-120, F7-121) or start the next round (F7-112)."""
     g = w.game
     scores = []
+    penalised = w.bonus_to if w.bonus_to is not None and w.bonus_to != w.flip7 else None
     for seat, p in enumerate(w.players):
         busted = p.status is Status.BUSTED
         made = w.flip7 == seat
-        bonus = made or (g.flip7_bonus_to == "all-non-busted" and w.flip7 is not None and not busted)
-        scores.append(score_line(g, p.line, flip7=made, busted=busted, bonus=bonus).score)
+        bonus = (made and penalised is None) or (g.flip7_bonus_to == "all-non-busted" and w.flip7 is not None and not busted)
+        if busted and g.busted_score == "modifiers":  # V-081: a busted player still scores negatives given to them
+            score = sum(m[1] for c in p.line if (m := g.modifier[c]) is not None and m[0] == "add")
+        else:
+            score = score_line(g, p.line, flip7=made, busted=busted, bonus=bonus).score
+        if seat == penalised:  # V-082
+            score -= g.flip7_bonus
+        scores.append(score)
     for seat, s in enumerate(scores):
         w.totals[seat] += s
     w.last_scores = tuple(scores)
@@ -1069,6 +1264,7 @@ def _end_round(w: _Work) -> None:
     w.frames.clear()
     w.players = [Player() for _ in w.players]
     w.flip7 = None
+    w.bonus_to = None
     w.round_over = False
     best = max(w.totals)
     if best >= g.target_score:
@@ -1238,6 +1434,7 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
             winners=tuple(need("winners", list)),
             shuffle_seed=data.get("shuffle_seed"),
             shuffles=need("shuffles", int),
+            bonus_to=data.get("bonus_to") if isinstance(data.get("bonus_to"), int) else None,
         )
         start = _state_from_dict(data["start"], game) if "start" in data else state
         log: _Log | None = None

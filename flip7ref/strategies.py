@@ -37,10 +37,19 @@ class RandomStrategy:
 class ThresholdStrategy:
     """Hits until the line is worth at least ``threshold`` points, then stays.
 
-    Target choices: Freeze and Flip Three go to the leader (highest running
-    total plus current line value) other than itself when possible; a spare
-    Second Chance goes to the player with the lowest total; a first Second
-    Chance is kept.
+    Other decisions, so that every decision of every edition has an answer:
+
+    - Freeze, Flip Three, Flip Four, Just One More, Discard, and modifiers that
+      lower a score (-N, ÷2) go to the leader (highest running total plus line
+      value) other than itself when possible;
+    - Swap and Steal go to itself (the resolver picks the cards); a modifier that
+      raises a score goes to itself;
+    - picking the cards of a Swap, Steal or Discard: the pick that leaves its own
+      line value furthest ahead of the best other line, looking one move ahead;
+    - a spare Second Chance goes to the player with the lowest total, a first one
+      is kept;
+    - Brutal Mode after a Flip 7: -15 to the leading rival if one is level or
+      ahead, else +15 to itself.
 
     Args:
         threshold: points (>= 0) at which the player stays.
@@ -54,23 +63,50 @@ class ThresholdStrategy:
         """The threshold decision for the player to act (no randomness used)."""
         legal = state.legal_actions()
         seat = state.current_player
-        kind, _card = state.pending()
+        kind, card = state.pending()
         if kind == "offer":
             if STAY in legal and state.line_value(seat) >= self.threshold:
                 return STAY
             return legal[0]
-        seats = [a.args[0] for a in legal]
+        if kind == "cards":
+            return max(legal, key=lambda a: (_advantage(state, state.apply(a), seat), [-x for x in a.args]))
+        seats = [a.args[0] for a in legal if a.args]
         if kind == "keep_or_give" and seat in seats:
             return Action("target", (seat,))
         if kind == "give":
-            pick = min(seats, key=lambda s: (state.totals[s], s))
-            return Action("target", (pick,))
+            return Action("target", (min(seats, key=lambda s: (state.totals[s], s)),))
         others = [s for s in seats if s != seat] or seats
 
         def standing(s: int) -> tuple[int, int]:
             return (state.totals[s] + state.line_value(s), -s)
 
-        return Action("target", (max(others, key=standing),))
+        leader = max(others, key=standing)
+        if kind == "flip7_bonus":
+            return Action("target", (leader if state.totals[leader] >= state.totals[seat] else seat,))
+        if card is not None and seat in seats and _helps_receiver(state, card):
+            return Action("target", (seat,))
+        return Action("target", (leader,))
+
+
+def _helps_receiver(state: State, card: str) -> bool:
+    """Whether a card is best played on oneself (Swap, Steal, a score-raising modifier)."""
+    game = state.game
+    code = game.code(card)
+    effect = game.effect[code]
+    if effect is not None:
+        return effect.primitive in ("swap", "steal")
+    modifier = game.modifier[code]
+    return modifier is not None and (modifier[0] == "multiply" or (modifier[0] == "add" and modifier[1] > 0))
+
+
+def _advantage(before: State, after: State, seat: int) -> int:
+    """Own points minus the best rival's, after a move (round scores if the round ended)."""
+    if after.round != before.round or after.is_terminal():
+        values = list(after.last_scores)
+    else:
+        values = [after.line_value(s) for s in range(after.num_players)]
+    rivals = [v for s, v in enumerate(values) if s != seat]
+    return values[seat] - (max(rivals) if rivals else 0)
 
 
 def parse_strategy(text: str) -> Strategy:
