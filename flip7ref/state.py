@@ -762,6 +762,7 @@ def _card_choices(game: Game, players: Sequence[Player], frame: ChooseCards) -> 
             if b <= a or (eff.scope == "own-and-other" and me not in (a, b)):
                 continue
             out.extend(Action("swap", (a, i, b, j)) for i in range(len(players[a].line)) for j in range(len(players[b].line)))
+    out.sort()
     return out
 
 
@@ -778,6 +779,7 @@ class _Work:
     """A mutable copy of a state used while one transition runs."""
 
     __slots__ = (
+        "bonus_to",
         "dealer",
         "discard",
         "draw",
@@ -794,7 +796,6 @@ class _Work:
         "totals",
         "turn",
         "winners",
-        "bonus_to",
     )  # fmt: skip
 
     def __init__(self, s: State) -> None:

@@ -20,6 +20,7 @@ settings.register_profile(
     database=None,
     print_blob=True,
     max_examples=60,
+    stateful_step_count=120,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 settings.register_profile(

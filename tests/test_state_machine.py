@@ -1,4 +1,4 @@
-"""Hypothesis state machine over whole Flip 7 games, with invariants as oracles.
+"""Hypothesis state machines over whole games of both editions, with invariants as oracles.
 
 The machine draws a player count, a dealer, a seed or an open deck, and a
 reading for every option; then at each step takes any legal action or any
@@ -19,13 +19,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from flip7ref import CHANCE, TERMINAL, Action, Game, State, Status, load_edition
 from flip7ref.game import NUMBER
 
-EDITION = load_edition("flip7")
 
-
-def option_strategy() -> st.SearchStrategy[dict[str, object]]:
+def option_strategy(edition: str) -> st.SearchStrategy[dict[str, object]]:
     """Any reading of every option (integer options: a small target or deck count)."""
     parts: dict[str, st.SearchStrategy[object]] = {}
-    for name, spec in EDITION.options.items():
+    for name, spec in load_edition(edition).options.items():
         if name == "target_score":
             parts[name] = st.sampled_from([200, 40, 80])
         elif name == "decks":
@@ -35,8 +33,10 @@ def option_strategy() -> st.SearchStrategy[dict[str, object]]:
     return st.fixed_dictionaries(parts)
 
 
-class Flip7Machine(RuleBasedStateMachine):
-    """Plays one game along any legal path."""
+class GameMachine(RuleBasedStateMachine):
+    """Plays one game of ``EDITION`` along any legal path."""
+
+    EDITION = "flip7"
 
     def __init__(self) -> None:
         super().__init__()
@@ -46,12 +46,12 @@ class Flip7Machine(RuleBasedStateMachine):
 
     @initialize(
         players=st.one_of(st.integers(1, 8), st.just(19)),
-        options=option_strategy(),
         seed=st.one_of(st.none(), st.integers(0, 10_000)),
         data=st.data(),
     )
-    def start(self, players: int, options: dict[str, object], seed: int | None, data: st.DataObject) -> None:
-        game = Game("flip7", players, options)
+    def start(self, players: int, seed: int | None, data: st.DataObject) -> None:
+        options = data.draw(option_strategy(self.EDITION), label="options")
+        game = Game(self.EDITION, players, options)
         dealer = data.draw(st.integers(0, players - 1), label="dealer")
         self.state = game.new_initial_state(seed=seed, dealer=dealer)
         self.prev_totals = self.state.totals
@@ -99,16 +99,20 @@ class Flip7Machine(RuleBasedStateMachine):
 
     @invariant()
     def live_lines_have_no_duplicates(self) -> None:
-        """F7-040, F7-080, F7-082: no live line repeats a number; one Second Chance at most."""
+        """F7-040, V-020, V-036, F7-082: a live line repeats no number, except one 13
+        beside Lucky 13; a busted line holds its duplicate; one Second Chance at most."""
         if self.state is None:
             return
         g = self.state.game
         for p in self.state.players:
-            ranks = [g.rank[c] for c in p.line if g.category[c] == NUMBER]
+            numbers = [c for c in p.line if g.category[c] == NUMBER]
+            ranks = [g.rank[c] for c in numbers]
+            extra = len(ranks) - len(set(ranks))
             if p.status is not Status.BUSTED:
-                assert len(ranks) == len(set(ranks))
-            else:
-                assert len(ranks) - len(set(ranks)) == 1
+                lucky = any("pair_allowed" in g.traits[c] for c in numbers)
+                assert extra == 0 or (extra == 1 and lucky and ranks.count(13) == 2)
+            elif g.card_ids[p.line[-1]] != "unlucky7":
+                assert extra >= 1
             assert sum(1 for c in p.kept if g.card_ids[c] == "second_chance") <= 1
 
     @invariant()
@@ -138,18 +142,21 @@ class Flip7Machine(RuleBasedStateMachine):
 
     @invariant()
     def scores_follow_the_rules(self) -> None:
-        """F7-101, F7-102, F7-050: totals never fall; busted players score 0; one Flip 7 maker."""
+        """F7-101, F7-102, V-053, F7-050: outside Brutal Mode totals never fall and round
+        scores are never negative; busted players score 0; one Flip 7 maker per round."""
         if self.state is None:
             return
         s = self.state
-        assert all(a <= b for a, b in zip(self.prev_totals, s.totals, strict=True))
+        brutal = s.game.options.get("brutal") == "true"
+        if not brutal:
+            assert all(a <= b for a, b in zip(self.prev_totals, s.totals, strict=True))
         for event in s.last_events():
-            if event.type == "round_scored":
+            if event.type == "round_scored" and not brutal:
                 assert all(x >= 0 for x in event.get("scores"))
         makers = [e for e in s.last_events() if e.type == "flip7"]
         assert len(makers) <= 1
-        if makers:
-            assert any(e.type == "round_scored" for e in s.last_events())
+        if makers:  # the round ends at once, after the Brutal Mode choice if there is one (V-082)
+            assert any(e.type == "round_scored" for e in s.last_events()) or s.pending()[0] == "flip7_bonus"
 
     @invariant()
     def serialization_round_trips(self) -> None:
@@ -170,11 +177,19 @@ class Flip7Machine(RuleBasedStateMachine):
         assert self.state.replay()[-1] == self.state
 
 
-TestFlip7Machine = Flip7Machine.TestCase
+class VengeanceMachine(GameMachine):
+    """Plays one game of Flip 7: With a Vengeance along any legal path."""
+
+    EDITION = "vengeance"
 
 
-@pytest.mark.rules("F7-110", "F7-120")
-def test_random_games_end_within_bound() -> None:
+TestFlip7Machine = GameMachine.TestCase
+TestVengeanceMachine = VengeanceMachine.TestCase
+
+
+@pytest.mark.rules("F7-110", "F7-120", "V-070", "V-073")
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+def test_random_games_end_within_bound(edition: str) -> None:
     """Whole seeded games with random decisions end, within 20,000 moves each."""
     import random
 
@@ -182,7 +197,7 @@ def test_random_games_end_within_bound() -> None:
     from flip7ref.strategies import RandomStrategy
 
     for players in (1, 2, 3, 5, 8):
-        game = Game("flip7", players)
+        game = Game(edition, players)
         final = play(game.new_initial_state(seed=players), [RandomStrategy()], random.Random(players), max_moves=20_000)
         assert final.is_terminal()
         assert max(final.totals) >= 200
