@@ -19,7 +19,7 @@ from .game import Game
 from .play import game_seed, play, simulate
 from .scoring import score_cards
 from .spec import edition_ids, load_edition
-from .strategies import parse_strategy
+from .strategies import Strategy, parse_strategy
 from .text import describe
 
 
@@ -37,9 +37,26 @@ def _game(args: argparse.Namespace, players: int | None = None) -> Game:
     return Game(args.edition, players if players is not None else args.players, _options(args.option))
 
 
+def _seed(text: str) -> int | str:
+    """Seeds are whole numbers or words; ``01`` and ``1`` are the same seed."""
+    text = text.strip()
+    return int(text) if text.isdigit() else text
+
+
+def _strategies(args: argparse.Namespace, players: int) -> list[Strategy]:
+    names = args.strategy or ["threshold:20"]
+    if len(names) not in (1, players):
+        raise OptionError(
+            f"--strategy: give one strategy for all seats, or exactly {players} (one per seat, seat 0 first); got {len(names)}"
+        )
+    return [parse_strategy(s) for s in names]
+
+
 def _add_common(p: argparse.ArgumentParser, players: int | None = 4) -> None:
     p.add_argument(
-        "--edition", default="flip7", help="edition id (%(default)s; known: " + ", ".join(edition_ids()) + ") or a .yaml table"
+        "--edition",
+        default="flip7",
+        help="edition id (known: " + ", ".join(edition_ids()) + "; default %(default)s) or the path of a .yaml table",
     )
     if players is not None:
         p.add_argument("--players", type=int, default=players, help="number of players (default %(default)s)")
@@ -48,34 +65,44 @@ def _add_common(p: argparse.ArgumentParser, players: int | None = 4) -> None:
         "-o",
         action="append",
         metavar="NAME=VALUE",
-        help="choose an option reading (repeatable); see 'flip7ref options'",
+        help="choose an option reading (repeatable); 'flip7ref options' lists them",
+    )
+
+
+def _add_strategy(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--strategy",
+        action="append",
+        help="random, or threshold:N (stay once the line is worth N points); give it once for all seats or once "
+        "per seat, seat 0 first (default threshold:20)",
     )
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = _game(args)
-    if args.games < 0:
-        raise OptionError("--games: expected a whole number >= 0")
-    strategies = [parse_strategy(s) for s in args.strategy or ["threshold:20"]]
+    if args.games < 1:
+        raise OptionError("--games: expected a whole number of games, at least 1")
+    strategies = _strategies(args, game.players)
+    seed = _seed(args.seed)
     show = sys.stderr.isatty() and not args.no_progress and args.games >= 50
     if show:
         from rich.progress import Progress
 
         with Progress(transient=True) as bar:
             task = bar.add_task("simulating", total=args.games)
-            summary = simulate(game, args.games, args.seed, strategies, progress=lambda n: bar.update(task, completed=n))
+            summary = simulate(game, args.games, seed, strategies, progress=lambda n: bar.update(task, completed=n))
     else:
-        summary = simulate(game, args.games, args.seed, strategies)
+        summary = simulate(game, args.games, seed, strategies)
     data = summary.as_dict()
-    data.update(
-        edition=game.edition.id, seed=args.seed, strategies=[s.name for s in strategies], options=game.non_default_options()
-    )
+    changed = game.non_default_options()
+    data.update(edition=game.edition.id, seed=seed, strategies=[s.name for s in strategies], options=changed)
     if args.json:
         print(json.dumps(data, sort_keys=True))
         return 0
-    print(f"edition            {game.edition.id}  options {data['options'] or 'defaults'}")
+    players = f"{game.players} player{'s' if game.players != 1 else ''}"
+    print(f"edition            {game.edition.id}; options: {', '.join(f'{k}={v}' for k, v in changed.items()) or 'defaults'}")
     print(f"strategies         {', '.join(s.name for s in strategies)}")
-    print(f"games              {data['games']}  ({game.players} players, seed {args.seed})")
+    print(f"games              {data['games']}  ({players}, seed {seed})")
     print(f"mean rounds/game   {data['mean_rounds']:.3f}")
     print(f"mean round score   {data['mean_round_score']:.3f} points per player-round")
     print(f"bust rate          {data['bust_rate']:.4f} of player-rounds")
@@ -90,8 +117,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_trace(args: argparse.Namespace) -> int:
     game = _game(args)
-    strategies = [parse_strategy(s) for s in args.strategy or ["threshold:20"]]
-    seed = game_seed(args.seed, 0) if args.derive else args.seed
+    strategies = _strategies(args, game.players)
+    seed = game_seed(_seed(args.seed), 0) if args.derive else _seed(args.seed)
     rng = random.Random(f"{seed}:strategy")
     final = play(game.new_initial_state(seed=seed, dealer=args.dealer), strategies, rng)
     for event in final.events():
@@ -135,41 +162,63 @@ def cmd_options(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``flip7ref`` command."""
-    parser = argparse.ArgumentParser(prog="flip7ref", description="Rules reference and interpreter for Flip 7.")
+    parser = argparse.ArgumentParser(
+        prog="flip7ref",
+        description="Rules reference and interpreter for Flip 7 and Flip 7: With a Vengeance.",
+    )
     parser.add_argument("--version", action="version", version=f"flip7ref {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("simulate", help="play many seeded games and print a summary")
+    p = sub.add_parser(
+        "simulate",
+        help="play many seeded games and print a summary",
+        description="Play many seeded games and print games, mean rounds per game, mean round score, bust rate, "
+        "Flip 7 rate, win share by seat and throughput. Game i is dealt from the seed 'SEED:i' by seat i mod "
+        "players, so the same arguments print the same numbers (throughput aside).",
+    )
     _add_common(p)
     p.add_argument("--games", type=int, default=1000, help="number of games (default %(default)s)")
-    p.add_argument("--seed", default="1", help="run seed (default %(default)s)")
-    p.add_argument(
-        "--strategy",
-        action="append",
-        help="random or threshold:N; repeat to give seats different strategies (default threshold:20)",
-    )
+    p.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
+    _add_strategy(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("trace", help="print one whole game as readable events")
+    p = sub.add_parser(
+        "trace",
+        help="print one whole game as readable events",
+        description="Play one seeded game and print every event: cards dealt, busts, stays, actions and their "
+        "targets, round scores, totals and the winner. The game is dealt from SEED itself; --derive plays game 0 "
+        "of a 'simulate' run with that seed instead.",
+    )
     _add_common(p, players=3)
-    p.add_argument("--seed", default="1", help="game seed (default %(default)s)")
+    p.add_argument("--seed", default="1", help="game seed, a whole number or a word (default %(default)s)")
     p.add_argument("--dealer", type=int, default=0, help="seat dealing round 1 (default %(default)s)")
-    p.add_argument("--strategy", action="append", help="random or threshold:N (default threshold:20)")
-    p.add_argument("--derive", action="store_true", help="use the seed of game 0 of a 'simulate' run with this seed")
-    p.add_argument("--lang", default="en", choices=["en", "nl", "de", "fr", "no"], help="language of card names")
+    _add_strategy(p)
+    p.add_argument("--derive", action="store_true", help="play game 0 of a 'simulate' run with this seed")
+    p.add_argument(
+        "--lang", default="en", choices=["en", "nl", "de", "fr", "no"], help="language of card names (default %(default)s)"
+    )
     p.add_argument("--json", action="store_true", help="print the events as JSON lines")
     p.set_defaults(func=cmd_trace)
 
-    p = sub.add_parser("score", help="score one line of cards, with its breakdown")
+    p = sub.add_parser(
+        "score",
+        help="score one line of cards, with its breakdown",
+        description="Score the number and modifier cards in front of one player with the edition's scoring "
+        "pipeline (numbers, x2 or ÷2, modifiers, Flip 7 bonus). A line that cannot exist is rejected.",
+    )
     _add_common(p, players=None)
-    p.add_argument("cards", nargs="+", help="card ids or names, e.g. 3 11 5 x2 +10")
-    p.add_argument("--json", action="store_true", help="print an object with at least 'score'")
+    p.add_argument("cards", nargs="+", help="card ids or names, e.g. 3 11 5 x2 +10 (Vengeance: /2 -4 lucky13 ...)")
+    p.add_argument("--json", action="store_true", help="print the breakdown as a JSON object (score, numbers, ...)")
     p.set_defaults(func=cmd_score)
 
-    p = sub.add_parser("options", help="list an edition's options, their readings and defaults")
-    p.add_argument("--edition", default="flip7", help="edition id (default %(default)s)")
+    p = sub.add_parser(
+        "options",
+        help="list an edition's options, their readings and defaults",
+        description="List every option of an edition (a disputed rule or a parameter), its readings and its default.",
+    )
+    p.add_argument("--edition", default="flip7", help="edition id or .yaml table (default %(default)s)")
     p.set_defaults(func=cmd_options)
     return parser
 

@@ -22,14 +22,17 @@ class SpecError(Flip7RefError, ValueError):
         path: where inside the file, as a JSON-pointer-like string (``/cards/3/count``);
             empty when the whole file is at fault.
         expected: what was expected there, in words.
+
+    The message reads ``FILE, at PATH: expected ...`` (or, for a schema
+    violation, the validator's description of the problem).
     """
 
-    def __init__(self, file: str, path: str, expected: str) -> None:
+    def __init__(self, file: str, path: str, expected: str, *, problem: str | None = None) -> None:
         self.file = file
         self.path = path
         self.expected = expected
-        where = f"{file}: at {path or '/'}" if path is not None else file
-        super().__init__(f"{where}: {expected}")
+        where = f"{file}, at {path}" if path else file
+        super().__init__(f"{where}: {problem or 'expected ' + expected}")
 
 
 class OptionError(Flip7RefError, ValueError):
@@ -46,11 +49,13 @@ class IllegalActionError(Flip7RefError, ValueError):
     Attributes:
         action: the string form of the rejected action.
         legal: the string forms of the actions that were legal.
+        why: why the action was refused, in words.
     """
 
     def __init__(self, action: str, legal: Sequence[str], why: str) -> None:
         self.action = action
         self.legal = tuple(legal)
+        self.why = why
         listed = ", ".join(self.legal) if self.legal else "none"
         super().__init__(f"illegal action {action!r}: {why}; legal here: {listed}")
 

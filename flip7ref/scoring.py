@@ -131,8 +131,9 @@ def score_cards(game: Game, cards: Sequence[str]) -> ScoreBreakdown:
 
     Raises:
         CardError: an unknown card, an action card (it never lies in a line), a
-            duplicate number (the player would have busted), or more copies of a
-            card than the decks hold.
+            duplicate number (the player would have busted), more numbers than a
+            Flip 7 needs (the round would have ended), or more copies of a card
+            than the decks hold.
     """
     codes = [game.code(c) for c in cards]
     for name, c in zip(cards, codes, strict=True):
@@ -145,6 +146,8 @@ def score_cards(game: Game, cards: Sequence[str]) -> ScoreBreakdown:
             if r in seen and not _duplicate_allowed(game, line=codes, rank=r):
                 raise CardError(f"line holds number {r} twice ({seen[r]!r} and {name!r}): that player would have busted")
             seen.setdefault(r, name)
+    if flip7_count(game, codes) > game.flip7_distinct:
+        raise CardError(f"line holds more than {game.flip7_distinct} numbers: the round ends at a Flip 7")
     for c in set(codes):
         have = codes.count(c)
         limit = game.kinds[c].count * game.decks

@@ -84,7 +84,29 @@ def validate(data: object, schema_name: str, file: str) -> None:
     validator = jsonschema.Draft202012Validator(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is not None:
-        raise SpecError(file, pointer(error.absolute_path), error.message)
+        expected = _schema_expectation(error)
+        raise SpecError(file, pointer(error.absolute_path), expected, problem=f"{error.message} (expected {expected})")
+
+
+def _schema_expectation(error: jsonschema.exceptions.ValidationError) -> str:
+    """Say in words what the schema wanted where validation failed."""
+    kind, value = str(error.validator), error.validator_value
+    items: list[Any] = list(value) if isinstance(value, (list, tuple)) else [value]
+    if kind == "type":
+        return f"a value of type {value}"
+    if kind == "enum":
+        return "one of " + ", ".join(repr(v) for v in items)
+    if kind == "required":
+        return "the required properties " + ", ".join(repr(v) for v in items)
+    if kind == "additionalProperties":
+        return "only the properties the schema defines"
+    if kind in ("minimum", "maximum", "minItems", "minLength", "minProperties"):
+        return f"{kind} {value}"
+    if kind == "pattern":
+        return f"text matching {value}"
+    if kind == "const":
+        return repr(value)
+    return f"a value valid under the schema's {kind!r} rule"
 
 
 @attrs.frozen
@@ -279,6 +301,8 @@ def _read_yaml(path: Path) -> object:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SpecError(str(path), "", "an existing edition table file") from None
+    except IsADirectoryError:
+        raise SpecError(str(path), "", "a file, not a folder") from None
     except UnicodeDecodeError:
         raise SpecError(str(path), "", "UTF-8 text") from None
     try:
@@ -440,7 +464,7 @@ def load_edition(name: str) -> Edition:
     """
     from .errors import OptionError
 
-    if name.endswith((".yaml", ".yml")):
+    if name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name or Path(name).is_file():
         return load_edition_file(name)
     path = spec_dir() / "editions" / f"{name}.yaml"
     if not path.exists():

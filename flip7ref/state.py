@@ -457,8 +457,16 @@ class State:
                 message names it and the legal ones), or the state is a chance or
                 terminal node.
         """
-        act = Action.parse(action) if isinstance(action, str) else action
         legal = self.legal_actions()
+        if isinstance(action, str):
+            try:
+                act = Action.parse(action)
+            except IllegalActionError as exc:
+                raise IllegalActionError(exc.action, [str(a) for a in legal], exc.why) from None
+        elif isinstance(action, Action):
+            act = action
+        else:
+            raise IllegalActionError(repr(action), [str(a) for a in legal], "expected an Action or its string form")
         if act not in legal:
             seat = self.current_player
             if seat == TERMINAL:
@@ -991,7 +999,7 @@ def _receive_number(w: _Work, code: int, seat: int) -> None:
             kept.remove(shield)
             w.set_player(seat, kept=tuple(kept))
             w.to_discard(code, shield)
-            w.emit("second_chance_used", seat=seat, card=g.card_ids[code])
+            w.emit("second_chance_used", seat=seat, card=g.card_ids[code], shield=g.card_ids[shield])
             return
         w.set_player(seat, line=(*p.line, code), status=Status.BUSTED)  # F7-040, F7-041
         w.emit("busted", seat=seat, card=g.card_ids[code])
@@ -1039,13 +1047,13 @@ def _shield_receivers(w: _Work, eff: Effect) -> list[int]:
 def _keep_shield(w: _Work, code: int, seat: int) -> None:
     p = w.players[seat]
     w.set_player(seat, kept=(*p.kept, code))
-    w.emit("second_chance_kept", seat=seat)
+    w.emit("second_chance_kept", seat=seat, card=w.cid(code))
 
 
 def _give_shield(w: _Work, code: int, giver: int, target: int) -> None:
     p = w.players[target]
     w.set_player(target, kept=(*p.kept, code))
-    w.emit("second_chance_given", seat=giver, target=target)
+    w.emit("second_chance_given", seat=giver, target=target, card=w.cid(code))
 
 
 def _offer_target(w: _Work, code: int, chooser: int, targets: str) -> None:

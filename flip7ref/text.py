@@ -49,11 +49,29 @@ def describe(event: Event, game: Game, lang: str = "en") -> str:
     if t == "assigned":
         return f"seat {seat} assigns {card} to seat {event.get('target')}"
     if t == "second_chance_used":
-        return f"seat {seat} uses a Second Chance against a second {card}"
+        return f"seat {seat} uses {card_name(game, event.get('shield'), lang)} against a second {card}"
     if t == "second_chance_kept":
-        return f"seat {seat} keeps a Second Chance"
+        return f"seat {seat} keeps {card}"
     if t == "second_chance_given":
-        return f"seat {seat} gives a Second Chance to seat {event.get('target')}"
+        return f"seat {seat} gives {card} to seat {event.get('target')}"
+    if t == "line_wiped":
+        names = ", ".join(card_name(game, c, lang) for c in event.get("cards"))
+        return f"seat {seat}'s line is wiped: {names} discarded"
+    if t == "stolen":
+        return f"seat {seat} steals {card} from seat {event.get('target')}"
+    if t == "card_discarded":
+        return f"seat {seat} discards {card} (picked by seat {event.get('by')})"
+    if t == "swapped":
+        first = card_name(game, event.get("first_card"), lang)
+        second = card_name(game, event.get("second_card"), lang)
+        return f"seat {seat} swaps seat {event.get('first')}'s {first} with seat {event.get('second')}'s {second}"
+    if t == "flip7_bonus_chosen":
+        points = event.get("points")
+        return (
+            f"seat {seat} takes {points:+d} points"
+            if points > 0
+            else f"seat {seat} gives seat {event.get('target')} {points} points"
+        )
     if t == "discarded":
         who = f" (seat {seat})" if seat is not None else ""
         return f"{card} is discarded{who}: {event.get('reason')}"
