@@ -68,7 +68,7 @@ def _resolve(value: Any, options: Mapping[str, str | int]) -> Any:
         chosen = options[value["option"]]
         values = value.get("values")
         if isinstance(values, dict):
-            return values[str(chosen)]
+            return _resolve(values[str(chosen)], options)  # a value may depend on another option
         return chosen
     return value
 

@@ -320,6 +320,8 @@ def _option_refs(value: object, path: list[object]) -> list[tuple[str, list[obje
     if isinstance(value, dict):
         if set(value) <= {"option", "values"} and isinstance(value.get("option"), str):
             found.append((value["option"], path, value.get("values")))
+            if isinstance(value.get("values"), dict):
+                found.extend(_option_refs(value["values"], [*path, "values"]))
             return found
         for key, item in value.items():
             found.extend(_option_refs(item, [*path, key]))
