@@ -183,7 +183,8 @@ class OptionSpec:
 
         Args:
             value: a reading name, or an int (or digit string) for integer options;
-                ``True``/``False`` stand for readings named ``true``/``false``.
+                ``True``/``False`` stand for readings named ``true``/``false``
+                (or ``yes``/``no``, ``on``/``off``), as YAML would read them.
 
         Returns:
             The reading name (str) or the integer value.
@@ -194,8 +195,10 @@ class OptionSpec:
         from .errors import OptionError
 
         names = [r.name for r in self.readings]
-        if isinstance(value, bool) and str(value).lower() in names:
-            return str(value).lower()
+        if isinstance(value, bool):
+            for spelled in ((str(value).lower(),) + (("yes",) if value else ("no",)) + (("on",) if value else ("off",))):
+                if spelled in names:
+                    return spelled
         if isinstance(value, str) and value in names and not (self.integer and value.lstrip("-").isdigit()):
             return value
         if self.integer is not None:

@@ -715,11 +715,14 @@ def _may_stay(game: Game, p: Player) -> bool:
 
 
 def _eligible(game: Game, players: Sequence[Player], targets: str) -> tuple[int, ...]:
-    """Seats an action may target: ``active`` (F7-061, F7-072) or ``non_busted``."""
+    """Seats a card may go to: ``active`` (F7-061, F7-072), ``non_busted`` (V-042),
+    ``active_or_busted`` (Brutal Mode with protected stays) or ``any``."""
     if targets == "active":
         return tuple(i for i, p in enumerate(players) if p.status is Status.ACTIVE)
     if targets == "non_busted":
         return tuple(i for i, p in enumerate(players) if p.status is not Status.BUSTED)
+    if targets == "active_or_busted":
+        return tuple(i for i, p in enumerate(players) if p.status in (Status.ACTIVE, Status.BUSTED))
     return tuple(range(len(players)))
 
 
@@ -732,8 +735,11 @@ def _targets(game: Game, players: Sequence[Player], code: int, chooser: int, tar
     return allowed
 
 
-def _faceup(players: Sequence[Player]) -> list[int]:
-    """Seats whose line shows cards that actions can move (not busted, V-021)."""
+def _faceup(game: Game, players: Sequence[Player]) -> list[int]:
+    """Seats whose line shows cards that actions can move: not busted (V-021), and not
+    stayed or frozen where staying protects the line (D-V-02 (b))."""
+    if game.stay_protects:
+        return [i for i, p in enumerate(players) if p.status is Status.ACTIVE and p.line]
     return [i for i, p in enumerate(players) if p.status is not Status.BUSTED and p.line]
 
 
@@ -742,7 +748,7 @@ def _executable(game: Game, players: Sequence[Player], code: int, resolver: int)
     eff = game.effect[code]
     if eff is None:
         return True
-    shown = _faceup(players)
+    shown = _faceup(game, players)
     if eff.primitive == "swap":
         if eff.scope == "own-and-other":
             return resolver in shown and len(shown) >= 2
@@ -758,7 +764,7 @@ def _card_choices(game: Game, players: Sequence[Player], frame: ChooseCards) -> 
     """The legal Swap / Steal / Discard picks (V-045..V-047), in a stable order."""
     eff = game.effect[frame.card]
     assert eff is not None
-    shown = _faceup(players)
+    shown = _faceup(game, players)
     me = frame.resolver
     if eff.primitive == "steal":
         return [Action("steal", (s, i)) for s in shown if s != me for i in range(len(players[s].line))]

@@ -247,7 +247,7 @@ def test_e14_second_chance_cancels_duplicate() -> None:
     assert s.line(ANN) == ["8"]
     assert s.kept(ANN) == []
     assert pile(s, s.discard) == Counter({"8": 1, "second_chance": 1})
-    assert of_type(s.last_events(), "second_chance_used") == [{"seat": ANN, "card": "8"}]
+    assert of_type(s.last_events(), "second_chance_used") == [{"seat": ANN, "card": "8", "shield": "second_chance"}]
     assert of_type(s.last_events(), "busted") == []
     assert s.current_player == BEN
     assert s.next_card() == "6"
@@ -409,7 +409,7 @@ def test_e23a_spare_second_chance_given_at_once() -> None:
     s = s.apply("target 2")
     assert s.kept(CAT) == ["second_chance"]
     assert s.kept(BEN) == ["second_chance"]
-    assert of_type(s.last_events(), "second_chance_given") == [{"seat": BEN, "target": CAT}]
+    assert of_type(s.last_events(), "second_chance_given") == [{"seat": BEN, "target": CAT, "card": "second_chance"}]
     s = flip(s, 2)
     assert s.line(BEN) == ["2", "5", "6"]
     assert of_type(s.last_events(), "forced_draw_ended") == [{"seat": BEN, "card": "flip_three", "outcome": "complete"}]
@@ -451,12 +451,12 @@ def test_e24_second_chance_gained_in_flip_three_saves() -> None:
     )
     s = flip(hit(s).apply("target 1"))
     assert s.kept(BEN) == ["second_chance"]
-    assert of_type(s.last_events(), "second_chance_kept") == [{"seat": BEN}]
+    assert of_type(s.last_events(), "second_chance_kept") == [{"seat": BEN, "card": "second_chance"}]
     s = flip(s)
     assert s.status(BEN) is Status.ACTIVE
     assert s.kept(BEN) == []
     assert s.line(BEN) == ["8"]
-    assert of_type(s.last_events(), "second_chance_used") == [{"seat": BEN, "card": "8"}]
+    assert of_type(s.last_events(), "second_chance_used") == [{"seat": BEN, "card": "8", "shield": "second_chance"}]
     assert s.current_player == CHANCE  # the sequence continues with one card left
     s = flip(s)
     assert s.line(BEN) == ["8", "4"]

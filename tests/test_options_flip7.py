@@ -442,7 +442,7 @@ def test_first_second_chance_may_give_hands_it_over() -> None:
     assert s.current_player == 1
     assert [e.to_dict() for e in s.last_events()][:2] == [
         {"type": "target_chosen", "seat": 0, "card": "second_chance", "target": 1},
-        {"type": "second_chance_given", "seat": 0, "target": 1},
+        {"type": "second_chance_given", "seat": 0, "target": 1, "card": "second_chance"},
     ]
 
 

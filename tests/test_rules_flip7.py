@@ -553,7 +553,7 @@ def test_second_chance_in_flip_three_kept_at_once() -> None:
     s = flip(hit(s).apply("target 2"))
     assert s.kept(CAT) == ["second_chance"]
     assert of_type(s.last_events(), "set_aside") == []
-    assert of_type(s.last_events(), "second_chance_kept") == [{"seat": CAT}]
+    assert of_type(s.last_events(), "second_chance_kept") == [{"seat": CAT, "card": "second_chance"}]
     s = flip(s, 2)
     assert s.line(CAT) == ["3", "4", "5"]
     assert s.current_player == BEN
@@ -567,7 +567,7 @@ def test_held_second_chance_saves_inside_flip_three_and_sequence_continues() -> 
     s = flip(hit(s).apply("target 1"))
     assert s.status(BEN) is Status.ACTIVE
     assert s.kept(BEN) == []
-    assert of_type(s.last_events(), "second_chance_used") == [{"seat": BEN, "card": "2"}]
+    assert of_type(s.last_events(), "second_chance_used") == [{"seat": BEN, "card": "2", "shield": "second_chance"}]
     assert s.current_player == CHANCE
     s = flip(s, 2)
     assert s.line(BEN) == ["2", "4", "5"]
