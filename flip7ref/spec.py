@@ -196,7 +196,7 @@ class OptionSpec:
 
         names = [r.name for r in self.readings]
         if isinstance(value, bool):
-            for spelled in ((str(value).lower(),) + (("yes",) if value else ("no",)) + (("on",) if value else ("off",))):
+            for spelled in (str(value).lower(),) + (("yes",) if value else ("no",)) + (("on",) if value else ("off",)):
                 if spelled in names:
                     return spelled
         if isinstance(value, str) and value in names and not (self.integer and value.lstrip("-").isdigit()):
