@@ -242,8 +242,9 @@ class Game:
         round_number: int = 1,
         seed: int | str | None = 0,
         rest: str = "below",
+        deal: bool = False,
     ) -> State:
-        """Build a position in the middle of a round (the deal is over).
+        """Build a position in the middle of a round (the deal is over), or at its start.
 
         This is how tests and conformance cases put cards on the table.
 
@@ -264,6 +265,8 @@ class Game:
                 cards, into the ``discard`` pile (so the pile is exactly ``draw``),
                 or ``out`` of the game (a partial deck, e.g. to reach an empty deck
                 and discard pile; card conservation then no longer holds).
+            deal: start the round instead: the dealer deals from ``draw`` as the
+                rules say (the table must then be empty); ``turn`` is ignored.
 
         Returns:
             The settled :class:`~flip7ref.state.State` (the next decision or chance node).
@@ -277,7 +280,7 @@ class Game:
 
         return position_state(
             self, dealer=dealer, turn=turn, lines=lines, kept=kept, statuses=statuses, draw=draw,
-            discard=discard, totals=totals, round_number=round_number, seed=seed, rest=rest,
+            discard=discard, totals=totals, round_number=round_number, seed=seed, rest=rest, deal=deal,
         )  # fmt: skip
 
 

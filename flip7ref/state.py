@@ -1477,6 +1477,7 @@ def position_state(
     round_number: int = 1,
     seed: int | str | None = 0,
     rest: str = "below",
+    deal: bool = False,
 ) -> State:
     """Build a mid-round position (after the deal) from explicit zones.
 
@@ -1551,5 +1552,9 @@ def position_state(
         shuffles=0,
     )
     work = _Work(state)
+    if deal:
+        if any(p.line or p.kept or p.status is not Status.ACTIVE for p in players):
+            raise OptionError("deal: a round that starts with its deal has no cards on the table and no stayed players")
+        _start_round(work, dealer, round_number, first=True)
     _settle(work)
     return work.freeze(None, "")

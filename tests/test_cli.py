@@ -151,3 +151,35 @@ def test_console_script_runs() -> None:
     assert done.returncode == 0 and "score       16" in done.stdout
     done = subprocess.run([sys.executable, "-m", "flip7ref.cli", "nosuch"], capture_output=True, text=True, check=False)
     assert done.returncode == 2
+
+
+@pytest.mark.example("VE-01")
+@pytest.mark.rules("V-060", "V-052")
+def test_score_vengeance_official_example(capsys: pytest.CaptureFixture[str]) -> None:
+    """score --edition vengeance 3 11 5 7 10 8 4 /2 -4 prints 35 (48, halved 24, -4, +15)."""
+    code, out, _ = run(capsys, "score", "--edition", "vengeance", "3", "11", "5", "7", "10", "8", "4", "/2", "-4")
+    assert code == 0
+    assert "score       35" in out
+    assert "multiplied  24" in out
+
+
+@pytest.mark.rules("V-080", "V-082")
+def test_simulate_vengeance_with_brutal_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate --edition vengeance works with and without brutal=true, deterministically."""
+    args = ("simulate", "--edition", "vengeance", "--players", "5", "--games", "8", "--seed", "3", "--json")
+    outs = []
+    for extra in ((), ("--option", "brutal=true"), ("--option", "brutal=true")):
+        code, out, _ = run(capsys, *args, *extra)
+        assert code == 0
+        data = json.loads(out)
+        data.pop("games_per_second")
+        outs.append(data)
+    assert outs[1] == outs[2]
+    assert outs[1]["options"] == {"brutal": "true"} and outs[0]["options"] == {}
+
+
+def test_trace_vengeance_in_dutch(capsys: pytest.CaptureFixture[str]) -> None:
+    """trace --edition vengeance --lang nl names the cards as the Dutch rules do."""
+    code, out, _ = run(capsys, "trace", "--edition", "vengeance", "--players", "4", "--seed", "7", "--lang", "nl")
+    assert code == 0
+    assert any(name in out for name in ("Nog eentje", "Draai vier", "Ruil", "Steel", "Leg af"))

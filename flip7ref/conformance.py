@@ -1,0 +1,295 @@
+"""The conformance suite: loading cases, running them on the reference, comparing outcomes.
+
+A case (``spec/schema/case.schema.json``) fixes the cards with a stacked pile,
+lists decisions in their string forms and states what must follow.  Running a
+case means: build the position, then for each decision first draw the top card
+at every chance node, then apply the decision; after the last one, draw until
+the next decision (or the end).  The *observed outcome* is a plain dict (events,
+statuses, lines, kept cards, round, round scores, totals, who is asked next and
+their legal actions, winners, the draw pile); :func:`compare` checks it against
+the case's ``expect`` and explains the first difference.
+
+Foreign engines produce observed outcomes through the protocol of
+``conformance/PROTOCOL.md`` (see :mod:`flip7ref.harness`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+import yaml
+
+from .errors import Flip7RefError, SpecError
+from .game import Game
+from .scoring import score_cards
+from .spec import validate
+from .state import CHANCE, TERMINAL, State
+
+Case = Mapping[str, Any]
+
+
+def cases_dir() -> Path:
+    """The folder of the shipped cases (``conformance/cases``, one sub-folder per edition).
+
+    Raises:
+        SpecError: when the folder cannot be found (a broken installation).
+    """
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "_conformance" / "cases", here.parent / "conformance" / "cases"):
+        if candidate.is_dir():
+            return candidate
+    raise SpecError(str(here), "", "a conformance/cases folder beside the package")
+
+
+def load_case_file(path: str | Path) -> list[Case]:
+    """Load and validate one case file.
+
+    Raises:
+        SpecError: the file is missing, not YAML, or violates ``case.schema.json``
+            (naming the file, the path inside it and what was expected).
+    """
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(str(p), "", "an existing case file") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise SpecError(str(p), "", f"a valid YAML case file ({type(exc).__name__})") from None
+    validate(data, "case", str(p))
+    cases = list(data["cases"])
+    for i, case in enumerate(cases):
+        if data.get("edition") and case["edition"] != data["edition"]:
+            raise SpecError(str(p), f"/cases/{i}/edition", f"the file's edition {data['edition']!r}")
+    return cases
+
+
+def load_cases(paths: Iterable[str | Path] | None = None) -> list[Case]:
+    """Load every case of the given files or folders (default: the shipped suite).
+
+    Returns:
+        The cases in file order (files sorted by path).
+
+    Raises:
+        SpecError: a malformed file, or a case id used twice (both places named).
+    """
+    files: list[Path] = []
+    for root in [cases_dir()] if paths is None else [Path(p) for p in paths]:
+        files.extend(sorted(root.rglob("*.yaml")) if root.is_dir() else [root])
+    seen: dict[str, str] = {}
+    out: list[Case] = []
+    for f in files:
+        for case in load_case_file(f):
+            if case["id"] in seen:
+                raise SpecError(str(f), f"id {case['id']}", f"a case id not used before (also in {seen[case['id']]})")
+            seen[case["id"]] = str(f)
+            out.append(case)
+    return out
+
+
+def _seat_map(data: Mapping[str, Any] | None) -> dict[int, Any]:
+    return {int(k): v for k, v in (data or {}).items()}
+
+
+def build_state(case: Case) -> State:
+    """The reference's starting state for a (non-scoring) case.
+
+    Raises:
+        Flip7RefError: the case's edition, options or cards are not valid.
+    """
+    setup = case["setup"]
+    game = Game(case["edition"], setup["players"], case.get("options") or {})
+    return game.new_position(
+        dealer=setup["dealer"],
+        turn=setup.get("turn"),
+        lines=_seat_map(setup.get("lines")),
+        kept=_seat_map(setup.get("kept")),
+        statuses=_seat_map(setup.get("statuses")),
+        draw=setup["draw"],
+        discard=setup.get("discard", ()),
+        totals=setup.get("totals"),
+        round_number=setup.get("round", 1),
+        seed=0,
+        rest=setup.get("rest", "out"),
+        deal=setup.get("deal", False),
+    )
+
+
+def draw_to_decision(state: State, limit: int = 10_000) -> State:
+    """Draw the top card at every chance node until a decision or the end."""
+    for _ in range(limit):
+        if state.current_player != CHANCE:
+            return state
+        card = state.next_card()
+        assert card is not None
+        state = state.apply_chance(card)
+    raise Flip7RefError(f"no decision within {limit} draws")
+
+
+def outcome(state: State) -> dict[str, Any]:
+    """The observed outcome of a state, in the protocol's shape."""
+    ids = state.game.card_ids
+    player = state.current_player
+    return {
+        "events": [e.to_dict() for e in state.events()],
+        "statuses": {str(i): p.status.value for i, p in enumerate(state.players)},
+        "lines": {str(i): state.line(i) for i in range(state.num_players)},
+        "kept": {str(i): state.kept(i) for i in range(state.num_players)},
+        "round": state.round,
+        "round_scores": list(state.last_scores),
+        "totals": list(state.totals),
+        "next": {"player": "terminal" if player == TERMINAL else player, "legal": state.legal_action_strings()},
+        "winners": list(state.winners),
+        "draw": [ids[c] for c in state.draw],
+        "discard_count": len(state.discard),
+    }
+
+
+def observe(case: Case) -> dict[str, Any]:
+    """Run a case on the reference interpreter and return the observed outcome.
+
+    Raises:
+        Flip7RefError: the case cannot be set up, or one of its actions is illegal
+            (the message names the action, its position and the legal ones).
+    """
+    if case["kind"] == "scoring":
+        b = score_cards(Game(case["edition"], 1, case.get("options") or {}), case["line"])
+        return {"score": b.score, "flip7": b.flip7}
+    state = draw_to_decision(build_state(case))
+    for i, action in enumerate(case.get("actions") or ()):
+        try:
+            state = draw_to_decision(state.apply(action))
+        except Flip7RefError as exc:
+            raise Flip7RefError(f"action {i + 1} ({action!r}): {exc}") from None
+    return outcome(state)
+
+
+def _event_matches(expected: Mapping[str, Any], observed: Mapping[str, Any]) -> bool:
+    return all(observed.get(k) == v for k, v in expected.items())
+
+
+def compare(expect: Mapping[str, Any], observed: Mapping[str, Any]) -> list[str]:
+    """Compare an observed outcome with a case's ``expect``; one line per difference, the first first."""
+    diffs: list[str] = []
+    for key, want in expect.items():
+        have = observed.get(key)
+        if key == "events":
+            got = list(have or [])
+            for i, ev in enumerate(want):
+                if i >= len(got):
+                    diffs.append(f"events[{i}]: expected {ev}, observed nothing (only {len(got)} events)")
+                    break
+                if not _event_matches(ev, got[i]):
+                    diffs.append(f"events[{i}]: expected {ev}, observed {got[i]}")
+                    break
+            else:
+                if len(got) > len(want):
+                    diffs.append(f"events[{len(want)}]: expected no more events, observed {got[len(want)]}")
+        elif key == "events_include":
+            got = list(observed.get("events") or [])
+            pos = 0
+            for ev in want:
+                while pos < len(got) and not _event_matches(ev, got[pos]):
+                    pos += 1
+                if pos >= len(got):
+                    diffs.append(f"events: expected {ev} (in this order), not observed")
+                    break
+                pos += 1
+        elif key == "events_exclude":
+            types = {e.get("type") for e in observed.get("events") or []}
+            for t in want:
+                if t in types:
+                    diffs.append(f"events: expected no {t!r} event, observed one")
+        elif key in ("statuses", "lines", "kept"):
+            for seat, value in want.items():
+                seen = (have or {}).get(str(seat))
+                if seen != value:
+                    diffs.append(f"{key}[{seat}]: expected {value}, observed {seen}")
+        elif key == "next":
+            seen_next = have or {}
+            for sub, value in want.items():
+                if seen_next.get(sub) != value:
+                    diffs.append(f"next.{sub}: expected {value}, observed {seen_next.get(sub)}")
+        elif have != want:
+            diffs.append(f"{key}: expected {want}, observed {have}")
+    return diffs
+
+
+@attrs.frozen
+class CaseResult:
+    """The result of one case on one engine.
+
+    Attributes:
+        case_id: the case's id.
+        edition: its edition.
+        rules: its rule ids.
+        source: where its expected outcome comes from.
+        status: ``pass``, ``fail``, ``skip`` or ``error``.
+        message: the first difference (fail), the reason (skip) or the error.
+        diffs: every difference found (fail).
+    """
+
+    case_id: str
+    edition: str
+    rules: tuple[str, ...]
+    source: str
+    status: str
+    message: str = ""
+    diffs: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as a JSON-able dict (one line of a JSON-lines report)."""
+        return {
+            "case": self.case_id,
+            "edition": self.edition,
+            "rules": list(self.rules),
+            "source": self.source,
+            "status": self.status,
+            "message": self.message,
+            "diffs": list(self.diffs),
+        }
+
+
+def judge(case: Case, observed: Mapping[str, Any]) -> CaseResult:
+    """Turn an observed outcome into a pass or a fail with its explanation."""
+    diffs = compare(case["expect"], observed)
+    common = {"case_id": case["id"], "edition": case["edition"], "rules": tuple(case["rules"]), "source": case["source"]}
+    if diffs:
+        return CaseResult(**common, status="fail", message=diffs[0], diffs=tuple(diffs))
+    return CaseResult(**common, status="pass")
+
+
+def errored(case: Case, status: str, message: str) -> CaseResult:
+    """A result for a case that was skipped or errored."""
+    return CaseResult(case["id"], case["edition"], tuple(case["rules"]), case["source"], status, message)
+
+
+def select(
+    cases: Sequence[Case],
+    *,
+    editions: Sequence[str] | None = None,
+    ids: Sequence[str] | None = None,
+    rules: Sequence[str] | None = None,
+) -> list[Case]:
+    """The cases matching every given filter (edition ids, case ids, rule ids)."""
+    out = []
+    for case in cases:
+        if editions and case["edition"] not in editions:
+            continue
+        if ids and case["id"] not in ids:
+            continue
+        if rules and not set(rules) & set(case["rules"]):
+            continue
+        out.append(case)
+    return out
+
+
+def run_reference(case: Case) -> CaseResult:
+    """Run one case in-process on the reference interpreter and judge it."""
+    try:
+        observed = observe(case)
+    except Flip7RefError as exc:
+        return errored(case, "error", str(exc))
+    return judge(case, observed)
