@@ -1,0 +1,122 @@
+"""The protocol and harness: the reference passes over the protocol, and bad engines are contained."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from flip7ref.cli import main
+from flip7ref.conformance import load_cases
+from flip7ref.harness import PROTOCOL_VERSION, run_engine, serve
+
+ENGINE = Path(__file__).parent / "engines" / "misbehaving.py"
+SERVE = f"{sys.executable} -m flip7ref.cli conformance serve"
+
+
+def _three_cases() -> list[dict[str, object]]:
+    wanted = {"F7-C0001", "F7-C0002", "F7-C0100"}
+    cases = [dict(c) for c in load_cases() if c["id"] in wanted]
+    assert len(cases) == 3
+    return cases
+
+
+def test_serve_answers_the_handshake_and_cases() -> None:
+    """serve: start -> description; run -> outcome; bad lines -> errored; stop ends it."""
+    case = _three_cases()[0]
+    requests = [
+        {"cmd": "start", "version": PROTOCOL_VERSION},
+        {"cmd": "run", "seq": 0, "case": case},
+        "this is not json",
+        {"cmd": "jump"},
+        {"cmd": "stop"},
+        {"cmd": "run", "seq": 1, "case": case},
+    ]
+    text = "\n".join(r if isinstance(r, str) else json.dumps(r) for r in requests) + "\n"
+    out = io.StringIO()
+    assert serve(io.StringIO(text), out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == 4  # nothing after stop
+    assert answers[0]["version"] == 1 and "flip7" in answers[0]["implementation"]["editions"]
+    assert answers[1] == {"seq": 0, "outcome": {"score": 36, "flip7": False}}
+    assert answers[2]["errored"] is True and "not JSON" in answers[2]["message"]
+    assert answers[3]["errored"] is True and "invalid request" in answers[3]["message"]
+
+
+def test_serve_refuses_other_versions() -> None:
+    """A start with an unknown protocol version is refused."""
+    out = io.StringIO()
+    serve(io.StringIO(json.dumps({"cmd": "start", "version": 7}) + "\n"), out)
+    assert "unsupported protocol version 7" in json.loads(out.getvalue())["error"]
+
+
+def test_reference_passes_the_whole_suite_over_the_protocol() -> None:
+    """The reference, as a subprocess speaking the protocol, passes every case."""
+    cases = load_cases()
+    impl, results = run_engine(SERVE, cases, timeout=60)
+    assert impl["name"] == "flip7ref"
+    failed = [(r.case_id, r.message) for r in results if r.status != "pass"]
+    assert not failed
+    assert len(results) == len(cases)
+
+
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [
+        ("hang", "did not answer within"),
+        ("crash", "engine exited (status 3); stderr: boom"),
+        ("garbage", "not JSON: 'DEBUG: thinking about it'"),
+        ("wrongseq", "response for seq 101, expected 1"),
+    ],
+)
+def test_bad_engine_gets_the_case_errored_and_the_run_goes_on(mode: str, message: str) -> None:
+    """A hang, crash or garbage errors that case only; the engine is restarted for the next."""
+    seen: list[str] = []
+    _, results = run_engine(
+        f"{sys.executable} {ENGINE} {mode}", _three_cases(), timeout=3, on_result=lambda r: seen.append(r.case_id)
+    )
+    statuses = {r.case_id: r.status for r in results}
+    assert statuses == {"F7-C0001": "pass", "F7-C0002": "error", "F7-C0100": "pass"}
+    assert message in next(r.message for r in results if r.case_id == "F7-C0002")
+    assert seen == ["F7-C0001", "F7-C0002", "F7-C0100"]
+
+
+@pytest.mark.parametrize(("mode", "message"), [("badversion", "protocol version 2"), ("refuse", "only speak version 9")])
+def test_handshake_failures_stop_the_run_with_a_clear_error(capsys: pytest.CaptureFixture[str], mode: str, message: str) -> None:
+    """An engine on another protocol version is refused: exit 2, one line."""
+    code = main(["conformance", "run", "--engine", f"{sys.executable} {ENGINE} {mode}", "--case", "F7-C0001"])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_missing_engine_program(capsys: pytest.CaptureFixture[str]) -> None:
+    """A command that does not exist is a clear error, not a traceback."""
+    code = main(["conformance", "run", "--engine", "/nonexistent/engine --flag"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot start" in err
+
+
+def test_report_file_and_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--report writes a header and one line per case; a failing engine exits 1 with the first difference."""
+    report = tmp_path / "report.jsonl"
+    code = main(["conformance", "run", "--engine", f"{sys.executable} {ENGINE} crash", "--report", str(report)])
+    out = capsys.readouterr().out
+    assert code == 1
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    assert lines[0]["report"] == 1 and lines[0]["implementation"]["name"] == "flip7ref"
+    assert len(lines) == 1 + len(load_cases())
+    crashed = [entry for entry in lines[1:] if entry["case"] == "F7-C0002"]
+    assert len(crashed) == 1 and crashed[0]["status"] == "error" and "boom" in crashed[0]["message"]
+    assert all(entry["status"] == "pass" for entry in lines[1:] if entry["case"] != "F7-C0002")
+    assert "ERROR F7-C0002" in out
+
+
+def test_in_process_run_filters(capsys: pytest.CaptureFixture[str]) -> None:
+    """--rule and --case select cases; no match is a user error."""
+    assert main(["conformance", "run", "--rule", "F7-080"]) == 0
+    out = capsys.readouterr().out
+    assert "F7-080" in out and "0 failed" in out
+    assert main(["conformance", "run", "--case", "NOPE-1"]) == 2
