@@ -122,6 +122,11 @@ def cmd_trace(args: argparse.Namespace) -> int:
     seed = game_seed(_seed(args.seed), 0) if args.derive else _seed(args.seed)
     rng = random.Random(f"{seed}:strategy")
     final = play(game.new_initial_state(seed=seed, dealer=args.dealer), strategies, rng)
+    if args.transcript:
+        from .replay import transcript
+
+        print(json.dumps(transcript(final), indent=1))
+        return 0
     for event in final.events():
         if args.json:
             print(json.dumps(event.to_dict(), sort_keys=True))
@@ -224,6 +229,27 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import load_transcript, replay
+
+    result = replay(load_transcript(args.file))
+    if args.json:
+        print(json.dumps({
+            "agrees": result.agrees, "steps": result.steps, "divergence": result.divergence, "message": result.message,
+            "rules": list(result.rules), "totals": list(result.totals), "winners": list(result.winners),
+        }, sort_keys=True))  # fmt: skip
+    elif result.agrees:
+        won = f"; winners {', '.join(f'seat {w}' for w in result.winners)}" if result.winners else " (game not finished)"
+        print(f"agrees: {result.steps} steps replayed; totals {', '.join(map(str, result.totals))}{won}")
+    else:
+        where = f"step {result.divergence}" if result.divergence is not None else "the end"
+        print(f"diverges at {where}: {result.message}")
+        if result.rules:
+            print(f"rules involved: {', '.join(result.rules)}")
+        print(f"replayed {result.steps} steps; reference totals then {', '.join(map(str, result.totals))}")
+    return 0 if result.agrees else 1
+
+
 def cmd_conformance_serve(args: argparse.Namespace) -> int:
     from .harness import serve
 
@@ -270,7 +296,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang", default="en", choices=["en", "nl", "de", "fr", "no"], help="language of card names (default %(default)s)"
     )
     p.add_argument("--json", action="store_true", help="print the events as JSON lines")
+    p.add_argument(
+        "--transcript", action="store_true", help="print the game as a transcript (spec/schema/transcript.schema.json)"
+    )
     p.set_defaults(func=cmd_trace)
+
+    p = sub.add_parser(
+        "replay",
+        help="replay a game transcript and report agreement or the first divergence",
+        description="Replay a transcript exported by an engine (spec/schema/transcript.schema.json) in the reference. "
+        "Prints agreement with the final scores (exit 0), or the first step where the reference disagrees, what it "
+        "expected there and the rule ids involved (exit 1).",
+    )
+    p.add_argument("file", help="the transcript, a JSON file")
+    p.add_argument("--json", action="store_true", help="print the verdict as a JSON object")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
         "score",

@@ -1,0 +1,166 @@
+"""Game transcripts: writing the reference's games, and replaying a foreign engine's.
+
+A transcript (``spec/schema/transcript.schema.json``) records a game as an
+engine played it: the edition, options, seats and dealer, then every step in
+order — a card revealed from the pile (``{"draw": "7"}``) or a decision
+(``{"seat": 1, "action": "hit"}``).  :func:`replay` plays it in the reference
+(an open state: the transcript names every card) and returns either agreement
+with the final scores or the first divergence: which step, what the reference
+expected there, and the rule ids involved.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .errors import Flip7RefError, SpecError
+from .game import Game
+from .spec import validate
+from .state import CHANCE, TERMINAL, State
+
+
+@attrs.frozen
+class ReplayResult:
+    """The verdict of a replay.
+
+    Attributes:
+        agrees: whether the whole transcript is a legal game under the reference.
+        steps: how many steps were replayed successfully.
+        divergence: the step index (0-based) where the reference disagrees, or None.
+        message: what the reference expected there, in words.
+        rules: the rule ids involved in the divergence.
+        totals: the reference's running totals after the replayed steps (points).
+        winners: the reference's winners, if the game ended.
+        state: the reference state after the replayed steps.
+    """
+
+    agrees: bool
+    steps: int
+    divergence: int | None
+    message: str
+    rules: tuple[str, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    state: State = attrs.field(repr=False, eq=False)
+
+
+def load_transcript(path: str | Path) -> dict[str, Any]:
+    """Read and validate a transcript file (JSON).
+
+    Raises:
+        SpecError: missing file, not JSON, or a schema violation (file, path, expectation).
+    """
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(str(p), "", "an existing transcript file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SpecError(str(p), "", f"a JSON transcript ({exc})") from None
+    validate(data, "transcript", str(p))
+    assert isinstance(data, dict)
+    return data
+
+
+def transcript(state: State, *, engine: str | None = None) -> dict[str, Any]:
+    """The transcript of the game that led to ``state`` (from its initial state).
+
+    Args:
+        state: any state of a game started with :meth:`~flip7ref.game.Game.new_initial_state`.
+        engine: the engine name to record (default ``flip7ref <version>``).
+    """
+    from . import __version__
+
+    start = state.initial_state()
+    steps: list[dict[str, Any]] = []
+    current = start
+    for move in state.history():
+        if move.startswith("chance "):
+            steps.append({"draw": move[len("chance ") :]})
+        else:
+            steps.append({"seat": current.current_player, "action": move})
+        current = current.apply_move(move)
+    data: dict[str, Any] = {
+        "format": 1,
+        "engine": engine or f"flip7ref {__version__}",
+        "edition": state.game.edition.id,
+        "options": state.game.non_default_options(),
+        "players": state.num_players,
+        "dealer": start.dealer,
+        "totals": list(start.totals),
+        "steps": steps,
+    }
+    if state.is_terminal():
+        data["final"] = {"totals": list(state.totals), "winners": list(state.winners), "rounds": state.round}
+    return data
+
+
+def _topic_rules(state: State, *topics: str) -> list[str]:
+    return [r.id for r in state.game.edition.rules.values() if r.topic in topics]
+
+
+def _rules_at(state: State) -> tuple[str, ...]:
+    """Rule ids that govern the node a state is at, read from the edition table:
+    the card in question's rules, and the catalogue's rules on turns (offers,
+    draws) and on staying."""
+    edition = state.game.edition
+    kind, card = state.pending()
+    found: list[str] = []
+    if card is not None:
+        found.extend(edition.card(card).rules)
+    if kind == "offer" and "stay_requires" in edition.options:
+        found.extend(edition.options["stay_requires"].rules)
+    if kind in ("offer", "chance"):
+        found.extend(_topic_rules(state, "turns"))
+    return tuple(dict.fromkeys(found))
+
+
+def replay(data: Mapping[str, Any]) -> ReplayResult:
+    """Replay a transcript in the reference; see the module docstring.
+
+    Raises:
+        Flip7RefError: the transcript's edition, options, players or dealer are invalid.
+    """
+    game = Game(data["edition"], data["players"], data.get("options") or {})
+    state = game.new_initial_state(dealer=data["dealer"], totals=data.get("totals"))
+
+    def verdict(index: int | None, message: str, rules: tuple[str, ...], agrees: bool | None = None) -> ReplayResult:
+        done = index if index is not None else len(data["steps"])
+        ok = index is None if agrees is None else agrees
+        return ReplayResult(ok, done, index, message, rules, state.totals, state.winners, state)
+
+    for i, step in enumerate(data["steps"]):
+        player = state.current_player
+        rules = _rules_at(state)
+        if player == TERMINAL:
+            return verdict(i, f"the game is over (winners {list(state.winners)}), but the transcript goes on", rules)
+        if "draw" in step:
+            if player != CHANCE:
+                legal = ", ".join(state.legal_action_strings())
+                return verdict(i, f"a card was drawn, but seat {player} must decide first (legal: {legal})", rules)
+            try:
+                state = state.apply_chance(step["draw"])
+            except Flip7RefError:
+                left = ", ".join(f"{c} x{round(p * len(state.draw))}" for c, p in state.chance_outcomes())
+                why = f"{step['draw']!r} cannot be drawn: no copy is left in the draw pile (left: {left})"
+                return verdict(i, why, rules)
+            continue
+        if player == CHANCE:
+            return verdict(i, f"seat {step['seat']} decided {step['action']!r}, but a card must be drawn first", rules)
+        if step["seat"] != player:
+            return verdict(i, f"seat {step['seat']} decided, but it is seat {player}'s decision ({state.pending()[0]})", rules)
+        try:
+            state = state.apply(step["action"])
+        except Flip7RefError as exc:
+            return verdict(i, str(exc), rules)
+    final = data.get("final") or {}
+    for key, mine in (("totals", list(state.totals)), ("winners", list(state.winners)), ("rounds", state.round)):
+        if key in final and final[key] != mine:
+            why = f"every step is legal, but the engine's final {key} {final[key]} differ from the reference's {mine}"
+            return verdict(None, why, tuple(_topic_rules(state, "scoring", "game_end")), False)
+    return verdict(None, "agrees", ())

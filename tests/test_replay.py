@@ -1,0 +1,100 @@
+"""Transcripts: the reference's games round-trip, and foreign games are checked step by step."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flip7ref import Game, SpecError
+from flip7ref.cli import main
+from flip7ref.play import play
+from flip7ref.replay import load_transcript, replay, transcript
+from flip7ref.spec import validate
+from flip7ref.strategies import RandomStrategy, ThresholdStrategy
+
+
+def _game_transcript(edition: str, seed: int) -> dict[str, Any]:
+    game = Game(edition, 3)
+    final = play(game.new_initial_state(seed=seed, dealer=1), [ThresholdStrategy(18), RandomStrategy()], random.Random(seed))
+    data = transcript(final)
+    validate(data, "transcript", "<memory>")
+    return json.loads(json.dumps(data))
+
+
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+@pytest.mark.rules("F7-120", "V-073")
+def test_reference_games_round_trip(edition: str) -> None:
+    """A reference game's transcript replays to the same totals and winners."""
+    for seed in range(3):
+        data = _game_transcript(edition, seed)
+        result = replay(data)
+        assert result.agrees, result.message
+        assert list(result.totals) == data["final"]["totals"]
+        assert list(result.winners) == data["final"]["winners"]
+        assert result.steps == len(data["steps"])
+
+
+@pytest.mark.rules("F7-031")
+def test_wrong_seat_is_the_first_divergence() -> None:
+    """A decision by the wrong seat is reported at its step, with the seat expected."""
+    data = _game_transcript("flip7", 0)
+    index = next(i for i, s in enumerate(data["steps"]) if "action" in s and s["action"] in ("hit", "stay"))
+    bad = copy.deepcopy(data)
+    bad["steps"][index]["seat"] = (bad["steps"][index]["seat"] + 1) % 3
+    result = replay(bad)
+    assert not result.agrees and result.divergence == index
+    assert f"it is seat {data['steps'][index]['seat']}'s decision" in result.message
+    assert "F7-030" in result.rules
+
+
+@pytest.mark.rules("F7-004")
+def test_impossible_card_is_reported() -> None:
+    """A thirteenth 12 (or a card when a decision is due) is a divergence naming the problem."""
+    data = _game_transcript("flip7", 1)
+    draws = [i for i, s in enumerate(data["steps"]) if "draw" in s]
+    bad = copy.deepcopy(data)
+    bad["steps"][draws[0]] = {"draw": "13"}
+    assert "cannot be drawn" in replay(bad).message or "unknown card" in replay(bad).message
+    bad = copy.deepcopy(data)
+    first_action = next(i for i, s in enumerate(data["steps"]) if "action" in s)
+    bad["steps"].insert(first_action, {"draw": data["steps"][draws[0]]["draw"]})
+    result = replay(bad)
+    assert result.divergence == first_action and "must decide first" in result.message
+
+
+def test_illegal_action_and_final_mismatch() -> None:
+    """An illegal decision names the legal ones; a different final score is reported at the end."""
+    data = _game_transcript("flip7", 2)
+    index = next(i for i, s in enumerate(data["steps"]) if s.get("action") == "hit")
+    bad = copy.deepcopy(data)
+    bad["steps"][index]["action"] = "target 7"
+    result = replay(bad)
+    assert result.divergence == index and "legal here" in result.message
+    bad = copy.deepcopy(data)
+    bad["final"]["totals"][0] += 5
+    result = replay(bad)
+    assert not result.agrees and result.divergence is None and "final totals" in result.message
+
+
+def test_cli_trace_transcript_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """trace --transcript writes a file that replay accepts; a broken one exits 1; a malformed one exits 2."""
+    assert main(["trace", "--players", "3", "--seed", "5", "--transcript"]) == 0
+    path = tmp_path / "game.json"
+    path.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("agrees: ")
+    data = load_transcript(path)
+    data["steps"] = data["steps"][:5] + data["steps"][6:]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    assert "diverges at step 5" in capsys.readouterr().out
+    path.write_text('{"format": 1, "edition": "flip7"}', encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    assert "required" in capsys.readouterr().err
+    with pytest.raises(SpecError):
+        load_transcript(tmp_path / "missing.json")
