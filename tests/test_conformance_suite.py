@@ -1,0 +1,105 @@
+"""The conformance suite checks itself: valid files, unique ids, full coverage, and the reference passes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from flip7ref import SpecError, edition_ids, load_edition
+from flip7ref.conformance import cases_dir, compare, load_case_file, load_cases, run_reference
+
+
+def test_every_case_file_validates_and_ids_are_unique() -> None:
+    """Each file validates against case.schema.json; no id appears twice (load_cases checks)."""
+    files = sorted(cases_dir().rglob("*.yaml"))
+    assert files
+    ids = [c["id"] for c in load_cases()]
+    assert len(ids) == len(set(ids))
+    for f in files:
+        for case in load_case_file(f):
+            assert case["edition"] == f.parent.name, f"{case['id']} lies in the {f.parent.name} folder"
+
+
+@pytest.mark.parametrize("edition", edition_ids())
+def test_every_rule_id_is_checked_by_a_case(edition: str) -> None:
+    """Every rule id of each edition table is listed by at least one case of that edition."""
+    cited = {r for c in load_cases() if c["edition"] == edition for r in c["rules"]}
+    missing = sorted(set(load_edition(edition).rules) - cited)
+    assert not missing, f"{edition} rule ids checked by no conformance case: {', '.join(missing)}"
+
+
+@pytest.mark.parametrize("edition", edition_ids())
+def test_every_option_reading_has_a_case(edition: str) -> None:
+    """Every reading of every option is selected by at least one case of that edition."""
+    ed = load_edition(edition)
+    chosen: set[tuple[str, str]] = set()
+    for case in load_cases():
+        if case["edition"] != edition:
+            continue
+        options = {name: spec.default for name, spec in ed.options.items()} | dict(case.get("options") or {})
+        chosen.update((name, str(value)) for name, value in options.items() if name in (case.get("options") or {}))
+        if "reading" in case:
+            chosen.add((case["reading"]["option"], str(case["reading"]["value"])))
+    missing = [
+        f"{name}={r.name}"
+        for name, spec in ed.options.items()
+        for r in spec.readings
+        if (name, r.name) not in chosen and r.name != str(spec.default)
+    ]
+    assert not missing, f"{edition} option readings with no case: {', '.join(missing)}"
+
+
+def test_the_reference_passes_every_case_in_process() -> None:
+    """100% of the suite passes on the reference interpreter."""
+    results = [run_reference(c) for c in load_cases()]
+    bad = [(r.case_id, r.status, r.message) for r in results if r.status != "pass"]
+    assert not bad
+    assert len(results) >= 3
+
+
+def test_cases_that_pin_a_reading_set_that_option() -> None:
+    """A case's `reading` names an option and value the case actually plays under."""
+    for case in load_cases():
+        if "reading" not in case:
+            continue
+        reading = case["reading"]
+        ed = load_edition(case["edition"])
+        spec = ed.options[reading["option"]]
+        played = (case.get("options") or {}).get(reading["option"], spec.default)
+        assert str(played) == str(reading["value"]), case["id"]
+
+
+def test_compare_explains_the_first_difference() -> None:
+    """compare() names the key, the expected and the observed value."""
+    observed = {"statuses": {"0": "busted"}, "events": [{"type": "dealt", "seat": 0, "card": "7"}], "totals": [3]}
+    assert compare({"statuses": {"0": "active"}}, observed) == ["statuses[0]: expected active, observed busted"]
+    assert compare({"events": [{"type": "dealt", "card": "8"}]}, observed)[0].startswith("events[0]: expected")
+    assert compare({"events_include": [{"type": "busted"}]}, observed)[0].endswith("not observed")
+    assert compare({"events_exclude": ["dealt"]}, observed) == ["events: expected no 'dealt' event, observed one"]
+    assert compare({"totals": [3]}, observed) == []
+
+
+def test_malformed_case_files_are_reported(tmp_path: Path) -> None:
+    """A case violating the schema, or a duplicate id, is a SpecError naming file and place."""
+    good = {
+        "format": 1,
+        "cases": [
+            {"id": "F7-C9990", "title": "t", "edition": "flip7", "rules": ["F7-100"], "source": "s", "kind": "scoring",
+             "line": ["3"], "expect": {"score": 3}},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "a.yaml"
+    path.write_text(yaml.safe_dump(good), encoding="utf-8")
+    assert load_case_file(path)[0]["id"] == "F7-C9990"
+    bad = dict(good, cases=[dict(good["cases"][0], id="case-1")])
+    path.write_text(yaml.safe_dump(bad), encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        load_case_file(path)
+    assert info.value.path == "/cases/0/id" and str(path) in str(info.value)
+    assert "text matching" in str(info.value)
+    path.write_text(yaml.safe_dump(good), encoding="utf-8")
+    (tmp_path / "b.yaml").write_text(yaml.safe_dump(good), encoding="utf-8")
+    with pytest.raises(SpecError, match="not used before"):
+        load_cases([tmp_path])
