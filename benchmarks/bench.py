@@ -1,0 +1,100 @@
+"""Throughput benchmarks (run on demand; not a test).
+
+Reports, per edition, whole 4-player games per second and card draws per second
+with the threshold:20 strategy, transitions per second under random play, and
+the time of the whole conformance suite, as a table and optionally as JSON.
+Ratios are given against the reference point of issue 7: the fastest Python
+Flip 7 engine measured plays about 560 four-player games/s (about 68,000 draws/s).
+
+Usage:
+    python benchmarks/bench.py [--games 300] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from flip7ref import Game
+from flip7ref.conformance import load_cases, run_reference
+from flip7ref.play import play
+from flip7ref.strategies import RandomStrategy, ThresholdStrategy
+
+REFERENCE_GAMES_PER_SECOND = 560.0
+
+
+def bench_games(edition: str, games: int) -> dict[str, float]:
+    """Whole 4-player games with threshold:20; games/s and draws/s."""
+    game = Game(edition, 4)
+    strategy = [ThresholdStrategy(20)]
+    draws = 0
+    start = time.perf_counter()
+    for i in range(games):
+        final = play(game.new_initial_state(seed=i), strategy, random.Random(i))
+        draws += sum(1 for m in final.history() if m.startswith("chance "))
+    seconds = time.perf_counter() - start
+    return {"games_per_second": games / seconds, "draws_per_second": draws / seconds, "seconds": seconds}
+
+
+def bench_transitions(edition: str, games: int) -> dict[str, float]:
+    """Random play: transitions (decisions and draws) per second."""
+    game = Game(edition, 4)
+    moves = 0
+    start = time.perf_counter()
+    for i in range(games):
+        final = play(game.new_initial_state(seed=i), [RandomStrategy()], random.Random(i))
+        moves += len(final.history())
+    seconds = time.perf_counter() - start
+    return {"transitions_per_second": moves / seconds, "seconds": seconds}
+
+
+def bench_conformance() -> dict[str, float]:
+    """The whole conformance suite in-process."""
+    cases = load_cases()
+    start = time.perf_counter()
+    for case in cases:
+        run_reference(case)
+    return {"cases": len(cases), "seconds": time.perf_counter() - start}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300, help="games per measurement (default %(default)s)")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args()
+    results: dict[str, object] = {"python": platform.python_version(), "machine": platform.machine(), "editions": {}}
+    table = Table(title=f"flip7ref throughput (CPython {platform.python_version()}, one core)")
+    for col in ("edition", "games/s", "draws/s", "vs 560 games/s", "transitions/s (random)"):
+        table.add_column(col, justify="right")
+    editions: dict[str, object] = {}
+    for edition in ("flip7", "vengeance"):
+        g = bench_games(edition, args.games)
+        t = bench_transitions(edition, args.games)
+        editions[edition] = {**g, **t}
+        ratio = g["games_per_second"] / REFERENCE_GAMES_PER_SECOND
+        table.add_row(
+            edition,
+            f"{g['games_per_second']:.0f}",
+            f"{g['draws_per_second']:.0f}",
+            f"{ratio:.2f}x",
+            f"{t['transitions_per_second']:.0f}",
+        )
+    results["editions"] = editions
+    conf = bench_conformance()
+    results["conformance"] = conf
+    console = Console()
+    console.print(table)
+    console.print(f"conformance suite: {conf['cases']:.0f} cases in {conf['seconds']:.2f} s")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
