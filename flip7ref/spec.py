@@ -80,12 +80,27 @@ def validate(data: object, schema_name: str, file: str) -> None:
         SpecError: naming ``file``, the path of the most relevant violation and
             what the schema expected there.
     """
-    schema = load_schema(schema_name)
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _STRICT(load_schema(schema_name))
     error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is not None:
         expected = _schema_expectation(error)
-        raise SpecError(file, pointer(error.absolute_path), expected, problem=f"{error.message} (expected {expected})")
+        found = _short(error.instance)
+        raise SpecError(file, pointer(error.absolute_path), expected, problem=f"found {found}; expected {expected}")
+
+
+def _short(value: object, limit: int = 60) -> str:
+    """A value as it would read in a one-line message, cut to ``limit`` characters."""
+    text = repr(value).replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# JSON Schema counts 3.0 as an integer; the tables and cases must hold real whole numbers.
+_STRICT: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    ),
+)
 
 
 def _schema_expectation(error: jsonschema.exceptions.ValidationError) -> str:
@@ -96,6 +111,10 @@ def _schema_expectation(error: jsonschema.exceptions.ValidationError) -> str:
         return f"a value of type {value}"
     if kind == "enum":
         return "one of " + ", ".join(repr(v) for v in items)
+    if kind in ("anyOf", "oneOf"):
+        enums = [v for sub in items if isinstance(sub, dict) for v in sub.get("enum", ())]
+        if enums:
+            return "one of " + ", ".join(repr(v) for v in enums) + " (or an option reference)"
     if kind == "required":
         return "the required properties " + ", ".join(repr(v) for v in items)
     if kind == "additionalProperties":
@@ -232,7 +251,7 @@ class Rule:
     topic: str
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen(eq=False, slots=False)
 class Edition:
     """A loaded, checked edition table.
 
@@ -272,8 +291,11 @@ class Edition:
         """Find a card kind by id, alias or name in any language (case-insensitive).
 
         Raises:
-            CardError: when no card kind of this edition has that name.
+            CardError: when no card kind of this edition has that name (or ``name``
+                is not a string).
         """
+        if not isinstance(name, str):
+            raise CardError(f"expected a card name (a string such as '7' or 'x2'), got {_short(name)}")
         found = self._lookup().get(name.strip().casefold())
         if found is None:
             known = " ".join(c.id for c in self.cards)
@@ -281,14 +303,14 @@ class Edition:
         return found
 
     def _lookup(self) -> dict[str, CardKind]:
-        table = _LOOKUPS.get(id(self))
+        table: dict[str, CardKind] | None = getattr(self, "_names", None)
         if table is None:
             table = {}
             for card in self.cards:
                 for key in (card.id, *card.aliases, *(n for _, n in card.names)):
                     table.setdefault(key.casefold(), card)
                     table.setdefault(key.casefold().rstrip("!"), card)
-            _LOOKUPS[id(self)] = table
+            object.__setattr__(self, "_names", table)
         return table
 
     def deck(self, decks: int = 1) -> tuple[int, ...]:
@@ -296,25 +318,37 @@ class Edition:
         return tuple(c.index for c in self.cards for _ in range(c.count * decks))
 
 
-_LOOKUPS: dict[int, dict[str, CardKind]] = {}
 
 
 def _read_yaml(path: Path) -> object:
+    return read_yaml_file(path, "an edition table file")
+
+
+def read_yaml_file(path: Path, what: str) -> object:
+    """Read a YAML file with ``safe_load``, turning every failure into a SpecError.
+
+    Raises:
+        SpecError: missing, unreadable, not UTF-8, too deeply nested, or not YAML.
+    """
+    if not path.is_file() and path.exists():
+        raise SpecError(str(path), "", f"{what}, not a folder or a special file")
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SpecError(str(path), "", "an existing edition table file") from None
-    except IsADirectoryError:
-        raise SpecError(str(path), "", "a file, not a folder") from None
+        raise SpecError(str(path), "", f"an existing {what}") from None
     except UnicodeDecodeError:
         raise SpecError(str(path), "", "UTF-8 text") from None
+    except (OSError, ValueError) as exc:
+        raise SpecError(str(path), "", f"a readable {what} ({type(exc).__name__}: {getattr(exc, 'strerror', None) or exc})") from None
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
+        problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
         raise SpecError(str(path), where, f"valid YAML ({problem})") from None
+    except RecursionError:
+        raise SpecError(str(path), "", "YAML nested less deeply") from None
 
 
 def _option_refs(value: object, path: list[object]) -> list[tuple[str, list[object], object]]:
@@ -323,8 +357,10 @@ def _option_refs(value: object, path: list[object]) -> list[tuple[str, list[obje
     if isinstance(value, dict):
         if set(value) <= {"option", "values"} and isinstance(value.get("option"), str):
             found.append((value["option"], path, value.get("values")))
-            if isinstance(value.get("values"), dict):
-                found.extend(_option_refs(value["values"], [*path, "values"]))
+            if isinstance(value.get("values"), dict):  # a value may itself be another option reference
+                for key, item in value["values"].items():
+                    if isinstance(item, dict) and "option" in item:
+                        found.extend(_option_refs(item, [*path, "values", key]))
             return found
         for key, item in value.items():
             found.extend(_option_refs(item, [*path, key]))
@@ -367,6 +403,8 @@ def parse_edition(data: object, file: str) -> Edition:
             raise SpecError(file, pointer(["cards", i, "rank"]), "a rank for a number card")
         if cat == "modifier" and modifier is None:
             raise SpecError(file, pointer(["cards", i, "modifier"]), "a modifier operation for a modifier card")
+        if modifier and modifier["op"] in ("multiply", "divide") and modifier["value"] < 1:
+            raise SpecError(file, pointer(["cards", i, "modifier", "value"]), "a factor of 1 or more for multiply and divide")
         for j, rid in enumerate(c.get("rules") or []):
             if rules and rid not in rules:
                 raise SpecError(file, pointer(["cards", i, "rules", j]), f"a rule id of the catalogue (no rule {rid})")
@@ -394,6 +432,8 @@ def parse_edition(data: object, file: str) -> Edition:
         integer = None
         if "integer" in o:
             integer = (int(o["integer"].get("minimum", 0)), o["integer"].get("maximum"))
+            if integer[1] is not None and integer[1] < integer[0]:
+                raise SpecError(file, pointer(["options", name, "integer"]), "a maximum no smaller than the minimum")
         spec = OptionSpec(
             name=name,
             summary=o.get("summary", ""),
@@ -425,6 +465,8 @@ def parse_edition(data: object, file: str) -> Edition:
             value = effect.get(key)
             lists = list(value["values"].values()) if isinstance(value, dict) else [value] if value else []
             for lst in lists:
+                if not isinstance(lst, list):
+                    raise SpecError(file, pointer(["cards", i, "effect", key]), "a list of card ids or categories")
                 for ref in lst:
                     if ref not in seen and ref not in CATEGORIES:
                         raise SpecError(file, pointer(["cards", i, "effect", key]), f"card ids or categories (no card {ref!r})")
@@ -453,11 +495,15 @@ def load_edition_file(path: str | Path) -> Edition:
         SpecError: when the file is missing, not YAML, or violates the schema or
             its own cross references.
     """
+    if not isinstance(path, (str, Path)):
+        raise SpecError(repr(path), "", "the path of an edition table (a string or a Path)")
     p = Path(path)
     return parse_edition(_read_yaml(p), str(p))
 
 
-@functools.cache
+_SHIPPED: dict[str, Edition] = {}
+
+
 def load_edition(name: str) -> Edition:
     """Load a shipped edition table by id (``"flip7"``) or a table by file path.
 
@@ -469,12 +515,16 @@ def load_edition(name: str) -> Edition:
     """
     from .errors import OptionError
 
+    if not isinstance(name, str):
+        raise OptionError(f"edition: expected an edition id or the path of a .yaml table, got {_short(name)}")
     if name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name or Path(name).is_file():
         return load_edition_file(name)
-    path = spec_dir() / "editions" / f"{name}.yaml"
-    if not path.exists():
+    if name in _SHIPPED:
+        return _SHIPPED[name]
+    if name not in edition_ids():
         raise OptionError(f"unknown edition {name!r} (expected one of: {', '.join(edition_ids())})")
-    return load_edition_file(path)
+    _SHIPPED[name] = load_edition_file(spec_dir() / "editions" / f"{name}.yaml")
+    return _SHIPPED[name]
 
 
 def parse_cards(edition: Edition, names: Sequence[str]) -> tuple[CardKind, ...]:
