@@ -13,7 +13,15 @@ Quick start::
     print(state.totals, state.winners)
 """
 
-from .errors import CardError, Flip7RefError, IllegalActionError, OptionError, SerializationError, SpecError
+from .errors import (
+    CardError,
+    Flip7RefError,
+    GameTooLongError,
+    IllegalActionError,
+    OptionError,
+    SerializationError,
+    SpecError,
+)
 from .game import Game
 from .scoring import ScoreBreakdown, score_cards, score_line
 from .spec import Edition, edition_ids, load_edition, load_edition_file
@@ -30,6 +38,7 @@ __all__ = [
     "Event",
     "Flip7RefError",
     "Game",
+    "GameTooLongError",
     "IllegalActionError",
     "OptionError",
     "Player",

@@ -41,7 +41,7 @@ def _game(args: argparse.Namespace, players: int | None = None) -> Game:
 def _seed(text: str) -> int | str:
     """Seeds are whole numbers or words; ``01`` and ``1`` are the same seed."""
     text = text.strip()
-    return int(text) if text.isdigit() else text
+    return int(text) if text.isascii() and text.isdigit() else text
 
 
 def _strategies(args: argparse.Namespace, players: int) -> list[Strategy]:

@@ -60,5 +60,10 @@ class IllegalActionError(Flip7RefError, ValueError):
         super().__init__(f"illegal action {action!r}: {why}; legal here: {listed}")
 
 
+class GameTooLongError(Flip7RefError, RuntimeError):
+    """A driven game did not end within the allowed number of moves (e.g. strategies
+    that never score, or an enormous target score)."""
+
+
 class SerializationError(Flip7RefError, ValueError):
     """Serialized state data is malformed or belongs to another table."""

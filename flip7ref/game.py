@@ -9,6 +9,7 @@ never re-reads an option.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -94,12 +95,16 @@ class Game:
     """
 
     def __init__(self, edition: str | Edition = "flip7", players: int = 4, options: Mapping[str, object] | None = None) -> None:
+        if isinstance(edition, os.PathLike):
+            edition = os.fspath(edition)
         ed = edition if isinstance(edition, Edition) else load_edition(edition)
         if isinstance(players, bool) or not isinstance(players, int):
             raise OptionError(f"players: expected a whole number, got {players!r}")
         low = ed.thresholds.get("min_players", 1)
         if players < low:
             raise OptionError(f"players: {players} is too few for {ed.id} (at least {low})")
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError(f"options: expected a mapping of option names to values, got {type(options).__name__}")
         chosen: dict[str, str | int] = {}
         for name, value in (options or {}).items():
             spec = ed.options.get(name)
@@ -141,6 +146,10 @@ class Game:
         decks = end["decks"]
         per = th["players_per_deck"]
         self.decks: int = -(-players // per) if decks == "auto" else int(decks)
+        deck_spec = ed.options.get("decks")
+        most = deck_spec.integer[1] if deck_spec is not None and deck_spec.integer is not None else None
+        if most is not None and self.decks > most:
+            raise OptionError(f"players: {players} players need {self.decks} decks; at most {most} are supported")
         self.scoring: tuple[str, ...] = tuple(
             step["step"] for step in ed.scoring if not ("unless" in step and _truthy(_resolve(step["unless"], resolved)))
         )

@@ -8,12 +8,13 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
+from .errors import GameTooLongError
 from .game import Game
 from .state import State
 from .strategies import Strategy
 
 
-def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, max_moves: int = 1_000_000) -> State:
+def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, max_moves: int = 200_000) -> State:
     """Play ``state`` to the end.
 
     Chance nodes take :meth:`State.sample_chance` (the top of an ordered pile,
@@ -30,7 +31,9 @@ def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, ma
         The terminal state.
 
     Raises:
-        RuntimeError: the game did not end within ``max_moves`` moves (a bug).
+        GameTooLongError: the game did not end within ``max_moves`` moves (a
+            normal game takes a few hundred; strategies that never score, or a
+            huge target score, can play forever).
     """
     for _ in range(max_moves):
         player = state.current_player
@@ -40,7 +43,9 @@ def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, ma
             state = state.apply_chance(state.sample_chance(rng))
         else:
             state = state.apply(strategies[player % len(strategies)].choose(state, rng))
-    raise RuntimeError(f"game did not end within {max_moves} moves")
+    raise GameTooLongError(
+        f"the game did not end within {max_moves} moves (do the strategies ever score? is the target score reachable?)"
+    )
 
 
 def game_seed(run_seed: int | str, index: int) -> str:

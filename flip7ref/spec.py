@@ -88,6 +88,12 @@ def validate(data: object, schema_name: str, file: str) -> None:
         raise SpecError(file, pointer(error.absolute_path), expected, problem=f"found {found}; expected {expected}")
 
 
+def _whole(text: str) -> bool:
+    """Whether ``text`` is a whole number written with ASCII digits (and an optional minus)."""
+    digits = text.strip().removeprefix("-")
+    return digits.isascii() and digits.isdigit()
+
+
 def _short(value: object, limit: int = 60) -> str:
     """A value as it would read in a one-line message, cut to ``limit`` characters."""
     text = repr(value).replace("\n", " ")
@@ -218,7 +224,7 @@ class OptionSpec:
             for spelled in (str(value).lower(),) + (("yes",) if value else ("no",)) + (("on",) if value else ("off",)):
                 if spelled in names:
                     return spelled
-        if isinstance(value, str) and value in names and not (self.integer and value.lstrip("-").isdigit()):
+        if isinstance(value, str) and value in names and not (self.integer and _whole(value)):
             return value
         if self.integer is not None:
             number: int | None = None
@@ -226,7 +232,7 @@ class OptionSpec:
                 number = None
             elif isinstance(value, int):
                 number = value
-            elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            elif isinstance(value, str) and _whole(value):
                 number = int(value)
             if number is not None:
                 low, high = self.integer
@@ -318,8 +324,6 @@ class Edition:
         return tuple(c.index for c in self.cards for _ in range(c.count * decks))
 
 
-
-
 def _read_yaml(path: Path) -> object:
     return read_yaml_file(path, "an edition table file")
 
@@ -339,7 +343,9 @@ def read_yaml_file(path: Path, what: str) -> object:
     except UnicodeDecodeError:
         raise SpecError(str(path), "", "UTF-8 text") from None
     except (OSError, ValueError) as exc:
-        raise SpecError(str(path), "", f"a readable {what} ({type(exc).__name__}: {getattr(exc, 'strerror', None) or exc})") from None
+        raise SpecError(
+            str(path), "", f"a readable {what} ({type(exc).__name__}: {getattr(exc, 'strerror', None) or exc})"
+        ) from None
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -220,6 +220,8 @@ class Action:
         Raises:
             IllegalActionError: when the text is not an action of this vocabulary.
         """
+        if not isinstance(text, str):
+            raise IllegalActionError(repr(text), [], "expected an action's string form, such as 'hit' or 'target 2'")
         words = text.strip().lower().split()
         if not words or words[0] not in _VERBS:
             raise IllegalActionError(text, [], f"unknown action (known verbs: {', '.join(_VERBS)})")
@@ -431,8 +433,8 @@ class State:
             raise IllegalActionError("chance", self.legal_action_strings(), "this is not a chance node")
         if self.shuffle_seed is not None:
             return self.game.card_ids[self.draw[0]]
-        if rng is None:
-            raise IllegalActionError("chance", [], "an open state needs an rng to sample a card")
+        if not isinstance(rng, random.Random):
+            raise IllegalActionError("chance", [], "an open state needs a random.Random to sample a card")
         return self.game.card_ids[rng.choice(self.draw)]
 
     def next_card(self) -> str | None:
@@ -463,7 +465,7 @@ class State:
                 act = Action.parse(action)
             except IllegalActionError as exc:
                 raise IllegalActionError(exc.action, [str(a) for a in legal], exc.why) from None
-        elif isinstance(action, Action):
+        elif isinstance(action, Action) and action.verb in _ARITY and len(action.args) == _ARITY[action.verb]:
             act = action
         else:
             raise IllegalActionError(repr(action), [str(a) for a in legal], "expected an Action or its string form")
@@ -508,6 +510,8 @@ class State:
 
     def apply_move(self, move: str) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""
+        if not isinstance(move, str):
+            raise IllegalActionError(repr(move), self.legal_action_strings(), "expected a history entry (a string)")
         if move.startswith("chance "):
             return self.apply_chance(move[len("chance ") :])
         return self.apply(move)
@@ -584,21 +588,30 @@ class State:
         """Number of seats."""
         return len(self.players)
 
+    def _seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.players):
+            raise OptionError(f"seat: expected a seat 0..{len(self.players) - 1}, got {seat!r}")
+        return seat
+
     def status(self, seat: int) -> Status:
-        """The :class:`Status` of ``seat`` in the current round."""
-        return self.players[seat].status
+        """The :class:`Status` of ``seat`` in the current round.
+
+        Raises:
+            OptionError: ``seat`` is not a seat of this game.
+        """
+        return self.players[self._seat(seat)].status
 
     def line(self, seat: int) -> list[str]:
         """Card ids of ``seat``'s line (numbers and modifiers), in order received."""
-        return [self.game.card_ids[c] for c in self.players[seat].line]
+        return [self.game.card_ids[c] for c in self.players[self._seat(seat)].line]
 
     def kept(self, seat: int) -> list[str]:
         """Card ids of the action cards lying in front of ``seat``."""
-        return [self.game.card_ids[c] for c in self.players[seat].kept]
+        return [self.game.card_ids[c] for c in self.players[self._seat(seat)].kept]
 
     def line_value(self, seat: int) -> int:
         """What ``seat``'s line would score if the round ended now (points)."""
-        p = self.players[seat]
+        p = self.players[self._seat(seat)]
         return score_line(self.game, p.line, busted=p.status is Status.BUSTED).score
 
     def round_scores(self) -> tuple[int, ...]:
@@ -1323,10 +1336,10 @@ def initial_state(
 ) -> State:
     """Build round 1 of ``game`` (see :meth:`flip7ref.game.Game.new_initial_state`)."""
     n = game.players
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise OptionError(f"dealer: expected a seat 0..{n - 1}, got {dealer!r}")
-    if totals is not None and len(totals) != n:
-        raise OptionError(f"totals: expected {n} values (one per seat), got {len(totals)}")
+    _check_seat("dealer", dealer, n)
+    _check_totals(totals, n)
+    _check_seed(seed)
+    stack = _check_cards("stack", stack)
     cards = sorted(game.deck)
     shuffle_seed: str | None = None
     if seed is not None or stack:
@@ -1388,7 +1401,11 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
             raise SerializationError(f"state data: field {key!r} has the wrong type ({type(value).__name__})")
         return value
 
-    if data.get("format") != STATE_FORMAT:
+    if not isinstance(data, Mapping):
+        raise SerializationError(f"state data: expected a JSON object (a mapping), got {type(data).__name__}")
+    if game is not None and not isinstance(game, Game):
+        raise SerializationError(f"game: expected a flip7ref.Game, got {type(game).__name__}")
+    if data.get("format") != STATE_FORMAT or isinstance(data.get("format"), bool):
         raise SerializationError(f"state data: field 'format' must be {STATE_FORMAT}, got {data.get('format')!r}")
     if game is None:
         try:
@@ -1456,11 +1473,78 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
         for entry in data.get("log") or []:
             log = _Log(log, str(entry["move"]), tuple(Event.from_dict(e) for e in entry["events"]), start)
         object.__setattr__(state, "_log", log)
+        _check_position(state)
         return state
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
         if isinstance(exc, SerializationError):
             raise
-        raise SerializationError(f"state data: malformed entry ({type(exc).__name__}: {exc})") from None
+        what = f"missing field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise SerializationError(f"state data: malformed entry ({what})") from None
+
+
+def _check_position(state: State) -> None:
+    """Refuse deserialized data that no game could reach in shape (seats, frames, totals)."""
+    n = state.num_players
+    seats = range(n)
+
+    def bad(field: str, expected: str) -> SerializationError:
+        return SerializationError(f"state data: {field}: expected {expected}")
+
+    for name in ("dealer", "turn"):
+        if getattr(state, name) not in seats:
+            raise bad(name, f"a seat 0..{n - 1}")
+    for name in ("totals", "last_scores"):
+        values = getattr(state, name)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values) or (name == "totals" and len(values) != n):
+            raise bad(name, f"{n} whole numbers" if name == "totals" else "whole numbers")
+    if not all(w in seats for w in state.winners) or (state.flip7 is not None and state.flip7 not in seats):
+        raise bad("winners/flip7", f"seats 0..{n - 1}")
+    if state.round < 1 or state.shuffles < 0:
+        raise bad("round/shuffles", "a round from 1 and a non-negative shuffle count")
+    for i, f in enumerate(state.frames):
+        for field in ("seat", "target", "giver", "chooser", "owner", "resolver"):
+            if hasattr(f, field) and getattr(f, field) not in seats:
+                raise bad(f"frames/{i}/{field}", f"a seat 0..{n - 1}")
+        if isinstance(f, ChooseTarget) and not all(s in seats for s in f.allowed):
+            raise bad(f"frames/{i}/allowed", f"seats 0..{n - 1}")
+        if (
+            isinstance(f, (ForcedDraw, ChooseTarget, ChooseCards))
+            and state.game.effect[f.card] is None
+            and not (isinstance(f, ChooseTarget) and state.game.category[f.card] == MODIFIER)
+        ):
+            raise bad(f"frames/{i}/card", "an action card")
+    if state.frames and isinstance(state.frames[-1], (Deal, Resolve, InOrder)) and not state.winners:
+        raise bad("frames", "a decision or a draw on top of the pending-work stack")
+
+
+def _check_seat(name: str, value: object, players: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise OptionError(f"{name}: expected a seat 0..{players - 1}, got {value!r}")
+
+
+def _check_totals(totals: object, players: int) -> None:
+    if totals is None:
+        return
+    if not isinstance(totals, (list, tuple)) or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals):
+        raise OptionError(f"totals: expected a list of {players} whole numbers (points), got {totals!r}")
+    if len(totals) != players:
+        raise OptionError(f"totals: expected {players} values (one per seat), got {len(totals)}")
+
+
+def _check_seed(seed: object) -> None:
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+        raise OptionError(f"seed: expected a whole number or a string, got {type(seed).__name__}")
+
+
+def _check_cards(name: str, cards: object) -> tuple[str, ...]:
+    if cards is None:
+        return ()
+    if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
+        raise CardError(f"{name}: expected a list of card names, got {cards!r}")
+    for card in cards:
+        if not isinstance(card, str):
+            raise CardError(f"{name}: expected card names (strings such as '7' or 'x2'), got {card!r}")
+    return tuple(cards)
 
 
 def position_state(
@@ -1484,10 +1568,29 @@ def position_state(
     See :meth:`flip7ref.game.Game.new_position` for the arguments.
     """
     n = game.players
-    if not 0 <= dealer < n:
-        raise OptionError(f"dealer: expected a seat 0..{n - 1}, got {dealer!r}")
-    if totals is not None and len(totals) != n:
-        raise OptionError(f"totals: expected {n} values (one per seat), got {len(totals)}")
+    _check_seat("dealer", dealer, n)
+    if turn is not None:
+        _check_seat("turn", turn, n)
+    _check_totals(totals, n)
+    _check_seed(seed)
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise OptionError(f"round_number: expected a whole number from 1, got {round_number!r}")
+    per_seat: dict[str, Mapping[int, Any]] = {}
+    for name, mapping in (("lines", lines), ("kept", kept), ("statuses", statuses)):
+        if mapping is None:
+            mapping = {}
+        if not isinstance(mapping, Mapping):
+            raise OptionError(
+                f"{name}: expected a mapping from seat numbers to {'statuses' if name == 'statuses' else 'card lists'}"
+            )
+        for seat in mapping:
+            _check_seat(f"{name} seat", seat, n)
+        per_seat[name] = mapping
+    lines = {s: _check_cards(f"lines[{s}]", v) for s, v in per_seat["lines"].items()}
+    kept = {s: _check_cards(f"kept[{s}]", v) for s, v in per_seat["kept"].items()}
+    statuses = per_seat["statuses"]
+    draw = _check_cards("draw", draw)
+    discard = _check_cards("discard", discard)
     pool = Counter(game.deck)
 
     def take(names: Sequence[str], where: str) -> tuple[int, ...]:

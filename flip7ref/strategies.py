@@ -119,7 +119,7 @@ def parse_strategy(text: str) -> Strategy:
     if name == "random" and not arg:
         return RandomStrategy()
     if name == "threshold":
-        if not arg.strip().isdigit():
+        if not (arg.strip().isascii() and arg.strip().isdigit()):
             raise OptionError(f"strategy {text!r}: expected threshold:N with N a whole number of points, e.g. threshold:20")
         return ThresholdStrategy(int(arg))
     raise OptionError(f"unknown strategy {text!r} (expected random or threshold:N)")

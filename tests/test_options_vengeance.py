@@ -805,8 +805,8 @@ def test_unknown_option_value_messages_exact() -> None:
 @pytest.mark.parametrize(
     ("option", "value", "bound"),
     [
-        pytest.param("target_score", 0, "expected >= 1", id="target-0"),
-        pytest.param("target_score", -5, "expected >= 1", id="target-neg"),
+        pytest.param("target_score", 0, "expected 1..10000", id="target-0"),
+        pytest.param("target_score", -5, "expected 1..10000", id="target-neg"),
         pytest.param("decks", 0, "expected 1..8", id="decks-0"),
         pytest.param("decks", 9, "expected 1..8", id="decks-9"),
     ],
