@@ -135,6 +135,8 @@ def score_cards(game: Game, cards: Sequence[str]) -> ScoreBreakdown:
             Flip 7 needs (the round would have ended), or more copies of a card
             than the decks hold.
     """
+    if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
+        raise CardError(f"expected a list of card names, got {cards!r}")
     codes = [game.code(c) for c in cards]
     for name, c in zip(cards, codes, strict=True):
         if game.category[c] not in (NUMBER, MODIFIER):

@@ -1517,6 +1517,29 @@ def _check_position(state: State) -> None:
         raise bad("frames", "a decision or a draw on top of the pending-work stack")
 
 
+def _check_line(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ...], status: Status) -> None:
+    """Refuse a line no game can reach: a live line with a duplicate number (bar the
+    Lucky 13 pair) or a whole Flip 7 while the round goes on; more shields than a
+    player may hold; a busted line without a duplicate."""
+    numbers = [c for c in line if game.category[c] == NUMBER]
+    ranks = [game.rank[c] for c in numbers]
+    repeated = [r for r in set(ranks) if ranks.count(r) > 1]
+    pair_ok = all(
+        ranks.count(r) == 2 and any("pair_allowed" in game.traits[c] for c in numbers if game.rank[c] == r) for r in repeated
+    )
+    if status is Status.BUSTED:
+        if not repeated:
+            raise CardError(f"lines[{seat}]: a busted line holds the duplicate that busted it")
+    elif repeated and not pair_ok:
+        raise CardError(f"lines[{seat}]: number {repeated[0]} twice in a line that has not busted")
+    elif flip7_count(game, line) >= game.flip7_distinct:
+        raise CardError(f"lines[{seat}]: a Flip 7 ends the round at once; a position mid-round holds fewer numbers")
+    for c in set(kept):
+        eff = game.effect[c]
+        if eff is not None and eff.primitive == "bust_shield" and kept.count(c) > eff.hold_limit:
+            raise CardError(f"kept[{seat}]: at most {eff.hold_limit} {game.card_ids[c]!r} per player")
+
+
 def _check_seat(name: str, value: object, players: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
         raise OptionError(f"{name}: expected a seat 0..{players - 1}, got {value!r}")
@@ -1618,6 +1641,7 @@ def position_state(
             status = Status((statuses or {}).get(seat, "active"))
         except ValueError:
             raise OptionError(f"statuses[{seat}]: expected one of active, stayed, frozen, busted") from None
+        _check_line(game, seat, line, held, status)
         players.append(Player(line, held, status))
     for seat in lines or {}:
         if not 0 <= seat < n:
