@@ -32,8 +32,8 @@ settings.register_profile(
 settings.register_profile(
     "deep",
     deadline=None,
-    max_examples=2000,
-    stateful_step_count=400,
+    max_examples=600,
+    stateful_step_count=300,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

@@ -8,43 +8,15 @@ Seats: 0 = Ann, 1 = Ben, 2 = Cat (clockwise, so Ben sits on Ann's left).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 
 import pytest
+from helpers import flip, hit, ids, of_type, score_of
 
-from flip7ref import CHANCE, Event, Game, State, Status
+from flip7ref import CHANCE, Game, State, Status
 from flip7ref.scoring import score_cards, score_line
 
 ANN, BEN, CAT = 0, 1, 2
 GAME = Game("flip7", 3)
-
-
-def flip(state: State, n: int = 1) -> State:
-    """Reveal the top card of the ordered pile ``n`` times (each at a chance node)."""
-    for _ in range(n):
-        assert state.current_player == CHANCE
-        state = state.apply_chance(state.next_card() or "")
-    return state
-
-
-def hit(state: State) -> State:
-    """The seat on offer hits and the top card of the pile is revealed."""
-    return flip(state.apply("hit"))
-
-
-def of_type(events: Sequence[Event], kind: str) -> list[dict[str, object]]:
-    """The events of one type, as dicts without their type."""
-    return [{k: v for k, v in e.to_dict().items() if k != "type"} for e in events if e.type == kind]
-
-
-def pile(state: State, zone: tuple[int, ...]) -> Counter[str]:
-    """Card ids of a pile (draw or discard) with their counts."""
-    return Counter(state.game.card_ids[c] for c in zone)
-
-
-def score_of(cards: list[str]) -> int:
-    """The round score of a line given by card ids."""
-    return score_cards(GAME, cards).score
 
 
 # --------------------------------------------------------------------------- scoring examples
@@ -93,8 +65,8 @@ def test_e04_flip7_bonus() -> None:
 @pytest.mark.rules("F7-090", "F7-091", "F7-100")
 def test_e05_times_two_then_plus_ten() -> None:
     """3, 11, 5, 7, 10 with +10 and x2 scores 36 x 2 + 10 = 82 (the +10 is not doubled)."""
-    assert score_of(["3", "11", "5", "7", "10", "+10", "x2"]) == 82
-    assert score_of(["x2", "+10", "3", "11", "5", "7", "10"]) == 82
+    assert score_of(GAME, ["3", "11", "5", "7", "10", "+10", "x2"]) == 82
+    assert score_of(GAME, ["x2", "+10", "3", "11", "5", "7", "10"]) == 82
 
 
 @pytest.mark.example("E-06")
@@ -121,7 +93,7 @@ def test_e07_modifiers_without_numbers() -> None:
 @pytest.mark.rules("F7-090", "F7-100")
 def test_e08_three_numbers_plus_ten() -> None:
     """3, 4, 12 with +10 scores 29."""
-    assert score_of(["3", "4", "12", "+10"]) == 29
+    assert score_of(GAME, ["3", "4", "12", "+10"]) == 29
 
 
 @pytest.mark.example("E-27")
@@ -185,7 +157,7 @@ def test_e10_zero_counts_toward_flip7() -> None:
     assert [e.type for e in s.last_events()][:3] == ["dealt", "flip7", "round_scored"]
     assert s.round_scores() == (36,)
     assert s.round == 2
-    assert score_of(["0", "1", "2", "3", "4", "5", "6"]) == 36
+    assert score_of(GAME, ["0", "1", "2", "3", "4", "5", "6"]) == 36
 
 
 @pytest.mark.example("E-12")
@@ -246,7 +218,7 @@ def test_e14_second_chance_cancels_duplicate() -> None:
     assert s.status(ANN) is Status.ACTIVE
     assert s.line(ANN) == ["8"]
     assert s.kept(ANN) == []
-    assert pile(s, s.discard) == Counter({"8": 1, "second_chance": 1})
+    assert ids(s.game, s.discard) == Counter({"8": 1, "second_chance": 1})
     assert of_type(s.last_events(), "second_chance_used") == [{"seat": ANN, "card": "8", "shield": "second_chance"}]
     assert of_type(s.last_events(), "busted") == []
     assert s.current_player == BEN
@@ -275,7 +247,7 @@ def test_e15_second_chance_does_not_stop_freeze() -> None:
     s = s.apply("stay").apply("stay")
     assert s.round_scores() == (5, 6, 7)
     assert s.round == 2
-    assert pile(s, s.discard) == Counter({"5": 1, "6": 1, "7": 1, "second_chance": 1, "freeze": 1})
+    assert ids(s.game, s.discard) == Counter({"5": 1, "6": 1, "7": 1, "second_chance": 1, "freeze": 1})
     assert s.kept(BEN) == []
 
 
@@ -351,7 +323,7 @@ def test_e19_freeze_then_flip_three_to_same_player() -> None:
     assert of_type(s.last_events(), "forced_draw_started") == []
     discarded = of_type(s.last_events(), "discarded")
     assert discarded == [{"card": "flip_three", "seat": CAT, "reason": "target no longer eligible"}]
-    assert pile(s, s.discard) == Counter({"flip_three": 2})
+    assert ids(s.game, s.discard) == Counter({"flip_three": 2})
     assert s.current_player == BEN
     assert s.next_card() == "6"
 
@@ -371,7 +343,7 @@ def test_e20_two_flip_threes_second_discarded_after_bust() -> None:
     events = s.last_events()
     assert of_type(events, "forced_draw_ended") == [{"seat": CAT, "card": "flip_three", "outcome": "bust"}]
     assert of_type(events, "discarded") == [{"card": "flip_three", "seat": CAT, "reason": "target no longer eligible"}]
-    assert pile(s, s.discard) == Counter({"flip_three": 3})
+    assert ids(s.game, s.discard) == Counter({"flip_three": 3})
     assert s.current_player == BEN
     assert s.next_card() == "6"
 
@@ -392,7 +364,7 @@ def test_e22_bust_discards_both_flip_threes() -> None:
     assert of_type(events, "forced_draw_ended") == [{"seat": BEN, "card": "flip_three", "outcome": "bust"}]
     assert of_type(events, "discarded") == [{"card": "flip_three", "seat": BEN, "reason": "target busted"}]
     assert of_type(s.events(), "assigned") == []
-    assert pile(s, s.discard) == Counter({"flip_three": 2})
+    assert ids(s.game, s.discard) == Counter({"flip_three": 2})
     assert s.current_player == ANN  # after Cat, the original recipient (not after Ben, the target)
     assert s.next_card() == "6"
 
@@ -437,7 +409,7 @@ def test_e23b_spare_second_chance_discarded_when_alone() -> None:
     assert s.current_player == CHANCE
     s = flip(s, 2)
     assert s.line(BEN) == ["2", "5", "6"]
-    assert pile(s, s.discard) == Counter({"second_chance": 1, "flip_three": 1})
+    assert ids(s.game, s.discard) == Counter({"second_chance": 1, "flip_three": 1})
     assert s.current_player == BEN
     assert s.next_card() == "7"
 

@@ -10,11 +10,12 @@ Seats: 0 = Ada, 1 = Bea, 2 = Caio (clockwise, so Bea sits on Ada's left).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from functools import partial
 
 import pytest
+from helpers import flip, hit, ids, mid_round, of_type, score_of
 
-from flip7ref import CHANCE, Event, Game, IllegalActionError, State, Status
+from flip7ref import CHANCE, Game, IllegalActionError, Status
 from flip7ref.scoring import score_cards
 
 ADA, BEA, CAIO = 0, 1, 2
@@ -22,45 +23,8 @@ GAME = Game("vengeance", 3)
 SOLO = Game("vengeance", 1)
 
 
-def flip(state: State, n: int = 1) -> State:
-    """Reveal the top card of the ordered pile ``n`` times (each at a chance node)."""
-    for _ in range(n):
-        assert state.current_player == CHANCE
-        state = state.apply_chance(state.next_card() or "")
-    return state
-
-
-def hit(state: State) -> State:
-    """The seat on offer hits and the top card of the pile is revealed."""
-    return flip(state.apply("hit"))
-
-
-def of_type(events: Sequence[Event], kind: str) -> list[dict[str, object]]:
-    """The events of one type, as dicts without their type."""
-    return [{k: v for k, v in e.to_dict().items() if k != "type"} for e in events if e.type == kind]
-
-
-def pile(state: State, zone: tuple[int, ...]) -> Counter[str]:
-    """Card ids of a pile (draw or discard) with their counts."""
-    return Counter(state.game.card_ids[c] for c in zone)
-
-
-def score_of(cards: list[str]) -> int:
-    """The round score of a line given by card ids."""
-    return score_cards(SOLO, cards).score
-
-
-def position(
-    lines: dict[int, list[str]],
-    draw: list[str],
-    *,
-    statuses: dict[int, str] | None = None,
-    dealer: int = CAIO,
-    turn: int | None = None,
-    game: Game = GAME,
-) -> State:
-    """A mid-round position, Caio dealing by default so that Ada is offered first."""
-    return game.new_position(dealer=dealer, turn=turn, lines=lines, statuses=statuses, draw=draw)
+# A mid-round position, Caio dealing by default so that Ada is offered first; ``draw`` tops the pile.
+position = partial(mid_round, game=GAME, dealer=CAIO)
 
 
 # --------------------------------------------------------------------------- §5.2 scoring examples
@@ -86,7 +50,7 @@ def test_ve02_halve_then_subtract() -> None:
     """13 and 9 with ÷2 and -4: 22 -> 11 -> 7 (and V-EPP's 4, 8, 11 gives 23 -> 11 -> 7)."""
     result = score_cards(SOLO, ["13", "9", "/2", "-4"])
     assert (result.numbers, result.multiplied, result.score) == (22, 11, 7)
-    assert score_of(["4", "8", "11", "/2", "-4"]) == 7
+    assert score_of(SOLO, ["4", "8", "11", "/2", "-4"]) == 7
 
 
 @pytest.mark.example("VE-03")
@@ -101,8 +65,8 @@ def test_ve03_halve_then_minus_ten() -> None:
 @pytest.mark.rules("V-053", "V-060")
 def test_ve04_floor_at_zero() -> None:
     """1 with -10 and 3 with -10 both score 0, never below."""
-    assert score_of(["1", "-10"]) == 0
-    assert score_of(["3", "-10"]) == 0
+    assert score_of(SOLO, ["1", "-10"]) == 0
+    assert score_of(SOLO, ["3", "-10"]) == 0
     assert score_cards(SOLO, ["1", "-10"]).steps[2] == ("add_modifiers", -9)
 
 
@@ -129,7 +93,7 @@ def test_ve06_zero_without_flip7_scores_nothing() -> None:
 @pytest.mark.rules("V-030", "V-032", "V-022")
 def test_ve07_zero_in_a_flip7() -> None:
     """The Zero with 1..6 is a Flip 7 worth 21 + 15 = 36, also when drawn in play."""
-    assert score_of(["0", "1", "2", "3", "4", "5", "6"]) == 36
+    assert score_of(SOLO, ["0", "1", "2", "3", "4", "5", "6"]) == 36
     s = position({ADA: ["0", "1", "2", "3", "4", "5"], BEA: ["9"], CAIO: ["10"]}, ["6", "12"])
     assert s.legal_action_strings() == ["hit"]
     s = hit(s)
@@ -176,7 +140,7 @@ def test_ve10_unlucky7_beside_a_seven() -> None:
     assert s.line(ADA) == ["unlucky7"]
     assert s.line_value(ADA) == 7
     assert of_type(s.last_events(), "line_wiped") == [{"seat": ADA, "cards": ["7", "-2"]}]
-    assert pile(s, s.discard) >= Counter({"7": 1, "-2": 1})
+    assert ids(s.game, s.discard) >= Counter({"7": 1, "-2": 1})
     s = s.apply("stay").apply("stay")
     s = hit(s)  # Ada busts, nobody is active: the round is scored and round 2 begins
     assert of_type(s.last_events(), "busted") == [{"seat": ADA, "card": "7"}]
@@ -300,7 +264,7 @@ def test_ve21_first_card_action_without_cards_discarded(action: str) -> None:
     """A Swap, Steal or Discard dealt first, with no cards on the table, is discarded; the deal goes on."""
     s = flip(GAME.new_initial_state(stack=[action, "5", "6", "8"], dealer=CAIO))
     assert of_type(s.last_events(), "discarded") == [{"card": action, "seat": ADA, "reason": "no valid target"}]
-    assert pile(s, s.discard) == Counter({action: 1})
+    assert ids(s.game, s.discard) == Counter({action: 1})
     assert s.current_player == CHANCE
     s = flip(s, 2)
     assert [s.line(ADA), s.line(BEA), s.line(CAIO)] == [[], ["5"], ["6"]]
@@ -367,7 +331,7 @@ def test_nl_faq2_held_action_cannot_save_from_bust() -> None:
     ]
     assert s.current_player == BEA
     assert s.pending() == ("offer", None)
-    assert pile(s, s.discard) == Counter({"flip_four": 1, "discard": 1, "swap": 1})
+    assert ids(s.game, s.discard) == Counter({"flip_four": 1, "discard": 1, "swap": 1})
 
 
 @pytest.mark.example("NL-FAQ-3")
@@ -445,7 +409,7 @@ def test_nl_faq6_unlucky7_with_a_seven_wipes_without_bust() -> None:
     s = hit(s)
     assert s.status(ADA) is Status.ACTIVE
     assert s.line(ADA) == ["unlucky7"]
-    assert pile(s, s.discard) == Counter({"7": 1, "12": 1, "3": 1, "-6": 1})
+    assert ids(s.game, s.discard) == Counter({"7": 1, "12": 1, "3": 1, "-6": 1})
     s = hit(s)  # Bea takes the 5
     s = s.apply("stay")  # Caio
     s = hit(s)

@@ -14,12 +14,15 @@ reading's summary the test holds the summary's outcome (two such bugs, on
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
+from functools import partial
 from typing import Any
 
+import helpers
 import pytest
+from helpers import HIT, HIT_STAY, all_lines, check_reading, offers_in_turn, play, reading_cases
 
-from flip7ref import CHANCE, CardError, Game, OptionError, State, Status, load_edition
+from flip7ref import CardError, Game, Status, load_edition
+from flip7ref.conformance import draw_to_decision
 
 EDITION = load_edition("vengeance")
 
@@ -33,27 +36,6 @@ def _game(players: int, option: str, value: str | int) -> Game:
     return Game("vengeance", players, {option: value})
 
 
-def _draw(s: State) -> State:
-    """Reveal the top card of the (ordered) pile until a decision or the end."""
-    while s.current_player == CHANCE:
-        card = s.next_card()
-        assert card is not None
-        s = s.apply_chance(card)
-    return s
-
-
-def _play(s: State, *moves: str) -> State:
-    """Apply decisions in order, drawing the stacked cards between them."""
-    s = _draw(s)
-    for move in moves:
-        s = _draw(s.apply(move))
-    return s
-
-
-def _lines(s: State) -> list[list[str]]:
-    return [s.line(i) for i in range(s.num_players)]
-
-
 # --------------------------------------------------------------------------- scenarios
 
 
@@ -63,7 +45,7 @@ def _brutal_negative(g: Game) -> Any:
         dealer=2, turn=0, lines={0: ["3", "-10"], 1: ["9"], 2: ["4"]}, statuses={1: "stayed", 2: "stayed"},
         totals=[5, 0, 0], draw=["2", "5", "6"],
     )  # fmt: skip
-    s = _play(s, "stay")
+    s = play(s, "stay")
     assert s.round == 2
     return s.round_scores(), s.totals
 
@@ -77,10 +59,10 @@ def _brutal_busted_modifier(g: Game) -> Any:
         dealer=2, turn=0, lines={0: ["5"], 1: ["6", "6"], 2: ["4"]}, statuses={1: "busted", 2: "stayed"},
         draw=["-8", "2", "5", "6"],
     )  # fmt: skip
-    s = _play(s, "hit")
+    s = play(s, "hit")
     assert s.current_player == 0 and s.pending() == ("play", "-8")
     offered = tuple(s.legal_action_strings())
-    s = _play(s, "target 1" if "target 1" in offered else "target 2", "stay")
+    s = play(s, "target 1" if "target 1" in offered else "target 2", "stay")
     assert s.round == 2
     return offered, s.round_scores()
 
@@ -94,10 +76,10 @@ def _brutal_flip7(g: Game) -> Any:
         dealer=2, turn=0, lines={0: ["1", "2", "3", "4", "5", "6"], 1: ["9"], 2: ["10", "10"]},
         statuses={2: "busted"}, draw=["8", "2", "5", "6"],
     )  # fmt: skip
-    s = _play(s, "hit")
+    s = play(s, "hit")
     asked = (s.round, s.current_player, s.pending(), tuple(s.legal_action_strings()))
     if s.pending() == ("flip7_bonus", None):
-        s = _play(s, "target 1")
+        s = play(s, "target 1")
     chosen = [e.to_dict() for e in s.events() if e.type == "flip7_bonus_chosen"]
     return asked, s.round_scores(), s.totals, chosen
 
@@ -115,9 +97,9 @@ def scenario_lucky13_flip7(value: str | int) -> Any:
         dealer=2, turn=0, lines={0: ["1", "2", "3", "4", "5", "lucky13"], 1: ["9"], 2: ["10"]},
         statuses={1: "stayed"}, draw=["13", "2", "5", "6"],
     )  # fmt: skip
-    s = _play(s, "hit")
+    s = play(s, "hit")
     flip7 = [e.get("seat") for e in s.events() if e.type == "flip7"]
-    return s.round, flip7, s.round_scores(), s.current_player, _lines(s)
+    return s.round, flip7, s.round_scores(), s.current_player, all_lines(s)
 
 
 def scenario_stayed_targetable(value: str | int) -> Any:
@@ -126,7 +108,7 @@ def scenario_stayed_targetable(value: str | int) -> Any:
     out = []
     for card in ACTIONS:
         s = g.new_position(dealer=2, turn=0, lines={0: ["5"], 1: ["6"], 2: ["8"]}, statuses={1: "stayed"}, draw=[card])
-        s = _play(s, "hit")
+        s = play(s, "hit")
         assert s.current_player == 0 and s.pending() == ("play", card)
         out.append(tuple(s.legal_action_strings()))
     return tuple(out)
@@ -136,21 +118,21 @@ def scenario_discard_chooser(value: str | int) -> Any:
     """Seat 0 hits a Discard and plays it on seat 1 (6 -4 9): who picks, the picks, and the 9 going."""
     g = _game(3, "discard_chooser", value)
     s = g.new_position(dealer=2, turn=0, lines={0: ["5"], 1: ["6", "-4", "9"], 2: ["8"]}, draw=["discard", "2", "3"])
-    s = _play(s, "hit", "target 1")
+    s = play(s, "hit", "target 1")
     asked = (s.current_player, s.pending(), tuple(s.legal_action_strings()))
-    s = _play(s, "discard 1 2")
-    return asked, _lines(s), [e.to_dict() for e in s.last_events()], s.current_player
+    s = play(s, "discard 1 2")
+    return asked, all_lines(s), [e.to_dict() for e in s.last_events()], s.current_player
 
 
 def scenario_swap_scope(value: str | int) -> Any:
     """Seat 0 hits a Swap: with an empty line, the seats it may play it on; holding 5, the swaps open to it."""
     g = _game(3, "swap_scope", value)
     s = g.new_position(dealer=2, turn=0, lines={1: ["6"], 2: ["8"]}, draw=["swap"])
-    s = _play(s, "hit")
+    s = play(s, "hit")
     assert s.pending() == ("play", "swap")
     targets_when_empty = tuple(s.legal_action_strings())
     s = g.new_position(dealer=2, turn=0, lines={0: ["5"], 1: ["6"], 2: ["8"]}, draw=["swap"])
-    s = _play(s, "hit", "target 0")
+    s = play(s, "hit", "target 0")
     assert s.current_player == 0 and s.pending() == ("cards", "swap")
     return targets_when_empty, tuple(s.legal_action_strings())
 
@@ -162,66 +144,25 @@ def scenario_flip_four_cards(value: str | int) -> Any:
     """
     g = _game(3, "flip_four_cards", value)
     s = g.new_position(dealer=2, turn=0, lines={0: ["5"], 1: ["6"], 2: ["8"]}, draw=["flip_four", "steal", "3", "6", "2", "4"])
-    s = _play(s, "hit", "target 1")
-    asked = (s.current_player, s.pending(), _lines(s))
+    s = play(s, "hit", "target 1")
+    asked = (s.current_player, s.pending(), all_lines(s))
     if s.pending() == ("play", "steal"):
-        s = _play(s, "target 1", "steal 2 0")
+        s = play(s, "target 1", "steal 2 0")
     ended = [e.to_dict() for e in s.events() if e.type in ("set_aside", "stolen", "discarded")]
-    return asked, _lines(s), s.status(1), s.current_player, ended
+    return asked, all_lines(s), s.status(1), s.current_player, ended
 
 
 def scenario_initial_deal(value: str | int) -> Any:
     """3 seats, dealer 0, stack 5 7 9: dealt lines, who is asked first and what they may do."""
-    s = _play(_game(3, "initial_deal", value).new_initial_state(stack=["5", "7", "9"], dealer=0))
-    return _lines(s), s.current_player, s.pending(), s.legal_action_strings(), (len(s.draw), s.next_card())
+    s = play(_game(3, "initial_deal", value).new_initial_state(stack=["5", "7", "9"], dealer=0))
+    return all_lines(s), s.current_player, s.pending(), s.legal_action_strings(), (len(s.draw), s.next_card())
 
 
 def scenario_stay_requires(value: str | int) -> Any:
     """Seat 0 holds only -4, seat 1 nothing, seat 2 a 5: the offers each one gets (seats 0 and 1 then hit)."""
     g = _game(3, "stay_requires", value)
     s = g.new_position(dealer=2, turn=0, lines={0: ["-4"], 2: ["5"]}, draw=["8", "9"])
-    offers = []
-    for seat in range(3):
-        assert s.current_player == seat and s.pending() == ("offer", None)
-        offers.append(s.legal_action_strings())
-        if seat < 2:
-            s = _play(s, "hit")
-    return tuple(tuple(o) for o in offers)
-
-
-def scenario_tie(value: str | int) -> Any:
-    """Totals 195/193/150, seats score 10/12/3 (205/205 tie); round 2 deals 2 3 4 and all stay."""
-    g = _game(3, "tie", value)
-    s = g.new_position(
-        dealer=2, turn=0, lines={0: ["10"], 1: ["12"], 2: ["3"]}, statuses={1: "stayed", 2: "stayed"},
-        totals=[195, 193, 150], draw=["2", "3", "4"],
-    )  # fmt: skip
-    s = _play(s, "stay")
-    first = s.is_terminal()
-    while not s.is_terminal():
-        s = _play(s, "stay")
-    ties = [e.get("leaders") for e in s.events() if e.type == "tie_another_round"]
-    return first, s.winners, s.round, s.totals, ties
-
-
-def scenario_target_score(value: str | int) -> Any:
-    """Totals 40/0; seat 0 stays on 12, seat 1 stayed on 3 (totals 52/3): does the game end?"""
-    g = _game(2, "target_score", value)
-    s = g.new_position(dealer=1, turn=0, lines={0: ["12"], 1: ["3"]}, statuses={1: "stayed"}, totals=[40, 0])
-    s = _play(s, "stay")
-    return s.is_terminal(), s.winners, s.round, s.totals
-
-
-def scenario_decks(value: str | int) -> Any:
-    """3 seats: seat 0 holds The Zero and a second 0 is stacked on the pile (only possible with two decks)."""
-    g = _game(3, "decks", value)
-    try:
-        s = g.new_position(dealer=2, turn=0, lines={0: ["0"]}, draw=["0"])
-    except CardError as exc:
-        assert "'0'" in str(exc)
-        return len(g.deck), "CardError"
-    s = _play(s, "hit")
-    return len(g.deck), s.status(0), s.line(0), sum(s.cards_in_play().values())
+    return offers_in_turn(s, 3)
 
 
 SCENARIOS: dict[str, Callable[[str | int], Any]] = {
@@ -233,13 +174,11 @@ SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "flip_four_cards": scenario_flip_four_cards,
     "initial_deal": scenario_initial_deal,
     "stay_requires": scenario_stay_requires,
-    "tie": scenario_tie,
-    "target_score": scenario_target_score,
-    "decks": scenario_decks,
+    "tie": partial(helpers.scenario_tie, "vengeance"),
+    "target_score": partial(helpers.scenario_target_score, "vengeance"),
+    "decks": partial(helpers.scenario_decks, "vengeance"),
 }
 
-HIT_STAY = ("hit", "stay")
-HIT = ("hit",)
 T012 = ("target 0", "target 1", "target 2")
 T02 = ("target 0", "target 2")
 
@@ -363,22 +302,14 @@ DEFAULTS: dict[str, str | int] = {
 }
 
 
-def _cases(option: str) -> list[Any]:
-    return [pytest.param(reading, expected, id=str(reading)) for reading, expected in CASES[option].items()]
-
-
-def _check(option: str, reading: str | int, expected: Any) -> None:
-    assert SCENARIOS[option](reading) == expected
-
-
 # --------------------------------------------------------------------------- brutal
 
 
 @pytest.mark.rules("V-080", "V-081", "V-082")
-@pytest.mark.parametrize(("reading", "expected"), _cases("brutal"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "brutal"))
 def test_brutal(reading: str, expected: Any) -> None:
     """brutal: -7 stays -7, a busted seat may take the -8 and score it, and a Flip 7 asks +15 or -15 (true) or none of it."""
-    _check("brutal", reading, expected)
+    check_reading(SCENARIOS, "brutal", reading, expected)
 
 
 @pytest.mark.rules("V-080", "V-081", "V-082")
@@ -427,7 +358,7 @@ def test_brutal_busted_line_scores_its_modifiers(reading: str, scores: tuple[int
     """brutal: a busted line 6 6 ÷2 -4 scores 0, or only its -4 in Brutal Mode (the ÷2 has nothing to halve)."""
     g = Game("vengeance", 2, {"brutal": reading})
     s = g.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6", "6", "/2", "-4"]}, statuses={1: "busted"})
-    s = _play(s, "stay")
+    s = play(s, "stay")
     assert s.round == 2
     assert s.round_scores() == scores
     assert s.totals == scores
@@ -443,7 +374,7 @@ def test_brutal_lone_survivor_may_give_modifier_to_busted(reading: str, offered:
     s = g.new_position(
         dealer=2, turn=0, lines={0: ["5"], 1: ["6", "6"], 2: ["9", "9"]}, statuses={1: "busted", 2: "busted"}, draw=["-6"]
     )
-    s = _play(s, "hit")
+    s = play(s, "hit")
     assert (s.current_player, s.pending()) == (0, ("play", "-6"))
     assert tuple(s.legal_action_strings()) == offered
 
@@ -452,32 +383,37 @@ def test_brutal_lone_survivor_may_give_modifier_to_busted(reading: str, offered:
 
 
 @pytest.mark.rules("V-022", "V-036")
-@pytest.mark.parametrize(("reading", "expected"), _cases("lucky13_flip7"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "lucky13_flip7"))
 def test_lucky13_flip7(reading: str, expected: Any) -> None:
     """lucky13_flip7: 1-5 with Lucky 13 and a 13 is a Flip 7 worth 56 (twice) or six numbers and play goes on (once)."""
-    _check("lucky13_flip7", reading, expected)
+    check_reading(SCENARIOS, "lucky13_flip7", reading, expected)
 
 
 @pytest.mark.rules("V-022", "V-036")
-@pytest.mark.parametrize("reading", ["twice", "once"])
-def test_lucky13_flip7_seven_different_numbers_under_both(reading: str) -> None:
-    """lucky13_flip7: 1-5 with Lucky 13 and a 13 plus a 6 is a Flip 7 under both readings (1..6 + 26 + 15 = 62)."""
-    g = Game("vengeance", 2, {"lucky13_flip7": reading})
-    s = g.new_position(dealer=1, turn=0, lines={0: ["1", "2", "3", "4", "5", "lucky13", "13"], 1: ["9"]}, draw=["6"])
-    s = _play(s, "hit")
+def test_lucky13_flip7_seven_different_numbers_when_counted_once() -> None:
+    """lucky13_flip7=once: 1-5 with Lucky 13 and a 13, plus a 6, is a Flip 7 (1..6 + 26 + 15 = 62).
+
+    Under ``twice`` that line is already a Flip 7 before the 6, so no game reaches
+    it mid-round: building it is refused."""
+    g = Game("vengeance", 2, {"lucky13_flip7": "once"})
+    line = ["1", "2", "3", "4", "5", "lucky13", "13"]
+    s = g.new_position(dealer=1, turn=0, lines={0: line, 1: ["9"]}, draw=["6"])
+    s = play(s, "hit")
     assert [e.get("seat") for e in s.events() if e.type == "flip7"] == [0]
     assert s.round == 2
     assert s.round_scores() == (62, 9)
+    with pytest.raises(CardError, match="Flip 7 ends the round"):
+        Game("vengeance", 2, {"lucky13_flip7": "twice"}).new_position(dealer=1, turn=0, lines={0: line}, draw=["6"])
 
 
 # --------------------------------------------------------------------------- stayed_targetable
 
 
 @pytest.mark.rules("V-014", "V-015", "V-042", "V-050")
-@pytest.mark.parametrize(("reading", "expected"), _cases("stayed_targetable"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "stayed_targetable"))
 def test_stayed_targetable(reading: str, expected: Any) -> None:
     """stayed_targetable: every action may be played on the stayed seat 1 (yes) or only on active seats 0 and 2 (no)."""
-    _check("stayed_targetable", reading, expected)
+    check_reading(SCENARIOS, "stayed_targetable", reading, expected)
 
 
 @pytest.mark.rules("V-014", "V-015")
@@ -487,7 +423,7 @@ def test_stayed_targetable_yes_stayed_target_draws_and_stays_stayed() -> None:
     s = g.new_position(
         dealer=2, turn=0, lines={0: ["5"], 1: ["6"], 2: ["8"]}, statuses={1: "stayed"}, draw=["flip_four", "2", "3", "4", "9"]
     )
-    s = _play(s, "hit", "target 1")
+    s = play(s, "hit", "target 1")
     assert s.line(1) == ["6", "2", "3", "4", "9"]
     assert s.status(1) is Status.STAYED
     assert s.current_player == 2
@@ -516,7 +452,7 @@ def test_stayed_targetable_modifiers(brutal: str, reading: str, offered: tuple[s
         dealer=3, turn=0, lines={0: ["5"], 1: ["6"], 2: ["9", "9"], 3: ["8"]}, statuses={1: "stayed", 2: "busted"},
         draw=["-10"],
     )  # fmt: skip
-    s = _play(s, "hit")
+    s = play(s, "hit")
     assert (s.current_player, s.pending()) == (0, ("play", "-10"))
     assert tuple(s.legal_action_strings()) == offered
 
@@ -539,7 +475,7 @@ def test_stayed_targetable_stayed_line_reach(reading: str, picks: tuple[tuple[st
     out = []
     for card in ("steal", "swap"):
         s = g.new_position(dealer=2, turn=0, lines={0: ["5"], 1: ["6"], 2: ["8"]}, statuses={1: "stayed"}, draw=[card])
-        s = _play(s, "hit", "target 0")
+        s = play(s, "hit", "target 0")
         assert (s.current_player, s.pending()) == (0, ("cards", card))
         out.append(tuple(s.legal_action_strings()))
     assert tuple(out) == picks
@@ -549,17 +485,17 @@ def test_stayed_targetable_stayed_line_reach(reading: str, picks: tuple[tuple[st
 
 
 @pytest.mark.rules("V-047")
-@pytest.mark.parametrize(("reading", "expected"), _cases("discard_chooser"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "discard_chooser"))
 def test_discard_chooser(reading: str, expected: Any) -> None:
     """discard_chooser: seat 1's 9 is picked for discard by seat 0 who played the Discard (giver) or by seat 1 (recipient)."""
-    _check("discard_chooser", reading, expected)
+    check_reading(SCENARIOS, "discard_chooser", reading, expected)
 
 
 @pytest.mark.rules("V-045")
-@pytest.mark.parametrize(("reading", "expected"), _cases("swap_scope"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "swap_scope"))
 def test_swap_scope(reading: str, expected: Any) -> None:
     """swap_scope: seat 0 may swap seats 1 and 2's cards and take the Swap with an empty line (any-two) or not (own-and-other)."""
-    _check("swap_scope", reading, expected)
+    check_reading(SCENARIOS, "swap_scope", reading, expected)
 
 
 @pytest.mark.rules("V-045")
@@ -567,8 +503,8 @@ def test_swap_scope_any_two_exchanges_two_other_lines() -> None:
     """swap_scope any-two: seat 0 swaps seat 1's 6 with seat 2's 8 and keeps its own 5."""
     g = Game("vengeance", 3, {"swap_scope": "any-two"})
     s = g.new_position(dealer=2, turn=0, lines={0: ["5"], 1: ["6"], 2: ["8"]}, draw=["swap"])
-    s = _play(s, "hit", "target 0", "swap 1 0 2 0")
-    assert _lines(s) == [["5"], ["8"], ["6"]]
+    s = play(s, "hit", "target 0", "swap 1 0 2 0")
+    assert all_lines(s) == [["5"], ["8"], ["6"]]
     assert [e.to_dict() for e in s.last_events()] == [
         {"type": "swapped", "seat": 0, "first": 1, "first_card": "6", "second": 2, "second_card": "8"}
     ]
@@ -576,10 +512,10 @@ def test_swap_scope_any_two_exchanges_two_other_lines() -> None:
 
 
 @pytest.mark.rules("V-044")
-@pytest.mark.parametrize(("reading", "expected"), _cases("flip_four_cards"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "flip_four_cards"))
 def test_flip_four_cards(reading: str, expected: Any) -> None:
     """flip_four_cards: a Steal flipped before the busting 6 is void (after) or takes seat 2's 8 first (immediate)."""
-    _check("flip_four_cards", reading, expected)
+    check_reading(SCENARIOS, "flip_four_cards", reading, expected)
 
 
 @pytest.mark.rules("V-044")
@@ -591,11 +527,11 @@ def test_flip_four_cards_modifier_timing(reading: str, line_when_asked: list[str
     """flip_four_cards: seat 1 gives the -4 it flips first after its 3 4 9 (after) or before them (immediate)."""
     g = Game("vengeance", 3, {"flip_four_cards": reading})
     s = g.new_position(dealer=2, turn=0, lines={0: ["5"], 1: ["6"], 2: ["8"]}, draw=["flip_four", "-4", "3", "4", "9"])
-    s = _play(s, "hit", "target 1")
+    s = play(s, "hit", "target 1")
     assert (s.current_player, s.pending(), tuple(s.legal_action_strings())) == (1, ("play", "-4"), T012)
     assert s.line(1) == line_when_asked
-    s = _play(s, "target 2")
-    assert _lines(s) == [["5"], ["6", "3", "4", "9"], ["8", "-4"]]
+    s = play(s, "target 2")
+    assert all_lines(s) == [["5"], ["6", "3", "4", "9"], ["8", "-4"]]
     assert (s.current_player, s.status(1)) == (1, Status.ACTIVE)
 
 
@@ -603,29 +539,29 @@ def test_flip_four_cards_modifier_timing(reading: str, line_when_asked: list[str
 
 
 @pytest.mark.rules("V-011")
-@pytest.mark.parametrize(("reading", "expected"), _cases("initial_deal"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "initial_deal"))
 def test_initial_deal(reading: str, expected: Any) -> None:
     """initial_deal: seats 1, 2, 0 are dealt 5, 7, 9 (deal) or nobody has a card and the 5 is still on the pile (none)."""
-    _check("initial_deal", reading, expected)
+    check_reading(SCENARIOS, "initial_deal", reading, expected)
 
 
 @pytest.mark.rules("V-011")
 def test_initial_deal_modifier_pauses_the_deal() -> None:
     """initial_deal deal: seat 1 is dealt a -2 and gives it to seat 2, who is then passed over; seat 0 gets the 5."""
     g = Game("vengeance", 3, {"initial_deal": "deal"})
-    s = _draw(g.new_initial_state(stack=["-2", "5", "7"], dealer=0))
+    s = draw_to_decision(g.new_initial_state(stack=["-2", "5", "7"], dealer=0))
     assert (s.current_player, s.pending(), tuple(s.legal_action_strings())) == (1, ("play", "-2"), T012)
-    assert _lines(s) == [[], [], []]
-    s = _play(s, "target 2")
-    assert _lines(s) == [["5"], [], ["-2"]]
+    assert all_lines(s) == [[], [], []]
+    s = play(s, "target 2")
+    assert all_lines(s) == [["5"], [], ["-2"]]
     assert (s.current_player, s.pending(), s.next_card()) == (1, ("offer", None), "7")
 
 
 @pytest.mark.rules("V-017")
-@pytest.mark.parametrize(("reading", "expected"), _cases("stay_requires"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "stay_requires"))
 def test_stay_requires(reading: str, expected: Any) -> None:
     """stay_requires: a lone -4 allows a Stay under nothing and any-card only, an empty line under nothing only."""
-    _check("stay_requires", reading, expected)
+    check_reading(SCENARIOS, "stay_requires", reading, expected)
 
 
 @pytest.mark.rules("V-017", "V-031")
@@ -638,55 +574,35 @@ def test_stay_requires_the_zero_never_stays(reading: str) -> None:
 
 
 @pytest.mark.rules("V-074")
-@pytest.mark.parametrize(("reading", "expected"), _cases("tie"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "tie"))
 def test_tie(reading: str, expected: Any) -> None:
     """tie: a 205-205 tie at game end leads to another round won by seat 0 alone, or to a shared win of seats 0 and 1."""
-    _check("tie", reading, expected)
+    check_reading(SCENARIOS, "tie", reading, expected)
 
 
 @pytest.mark.rules("V-073")
-@pytest.mark.parametrize(("reading", "expected"), _cases("target_score"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "target_score"))
 def test_target_score(reading: str | int, expected: Any) -> None:
     """target_score: a 52-point total does not end the game at 200 but does at 52."""
-    _check("target_score", reading, expected)
+    check_reading(SCENARIOS, "target_score", reading, expected)
 
 
 @pytest.mark.rules("V-073")
-@pytest.mark.parametrize(
-    ("target", "ends"),
-    [
-        pytest.param(51, True, id="51"),
-        pytest.param(52, True, id="52"),
-        pytest.param(53, False, id="53"),
-        pytest.param("53", False, id="'53'"),
-    ],
-)
+@pytest.mark.parametrize(("target", "ends"), helpers.TARGET_THRESHOLDS)
 def test_target_score_threshold_is_reached_not_passed(target: str | int, ends: bool) -> None:
     """target_score: the game ends when a total reaches the target exactly or passes it, not one point short."""
-    g = Game("vengeance", 2, {"target_score": target})
-    assert g.options["target_score"] == int(target)
-    assert g.target_score == int(target)
-    assert scenario_target_score(target)[0] is ends
+    helpers.check_target_threshold("vengeance", target, ends)
 
 
 @pytest.mark.rules("V-003")
-@pytest.mark.parametrize(("reading", "expected"), _cases("decks"))
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "decks"))
 def test_decks(reading: str | int, expected: Any) -> None:
     """decks: a second 0 on the pile cannot exist with one deck (auto, 3 players) and busts seat 0 with decks=2."""
-    _check("decks", reading, expected)
+    check_reading(SCENARIOS, "decks", reading, expected)
 
 
 @pytest.mark.rules("V-003", "V-004")
-@pytest.mark.parametrize(
-    ("players", "decks", "expected"),
-    [
-        pytest.param(18, "auto", 1, id="18-auto"),
-        pytest.param(19, "auto", 2, id="19-auto"),
-        pytest.param(37, "auto", 3, id="37-auto"),
-        pytest.param(19, 1, 1, id="19-one"),
-        pytest.param(4, 3, 3, id="4-three"),
-    ],
-)
+@pytest.mark.parametrize(("players", "decks", "expected"), helpers.DECK_COUNTS)
 def test_decks_counts(players: int, decks: str | int, expected: int) -> None:
     """decks: auto gives one 108-card deck per 18 players; an integer forces that many decks."""
     g = Game("vengeance", players, {"decks": decks})
@@ -702,31 +618,12 @@ def test_decks_counts(players: int, decks: str | int, expected: int) -> None:
 @pytest.mark.parametrize("option", [pytest.param(o, marks=pytest.mark.rules(*RULES[o]), id=o) for o in CASES])
 def test_readings_differ_pairwise(option: str) -> None:
     """Every two readings of an option give different outcomes in its scenario (played, not just tabled)."""
-    played = {reading: SCENARIOS[option](reading) for reading in CASES[option]}
-    assert played == CASES[option]
-    for a, b in combinations(played, 2):
-        assert played[a] != played[b], f"{option}: readings {a!r} and {b!r} give the same outcome"
+    helpers.check_readings_differ(SCENARIOS, CASES, option)
 
 
 def test_cases_cover_every_option_and_reading() -> None:
     """Every option and reading of vengeance.yaml has a case here, integer options a non-default integer, and the right rules."""
-    assert set(CASES) == set(EDITION.options)
-    assert set(SCENARIOS) == set(EDITION.options)
-    assert set(RULES) == set(EDITION.options)
-    for name, spec in EDITION.options.items():
-        readings = {r.name for r in spec.readings}
-        named = {k for k in CASES[name] if isinstance(k, str)}
-        assert named == readings, f"{name}: cases {sorted(named)} vs readings {sorted(readings)}"
-        extra = [k for k in CASES[name] if isinstance(k, int)]
-        if spec.integer is None:
-            assert extra == [], f"{name} is not an integer option"
-        else:
-            assert extra, f"{name}: no case with a non-default integer"
-            assert all(spec.coerce(k) == k and k != spec.coerce(spec.default) for k in extra)
-        assert RULES[name] == spec.rules
-        test = globals()[f"test_{name}"]
-        marks = [m.args for m in getattr(test, "pytestmark", []) if m.name == "rules"]
-        assert marks == [spec.rules], f"test_{name} cites {marks}, the table says {spec.rules}"
+    helpers.check_cases_cover("vengeance", SCENARIOS, CASES, RULES, globals())
 
 
 def test_table_option_list() -> None:
@@ -752,74 +649,43 @@ def test_table_option_list() -> None:
 
 def test_default_options() -> None:
     """Game('vengeance', 4) takes the table's default for every option."""
-    g = Game("vengeance", 4)
-    assert dict(g.options) == DEFAULTS
-    assert dict(g.options) == {n: o.coerce(o.default) for n, o in EDITION.options.items()}
-    assert g.non_default_options() == {}
-    assert g == Game("vengeance", 4, DEFAULTS)
-    assert (g.target_score, g.decks, len(g.deck)) == (200, 1, 108)
+    helpers.check_default_options("vengeance", DEFAULTS, 108)
 
 
 def test_unknown_option_name() -> None:
     """An unknown option name raises OptionError naming it and listing the known options."""
-    with pytest.raises(OptionError) as info:
-        Game("vengeance", 4, {"brutal_mode": "true"})
-    message = str(info.value)
-    assert "'brutal_mode'" in message
+    message = helpers.check_unknown_option_name("vengeance", "brutal_mode", "true")
     assert "vengeance" in message
-    for name in EDITION.options:
-        assert name in message
 
 
 def test_flip7_only_option_is_unknown_here() -> None:
     """A Flip 7 option such as flip7_bonus is not an option of Vengeance."""
-    with pytest.raises(OptionError, match=r"^unknown option 'flip7_bonus' for edition vengeance "):
-        Game("vengeance", 4, {"flip7_bonus": "maker"})
+    helpers.check_option_error("vengeance", {"flip7_bonus": "maker"}, r"^unknown option 'flip7_bonus' for edition vengeance ")
 
 
 @pytest.mark.parametrize("option", list(DEFAULTS))
 def test_unknown_option_value(option: str) -> None:
     """An unknown value raises OptionError naming the option, the value and every allowed reading."""
-    with pytest.raises(OptionError) as info:
-        Game("vengeance", 4, {option: "bogus-reading"})
-    message = str(info.value)
-    assert f"option {option}:" in message
-    assert "'bogus-reading'" in message
-    for reading in EDITION.options[option].readings:
-        assert reading.name in message
-    if EDITION.options[option].integer is not None:
-        assert "whole number" in message
+    helpers.check_unknown_option_value("vengeance", option)
 
 
 def test_unknown_option_value_messages_exact() -> None:
     """The OptionError messages of named and integer options, word for word."""
-    with pytest.raises(OptionError, match=r"^option brutal: unknown value 'yes' \(expected false, true\)$"):
-        Game("vengeance", 4, {"brutal": "yes"})
+    helpers.check_option_error("vengeance", {"brutal": "yes"}, r"^option brutal: unknown value 'yes' \(expected false, true\)$")
     expected = r"^option stay_requires: unknown value 'two-numbers' \(expected nothing, any-card, number-card\)$"
-    with pytest.raises(OptionError, match=expected):
-        Game("vengeance", 4, {"stay_requires": "two-numbers"})
-    with pytest.raises(OptionError, match=r"^option decks: unknown value 'many' \(expected auto, or a whole number\)$"):
-        Game("vengeance", 4, {"decks": "many"})
+    helpers.check_option_error("vengeance", {"stay_requires": "two-numbers"}, expected)
+    helpers.check_option_error(
+        "vengeance", {"decks": "many"}, r"^option decks: unknown value 'many' \(expected auto, or a whole number\)$"
+    )
 
 
-@pytest.mark.parametrize(
-    ("option", "value", "bound"),
-    [
-        pytest.param("target_score", 0, "expected 1..10000", id="target-0"),
-        pytest.param("target_score", -5, "expected 1..10000", id="target-neg"),
-        pytest.param("decks", 0, "expected 1..8", id="decks-0"),
-        pytest.param("decks", 9, "expected 1..8", id="decks-9"),
-    ],
-)
+@pytest.mark.parametrize(("option", "value", "bound"), helpers.INTEGERS_OUT_OF_RANGE)
 def test_integer_option_out_of_range(option: str, value: int, bound: str) -> None:
     """An integer outside an integer option's range raises OptionError naming the option and the range."""
-    with pytest.raises(OptionError) as info:
-        Game("vengeance", 4, {option: value})
-    assert str(info.value) == f"option {option}: {value} is out of range ({bound})"
+    helpers.check_integer_out_of_range("vengeance", option, value, bound)
 
 
-@pytest.mark.parametrize("option", [o for o, spec in EDITION.options.items() if spec.integer is None])
+@pytest.mark.parametrize("option", helpers.named_options("vengeance"))
 def test_named_option_rejects_integers(option: str) -> None:
     """A named (non-integer) option does not accept a number."""
-    with pytest.raises(OptionError, match=rf"^option {option}: unknown value 1 "):
-        Game("vengeance", 4, {option: 1})
+    helpers.check_named_option_rejects_integers("vengeance", option)

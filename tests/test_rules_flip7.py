@@ -12,35 +12,13 @@ from collections.abc import Sequence
 
 import pytest
 import yaml
+from helpers import flip, hit, ids, of_type
 
-from flip7ref import CHANCE, TERMINAL, Event, Game, IllegalActionError, OptionError, State, Status, load_edition
+from flip7ref import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, State, Status, load_edition
 from flip7ref.scoring import score_cards
 
 ANN, BEN, CAT, DAN = 0, 1, 2, 3
 GAME = Game("flip7", 3)
-
-
-def flip(state: State, n: int = 1) -> State:
-    """Reveal the top card of the ordered pile ``n`` times (each at a chance node)."""
-    for _ in range(n):
-        assert state.current_player == CHANCE
-        state = state.apply_chance(state.next_card() or "")
-    return state
-
-
-def hit(state: State) -> State:
-    """The seat on offer hits and the top card of the pile is revealed."""
-    return flip(state.apply("hit"))
-
-
-def of_type(events: Sequence[Event], kind: str) -> list[dict[str, object]]:
-    """The events of one type, as dicts without their type."""
-    return [{k: v for k, v in e.to_dict().items() if k != "type"} for e in events if e.type == kind]
-
-
-def ids(game: Game, zone: Sequence[int]) -> Counter[str]:
-    """Card ids of a zone (draw or discard pile, a deck) with their counts."""
-    return Counter(game.card_ids[c] for c in zone)
 
 
 def position(draw: Sequence[str], *, kept: dict[int, list[str]] | None = None, totals: list[int] | None = None) -> State:
@@ -436,7 +414,7 @@ def test_lone_player_must_take_flip_three() -> None:
     """The only active player draws a Flip Three and can only target themselves."""
     s = GAME.new_position(
         dealer=ANN,
-        lines={ANN: ["1"], BEN: ["2"], CAT: ["3"]},
+        lines={ANN: ["1"], BEN: ["2"], CAT: ["3", "3"]},
         statuses={ANN: "stayed", CAT: "busted"},
         draw=["flip_three", "4", "5", "6"],
     )

@@ -9,11 +9,12 @@ text (SRC-000) decides where it is explicit.  Seats: 0 = Ada, 1 = Bea,
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from functools import partial
 
 import pytest
+from helpers import flip, hit, ids, mid_round, of_type, score_of
 
-from flip7ref import CHANCE, TERMINAL, CardError, Event, Game, IllegalActionError, OptionError, State, Status, load_edition
+from flip7ref import CHANCE, TERMINAL, CardError, Game, IllegalActionError, OptionError, Status, load_edition
 from flip7ref.scoring import score_cards
 
 ADA, BEA, CAIO, DOV = 0, 1, 2, 3
@@ -23,46 +24,8 @@ BRUTAL = Game("vengeance", 3, options={"brutal": "true"})
 EDITION = load_edition("vengeance")
 
 
-def flip(state: State, n: int = 1) -> State:
-    """Reveal the top card of the ordered pile ``n`` times (each at a chance node)."""
-    for _ in range(n):
-        assert state.current_player == CHANCE
-        state = state.apply_chance(state.next_card() or "")
-    return state
-
-
-def hit(state: State) -> State:
-    """The seat on offer hits and the top card of the pile is revealed."""
-    return flip(state.apply("hit"))
-
-
-def of_type(events: Sequence[Event], kind: str) -> list[dict[str, object]]:
-    """The events of one type, as dicts without their type."""
-    return [{k: v for k, v in e.to_dict().items() if k != "type"} for e in events if e.type == kind]
-
-
-def ids(game: Game, zone: Sequence[int]) -> Counter[str]:
-    """Card ids of a zone (draw or discard pile, a deck) with their counts."""
-    return Counter(game.card_ids[c] for c in zone)
-
-
-def position(
-    lines: dict[int, list[str]],
-    draw: Sequence[str] = (),
-    *,
-    statuses: dict[int, str] | None = None,
-    dealer: int = CAIO,
-    turn: int | None = None,
-    game: Game = GAME,
-    totals: list[int] | None = None,
-) -> State:
-    """A mid-round position, Caio dealing by default so that Ada is offered first; ``draw`` tops the pile."""
-    return game.new_position(dealer=dealer, turn=turn, lines=lines, statuses=statuses, draw=list(draw), totals=totals)
-
-
-def score_of(cards: list[str], game: Game = SOLO) -> int:
-    """The round score of a line given by card ids."""
-    return score_cards(game, cards).score
+# A mid-round position, Caio dealing by default so that Ada is offered first; ``draw`` tops the pile.
+position = partial(mid_round, game=GAME, dealer=CAIO)
 
 
 # --------------------------------------------------------------------------- identity and components
@@ -396,7 +359,7 @@ def test_zero_forbids_staying_and_scores_zero() -> None:
     assert s.current_player == ADA
     assert s.legal_action_strings() == ["hit"]
     assert s.line_value(ADA) == 0
-    assert score_of(["0", "12", "11", "9", "-2"]) == 0
+    assert score_of(SOLO, ["0", "12", "11", "9", "-2"]) == 0
 
 
 @pytest.mark.rules("V-030", "V-032", "V-052", "V-022")
@@ -832,7 +795,7 @@ def test_modifier_given_to_chosen_player_never_busts() -> None:
 )
 def test_scoring_pipeline(cards: list[str], expected: int) -> None:
     """Numbers, ÷2 rounding down, negatives after it, a floor of 0, The Zero, then +15 for a Flip 7."""
-    assert score_of(cards) == expected
+    assert score_of(SOLO, cards) == expected
 
 
 @pytest.mark.rules("V-052", "V-053", "V-060", "V-070")
@@ -971,8 +934,8 @@ def test_tie_broken_by_the_extra_round() -> None:
 @pytest.mark.rules("V-080", "V-053")
 def test_brutal_scores_go_below_zero() -> None:
     """Brutal Mode: 3 with -10 scores -7 and lowers the running total; standard play floors it at 0."""
-    assert score_of(["3", "-10"], Game("vengeance", 1, options={"brutal": "true"})) == -7
-    assert score_of(["3", "-10"]) == 0
+    assert score_of(Game("vengeance", 1, options={"brutal": "true"}), ["3", "-10"]) == -7
+    assert score_of(SOLO, ["3", "-10"]) == 0
     s = position({ADA: ["3", "-10"], BEA: ["12", "/2", "-8"], CAIO: ["4"]}, game=BRUTAL, totals=[5, 0, 0])
     s = s.apply("stay").apply("stay").apply("stay")
     assert s.round_scores() == (-7, -2, 4)
