@@ -359,6 +359,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read protocol requests on stdin and answer on stdout, as the reference engine.",
     )
     p.set_defaults(func=cmd_conformance_serve)
+
+    from . import docs, explore
+
+    docs.register(sub)
+    explore.register(sub)
     return parser
 
 
