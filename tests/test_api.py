@@ -62,9 +62,10 @@ def test_states_are_immutable_values() -> None:
         s.turn = 2  # type: ignore[misc]
 
 
-def test_same_seed_same_game_despite_global_random() -> None:
-    """A seeded game's course does not depend on the global random module."""
-    game = Game("flip7", 4)
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+def test_same_seed_same_game_despite_global_random(edition: str) -> None:
+    """A seeded game's course does not depend on the global random module (the RLCard check)."""
+    game = Game(edition, 4)
 
     def run(noise: bool) -> list[str]:
         state = game.new_initial_state(seed=99)
