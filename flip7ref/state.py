@@ -30,7 +30,7 @@ import attrs
 
 from .errors import CardError, IllegalActionError, OptionError, SerializationError
 from .game import ACTION, MODIFIER, NUMBER, Effect, Game
-from .scoring import flip7_count, score_line
+from .scoring import flip7_count, score_line, score_points
 
 CHANCE = -1
 """``current_player`` at a chance node (a card must be drawn)."""
@@ -612,7 +612,7 @@ class State:
     def line_value(self, seat: int) -> int:
         """What ``seat``'s line would score if the round ended now (points)."""
         p = self.players[self._seat(seat)]
-        return score_line(self.game, p.line, busted=p.status is Status.BUSTED).score
+        return 0 if p.status is Status.BUSTED else score_points(self.game, p.line)
 
     def round_scores(self) -> tuple[int, ...]:
         """The round scores (points) of the last finished round, one per seat."""
@@ -862,7 +862,8 @@ class _Work:
         return self.game.card_ids[code]
 
     def set_player(self, seat: int, **changes: Any) -> None:
-        self.players[seat] = attrs.evolve(self.players[seat], **changes)
+        p = self.players[seat]
+        self.players[seat] = Player(changes.get("line", p.line), changes.get("kept", p.kept), changes.get("status", p.status))
 
     def active_seats(self) -> list[int]:
         return [i for i, p in enumerate(self.players) if p.status is Status.ACTIVE]
