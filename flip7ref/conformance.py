@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import yaml
 
 from .errors import Flip7RefError, SpecError
 from .game import Game
 from .scoring import score_cards
-from .spec import validate
+from .spec import read_yaml_file, validate
 from .state import CHANCE, TERMINAL, State
 
 Case = Mapping[str, Any]
@@ -52,13 +51,9 @@ def load_case_file(path: str | Path) -> list[Case]:
             (naming the file, the path inside it and what was expected).
     """
     p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(str(p), "", "an existing case file") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise SpecError(str(p), "", f"a valid YAML case file ({type(exc).__name__})") from None
+    data = read_yaml_file(p, "case file")
     validate(data, "case", str(p))
+    assert isinstance(data, dict)
     cases = list(data["cases"])
     for i, case in enumerate(cases):
         if data.get("edition") and case["edition"] != data["edition"]:

@@ -20,7 +20,7 @@ import attrs
 
 from .errors import Flip7RefError, SpecError
 from .game import Game
-from .spec import validate
+from .spec import read_text_file, validate
 from .state import CHANCE, TERMINAL, State
 
 
@@ -57,11 +57,9 @@ def load_transcript(path: str | Path) -> dict[str, Any]:
     """
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(str(p), "", "an existing transcript file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SpecError(str(p), "", f"a JSON transcript ({exc})") from None
+        data = json.loads(read_text_file(p, "transcript file"))
+    except json.JSONDecodeError as exc:
+        raise SpecError(str(p), f"line {exc.lineno}, column {exc.colno}", f"JSON ({exc.msg})") from None
     validate(data, "transcript", str(p))
     assert isinstance(data, dict)
     return data

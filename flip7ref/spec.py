@@ -276,6 +276,9 @@ class Edition:
         rules: the rule catalogue by id.
         disputes: the dispute entries by id (raw mappings).
         sources: the source register by key (raw mappings).
+        event_rules: the rule ids behind each event type (``busted`` -> ``("F7-040", ...)``),
+            from the table's optional ``events`` section; a key ``TYPE/DETAIL`` narrows
+            an event type by a detail of the event (see :mod:`flip7ref.explore`).
     """
 
     id: str
@@ -292,6 +295,7 @@ class Edition:
     rules: Mapping[str, Rule]
     disputes: Mapping[str, Mapping[str, Any]]
     sources: Mapping[str, Mapping[str, Any]]
+    event_rules: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
 
     def card(self, name: str) -> CardKind:
         """Find a card kind by id, alias or name in any language (case-insensitive).
@@ -328,24 +332,36 @@ def _read_yaml(path: Path) -> object:
     return read_yaml_file(path, "an edition table file")
 
 
+def read_text_file(path: Path, what: str) -> str:
+    """Read a UTF-8 text file, turning every failure into a SpecError naming the file.
+
+    Args:
+        path: the file.
+        what: what the file should be, for the message (e.g. ``"case file"``).
+
+    Raises:
+        SpecError: missing, a folder or special file, unreadable, or not UTF-8.
+    """
+    if not path.is_file() and path.exists():
+        raise SpecError(str(path), "", f"{what}, not a folder or a special file")
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError(str(path), "", f"an existing {what}") from None
+    except UnicodeDecodeError:
+        raise SpecError(str(path), "", "UTF-8 text") from None
+    except (OSError, ValueError) as exc:
+        why = f"{type(exc).__name__}: {getattr(exc, 'strerror', None) or exc}"
+        raise SpecError(str(path), "", f"a readable {what} ({why})") from None
+
+
 def read_yaml_file(path: Path, what: str) -> object:
     """Read a YAML file with ``safe_load``, turning every failure into a SpecError.
 
     Raises:
         SpecError: missing, unreadable, not UTF-8, too deeply nested, or not YAML.
     """
-    if not path.is_file() and path.exists():
-        raise SpecError(str(path), "", f"{what}, not a folder or a special file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecError(str(path), "", f"an existing {what}") from None
-    except UnicodeDecodeError:
-        raise SpecError(str(path), "", "UTF-8 text") from None
-    except (OSError, ValueError) as exc:
-        raise SpecError(
-            str(path), "", f"a readable {what} ({type(exc).__name__}: {getattr(exc, 'strerror', None) or exc})"
-        ) from None
+    text = read_text_file(path, what)
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -476,6 +492,12 @@ def parse_edition(data: object, file: str) -> Edition:
                 for ref in lst:
                     if ref not in seen and ref not in CATEGORIES:
                         raise SpecError(file, pointer(["cards", i, "effect", key]), f"card ids or categories (no card {ref!r})")
+    event_rules: dict[str, tuple[str, ...]] = {}
+    for key, ids in (data.get("events") or {}).items():
+        for j, rid in enumerate(ids):
+            if rules and rid not in rules:
+                raise SpecError(file, pointer(["events", key, j]), f"a rule id of the catalogue (no rule {rid})")
+        event_rules[str(key)] = tuple(ids)
     return Edition(
         id=data["edition"]["id"],
         title=data["edition"]["title"],
@@ -491,6 +513,7 @@ def parse_edition(data: object, file: str) -> Edition:
         rules=rules,
         disputes=dict(data.get("disputes") or {}),
         sources=dict(data.get("sources") or {}),
+        event_rules=event_rules,
     )
 
 

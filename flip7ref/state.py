@@ -1354,27 +1354,31 @@ def initial_state(
         except ValueError:
             raise CardError(f"stack: more copies of {game.card_ids[code]!r} than the deck holds") from None
         top.append(code)
-    state = State(
-        game=game,
-        players=tuple(Player() for _ in range(n)),
-        draw=tuple(top + cards),
-        discard=(),
-        frames=(),
-        dealer=dealer,
-        turn=dealer,
-        round=0,
-        totals=tuple(totals) if totals is not None else (0,) * n,
-        last_scores=(),
-        flip7=None,
-        round_over=False,
-        winners=(),
-        shuffle_seed=shuffle_seed,
-        shuffles=0,
-    )
+    state = _fresh(game, tuple(Player() for _ in range(n)), tuple(top + cards), (), dealer, dealer, 0, totals, shuffle_seed)
     work = _Work(state)
     _start_round(work, dealer, 1, first=True)
     _settle(work)
     return work.freeze(None, "")
+
+
+def _fresh(
+    game: Game,
+    players: tuple[Player, ...],
+    draw: tuple[int, ...],
+    discard: tuple[int, ...],
+    dealer: int,
+    turn: int,
+    round_number: int,
+    totals: Sequence[int] | None,
+    shuffle_seed: str | None,
+) -> State:
+    """A state with nothing pending yet: no frames, no scores, no reshuffles."""
+    n = len(players)
+    return State(
+        game=game, players=players, draw=draw, discard=discard, frames=(), dealer=dealer, turn=turn,
+        round=round_number, totals=tuple(totals) if totals is not None else (0,) * n, last_scores=(), flip7=None,
+        round_over=False, winners=(), shuffle_seed=shuffle_seed, shuffles=0,
+    )  # fmt: skip
 
 
 def _frame_to_dict(f: Frame, ids: tuple[str, ...]) -> dict[str, Any]:
@@ -1662,23 +1666,8 @@ def position_state(
     else:
         raise OptionError(f"rest: expected 'below', 'discard' or 'out', got {rest!r}")
     order_first = dealer if game.start_seat == "dealer" else (dealer + 1) % n
-    state = State(
-        game=game,
-        players=tuple(players),
-        draw=pile,
-        discard=dis,
-        frames=(),
-        dealer=dealer,
-        turn=order_first if turn is None else turn,
-        round=round_number,
-        totals=tuple(totals) if totals is not None else (0,) * n,
-        last_scores=(),
-        flip7=None,
-        round_over=False,
-        winners=(),
-        shuffle_seed=shuffle_seed,
-        shuffles=0,
-    )
+    turn = order_first if turn is None else turn
+    state = _fresh(game, tuple(players), pile, dis, dealer, turn, round_number, totals, shuffle_seed)
     work = _Work(state)
     if deal:
         if any(p.line or p.kept or p.status is not Status.ACTIVE for p in players):
