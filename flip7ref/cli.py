@@ -147,7 +147,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     print(f"line        {' '.join(args.cards)}")
     print(f"numbers     {b.numbers}")
     if b.multiplied != b.numbers:
-        print(f"multiplied  {b.multiplied}")
+        print(f"x2 or ÷2    {b.multiplied}")
     print(f"modifiers   {b.modifiers:+d}")
     print(f"Flip 7      {'yes, +' + str(b.bonus) if b.flip7 else 'no'}")
     print(f"score       {b.score}")
@@ -225,7 +225,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
             console.print(f"    {line}", markup=False)
     totals = {k: sum(1 for r in results if r.status == k) for k in ("pass", "fail", "skip", "error")}
     summary = f"{totals['pass']} passed, {totals['fail']} failed, {totals['skip']} skipped, {totals['error']} errored"
-    console.print(f"{len(results)} cases: {summary}")
+    console.print(f"{len(results)} case{'s' if len(results) != 1 else ''}: {summary}")
     return 1 if bad else 0
 
 
@@ -242,7 +242,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         won = f"; winners {', '.join(f'seat {w}' for w in result.winners)}" if result.winners else " (game not finished)"
         print(f"agrees: {result.steps} steps replayed; totals {', '.join(map(str, result.totals))}{won}")
     else:
-        where = f"step {result.divergence}" if result.divergence is not None else "the end"
+        i = result.divergence
+        where = f"step {i + 1} (steps[{i}] of the transcript)" if i is not None else "the end"
         print(f"diverges at {where}: {result.message}")
         if result.rules:
             print(f"rules involved: {', '.join(result.rules)}")

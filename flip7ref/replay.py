@@ -157,6 +157,11 @@ def replay(data: Mapping[str, Any]) -> ReplayResult:
         except Flip7RefError as exc:
             return verdict(i, str(exc), rules)
     final = data.get("final") or {}
+    if final and not state.is_terminal():
+        pending = state.pending()[0]
+        who = "a card is to be drawn" if state.current_player == CHANCE else f"seat {state.current_player} to decide ({pending})"
+        why = f"the transcript ends before the game is over ({who}), but it gives final scores"
+        return verdict(len(data["steps"]), why, _rules_at(state))
     for key, mine in (("totals", list(state.totals)), ("winners", list(state.winners)), ("rounds", state.round)):
         if key in final and final[key] != mine:
             why = f"every step is legal, but the engine's final {key} {final[key]} differ from the reference's {mine}"

@@ -34,14 +34,18 @@ def describe(event: Event, game: Game, lang: str = "en") -> str:
     if t == "flip7":
         return f"seat {seat} makes a Flip 7!"
     if t == "stayed":
-        why = f" ({event.get('reason')})" if event.get("reason") else ""
+        reason = event.get("reason")
+        if reason and reason in game.card_ids:
+            reason = f"after {card_name(game, reason, lang)}"
+        why = f" ({reason})" if reason else ""
         return f"seat {seat} stays{why}"
     if t == "frozen":
         return f"seat {seat} is frozen by seat {event.get('by')}"
     if t == "target_chosen":
         return f"seat {seat} plays {card} on seat {event.get('target')}"
     if t == "forced_draw_started":
-        return f"seat {seat} must take {event.get('count')} cards ({card} from seat {event.get('by')})"
+        count = event.get("count")
+        return f"seat {seat} must take {count} card{'s' if count != 1 else ''} ({card} from seat {event.get('by')})"
     if t == "forced_draw_ended":
         return f"seat {seat}'s {card} ends ({event.get('outcome')})"
     if t == "set_aside":

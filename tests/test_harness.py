@@ -120,3 +120,37 @@ def test_in_process_run_filters(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "F7-080" in out and "0 failed" in out
     assert main(["conformance", "run", "--case", "NOPE-1"]) == 2
+
+
+WRONG = Path(__file__).parent / "engines" / "wrong_rules.py"
+
+
+@pytest.mark.rules("F7-091")
+def test_engine_where_x2_doubles_modifiers_fails_the_x2_cases() -> None:
+    """An engine whose x2 also doubles +N cards fails the cases with x2 and +N in one scored line, citing x2's rules."""
+    cases = [c for c in load_cases() if c["edition"] == "flip7"]
+    _, results = run_engine(f"{sys.executable} {WRONG} x2-doubles-modifiers", cases, timeout=30)
+    failed = {r.case_id for r in results if r.status != "pass"}
+    assert failed, "the suite did not notice x2 doubling the modifiers"
+    assert {"F7-C0005", "F7-C0006"} <= failed  # E-05 and E-06 (BGG-FAQ c10)
+    by_id = {r.case_id: r for r in results}
+    for case_id in failed:
+        assert by_id[case_id].status == "fail"
+        assert {"F7-091", "F7-092", "F7-100"} & set(by_id[case_id].rules), case_id
+    for case in cases:
+        if case["id"] not in failed and case["kind"] == "scoring":
+            line = case["line"]
+            assert not ("x2" in line and any(c.startswith("+") for c in line)), case["id"]
+
+
+@pytest.mark.rules("F7-073", "F7-131")
+def test_engine_resolving_after_a_bust_fails_the_set_aside_cases() -> None:
+    """An engine that resolves set-aside cards after a bust fails the cases pinning F7-073's discard."""
+    cases = [c for c in load_cases() if c["edition"] == "flip7"]
+    _, results = run_engine(f"{sys.executable} {WRONG} resolve-after-bust", cases, timeout=30)
+    failed = [r for r in results if r.status != "pass"]
+    assert failed and all(r.status == "fail" for r in failed)
+    assert {"F7-C0707", "F7-C0712"} <= {r.case_id for r in failed}  # E-22 and the Freeze before a bust
+    for r in failed:
+        assert "F7-073" in r.rules, (r.case_id, r.rules)
+        assert r.message  # the first difference is explained

@@ -92,9 +92,20 @@ def test_cli_trace_transcript_and_replay(tmp_path: Path, capsys: pytest.CaptureF
     data["steps"] = data["steps"][:5] + data["steps"][6:]
     path.write_text(json.dumps(data), encoding="utf-8")
     assert main(["replay", str(path)]) == 1
-    assert "diverges at step 5" in capsys.readouterr().out
+    assert "diverges at step 6 (steps[5] of the transcript)" in capsys.readouterr().out
     path.write_text('{"format": 1, "edition": "flip7"}', encoding="utf-8")
     assert main(["replay", str(path)]) == 2
     assert "required" in capsys.readouterr().err
     with pytest.raises(SpecError):
         load_transcript(tmp_path / "missing.json")
+
+
+def test_transcript_cut_short_with_final_scores() -> None:
+    """A transcript that stops before the game ends, yet gives final scores, says so."""
+    data = _game_transcript("flip7", 0)
+    data["steps"] = data["steps"][:-3]
+    result = replay(data)
+    assert not result.agrees
+    assert "ends before the game is over" in result.message
+    del data["final"]
+    assert replay(data).agrees
