@@ -377,6 +377,17 @@ def test_first_second_chance_may_give_hands_it_over() -> None:
     ]
 
 
+@pytest.mark.rules("F7-082")
+def test_first_second_chance_may_give_can_still_keep_it() -> None:
+    """first_second_chance may-give: choosing oneself keeps the Second Chance (a kept event, not a given one)."""
+    g = Game("flip7", 3, {"first_second_chance": "may-give"})
+    lines = {0: ["5"], 1: ["6"], 2: ["7"]}
+    s = g.new_position(dealer=2, turn=0, lines=lines, kept={2: ["second_chance"]}, draw=["second_chance"])
+    s = play(s, "hit", "target 0")
+    assert (s.kept(0), s.kept(1)) == (["second_chance"], [])
+    assert [e.type for e in s.last_events()][:2] == ["target_chosen", "second_chance_kept"]
+
+
 @pytest.mark.rules("F7-111")
 @pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "deck_between_rounds"))
 def test_deck_between_rounds(reading: str, expected: Any) -> None:

@@ -829,3 +829,26 @@ def test_solo_challenge_counts_rounds() -> None:
     assert s.totals == (200,)
     assert s.winners == (ANN,)
     assert of_type(s.last_events(), "game_won") == [{"winners": [ANN], "totals": [200], "rounds": 2}]
+
+
+@pytest.mark.rules("F7-052", "F7-073")
+def test_flip7_inside_flip_three_reports_the_cut_short_work() -> None:
+    """A Flip 7 reached inside a Flip Three ends it and discards what was set aside, with events saying so."""
+    s = GAME.new_position(
+        dealer=CAT, turn=ANN, lines={ANN: ["1", "2", "3", "4", "5"], BEN: ["9"]}, draw=["flip_three", "freeze", "6", "7"]
+    )
+    s = flip(hit(s).apply("target 0"), 3)  # Freeze (set aside), 6, then 7: seven numbers
+    events = [e.to_dict() for e in s.events()]
+    ended = [e for e in events if e["type"] == "forced_draw_ended"]
+    assert ended == [{"type": "forced_draw_ended", "seat": ANN, "card": "flip_three", "outcome": "round ended"}]
+    assert {"type": "discarded", "card": "freeze", "seat": None, "reason": "round ended"} in events
+    assert s.round == 2 and s.round_scores()[ANN] == 28 + 15
+
+
+@pytest.mark.rules("F7-034")
+def test_stay_event_names_the_seat() -> None:
+    """Staying emits a stayed event for that seat, and the offer moves on."""
+    s = GAME.new_position(dealer=CAT, turn=ANN, lines={ANN: ["5"], BEN: ["6"]})
+    s = s.apply("stay")
+    assert [e.to_dict() for e in s.last_events()] == [{"type": "stayed", "seat": ANN}]
+    assert s.current_player == BEN
