@@ -727,16 +727,19 @@ def _may_stay(game: Game, p: Player) -> bool:
     return bool(p.line or p.kept)
 
 
+_TARGET_STATUSES: dict[str, frozenset[Status]] = {
+    "active": frozenset({Status.ACTIVE}),  # F7-061, F7-072
+    "non_busted": frozenset({Status.ACTIVE, Status.STAYED, Status.FROZEN}),  # V-042
+    "active_or_busted": frozenset({Status.ACTIVE, Status.BUSTED}),  # Brutal Mode with protected stays
+    "any": frozenset(Status),  # Brutal Mode (V-081)
+}
+
+
 def _eligible(game: Game, players: Sequence[Player], targets: str) -> tuple[int, ...]:
-    """Seats a card may go to: ``active`` (F7-061, F7-072), ``non_busted`` (V-042),
-    ``active_or_busted`` (Brutal Mode with protected stays) or ``any``."""
-    if targets == "active":
-        return tuple(i for i, p in enumerate(players) if p.status is Status.ACTIVE)
-    if targets == "non_busted":
-        return tuple(i for i, p in enumerate(players) if p.status is not Status.BUSTED)
-    if targets == "active_or_busted":
-        return tuple(i for i, p in enumerate(players) if p.status in (Status.ACTIVE, Status.BUSTED))
-    return tuple(range(len(players)))
+    """Seats a card may go to, by the table's ``targets`` value (one of ``_TARGET_STATUSES``;
+    the edition schema admits no other)."""
+    allowed = _TARGET_STATUSES[targets]
+    return tuple(i for i, p in enumerate(players) if p.status in allowed)
 
 
 def _targets(game: Game, players: Sequence[Player], code: int, chooser: int, targets: str) -> tuple[int, ...]:
