@@ -118,6 +118,7 @@ class Game:
         self.options: Mapping[str, str | int] = resolved
         self.kinds = ed.cards
         self.card_ids: tuple[str, ...] = tuple(c.id for c in ed.cards)
+        self.codes: dict[str, int] = {c: i for i, c in enumerate(self.card_ids)}  # exact ids; see code()
         self.category: tuple[int, ...] = tuple(CATEGORIES.index(c.category) for c in ed.cards)
         self.rank: tuple[int, ...] = tuple(c.rank if c.rank is not None else -1 for c in ed.cards)
         self.traits: tuple[frozenset[str], ...] = tuple(frozenset(c.traits) for c in ed.cards)

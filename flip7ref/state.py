@@ -20,11 +20,12 @@ reshuffling, scoring a round, starting the next) and freezes the result.
 from __future__ import annotations
 
 import enum
+import functools
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 import attrs
 
@@ -39,6 +40,10 @@ TERMINAL = -2
 
 STATE_FORMAT = 1
 
+# The fast lanes of State.apply / State.apply_chance for the commonest steps (a Hit,
+# a plain card for it); tests switch them off to compare with the general path.
+_FAST_LANES = True
+
 
 class Status(enum.Enum):
     """A player's status in the current round (F7-032, F7-034, F7-040, F7-060)."""
@@ -49,9 +54,8 @@ class Status(enum.Enum):
     BUSTED = "busted"
 
 
-@attrs.frozen
-class Player:
-    """One seat's cards and status in the current round.
+class Player(NamedTuple):
+    """One seat's cards and status in the current round (an immutable named tuple).
 
     Attributes:
         line: card codes of the number and modifier cards in front of the player,
@@ -243,9 +247,8 @@ HIT = Action("hit")
 STAY = Action("stay")
 
 
-@attrs.frozen
-class Event:
-    """Something that happened, in the canonical event vocabulary.
+class Event(NamedTuple):
+    """Something that happened, in the canonical event vocabulary (an immutable named tuple).
 
     Attributes:
         type: the event name (``dealt``, ``busted``, ``stayed``, ``frozen``,
@@ -277,19 +280,25 @@ class Event:
         return cls(str(data["type"]), items)
 
 
-@attrs.frozen
-class _Log:
+class _Log(NamedTuple):
+    """One link of a state's history: the move that led to the state and its events."""
+
     parent: _Log | None
     move: str
     events: tuple[Event, ...]
-    start: State | None = None  # the initial state (without log) the history starts from
+    start: State | None = None  # the state the history starts from; None: the state holding this link
 
 
 # --------------------------------------------------------------------------- the state
 
 
-@attrs.frozen(eq=False)
-class State:
+_STATE_FIELDS = (
+    "game", "players", "draw", "discard", "frames", "dealer", "turn", "round", "totals", "last_scores", "flip7",
+    "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "_log",
+)  # fmt: skip
+
+
+class State(tuple[Any, ...]):
     """An immutable game position.
 
     Attributes:
@@ -317,23 +326,50 @@ class State:
     compared).  Use :meth:`history` and :meth:`events` for what led here.
     """
 
-    game: Game
-    players: tuple[Player, ...]
-    draw: tuple[int, ...]
-    discard: tuple[int, ...]
-    frames: tuple[Frame, ...]
-    dealer: int
-    turn: int
-    round: int
-    totals: tuple[int, ...]
-    last_scores: tuple[int, ...]
-    flip7: int | None
-    round_over: bool
-    winners: tuple[int, ...]
-    shuffle_seed: str | None
-    shuffles: int
-    bonus_to: int | None = None
-    _log: _Log | None = attrs.field(default=None, repr=False)
+    # A tuple underneath (built with tuple.__new__, read through the same C-level
+    # accessors as a named tuple): creating a state is the interpreter's commonest
+    # step, and this is several times faster than a frozen attrs class.
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        game: Game
+        players: tuple[Player, ...]
+        draw: tuple[int, ...]
+        discard: tuple[int, ...]
+        frames: tuple[Frame, ...]
+        dealer: int
+        turn: int
+        round: int
+        totals: tuple[int, ...]
+        last_scores: tuple[int, ...]
+        flip7: int | None
+        round_over: bool
+        winners: tuple[int, ...]
+        shuffle_seed: str | None
+        shuffles: int
+        bonus_to: int | None
+        _log: _Log | None
+
+    def __new__(
+        cls, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
+        frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...],
+        last_scores: tuple[int, ...], flip7: int | None, round_over: bool, winners: tuple[int, ...],
+        shuffle_seed: str | None, shuffles: int, bonus_to: int | None = None, _log: _Log | None = None,
+    ) -> State:
+        return tuple.__new__(cls, (
+            game, players, draw, discard, frames, dealer, turn, round, totals, last_scores, flip7, round_over,
+            winners, shuffle_seed, shuffles, bonus_to, _log,
+        ))  # fmt: skip
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _STATE_FIELDS[:-1])
+        return f"State({fields})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"State is immutable: cannot set {name!r} (apply a move to get a new state)")
 
     # -- identity -------------------------------------------------------------
 
@@ -347,8 +383,16 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self._position() == other._position()
 
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
     def __hash__(self) -> int:
         return hash(self._position())
+
+    def __lt__(self, other: object) -> bool:
+        return NotImplemented
+
+    __le__ = __gt__ = __ge__ = __lt__
 
     # -- OpenSpiel-shaped queries ---------------------------------------------
 
@@ -459,6 +503,17 @@ class State:
                 message names it and the legal ones), or the state is a chance or
                 terminal node.
         """
+        if (
+            not self.frames
+            and self.draw
+            and not self.winners
+            and (action is HIT or action == "hit" or (type(action) is Action and action.verb == "hit" and not action.args))
+            and _FAST_LANES
+        ):
+            # The fast lane of a Hit at an offer (F7-030, F7-031): the general path
+            # below gives the same state; tests/test_fast_lanes.py checks that.
+            turn = (self.turn + 1) % len(self.players)
+            return self._derive(self.players, self.draw, (Draw(self.turn, "hit"),), turn, "hit", ())
         legal = self.legal_actions()
         if isinstance(action, str):
             try:
@@ -494,7 +549,14 @@ class State:
                 the draw pile.
             CardError: the card name is unknown to the edition.
         """
-        code = self.game.code(card)
+        game = self.game
+        code = game.codes.get(card) if type(card) is str else None
+        if code is None:
+            code = game.code(card)
+        if _FAST_LANES and len(self.frames) == 1 and code in self.draw:
+            fast = self._fast_hit_card(code)
+            if fast is not None:
+                return fast
         if self.current_player != CHANCE:
             raise IllegalActionError(f"chance {card}", self.legal_action_strings(), "this is not a chance node")
         try:
@@ -507,6 +569,64 @@ class State:
         _apply_chance(work, code)
         _settle(work)
         return work.freeze(self, f"chance {self.game.card_ids[code]}")
+
+    def _derive(
+        self, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
+        events: tuple[Event, ...],
+    ) -> State:
+        """A successor that differs in players, draw pile, frames and turn only."""
+        log = _Log(self._log, move, events, _start_of(self))
+        return _new_state((
+            self.game, players, draw, self.discard, frames, self.dealer, turn, self.round, self.totals,
+            self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed, self.shuffles,
+            self.bonus_to, log,
+        ))  # fmt: skip
+
+    def _fast_hit_card(self, code: int) -> State | None:
+        """The fast lane of the card drawn for a Hit (F7-035, F7-040, F7-041), or None
+        when the general path is needed: a card with a trait, an action card, a
+        modifier given away, a Second Chance that saves, a Flip 7, a bust that ends
+        the round.  Gives the same state as the general path."""
+        top = self.frames[0]
+        if type(top) is not Draw or top.reason != "hit":
+            return None
+        g = self.game
+        cat = g.category[code]
+        if g.traits[code] or not (cat == NUMBER or (cat == MODIFIER and g.modifiers_to == "receiver")):
+            return None
+        seat = top.seat
+        p = self.players[seat]
+        line = (*p.line, code)
+        status = Status.ACTIVE
+        dealt = Event("dealt", (("seat", seat), ("card", g.card_ids[code]), ("via", "hit")))
+        events: tuple[Event, ...] = (dealt,)
+        if cat == NUMBER:
+            rank = g.rank[code]
+            numbers = 0
+            for c in p.line:
+                if g.category[c] == NUMBER:
+                    if g.rank[c] == rank:
+                        if p.kept or g.traits[c]:
+                            return None
+                        status = Status.BUSTED
+                    numbers += 1
+            if status is Status.ACTIVE and numbers + 1 >= g.flip7_distinct:
+                return None
+            if status is Status.BUSTED:
+                events = (dealt, Event("busted", (("seat", seat), ("card", g.card_ids[code]))))
+        players = list(self.players)
+        players[seat] = Player(line, p.kept, status)
+        n = len(players)
+        turn = self.turn
+        for _ in range(n):
+            if players[turn].status is Status.ACTIVE:
+                break
+            turn = (turn + 1) % n
+        else:
+            return None  # nobody left to act: the round ends (general path)
+        index = self.draw.index(code)
+        draw = self.draw[1:] if index == 0 else self.draw[:index] + self.draw[index + 1 :]
+        return self._derive(tuple(players), draw, (), turn, f"chance {g.card_ids[code]}", events)
 
     def apply_move(self, move: str) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""
@@ -537,9 +657,7 @@ class State:
 
     def initial_state(self) -> State:
         """The state this game's history starts from (itself for an initial state)."""
-        if self._log is None or self._log.start is None:
-            return self
-        return self._log.start
+        return _start_of(self)
 
     def replay(self) -> list[State]:
         """Replay :meth:`history` from :meth:`initial_state`; returns every state.
@@ -696,6 +814,29 @@ class State:
         return _state_from_dict(data, game)
 
 
+try:  # the C-level item accessor behind collections.namedtuple (CPython 3.8+)
+    from collections import _tuplegetter  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - other interpreters
+    from operator import itemgetter
+
+    def _tuplegetter(index: int, doc: str) -> Any:
+        return property(itemgetter(index), doc=doc)
+
+
+for _index, _name in enumerate(_STATE_FIELDS):
+    type.__setattr__(State, _name, _tuplegetter(_index, f"See :class:`State` ({_name})."))
+
+_new_state = cast(Callable[[tuple[Any, ...]], State], functools.partial(tuple.__new__, State))
+
+
+def _start_of(state: State) -> State:
+    """The state ``state``'s history starts from."""
+    log = state._log
+    if log is None or log.start is None:
+        return state
+    return log.start
+
+
 # --------------------------------------------------------------------------- helpers on values
 
 
@@ -848,15 +989,15 @@ class _Work:
         self.events: list[Event] = []
 
     def freeze(self, parent: State | None, move: str) -> State:
-        prev = parent._log if parent is not None else None
-        state = State(
+        if parent is None:
+            log = _Log(None, move, tuple(self.events), None)
+        else:
+            log = _Log(parent._log, move, tuple(self.events), _start_of(parent))
+        return _new_state((
             self.game, tuple(self.players), tuple(self.draw), tuple(self.discard), tuple(self.frames),
             self.dealer, self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7,
-            self.round_over, self.winners, self.shuffle_seed, self.shuffles, self.bonus_to, None,
-        )  # fmt: skip
-        start = prev.start if prev is not None else state
-        object.__setattr__(state, "_log", _Log(prev, move, tuple(self.events), start))
-        return state
+            self.round_over, self.winners, self.shuffle_seed, self.shuffles, self.bonus_to, log,
+        ))  # fmt: skip
 
     def emit(self, type_: str, **data: Any) -> None:
         self.events.append(Event(type_, tuple(data.items())))
@@ -1476,11 +1617,11 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
             shuffles=need("shuffles", int),
             bonus_to=data.get("bonus_to") if isinstance(data.get("bonus_to"), int) else None,
         )
-        start = _state_from_dict(data["start"], game) if "start" in data else state
+        start = _state_from_dict(data["start"], game) if "start" in data else None
         log: _Log | None = None
         for entry in data.get("log") or []:
             log = _Log(log, str(entry["move"]), tuple(Event.from_dict(e) for e in entry["events"]), start)
-        object.__setattr__(state, "_log", log)
+        state = _new_state((*state[:-1], log))
         _check_position(state)
         return state
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:

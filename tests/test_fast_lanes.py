@@ -1,0 +1,101 @@
+"""The interpreter's fast lanes give exactly what the general path gives.
+
+``State.apply`` has a fast lane for a Hit at an offer and ``State.apply_chance``
+one for a plain card drawn for a Hit (a number without a trait, a modifier the
+receiver keeps, a bust that leaves someone to act).  Every step of many random
+games is taken both ways here and the results compared: the position, the
+events of the step, the history entry and the start of the history.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import pytest
+
+import flip7ref.state as state_module
+from flip7ref import Game, State, Status
+from flip7ref.state import HIT, Draw
+
+OPTION_SETS = {
+    "flip7": [{}, {"stay_requires": "nothing", "initial_deal": "none"}, {"deal_after_early_cards": "deal"}],
+    "vengeance": [{}, {"brutal": "true"}, {"lucky13_flip7": "once"}],
+}
+
+
+def _step_both_ways(s: State, rng: random.Random, monkeypatch: pytest.MonkeyPatch) -> State:
+    if s.current_player == -1:
+        outcomes = [c for c, _ in s.chance_outcomes()]
+        move = rng.choice(outcomes)
+        fast = s.apply_chance(move)
+        monkeypatch.setattr(state_module, "_FAST_LANES", False)
+        slow = s.apply_chance(move)
+    else:
+        move = rng.choice(s.legal_actions())
+        fast = s.apply(move)
+        monkeypatch.setattr(state_module, "_FAST_LANES", False)
+        slow = s.apply(move)
+    monkeypatch.setattr(state_module, "_FAST_LANES", True)
+    assert fast == slow, f"fast lane differs after {move}"
+    assert fast.last_events() == slow.last_events()
+    assert fast.history() == slow.history()
+    assert fast.initial_state() is slow.initial_state()
+    assert fast.to_dict() == slow.to_dict()
+    return fast
+
+
+@pytest.mark.rules("F7-030", "F7-031", "F7-035", "F7-040", "F7-041")
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+@pytest.mark.parametrize("players", [1, 3, 6])
+def test_fast_lanes_match_general_path(edition: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random games (open decks, random decisions): each step is the same both ways."""
+    rng = random.Random(f"{edition}:{players}")
+    for options in OPTION_SETS[edition]:
+        game = Game(edition, players, options)
+        for _ in range(2):
+            s = game.new_initial_state(seed=None)
+            for _ in range(300):
+                if s.is_terminal():
+                    break
+                s = _step_both_ways(s, rng, monkeypatch)
+
+
+@pytest.mark.rules("F7-030", "F7-041")
+def test_fast_lane_bust_and_last_active_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A duplicate for the last active player ends the round: the general path scores it."""
+    game = Game("flip7", 2)
+    s = game.new_position(turn=0, lines={0: ["5", "x2"], 1: ["9"]}, statuses={1: "stayed"}, draw=["5"])
+    after = s.apply(HIT).apply_chance("5")
+    assert after.round == 2 and after.totals == (0, 9)
+    monkeypatch.setattr(state_module, "_FAST_LANES", False)
+    slow = s.apply(HIT).apply_chance("5")
+    assert after == slow and after.events() == slow.events()
+
+
+@pytest.mark.rules("F7-040", "F7-041")
+def test_fast_lane_bust_passes_the_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bust with another player still active: the turn moves on, events dealt then busted."""
+    game = Game("flip7", 3)
+    s = game.new_position(turn=0, lines={0: ["5"], 1: ["9"], 2: ["3"]}, statuses={1: "stayed"}, draw=["5"])
+    after = s.apply("hit").apply_chance("5")
+    assert after.current_player == 2
+    assert [e.type for e in after.last_events()] == ["dealt", "busted"]
+    assert after.status(0) is Status.BUSTED
+
+
+def test_state_is_an_immutable_value() -> None:
+    """States refuse attribute assignment, pickle and copy to equal states, and compare by position."""
+    s = Game("flip7", 3).new_initial_state(seed=4)
+    with pytest.raises(AttributeError, match="immutable"):
+        s.turn = 2  # type: ignore[misc]
+    for other in (pickle.loads(pickle.dumps(s)), copy.copy(s), copy.deepcopy(s)):
+        assert other == s and not (other != s) and hash(other) == hash(s)
+        assert other.history() == s.history()
+    t = s.apply_chance(s.sample_chance())
+    assert t != s and not (t == s)
+    assert repr(s).startswith("State(game=Game('flip7'") and "_log" not in repr(s)
+    with pytest.raises(TypeError):
+        _ = s < t  # type: ignore[operator]
+    assert isinstance(s.frames[-1], Draw)
