@@ -91,10 +91,10 @@ def test_state_is_an_immutable_value() -> None:
     with pytest.raises(AttributeError, match="immutable"):
         s.turn = 2  # type: ignore[misc]
     for other in (pickle.loads(pickle.dumps(s)), copy.copy(s), copy.deepcopy(s)):
-        assert other == s and not (other != s) and hash(other) == hash(s)
+        assert other == s and (other != s) is False and hash(other) == hash(s)
         assert other.history() == s.history()
     t = s.apply_chance(s.sample_chance())
-    assert t != s and not (t == s)
+    assert t != s and (t == s) is False
     assert repr(s).startswith("State(game=Game('flip7'") and "_log" not in repr(s)
     with pytest.raises(TypeError):
         _ = s < t  # type: ignore[operator]
