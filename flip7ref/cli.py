@@ -74,8 +74,9 @@ def _add_strategy(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--strategy",
         action="append",
-        help="random, or threshold:N (stay once the line is worth N points); give it once for all seats or once "
-        "per seat, seat 0 first (default threshold:20)",
+        help="random, threshold:N (stay once the line is worth N points), always-hit, or optimal-solo (the exact "
+        "optimal policy of a player alone; solved at start, about a minute for Flip 7); give it once for all "
+        "seats or once per seat, seat 0 first (default threshold:20)",
     )
 
 
@@ -91,9 +92,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         with Progress(transient=True) as bar:
             task = bar.add_task("simulating", total=args.games)
-            summary = simulate(game, args.games, seed, strategies, progress=lambda n: bar.update(task, completed=n))
+            summary = simulate(
+                game, args.games, seed, strategies, progress=lambda n: bar.update(task, completed=n), workers=args.workers
+            )
     else:
-        summary = simulate(game, args.games, seed, strategies)
+        summary = simulate(game, args.games, seed, strategies, workers=args.workers)
     data = summary.as_dict()
     changed = game.non_default_options()
     data.update(edition=game.edition.id, seed=seed, strategies=[s.name for s in strategies], options=changed)
@@ -279,6 +282,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_strategy(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes to play the games in (default %(default)s); the summary is the same for any number",
+    )
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser(
@@ -361,10 +370,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_conformance_serve)
 
-    from . import docs, explore
+    from . import analysis_cli, docs, explore
 
     docs.register(sub)
     explore.register(sub)
+    analysis_cli.register(sub)
     return parser
 
 

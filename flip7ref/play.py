@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import attrs
 
-from .errors import GameTooLongError
+from .errors import GameTooLongError, OptionError
 from .game import Game
 from .state import State
 from .strategies import Strategy
@@ -96,6 +99,19 @@ class Summary:
         for seat in final.winners:
             self.wins[seat] += 1
 
+    def merge(self, other: Summary) -> None:
+        """Fold another summary of the same player count into this one."""
+        if not self.wins:
+            self.wins = [0] * self.players
+        self.games += other.games
+        self.rounds += other.rounds
+        self.player_rounds += other.player_rounds
+        self.points += other.points
+        self.busts += other.busts
+        self.flip7s += other.flip7s
+        for seat, won in enumerate(other.wins):
+            self.wins[seat] += won
+
     def as_dict(self) -> dict[str, object]:
         """The summary as JSON-able data (rates are fractions of 1)."""
         g = max(self.games, 1)
@@ -119,33 +135,76 @@ def simulate(
     strategies: Sequence[Strategy],
     *,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
+    chunk: int = 50,
 ) -> Summary:
     """Play ``games`` seeded games and return their :class:`Summary`.
 
     Game ``i`` uses seed :func:`game_seed` ``(seed, i)`` for its deck and a
     strategy rng seeded from the same value, dealer ``i % players``; so the same
-    arguments give the same statistics.
+    arguments give the same statistics, whatever ``workers`` is.
 
     Args:
         game: the compiled game.
         games: how many games (>= 0).
         seed: the run seed.
-        strategies: strategies by seat (round-robin).
+        strategies: strategies by seat (round-robin); with ``workers > 1`` they
+            must pickle (every shipped strategy does).
         progress: called with the number of games finished so far.
+        workers: processes to spread the games over (the standard library's
+            process pool); 1 plays in this process.
+        chunk: games per task sent to a worker.
+
+    Raises:
+        OptionError: ``workers`` or ``chunk`` below 1.
     """
+    if workers < 1 or chunk < 1:
+        raise OptionError(f"workers and chunk must be at least 1 (got workers={workers}, chunk={chunk})")
+    for strategy in strategies:
+        prepare = getattr(strategy, "prepare", None)
+        if prepare is not None:  # e.g. optimal-solo solves its policy once, before any worker starts
+            prepare(game)
     summary = Summary(players=game.players)
     start = time.perf_counter()
-    for i, final in enumerate(iter_games(game, games, seed, strategies)):
-        summary.add(final)
-        if progress is not None:
-            progress(i + 1)
+    if workers == 1:
+        for i in range(games):
+            summary.add(_play_one(game, seed, i, strategies))
+            if progress is not None:
+                progress(i + 1)
+    else:
+        ranges = ((lo, min(lo + chunk, games)) for lo in range(0, games, chunk))
+        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
+            for part in pool.map(_play_range, itertools.repeat(seed), ranges):
+                summary.merge(part)
+                if progress is not None:
+                    progress(summary.games)
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _play_one(game: Game, seed: int | str, i: int, strategies: Sequence[Strategy]) -> State:
+    s = game_seed(seed, i)
+    rng = random.Random(f"{s}:strategy")
+    return play(game.new_initial_state(seed=s, dealer=i % game.players), strategies, rng)
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(game: Game, strategies: tuple[Strategy, ...]) -> None:
+    _WORKER["game"] = game
+    _WORKER["strategies"] = strategies
+
+
+def _play_range(seed: int | str, bounds: tuple[int, int]) -> Summary:
+    game: Game = _WORKER["game"]
+    part = Summary(players=game.players)
+    for i in range(*bounds):
+        part.add(_play_one(game, seed, i, _WORKER["strategies"]))
+    return part
 
 
 def iter_games(game: Game, games: int, seed: int | str, strategies: Sequence[Strategy]) -> Iterator[State]:
     """Yield the terminal state of each game of a seeded run (see :func:`simulate`)."""
     for i in range(games):
-        s = game_seed(seed, i)
-        rng = random.Random(f"{s}:strategy")
-        yield play(game.new_initial_state(seed=s, dealer=i % game.players), strategies, rng)
+        yield _play_one(game, seed, i, strategies)

@@ -455,12 +455,19 @@ class State(tuple[Any, ...]):
             kind among the cards in the draw pile).  Empty when this is not a
             chance node.
         """
+        total = len(self.draw)
+        return [(card, Fraction(count, total)) for card, count in self.chance_weights()]
+
+    def chance_weights(self) -> list[tuple[str, int]]:
+        """The chance outcomes as whole-number weights: ``(card id, copies in the
+        draw pile)`` in table order; each probability is copies / draw-pile size
+        (:meth:`chance_outcomes` gives them as fractions).  Empty when this is
+        not a chance node."""
         if self.current_player != CHANCE:
             return []
         counts = Counter(self.draw)
-        total = len(self.draw)
         ids = self.game.card_ids
-        return [(ids[k], Fraction(counts[k], total)) for k in sorted(counts)]
+        return [(ids[k], counts[k]) for k in sorted(counts)]
 
     def sample_chance(self, rng: random.Random | None = None) -> str:
         """Pick the next chance outcome.
@@ -596,37 +603,40 @@ class State(tuple[Any, ...]):
             return None
         seat = top.seat
         p = self.players[seat]
-        line = (*p.line, code)
-        status = Status.ACTIVE
-        dealt = Event("dealt", (("seat", seat), ("card", g.card_ids[code]), ("via", "hit")))
-        events: tuple[Event, ...] = (dealt,)
+        busted = False
         if cat == NUMBER:
             rank = g.rank[code]
+            category, ranks, traits = g.category, g.rank, g.traits
             numbers = 0
             for c in p.line:
-                if g.category[c] == NUMBER:
-                    if g.rank[c] == rank:
-                        if p.kept or g.traits[c]:
+                if category[c] == NUMBER:
+                    if ranks[c] == rank:
+                        if p.kept or traits[c]:
                             return None
-                        status = Status.BUSTED
+                        busted = True
                     numbers += 1
-            if status is Status.ACTIVE and numbers + 1 >= g.flip7_distinct:
+            if not busted and numbers + 1 >= g.flip7_distinct:
                 return None
-            if status is Status.BUSTED:
-                events = (dealt, Event("busted", (("seat", seat), ("card", g.card_ids[code]))))
-        players = list(self.players)
-        players[seat] = Player(line, p.kept, status)
+        players = self.players
         n = len(players)
         turn = self.turn
         for _ in range(n):
-            if players[turn].status is Status.ACTIVE:
+            if turn == seat:
+                if not busted:
+                    break
+            elif players[turn].status is Status.ACTIVE:
                 break
             turn = (turn + 1) % n
         else:
             return None  # nobody left to act: the round ends (general path)
+        card = g.card_ids[code]
+        dealt = Event("dealt", (("seat", seat), ("card", card), ("via", "hit")))
+        events = (dealt, Event("busted", (("seat", seat), ("card", card)))) if busted else (dealt,)
+        changed = list(players)
+        changed[seat] = Player((*p.line, code), p.kept, Status.BUSTED if busted else Status.ACTIVE)
         index = self.draw.index(code)
         draw = self.draw[1:] if index == 0 else self.draw[:index] + self.draw[index + 1 :]
-        return self._derive(tuple(players), draw, (), turn, f"chance {g.card_ids[code]}", events)
+        return self._derive(tuple(changed), draw, (), turn, "chance " + card, events)
 
     def apply_move(self, move: str) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""
@@ -1303,11 +1313,11 @@ def _settle(w: _Work) -> None:
             return
         top = w.frames[-1]
         if isinstance(top, Deal):
-            order = _seat_order(w)
-            if top.position >= len(order):
+            n = len(w.players)
+            if top.position >= n:
                 w.frames.pop()
                 continue
-            seat = order[top.position]
+            seat = (_first_seat(w) + top.position) % n
             w.frames[-1] = Deal(top.position + 1)
             p = w.players[seat]
             if p.status is Status.ACTIVE and (g.early_cards == "deal" or not (p.line or p.kept)):  # F7-025
@@ -1372,11 +1382,10 @@ def _settle(w: _Work) -> None:
         return  # a decision: ChooseTarget, ChooseCards or Flip7Choice
 
 
-def _seat_order(w: _Work) -> list[int]:
-    """Seats in deal/offer order: from the dealer's left, dealer last (F7-020, option ``start_seat``)."""
-    n = len(w.players)
-    first = w.dealer if w.game.start_seat == "dealer" else (w.dealer + 1) % n
-    return [(first + i) % n for i in range(n)]
+def _first_seat(w: _Work) -> int:
+    """The first seat of the deal and offer order: the dealer's left, the dealer last
+    (F7-020), or the dealer first (option ``start_seat``)."""
+    return w.dealer if w.game.start_seat == "dealer" else (w.dealer + 1) % len(w.players)
 
 
 def _reshuffle(w: _Work) -> None:
@@ -1416,6 +1425,10 @@ def _end_round(w: _Work) -> None:
         bonus = (made and penalised is None) or (g.flip7_bonus_to == "all-non-busted" and w.flip7 is not None and not busted)
         if busted and g.busted_score == "modifiers":  # V-081: a busted player still scores negatives given to them
             score = sum(m[1] for c in p.line if (m := g.modifier[c]) is not None and m[0] == "add")
+        elif busted:  # F7-101
+            score = 0
+        elif not made and not bonus:
+            score = score_points(g, p.line)
         else:
             score = score_line(g, p.line, flip7=made, busted=busted, bonus=bonus).score
         if seat == penalised:  # V-082
@@ -1461,8 +1474,7 @@ def _start_round(w: _Work, dealer: int, number: int, *, first: bool = False) -> 
         if w.shuffle_seed is not None:
             random.Random(f"{w.shuffle_seed}:{w.shuffles}").shuffle(cards)
         w.draw = cards
-    order = _seat_order(w)
-    w.turn = order[0]  # F7-030: offers start where the deal starts
+    w.turn = _first_seat(w)  # F7-030: offers start where the deal starts
     w.emit("round_started", round=number, dealer=dealer)
     if g.initial_deal:
         w.frames.append(Deal(0))

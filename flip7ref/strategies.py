@@ -8,10 +8,11 @@ ones named on the command line: ``random`` and ``threshold:N``.
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from .errors import OptionError
-from .state import STAY, Action, State
+from .game import Game
+from .state import HIT, STAY, Action, State
 
 
 class Strategy(Protocol):
@@ -61,31 +62,82 @@ class ThresholdStrategy:
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The threshold decision for the player to act (no randomness used)."""
-        legal = state.legal_actions()
-        seat = state.current_player
-        kind, card = state.pending()
-        if kind == "offer":
-            if STAY in legal and state.line_value(seat) >= self.threshold:
+        if not state.frames and not state.winners:  # an offer of Hit or Stay (F7-030, F7-033)
+            seat = state.turn
+            if state.line_value(seat) >= self.threshold and state._may_stay(seat):
                 return STAY
-            return legal[0]
-        if kind == "cards":
-            return max(legal, key=lambda a: (_advantage(state, state.apply(a), seat), [-x for x in a.args]))
-        seats = [a.args[0] for a in legal if a.args]
-        if kind == "keep_or_give" and seat in seats:
-            return Action("target", (seat,))
-        if kind == "give":
-            return Action("target", (min(seats, key=lambda s: (state.totals[s], s)),))
-        others = [s for s in seats if s != seat] or seats
+            return HIT
+        return _other_decision(state)
 
-        def standing(s: int) -> tuple[int, int]:
-            return (state.totals[s] + state.line_value(s), -s)
 
-        leader = max(others, key=standing)
-        if kind == "flip7_bonus":
-            return Action("target", (leader if state.totals[leader] >= state.totals[seat] else seat,))
-        if card is not None and seat in seats and _helps_receiver(state, card):
-            return Action("target", (seat,))
-        return Action("target", (leader,))
+def _other_decision(state: State) -> Action:
+    """Every decision but Hit-or-Stay, as :class:`ThresholdStrategy` documents."""
+    legal = state.legal_actions()
+    seat = state.current_player
+    kind, card = state.pending()
+    if kind == "cards":
+        return max(legal, key=lambda a: (_advantage(state, state.apply(a), seat), [-x for x in a.args]))
+    seats = [a.args[0] for a in legal if a.args]
+    if kind == "keep_or_give" and seat in seats:
+        return Action("target", (seat,))
+    if kind == "give":
+        return Action("target", (min(seats, key=lambda s: (state.totals[s], s)),))
+    others = [s for s in seats if s != seat] or seats
+
+    def standing(s: int) -> tuple[int, int]:
+        return (state.totals[s] + state.line_value(s), -s)
+
+    leader = max(others, key=standing)
+    if kind == "flip7_bonus":
+        return Action("target", (leader if state.totals[leader] >= state.totals[seat] else seat,))
+    if card is not None and seat in seats and _helps_receiver(state, card):
+        return Action("target", (seat,))
+    return Action("target", (leader,))
+
+
+class OptimalSoloStrategy:
+    """Hit or Stay as the exact optimal solo policy says; other decisions as
+    :class:`ThresholdStrategy`.
+
+    The policy is the one that maximises the expected round score of one player
+    alone in a round with a fresh deck of the edition's number and modifier
+    cards (see :mod:`flip7ref.analysis`; for Flip 7 worth 20.2291054307 points per
+    round).  At an offer the player's numbers and modifiers are looked up in it;
+    cards seen elsewhere and the other players are not taken into account.  The
+    policy is solved at the first decision of each game table and options (about
+    a minute for Flip 7) and kept for the life of the process; :meth:`prepare`
+    solves it ahead of time.
+
+    Raises (from :meth:`prepare` / the first decision):
+        OptionError: the edition's numbers and modifiers make too many solo
+            states to solve exactly (more than :data:`MAX_SOLO_STATES`).
+    """
+
+    name = "optimal-solo"
+    MAX_SOLO_STATES = 2_000_000
+    _tables: ClassVar[dict[object, dict[tuple[int, ...], bool]]] = {}
+
+    def prepare(self, game: Game) -> dict[tuple[int, ...], bool]:
+        """Solve (or fetch) the policy for ``game``'s edition and options:
+        ``{sorted line codes: stay?}``."""
+        from .analysis import solo_policy_table
+
+        key = game.edition.id, str(game.edition.path), tuple(sorted(game.options.items()))
+        table = self._tables.get(key)
+        if table is None:
+            table = solo_policy_table(game, self.MAX_SOLO_STATES)
+            self._tables[key] = table
+        return table
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """The optimal solo Hit-or-Stay decision; other decisions as threshold:N."""
+        if state.frames or state.winners:
+            return _other_decision(state)
+        seat = state.turn
+        stay = self.prepare(state.game).get(tuple(sorted(state.players[seat].line)))
+        if stay is None:  # a line the solo deck cannot make (e.g. after a Swap): threshold:20
+            stay = state.line_value(seat) >= 20
+        return STAY if stay and state._may_stay(seat) else HIT
 
 
 def _helps_receiver(state: State, card: str) -> bool:
@@ -109,8 +161,13 @@ def _advantage(before: State, after: State, seat: int) -> int:
     return values[seat] - (max(rivals) if rivals else 0)
 
 
+_NEVER = 10**9  # a threshold no line reaches: always-hit
+
+
 def parse_strategy(text: str) -> Strategy:
-    """Build a strategy from its name: ``random`` or ``threshold:N`` (N >= 0 points).
+    """Build a strategy from its name: ``random``, ``threshold:N`` (N >= 0 points),
+    ``always-hit`` (hits at every offer; other decisions as threshold:N) or
+    ``optimal-solo`` (:class:`OptimalSoloStrategy`).
 
     Raises:
         OptionError: an unknown strategy name or a malformed threshold.
@@ -118,8 +175,14 @@ def parse_strategy(text: str) -> Strategy:
     name, _, arg = text.strip().partition(":")
     if name == "random" and not arg:
         return RandomStrategy()
+    if name == "optimal-solo" and not arg:
+        return OptimalSoloStrategy()
+    if name == "always-hit" and not arg:
+        always = ThresholdStrategy(_NEVER)
+        always.name = "always-hit"
+        return always
     if name == "threshold":
         if not (arg.strip().isascii() and arg.strip().isdigit()):
             raise OptionError(f"strategy {text!r}: expected threshold:N with N a whole number of points, e.g. threshold:20")
         return ThresholdStrategy(int(arg))
-    raise OptionError(f"unknown strategy {text!r} (expected random or threshold:N)")
+    raise OptionError(f"unknown strategy {text!r} (expected random, threshold:N, always-hit or optimal-solo)")

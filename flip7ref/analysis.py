@@ -1,0 +1,440 @@
+"""Exact analysis on the interpreter's own states.
+
+Everything here is computed by playing the interpreter: chance nodes come from
+:meth:`State.chance_weights` / :meth:`State.chance_outcomes`, transitions from
+:meth:`State.apply` and :meth:`State.apply_chance`, round scores from the
+interpreter's scoring at the end of the round.  No second model of the rules is
+involved, so the analysis also exercises the interpreter.
+
+- :func:`next_card` — at an offer (Hit or Stay), the exact probabilities that the
+  next card busts the player, makes their Flip 7, or is each card kind.
+- :class:`SoloSolver` — the expected round score of one player alone in a round
+  (draws without replacement from the cards not yet seen), under the optimal
+  solo policy (exact dynamic programming over the interpreter's states, memoised
+  on a canonical key) or under any fixed policy such as ``threshold:N``.
+- :func:`solo_deck_position` — a fresh one-player round with the deck restricted
+  to chosen card categories (the Flip 7 solitaire analysis uses the 79 number
+  cards, or the numbers and the six modifiers).
+- :func:`solo_projection` — the position one player faces, alone: their line and
+  held cards, the draw and discard piles as they are.
+
+Rules involved: F7-030 (Hit or Stay), F7-034 (Stay banks the line), F7-040 and
+F7-041 (a duplicate number busts), F7-050 (Flip 7), F7-080 (Second Chance),
+F7-090..F7-102 (scoring) — and whatever else the interpreter applies.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any, Protocol
+
+import attrs
+
+from .errors import Flip7RefError, OptionError
+from .game import ACTION, Game
+from .spec import CATEGORIES
+from .state import HIT, STAY, TERMINAL, Action, State
+
+__all__ = [
+    "AnalysisError",
+    "NextCard",
+    "SoloResult",
+    "SoloSolver",
+    "next_card",
+    "solo_deck_position",
+    "solo_projection",
+]
+
+
+class AnalysisError(Flip7RefError, ValueError):
+    """The state does not fit the analysis asked for (e.g. it is not an offer)."""
+
+
+class Policy(Protocol):
+    """Anything with ``choose(state, rng)`` returning a legal action (a strategy)."""
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """One of ``state.legal_actions()``."""
+        ...
+
+
+@attrs.frozen
+class NextCard:
+    """What the next card does to the player offered Hit or Stay.
+
+    Attributes:
+        seat: the player to act.
+        unseen: how many cards the next card is drawn from (the draw pile, or the
+            reshuffled discard pile when the draw pile is empty).
+        bust: probability that the next card busts the player (F7-040).
+        saved: probability that it is a duplicate a held Second Chance cancels (F7-080).
+        flip7: probability that it completes the player's Flip 7 (F7-050).
+        kinds: ``(card id, probability)`` for every card kind that can come, in table order.
+    """
+
+    seat: int
+    unseen: int
+    bust: Fraction
+    saved: Fraction
+    flip7: Fraction
+    kinds: tuple[tuple[str, Fraction], ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able form; probabilities as ``"p/q"`` strings and floats."""
+        return {
+            "seat": self.seat,
+            "unseen": self.unseen,
+            "bust": str(self.bust),
+            "bust_float": float(self.bust),
+            "saved": str(self.saved),
+            "flip7": str(self.flip7),
+            "flip7_float": float(self.flip7),
+            "kinds": {card: str(p) for card, p in self.kinds},
+        }
+
+
+def _offer_seat(state: State) -> int:
+    seat = state.current_player
+    if seat < 0 or state.pending()[0] != "offer":
+        raise AnalysisError(
+            f"the state is not an offer of Hit or Stay (current player {seat}, pending {state.pending()[0]!r})"
+        )
+    return seat
+
+
+def next_card(state: State) -> NextCard:
+    """Exact odds of the next card for the player offered Hit or Stay.
+
+    The player hits (``state.apply(HIT)``); for each card kind of the resulting
+    chance node the interpreter reveals it, and the events say whether the player
+    busted, was saved by a Second Chance, or made Flip 7.  In an ordered (seeded)
+    state the order of the pile is ignored: the cards not yet seen are equally
+    likely.
+
+    Args:
+        state: a decision node where the player to act is offered Hit or Stay.
+
+    Returns:
+        A :class:`NextCard` with exact :class:`~fractions.Fraction` probabilities.
+
+    Raises:
+        AnalysisError: the state is not such an offer.
+    """
+    seat = _offer_seat(state)
+    chance = state.apply(HIT)
+    if chance.current_player != -1:  # pragma: no cover - a Hit always draws (F7-031)
+        raise AnalysisError("hitting did not lead to a card draw")
+    total = sum(n for _, n in chance.chance_weights())
+    bust = saved = flip7 = Fraction(0)
+    kinds = []
+    for card, count in chance.chance_weights():
+        p = Fraction(count, total)
+        kinds.append((card, p))
+        events = chance.apply_chance(card).last_events()
+        if any(e.type == "busted" and e.get("seat") == seat for e in events):
+            bust += p
+        if any(e.type == "second_chance_used" and e.get("seat") == seat for e in events):
+            saved += p
+        if any(e.type == "flip7" and e.get("seat") == seat for e in events):
+            flip7 += p
+    return NextCard(seat, total, bust, saved, flip7, tuple(kinds))
+
+
+@attrs.frozen
+class SoloResult:
+    """The value of a solo round position.
+
+    Attributes:
+        value: expected round score (points) of the player.
+        bust: probability that the round ends with the player busted.
+        flip7: probability that the player makes Flip 7.
+        states: distinct decision states evaluated (memoised).
+        seconds: wall time of the computation.
+        policy: ``optimal`` or the name of the policy evaluated.
+    """
+
+    value: float | Fraction
+    bust: float | Fraction
+    flip7: float | Fraction
+    states: int
+    seconds: float
+    policy: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able form (exact values as ``"p/q"`` strings next to floats)."""
+        out: dict[str, Any] = {
+            "value": float(self.value),
+            "bust": float(self.bust),
+            "flip7": float(self.flip7),
+            "states": self.states,
+            "seconds": self.seconds,
+            "policy": self.policy,
+        }
+        if isinstance(self.value, Fraction):
+            out["exact"] = {"value": str(self.value), "bust": str(self.bust), "flip7": str(self.flip7)}
+        return out
+
+
+_Triple = tuple[Any, Any, Any]  # (expected score, P(bust), P(Flip 7)), floats or Fractions
+_NO_RNG = random.Random(0)
+
+
+def _canonical(state: State) -> tuple[Any, ...]:
+    """A key equal for states whose futures are the same: lines and held cards as
+    multisets (the order of a line never matters to what happens next), the draw
+    pile as a multiset (the order of an unseen pile is unknown)."""
+    return (
+        tuple((tuple(sorted(p.line)), tuple(sorted(p.kept)), p.status) for p in state.players),
+        tuple(sorted(state.draw)) if state.shuffle_seed is not None else state.draw,
+        tuple(sorted(state.discard)),
+        state.frames,
+        state.turn,
+        state.flip7,
+        state.bonus_to,
+    )
+
+
+class SoloSolver:
+    """Expected round score of one player alone, exactly, by dynamic programming.
+
+    The player is the only one to decide: every decision node of the round must
+    belong to ``seat`` (a one-player game, e.g. from :func:`solo_deck_position`
+    or :func:`solo_projection`).  The round ends when the interpreter scores it;
+    the value of an end is the player's score for that round
+    (``state.last_scores[seat]``).
+
+    Args:
+        policy: None for the optimal policy (at each decision the action of the
+            highest expected score; ties keep the first legal action, so staying
+            wins a tie only when it comes first); or a strategy object
+            (``choose(state, rng)``) that is evaluated exactly instead.
+        exact: compute with :class:`~fractions.Fraction` (slower) instead of floats.
+        seat: the player (0 in a one-player game).
+    """
+
+    def __init__(self, policy: Policy | None = None, *, exact: bool = False, seat: int = 0) -> None:
+        self.policy = policy
+        self.exact = exact
+        self.seat = seat
+        self._memo: dict[tuple[Any, ...], _Triple] = {}
+        self._best: dict[tuple[Any, ...], Action] = {}
+        self._round = 0
+
+    @property
+    def states(self) -> int:
+        """Distinct decision states evaluated so far."""
+        return len(self._memo)
+
+    def solve(self, state: State) -> SoloResult:
+        """The expected round score of ``state`` for the player (see the class).
+
+        Raises:
+            AnalysisError: a decision of the round belongs to another seat, or
+                the state is terminal.
+        """
+        if state.is_terminal():
+            raise AnalysisError("the game is over: nothing to solve")
+        start = time.perf_counter()
+        self._round = state.round
+        value, bust, flip7 = self._node(state)
+        name = "optimal" if self.policy is None else str(getattr(self.policy, "name", type(self.policy).__name__))
+        return SoloResult(value, bust, flip7, len(self._memo), time.perf_counter() - start, name)
+
+    def action_values(self, state: State) -> dict[str, float | Fraction]:
+        """At a decision node of the player: the expected round score after each
+        legal action (then following the solver's policy), keyed by action string."""
+        self._round = state.round
+        self._own(state)
+        return {str(a): self._after(state.apply(a))[0] for a in state.legal_actions()}
+
+    def best_actions(self) -> dict[tuple[Any, ...], Action]:
+        """Every decision state solved so far (by canonical key) and its best action."""
+        return dict(self._best)
+
+    def best_action(self, state: State) -> Action:
+        """The optimal action at a decision node of the player (highest expected score)."""
+        self._round = state.round
+        key = _canonical(state)
+        if key not in self._best:
+            self._node(state)
+        return self._best[key]
+
+    # -- the recursion --------------------------------------------------------
+
+    def _own(self, state: State) -> None:
+        if state.current_player != self.seat:
+            raise AnalysisError(
+                f"seat {state.current_player} decides here: the solo solver plays seat {self.seat} alone "
+                "(use a one-player position, e.g. solo_projection)"
+            )
+
+    def _leaf(self, state: State) -> _Triple:
+        """The round has ended (or the game): the player's round score."""
+        score = state.last_scores[self.seat]
+        events = state.last_events()
+        busted = any(e.type == "busted" and e.get("seat") == self.seat for e in events)
+        made = any(e.type == "round_scored" and e.get("flip7") == self.seat for e in events)
+        one = Fraction(1) if self.exact else 1.0
+        zero = one * 0
+        return (score * one, one if busted else zero, one if made else zero)
+
+    def _after(self, state: State) -> _Triple:
+        if state.round != self._round or state.current_player == TERMINAL:
+            return self._leaf(state)
+        return self._node(state)
+
+    def _node(self, state: State) -> _Triple:
+        if state.current_player == -1:
+            return self._chance(state)
+        key = _canonical(state)
+        known = self._memo.get(key)
+        if known is not None:
+            return known
+        self._own(state)
+        legal = state.legal_actions()
+        if self.policy is not None:
+            action = self.policy.choose(state, _NO_RNG)
+            result = self._after(state.apply(action))
+        else:
+            best: _Triple | None = None
+            action = legal[0]
+            for a in legal:
+                r = self._after(state.apply(a))
+                if best is None or r[0] > best[0]:
+                    best, action = r, a
+            assert best is not None
+            result = best
+        self._best[key] = action
+        self._memo[key] = result
+        return result
+
+    def _chance(self, state: State) -> _Triple:
+        weights = state.chance_weights()
+        total = sum(n for _, n in weights)
+        value = bust = flip7 = Fraction(0) if self.exact else 0.0
+        for card, count in weights:
+            v, b, f = self._after(state.apply_chance(card))
+            p = Fraction(count, total) if self.exact else count / total
+            value += p * v
+            bust += p * b
+            flip7 += p * f
+        return (value, bust, flip7)
+
+
+def solo_deck_position(game: Game, categories: Iterable[str]) -> State:
+    """A fresh one-player round whose deck holds only the given card categories.
+
+    The player's running total starts at the target score, so that the game ends
+    with this round (only the round score is measured; no next round is dealt).
+
+    Args:
+        game: a one-player game.
+        categories: any of ``number``, ``modifier``, ``action``; e.g. ``["number"]``
+            for the 79 number cards of Flip 7, ``["number", "modifier"]`` for those
+            and the six modifiers.
+
+    Returns:
+        The open state (no pile order) at the first card of the deal.
+
+    Raises:
+        OptionError: the game has more than one player, or an unknown category.
+    """
+    if game.players != 1:
+        raise OptionError(f"a solo round needs a one-player game, got {game.players} players")
+    wanted = set()
+    for name in categories:
+        if name not in CATEGORIES:
+            raise OptionError(f"unknown card category {name!r} (expected one of {', '.join(CATEGORIES)})")
+        wanted.add(CATEGORIES.index(name))
+    deck = [game.card_ids[c] for c in sorted(game.deck) if game.category[c] in wanted]
+    return game.new_position(draw=deck, rest="out", seed=None, deal=True, totals=[game.target_score])
+
+
+def solo_projection(state: State) -> State:
+    """The offer ``state`` presents to the player to act, with everyone else gone.
+
+    A one-player position of the same edition and options: the player's line,
+    held cards, the same draw pile (as unseen cards, no order)
+    and discard pile.  Other players' cards are out of the game.  Useful to ask
+    what the player can expect from the rest of the round on their own.  As in
+    :func:`solo_deck_position` the running total is set at the target score so
+    the game ends with the round.
+
+    Raises:
+        AnalysisError: ``state`` is not an offer of Hit or Stay.
+    """
+    seat = _offer_seat(state)
+    game = state.game
+    solo = Game(game.edition, 1, game.options)
+    ids = game.card_ids
+    p = state.players[seat]
+    return solo.new_position(
+        lines={0: [ids[c] for c in p.line]},
+        kept={0: [ids[c] for c in p.kept]},
+        draw=[ids[c] for c in sorted(state.draw)],
+        discard=[ids[c] for c in state.discard],
+        totals=[solo.target_score],
+        round_number=state.round,
+        seed=None,
+        rest="out",
+    )
+
+
+def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> State:
+    """A one-player offer: ``line`` in front of the player, ``seen`` cards gone
+    (discarded), every other card of the deck unseen in the draw pile.
+
+    Raises:
+        CardError: an unknown card or more copies than the deck holds.
+        OptionError: ``game`` is not a one-player game.
+    """
+    if game.players != 1:
+        raise OptionError(f"a solo position needs a one-player game, got {game.players} players")
+    line = list(line)
+    numbers = [c for c in line if game.category[game.code(c)] != ACTION]
+    kept = [c for c in line if game.category[game.code(c)] == ACTION]
+    return game.new_position(
+        lines={0: numbers}, kept={0: kept}, discard=list(seen), seed=None, rest="below", totals=[game.target_score]
+    )
+
+
+def evaluate(
+    state: State, policy: Policy | None = None, *, exact: bool = False
+) -> tuple[SoloResult, SoloSolver]:
+    """Solve a solo position: ``(result, solver)`` (the solver keeps its memo)."""
+    solver = SoloSolver(policy, exact=exact)
+    return solver.solve(state), solver
+
+
+def solo_policy_table(game: Game, max_states: int = 2_000_000) -> dict[tuple[int, ...], bool]:
+    """The optimal solo policy for ``game``'s numbers and modifiers, as a table.
+
+    Solves :func:`solo_deck_position` with categories ``number`` and ``modifier``
+    for a one-player copy of ``game`` and returns ``{line: stay?}`` where ``line``
+    is the sorted tuple of card codes in front of the player at an offer.
+
+    Raises:
+        OptionError: the solo state space is estimated above ``max_states``
+            (the estimate: lines of fewer than seven distinct numbers times
+            every subset of the modifier cards).
+    """
+    solo = Game(game.edition, 1, game.options)
+    ranks = sorted({solo.rank[c] for c in solo.deck if solo.category[c] == CATEGORIES.index("number")})
+    modifiers = sum(1 for c in solo.deck if solo.category[c] == CATEGORIES.index("modifier"))
+    below = solo.flip7_distinct
+    estimate = sum(math.comb(len(ranks), k) for k in range(below)) * 2**modifiers
+    if estimate > max_states:
+        raise OptionError(
+            f"the optimal solo policy of {solo.edition.id} would need about {estimate:,} states "
+            f"({len(ranks)} number ranks, {modifiers} modifier cards); at most {max_states:,} are solved"
+        )
+    solver = SoloSolver()
+    solver.solve(solo_deck_position(solo, ["number", "modifier"]))
+    table: dict[tuple[int, ...], bool] = {}
+    for key, action in solver.best_actions().items():
+        table[key[0][0][0]] = action == STAY
+    return table

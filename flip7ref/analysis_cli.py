@@ -1,0 +1,158 @@
+"""The ``odds`` and ``solve`` subcommands (exact analysis, see :mod:`flip7ref.analysis`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from fractions import Fraction
+
+from .analysis import SoloSolver, line_position, next_card, solo_deck_position
+from .errors import OptionError
+from .game import Game
+from .spec import CATEGORIES
+from .strategies import parse_strategy
+
+_CATEGORY_WORDS = {"numbers": "number", "modifiers": "modifier", "actions": "action"}
+
+
+def _categories(text: str) -> list[str]:
+    out = []
+    for word in (w.strip() for w in text.split(",")):
+        name = _CATEGORY_WORDS.get(word, word if word in _CATEGORY_WORDS.values() else None)
+        if name is None:
+            raise OptionError(f"--cards {text!r}: expected a comma-separated list of numbers, modifiers, actions")
+        out.append(name)
+    return out
+
+
+def _cards(text: str | None, flag: str) -> list[str]:
+    if not text:
+        return []
+    cards = [c.strip() for c in text.split(",")]
+    if any(not c for c in cards):
+        raise OptionError(f"{flag} {text!r}: expected card ids separated by commas, e.g. 3,11,x2")
+    return cards
+
+
+def _game(args: argparse.Namespace) -> Game:
+    from .cli import _options
+
+    return Game(args.edition, 1, _options(args.option))
+
+
+def _show(p: Fraction | float) -> str:
+    return f"{float(p):.10f}" + (f"  ({p})" if isinstance(p, Fraction) else "")
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    """``flip7ref odds``: next-card odds and hit-vs-stay values for a line."""
+    game = _game(args)
+    state = line_position(game, _cards(args.line, "--line"), _cards(args.seen, "--seen"))
+    if args.cards:
+        wanted = {CATEGORIES.index(c) for c in _categories(args.cards)}
+        unseen = [game.card_ids[c] for c in sorted(state.draw) if game.category[c] in wanted]
+        ids = game.card_ids
+        state = game.new_position(
+            lines={0: [ids[c] for c in state.players[0].line]},
+            kept={0: [ids[c] for c in state.players[0].kept]},
+            draw=unseen,
+            seed=None,
+            rest="out",
+        )
+    if state.pending()[0] != "offer":
+        raise OptionError("--line: the player holding that line is not offered Hit or Stay (is the round over?)")
+    odds = next_card(state)
+    solver = SoloSolver(exact=args.exact)
+    values = solver.action_values(state)
+    best = str(solver.best_action(state))
+    if args.json:
+        data = odds.as_dict()
+        data.update(
+            line=[game.card_ids[c] for c in state.players[0].line],
+            line_value=state.line_value(0),
+            values={k: float(v) for k, v in values.items()},
+            best=best,
+            states=solver.states,
+        )
+        print(json.dumps(data, sort_keys=True))
+        return 0
+    print(f"line               {' '.join(game.card_ids[c] for c in state.players[0].line) or '(empty)'}"
+          f"  worth {state.line_value(0)} points")  # fmt: skip
+    print(f"unseen cards       {odds.unseen}")
+    print(f"P(bust)            {_show(odds.bust)}")
+    if odds.saved:
+        print(f"P(saved by Second Chance) {_show(odds.saved)}")
+    print(f"P(Flip 7)          {_show(odds.flip7)}")
+    print("next card          " + "  ".join(f"{card}: {float(p):.4f}" for card, p in odds.kinds))
+    print("expected round score alone, optimal solo play afterwards:")
+    for action, value in values.items():
+        print(f"  {action:<6}           {float(value):.6f}{'   <- best' if action == best else ''}")
+    print(f"states solved      {solver.states}")
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``flip7ref solve``: the optimal (or a given policy's) expected solo round score."""
+    game = _game(args)
+    state = solo_deck_position(game, _categories(args.cards))
+    policy = parse_strategy(args.policy) if args.policy else None
+    result = SoloSolver(policy, exact=args.exact).solve(state)
+    if args.json:
+        data = result.as_dict()
+        data.update(edition=game.edition.id, cards=args.cards, deck=len(state.draw) + 1)
+        print(json.dumps(data, sort_keys=True))
+        return 0
+    print(f"edition            {game.edition.id}; cards: {args.cards} ({len(state.draw) + 1} cards); one player, one round")
+    print(f"policy             {result.policy}")
+    print(f"expected score     {float(result.value):.10f} points")
+    if isinstance(result.value, Fraction):
+        print(f"  exactly          {result.value}")
+    print(f"P(bust)            {float(result.bust):.10f}")
+    print(f"P(Flip 7)          {float(result.flip7):.10f}")
+    print(f"states solved      {result.states}")
+    print(f"time               {result.seconds:.2f} s")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``odds`` and ``solve`` subcommands to the ``flip7ref`` parser."""
+    from .spec import edition_ids
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--edition", default="flip7", help="edition id (" + ", ".join(edition_ids()) + ") or a .yaml table")
+        p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="an option reading (repeatable)")
+        p.add_argument("--exact", action="store_true", help="compute with exact fractions (slower)")
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser(
+        "odds",
+        help="exact odds of the next card and the value of hitting vs staying for a line",
+        description="One player holds LINE; the cards of --seen are gone (discarded); every other card of the deck "
+        "is unseen and equally likely to come next. Prints the exact probability that the next card busts the "
+        "player or completes their Flip 7, the distribution of the next card, and the expected round score of "
+        "hitting and of staying now when the player then plays the optimal solo policy (computed exactly).",
+    )
+    p.add_argument("--line", default="", help="the cards in front of the player, e.g. 3,11,5,x2 (default: none)")
+    p.add_argument("--seen", help="cards already out of the deck (discarded), e.g. 12,12,7")
+    p.add_argument(
+        "--cards",
+        help="restrict the unseen deck to these categories (numbers,modifiers,actions) for a faster solve; "
+        "default: the whole deck",
+    )
+    common(p)
+    p.set_defaults(func=cmd_odds)
+
+    p = sub.add_parser(
+        "solve",
+        help="the optimal expected score of one player alone in one round (exact dynamic programming)",
+        description="One player, one round, a fresh deck holding only the chosen card categories, draws without "
+        "replacement, stay allowed at any time. Prints the expected round score under the optimal policy (or "
+        "under --policy), the probabilities of busting and of making Flip 7, the number of states solved and "
+        "the time. The Flip 7 solitaire analysis gives 18.5652176141 for numbers and 20.2291054307 for "
+        "numbers,modifiers.",
+    )
+    p.add_argument("--cards", default="numbers", help="card categories in the deck: numbers, modifiers, actions, "
+                   "comma-separated (default %(default)s)")  # fmt: skip
+    p.add_argument("--policy", help="evaluate this policy instead of the optimal one: threshold:N or always-hit")
+    common(p)
+    p.set_defaults(func=cmd_solve)
