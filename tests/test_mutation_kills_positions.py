@@ -217,3 +217,19 @@ def test_states_of_variants_survive_a_round_trip(tmp_path: Path) -> None:
     g = _variant(tmp_path, "hold_limit: 1 ", "hold_limit: 2 ")
     s = g.new_position(kept={0: ["second_chance", "second_chance"]})
     assert State.from_dict(s.to_dict(), g) == s
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "kind", "message"),
+    [
+        ({"dealer": 1.0}, OptionError, "dealer: expected a seat 0..2, got 1.0"),
+        ({"turn": "1"}, OptionError, "turn: expected a seat 0..2, got '1'"),
+        ({"totals": (0, 0, "x")}, OptionError, "totals: expected a list of 3 whole numbers (points), got (0, 0, 'x')"),
+        ({"totals": [0, 0, True]}, OptionError, "totals: expected a list of 3 whole numbers (points), got [0, 0, True]"),
+        ({"draw": {"5"}}, CardError, "draw: expected a list of card names, got {'5'}"),
+        ({"lines": {0: (c for c in ["5"])}}, CardError, "lines[0]: expected a list of card names, got <generator"),
+    ],
+)
+def test_new_position_refuses_near_misses(kwargs: dict[str, Any], kind: type[Exception], message: str) -> None:
+    """Values that are almost right (a float seat, a bool total, a set of cards) are refused too."""
+    assert _error(kind, G.new_position, **kwargs).startswith(message)

@@ -284,3 +284,41 @@ def test_fresh_shuffle_between_rounds_counts_each_shuffle() -> None:
     assert (s.round, s.shuffles) == (2, 1)
     s = s.apply("stay").apply("stay").apply("stay")
     assert (s.round, s.shuffles) == (3, 2)
+
+
+def test_apply_move_refuses_what_is_not_a_history_entry() -> None:
+    """apply_move wants a string; 'chance CARD' reveals a card, anything else is an action."""
+    s = _offer()
+    with pytest.raises(IllegalActionError) as info:
+        s.apply_move(5)  # type: ignore[arg-type]
+    assert (info.value.action, info.value.legal) == ("5", ("hit", "stay"))
+    assert str(info.value) == "illegal action '5': expected a history entry (a string); legal here: hit, stay"
+    t = s.apply_move("hit").apply_move("chance 7")
+    assert t.line(1) == ["5", "7"] and t.history() == ["hit", "chance 7"]
+
+
+@pytest.mark.rules("F7-120", "F7-121")
+def test_winner_is_the_single_winning_seat() -> None:
+    """winner() is None while the game runs and for a shared win; the seat of a single winner otherwise."""
+    s = Game("flip7", 3).new_position(
+        turn=0, lines={0: ["12"], 1: ["2"], 2: ["3"]}, statuses={1: "stayed", 2: "stayed"}, totals=[195, 0, 0]
+    )
+    assert s.winner() is None
+    assert s.apply("stay").winner() == 0
+    g = Game("flip7", 3, {"tie": "shared-win"})
+    s = g.new_position(turn=0, lines={0: ["10"], 1: ["12"], 2: ["3"]}, statuses={1: "stayed", 2: "stayed"}, totals=[195, 193, 0])
+    s = s.apply("stay")
+    assert s.winners == (0, 1) and s.winner() is None
+
+
+def test_action_sort_key_orders_by_verb_then_arguments() -> None:
+    actions = [Action("swap", (0, 0, 1, 0)), Action("target", (2,)), Action("stay"), Action("target", (0,)), Action("hit")]
+    assert Action("stay").sort_key() == (1, ())
+    assert Action("discard", (1, 2)).sort_key() == (4, (1, 2))
+    assert [str(a) for a in sorted(actions, key=Action.sort_key)] == ["hit", "stay", "target 0", "target 2", "swap 0 0 1 0"]
+
+
+def test_equal_states_hash_equally() -> None:
+    a, b = _offer(), _offer()
+    assert a is not b and hash(a) == hash(b)
+    assert len({a, b, a.apply("hit")}) == 2
