@@ -322,3 +322,6 @@ def test_equal_states_hash_equally() -> None:
     a, b = _offer(), _offer()
     assert a is not b and hash(a) == hash(b)
     assert len({a, b, a.apply("hit")}) == 2
+    # the hash follows the position (not a constant that would make every set of states one bucket)
+    others = [a.apply("hit"), a.apply("stay"), a.apply("hit").apply_chance("7"), Game("flip7", 4).new_initial_state(seed=2)]
+    assert len({hash(x) for x in [a, *others]}) > 1
