@@ -325,3 +325,45 @@ def test_equal_states_hash_equally() -> None:
     # the hash follows the position (not a constant that would make every set of states one bucket)
     others = [a.apply("hit"), a.apply("stay"), a.apply("hit").apply_chance("7"), Game("flip7", 4).new_initial_state(seed=2)]
     assert len({hash(x) for x in [a, *others]}) > 1
+
+
+# --------------------------------------------------------------------------- set-aside cards outside the deal
+
+
+@pytest.mark.rules("F7-076", "F7-077")
+def test_a_set_aside_second_chance_goes_to_the_forced_draw_target() -> None:
+    """second_chance_in_flip_three=set-aside, mid-round: the Second Chance waits, then seat 0 (the target) keeps it."""
+    g = Game("flip7", 3, {"second_chance_in_flip_three": "set-aside"})
+    s = g.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, draw=["flip_three", "second_chance", "5", "6"])
+    s = flip(flip(s.apply("hit")).apply("target 0"), 3)
+    assert s.kept(0) == ["second_chance"] and s.line(0) == ["1", "5", "6"]
+    assert of_type(s.last_events(), "second_chance_kept") == [{"seat": 0, "card": "second_chance"}]
+    assert s.frames == () and s.current_player == 1
+
+
+@pytest.mark.rules("F7-073", "F7-131")
+def test_a_set_aside_card_nobody_can_take_is_discarded_without_a_seat() -> None:
+    """flip_three_bust=resolve: seat 0, alone, busts on its own Flip Three; its set-aside Freeze has no active target."""
+    g = Game("flip7", 3, {"flip_three_bust": "resolve"})
+    s = g.new_position(
+        turn=0, lines={0: ["5"], 1: ["2"], 2: ["3"]}, statuses={1: "stayed", 2: "stayed"}, draw=["flip_three", "freeze", "5"]
+    )
+    s = flip(s.apply("hit"))
+    assert s.legal_action_strings() == ["target 0"]
+    s = flip(s.apply("target 0"), 2)
+    discarded = [e for e in of_type(s.events(), "discarded") if e["reason"] == "target no longer eligible"]
+    assert discarded == [{"card": "freeze", "seat": None, "reason": "target no longer eligible"}]
+    assert s.round == 2 and s.last_scores == (0, 2, 3)
+
+
+@pytest.mark.rules("F7-073", "F7-074", "F7-075")
+def test_a_set_aside_card_whose_target_was_frozen_first_is_discarded_naming_the_seat() -> None:
+    """Both set-aside cards go to seat 0: the Freeze resolves first, so the Flip Three no longer has an eligible target."""
+    g = Game("flip7", 3)
+    s = g.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, draw=["flip_three", "freeze", "flip_three", "5"])
+    s = flip(flip(s.apply("hit")).apply("target 1"), 3)
+    assert s.pending() == ("assign", "freeze")
+    s = s.apply("target 0").apply("target 0")
+    assert s.status(0).value == "frozen"
+    discarded = [e for e in of_type(s.last_events(), "discarded") if e["reason"] == "target no longer eligible"]
+    assert discarded == [{"card": "flip_three", "seat": 0, "reason": "target no longer eligible"}]
