@@ -410,12 +410,15 @@ def evaluate(
     return solver.solve(state), solver
 
 
-def solo_policy_table(game: Game, max_states: int = 2_000_000) -> dict[tuple[int, ...], bool]:
+def solo_policy_table(
+    game: Game, max_states: int = 2_000_000, categories: Iterable[str] = ("number", "modifier")
+) -> dict[tuple[int, ...], bool]:
     """The optimal solo policy for ``game``'s numbers and modifiers, as a table.
 
-    Solves :func:`solo_deck_position` with categories ``number`` and ``modifier``
-    for a one-player copy of ``game`` and returns ``{line: stay?}`` where ``line``
-    is the sorted tuple of card codes in front of the player at an offer.
+    Solves :func:`solo_deck_position` with ``categories`` (default ``number`` and
+    ``modifier``) for a one-player copy of ``game`` and returns ``{line: stay?}``
+    where ``line`` is the sorted tuple of card codes in front of the player at an
+    offer.
 
     Raises:
         OptionError: the solo state space is estimated above ``max_states``
@@ -424,7 +427,8 @@ def solo_policy_table(game: Game, max_states: int = 2_000_000) -> dict[tuple[int
     """
     solo = Game(game.edition, 1, game.options)
     ranks = sorted({solo.rank[c] for c in solo.deck if solo.category[c] == CATEGORIES.index("number")})
-    modifiers = sum(1 for c in solo.deck if solo.category[c] == CATEGORIES.index("modifier"))
+    categories = tuple(categories)
+    modifiers = sum(1 for c in solo.deck if solo.category[c] == CATEGORIES.index("modifier") and "modifier" in categories)
     below = solo.flip7_distinct
     estimate = sum(math.comb(len(ranks), k) for k in range(below)) * 2**modifiers
     if estimate > max_states:
@@ -433,7 +437,7 @@ def solo_policy_table(game: Game, max_states: int = 2_000_000) -> dict[tuple[int
             f"({len(ranks)} number ranks, {modifiers} modifier cards); at most {max_states:,} are solved"
         )
     solver = SoloSolver()
-    solver.solve(solo_deck_position(solo, ["number", "modifier"]))
+    solver.solve(solo_deck_position(solo, categories))
     table: dict[tuple[int, ...], bool] = {}
     for key, action in solver.best_actions().items():
         table[key[0][0][0]] = action == STAY

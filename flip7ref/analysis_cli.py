@@ -7,7 +7,7 @@ import json
 from fractions import Fraction
 
 from .analysis import SoloSolver, line_position, next_card, solo_deck_position
-from .errors import OptionError
+from .errors import CardError, OptionError
 from .game import Game
 from .spec import CATEGORIES
 from .strategies import parse_strategy
@@ -47,24 +47,26 @@ def _show(p: Fraction | float) -> str:
 def cmd_odds(args: argparse.Namespace) -> int:
     """``flip7ref odds``: next-card odds and hit-vs-stay values for a line."""
     game = _game(args)
-    state = line_position(game, _cards(args.line, "--line"), _cards(args.seen, "--seen"))
-    if args.cards:
-        wanted = {CATEGORIES.index(c) for c in _categories(args.cards)}
-        unseen = [game.card_ids[c] for c in sorted(state.draw) if game.category[c] in wanted]
-        ids = game.card_ids
-        state = game.new_position(
-            lines={0: [ids[c] for c in state.players[0].line]},
-            kept={0: [ids[c] for c in state.players[0].kept]},
-            draw=unseen,
-            seed=None,
-            rest="out",
-        )
+    try:
+        state = line_position(game, _cards(args.line, "--line"), _cards(args.seen, "--seen"))
+    except (CardError, OptionError) as exc:
+        raise type(exc)(f"--line/--seen: {exc}") from None
     if state.pending()[0] != "offer":
         raise OptionError("--line: the player holding that line is not offered Hit or Stay (is the round over?)")
     odds = next_card(state)
+    wanted = {CATEGORIES.index(c) for c in _categories(args.cards)}
+    ids = game.card_ids
+    restricted = game.new_position(
+        lines={0: [ids[c] for c in state.players[0].line]},
+        kept={0: [ids[c] for c in state.players[0].kept]},
+        draw=[ids[c] for c in sorted(state.draw) if game.category[c] in wanted],
+        seed=None,
+        rest="out",
+        totals=[game.target_score],
+    )
     solver = SoloSolver(exact=args.exact)
-    values = solver.action_values(state)
-    best = str(solver.best_action(state))
+    values = solver.action_values(restricted)
+    best = str(solver.best_action(restricted))
     if args.json:
         data = odds.as_dict()
         data.update(
@@ -73,6 +75,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
             values={k: float(v) for k, v in values.items()},
             best=best,
             states=solver.states,
+            value_cards=args.cards,
         )
         print(json.dumps(data, sort_keys=True))
         return 0
@@ -84,7 +87,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         print(f"P(saved by Second Chance) {_show(odds.saved)}")
     print(f"P(Flip 7)          {_show(odds.flip7)}")
     print("next card          " + "  ".join(f"{card}: {float(p):.4f}" for card, p in odds.kinds))
-    print("expected round score alone, optimal solo play afterwards:")
+    print(f"expected round score alone, optimal solo play afterwards (unseen {args.cards} only):")
     for action, value in values.items():
         print(f"  {action:<6}           {float(value):.6f}{'   <- best' if action == best else ''}")
     print(f"states solved      {solver.states}")
@@ -130,14 +133,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="One player holds LINE; the cards of --seen are gone (discarded); every other card of the deck "
         "is unseen and equally likely to come next. Prints the exact probability that the next card busts the "
         "player or completes their Flip 7, the distribution of the next card, and the expected round score of "
-        "hitting and of staying now when the player then plays the optimal solo policy (computed exactly).",
+        "hitting and of staying now when the player then plays the optimal solo policy (computed exactly over "
+        "the unseen cards of the --cards categories).",
     )
     p.add_argument("--line", default="", help="the cards in front of the player, e.g. 3,11,5,x2 (default: none)")
     p.add_argument("--seen", help="cards already out of the deck (discarded), e.g. 12,12,7")
     p.add_argument(
         "--cards",
-        help="restrict the unseen deck to these categories (numbers,modifiers,actions) for a faster solve; "
-        "default: the whole deck",
+        default="numbers,modifiers",
+        help="card categories kept in the unseen deck when the hit and stay values are solved (numbers, "
+        "modifiers, actions; default %(default)s: with action cards the exact solve is far larger). The "
+        "next-card odds always use every unseen card.",
     )
     common(p)
     p.set_defaults(func=cmd_odds)

@@ -84,6 +84,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game = _game(args)
     if args.games < 1:
         raise OptionError("--games: expected a whole number of games, at least 1")
+    if args.workers < 1:
+        raise OptionError("--workers: expected a whole number of processes, at least 1")
     strategies = _strategies(args, game.players)
     seed = _seed(args.seed)
     show = sys.stderr.isatty() and not args.no_progress and args.games >= 50

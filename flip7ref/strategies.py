@@ -113,21 +113,33 @@ class OptimalSoloStrategy:
             states to solve exactly (more than :data:`MAX_SOLO_STATES`).
     """
 
-    name = "optimal-solo"
     MAX_SOLO_STATES = 2_000_000
     _tables: ClassVar[dict[object, dict[tuple[int, ...], bool]]] = {}
+
+    def __init__(self, categories: tuple[str, ...] = ("number", "modifier")) -> None:
+        self.categories = categories
+        self.name = "optimal-solo" if categories == ("number", "modifier") else f"optimal-solo[{','.join(categories)}]"
 
     def prepare(self, game: Game) -> dict[tuple[int, ...], bool]:
         """Solve (or fetch) the policy for ``game``'s edition and options:
         ``{sorted line codes: stay?}``."""
         from .analysis import solo_policy_table
 
-        key = game.edition.id, str(game.edition.path), tuple(sorted(game.options.items()))
+        key = game.edition.id, str(game.edition.path), tuple(sorted(game.options.items())), self.categories
         table = self._tables.get(key)
         if table is None:
-            table = solo_policy_table(game, self.MAX_SOLO_STATES)
+            table = solo_policy_table(game, self.MAX_SOLO_STATES, self.categories)
             self._tables[key] = table
         return table
+
+    def __getstate__(self) -> dict[str, object]:
+        # the solved tables travel with the strategy to worker processes
+        return {"categories": self.categories, "name": self.name, "tables": dict(self._tables)}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.categories = state["categories"]  # type: ignore[assignment]
+        self.name = state["name"]  # type: ignore[assignment]
+        self._tables.update(state["tables"])  # type: ignore[call-overload]
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The optimal solo Hit-or-Stay decision; other decisions as threshold:N."""

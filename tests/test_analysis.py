@@ -1,0 +1,258 @@
+"""Exact analysis: next-card odds, the solo solver, policies, the odds/solve commands.
+
+The solver is checked three ways: against the published values of the Flip 7
+solitaire analysis (Eppie/flip-seven), against an independent brute-force oracle
+written here for small decks (exact fractions), and by consistency (the optimal
+value is at least every policy's value; the best action's value is the state's).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from functools import cache
+
+import pytest
+
+from flip7ref import Game
+from flip7ref.analysis import (
+    AnalysisError,
+    SoloSolver,
+    line_position,
+    next_card,
+    solo_deck_position,
+    solo_policy_table,
+    solo_projection,
+)
+from flip7ref.cli import main
+from flip7ref.errors import OptionError
+from flip7ref.state import HIT, STAY
+from flip7ref.strategies import OptimalSoloStrategy, ThresholdStrategy, parse_strategy
+
+SOLO = Game("flip7", 1)
+
+
+def _small_deck(cards: list[str]) -> tuple[Game, object]:
+    state = SOLO.new_position(draw=cards, rest="out", seed=None, deal=True, totals=[SOLO.target_score])
+    return SOLO, state
+
+
+def _oracle(cards: list[str]) -> Fraction:
+    """Optimal expected round score of one player drawing without replacement
+    from ``cards`` (numbers and the modifiers x2 / +N only), written from the
+    rules text, independent of the interpreter: the first card is dealt; then
+    stay (score the line) or hit; a repeated number scores 0; an empty deck
+    ends the hitting (the player stays, F7-115)."""
+
+    def score(line: tuple[str, ...]) -> int:
+        numbers = [int(c) for c in line if c.isdigit()]
+        total = sum(numbers) * (2 if "x2" in line else 1)
+        total += sum(int(c[1:]) for c in line if c.startswith("+"))
+        if len(set(numbers)) >= 7:
+            total += 15
+        return total
+
+    @cache
+    def value(line: tuple[str, ...], rest: tuple[str, ...]) -> Fraction:
+        stay = Fraction(score(line))
+        if not rest or len({c for c in line if c.isdigit()}) >= 7:
+            return stay
+        return max(stay, draw(line, rest))
+
+    @cache
+    def draw(line: tuple[str, ...], rest: tuple[str, ...]) -> Fraction:
+        total = Fraction(0)
+        for card in sorted(set(rest)):
+            p = Fraction(rest.count(card), len(rest))
+            left = list(rest)
+            left.remove(card)
+            if card.isdigit() and card in line:
+                continue  # bust: 0 points
+            total += p * value(tuple(sorted((*line, card))), tuple(left))
+        return total
+
+    return draw((), tuple(sorted(cards)))
+
+
+@pytest.mark.rules("F7-034", "F7-040", "F7-090", "F7-091", "F7-092", "F7-115")
+@pytest.mark.parametrize(
+    "cards",
+    [
+        ["1", "2", "2", "3", "3", "3"],
+        ["1", "2", "2", "3", "3", "3", "x2", "+4"],
+        ["0", "1", "2", "2", "5", "5", "+10"],
+        ["4", "4", "4", "4", "x2"],
+    ],
+)
+def test_solver_matches_brute_force_oracle(cards: list[str]) -> None:
+    """Exact (fraction) optimal values on small decks equal an independent brute force."""
+    _, state = _small_deck(cards)
+    result = SoloSolver(exact=True).solve(state)  # type: ignore[arg-type]
+    assert result.value == _oracle(cards)
+    assert isinstance(result.value, Fraction) and 0 <= result.bust <= 1
+
+
+@pytest.mark.rules("F7-030", "F7-034", "F7-040", "F7-050", "F7-100")
+def test_solve_numbers_reproduces_published_value() -> None:
+    """79 number cards, one player, one round: 18.5652176141 (Eppie/flip-seven)."""
+    result = SoloSolver().solve(solo_deck_position(SOLO, ["number"]))
+    assert result.value == pytest.approx(18.5652176141, abs=1e-9)
+    assert result.states == 4095  # lines of 1..6 different numbers: sum of C(13, k), k = 1..6, plus the empty deal state
+    assert result.bust == pytest.approx(0.3135023090, abs=1e-9)
+    assert result.flip7 == pytest.approx(0.0028201764, abs=1e-9)
+
+
+@pytest.mark.rules("F7-090", "F7-091", "F7-092")
+def test_solve_numbers_and_modifiers_reproduces_published_value() -> None:
+    """79 numbers and the six modifiers: 20.2291054307 (about a minute)."""
+    result = SoloSolver().solve(solo_deck_position(SOLO, ["number", "modifier"]))
+    assert result.value == pytest.approx(20.2291054307, abs=1e-9)
+    assert result.states == 4095 * 64 + 63  # every modifier subset with every line; lines of modifiers alone too
+
+
+def test_optimal_is_at_least_every_policy_and_policies_are_exact() -> None:
+    """The optimal value bounds every threshold policy; always-hit busts or makes Flip 7 every time."""
+    state = solo_deck_position(SOLO, ["number"])
+    best = SoloSolver().solve(state).value
+    values = {n: SoloSolver(ThresholdStrategy(n)).solve(state).value for n in (10, 20, 25, 30)}
+    assert all(v <= best + 1e-12 for v in values.values())
+    assert max(values.values()) > 17  # a sensible threshold comes close
+    always = SoloSolver(parse_strategy("always-hit")).solve(state)
+    assert always.bust + always.flip7 == pytest.approx(1.0, abs=1e-12)
+    assert always.value == pytest.approx(always.flip7 * 0 + always.value)  # value comes only from Flip 7 rounds
+    assert always.value > 0 and always.policy == "always-hit"
+
+
+def test_threshold_policy_exact_on_small_deck() -> None:
+    """threshold:4 on 1,2,2,3,3,3 evaluated exactly, checked by hand-enumerated cases."""
+    _, state = _small_deck(["1", "2", "2", "3", "3", "3"])
+    result = SoloSolver(ThresholdStrategy(4), exact=True).solve(state)  # type: ignore[arg-type]
+    # Dealt 1 (1/6): hit; 2 (2/5): line 3, hit; 2 busts (1/4), 3 (3/4) stays at 6; 3 (3/5): stays at 4.
+    # Dealt 2 (2/6): hit; 1 (1/5): line 3, hit; 2 busts (1/4), 3 (3/4): 6; 2 (1/5): bust; 3 (3/5): 5.
+    # Dealt 3 (3/6): hit; 1 (1/5): 4; 2 (2/5): 5; 3 (2/5): bust.
+    one = Fraction(1, 6) * (Fraction(2, 5) * Fraction(3, 4) * 6 + Fraction(3, 5) * 4)
+    two = Fraction(2, 6) * (Fraction(1, 5) * Fraction(3, 4) * 6 + Fraction(3, 5) * 5)
+    three = Fraction(3, 6) * (Fraction(1, 5) * 4 + Fraction(2, 5) * 5)
+    assert result.value == one + two + three == Fraction(17, 5)
+    assert result.bust == Fraction(1, 6) * Fraction(2, 5) * Fraction(1, 4) + Fraction(2, 6) * (
+        Fraction(1, 5) * Fraction(1, 4) + Fraction(1, 5)
+    ) + Fraction(3, 6) * Fraction(2, 5)
+
+
+@pytest.mark.rules("F7-040", "F7-050", "F7-080")
+def test_next_card_odds() -> None:
+    """Bust, Flip 7 and kind probabilities from the unseen cards; a Second Chance saves."""
+    state = line_position(SOLO, ["3", "11", "5"])
+    odds = next_card(state)
+    assert odds.unseen == 91
+    assert odds.bust == Fraction(2 + 10 + 4, 91)  # the 3s, 11s and 5s still unseen
+    assert odds.flip7 == 0 and odds.saved == 0
+    assert dict(odds.kinds)["12"] == Fraction(12, 91) and sum(p for _, p in odds.kinds) == 1
+    six = next_card(line_position(SOLO, ["0", "1", "2", "3", "4", "5"], seen=["12"] * 12))
+    assert six.flip7 == Fraction(7 + 8 + 9 + 10 + 11 + 6, 94 - 6 - 12)
+    saved = next_card(line_position(SOLO, ["3", "11", "5", "second_chance"]))
+    assert saved.bust == 0 and saved.saved == Fraction(16, 90)
+    assert odds.as_dict()["bust"] == "16/91"
+
+
+def test_next_card_refuses_non_offers() -> None:
+    """Odds are for an offer of Hit or Stay; a chance node or a target choice is refused."""
+    state = line_position(SOLO, ["3"])
+    with pytest.raises(AnalysisError, match="not an offer"):
+        next_card(state.apply(HIT))
+    with pytest.raises(AnalysisError, match="not an offer"):
+        solo_projection(state.apply(HIT))
+
+
+def test_action_values_and_best_action_agree() -> None:
+    """At a line of 3, 11, 5 (numbers and modifiers unseen), hitting is worth more than 19."""
+    deck = [c for c in sorted(SOLO.deck) if SOLO.category[c] != 2]
+    ids = SOLO.card_ids
+    unseen = [ids[c] for c in deck]
+    for card in ("3", "11", "5"):
+        unseen.remove(card)
+    state = SOLO.new_position(lines={0: ["3", "11", "5"]}, draw=unseen, seed=None, rest="out", totals=[200])
+    solver = SoloSolver()
+    values = solver.action_values(state)
+    assert values["stay"] == 19
+    assert values["hit"] == pytest.approx(22.329511, abs=1e-6)
+    assert solver.best_action(state) == HIT
+    assert solver.solve(state).value == pytest.approx(values["hit"])
+
+
+def test_solver_refuses_other_players_decisions() -> None:
+    """The solo solver plays one seat; a state where another seat decides is refused."""
+    game = Game("flip7", 2)
+    state = game.new_position(turn=1, lines={0: ["5"], 1: ["7"]}, draw=["7", "8", "9", "x2"], rest="out", seed=None)
+    with pytest.raises(AnalysisError, match="seat 1 decides"):
+        SoloSolver().solve(state)
+    projected = solo_projection(state)
+    assert projected.game.players == 1 and projected.line(0) == ["7"]
+    assert SoloSolver().solve(projected).value > 7
+
+
+def test_solo_deck_position_errors() -> None:
+    """Unknown categories and multi-player games are refused with a clear message."""
+    with pytest.raises(OptionError, match="unknown card category 'jokers'"):
+        solo_deck_position(SOLO, ["jokers"])
+    with pytest.raises(OptionError, match="one-player game, got 3"):
+        solo_deck_position(Game("flip7", 3), ["number"])
+    with pytest.raises(OptionError, match="would need about"):
+        solo_policy_table(Game("flip7", 1), max_states=1000)
+
+
+def test_optimal_solo_strategy_follows_the_solved_policy() -> None:
+    """optimal-solo stays exactly where the solver says staying is best (numbers-only table)."""
+    strategy = OptimalSoloStrategy(categories=("number",))
+    table = strategy.prepare(Game("flip7", 4))
+    assert len(table) == 4095 and () not in table  # the first card is dealt: no decision on an empty line
+    game = Game("flip7", 3)
+    solver = SoloSolver()
+    solver.solve(solo_deck_position(SOLO, ["number"]))
+    for line, stay in [(("3", "11", "5"), False), (("8", "9", "10", "11", "12"), True)]:
+        state = game.new_position(turn=1, lines={1: list(line)}, seed=None)
+        assert (strategy.choose(state, None) == STAY) is stay  # type: ignore[arg-type]
+        unseen = [SOLO.card_ids[c] for c in sorted(SOLO.deck) if SOLO.category[c] == 0]
+        for card in line:
+            unseen.remove(card)
+        solo = SOLO.new_position(lines={0: list(line)}, seed=None, totals=[200], draw=unseen, rest="out")
+        assert (solver.best_action(solo) == STAY) is stay
+
+
+@pytest.mark.rules("F7-080", "F7-100")
+def test_solve_and_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    """solve prints the value with 10 decimals; --json has value; odds prints the bust probability."""
+    assert main(["solve", "--edition", "flip7", "--cards", "numbers"]) == 0
+    out = capsys.readouterr().out
+    assert "18.5652176141" in out and "states solved      4095" in out
+    assert main(["solve", "--cards", "numbers", "--policy", "threshold:23", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["policy"] == "threshold:23" and 15 < data["value"] < 18.5652176141
+    assert main(["odds", "--line", "3,11,5", "--cards", "numbers,modifiers", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bust"] == "16/91" and data["best"] == "hit" and data["values"]["stay"] == 19
+    assert data["values"]["hit"] == pytest.approx(22.329511, abs=1e-6)
+    assert main(["odds", "--line", "3,11,5,9,second_chance", "--seen", "12,12", "--cards", "numbers"]) == 0
+    out = capsys.readouterr().out
+    assert "P(bust)            0.0000000000  (0)" in out  # the Second Chance cancels any duplicate (F7-080)
+    assert "P(saved by Second Chance) 0.2758620690  (8/29)" in out  # 2 + 10 + 4 + 8 of 87 unseen cards
+    assert "stay             28.000000" in out and "hit              40.544881   <- best" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "--cards", "numbers,jokers"], "--cards 'numbers,jokers': expected"),
+        (["solve", "--policy", "sometimes"], "unknown strategy 'sometimes'"),
+        (["odds", "--line", "3,,5"], "--line '3,,5': expected card ids"),
+        (["odds", "--line", "3,banana"], "unknown card 'banana'"),
+        (["odds", "--line", "3,3"], "--line/--seen: lines[0]: number 3 twice"),
+        (["odds", "--line", "0,1,2,3,4,5,6"], "a Flip 7 ends the round"),
+        (["odds", "--line", "3", "--seen", "3,3,3"], "more copies of '3'"),
+    ],
+)
+def test_analysis_commands_reject_bad_input(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """User mistakes exit with status 2 and a one-line message naming the problem."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("flip7ref: error:") and message in err and "Traceback" not in err
