@@ -102,10 +102,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     result = SoloSolver(policy, exact=args.exact).solve(state)
     if args.json:
         data = result.as_dict()
-        data.update(edition=game.edition.id, cards=args.cards, deck=len(state.draw) + 1)
+        data.update(edition=game.edition.id, cards=args.cards, deck=len(state.draw))
         print(json.dumps(data, sort_keys=True))
         return 0
-    print(f"edition            {game.edition.id}; cards: {args.cards} ({len(state.draw) + 1} cards); one player, one round")
+    print(f"edition            {game.edition.id}; cards: {args.cards} ({len(state.draw)} cards); one player, one round")
     print(f"policy             {result.policy}")
     print(f"expected score     {float(result.value):.10f} points")
     if isinstance(result.value, Fraction):

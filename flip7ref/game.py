@@ -155,6 +155,12 @@ class Game:
             step["step"] for step in ed.scoring if not ("unless" in step and _truthy(_resolve(step["unless"], resolved)))
         )
         self.deck: tuple[int, ...] = ed.deck(self.decks)
+        # Scoring fast path (scoring.score_points): a number card without a trait adds
+        # its rank when the pipeline starts by summing numbers.
+        self.plain_number: tuple[bool, ...] = tuple(
+            cat == NUMBER and not traits for cat, traits in zip(self.category, self.traits, strict=True)
+        )
+        self.sums_numbers: bool = "sum_numbers" in self.scoring
         self._key = (ed.id, str(ed.path), players, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
 
     def _effect(self, raw: Mapping[str, Any] | None) -> Effect | None:

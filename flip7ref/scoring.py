@@ -120,22 +120,18 @@ def score_line(
 
 def score_points(game: Game, line: Sequence[int]) -> int:
     """The round score of a line, as :func:`score_line` computes it (Flip 7 decided
-    from the line), without building a breakdown: the fast path for strategies."""
-    return score_line(game, line).score if _needs_full(game, line) else _plain_sum(game, line)
-
-
-def _needs_full(game: Game, line: Sequence[int]) -> bool:
-    return (
-        "sum_numbers" not in game.scoring
-        or any(game.category[c] != NUMBER for c in line)
-        or any(game.traits[c] for c in line)
-        or len(line) >= game.flip7_distinct
-    )
-
-
-def _plain_sum(game: Game, line: Sequence[int]) -> int:
-    """A line of plain numbers short of a Flip 7 scores its sum under every pipeline."""
-    return sum(game.rank[c] for c in line)
+    from the line), without building a breakdown: the fast path for strategies.
+    A line of plain numbers (no trait) short of a Flip 7 scores its sum under
+    every pipeline that starts by summing numbers (F7-090)."""
+    if game.sums_numbers and len(line) < game.flip7_distinct:
+        plain, rank = game.plain_number, game.rank
+        total = 0
+        for c in line:
+            if not plain[c]:
+                return score_line(game, line).score
+            total += rank[c]
+        return total
+    return score_line(game, line).score
 
 
 def score_cards(game: Game, cards: Sequence[str]) -> ScoreBreakdown:

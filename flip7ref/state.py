@@ -41,7 +41,8 @@ TERMINAL = -2
 STATE_FORMAT = 1
 
 # The fast lanes of State.apply / State.apply_chance for the commonest steps (a Hit,
-# a plain card for it); tests switch them off to compare with the general path.
+# a Stay, a plain card for a Hit or in the deal); tests switch them off to compare
+# with the general path.
 _FAST_LANES = True
 
 
@@ -521,6 +522,15 @@ class State(tuple[Any, ...]):
             # below gives the same state; tests/test_fast_lanes.py checks that.
             turn = (self.turn + 1) % len(self.players)
             return self._derive(self.players, self.draw, (Draw(self.turn, "hit"),), turn, "hit", ())
+        if (
+            not self.frames
+            and not self.winners
+            and (action is STAY or action == "stay" or (type(action) is Action and action.verb == "stay" and not action.args))
+            and _FAST_LANES
+        ):
+            fast = self._fast_stay()
+            if fast is not None:
+                return fast
         legal = self.legal_actions()
         if isinstance(action, str):
             try:
@@ -560,8 +570,8 @@ class State(tuple[Any, ...]):
         code = game.codes.get(card) if type(card) is str else None
         if code is None:
             code = game.code(card)
-        if _FAST_LANES and len(self.frames) == 1 and code in self.draw:
-            fast = self._fast_hit_card(code)
+        if _FAST_LANES and self.frames and not self.winners and code in self.draw:
+            fast = self._fast_plain_card(code)
             if fast is not None:
                 return fast
         if self.current_player != CHANCE:
@@ -589,13 +599,20 @@ class State(tuple[Any, ...]):
             self.bonus_to, log,
         ))  # fmt: skip
 
-    def _fast_hit_card(self, code: int) -> State | None:
-        """The fast lane of the card drawn for a Hit (F7-035, F7-040, F7-041), or None
-        when the general path is needed: a card with a trait, an action card, a
-        modifier given away, a Second Chance that saves, a Flip 7, a bust that ends
-        the round.  Gives the same state as the general path."""
-        top = self.frames[0]
-        if type(top) is not Draw or top.reason != "hit":
+    def _fast_plain_card(self, code: int) -> State | None:
+        """The fast lane of a card drawn for a Hit or in the deal (F7-020, F7-035,
+        F7-040, F7-041), or None when the general path is needed: a card with a
+        trait, an action card, a modifier given away, a Second Chance that saves,
+        a Flip 7, a bust that ends the round or happens in the deal, a reshuffle.
+        Gives the same state as the general path (tests/test_fast_lanes.py)."""
+        frames = self.frames
+        top = frames[-1]
+        if type(top) is not Draw:
+            return None
+        dealing = top.reason == "deal"
+        if dealing and (len(frames) != 2 or type(frames[0]) is not Deal):
+            return None
+        if not dealing and len(frames) != 1:
             return None
         g = self.game
         cat = g.category[code]
@@ -611,32 +628,56 @@ class State(tuple[Any, ...]):
             for c in p.line:
                 if category[c] == NUMBER:
                     if ranks[c] == rank:
-                        if p.kept or traits[c]:
+                        if p.kept or traits[c] or dealing:
                             return None
                         busted = True
                     numbers += 1
             if not busted and numbers + 1 >= g.flip7_distinct:
                 return None
-        players = self.players
-        n = len(players)
+        index = self.draw.index(code)
+        draw = self.draw[1:] if index == 0 else self.draw[:index] + self.draw[index + 1 :]
+        changed = list(self.players)
+        changed[seat] = Player((*p.line, code), p.kept, Status.BUSTED if busted else Status.ACTIVE)
+        n = len(changed)
         turn = self.turn
-        for _ in range(n):
-            if turn == seat:
-                if not busted:
+        next_frames: tuple[Frame, ...] = ()
+        if dealing:
+            deal = frames[0]
+            assert type(deal) is Deal
+            position, dealt_to = _next_deal(g, changed, self.dealer, deal.position)
+            if dealt_to is not None:
+                if not draw:
+                    return None  # a reshuffle first (general path)
+                next_frames = (Deal(position), Draw(dealt_to, "deal"))
+        if not next_frames:
+            for _ in range(n):
+                if changed[turn].status is Status.ACTIVE:
                     break
-            elif players[turn].status is Status.ACTIVE:
+                turn = (turn + 1) % n
+            else:
+                return None  # nobody left to act: the round ends (general path)
+        card = g.card_ids[code]
+        dealt = Event("dealt", (("seat", seat), ("card", card), ("via", top.reason)))
+        events = (dealt, Event("busted", (("seat", seat), ("card", card)))) if busted else (dealt,)
+        return self._derive(tuple(changed), draw, next_frames, turn, "chance " + card, events)
+
+    def _fast_stay(self) -> State | None:
+        """The fast lane of a Stay that leaves someone to act (F7-034), or None."""
+        seat = self.turn
+        p = self.players[seat]
+        if not _may_stay(self.game, p):
+            return None
+        changed = list(self.players)
+        changed[seat] = Player(p.line, p.kept, Status.STAYED)
+        n = len(changed)
+        turn = (seat + 1) % n
+        for _ in range(n):
+            if changed[turn].status is Status.ACTIVE:
                 break
             turn = (turn + 1) % n
         else:
-            return None  # nobody left to act: the round ends (general path)
-        card = g.card_ids[code]
-        dealt = Event("dealt", (("seat", seat), ("card", card), ("via", "hit")))
-        events = (dealt, Event("busted", (("seat", seat), ("card", card)))) if busted else (dealt,)
-        changed = list(players)
-        changed[seat] = Player((*p.line, code), p.kept, Status.BUSTED if busted else Status.ACTIVE)
-        index = self.draw.index(code)
-        draw = self.draw[1:] if index == 0 else self.draw[:index] + self.draw[index + 1 :]
-        return self._derive(tuple(changed), draw, (), turn, "chance " + card, events)
+            return None  # the last player stays: the round ends (general path)
+        return self._derive(tuple(changed), self.draw, (), turn, "stay", (Event("stayed", (("seat", seat),)),))
 
     def apply_move(self, move: str) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""
@@ -1302,7 +1343,7 @@ def _settle(w: _Work) -> None:
             if not (w.frames and isinstance(w.frames[-1], Flip7Choice)):
                 w.frames.append(Flip7Choice(w.flip7))
             return
-        if w.flip7 is not None or w.round_over or (not w.frames and not w.active_seats()):
+        if w.flip7 is not None or w.round_over or (not w.frames and not _anyone_active(w.players)):
             _end_round(w)  # F7-050, F7-110
             continue
         if not w.frames:
@@ -1313,15 +1354,12 @@ def _settle(w: _Work) -> None:
             return
         top = w.frames[-1]
         if isinstance(top, Deal):
-            n = len(w.players)
-            if top.position >= n:
+            position, dealt_to = _next_deal(g, w.players, w.dealer, top.position)
+            if dealt_to is None:
                 w.frames.pop()
                 continue
-            seat = (_first_seat(w) + top.position) % n
-            w.frames[-1] = Deal(top.position + 1)
-            p = w.players[seat]
-            if p.status is Status.ACTIVE and (g.early_cards == "deal" or not (p.line or p.kept)):  # F7-025
-                w.frames.append(Draw(seat, "deal"))
+            w.frames[-1] = Deal(position)
+            w.frames.append(Draw(dealt_to, "deal"))
             continue
         if isinstance(top, ForcedDraw):
             if w.players[top.target].status is Status.BUSTED:  # F7-071
@@ -1382,6 +1420,26 @@ def _settle(w: _Work) -> None:
         return  # a decision: ChooseTarget, ChooseCards or Flip7Choice
 
 
+def _next_deal(game: Game, players: Sequence[Player], dealer: int, position: int) -> tuple[int, int | None]:
+    """The deal goes on from ``position`` in the deal order (F7-020): ``(position
+    after it, seat to deal)``, or ``(n, None)`` when the deal is over.  A seat not
+    active, or holding cards already, is passed over (F7-025, option
+    ``deal_after_early_cards``)."""
+    n = len(players)
+    first = dealer if game.start_seat == "dealer" else (dealer + 1) % n
+    while position < n:
+        seat = (first + position) % n
+        position += 1
+        p = players[seat]
+        if p.status is Status.ACTIVE and (game.early_cards == "deal" or not (p.line or p.kept)):
+            return position, seat
+    return position, None
+
+
+def _anyone_active(players: Sequence[Player]) -> bool:
+    return any(p.status is Status.ACTIVE for p in players)
+
+
 def _first_seat(w: _Work) -> int:
     """The first seat of the deal and offer order: the dealer's left, the dealer last
     (F7-020), or the dealer first (option ``start_seat``)."""
@@ -1413,6 +1471,9 @@ def _exhausted(w: _Work, top: Frame) -> None:
         _finish_forced(w, top, "exhausted")
 
 
+_NO_CARDS = Player()  # an active player with nothing in front of them (players are immutable: shared)
+
+
 def _end_round(w: _Work) -> None:
     """Score the round (F7-100..F7-102), clear the table (F7-083, F7-111), end the
     game (F7-120, F7-121) or start the next round (F7-112)."""
@@ -1440,7 +1501,7 @@ def _end_round(w: _Work) -> None:
     w.emit("round_scored", round=w.round, scores=tuple(scores), totals=tuple(w.totals), flip7=w.flip7)
     for p in w.players:
         w.to_discard(*p.line, *p.kept)  # F7-083: Second Chances never carry over
-    for f in reversed(w.frames):  # pending work ends with the round (F7-052, D-V-09)
+    for f in reversed(w.frames) if w.frames else ():  # pending work ends with the round (F7-052, D-V-09)
         if isinstance(f, ForcedDraw):
             w.emit("forced_draw_ended", seat=f.target, card=w.cid(f.card), outcome="round ended")
         for c in _frame_cards(f):
@@ -1448,7 +1509,7 @@ def _end_round(w: _Work) -> None:
                 w.emit("discarded", card=w.cid(c), seat=None, reason="round ended")
         w.to_discard(*_frame_cards(f))
     w.frames.clear()
-    w.players = [Player() for _ in w.players]
+    w.players = [_NO_CARDS] * len(w.players)
     w.flip7 = None
     w.bonus_to = None
     w.round_over = False

@@ -1,8 +1,9 @@
 """The interpreter's fast lanes give exactly what the general path gives.
 
-``State.apply`` has a fast lane for a Hit at an offer and ``State.apply_chance``
-one for a plain card drawn for a Hit (a number without a trait, a modifier the
-receiver keeps, a bust that leaves someone to act).  Every step of many random
+``State.apply`` has fast lanes for a Hit and for a Stay that leaves someone to
+act, and ``State.apply_chance`` one for a plain card drawn for a Hit or in the
+deal (a number without a trait, a modifier the receiver keeps, a bust that
+leaves someone to act).  Every step of many random
 games is taken both ways here and the results compared: the position, the
 events of the step, the history entry and the start of the history.
 """
@@ -99,3 +100,26 @@ def test_state_is_an_immutable_value() -> None:
     with pytest.raises(TypeError):
         _ = s < t  # type: ignore[operator]
     assert isinstance(s.frames[-1], Draw)
+
+
+@pytest.mark.rules("F7-020", "F7-025", "F7-034")
+def test_deal_and_stay_lanes_are_taken_and_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain deal card and a Stay with others still active go through the lanes, with
+    the same results as the general path (the deal skips a seat that already holds cards)."""
+    game = Game("flip7", 3)
+    start = game.new_initial_state(stack=["5", "9", "x2", "4"], dealer=2)
+    assert isinstance(start.frames[-1], Draw) and start.frames[-1].reason == "deal"
+    assert start._fast_plain_card(game.code("5")) is not None
+    offer = game.new_position(turn=1, lines={0: ["3"], 1: ["7"], 2: ["8"]}, seed=2)
+    assert offer._fast_stay() is not None
+    states = [start]
+    for move in ("chance 5", "chance 9", "chance x2", "stay", "hit", "chance 4"):
+        states.append(states[-1].apply_move(move))
+    monkeypatch.setattr(state_module, "_FAST_LANES", False)
+    slow = [start]
+    for move in ("chance 5", "chance 9", "chance x2", "stay", "hit", "chance 4"):
+        slow.append(slow[-1].apply_move(move))
+    assert states == slow
+    assert [s.events() for s in states] == [s.events() for s in slow]
+    assert states[3].line(0) == ["5"] and states[3].line(1) == ["9"] and states[3].line(2) == ["x2"]
+    assert states[4].status(0) is Status.STAYED and states[4].current_player == 1
