@@ -6,8 +6,15 @@ the time of the whole conformance suite, as a table and optionally as JSON.
 Ratios are given against the reference point of issue 7: the fastest Python
 Flip 7 engine measured plays about 560 four-player games/s (about 68,000 draws/s).
 
+It also times the exact solo solves of ``flip7ref solve`` (numbers; numbers and
+modifiers with ``--solve-modifiers``, about two minutes) and reports the value
+found next to the published one.
+
+Times are CPU time of this process (``time.process_time``), so other work on the
+machine disturbs them less than wall time would.
+
 Usage:
-    python benchmarks/bench.py [--games 300] [--json out.json]
+    python benchmarks/bench.py [--games 300] [--solve-modifiers] [--json out.json]
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from flip7ref import Game
+from flip7ref.analysis import SoloSolver, solo_deck_position
 from flip7ref.conformance import load_cases, run_reference
 from flip7ref.play import play
 from flip7ref.strategies import RandomStrategy, ThresholdStrategy
@@ -34,11 +42,11 @@ def bench_games(edition: str, games: int) -> dict[str, float]:
     game = Game(edition, 4)
     strategy = [ThresholdStrategy(20)]
     draws = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(games):
         final = play(game.new_initial_state(seed=i), strategy, random.Random(i))
         draws += sum(1 for m in final.history() if m.startswith("chance "))
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     return {"games_per_second": games / seconds, "draws_per_second": draws / seconds, "seconds": seconds}
 
 
@@ -46,27 +54,40 @@ def bench_transitions(edition: str, games: int) -> dict[str, float]:
     """Random play: transitions (decisions and draws) per second."""
     game = Game(edition, 4)
     moves = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(games):
         final = play(game.new_initial_state(seed=i), [RandomStrategy()], random.Random(i))
         moves += len(final.history())
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     return {"transitions_per_second": moves / seconds, "seconds": seconds}
 
 
 def bench_conformance() -> dict[str, float]:
     """The whole conformance suite in-process."""
     cases = load_cases()
-    start = time.perf_counter()
+    start = time.process_time()
     for case in cases:
         run_reference(case)
-    return {"cases": len(cases), "seconds": time.perf_counter() - start}
+    return {"cases": len(cases), "seconds": time.process_time() - start}
+
+
+PUBLISHED = {"numbers": 18.5652176141, "numbers,modifiers": 20.2291054307}
+
+
+def bench_solve(cards: str) -> dict[str, float]:
+    """One exact optimal solo solve of Flip 7 with the given card categories."""
+    categories = [{"numbers": "number", "modifiers": "modifier"}[c] for c in cards.split(",")]
+    state = solo_deck_position(Game("flip7", 1), categories)
+    start = time.process_time()
+    result = SoloSolver().solve(state)
+    return {"value": float(result.value), "states": result.states, "seconds": time.process_time() - start}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games per measurement (default %(default)s)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--solve-modifiers", action="store_true", help="also time the numbers+modifiers solve")
     args = parser.parse_args()
     results: dict[str, object] = {"python": platform.python_version(), "machine": platform.machine(), "editions": {}}
     table = Table(title=f"flip7ref throughput (CPython {platform.python_version()}, one core)")
@@ -91,6 +112,15 @@ def main() -> None:
     console = Console()
     console.print(table)
     console.print(f"conformance suite: {conf['cases']:.0f} cases in {conf['seconds']:.2f} s")
+    solves: dict[str, object] = {}
+    for cards in ["numbers"] + (["numbers,modifiers"] if args.solve_modifiers else []):
+        r = bench_solve(cards)
+        solves[cards] = r
+        console.print(
+            f"solve --cards {cards}: {r['value']:.10f} (published {PUBLISHED[cards]:.10f}), "
+            f"{r['states']:.0f} states in {r['seconds']:.2f} s"
+        )
+    results["solve"] = solves
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)

@@ -42,3 +42,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "rules(*ids): the rule ids of the edition tables this test checks")
     config.addinivalue_line("markers", "example(*ids): the worked-example ids of the rules catalogue this test reproduces")
+    config.addinivalue_line(
+        "markers", "slow: takes minutes (e.g. the numbers+modifiers solve); runs only with FLIP7REF_SLOW=1"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("FLIP7REF_SLOW"):
+        return
+    skip = pytest.mark.skip(reason="slow: set FLIP7REF_SLOW=1 to run it")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
