@@ -632,12 +632,18 @@ class State(tuple[Any, ...]):
                             return None
                         busted = True
                     numbers += 1
-            if not busted and numbers + 1 >= g.flip7_distinct:
-                return None
+        line = (*p.line, code)
+        made = not busted and cat == NUMBER and numbers + 1 >= g.flip7_distinct and flip7_count(g, line) >= g.flip7_distinct
         index = self.draw.index(code)
         draw = self.draw[1:] if index == 0 else self.draw[:index] + self.draw[index + 1 :]
         changed = list(self.players)
-        changed[seat] = Player((*p.line, code), p.kept, Status.BUSTED if busted else Status.ACTIVE)
+        changed[seat] = Player(line, p.kept, Status.BUSTED if busted else Status.ACTIVE)
+        card = g.card_ids[code]
+        dealt = Event("dealt", (("seat", seat), ("card", card), ("via", top.reason)))
+        if made:  # F7-050: the round ends (general settling from here)
+            return self._finish(changed, draw, frames[:-1], self.turn, seat, "chance " + card,
+                                [dealt, Event("flip7", (("seat", seat),))])  # fmt: skip
+        events = (dealt, Event("busted", (("seat", seat), ("card", card)))) if busted else (dealt,)
         n = len(changed)
         turn = self.turn
         next_frames: tuple[Frame, ...] = ()
@@ -654,12 +660,25 @@ class State(tuple[Any, ...]):
                 if changed[turn].status is Status.ACTIVE:
                     break
                 turn = (turn + 1) % n
-            else:
-                return None  # nobody left to act: the round ends (general path)
-        card = g.card_ids[code]
-        dealt = Event("dealt", (("seat", seat), ("card", card), ("via", top.reason)))
-        events = (dealt, Event("busted", (("seat", seat), ("card", card)))) if busted else (dealt,)
+            else:  # nobody left to act: the round ends (general settling from here)
+                return self._finish(changed, draw, (), self.turn, None, "chance " + card, list(events))
         return self._derive(tuple(changed), draw, next_frames, turn, "chance " + card, events)
+
+    def _finish(
+        self, players: list[Player], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int,
+        flip7: int | None, move: str, events: list[Event],
+    ) -> State:
+        """Hand a step a fast lane began over to the general settling (a round end...)."""
+        work = _Work(self)
+        work.players = players
+        work.draw = list(draw)
+        work.frames = list(frames)
+        work.turn = turn
+        if flip7 is not None:
+            work.flip7 = flip7
+        work.events = events
+        _settle(work)
+        return work.freeze(self, move)
 
     def _fast_stay(self) -> State | None:
         """The fast lane of a Stay that leaves someone to act (F7-034), or None."""
@@ -675,8 +694,8 @@ class State(tuple[Any, ...]):
             if changed[turn].status is Status.ACTIVE:
                 break
             turn = (turn + 1) % n
-        else:
-            return None  # the last player stays: the round ends (general path)
+        else:  # the last player stays: the round ends (general settling from here)
+            return self._finish(changed, self.draw, (), turn, None, "stay", [Event("stayed", (("seat", seat),))])
         return self._derive(tuple(changed), self.draw, (), turn, "stay", (Event("stayed", (("seat", seat),)),))
 
     def apply_move(self, move: str) -> State:
