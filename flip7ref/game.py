@@ -161,6 +161,7 @@ class Game:
             cat == NUMBER and not traits for cat, traits in zip(self.category, self.traits, strict=True)
         )
         self.sums_numbers: bool = "sum_numbers" in self.scoring
+        self.no_stay: frozenset[int] = frozenset(i for i, t in enumerate(self.traits) if "no_stay" in t)  # V-031
         self._key = (ed.id, str(ed.path), players, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
 
     def _effect(self, raw: Mapping[str, Any] | None) -> Effect | None:

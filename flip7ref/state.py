@@ -928,7 +928,7 @@ def _frame_cards(f: Frame) -> tuple[int, ...]:
 
 def _may_stay(game: Game, p: Player) -> bool:
     """F7-033 and option ``stay_requires``; a ``no_stay`` trait card forbids it."""
-    if any("no_stay" in game.traits[c] for c in p.line):
+    if game.no_stay and any(c in game.no_stay for c in p.line):
         return False
     need = game.stay_requires
     if need == "nothing":

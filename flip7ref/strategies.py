@@ -12,6 +12,7 @@ from typing import ClassVar, Protocol
 
 from .errors import OptionError
 from .game import Game
+from .scoring import score_points
 from .state import HIT, STAY, Action, State
 
 
@@ -63,8 +64,8 @@ class ThresholdStrategy:
     def choose(self, state: State, rng: random.Random) -> Action:
         """The threshold decision for the player to act (no randomness used)."""
         if not state.frames and not state.winners:  # an offer of Hit or Stay (F7-030, F7-033)
-            seat = state.turn
-            if state.line_value(seat) >= self.threshold and state._may_stay(seat):
+            seat = state.turn  # an offer goes to an active player: the line's value is its score
+            if score_points(state.game, state.players[seat].line) >= self.threshold and state._may_stay(seat):
                 return STAY
             return HIT
         return _other_decision(state)
