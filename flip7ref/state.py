@@ -1691,6 +1691,10 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
                 kwargs[field.name] = value
             frames.append(cls(**kwargs))
         flip7 = data.get("flip7")
+        for key in ("flip7", "bonus_to"):
+            value = data.get(key)
+            if value is not None and type(value) is not int:
+                raise SerializationError(f"state data: {key}: expected a seat number or null, got {value!r}")
         state = State(
             game=game,
             players=players,
@@ -1901,6 +1905,8 @@ def position_state(
         pile = top
     else:
         raise OptionError(f"rest: expected 'below', 'discard' or 'out', got {rest!r}")
+    if shuffle_seed is None:  # an open pile has no order: kept sorted, only the counts matter
+        pile = tuple(sorted(pile))
     order_first = dealer if game.start_seat == "dealer" else (dealer + 1) % n
     turn = order_first if turn is None else turn
     state = _fresh(game, tuple(players), pile, dis, dealer, turn, round_number, totals, shuffle_seed)

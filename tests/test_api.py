@@ -141,3 +141,20 @@ def test_threshold_strategy_stays_at_its_threshold() -> None:
     s = Game("flip7", 2).new_position(turn=0, lines={0: ["12", "8"]})
     assert ThresholdStrategy(20).choose(s, random.Random(0)) == Action("stay")
     assert ThresholdStrategy(21).choose(s, random.Random(0)) == Action("hit")
+
+
+@pytest.mark.parametrize("key", ["flip7", "bonus_to"])
+def test_from_dict_refuses_malformed_seat_fields(key: str) -> None:
+    """A flip7 or bonus_to that is not a seat number or null is refused, not read as null."""
+    data = Game("flip7", 3).new_initial_state(seed=2).to_dict()
+    data[key] = "0"
+    with pytest.raises(SerializationError, match=f"{key}: expected a seat number or null, got '0'"):
+        State.from_dict(data)
+
+
+def test_open_positions_keep_the_pile_sorted() -> None:
+    """An open position's draw pile has no order: it is kept sorted, the given cards included."""
+    game = Game("flip7", 2)
+    s = game.new_position(seed=None, draw=["12", "3", "7"], rest="out")
+    assert [game.card_ids[c] for c in s.draw] == ["3", "7", "12"]
+    assert s.next_card() is None
