@@ -28,13 +28,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import attrs
 
-from .errors import Flip7RefError, OptionError
+from .errors import CardError, Flip7RefError, OptionError
 from .game import ACTION, Game
 from .spec import CATEGORIES
 from .state import HIT, STAY, TERMINAL, Action, State
@@ -180,6 +180,7 @@ class SoloResult:
 
 
 _Triple = tuple[Any, Any, Any]  # (expected score, P(bust), P(Flip 7)), floats or Fractions
+_T = TypeVar("_T")
 _NO_RNG = random.Random(0)
 
 
@@ -209,19 +210,28 @@ class SoloSolver:
 
     Args:
         policy: None for the optimal policy (at each decision the action of the
-            highest expected score; ties keep the first legal action, so staying
-            wins a tie only when it comes first); or a strategy object
-            (``choose(state, rng)``) that is evaluated exactly instead.
+            highest expected score; ties keep the first legal action, ``hit``);
+            or a strategy object to evaluate exactly instead: a deterministic
+            one (``choose(state, rng)``, e.g. ``threshold:N``, ``always-hit``), or
+            one with ``action_distribution(state)`` giving ``(action, probability)``
+            pairs (``random``: every legal action alike).
         exact: compute with :class:`~fractions.Fraction` (slower) instead of floats.
         seat: the player (0 in a one-player game).
+        max_states: give up (:class:`AnalysisError`) beyond this many decision
+            states (memory and time grow with it: about 2 minutes per 262,000
+            states of CPython 3.11).
     """
 
-    def __init__(self, policy: Policy | None = None, *, exact: bool = False, seat: int = 0) -> None:
+    def __init__(
+        self, policy: Policy | None = None, *, exact: bool = False, seat: int = 0, max_states: int = 1_000_000
+    ) -> None:
         self.policy = policy
         self.exact = exact
         self.seat = seat
+        self.max_states = max_states
         self._memo: dict[tuple[Any, ...], _Triple] = {}
         self._best: dict[tuple[Any, ...], Action] = {}
+        self._open: set[tuple[Any, ...]] = set()
         self._round = 0
 
     @property
@@ -233,51 +243,72 @@ class SoloSolver:
         """The expected round score of ``state`` for the player (see the class).
 
         Raises:
-            AnalysisError: a decision of the round belongs to another seat, or
-                the state is terminal.
+            AnalysisError: a decision of the round belongs to another seat; the
+                state is terminal; the round can go on forever from here (cards
+                cycling through reshuffles); more than ``max_states`` states.
         """
         if state.is_terminal():
             raise AnalysisError("the game is over: nothing to solve")
         start = time.perf_counter()
-        self._round = state.round
-        value, bust, flip7 = self._node(state)
+        value, bust, flip7 = self._run(state, lambda: self._node(state))
         name = "optimal" if self.policy is None else str(getattr(self.policy, "name", type(self.policy).__name__))
         return SoloResult(value, bust, flip7, len(self._memo), time.perf_counter() - start, name)
 
     def action_values(self, state: State) -> dict[str, float | Fraction]:
         """At a decision node of the player: the expected round score after each
-        legal action (then following the solver's policy), keyed by action string."""
-        self._round = state.round
+        legal action (then following the solver's policy), keyed by action string.
+
+        Raises:
+            AnalysisError: as :meth:`solve`.
+        """
         self._own(state)
-        return {str(a): self._after(state.apply(a))[0] for a in state.legal_actions()}
+        return self._run(state, lambda: {str(a): self._after(state.apply(a))[0] for a in state.legal_actions()})
 
     def best_actions(self) -> dict[tuple[Any, ...], Action]:
         """Every decision state solved so far (by canonical key) and its best action."""
         return dict(self._best)
 
     def best_action(self, state: State) -> Action:
-        """The optimal action at a decision node of the player (highest expected score)."""
-        self._round = state.round
+        """The optimal action at a decision node of the player (highest expected score).
+
+        Raises:
+            AnalysisError: as :meth:`solve`.
+        """
+        self._own(state)
         key = _canonical(state)
         if key not in self._best:
-            self._node(state)
+            self._run(state, lambda: self._node(state))
         return self._best[key]
 
     # -- the recursion --------------------------------------------------------
 
+    def _run(self, state: State, compute: Callable[[], _T]) -> _T:
+        self._round = state.round
+        try:
+            return compute()
+        except RecursionError:
+            self._open.clear()
+            raise AnalysisError("the round is too long to solve by recursion from here") from None
+
     def _own(self, state: State) -> None:
         if state.current_player != self.seat:
+            who = {-1: "a card is to be drawn", -2: "the game is over"}.get(
+                state.current_player, f"seat {state.current_player} decides here"
+            )
             raise AnalysisError(
-                f"seat {state.current_player} decides here: the solo solver plays seat {self.seat} alone "
+                f"{who}: the solo solver needs a decision of seat {self.seat}, who plays alone "
                 "(use a one-player position, e.g. solo_projection)"
             )
 
     def _leaf(self, state: State) -> _Triple:
         """The round has ended (or the game): the player's round score."""
         score = state.last_scores[self.seat]
-        events = state.last_events()
-        busted = any(e.type == "busted" and e.get("seat") == self.seat for e in events)
-        made = any(e.type == "round_scored" and e.get("flip7") == self.seat for e in events)
+        busted = made = False
+        for e in state.last_events():
+            if e.type == "busted" and e.get("seat") == self.seat:
+                busted = True
+            elif e.type == "round_scored" and e.get("flip7") == self.seat:
+                made = True
         one = Fraction(1) if self.exact else 1.0
         zero = one * 0
         return (score * one, one if busted else zero, one if made else zero)
@@ -294,9 +325,26 @@ class SoloSolver:
         known = self._memo.get(key)
         if known is not None:
             return known
+        if key in self._open:
+            self._open.clear()
+            raise AnalysisError(
+                "the round can go on forever from here (the same position comes back, e.g. cards cycling "
+                "through reshuffles): its expected score is not a finite sum the solver can compute"
+            )
+        if len(self._memo) >= self.max_states:
+            self._open.clear()
+            raise AnalysisError(
+                f"more than {self.max_states:,} states to solve: restrict the deck (e.g. --cards numbers), "
+                "lengthen the line, or raise the limit (--max-states)"
+            )
         self._own(state)
+        self._open.add(key)
         legal = state.legal_actions()
-        if self.policy is not None:
+        distribution = getattr(self.policy, "action_distribution", None)
+        if distribution is not None:
+            result = self._mix([(p, self._after(state.apply(a))) for a, p in distribution(state)])
+            action = legal[0]
+        elif self.policy is not None:
             action = self.policy.choose(state, _NO_RNG)
             result = self._after(state.apply(action))
         else:
@@ -308,9 +356,19 @@ class SoloSolver:
                     best, action = r, a
             assert best is not None
             result = best
+        self._open.discard(key)
         self._best[key] = action
         self._memo[key] = result
         return result
+
+    def _mix(self, weighted: list[tuple[Fraction, _Triple]]) -> _Triple:
+        value = bust = flip7 = Fraction(0) if self.exact else 0.0
+        for p, (v, b, f) in weighted:
+            q = p if self.exact else float(p)
+            value += q * v
+            bust += q * b
+            flip7 += q * f
+        return (value, bust, flip7)
 
     def _chance(self, state: State) -> _Triple:
         weights = state.chance_weights()
@@ -394,9 +452,18 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
     """
     if game.players != 1:
         raise OptionError(f"a solo position needs a one-player game, got {game.players} players")
+    if isinstance(line, str) or isinstance(seen, str):
+        raise CardError("line and seen are lists of card names, e.g. ['3', '11', 'x2'], not one string")
     line = list(line)
     numbers = [c for c in line if game.category[game.code(c)] != ACTION]
     kept = [c for c in line if game.category[game.code(c)] == ACTION]
+    for card in kept:
+        effect = game.effect[game.code(card)]
+        if effect is None or effect.primitive != "bust_shield":
+            raise CardError(
+                f"{card!r} is an action card resolved as soon as it is drawn; only a held Second Chance "
+                "can lie in front of a player who is offered Hit or Stay"
+            )
     return game.new_position(
         lines={0: numbers}, kept={0: kept}, discard=list(seen), seed=None, rest="below", totals=[game.target_score]
     )
@@ -411,7 +478,7 @@ def evaluate(
 
 
 def solo_policy_table(
-    game: Game, max_states: int = 2_000_000, categories: Iterable[str] = ("number", "modifier")
+    game: Game, max_states: int = 400_000, categories: Iterable[str] = ("number", "modifier")
 ) -> dict[tuple[int, ...], bool]:
     """The optimal solo policy for ``game``'s numbers and modifiers, as a table.
 
@@ -436,7 +503,7 @@ def solo_policy_table(
             f"the optimal solo policy of {solo.edition.id} would need about {estimate:,} states "
             f"({len(ranks)} number ranks, {modifiers} modifier cards); at most {max_states:,} are solved"
         )
-    solver = SoloSolver()
+    solver = SoloSolver(max_states=max_states)
     solver.solve(solo_deck_position(solo, categories))
     table: dict[tuple[int, ...], bool] = {}
     for key, action in solver.best_actions().items():

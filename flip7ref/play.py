@@ -152,7 +152,8 @@ def simulate(
             must pickle (every shipped strategy does).
         progress: called with the number of games finished so far.
         workers: processes to spread the games over (the standard library's
-            process pool); 1 plays in this process.
+            process pool), at most one per task of ``chunk`` games; 1 plays in
+            this process.
         chunk: games per task sent to a worker.
 
     Raises:
@@ -164,6 +165,7 @@ def simulate(
         prepare = getattr(strategy, "prepare", None)
         if prepare is not None:  # e.g. optimal-solo solves its policy once, before any worker starts
             prepare(game)
+    workers = min(workers, -(-games // chunk)) or 1  # no more processes than tasks
     summary = Summary(players=game.players)
     start = time.perf_counter()
     if workers == 1:

@@ -329,7 +329,7 @@ class Edition:
 
 
 def _read_yaml(path: Path) -> object:
-    return read_yaml_file(path, "an edition table file")
+    return read_yaml_file(path, "edition table file")
 
 
 def read_text_file(path: Path, what: str) -> str:

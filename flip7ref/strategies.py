@@ -8,6 +8,7 @@ ones named on the command line: ``random`` and ``threshold:N``.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import ClassVar, Protocol
 
 from .errors import OptionError
@@ -34,6 +35,11 @@ class RandomStrategy:
     def choose(self, state: State, rng: random.Random) -> Action:
         """A uniformly random legal action."""
         return rng.choice(state.legal_actions())
+
+    def action_distribution(self, state: State) -> list[tuple[Action, Fraction]]:
+        """Every legal action with its probability (all alike), for exact evaluation."""
+        legal = state.legal_actions()
+        return [(a, Fraction(1, len(legal))) for a in legal]
 
 
 class ThresholdStrategy:
@@ -105,8 +111,8 @@ class OptimalSoloStrategy:
     cards (see :mod:`flip7ref.analysis`; for Flip 7 worth 20.2291054307 points per
     round).  At an offer the player's numbers and modifiers are looked up in it;
     cards seen elsewhere and the other players are not taken into account.  The
-    policy is solved at the first decision of each game table and options (about
-    a minute for Flip 7) and kept for the life of the process; :meth:`prepare`
+    policy is solved at the first decision of each game table and options (one
+    to two minutes for Flip 7) and kept for the life of the process; :meth:`prepare`
     solves it ahead of time.
 
     Raises (from :meth:`prepare` / the first decision):
@@ -114,7 +120,7 @@ class OptimalSoloStrategy:
             states to solve exactly (more than :data:`MAX_SOLO_STATES`).
     """
 
-    MAX_SOLO_STATES = 2_000_000
+    MAX_SOLO_STATES = 400_000  # Flip 7 needs 262,143; larger solves take many minutes
     _tables: ClassVar[dict[object, dict[tuple[int, ...], bool]]] = {}
 
     def __init__(self, categories: tuple[str, ...] = ("number", "modifier")) -> None:

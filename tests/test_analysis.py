@@ -25,7 +25,7 @@ from flip7ref.analysis import (
     solo_projection,
 )
 from flip7ref.cli import main
-from flip7ref.errors import OptionError
+from flip7ref.errors import CardError, OptionError
 from flip7ref.state import HIT, STAY
 from flip7ref.strategies import OptimalSoloStrategy, ThresholdStrategy, parse_strategy
 
@@ -231,8 +231,11 @@ def test_solve_and_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["policy"] == "threshold:23" and 15 < data["value"] < 18.5652176141
     assert main(["odds", "--line", "3,11,5", "--cards", "numbers,modifiers", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["bust"] == "16/91" and data["best"] == "hit" and data["values"]["stay"] == 19
+    assert data["exact"]["bust"] == "16/91" and data["bust"] == pytest.approx(16 / 91)
+    assert data["best"] == "hit" and data["values"]["stay"] == 19 and data["tie"] is False
     assert data["values"]["hit"] == pytest.approx(22.329511, abs=1e-6)
+    assert [k for k, _ in data["kinds"]][:3] == ["0", "1", "2"] and data["edition"] == "flip7"
+    assert data["cards"] == "numbers,modifiers"
     assert main(["odds", "--line", "3,11,5,9,second_chance", "--seen", "12,12", "--cards", "numbers"]) == 0
     out = capsys.readouterr().out
     assert "P(bust)            0.0000000000  (0)" in out  # the Second Chance cancels any duplicate (F7-080)
@@ -248,6 +251,10 @@ def test_solve_and_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
         (["odds", "--line", "3,,5"], "--line '3,,5': expected card ids"),
         (["odds", "--line", "3,banana"], "unknown card 'banana'"),
         (["odds", "--line", "3,3"], "--line/--seen: lines[0]: number 3 twice"),
+        (["odds", "--line", "3,freeze"], "only a held Second Chance"),
+        (["solve", "--policy", "optimal-solo"], "the optimal policy is what solve computes"),
+        (["solve", "--cards", "actions"], "the round is too long to solve"),
+        (["odds", "--line", "3", "--cards", "numbers,modifiers", "--max-states", "50"], "more than 50 states"),
         (["odds", "--line", "0,1,2,3,4,5,6"], "a Flip 7 ends the round"),
         (["odds", "--line", "3", "--seen", "3,3,3"], "more copies of '3'"),
     ],
@@ -257,3 +264,67 @@ def test_analysis_commands_reject_bad_input(argv: list[str], message: str, capsy
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("flip7ref: error:") and message in err and "Traceback" not in err
+
+
+def _oracle_random(cards: list[str]) -> Fraction:
+    """Exact value of the uniformly random policy (at each offer hit or stay, one
+    half each; the first card is dealt) on a numbers-only deck, by brute force."""
+
+    @cache
+    def value(line: tuple[str, ...], rest: tuple[str, ...]) -> Fraction:
+        stay = Fraction(sum(int(c) for c in line))
+        return (stay + draw(line, rest)) / 2 if rest else stay
+
+    @cache
+    def draw(line: tuple[str, ...], rest: tuple[str, ...]) -> Fraction:
+        if not rest:
+            return Fraction(sum(int(c) for c in line))
+        total = Fraction(0)
+        for card in sorted(set(rest)):
+            left = list(rest)
+            left.remove(card)
+            if card not in line:
+                total += Fraction(rest.count(card), len(rest)) * value(tuple(sorted((*line, card))), tuple(left))
+        return total
+
+    return draw((), tuple(sorted(cards)))
+
+
+def test_random_policy_is_evaluated_exactly() -> None:
+    """The random policy is averaged over both choices, not one sampled path (breaker finding)."""
+    cards = ["1", "2", "2", "3", "3", "3"]
+    _, state = _small_deck(cards)
+    result = SoloSolver(parse_strategy("random"), exact=True).solve(state)  # type: ignore[arg-type]
+    assert result.value == _oracle_random(cards)
+    again = SoloSolver(parse_strategy("random"), exact=True).solve(state)  # type: ignore[arg-type]
+    assert again.value == result.value and again.policy == "random"
+
+
+def test_endless_rounds_and_budgets_are_refused() -> None:
+    """A deck of action cards alone can cycle through reshuffles: a clear error, not a RecursionError;
+    the state budget stops a solve that would be too large."""
+    with pytest.raises(AnalysisError, match="too long to solve|go on forever"):
+        SoloSolver().solve(solo_deck_position(SOLO, ["action"]))
+    with pytest.raises(AnalysisError, match="more than 100 states"):
+        SoloSolver(max_states=100).solve(solo_deck_position(SOLO, ["number"]))
+    with pytest.raises(AnalysisError, match="a card is to be drawn"):
+        SoloSolver().best_action(solo_deck_position(SOLO, ["number"]))
+
+
+def test_odds_shows_held_cards_and_exact_values(capsys: pytest.CaptureFixture[str]) -> None:
+    """A held Second Chance is shown; --exact prints the hit and stay values as fractions."""
+    assert main(["odds", "--line", "3,11,5,9,second_chance", "--cards", "numbers", "--exact"]) == 0
+    out = capsys.readouterr().out
+    assert "worth 28 points; holding second_chance" in out
+    assert "stay             28.000000  (28)" in out
+    assert main(["odds", "--line", "3,second_chance", "--cards", "numbers", "--json", "--exact"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["held"] == ["second_chance"] and data["line"] == ["3"] and "/" in data["values"]["hit"]
+
+
+def test_line_position_refuses_a_string_and_resolved_action_cards() -> None:
+    """line_position takes a list of names; Freeze never lies in front of an active player."""
+    with pytest.raises(CardError, match="not one string"):
+        line_position(SOLO, "3,11")  # type: ignore[arg-type]
+    with pytest.raises(CardError, match="'freeze' is an action card resolved as soon as it is drawn"):
+        line_position(SOLO, ["3", "freeze"])

@@ -62,3 +62,11 @@ def test_optimal_solo_strategy_pickles_with_its_table() -> None:
     assert clone.prepare(Game("flip7", 2)) == table
     summary = simulate(Game("flip7", 2), 6, 3, [strategy], workers=2, chunk=2)
     assert summary.games == 6 and summary.rounds > 0
+
+
+def test_workers_are_capped_by_the_tasks() -> None:
+    """More workers than tasks start no more processes than tasks (same summary)."""
+    game = Game("flip7", 2)
+    one = simulate(game, 3, 1, [parse_strategy("threshold:20")]).as_dict()
+    many = simulate(game, 3, 1, [parse_strategy("threshold:20")], workers=64, chunk=2).as_dict()
+    assert {k: one[k] for k in STATS} == {k: many[k] for k in STATS}
