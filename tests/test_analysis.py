@@ -303,7 +303,7 @@ def test_random_policy_is_evaluated_exactly() -> None:
 def test_endless_rounds_and_budgets_are_refused() -> None:
     """A deck of action cards alone can cycle through reshuffles: a clear error, not a RecursionError;
     the state budget stops a solve that would be too large."""
-    with pytest.raises(AnalysisError, match="too long to solve|go on forever"):
+    with pytest.raises(AnalysisError, match=r"too long to solve|go on forever"):
         SoloSolver().solve(solo_deck_position(SOLO, ["action"]))
     with pytest.raises(AnalysisError, match="more than 100 states"):
         SoloSolver(max_states=100).solve(solo_deck_position(SOLO, ["number"]))
