@@ -1,6 +1,9 @@
 """The ``flip7ref`` command line.
 
-Subcommands: ``simulate``, ``trace``, ``score``, ``options``.  User mistakes
+Subcommands: ``simulate``, ``trace``, ``replay``, ``score``, ``options``,
+``conformance``; ``docs``, ``rules``, ``coverage`` (:mod:`flip7ref.docs`);
+``dispute``, ``explain`` (:mod:`flip7ref.explore`); ``odds``, ``solve``
+(:mod:`flip7ref.analysis_cli`).  User mistakes
 (unknown edition, option, card, strategy...) print one line on stderr and exit
 with status 2; a failed check exits with 1; success exits with 0.
 """
