@@ -6,7 +6,7 @@ import itertools
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
 import attrs
@@ -176,8 +176,16 @@ def simulate(
     else:
         ranges = ((lo, min(lo + chunk, games)) for lo in range(0, games, chunk))
         with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
-            for part in pool.map(_play_range, itertools.repeat(seed), ranges):
-                summary.merge(part)
+            # a bounded window of tasks in flight: memory stays flat however many games;
+            # the counts are integers, so the order partial summaries arrive in does not matter
+            pending = {pool.submit(_play_range, seed, r) for r in itertools.islice(ranges, 4 * workers)}
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    summary.merge(future.result())
+                    nxt = next(ranges, None)
+                    if nxt is not None:
+                        pending.add(pool.submit(_play_range, seed, nxt))
                 if progress is not None:
                     progress(summary.games)
     summary.seconds = time.perf_counter() - start
