@@ -42,10 +42,13 @@ from .state import HIT, STAY, TERMINAL, Action, State
 __all__ = [
     "AnalysisError",
     "NextCard",
+    "Policy",
     "SoloResult",
     "SoloSolver",
+    "line_position",
     "next_card",
     "solo_deck_position",
+    "solo_policy_table",
     "solo_projection",
 ]
 
@@ -444,11 +447,24 @@ def solo_projection(state: State) -> State:
 
 def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> State:
     """A one-player offer: ``line`` in front of the player, ``seen`` cards gone
-    (discarded), every other card of the deck unseen in the draw pile.
+    (discarded), every other card of the deck unseen in the draw pile (open: no
+    order).  The running total is set at the target score (see
+    :func:`solo_deck_position`).
+
+    Args:
+        game: a one-player game.
+        line: card names: numbers and modifiers, and at most a held Second Chance.
+        seen: card names already out of the deck (they sit in the discard pile,
+            so they come back if the draw pile runs out and is reshuffled).
+
+    Returns:
+        The settled state: normally an offer of Hit or Stay to seat 0.
 
     Raises:
-        CardError: an unknown card or more copies than the deck holds.
-        OptionError: ``game`` is not a one-player game.
+        CardError: an unknown card, more copies than the deck holds, a string
+            instead of a list, or an action card other than a Second Chance.
+        OptionError: ``game`` is not a one-player game; a line no game reaches
+            (a duplicate number, a whole Flip 7).
     """
     if game.players != 1:
         raise OptionError(f"a solo position needs a one-player game, got {game.players} players")
@@ -467,14 +483,6 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
     return game.new_position(
         lines={0: numbers}, kept={0: kept}, discard=list(seen), seed=None, rest="below", totals=[game.target_score]
     )
-
-
-def evaluate(
-    state: State, policy: Policy | None = None, *, exact: bool = False
-) -> tuple[SoloResult, SoloSolver]:
-    """Solve a solo position: ``(result, solver)`` (the solver keeps its memo)."""
-    solver = SoloSolver(policy, exact=exact)
-    return solver.solve(state), solver
 
 
 def solo_policy_table(
