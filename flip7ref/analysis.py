@@ -462,9 +462,9 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
 
     Raises:
         CardError: an unknown card, more copies than the deck holds, a string
-            instead of a list, or an action card other than a Second Chance.
-        OptionError: ``game`` is not a one-player game; a line no game reaches
-            (a duplicate number, a whole Flip 7).
+            instead of a list, an action card other than a Second Chance, or a
+            line no game reaches (a duplicate number, a whole Flip 7).
+        OptionError: ``game`` is not a one-player game.
     """
     if game.players != 1:
         raise OptionError(f"a solo position needs a one-player game, got {game.players} players")
