@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import sys
 from fractions import Fraction
 
 from .analysis import SoloSolver, line_position, next_card, solo_deck_position
@@ -48,6 +50,15 @@ def _game(args: argparse.Namespace) -> Game:
     return Game(args.edition, 1, _options(args.option))
 
 
+def _working(what: str) -> contextlib.AbstractContextManager[object]:
+    """A spinner on stderr while a long solve runs (only on a terminal)."""
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    from rich.console import Console
+
+    return Console(stderr=True).status(what)
+
+
 def _num(p: Fraction | float) -> float | str:
     return str(p) if isinstance(p, Fraction) else p
 
@@ -81,8 +92,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
         totals=[game.target_score],
     )
     solver = SoloSolver(exact=args.exact, max_states=args.max_states)
-    values = solver.action_values(restricted)
-    best = str(solver.best_action(restricted))
+    with _working("solving hit and stay exactly (a short line can take minutes)..."):
+        values = solver.action_values(restricted)
+        best = str(solver.best_action(restricted))
     tie = len({values[a] for a in values}) < len(values)
     line_ids = [ids[c] for c in player.line]
     held = [ids[c] for c in player.kept]
@@ -139,7 +151,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    result = SoloSolver(policy, exact=args.exact, max_states=args.max_states).solve(state)
+    with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers takes about 2 minutes)..."):
+        result = SoloSolver(policy, exact=args.exact, max_states=args.max_states).solve(state)
     cards = _cards_words(categories)
     if args.json:
         data = result.as_dict()
