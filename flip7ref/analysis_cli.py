@@ -45,9 +45,10 @@ def _cards(text: str | None, flag: str) -> list[str]:
 
 
 def _game(args: argparse.Namespace) -> Game:
-    from .cli import _options
+    """The one-player game of ``--edition`` and ``--option`` (the analyses are solo)."""
+    from .cli import _game as game_of
 
-    return Game(args.edition, 1, _options(args.option))
+    return game_of(args, 1)
 
 
 def _working(what: str) -> contextlib.AbstractContextManager[object]:
@@ -173,11 +174,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``odds`` and ``solve`` subcommands to the ``flip7ref`` parser."""
-    from .spec import edition_ids
+    from .cli import _add_common
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--edition", default="flip7", help="edition id (" + ", ".join(edition_ids()) + ") or a .yaml table")
-        p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="an option reading (repeatable)")
+        _add_common(p, players=None)
         p.add_argument("--exact", action="store_true", help="compute with exact fractions (slower)")
         p.add_argument("--json", action="store_true", help="print one JSON object")
         p.add_argument(
