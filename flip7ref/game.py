@@ -161,6 +161,17 @@ class Game:
             cat == NUMBER and not traits for cat, traits in zip(self.category, self.traits, strict=True)
         )
         self.sums_numbers: bool = "sum_numbers" in self.scoring
+        # ... and a modifier without a trait multiplies/divides the sum or adds to it
+        # when the pipeline is: sum, multiply, add, then steps that change nothing
+        # short of a Flip 7 but a floor at zero.
+        self.plain_modifier: tuple[bool, ...] = tuple(
+            cat == MODIFIER and not traits and mod is not None
+            for cat, traits, mod in zip(self.category, self.traits, self.modifier, strict=True)
+        )
+        self.modifier_pipeline: bool = self.scoring[:3] == ("sum_numbers", "multiply", "add_modifiers") and set(
+            self.scoring[3:]
+        ) <= {"floor_zero", "zero_unless_flip7", "flip7_bonus"}
+        self.floors_at_zero: bool = "floor_zero" in self.scoring
         self.no_stay: frozenset[int] = frozenset(i for i, t in enumerate(self.traits) if "no_stay" in t)  # V-031
         self._key = (ed.id, str(ed.path), players, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
 

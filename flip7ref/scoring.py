@@ -120,18 +120,40 @@ def score_line(
 
 def score_points(game: Game, line: Sequence[int]) -> int:
     """The round score of a line, as :func:`score_line` computes it (Flip 7 decided
-    from the line), without building a breakdown: the fast path for strategies.
-    A line of plain numbers (no trait) short of a Flip 7 scores its sum under
-    every pipeline that starts by summing numbers (F7-090)."""
-    if game.sums_numbers and len(line) < game.flip7_distinct:
-        plain, rank = game.plain_number, game.rank
-        total = 0
-        for c in line:
-            if not plain[c]:
-                return score_line(game, line).score
+    from the line), without building a breakdown: the fast path for strategies
+    and round ends.  A line of plain numbers (no trait) short of a Flip 7 scores
+    its sum under every pipeline that starts by summing numbers (F7-090); with
+    modifiers without a trait, under the sum / multiply / add pipeline of both
+    editions (F7-091, F7-092, V-051, V-052)."""
+    if not game.sums_numbers:
+        return score_line(game, line).score
+    plain, rank = game.plain_number, game.rank
+    total = numbers = 0
+    mods: list[tuple[str, int]] | None = None
+    for c in line:
+        if plain[c]:
             total += rank[c]
+            numbers += 1
+        elif game.plain_modifier[c] and game.modifier_pipeline:  # F7-091, F7-092
+            if mods is None:
+                mods = []
+            mods.append(game.modifier[c])  # type: ignore[arg-type]
+        else:
+            return score_line(game, line).score
+    if numbers >= game.flip7_distinct:  # maybe a Flip 7 (F7-050): the full pipeline decides
+        return score_line(game, line).score
+    if mods is None:
         return total
-    return score_line(game, line).score
+    adds = 0
+    for op, value in mods:  # multiplying in line order, as the pipeline does
+        if op == "multiply":
+            total *= value
+        elif op == "divide":
+            total //= value
+        else:
+            adds += value
+    total += adds
+    return max(0, total) if game.floors_at_zero else total
 
 
 def score_cards(game: Game, cards: Sequence[str]) -> ScoreBreakdown:

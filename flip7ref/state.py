@@ -669,6 +669,10 @@ class State(tuple[Any, ...]):
         flip7: int | None, move: str, events: list[Event],
     ) -> State:
         """Hand a step a fast lane began over to the general settling (a round end...)."""
+        if not frames:
+            fast = self._fast_round_end(players, draw, turn, flip7, move, events)
+            if fast is not None:
+                return fast
         work = _Work(self)
         work.players = players
         work.draw = list(draw)
@@ -679,6 +683,56 @@ class State(tuple[Any, ...]):
         work.events = events
         _settle(work)
         return work.freeze(self, move)
+
+    def _fast_round_end(
+        self, players: list[Player], draw: tuple[int, ...], turn: int, flip7: int | None, move: str, events: list[Event]
+    ) -> State | None:
+        """The fast lane of a round end with no pending work (F7-050, F7-100..F7-102,
+        F7-083, F7-111, F7-112, F7-120, F7-121), or None for the general path: a
+        Brutal Mode choice (V-082), a tie that needs another round, a fresh
+        shuffle between rounds, a reshuffle before the first card of the deal.
+        Gives the same state as the general path (tests/test_fast_lanes.py)."""
+        g = self.game
+        if flip7 is not None and g.flip7_choice:
+            return None
+        scores = _round_scores(g, players, flip7, None)
+        totals = tuple([t + s for t, s in zip(self.totals, scores, strict=True)])
+        number = self.round
+        events = [*events, Event("round_scored", (("round", number), ("scores", scores), ("totals", totals), ("flip7", flip7)))]
+        discard = list(self.discard)
+        for p in players:  # F7-083: Second Chances never carry over
+            discard += p.line
+            discard += p.kept
+        n = len(players)
+        cleared = (_NO_CARDS,) * n
+        best = max(totals)
+        if best >= g.target_score:
+            leaders = tuple([i for i, t in enumerate(totals) if t == best])
+            if len(leaders) > 1 and g.tie != "shared-win":
+                return None  # another round for the tied leaders (general path)
+            events.append(Event("game_won", (("winners", leaders), ("totals", totals), ("rounds", number))))
+            log = _Log(self._log, move, tuple(events), _start_of(self))
+            return _new_state((
+                g, cleared, draw, tuple(discard), (), self.dealer, turn, number, totals, scores, None, False,
+                leaders, self.shuffle_seed, self.shuffles, None, log,
+            ))  # fmt: skip
+        if g.between_rounds == "fresh-shuffle":
+            return None
+        dealer = (self.dealer + 1) % n
+        events.append(Event("round_started", (("round", number + 1), ("dealer", dealer))))
+        turn = dealer if g.start_seat == "dealer" else (dealer + 1) % n  # F7-030
+        frames: tuple[Frame, ...] = ()
+        if g.initial_deal:
+            if not draw:
+                return None  # a reshuffle before the deal (general path)
+            position, dealt_to = _next_deal(g, cleared, dealer, 0)
+            assert dealt_to is not None
+            frames = (Deal(position), Draw(dealt_to, "deal"))
+        log = _Log(self._log, move, tuple(events), _start_of(self))
+        return _new_state((
+            g, cleared, draw, tuple(discard), frames, dealer, turn, number + 1, totals, scores, None, False,
+            (), self.shuffle_seed, self.shuffles, None, log,
+        ))  # fmt: skip
 
     def _fast_stay(self) -> State | None:
         """The fast lane of a Stay that leaves someone to act (F7-034), or None."""
@@ -1493,16 +1547,15 @@ def _exhausted(w: _Work, top: Frame) -> None:
 _NO_CARDS = Player()  # an active player with nothing in front of them (players are immutable: shared)
 
 
-def _end_round(w: _Work) -> None:
-    """Score the round (F7-100..F7-102), clear the table (F7-083, F7-111), end the
-    game (F7-120, F7-121) or start the next round (F7-112)."""
-    g = w.game
+def _round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus_to: int | None) -> tuple[int, ...]:
+    """Each seat's round score in points (F7-100..F7-102, F7-050; V-081, V-082)."""
+    g = game
     scores = []
-    penalised = w.bonus_to if w.bonus_to is not None and w.bonus_to != w.flip7 else None
-    for seat, p in enumerate(w.players):
+    penalised = bonus_to if bonus_to is not None and bonus_to != flip7 else None
+    for seat, p in enumerate(players):
         busted = p.status is Status.BUSTED
-        made = w.flip7 == seat
-        bonus = (made and penalised is None) or (g.flip7_bonus_to == "all-non-busted" and w.flip7 is not None and not busted)
+        made = flip7 == seat
+        bonus = (made and penalised is None) or (g.flip7_bonus_to == "all-non-busted" and flip7 is not None and not busted)
         if busted and g.busted_score == "modifiers":  # V-081: a busted player still scores negatives given to them
             score = sum(m[1] for c in p.line if (m := g.modifier[c]) is not None and m[0] == "add")
         elif busted:  # F7-101
@@ -1514,9 +1567,17 @@ def _end_round(w: _Work) -> None:
         if seat == penalised:  # V-082
             score -= g.flip7_bonus
         scores.append(score)
+    return tuple(scores)
+
+
+def _end_round(w: _Work) -> None:
+    """Score the round (F7-100..F7-102), clear the table (F7-083, F7-111), end the
+    game (F7-120, F7-121) or start the next round (F7-112)."""
+    g = w.game
+    scores = _round_scores(g, w.players, w.flip7, w.bonus_to)
     for seat, s in enumerate(scores):
         w.totals[seat] += s
-    w.last_scores = tuple(scores)
+    w.last_scores = scores
     w.emit("round_scored", round=w.round, scores=tuple(scores), totals=tuple(w.totals), flip7=w.flip7)
     for p in w.players:
         w.to_discard(*p.line, *p.kept)  # F7-083: Second Chances never carry over

@@ -21,7 +21,15 @@ from flip7ref import Game, State, Status
 from flip7ref.state import HIT, Draw
 
 OPTION_SETS = {
-    "flip7": [{}, {"stay_requires": "nothing", "initial_deal": "none"}, {"deal_after_early_cards": "deal"}],
+    "flip7": [
+        {},
+        {"stay_requires": "nothing", "initial_deal": "none"},
+        {"deal_after_early_cards": "deal"},
+        # short games: many round and game ends (the round-end lane and its fallbacks)
+        {"deck_between_rounds": "fresh-shuffle", "tie": "shared-win", "flip7_bonus": "all-non-busted", "target_score": 40},
+        {"start_seat": "dealer", "empty_deck": "end-round", "target_score": 25},
+        {"target_score": 30},
+    ],
     "vengeance": [{}, {"brutal": "true"}, {"lucky13_flip7": "once"}],
 }
 
@@ -123,3 +131,35 @@ def test_deal_and_stay_lanes_are_taken_and_agree(monkeypatch: pytest.MonkeyPatch
     assert [s.events() for s in states] == [s.events() for s in slow]
     assert states[3].line(0) == ["5"] and states[3].line(1) == ["9"] and states[3].line(2) == ["x2"]
     assert states[4].status(0) is Status.STAYED and states[4].current_player == 1
+
+
+@pytest.mark.rules("F7-120", "F7-121")
+def test_round_end_lane_leaves_a_tie_to_the_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last Stay of a round that ties the lead at the target: the lane declines
+    (another round, D-F7-22) and the general path plays on; the events are not
+    duplicated by the lane's attempt."""
+    game = Game("flip7", 2)
+    s = game.new_position(turn=1, lines={0: ["5"], 1: ["12", "3"]}, statuses={0: "stayed"}, totals=[195, 185], seed=1)
+    assert s._fast_round_end(list(s.players), s.draw, 1, None, "stay", []) is None
+    after = s.apply("stay")
+    assert after.totals == (200, 200) and not after.is_terminal() and after.round == 2
+    assert [e.type for e in after.last_events()] == ["stayed", "round_scored", "tie_another_round", "round_started"]
+    monkeypatch.setattr(state_module, "_FAST_LANES", False)
+    slow = s.apply("stay")
+    assert after == slow and after.last_events() == slow.last_events()
+
+
+@pytest.mark.rules("F7-100", "F7-120")
+def test_round_end_lane_ends_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last Stay reaching the target: the lane scores the round and ends the game."""
+    game = Game("flip7", 2)
+    s = game.new_position(turn=1, lines={0: ["5", "x2"], 1: ["12", "+4"]}, statuses={0: "stayed"}, totals=[150, 185], seed=1)
+    fast = s._fast_round_end(list(s.players), s.draw, 1, None, "stay", [])
+    assert fast is not None and fast.winners == (1,) and fast.totals == (160, 201)
+    after = s.apply("stay")
+    assert after.winners == (1,) and after.last_scores == (10, 16)
+    assert [e.type for e in after.last_events()] == ["stayed", "round_scored", "game_won"]
+    assert [game.card_ids[c] for c in after.discard] == ["5", "x2", "12", "+4"]  # seat by seat, line order
+    monkeypatch.setattr(state_module, "_FAST_LANES", False)
+    slow = s.apply("stay")
+    assert after == slow and after.last_events() == slow.last_events() and after.to_dict() == slow.to_dict()

@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from flip7ref import CardError, Game
 from flip7ref.scoring import score_cards, score_line, score_points
@@ -129,3 +131,33 @@ def test_score_cards_copy_limit_grows_with_the_decks() -> None:
     with pytest.raises(CardError) as info:
         score_cards(one, ["3", "x2", "x2"])
     assert str(info.value) == "line holds 2 copies of 'x2' but the deck has only 1"
+
+
+@pytest.mark.rules("F7-090", "F7-091", "F7-092", "V-051", "V-052")
+@pytest.mark.parametrize(
+    ("edition", "options"),
+    [("flip7", {}), ("vengeance", {}), ("vengeance", {"brutal": "true"}), ("flip7", {"flip7_bonus": "all-non-busted"})],
+)
+@given(data=st.data())
+def test_score_points_fast_path_is_the_pipeline(edition: str, options: dict[str, str], data: st.DataObject) -> None:
+    """On any line of numbers and modifiers (and the odd action or trait card), the
+    fast path of score_points gives the full pipeline's score."""
+    g = Game(edition, 3, options)
+    kinds = sorted(set(g.deck))
+    line = data.draw(st.lists(st.sampled_from(kinds), max_size=12))
+    assert score_points(g, line) == score_line(g, line).score
+
+
+@pytest.mark.rules("F7-091", "V-052")
+def test_score_points_with_modifiers_exact_values() -> None:
+    """Modifiers on the fast path: x2 doubles the numbers only, ÷2 rounds down in line
+    order, negatives floor at zero unless Brutal Mode."""
+    g = Game("flip7", 3)
+    assert score_points(g, _codes(g, "3", "5", "x2", "+4")) == 20
+    assert score_points(g, _codes(g, "x2", "+10", "12")) == 34
+    v = Game("vengeance", 3)
+    assert score_points(v, _codes(v, "7", "/2")) == 3
+    assert score_points(v, _codes(v, "3", "-10")) == 0
+    b = Game("vengeance", 3, {"brutal": "true"})
+    assert score_points(b, _codes(b, "3", "-10")) == -7
+    assert score_points(b, _codes(b, "5", "/2", "-2")) == 0
