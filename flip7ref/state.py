@@ -521,7 +521,7 @@ class State(tuple[Any, ...]):
             # The fast lane of a Hit at an offer (F7-030, F7-031): the general path
             # below gives the same state; tests/test_fast_lanes.py checks that.
             turn = (self.turn + 1) % len(self.players)
-            return self._derive(self.players, self.draw, (Draw(self.turn, "hit"),), turn, "hit", ())
+            return self._derive(self.players, self.draw, (_draw_frame(self.turn, "hit"),), turn, "hit", ())
         if (
             not self.frames
             and not self.winners
@@ -592,7 +592,7 @@ class State(tuple[Any, ...]):
         events: tuple[Event, ...],
     ) -> State:
         """A successor that differs in players, draw pile, frames and turn only."""
-        log = _Log(self._log, move, events, _start_of(self))
+        log = _new_log((self._log, move, events, _start_of(self)))
         return _new_state((
             self.game, players, draw, self.discard, frames, self.dealer, turn, self.round, self.totals,
             self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed, self.shuffles,
@@ -637,13 +637,13 @@ class State(tuple[Any, ...]):
         index = self.draw.index(code)
         draw = self.draw[1:] if index == 0 else self.draw[:index] + self.draw[index + 1 :]
         changed = list(self.players)
-        changed[seat] = Player(line, p.kept, Status.BUSTED if busted else Status.ACTIVE)
+        changed[seat] = _new_player((line, p.kept, Status.BUSTED if busted else Status.ACTIVE))
         card = g.card_ids[code]
-        dealt = Event("dealt", (("seat", seat), ("card", card), ("via", top.reason)))
+        dealt = _dealt_event(seat, card, top.reason)
         if made:  # F7-050: the round ends (general settling from here)
             return self._finish(changed, draw, frames[:-1], self.turn, seat, "chance " + card,
                                 [dealt, Event("flip7", (("seat", seat),))])  # fmt: skip
-        events = (dealt, Event("busted", (("seat", seat), ("card", card)))) if busted else (dealt,)
+        events = (dealt, _new_event(("busted", (("seat", seat), ("card", card))))) if busted else (dealt,)
         n = len(changed)
         turn = self.turn
         next_frames: tuple[Frame, ...] = ()
@@ -654,7 +654,7 @@ class State(tuple[Any, ...]):
             if dealt_to is not None:
                 if not draw:
                     return None  # a reshuffle first (general path)
-                next_frames = (Deal(position), Draw(dealt_to, "deal"))
+                next_frames = (_deal_frame(position), _draw_frame(dealt_to, "deal"))
         if not next_frames:
             for _ in range(n):
                 if changed[turn].status is Status.ACTIVE:
@@ -698,7 +698,8 @@ class State(tuple[Any, ...]):
         scores = _round_scores(g, players, flip7, None)
         totals = tuple([t + s for t, s in zip(self.totals, scores, strict=True)])
         number = self.round
-        events = [*events, Event("round_scored", (("round", number), ("scores", scores), ("totals", totals), ("flip7", flip7)))]
+        scored = (("round", number), ("scores", scores), ("totals", totals), ("flip7", flip7))
+        events = [*events, _new_event(("round_scored", scored))]
         discard = list(self.discard)
         for p in players:  # F7-083: Second Chances never carry over
             discard += p.line
@@ -710,8 +711,8 @@ class State(tuple[Any, ...]):
             leaders = tuple([i for i, t in enumerate(totals) if t == best])
             if len(leaders) > 1 and g.tie != "shared-win":
                 return None  # another round for the tied leaders (general path)
-            events.append(Event("game_won", (("winners", leaders), ("totals", totals), ("rounds", number))))
-            log = _Log(self._log, move, tuple(events), _start_of(self))
+            events.append(_new_event(("game_won", (("winners", leaders), ("totals", totals), ("rounds", number)))))
+            log = _new_log((self._log, move, tuple(events), _start_of(self)))
             return _new_state((
                 g, cleared, draw, tuple(discard), (), self.dealer, turn, number, totals, scores, None, False,
                 leaders, self.shuffle_seed, self.shuffles, None, log,
@@ -719,7 +720,7 @@ class State(tuple[Any, ...]):
         if g.between_rounds == "fresh-shuffle":
             return None
         dealer = (self.dealer + 1) % n
-        events.append(Event("round_started", (("round", number + 1), ("dealer", dealer))))
+        events.append(_new_event(("round_started", (("round", number + 1), ("dealer", dealer)))))
         turn = dealer if g.start_seat == "dealer" else (dealer + 1) % n  # F7-030
         frames: tuple[Frame, ...] = ()
         if g.initial_deal:
@@ -727,8 +728,8 @@ class State(tuple[Any, ...]):
                 return None  # a reshuffle before the deal (general path)
             position, dealt_to = _next_deal(g, cleared, dealer, 0)
             assert dealt_to is not None
-            frames = (Deal(position), Draw(dealt_to, "deal"))
-        log = _Log(self._log, move, tuple(events), _start_of(self))
+            frames = (_deal_frame(position), _draw_frame(dealt_to, "deal"))
+        log = _new_log((self._log, move, tuple(events), _start_of(self)))
         return _new_state((
             g, cleared, draw, tuple(discard), frames, dealer, turn, number + 1, totals, scores, None, False,
             (), self.shuffle_seed, self.shuffles, None, log,
@@ -741,7 +742,7 @@ class State(tuple[Any, ...]):
         if not _may_stay(self.game, p):
             return None
         changed = list(self.players)
-        changed[seat] = Player(p.line, p.kept, Status.STAYED)
+        changed[seat] = _new_player((p.line, p.kept, Status.STAYED))
         n = len(changed)
         turn = (seat + 1) % n
         for _ in range(n):
@@ -749,8 +750,8 @@ class State(tuple[Any, ...]):
                 break
             turn = (turn + 1) % n
         else:  # the last player stays: the round ends (general settling from here)
-            return self._finish(changed, self.draw, (), turn, None, "stay", [Event("stayed", (("seat", seat),))])
-        return self._derive(tuple(changed), self.draw, (), turn, "stay", (Event("stayed", (("seat", seat),)),))
+            return self._finish(changed, self.draw, (), turn, None, "stay", [_new_event(("stayed", (("seat", seat),)))])
+        return self._derive(tuple(changed), self.draw, (), turn, "stay", (_new_event(("stayed", (("seat", seat),))),))
 
     def apply_move(self, move: str) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""
@@ -951,6 +952,42 @@ for _index, _name in enumerate(_STATE_FIELDS):
     type.__setattr__(State, _name, _tuplegetter(_index, f"See :class:`State` ({_name})."))
 
 _new_state = cast(Callable[[tuple[Any, ...]], State], functools.partial(tuple.__new__, State))
+# The same shortcut for the named tuples the fast lanes build at every step (their
+# generated __new__ is Python code; these build the same tuples at C speed).
+_new_player = cast(Callable[[tuple[Any, ...]], Player], functools.partial(tuple.__new__, Player))
+_new_event = cast(Callable[[tuple[Any, ...]], Event], functools.partial(tuple.__new__, Event))
+_new_log = cast(Callable[[tuple[Any, ...]], _Log], functools.partial(tuple.__new__, _Log))
+
+_DRAWS: dict[tuple[int, str], Draw] = {}
+_DEALT: dict[tuple[int, str, str], Event] = {}
+
+
+def _draw_frame(seat: int, reason: str) -> Draw:
+    """``Draw(seat, reason)``, shared (frames are immutable values; the lanes build
+    one at every Hit and deal)."""
+    frame = _DRAWS.get((seat, reason))
+    if frame is None:
+        frame = _DRAWS[seat, reason] = Draw(seat, reason)
+    return frame
+
+
+_DEALS: dict[int, Deal] = {}
+
+
+def _deal_frame(position: int) -> Deal:
+    """``Deal(position)``, shared like :func:`_draw_frame`."""
+    frame = _DEALS.get(position)
+    if frame is None:
+        frame = _DEALS[position] = Deal(position)
+    return frame
+
+
+def _dealt_event(seat: int, card: str, via: str) -> Event:
+    """The ``dealt`` event of ``card`` to ``seat`` (shared: events are immutable)."""
+    event = _DEALT.get((seat, card, via))
+    if event is None:
+        event = _DEALT[seat, card, via] = Event("dealt", (("seat", seat), ("card", card), ("via", via)))
+    return event
 
 
 def _start_of(state: State) -> State:
@@ -1114,9 +1151,9 @@ class _Work:
 
     def freeze(self, parent: State | None, move: str) -> State:
         if parent is None:
-            log = _Log(None, move, tuple(self.events), None)
+            log = _new_log((None, move, tuple(self.events), None))
         else:
-            log = _Log(parent._log, move, tuple(self.events), _start_of(parent))
+            log = _new_log((parent._log, move, tuple(self.events), _start_of(parent)))
         return _new_state((
             self.game, tuple(self.players), tuple(self.draw), tuple(self.discard), tuple(self.frames),
             self.dealer, self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7,
@@ -1124,14 +1161,15 @@ class _Work:
         ))  # fmt: skip
 
     def emit(self, type_: str, **data: Any) -> None:
-        self.events.append(Event(type_, tuple(data.items())))
+        self.events.append(_new_event((type_, tuple(data.items()))))
 
     def cid(self, code: int) -> str:
         return self.game.card_ids[code]
 
     def set_player(self, seat: int, **changes: Any) -> None:
         p = self.players[seat]
-        self.players[seat] = Player(changes.get("line", p.line), changes.get("kept", p.kept), changes.get("status", p.status))
+        line, kept, status = changes.get("line", p.line), changes.get("kept", p.kept), changes.get("status", p.status)
+        self.players[seat] = _new_player((line, kept, status))
 
     def active_seats(self) -> list[int]:
         return [i for i, p in enumerate(self.players) if p.status is Status.ACTIVE]
