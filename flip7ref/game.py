@@ -168,10 +168,12 @@ class Game:
             cat == MODIFIER and not traits and mod is not None
             for cat, traits, mod in zip(self.category, self.traits, self.modifier, strict=True)
         )
-        self.modifier_pipeline: bool = self.scoring[:3] == ("sum_numbers", "multiply", "add_modifiers") and set(
-            self.scoring[3:]
-        ) <= {"floor_zero", "zero_unless_flip7", "flip7_bonus"}
+        tail = [step for step in ("floor_zero", "zero_unless_flip7", "flip7_bonus") if step in self.scoring[3:]]
+        self.modifier_pipeline: bool = self.scoring[:3] == ("sum_numbers", "multiply", "add_modifiers") and (
+            list(self.scoring[3:]) == tail
+        )
         self.floors_at_zero: bool = "floor_zero" in self.scoring
+        self.adds_flip7_bonus: bool = "flip7_bonus" in self.scoring
         self.no_stay: frozenset[int] = frozenset(i for i, t in enumerate(self.traits) if "no_stay" in t)  # V-031
         self._key = (ed.id, str(ed.path), players, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
 

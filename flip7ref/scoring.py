@@ -118,15 +118,19 @@ def score_line(
     )
 
 
-def score_points(game: Game, line: Sequence[int]) -> int:
-    """The round score of a line, as :func:`score_line` computes it (Flip 7 decided
-    from the line), without building a breakdown: the fast path for strategies
-    and round ends.  A line of plain numbers (no trait) short of a Flip 7 scores
-    its sum under every pipeline that starts by summing numbers (F7-090); with
+def score_points(game: Game, line: Sequence[int], *, flip7: bool | None = None, bonus: bool | None = None) -> int:
+    """The round score of a line in points: ``score_line(game, line, flip7=flip7,
+    bonus=bonus).score`` (arguments as there; by default the Flip 7 is decided
+    from the line), without building a breakdown: the fast path for strategies,
+    round ends and the solver.
+
+    A line of plain numbers (no trait) scores its sum, and the bonus when given,
+    under every pipeline that starts by summing numbers (F7-090, F7-050); with
     modifiers without a trait, under the sum / multiply / add pipeline of both
-    editions (F7-091, F7-092, V-051, V-052)."""
+    editions (F7-091, F7-092, V-051, V-052).  Other lines take the full pipeline.
+    """
     if not game.sums_numbers:
-        return score_line(game, line).score
+        return score_line(game, line, flip7=flip7, bonus=bonus).score
     plain, rank = game.plain_number, game.rank
     total = numbers = 0
     mods: list[tuple[str, int]] | None = None
@@ -134,26 +138,31 @@ def score_points(game: Game, line: Sequence[int]) -> int:
         if plain[c]:
             total += rank[c]
             numbers += 1
-        elif game.plain_modifier[c] and game.modifier_pipeline:  # F7-091, F7-092
+        elif game.plain_modifier[c] and game.modifier_pipeline:
             if mods is None:
                 mods = []
             mods.append(game.modifier[c])  # type: ignore[arg-type]
         else:
-            return score_line(game, line).score
-    if numbers >= game.flip7_distinct:  # maybe a Flip 7 (F7-050): the full pipeline decides
-        return score_line(game, line).score
-    if mods is None:
-        return total
-    adds = 0
-    for op, value in mods:  # multiplying in line order, as the pipeline does
-        if op == "multiply":
-            total *= value
-        elif op == "divide":
-            total //= value
-        else:
-            adds += value
-    total += adds
-    return max(0, total) if game.floors_at_zero else total
+            return score_line(game, line, flip7=flip7, bonus=bonus).score
+    if flip7 is None:
+        if numbers >= game.flip7_distinct:  # maybe a Flip 7 (F7-050): the full pipeline decides
+            return score_line(game, line, bonus=bonus).score
+        flip7 = False
+    if mods is not None:
+        adds = 0
+        for op, value in mods:  # multiplying in line order, as the pipeline does
+            if op == "multiply":
+                total *= value
+            elif op == "divide":
+                total //= value
+            else:
+                adds += value
+        total += adds
+        if game.floors_at_zero:
+            total = max(0, total)
+    if (flip7 if bonus is None else bonus) and game.adds_flip7_bonus:
+        total += game.flip7_bonus
+    return total
 
 
 def score_cards(game: Game, cards: Sequence[str]) -> ScoreBreakdown:

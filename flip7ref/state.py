@@ -31,7 +31,7 @@ import attrs
 
 from .errors import CardError, IllegalActionError, OptionError, SerializationError
 from .game import ACTION, MODIFIER, NUMBER, Effect, Game
-from .scoring import flip7_count, score_line, score_points
+from .scoring import flip7_count, score_points
 
 CHANCE = -1
 """``current_player`` at a chance node (a card must be drawn)."""
@@ -1588,6 +1588,8 @@ _NO_CARDS = Player()  # an active player with nothing in front of them (players 
 def _round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus_to: int | None) -> tuple[int, ...]:
     """Each seat's round score in points (F7-100..F7-102, F7-050; V-081, V-082)."""
     g = game
+    if flip7 is None and bonus_to is None and g.busted_score != "modifiers":  # no bonus, no penalty: a bust scores 0 (F7-101)
+        return tuple([0 if p.status is Status.BUSTED else score_points(g, p.line) for p in players])
     scores = []
     penalised = bonus_to if bonus_to is not None and bonus_to != flip7 else None
     for seat, p in enumerate(players):
@@ -1601,7 +1603,7 @@ def _round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonu
         elif not made and not bonus:
             score = score_points(g, p.line)
         else:
-            score = score_line(g, p.line, flip7=made, busted=busted, bonus=bonus).score
+            score = score_points(g, p.line, flip7=made, bonus=bonus)
         if seat == penalised:  # V-082
             score -= g.flip7_bonus
         scores.append(score)

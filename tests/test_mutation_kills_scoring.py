@@ -146,6 +146,9 @@ def test_score_points_fast_path_is_the_pipeline(edition: str, options: dict[str,
     kinds = sorted(set(g.deck))
     line = data.draw(st.lists(st.sampled_from(kinds), max_size=12))
     assert score_points(g, line) == score_line(g, line).score
+    flip7 = data.draw(st.sampled_from([None, False, True]))
+    bonus = data.draw(st.sampled_from([None, False, True]))
+    assert score_points(g, line, flip7=flip7, bonus=bonus) == score_line(g, line, flip7=flip7, bonus=bonus).score
 
 
 @pytest.mark.rules("F7-091", "V-052")
@@ -161,3 +164,8 @@ def test_score_points_with_modifiers_exact_values() -> None:
     b = Game("vengeance", 3, {"brutal": "true"})
     assert score_points(b, _codes(b, "3", "-10")) == -7
     assert score_points(b, _codes(b, "5", "/2", "-2")) == 0
+    # the Flip 7 bonus given by the caller: after the floor, never doubled (F7-050, D-F7-24)
+    assert score_points(g, _codes(g, "x2", "3"), flip7=True) == 6 + 15
+    assert score_points(v, _codes(v, "3", "-10"), flip7=True) == 0 + 15
+    assert score_points(g, _codes(g, "3", "4"), flip7=True, bonus=False) == 7
+    assert score_points(g, _codes(g, "3", "4"), bonus=True) == 7 + 15
