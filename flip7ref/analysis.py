@@ -374,11 +374,11 @@ class SoloSolver:
         return (value, bust, flip7)
 
     def _chance(self, state: State) -> _Triple:
-        weights = state.chance_weights()
-        total = sum(n for _, n in weights)
+        successors = state.chance_successors()
+        total = sum(n for _, n, _ in successors)
         value = bust = flip7 = Fraction(0) if self.exact else 0.0
-        for card, count in weights:
-            v, b, f = self._after(state.apply_chance(card))
+        for _, count, child in successors:
+            v, b, f = self._after(child)
             p = Fraction(count, total) if self.exact else count / total
             value += p * v
             bust += p * b

@@ -293,6 +293,21 @@ class _Log(NamedTuple):
 # --------------------------------------------------------------------------- the state
 
 
+class _RoundEnd(NamedTuple):
+    """What a round end makes of a state, whatever lies on the table (see
+    ``State._round_end_plan``): events after the step's own, the next frames,
+    dealer, turn (None: unchanged), round, totals, round scores and winners."""
+
+    events: tuple[Event, ...]
+    frames: tuple[Frame, ...]
+    dealer: int
+    turn: int | None
+    round: int
+    totals: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
 _STATE_FIELDS = (
     "game", "players", "draw", "discard", "frames", "dealer", "turn", "round", "totals", "last_scores", "flip7",
     "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "_log",
@@ -599,12 +614,17 @@ class State(tuple[Any, ...]):
             self.bonus_to, log,
         ))  # fmt: skip
 
-    def _fast_plain_card(self, code: int) -> State | None:
+    def _fast_plain_card(self, code: int, shared: list[_RoundEnd | None] | None = None) -> State | None:
         """The fast lane of a card drawn for a Hit or in the deal (F7-020, F7-035,
         F7-040, F7-041), or None when the general path is needed: a card with a
         trait, an action card, a modifier given away, a Second Chance that saves,
         a Flip 7, a bust that ends the round or happens in the deal, a reshuffle.
-        Gives the same state as the general path (tests/test_fast_lanes.py)."""
+        Gives the same state as the general path (tests/test_fast_lanes.py).
+
+        ``shared`` (from :meth:`chance_successors`): siblings drawn at the same
+        chance node share the round end of a bust by the last active player
+        (the same scores, totals and next round whichever number busts, as a
+        busted player scores 0, F7-101)."""
         frames = self.frames
         top = frames[-1]
         if type(top) is not Draw:
@@ -661,6 +681,12 @@ class State(tuple[Any, ...]):
                     break
                 turn = (turn + 1) % n
             else:  # nobody left to act: the round ends (general settling from here)
+                if shared is not None and busted and g.busted_score != "modifiers" and draw:
+                    if not shared:
+                        shared.append(self._round_end_plan(changed, None, True))
+                    plan = shared[0]
+                    if plan is not None:
+                        return self._round_end_state(plan, changed, draw, self.turn, "chance " + card, events)
                 return self._finish(changed, draw, (), self.turn, None, "chance " + card, list(events))
         return self._derive(tuple(changed), draw, next_frames, turn, "chance " + card, events)
 
@@ -692,48 +718,85 @@ class State(tuple[Any, ...]):
         Brutal Mode choice (V-082), a tie that needs another round, a fresh
         shuffle between rounds, a reshuffle before the first card of the deal.
         Gives the same state as the general path (tests/test_fast_lanes.py)."""
+        plan = self._round_end_plan(players, flip7, bool(draw))
+        if plan is None:
+            return None
+        return self._round_end_state(plan, players, draw, turn, move, events)
+
+    def _round_end_plan(self, players: Sequence[Player], flip7: int | None, cards_left: bool) -> _RoundEnd | None:
+        """What a round end with no pending work makes of this state's totals, round
+        and dealer (see :meth:`_fast_round_end`); ``cards_left``: whether the draw
+        pile holds a card for the next deal."""
         g = self.game
         if flip7 is not None and g.flip7_choice:
             return None
         scores = _round_scores(g, players, flip7, None)
         totals = tuple([t + s for t, s in zip(self.totals, scores, strict=True)])
         number = self.round
-        scored = (("round", number), ("scores", scores), ("totals", totals), ("flip7", flip7))
-        events = [*events, _new_event(("round_scored", scored))]
-        discard = list(self.discard)
-        for p in players:  # F7-083: Second Chances never carry over
-            discard += p.line
-            discard += p.kept
+        scored = _new_event(("round_scored", (("round", number), ("scores", scores), ("totals", totals), ("flip7", flip7))))
         n = len(players)
-        cleared = (_NO_CARDS,) * n
         best = max(totals)
         if best >= g.target_score:
             leaders = tuple([i for i, t in enumerate(totals) if t == best])
             if len(leaders) > 1 and g.tie != "shared-win":
                 return None  # another round for the tied leaders (general path)
-            events.append(_new_event(("game_won", (("winners", leaders), ("totals", totals), ("rounds", number)))))
-            log = _new_log((self._log, move, tuple(events), _start_of(self)))
-            return _new_state((
-                g, cleared, draw, tuple(discard), (), self.dealer, turn, number, totals, scores, None, False,
-                leaders, self.shuffle_seed, self.shuffles, None, log,
-            ))  # fmt: skip
+            won = _new_event(("game_won", (("winners", leaders), ("totals", totals), ("rounds", number))))
+            return _RoundEnd((scored, won), (), self.dealer, None, number, totals, scores, leaders)
         if g.between_rounds == "fresh-shuffle":
             return None
         dealer = (self.dealer + 1) % n
-        events.append(_new_event(("round_started", (("round", number + 1), ("dealer", dealer)))))
-        turn = dealer if g.start_seat == "dealer" else (dealer + 1) % n  # F7-030
+        started = _new_event(("round_started", (("round", number + 1), ("dealer", dealer))))
         frames: tuple[Frame, ...] = ()
         if g.initial_deal:
-            if not draw:
+            if not cards_left:
                 return None  # a reshuffle before the deal (general path)
-            position, dealt_to = _next_deal(g, cleared, dealer, 0)
+            position, dealt_to = _next_deal(g, (_NO_CARDS,) * n, dealer, 0)
             assert dealt_to is not None
             frames = (_deal_frame(position), _draw_frame(dealt_to, "deal"))
-        log = _new_log((self._log, move, tuple(events), _start_of(self)))
+        turn = dealer if g.start_seat == "dealer" else (dealer + 1) % n  # F7-030
+        return _RoundEnd((scored, started), frames, dealer, turn, number + 1, totals, scores, ())
+
+    def _round_end_state(
+        self, plan: _RoundEnd, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str,
+        events: Sequence[Event],
+    ) -> State:
+        """The state a planned round end leads to (the table cleared, F7-083, F7-111)."""
+        discard = list(self.discard)
+        for p in players:  # F7-083: Second Chances never carry over
+            discard += p.line
+            discard += p.kept
+        log = _new_log((self._log, move, (*events, *plan.events), _start_of(self)))
         return _new_state((
-            g, cleared, draw, tuple(discard), frames, dealer, turn, number + 1, totals, scores, None, False,
-            (), self.shuffle_seed, self.shuffles, None, log,
+            self.game, (_NO_CARDS,) * len(players), draw, tuple(discard), plan.frames, plan.dealer,
+            turn if plan.turn is None else plan.turn, plan.round, plan.totals, plan.scores, None, False,
+            plan.winners, self.shuffle_seed, self.shuffles, None, log,
         ))  # fmt: skip
+
+    def chance_successors(self) -> list[tuple[str, int, State]]:
+        """Every chance outcome with the state it leads to, for exhaustive search.
+
+        Returns:
+            ``(card id, copies in the draw pile, successor)`` triples in table
+            order: the pairs of :meth:`chance_weights`, each with
+            ``self.apply_chance(card)`` (the probability of a triple is copies /
+            draw-pile size).  Empty when this is not a chance node.
+
+        The successors of a card drawn for a Hit are built together, sharing the
+        work they have in common (the round end of every bust of a player left
+        alone, F7-040, F7-100); the result is the same as applying each card.
+        """
+        weights = self.chance_weights()
+        if not weights:
+            return []
+        if not _FAST_LANES:
+            return [(card, count, self.apply_chance(card)) for card, count in weights]
+        codes = self.game.codes
+        shared: list[_RoundEnd | None] = []
+        out = []
+        for card, count in weights:
+            child = self._fast_plain_card(codes[card], shared)
+            out.append((card, count, self.apply_chance(card) if child is None else child))
+        return out
 
     def _fast_stay(self) -> State | None:
         """The fast lane of a Stay that leaves someone to act (F7-034), or None."""
