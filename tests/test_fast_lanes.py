@@ -163,3 +163,65 @@ def test_round_end_lane_ends_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(state_module, "_FAST_LANES", False)
     slow = s.apply("stay")
     assert after == slow and after.last_events() == slow.last_events() and after.to_dict() == slow.to_dict()
+
+
+def _successors_both_ways(s: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = s.chance_successors()
+    monkeypatch.setattr(state_module, "_FAST_LANES", False)
+    slow = [(card, count, s.apply_chance(card)) for card, count in s.chance_weights()]
+    monkeypatch.setattr(state_module, "_FAST_LANES", True)
+    assert [(c, n) for c, n, _ in fast] == [(c, n) for c, n, _ in slow] == s.chance_weights()
+    for (card, _, a), (_, _, b) in zip(fast, slow, strict=True):
+        assert a == b, f"successor of {card} differs"
+        assert a.last_events() == b.last_events() and a.history() == b.history() and a.to_dict() == b.to_dict()
+
+
+@pytest.mark.rules("F7-040", "F7-041", "F7-100", "F7-120")
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_chance_successors_are_the_applied_outcomes(edition: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """chance_successors() gives, for every card kind, what apply_chance gives (lanes
+    on) and what the general path gives: at chance nodes of random games, short
+    games included so that busts end rounds and games."""
+    rng = random.Random(f"successors:{edition}:{players}")
+    for options in ({}, {"target_score": 30}):
+        game = Game(edition, players, options)
+        for seed in (None, 5):
+            s = game.new_initial_state(seed=seed)
+            for step in range(400):
+                if s.is_terminal():
+                    break
+                if s.current_player == -1:
+                    if step % 3 == 0:
+                        _successors_both_ways(s, monkeypatch)
+                    s = s.apply_chance(rng.choice([c for c, _ in s.chance_weights()]))
+                else:
+                    s = s.apply(rng.choice(s.legal_actions()))
+    decision = Game(edition, players).new_initial_state(seed=3)
+    while decision.current_player == -1:
+        decision = decision.apply_chance(decision.sample_chance())
+    assert decision.chance_successors() == []
+
+
+@pytest.mark.rules("F7-040", "F7-101", "F7-120")
+def test_chance_successors_share_the_round_end_of_solo_busts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player alone whose total is at the target: every bust ends the round and the
+    game; the siblings share one round end and each is still its own exact state."""
+    from flip7ref.analysis import solo_deck_position
+
+    game = Game("flip7", 1)
+    s = solo_deck_position(game, ["number", "modifier"])
+    for card in ("12", "x2", "11", "3", "+4", "9"):
+        s = s.apply_chance(card)
+        if s.current_player == 0:
+            s = s.apply("hit")
+    assert s.current_player == -1 and s.line(0) == ["12", "x2", "11", "3", "+4", "9"]
+    _successors_both_ways(s, monkeypatch)
+    outcomes = {card: child for card, _, child in s.chance_successors()}
+    for bust in ("12", "11", "3", "9"):
+        child = outcomes[bust]
+        assert child.is_terminal() and child.last_scores == (0,) and child.totals == (200,)
+        assert [e.type for e in child.last_events()] == ["dealt", "busted", "round_scored", "game_won"]
+        assert sorted(game.card_ids[c] for c in child.discard) == sorted(["12", "x2", "11", "3", "+4", "9", bust])
+    assert outcomes["5"].last_scores == () and outcomes["5"].current_player == 0
+    assert "x2" not in outcomes and outcomes["+10"].current_player == 0 and outcomes["+10"].line(0)[-1] == "+10"
