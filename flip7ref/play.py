@@ -11,9 +11,10 @@ from typing import Any
 
 import attrs
 
+from . import state as _state
 from .errors import GameTooLongError, OptionError
 from .game import Game
-from .state import State
+from .state import HIT, State
 from .strategies import Strategy
 
 
@@ -38,14 +39,25 @@ def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, ma
             normal game takes a few hundred; strategies that never score, or a
             huge target score, can play forever).
     """
-    for _ in range(max_moves):
+    count = len(strategies)
+    moves = 0
+    while moves < max_moves:
         player = state.current_player
         if player == -2:
             return state
+        moves += 1
         if player == -1:
             state = state.apply_chance(state.sample_chance(rng))
-        else:
-            state = state.apply(strategies[player % len(strategies)].choose(state, rng))
+            continue
+        action = strategies[player % count].choose(state, rng)
+        state = state.apply(action)
+        if action is HIT and moves < max_moves and state.current_player == -1 and _state._FAST_LANES:
+            # the card of the Hit at once (the same card and state as the loop's next step)
+            moves += 1
+            code = state.draw[0] if state.shuffle_seed is not None else rng.choice(state.draw)
+            state = state._fast_plain_card(code) or state.apply_chance(state.game.card_ids[code])
+    if state.current_player == -2:
+        return state
     raise GameTooLongError(
         f"the game did not end within {max_moves} moves (do the strategies ever score? is the target score reachable?)"
     )

@@ -225,3 +225,30 @@ def test_chance_successors_share_the_round_end_of_solo_busts(monkeypatch: pytest
         assert sorted(game.card_ids[c] for c in child.discard) == sorted(["12", "x2", "11", "3", "+4", "9", bust])
     assert outcomes["5"].last_scores == () and outcomes["5"].current_player == 0
     assert "x2" not in outcomes and outcomes["+10"].current_player == 0 and outcomes["+10"].line(0)[-1] == "+10"
+
+
+@pytest.mark.rules("F7-030", "F7-031")
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+def test_play_takes_a_hit_and_its_card_together_with_the_same_result(
+    edition: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """play() draws the card of a Hit at once; whole games come out the same as with
+    the lanes off, for ordered and open decks, and the move bound is exact."""
+    from flip7ref.errors import GameTooLongError
+    from flip7ref.play import play
+    from flip7ref.strategies import RandomStrategy, ThresholdStrategy
+
+    game = Game(edition, 3)
+    for seed in (None, 7):
+        for strategy in (ThresholdStrategy(20), RandomStrategy()):
+            fast = play(game.new_initial_state(seed=seed), [strategy], random.Random(1))
+            monkeypatch.setattr(state_module, "_FAST_LANES", False)
+            slow = play(game.new_initial_state(seed=seed), [strategy], random.Random(1))
+            monkeypatch.setattr(state_module, "_FAST_LANES", True)
+            assert fast.is_terminal() and fast == slow
+            assert fast.history() == slow.history() and fast.events() == slow.events()
+    moves = len(fast.history())
+    again = play(game.new_initial_state(seed=7), [RandomStrategy()], random.Random(1), max_moves=moves)
+    assert again == fast
+    with pytest.raises(GameTooLongError, match=f"within {moves - 1} moves"):
+        play(game.new_initial_state(seed=7), [RandomStrategy()], random.Random(1), max_moves=moves - 1)
