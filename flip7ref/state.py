@@ -563,6 +563,11 @@ class State(tuple[Any, ...]):
             else:
                 who = "a card must be drawn first" if seat == CHANCE else f"seat {seat} is to decide"
             raise IllegalActionError(str(act), [str(a) for a in legal], who)
+        return self._apply_legal(act)
+
+    def _apply_legal(self, act: Action) -> State:
+        """:meth:`apply` of an action known to be legal (one of :meth:`legal_actions`),
+        without checking it again: for strategies that try every legal action."""
         work = _Work(self)
         _apply_action(work, act)
         _settle(work)
@@ -1157,8 +1162,12 @@ def _card_choices(game: Game, players: Sequence[Player], frame: ChooseCards) -> 
             if b <= a or (eff.scope == "own-and-other" and me not in (a, b)):
                 continue
             out.extend(Action("swap", (a, i, b, j)) for i in range(len(players[a].line)) for j in range(len(players[b].line)))
-    out.sort()
+    out.sort(key=_args_of)  # all are swaps: the order of Action (verb, then args) is the order of args
     return out
+
+
+def _args_of(action: Action) -> tuple[int, ...]:
+    return action.args
 
 
 def _assign_allowed(game: Game, players: Sequence[Player], frame: Assign) -> tuple[int, ...]:

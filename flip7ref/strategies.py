@@ -83,7 +83,7 @@ def _other_decision(state: State) -> Action:
     seat = state.current_player
     kind, card = state.pending()
     if kind == "cards":
-        return max(legal, key=lambda a: (_advantage(state, state.apply(a), seat), [-x for x in a.args]))
+        return max(legal, key=lambda a: (_advantage(state, state._apply_legal(a), seat), [-x for x in a.args]))
     seats = [a.args[0] for a in legal if a.args]
     if kind == "keep_or_give" and seat in seats:
         return Action("target", (seat,))

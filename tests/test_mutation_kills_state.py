@@ -367,3 +367,21 @@ def test_a_set_aside_card_whose_target_was_frozen_first_is_discarded_naming_the_
     assert s.status(0).value == "frozen"
     discarded = [e for e in of_type(s.last_events(), "discarded") if e["reason"] == "target no longer eligible"]
     assert discarded == [{"card": "flip_three", "seat": 0, "reason": "target no longer eligible"}]
+
+
+@pytest.mark.rules("V-045")
+def test_swap_picks_come_in_the_order_of_their_arguments() -> None:
+    """The legal Swap picks of three seats with two and one cards: every pair of cards
+    of two different seats, ordered by (seat, card, other seat, other card) — the
+    order of Action, which sorts by verb and then arguments."""
+    game = Game("vengeance", 3)
+    s = game.new_position(turn=2, lines={0: ["10", "11"], 1: ["10", "11"], 2: ["5"]}, draw=["swap", "6"])
+    s = s.apply("hit").apply_chance("swap")
+    s = s.apply("target 2")
+    assert s.pending() == ("cards", "swap")
+    legal = s.legal_actions()
+    assert legal == sorted(legal)
+    assert s.legal_action_strings() == [
+        "swap 0 0 1 0", "swap 0 0 1 1", "swap 0 0 2 0", "swap 0 1 1 0", "swap 0 1 1 1", "swap 0 1 2 0",
+        "swap 1 0 2 0", "swap 1 1 2 0",
+    ]
