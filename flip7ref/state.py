@@ -246,6 +246,15 @@ class Action:
 
 HIT = Action("hit")
 STAY = Action("stay")
+_TARGETS: dict[int, Action] = {}
+
+
+def _target(seat: int) -> Action:
+    """``Action("target", (seat,))``, shared (actions are immutable values)."""
+    action = _TARGETS.get(seat)
+    if action is None:
+        action = _TARGETS[seat] = Action("target", (seat,))
+    return action
 
 
 class Event(NamedTuple):
@@ -449,13 +458,13 @@ class State(tuple[Any, ...]):
             return [HIT, STAY] if self._may_stay(self.turn) else [HIT]
         top = self.frames[-1]
         if isinstance(top, ChooseTarget):
-            return [Action("target", (s,)) for s in top.allowed]
+            return [_target(s) for s in top.allowed]
         if isinstance(top, Assign):
-            return [Action("target", (s,)) for s in _assign_allowed(self.game, self.players, top)]
+            return [_target(s) for s in _assign_allowed(self.game, self.players, top)]
         if isinstance(top, ChooseCards):
             return _card_choices(self.game, self.players, top)
         if isinstance(top, Flip7Choice):
-            return [Action("target", (s,)) for s in range(len(self.players))]
+            return [_target(s) for s in range(len(self.players))]
         return []
 
     def legal_action_strings(self) -> list[str]:
@@ -1340,15 +1349,16 @@ def _apply_chance(w: _Work, code: int) -> None:
         w.emit("dealt", seat=top.seat, card=w.cid(code), via=top.reason)
         _receive(w, code, top.seat)
     elif isinstance(top, ForcedDraw):
-        frame = attrs.evolve(top, remaining=top.remaining - 1)
         w.emit("dealt", seat=top.target, card=w.cid(code), via=w.cid(top.card))
         eff = w.game.effect[top.card]
         assert eff is not None
-        if code in eff.set_aside:  # F7-073: Freeze / Flip Three wait until the three are done
-            w.frames.append(attrs.evolve(frame, set_aside=(*frame.set_aside, code)))
+        aside = code in eff.set_aside  # F7-073: Freeze / Flip Three wait until the three are done
+        set_aside = (*top.set_aside, code) if aside else top.set_aside
+        # built directly, not with attrs.evolve: a forced draw is a common step
+        w.frames.append(ForcedDraw(top.target, top.giver, top.card, top.remaining - 1, set_aside))
+        if aside:
             w.emit("set_aside", seat=top.target, card=w.cid(code))
         else:
-            w.frames.append(frame)
             _receive(w, code, top.target)
     else:  # pragma: no cover
         raise AssertionError(top)
