@@ -340,7 +340,8 @@ def test_a_pipeline_in_another_order_takes_the_full_pipeline(tmp_path: Path) -> 
     old = "  - step: add_modifiers\n  - step: floor_zero\n"
     last = "  - step: zero_unless_flip7\n  - step: flip7_bonus\n"
     assert text.count(old) == 1 and text.count(last) == 1
-    text = text.replace(last, "  - step: zero_unless_flip7\n").replace(old, "  - step: add_modifiers\n  - step: flip7_bonus\n  - step: floor_zero\n")
+    bonus_first = "  - step: add_modifiers\n  - step: flip7_bonus\n  - step: floor_zero\n"
+    text = text.replace(last, "  - step: zero_unless_flip7\n").replace(old, bonus_first)
     path = tmp_path / "bonus-first.yaml"
     path.write_text(text, encoding="utf-8")
     g = Game(str(path), 3)
