@@ -385,3 +385,17 @@ def test_swap_picks_come_in_the_order_of_their_arguments() -> None:
         "swap 0 0 1 0", "swap 0 0 1 1", "swap 0 0 2 0", "swap 0 1 1 0", "swap 0 1 1 1", "swap 0 1 2 0",
         "swap 1 0 2 0", "swap 1 1 2 0",
     ]
+
+
+@pytest.mark.rules("V-045")
+def test_apply_legal_is_apply_for_every_legal_action() -> None:
+    """The unchecked step strategies use to try every pick gives what apply() gives."""
+    game = Game("vengeance", 3)
+    s = game.new_position(turn=2, lines={0: ["10", "11"], 1: ["10", "11"], 2: ["5"]}, draw=["swap", "6"])
+    s = s.apply("hit").apply_chance("swap").apply("target 2")
+    legal = s.legal_actions()
+    assert len(legal) == 8
+    for action in legal:
+        checked, unchecked = s.apply(action), s._apply_legal(action)
+        assert checked == unchecked and checked.history() == unchecked.history()
+        assert checked.last_events() == unchecked.last_events()
