@@ -155,7 +155,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     print(f"line        {' '.join(args.cards)}")
     print(f"numbers     {b.numbers}")
     if b.multiplied != b.numbers:
-        print(f"x2 or ÷2    {b.multiplied}")
+        print(f"{'x2' if b.multiplied > b.numbers else '÷2'}          {b.multiplied}")
     print(f"modifiers   {b.modifiers:+d}")
     print(f"Flip 7      {'yes, +' + str(b.bonus) if b.flip7 else 'no'}")
     print(f"score       {b.score}")
