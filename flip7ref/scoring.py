@@ -120,9 +120,18 @@ def score_line(
 
 def score_points(game: Game, line: Sequence[int], *, flip7: bool | None = None, bonus: bool | None = None) -> int:
     """The round score of a line in points: ``score_line(game, line, flip7=flip7,
-    bonus=bonus).score`` (arguments as there; by default the Flip 7 is decided
-    from the line), without building a breakdown: the fast path for strategies,
-    round ends and the solver.
+    bonus=bonus).score``, without building a breakdown: the fast path for
+    strategies, round ends and the solver.
+
+    Args:
+        game: the compiled game (its scoring pipeline and card tables).
+        line: card-kind codes in front of the player (numbers and modifiers).
+        flip7: whether the line made a Flip 7; None decides it from the line.
+        bonus: whether the Flip 7 bonus is added; None means "when ``flip7``".
+
+    Returns:
+        The score in points (may be negative in Brutal Mode, V-081).  No error
+        is raised for codes of the game's tables.
 
     A line of plain numbers (no trait) scores its sum, and the bonus when given,
     under every pipeline that starts by summing numbers (F7-090, F7-050); with

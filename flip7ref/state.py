@@ -676,7 +676,7 @@ class State(tuple[Any, ...]):
         dealt = _dealt_event(seat, card, top.reason)
         if made:  # F7-050: the round ends (general settling from here)
             return self._finish(changed, draw, frames[:-1], self.turn, seat, "chance " + card,
-                                [dealt, Event("flip7", (("seat", seat),))])  # fmt: skip
+                                [dealt, _new_event(("flip7", (("seat", seat),)))])  # fmt: skip
         events = (dealt, _new_event(("busted", (("seat", seat), ("card", card))))) if busted else (dealt,)
         n = len(changed)
         turn = self.turn

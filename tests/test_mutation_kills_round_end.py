@@ -32,6 +32,19 @@ def _same(a: State, b: State) -> None:
     assert a == b and a.last_events() == b.last_events() and a.history() == b.history() and a.to_dict() == b.to_dict()
 
 
+def _count_plans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the calls of ``State._round_end_plan`` (one entry per call) from now on."""
+    calls: list[int] = []
+    plan = State._round_end_plan
+
+    def counting(self: State, *args: object) -> object:
+        calls.append(1)
+        return plan(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(State, "_round_end_plan", counting)
+    return calls
+
+
 @pytest.mark.rules("F7-020", "F7-040")
 def test_shared_frames_and_events_are_built_when_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     """The caches of frames and dealt events start empty in a fresh process: a miss
@@ -133,14 +146,7 @@ def test_chance_successors_plan_one_round_end_for_all_busts(monkeypatch: pytest.
     """The busts of a player left alone share one planned round end (the work the
     siblings have in common is done once), and each child is still exact."""
     s = _solo_bust_node()
-    calls: list[int] = []
-    plan = State._round_end_plan
-
-    def counting(self: State, *args: object) -> object:
-        calls.append(1)
-        return plan(self, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(State, "_round_end_plan", counting)
+    calls = _count_plans(monkeypatch)
     successors = s.chance_successors()
     busts = [card for card, _, child in successors if child.last_scores == (0,)]
     assert busts == ["3", "9", "11", "12"] and len(calls) == 1
@@ -264,14 +270,7 @@ def test_chance_successors_share_the_next_round_of_busts(monkeypatch: pytest.Mon
     s = game.new_position(
         turn=0, lines={0: ["12", "11", "x2"], 1: ["9", "+4"]}, statuses={1: "stayed"}, totals=[10, 20], seed=None
     ).apply("hit")
-    calls: list[int] = []
-    plan = State._round_end_plan
-
-    def counting(self: State, *args: object) -> object:
-        calls.append(1)
-        return plan(self, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(State, "_round_end_plan", counting)
+    calls = _count_plans(monkeypatch)
     successors = s.chance_successors()
     assert len(calls) == 1
     children = {card: child for card, _, child in successors}
