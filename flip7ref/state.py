@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -745,17 +746,20 @@ class State(tuple[Any, ...]):
         if flip7 is not None and g.flip7_choice:
             return None
         scores = _round_scores(g, players, flip7, None)
-        totals = tuple([t + s for t, s in zip(self.totals, scores, strict=True)])
+        totals = tuple(map(operator.add, self.totals, scores))
         number = self.round
         scored = _new_event(("round_scored", (("round", number), ("scores", scores), ("totals", totals), ("flip7", flip7))))
         n = len(players)
         best = max(totals)
         if best >= g.target_score:
-            leaders = tuple([i for i, t in enumerate(totals) if t == best])
-            if len(leaders) > 1 and g.tie != "shared-win":
+            if totals.count(best) == 1:
+                leaders: tuple[int, ...] = (totals.index(best),)
+            elif g.tie != "shared-win":
                 return None  # another round for the tied leaders (general path)
+            else:
+                leaders = tuple([i for i, t in enumerate(totals) if t == best])
             won = _new_event(("game_won", (("winners", leaders), ("totals", totals), ("rounds", number))))
-            return _RoundEnd((scored, won), (), self.dealer, None, number, totals, scores, leaders)
+            return _new_round_end(((scored, won), (), self.dealer, None, number, totals, scores, leaders))
         if g.between_rounds == "fresh-shuffle":
             return None
         dealer = (self.dealer + 1) % n
@@ -768,7 +772,7 @@ class State(tuple[Any, ...]):
             assert dealt_to is not None
             frames = (_deal_frame(position), _draw_frame(dealt_to, "deal"))
         turn = dealer if g.start_seat == "dealer" else (dealer + 1) % n  # F7-030
-        return _RoundEnd((scored, started), frames, dealer, turn, number + 1, totals, scores, ())
+        return _new_round_end(((scored, started), frames, dealer, turn, number + 1, totals, scores, ()))
 
     def _round_end_state(
         self, plan: _RoundEnd, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str,
@@ -1034,6 +1038,7 @@ _new_state = cast(Callable[[tuple[Any, ...]], State], functools.partial(tuple.__
 _new_player = cast(Callable[[tuple[Any, ...]], Player], functools.partial(tuple.__new__, Player))
 _new_event = cast(Callable[[tuple[Any, ...]], Event], functools.partial(tuple.__new__, Event))
 _new_log = cast(Callable[[tuple[Any, ...]], _Log], functools.partial(tuple.__new__, _Log))
+_new_round_end = cast(Callable[[tuple[Any, ...]], _RoundEnd], functools.partial(tuple.__new__, _RoundEnd))
 
 _DRAWS: dict[tuple[int, str], Draw] = {}
 _DEALT: dict[tuple[int, str, str], Event] = {}
