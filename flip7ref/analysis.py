@@ -374,7 +374,7 @@ class SoloSolver:
         return (value, bust, flip7)
 
     def _chance(self, state: State) -> _Triple:
-        successors = state.chance_successors()
+        successors = state._chance_successors(merge_ends=True)  # the same value for every game-ending bust
         total = sum(n for _, n, _ in successors)
         value = bust = flip7 = Fraction(0) if self.exact else 0.0
         for _, count, child in successors:

@@ -303,6 +303,22 @@ class _Log(NamedTuple):
 # --------------------------------------------------------------------------- the state
 
 
+class _Siblings:
+    """What the sibling outcomes of one chance node share (see
+    ``State._fast_plain_card``): the round end of a bust by the player left alone
+    (``planned`` once looked for; ``plan`` None where the general path decides),
+    and with ``merge_ends`` the successor of the first such bust when it ends the
+    game (``end``)."""
+
+    __slots__ = ("end", "merge_ends", "plan", "planned")
+
+    def __init__(self, merge_ends: bool) -> None:
+        self.merge_ends = merge_ends
+        self.planned = False
+        self.plan: _RoundEnd | None = None
+        self.end: State | None = None
+
+
 class _RoundEnd(NamedTuple):
     """What a round end makes of a state, whatever lies on the table (see
     ``State._round_end_plan``): events after the step's own, the next frames,
@@ -629,7 +645,7 @@ class State(tuple[Any, ...]):
             self.bonus_to, log,
         ))  # fmt: skip
 
-    def _fast_plain_card(self, code: int, shared: list[_RoundEnd | None] | None = None) -> State | None:
+    def _fast_plain_card(self, code: int, shared: _Siblings | None = None) -> State | None:
         """The fast lane of a card drawn for a Hit or in the deal (F7-020, F7-035,
         F7-040, F7-041), or None when the general path is needed: a card with a
         trait, an action card, a modifier given away, a Second Chance that saves,
@@ -639,7 +655,8 @@ class State(tuple[Any, ...]):
         ``shared`` (from :meth:`chance_successors`): siblings drawn at the same
         chance node share the round end of a bust by the last active player
         (the same scores, totals and next round whichever number busts, as a
-        busted player scores 0, F7-101)."""
+        busted player scores 0, F7-101); with ``shared.merge_ends``, the whole
+        successor when that round end is the end of the game."""
         frames = self.frames
         top = frames[-1]
         if type(top) is not Draw:
@@ -667,6 +684,8 @@ class State(tuple[Any, ...]):
                             return None
                         busted = True
                     numbers += 1
+            if busted and shared is not None and shared.end is not None:
+                return shared.end  # the game-ending bust of a sibling (merge_ends)
         line = (*p.line, code)
         made = not busted and cat == NUMBER and numbers + 1 >= g.flip7_distinct and flip7_count(g, line) >= g.flip7_distinct
         index = self.draw.index(code)
@@ -697,11 +716,15 @@ class State(tuple[Any, ...]):
                 turn = (turn + 1) % n
             else:  # nobody left to act: the round ends (general settling from here)
                 if shared is not None and busted and g.busted_score != "modifiers" and draw:
-                    if not shared:
-                        shared.append(self._round_end_plan(changed, None, True))
-                    plan = shared[0]
+                    if not shared.planned:
+                        shared.plan = self._round_end_plan(changed, None, True)
+                        shared.planned = True
+                    plan = shared.plan
                     if plan is not None:
-                        return self._round_end_state(plan, changed, draw, self.turn, "chance " + card, events)
+                        end = self._round_end_state(plan, changed, draw, self.turn, "chance " + card, events)
+                        if shared.merge_ends and plan.winners:
+                            shared.end = end
+                        return end
                 return self._finish(changed, draw, (), self.turn, None, "chance " + card, list(events))
         return self._derive(tuple(changed), draw, next_frames, turn, "chance " + card, events)
 
@@ -803,13 +826,22 @@ class State(tuple[Any, ...]):
         work they have in common (the round end of every bust of a player left
         alone, F7-040, F7-100); the result is the same as applying each card.
         """
+        return self._chance_successors(merge_ends=False)
+
+    def _chance_successors(self, *, merge_ends: bool) -> list[tuple[str, int, State]]:
+        """:meth:`chance_successors`; with ``merge_ends``, for exhaustive search
+        of a round that ends the game (the solver): every card that busts the
+        player left alone and so ends the game gives the successor of the first
+        such card, not its own (the positions differ only in which number lies
+        on the discard pile: the same scores, totals and winners, no future,
+        F7-101, F7-120)."""
         weights = self.chance_weights()
         if not weights:
             return []
         if not _FAST_LANES:
             return [(card, count, self.apply_chance(card)) for card, count in weights]
         codes = self.game.codes
-        shared: list[_RoundEnd | None] = []
+        shared = _Siblings(merge_ends)
         out = []
         for card, count in weights:
             child = self._fast_plain_card(codes[card], shared)

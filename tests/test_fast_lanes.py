@@ -227,6 +227,73 @@ def test_chance_successors_share_the_round_end_of_solo_busts(monkeypatch: pytest
     assert "x2" not in outcomes and outcomes["+10"].current_player == 0 and outcomes["+10"].line(0)[-1] == "+10"
 
 
+def _solo_six_card_node(game: Game) -> State:
+    from flip7ref.analysis import solo_deck_position
+
+    s = solo_deck_position(game, ["number", "modifier"])
+    for card in ("12", "x2", "11", "3", "+4", "9"):
+        s = s.apply_chance(card)
+        if s.current_player == 0:
+            s = s.apply("hit")
+    return s
+
+
+@pytest.mark.rules("F7-040", "F7-101", "F7-120")
+def test_merged_ends_give_the_first_bust_for_every_game_ending_bust() -> None:
+    """For the solver, the busts that end the game (a player alone at the target) all
+    give the successor of the first one; every other card gives its own successor."""
+    game = Game("flip7", 1)
+    s = _solo_six_card_node(game)
+    plain = s.chance_successors()
+    merged = s._chance_successors(merge_ends=True)
+    assert [(c, n) for c, n, _ in merged] == [(c, n) for c, n, _ in plain] == s.chance_weights()
+    busts = [c for c, _, _ in plain if c in ("12", "11", "3", "9")]
+    assert busts == ["3", "9", "11", "12"]  # table order: the first is "3"
+    first = dict((c, child) for c, _, child in merged)["3"]
+    assert first == s.apply_chance("3") and first.history()[-1] == "chance 3"
+    for (card, _, mine), (_, _, own) in zip(merged, plain, strict=True):
+        if card in busts:
+            assert mine is first, card
+            assert (mine.last_scores, mine.totals, mine.winners, mine.is_terminal()) == (
+                own.last_scores, own.totals, own.winners, own.is_terminal()
+            ) == ((0,), (200,), (0,), True)
+            assert [e.type for e in mine.last_events()] == [e.type for e in own.last_events()]
+        else:
+            assert mine == own and mine.history() == own.history(), card
+
+
+@pytest.mark.rules("F7-040", "F7-101", "F7-112")
+def test_merged_ends_keep_each_bust_when_the_game_goes_on() -> None:
+    """Below the target the bust starts another round from a different pile: no merging."""
+    game = Game("flip7", 1)
+    s = game.new_position(turn=0, lines={0: ["12", "11", "3", "9", "x2"]}, totals=[0], seed=None).apply("hit")
+    merged = s._chance_successors(merge_ends=True)
+    plain = s.chance_successors()
+    assert [(c, n) for c, n, _ in merged] == [(c, n) for c, n, _ in plain]
+    for (card, _, a), (_, _, b) in zip(merged, plain, strict=True):
+        assert a == b and a.history() == b.history(), card
+    ends = [child for card, _, child in merged if card in ("12", "11", "3", "9")]
+    assert len({id(child) for child in ends}) == 4 and all(child.round == 2 for child in ends)
+
+
+def test_solver_gives_the_same_exact_values_with_merged_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Merging the game-ending busts leaves every value of the solve unchanged (exact)."""
+    from flip7ref.analysis import SoloSolver
+
+    game = Game("flip7", 1)
+    start = _solo_six_card_node(game)
+    merged = SoloSolver(exact=True).solve(start)
+    original = State._chance_successors
+
+    def unmerged(self: State, *, merge_ends: bool) -> list[tuple[str, int, State]]:
+        return original(self, merge_ends=False)
+
+    monkeypatch.setattr(State, "_chance_successors", unmerged)
+    plain = SoloSolver(exact=True).solve(start)
+    assert (merged.value, merged.bust, merged.flip7, merged.states) == (plain.value, plain.bust, plain.flip7, plain.states)
+    assert merged.states > 500
+
+
 @pytest.mark.rules("F7-030", "F7-031")
 @pytest.mark.parametrize("edition", ["flip7", "vengeance"])
 def test_play_takes_a_hit_and_its_card_together_with_the_same_result(
