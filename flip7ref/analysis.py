@@ -37,7 +37,7 @@ import attrs
 from .errors import CardError, Flip7RefError, OptionError
 from .game import ACTION, Game
 from .spec import CATEGORIES
-from .state import HIT, STAY, TERMINAL, Action, State
+from .state import HIT, STAY, TERMINAL, Action, State, _frame_cards
 
 __all__ = [
     "AnalysisError",
@@ -187,13 +187,27 @@ _T = TypeVar("_T")
 _NO_RNG = random.Random(0)
 
 
-def _canonical(state: State) -> tuple[Any, ...]:
+def _cards(state: State) -> tuple[int, ...]:
+    """Every card of ``state`` (pile, discard, lines, held, pending in frames), sorted:
+    the same for every state reached from it, as no card leaves the game."""
+    cards = [*state.draw, *state.discard]
+    for p in state.players:
+        cards += p.line
+        cards += p.kept
+    for f in state.frames:
+        cards += _frame_cards(f)
+    return tuple(sorted(cards))
+
+
+def _canonical(state: State, cards: int = 0) -> tuple[Any, ...]:
     """A key equal for states whose futures are the same: lines and held cards as
-    multisets (the order of a line never matters to what happens next), the draw
-    pile as a multiset (the order of an unseen pile is unknown)."""
+    multisets (the order of a line never matters to what happens next), no draw
+    pile (the cards not elsewhere: an unseen pile has no order).  ``cards``
+    numbers the set of all cards (:func:`_cards`), which with the rest of the
+    key determines the pile."""
     return (
+        cards,
         tuple((tuple(sorted(p.line)), tuple(sorted(p.kept)), p.status) for p in state.players),
-        tuple(sorted(state.draw)) if state.shuffle_seed is not None else state.draw,
         tuple(sorted(state.discard)),
         state.frames,
         state.turn,
@@ -236,6 +250,8 @@ class SoloSolver:
         self._best: dict[tuple[Any, ...], Action] = {}
         self._open: set[tuple[Any, ...]] = set()
         self._round = 0
+        self._decks: dict[tuple[int, ...], int] = {}  # each set of all cards solved over, numbered
+        self._deck = 0
 
     @property
     def states(self) -> int:
@@ -278,7 +294,8 @@ class SoloSolver:
             AnalysisError: as :meth:`solve`.
         """
         self._own(state)
-        key = _canonical(state)
+        self._deck = self._decks.setdefault(_cards(state), len(self._decks))
+        key = _canonical(state, self._deck)
         if key not in self._best:
             self._run(state, lambda: self._node(state))
         return self._best[key]
@@ -287,6 +304,7 @@ class SoloSolver:
 
     def _run(self, state: State, compute: Callable[[], _T]) -> _T:
         self._round = state.round
+        self._deck = self._decks.setdefault(_cards(state), len(self._decks))
         try:
             return compute()
         except RecursionError:
@@ -324,7 +342,7 @@ class SoloSolver:
     def _node(self, state: State) -> _Triple:
         if state.current_player == -1:
             return self._chance(state)
-        key = _canonical(state)
+        key = _canonical(state, self._deck)
         known = self._memo.get(key)
         if known is not None:
             return known
@@ -515,5 +533,5 @@ def solo_policy_table(
     solver.solve(solo_deck_position(solo, categories))
     table: dict[tuple[int, ...], bool] = {}
     for key, action in solver.best_actions().items():
-        table[key[0][0][0]] = action == STAY
+        table[key[1][0][0]] = action == STAY
     return table

@@ -329,3 +329,19 @@ def test_line_position_refuses_a_string_and_resolved_action_cards() -> None:
         line_position(SOLO, "3,11")  # type: ignore[arg-type]
     with pytest.raises(CardError, match="'freeze' is an action card resolved as soon as it is drawn"):
         line_position(SOLO, ["3", "freeze"])
+
+
+def test_one_solver_keeps_the_states_of_different_decks_apart() -> None:
+    """The memo key leaves out the draw pile (the cards not elsewhere), so it names the
+    set of all cards: two positions with the same line over different decks, solved by
+    one solver, each get the value a fresh solver gives them."""
+    line = {0: ["12", "11", "10"]}
+    rich = SOLO.new_position(lines=line, draw=["1", "2", "3", "x2", "+10"], seed=None, rest="out", totals=[200])
+    poor = SOLO.new_position(lines=line, draw=["1", "12", "11", "3"], seed=None, rest="out", totals=[200])
+    shared = SoloSolver(exact=True)
+    both = [shared.solve(rich).value, shared.solve(poor).value]
+    alone = [SoloSolver(exact=True).solve(rich).value, SoloSolver(exact=True).solve(poor).value]
+    assert both == alone
+    assert both[0] != both[1]
+    # rich: hit while cards are all safe: 33 + 1 + 2 + 3 = 39, doubled 78, + 10 = 88
+    assert both[0] == 88
