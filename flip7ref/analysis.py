@@ -37,7 +37,7 @@ import attrs
 from .errors import CardError, Flip7RefError, OptionError
 from .game import ACTION, Game
 from .spec import CATEGORIES
-from .state import HIT, STAY, TERMINAL, Action, State, _frame_cards
+from .state import HIT, STAY, Action, State, _frame_cards
 
 __all__ = [
     "AnalysisError",
@@ -335,7 +335,7 @@ class SoloSolver:
         return (score * one, one if busted else zero, one if made else zero)
 
     def _after(self, state: State) -> _Triple:
-        if state.round != self._round or state.current_player == TERMINAL:
+        if state.round != self._round or state.winners:  # the round or the game is over (TERMINAL)
             return self._leaf(state)
         return self._node(state)
 
@@ -395,9 +395,11 @@ class SoloSolver:
         successors = state._chance_successors(merge_ends=True)  # the same value for every game-ending bust
         total = sum(n for _, n, _ in successors)
         value = bust = flip7 = Fraction(0) if self.exact else 0.0
+        leaf, node, round_number, exact = self._leaf, self._node, self._round, self.exact
         for _, count, child in successors:
-            v, b, f = self._after(child)
-            p = Fraction(count, total) if self.exact else count / total
+            # as self._after(child), inline: most of the solve's steps pass here
+            v, b, f = leaf(child) if child.round != round_number or child.winners else node(child)
+            p = Fraction(count, total) if exact else count / total
             value += p * v
             bust += p * b
             flip7 += p * f
