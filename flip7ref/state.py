@@ -773,14 +773,10 @@ class State(tuple[Any, ...]):
         number = self.round
         scored = _new_event(("round_scored", (("round", number), ("scores", scores), ("totals", totals), ("flip7", flip7))))
         n = len(players)
-        best = max(totals)
-        if best >= g.target_score:
-            if totals.count(best) == 1:
-                leaders: tuple[int, ...] = (totals.index(best),)
-            elif g.tie != "shared-win":
+        leaders, over = _game_end(g, totals)
+        if leaders:
+            if not over:
                 return None  # another round for the tied leaders (general path)
-            else:
-                leaders = tuple([i for i, t in enumerate(totals) if t == best])
             won = _new_event(("game_won", (("winners", leaders), ("totals", totals), ("rounds", number))))
             return _new_round_end(((scored, won), (), self.dealer, None, number, totals, scores, leaders))
         if g.between_rounds == "fresh-shuffle":
@@ -794,7 +790,7 @@ class State(tuple[Any, ...]):
             position, dealt_to = _next_deal(g, (_NO_CARDS,) * n, dealer, 0)
             assert dealt_to is not None
             frames = (_deal_frame(position), _draw_frame(dealt_to, "deal"))
-        turn = dealer if g.start_seat == "dealer" else (dealer + 1) % n  # F7-030
+        turn = _first_seat(g, dealer, n)  # F7-030
         return _new_round_end(((scored, started), frames, dealer, turn, number + 1, totals, scores, ()))
 
     def _round_end_state(
@@ -1656,7 +1652,7 @@ def _next_deal(game: Game, players: Sequence[Player], dealer: int, position: int
     active, or holding cards already, is passed over (F7-025, option
     ``deal_after_early_cards``)."""
     n = len(players)
-    first = dealer if game.start_seat == "dealer" else (dealer + 1) % n
+    first = _first_seat(game, dealer, n)
     while position < n:
         seat = (first + position) % n
         position += 1
@@ -1670,10 +1666,23 @@ def _anyone_active(players: Sequence[Player]) -> bool:
     return any(p.status is Status.ACTIVE for p in players)
 
 
-def _first_seat(w: _Work) -> int:
-    """The first seat of the deal and offer order: the dealer's left, the dealer last
-    (F7-020), or the dealer first (option ``start_seat``)."""
-    return w.dealer if w.game.start_seat == "dealer" else (w.dealer + 1) % len(w.players)
+def _first_seat(game: Game, dealer: int, n: int) -> int:
+    """The first seat of the deal and offer order among ``n`` seats: the dealer's
+    left, the dealer last (F7-020), or the dealer first (option ``start_seat``)."""
+    return dealer if game.start_seat == "dealer" else (dealer + 1) % n
+
+
+def _game_end(game: Game, totals: Sequence[int]) -> tuple[tuple[int, ...], bool]:
+    """After a round scored into ``totals`` (points): ``(leaders, over)``.  No
+    leaders while nobody has reached the target score; the game is over when
+    someone has (F7-120) and one leader has the highest total, or every leader
+    wins (option ``tie``); tied leaders otherwise play another round (F7-121)."""
+    best = max(totals)
+    if best < game.target_score:
+        return (), False
+    if totals.count(best) == 1:
+        return (totals.index(best),), True
+    return tuple([i for i, t in enumerate(totals) if t == best]), game.tie == "shared-win"
 
 
 def _reshuffle(w: _Work) -> None:
@@ -1752,10 +1761,9 @@ def _end_round(w: _Work) -> None:
     w.flip7 = None
     w.bonus_to = None
     w.round_over = False
-    best = max(w.totals)
-    if best >= g.target_score:
-        leaders = tuple(i for i, t in enumerate(w.totals) if t == best)
-        if len(leaders) == 1 or g.tie == "shared-win":
+    leaders, over = _game_end(g, w.totals)
+    if leaders:
+        if over:
             w.winners = leaders
             w.emit("game_won", winners=leaders, totals=tuple(w.totals), rounds=w.round)
             return
@@ -1774,7 +1782,7 @@ def _start_round(w: _Work, dealer: int, number: int, *, first: bool = False) -> 
         if w.shuffle_seed is not None:
             random.Random(f"{w.shuffle_seed}:{w.shuffles}").shuffle(cards)
         w.draw = cards
-    w.turn = _first_seat(w)  # F7-030: offers start where the deal starts
+    w.turn = _first_seat(g, dealer, len(w.players))  # F7-030: offers start where the deal starts
     w.emit("round_started", round=number, dealer=dealer)
     if g.initial_deal:
         w.frames.append(Deal(0))
@@ -2127,8 +2135,7 @@ def position_state(
         raise OptionError(f"rest: expected 'below', 'discard' or 'out', got {rest!r}")
     if shuffle_seed is None:  # an open pile has no order: kept sorted, only the counts matter
         pile = tuple(sorted(pile))
-    order_first = dealer if game.start_seat == "dealer" else (dealer + 1) % n
-    turn = order_first if turn is None else turn
+    turn = _first_seat(game, dealer, n) if turn is None else turn
     state = _fresh(game, tuple(players), pile, dis, dealer, turn, round_number, totals, shuffle_seed)
     work = _Work(state)
     if deal:
