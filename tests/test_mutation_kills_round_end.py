@@ -350,3 +350,23 @@ def test_a_pipeline_in_another_order_takes_the_full_pipeline(tmp_path: Path) -> 
     assert score_points(g, line, flip7=True) == score_line(g, line, flip7=True).score == 0
     shipped = Game("vengeance", 3)
     assert score_points(shipped, [shipped.code(c) for c in ("1", "-10", "-8")], flip7=True) == 15
+
+
+@pytest.mark.rules("F7-120", "F7-121")
+def test_game_end_after_a_round() -> None:
+    """The one decision both round ends use: nobody at the target goes on; one leader
+    at or past it wins; tied leaders play on, or all win with ``tie: shared-win``."""
+    game = Game("flip7", 3)
+    shared = Game("flip7", 3, {"tie": "shared-win"})
+    assert state_module._game_end(game, [199, 150, 0]) == ((), False)
+    assert state_module._game_end(game, [150, 200, 199]) == ((1,), True)
+    assert state_module._game_end(game, (230, 150, 230)) == ((0, 2), False)
+    assert state_module._game_end(shared, (230, 150, 230)) == ((0, 2), True)
+    assert state_module._game_end(shared, (210, 250, 230)) == ((1,), True)
+
+
+@pytest.mark.rules("F7-020", "F7-030")
+def test_first_seat_of_the_deal_and_offers() -> None:
+    assert state_module._first_seat(Game("flip7", 4), 3, 4) == 0  # the dealer's left
+    assert state_module._first_seat(Game("flip7", 4), 1, 4) == 2
+    assert state_module._first_seat(Game("flip7", 4, {"start_seat": "dealer"}), 3, 4) == 3
