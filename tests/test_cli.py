@@ -144,13 +144,17 @@ def test_options_lists_readings(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_console_script_runs() -> None:
-    """python -m flip7ref.cli works as a program and usage errors exit 2."""
+    """python -m flip7ref (and flip7ref.cli) works as a program and usage errors exit 2."""
     done = subprocess.run(
         [sys.executable, "-m", "flip7ref.cli", "score", "12", "+4"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and "score       16" in done.stdout
     done = subprocess.run([sys.executable, "-m", "flip7ref.cli", "nosuch"], capture_output=True, text=True, check=False)
     assert done.returncode == 2
+    done = subprocess.run([sys.executable, "-m", "flip7ref", "score", "7", "x2"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and "score       14" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "flip7ref", "nosuch"], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "usage: flip7ref" in done.stderr
 
 
 @pytest.mark.example("VE-01")

@@ -1,0 +1,7 @@
+"""``python -m flip7ref``: the same command line as ``flip7ref`` (see :mod:`flip7ref.cli`)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
