@@ -235,7 +235,7 @@ class SoloSolver:
         exact: compute with :class:`~fractions.Fraction` (slower) instead of floats.
         seat: the player (0 in a one-player game).
         max_states: give up (:class:`AnalysisError`) beyond this many decision
-            states (memory and time grow with it: about 1.5 minutes per 262,000
+            states (memory and time grow with it: about a minute per 262,000
             states of CPython 3.11).
     """
 

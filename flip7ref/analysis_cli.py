@@ -152,7 +152,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers takes 1 to 1.5 minutes)..."):
+    with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers takes about a minute)..."):
         result = SoloSolver(policy, exact=args.exact, max_states=args.max_states).solve(state)
     cards = _cards_words(categories)
     if args.json:
@@ -184,7 +184,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "--max-states",
             type=int,
             default=1_000_000,
-            help="give up beyond this many solved states (default %(default)s; about 1.5 minutes per 262,000)",
+            help="give up beyond this many solved states (default %(default)s; about a minute per 262,000)",
         )
 
     p = sub.add_parser(
