@@ -72,10 +72,17 @@ def cmd_odds(args: argparse.Namespace) -> int:
     """``flip7ref odds``: next-card odds and hit-vs-stay values for a line."""
     game = _game(args)
     line, seen = _cards(args.line, "--line"), _cards(args.seen, "--seen")
+    for flag, names in (("--line", line), ("--seen", seen)):
+        for name in names:
+            try:
+                game.code(name)
+            except CardError as exc:
+                raise CardError(f"{flag}: {exc}") from None
     try:
         state = line_position(game, line, seen)
-    except (CardError, OptionError) as exc:
-        raise type(exc)(f"--line/--seen: {exc}") from None
+    except (CardError, OptionError) as exc:  # the position's own words for its fields, in the flags' words
+        message = str(exc).replace("lines[0]: ", "--line: ", 1).replace("discard: ", "--line and --seen together: ", 1)
+        raise type(exc)(message if message != str(exc) else f"--line/--seen: {exc}") from None
     if state.pending()[0] != "offer":
         raise OptionError("--line: the player holding that line is not offered Hit or Stay (is the round over?)")
     odds = next_card(state)

@@ -143,6 +143,9 @@ def cmd_trace(args: argparse.Namespace) -> int:
     return 0
 
 
+_SCORE_LINES = ("sum_numbers", "multiply", "add_modifiers", "flip7_bonus")  # steps `score` prints its own way
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     game = _game(args, players=1)
     b = score_cards(game, args.cards)
@@ -157,6 +160,12 @@ def cmd_score(args: argparse.Namespace) -> int:
     if b.multiplied != b.numbers:
         print(f"{'x2' if b.multiplied > b.numbers else '÷2'}          {b.multiplied}")
     print(f"modifiers   {b.modifiers:+d}")
+    before = None
+    for name, value in b.steps:  # other steps of the pipeline that change the score (floor, The Zero...)
+        if name not in _SCORE_LINES and before is not None and value != before:
+            rules = game.edition.event_rules.get(f"round_scored/{name}", ())
+            print(f"{name:<11} {value}" + (f"  [{', '.join(rules)}]" if rules else ""))
+        before = value
     print(f"Flip 7      {'yes, +' + str(b.bonus) if b.flip7 else 'no'}")
     print(f"score       {b.score}")
     return 0

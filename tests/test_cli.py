@@ -167,6 +167,21 @@ def test_score_vengeance_official_example(capsys: pytest.CaptureFixture[str]) ->
     assert "÷2          24" in out and "x2 " not in out
 
 
+@pytest.mark.rules("V-030", "V-032", "V-053")
+def test_score_shows_the_steps_that_zero_a_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """The text of score names a pipeline step that changes the score beyond numbers,
+    x2/÷2 and modifiers (The Zero without a Flip 7, the floor at 0) with its rules."""
+    code, out, _ = run(capsys, "score", "--edition", "vengeance", "3", "Geluk 13", "÷2", "The Zero")
+    assert code == 0
+    assert "÷2          8\n" in out and "zero_unless_flip7 0  [V-030, V-032]\n" in out and out.endswith("score       0\n")
+    code, out, _ = run(capsys, "score", "--edition", "vengeance", "3", "-10")
+    assert "floor_zero  0  [V-053]\n" in out and out.endswith("score       0\n")
+    code, out, _ = run(capsys, "score", "--edition", "vengeance", "--option", "brutal=true", "3", "-10")
+    assert "floor_zero" not in out and out.endswith("score       -7\n")
+    code, out, _ = run(capsys, "score", "12", "x2", "+4")
+    assert out.splitlines()[1:] == ["numbers     12", "x2          24", "modifiers   +4", "Flip 7      no", "score       28"]
+
+
 @pytest.mark.rules("V-080", "V-082")
 def test_simulate_vengeance_with_brutal_mode(capsys: pytest.CaptureFixture[str]) -> None:
     """simulate --edition vengeance works with and without brutal=true, deterministically."""
