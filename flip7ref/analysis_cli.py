@@ -22,7 +22,10 @@ def _categories(text: str) -> list[str]:
     for word in (w.strip() for w in text.split(",")):
         name = _CATEGORIES_BY_WORD.get(word)
         if name is None:
-            raise OptionError(f"--cards {text!r}: expected a comma-separated list of numbers, modifiers, actions")
+            raise OptionError(
+                f"--cards {text!r}: unknown category {word!r}; expected a comma-separated list of numbers, "
+                "modifiers, actions"
+            )
         if name not in out:
             out.append(name)
     return out

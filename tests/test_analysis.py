@@ -247,7 +247,7 @@ def test_solve_and_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["solve", "--cards", "numbers,jokers"], "--cards 'numbers,jokers': expected"),
+        (["solve", "--cards", "numbers,jokers"], "--cards 'numbers,jokers': unknown category 'jokers'; expected"),
         (["solve", "--policy", "sometimes"], "unknown strategy 'sometimes'"),
         (["odds", "--line", "3,,5"], "--line '3,,5': expected card ids"),
         (["odds", "--line", "3,banana"], "--line: unknown card 'banana'"),
