@@ -199,7 +199,7 @@ def _cards(state: State) -> tuple[int, ...]:
     return tuple(sorted(cards))
 
 
-def _canonical(state: State, cards: int = 0) -> tuple[Any, ...]:
+def _canonical(state: State, cards: int) -> tuple[Any, ...]:
     """A key equal for states whose futures are the same: lines and held cards as
     multisets (the order of a line never matters to what happens next), no draw
     pile (the cards not elsewhere: an unseen pile has no order).  ``cards``
