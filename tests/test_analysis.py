@@ -346,3 +346,61 @@ def test_one_solver_keeps_the_states_of_different_decks_apart() -> None:
     assert both[0] != both[1]
     # rich: hit while cards are all safe: 33 + 1 + 2 + 3 = 39, doubled 78, + 10 = 88
     assert both[0] == 88
+
+
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+def test_cards_are_the_whole_deck_in_every_state_of_a_solo_game(edition: str) -> None:
+    """The set of all cards the memo key numbers (pile, discard, lines, held cards,
+    cards pending in frames) is the deck at every state of random solo games."""
+    import random
+
+    from flip7ref.analysis import _cards
+
+    game = Game(edition, 1)
+    deck = tuple(sorted(game.deck))
+    rng = random.Random(edition)
+    seen_frames = 0
+    for seed in range(40):
+        s = game.new_initial_state(seed=seed)
+        for _ in range(200):
+            if s.is_terminal():
+                break
+            assert _cards(s) == deck
+            seen_frames += bool(s.frames) and s.current_player == 0
+            if s.current_player == 0:
+                s = s.apply(rng.choice(s.legal_actions()))
+            else:
+                s = s.apply_chance(rng.choice([c for c, _ in s.chance_weights()]))
+    assert seen_frames > 0  # decisions with cards waiting in frames were met
+
+
+def test_one_solver_keeps_apart_decks_that_differ_only_in_the_discard_pile() -> None:
+    """An empty pile: the Hit reshuffles the discard pile, so two positions with the same
+    line and pile but different discards are different decks (one solver, two values)."""
+    a = SOLO.new_position(lines={0: ["5"]}, discard=["6", "7"], seed=None, rest="out", totals=[200])
+    b = SOLO.new_position(lines={0: ["5"]}, discard=["6", "5"], seed=None, rest="out", totals=[200])
+    shared = SoloSolver(exact=True)
+    both = [shared.solve(a).value, shared.solve(b).value]
+    # a: hit twice, 5 + 6 + 7 = 18; b: the 6 (one half) then stay at 11, or the 5 busts
+    assert both == [SoloSolver(exact=True).solve(a).value, SoloSolver(exact=True).solve(b).value]
+    assert both == [Fraction(18), Fraction(11, 2)]
+
+
+def test_best_action_after_solving_another_deck() -> None:
+    """best_action keys its position by its own deck, not the last one solved."""
+    line = {0: ["12", "11", "10"]}
+    rich = SOLO.new_position(lines=line, draw=["1", "2", "3", "x2", "+10"], seed=None, rest="out", totals=[200])
+    poor = SOLO.new_position(lines=line, draw=["1", "12", "11", "3"], seed=None, rest="out", totals=[200])
+    shared = SoloSolver(exact=True)
+    assert shared.best_action(rich) == HIT
+    assert shared.best_action(poor) == SoloSolver(exact=True).best_action(poor) == STAY  # hit 35/2 < stay 33
+
+
+def test_one_solver_shares_the_states_of_the_same_deck_whatever_the_line_order() -> None:
+    """The same cards in another line order are the same deck: the second solve adds no state."""
+    a = SOLO.new_position(lines={0: ["12", "11"]}, draw=["1", "2", "3"], seed=None, rest="out", totals=[200])
+    b = SOLO.new_position(lines={0: ["11", "12"]}, draw=["1", "2", "3"], seed=None, rest="out", totals=[200])
+    shared = SoloSolver(exact=True)
+    first, second = shared.solve(a), shared.solve(b)
+    assert first.value == second.value == 29
+    assert first.states == second.states == 8
