@@ -105,7 +105,7 @@ def test_solve_numbers_reproduces_published_value() -> None:
 @pytest.mark.slow
 @pytest.mark.rules("F7-090", "F7-091", "F7-092")
 def test_solve_numbers_and_modifiers_reproduces_published_value() -> None:
-    """79 numbers and the six modifiers: 20.2291054307 (one to two minutes; FLIP7REF_SLOW=1)."""
+    """79 numbers and the six modifiers: 20.2291054307 (about a minute; FLIP7REF_SLOW=1)."""
     result = SoloSolver().solve(solo_deck_position(SOLO, ["number", "modifier"]))
     assert result.value == pytest.approx(20.2291054307, abs=1e-9)
     assert result.states == 4095 * 64 + 63  # every modifier subset with every line; lines of modifiers alone too
