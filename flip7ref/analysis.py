@@ -284,7 +284,10 @@ class SoloSolver:
         return self._run(state, lambda: {str(a): self._after(state.apply(a))[0] for a in state.legal_actions()})
 
     def best_actions(self) -> dict[tuple[Any, ...], Action]:
-        """Every decision state solved so far (by canonical key) and its best action."""
+        """Every decision state solved so far and its best action, by canonical key:
+        ``(deck number, ((sorted line codes, sorted held codes, status), ...), sorted
+        discard, frames, turn, flip7, bonus_to)``; the deck number tells apart the sets
+        of all cards this solver has met (see docs/analysis.md)."""
         return dict(self._best)
 
     def best_action(self, state: State) -> Action:
