@@ -11,7 +11,6 @@ from typing import Any
 
 import attrs
 
-from . import state as _state
 from .errors import GameTooLongError, OptionError
 from .game import Game
 from .state import HIT, State
@@ -51,11 +50,10 @@ def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, ma
             continue
         action = strategies[player % count].choose(state, rng)
         state = state.apply(action)
-        if action is HIT and moves < max_moves and state.current_player == -1 and _state._FAST_LANES:
-            # the card of the Hit at once (the same card and state as the loop's next step)
+        if action is HIT and moves < max_moves and state.current_player == -1:
+            # the card of the Hit at once (the loop's next step, without its checks)
             moves += 1
-            code = state.draw[0] if state.shuffle_seed is not None else rng.choice(state.draw)
-            state = state._fast_plain_card(code) or state.apply_chance(state.game.card_ids[code])
+            state = state.apply_chance(state.sample_chance(rng))
     if state.current_player == -2:
         return state
     raise GameTooLongError(
