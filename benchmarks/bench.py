@@ -7,7 +7,7 @@ Ratios are given against the reference point of issue 7: the fastest Python
 Flip 7 engine measured plays about 560 four-player games/s (about 68,000 draws/s).
 
 It also times the exact solo solves of ``flip7ref solve`` (numbers; numbers and
-modifiers with ``--solve-modifiers``, about two minutes) and reports the value
+modifiers with ``--solve-modifiers``, about a minute) and reports the value
 found next to the published one.
 
 Times are CPU time of this process (``time.process_time``), so other work on the

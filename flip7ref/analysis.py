@@ -297,17 +297,21 @@ class SoloSolver:
             AnalysisError: as :meth:`solve`.
         """
         self._own(state)
-        self._deck = self._decks.setdefault(_cards(state), len(self._decks))
-        key = _canonical(state, self._deck)
+        key = _canonical(state, self._deck_of(state))
         if key not in self._best:
             self._run(state, lambda: self._node(state))
         return self._best[key]
 
     # -- the recursion --------------------------------------------------------
 
+    def _deck_of(self, state: State) -> int:
+        """The number of ``state``'s set of all cards, the solve's deck from now on."""
+        self._deck = self._decks.setdefault(_cards(state), len(self._decks))
+        return self._deck
+
     def _run(self, state: State, compute: Callable[[], _T]) -> _T:
         self._round = state.round
-        self._deck = self._decks.setdefault(_cards(state), len(self._decks))
+        self._deck_of(state)
         try:
             return compute()
         except RecursionError:

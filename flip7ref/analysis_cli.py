@@ -214,7 +214,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="card categories kept in the unseen deck when the hit and stay values are solved (numbers, "
         "modifiers, actions; default %(default)s: with action cards the exact solve is far larger). The "
         "next-card odds always use every unseen card. A short line means a long solve: the empty line "
-        "solves all 262,143 states of numbers and modifiers (one to two minutes).",
+        "solves all 262,143 states of numbers and modifiers (about a minute).",
     )
     common(p)
     p.set_defaults(func=cmd_odds)

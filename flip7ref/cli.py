@@ -78,7 +78,7 @@ def _add_strategy(p: argparse.ArgumentParser) -> None:
         "--strategy",
         action="append",
         help="random, threshold:N (stay once the line is worth N points), always-hit, or optimal-solo (the exact "
-        "optimal policy of a player alone; solved at start, one to two minutes for Flip 7); give it once for all "
+        "optimal policy of a player alone; solved at start, about a minute for Flip 7); give it once for all "
         "seats or once per seat, seat 0 first (default threshold:20)",
     )
 

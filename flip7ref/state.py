@@ -781,7 +781,7 @@ class State(tuple[Any, ...]):
             return _new_round_end(((scored, won), (), self.dealer, None, number, totals, scores, leaders))
         if g.between_rounds == "fresh-shuffle":
             return None
-        dealer = (self.dealer + 1) % n
+        dealer = (self.dealer + 1) % n  # F7-112: the player on the dealer's left deals next
         started = _new_event(("round_started", (("round", number + 1), ("dealer", dealer))))
         frames: tuple[Frame, ...] = ()
         if g.initial_deal:

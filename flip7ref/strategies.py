@@ -111,8 +111,8 @@ class OptimalSoloStrategy:
     cards (see :mod:`flip7ref.analysis`; for Flip 7 worth 20.2291054307 points per
     round).  At an offer the player's numbers and modifiers are looked up in it;
     cards seen elsewhere and the other players are not taken into account.  The
-    policy is solved at the first decision of each game table and options (one
-    to two minutes for Flip 7) and kept for the life of the process; :meth:`prepare`
+    policy is solved at the first decision of each game table and options (about
+    a minute for Flip 7) and kept for the life of the process; :meth:`prepare`
     solves it ahead of time.
 
     Raises (from :meth:`prepare` / the first decision):
