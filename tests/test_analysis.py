@@ -374,6 +374,7 @@ def test_cards_are_the_whole_deck_in_every_state_of_a_solo_game(edition: str) ->
     assert seen_frames > 0  # decisions with cards waiting in frames were met
 
 
+@pytest.mark.rules("F7-113", "F7-040")
 def test_one_solver_keeps_apart_decks_that_differ_only_in_the_discard_pile() -> None:
     """An empty pile: the Hit reshuffles the discard pile, so two positions with the same
     line and pile but different discards are different decks (one solver, two values)."""

@@ -276,6 +276,7 @@ def test_merged_ends_keep_each_bust_when_the_game_goes_on() -> None:
     assert len({id(child) for child in ends}) == 4 and all(child.round == 2 for child in ends)
 
 
+@pytest.mark.rules("F7-101", "F7-120")
 def test_solver_gives_the_same_exact_values_with_merged_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     """Merging the game-ending busts leaves every value of the solve unchanged (exact)."""
     from flip7ref.analysis import SoloSolver

@@ -367,6 +367,8 @@ def test_game_end_after_a_round() -> None:
 
 @pytest.mark.rules("F7-020", "F7-030")
 def test_first_seat_of_the_deal_and_offers() -> None:
+    """The deal and the offers start at the dealer's left, or at the dealer with
+    ``start_seat: dealer``, wrapping round the table."""
     assert state_module._first_seat(Game("flip7", 4), 3, 4) == 0  # the dealer's left
     assert state_module._first_seat(Game("flip7", 4), 1, 4) == 2
     assert state_module._first_seat(Game("flip7", 4, {"start_seat": "dealer"}), 3, 4) == 3
