@@ -403,9 +403,17 @@ class SoloSolver:
         total = sum(n for _, n, _ in successors)
         value = bust = flip7 = Fraction(0) if self.exact else 0.0
         leaf, node, round_number, exact = self._leaf, self._node, self._round, self.exact
+        last: State | None = None  # the last leaf met, and its value
+        ended: _Triple = (0, 0, 0)
         for _, count, child in successors:
             # as self._after(child), inline: most of the solve's steps pass here
-            v, b, f = leaf(child) if child.round != round_number or child.winners else node(child)
+            if child is last:  # the shared successor of the game-ending busts (merge_ends)
+                v, b, f = ended
+            elif child.round != round_number or child.winners:
+                v, b, f = ended = leaf(child)
+                last = child
+            else:
+                v, b, f = node(child)
             p = Fraction(count, total) if exact else count / total
             value += p * v
             bust += p * b
