@@ -25,19 +25,24 @@ F7-090..F7-102 (scoring) — and whatever else the interpreter applies.
 
 from __future__ import annotations
 
+import itertools
 import math
+import multiprocessing
+import os
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
 import attrs
 
 from .errors import CardError, Flip7RefError, OptionError
-from .game import ACTION, Game
+from .game import ACTION, MODIFIER, Game
 from .spec import CATEGORIES
-from .state import HIT, STAY, Action, State, _frame_cards
+from .state import CHANCE, HIT, STAY, Action, State, _frame_cards
 
 __all__ = [
     "AnalysisError",
@@ -183,6 +188,8 @@ class SoloResult:
 
 
 _Triple = tuple[Any, Any, Any]  # (expected score, P(bust), P(Flip 7)), floats or Fractions
+_Key = tuple[Any, ...]  # a canonical key (see _canonical), with or without its deck number
+_TaskResult = tuple[list[tuple[_Key, _Triple]], list[tuple[_Key, Action]]]
 _T = TypeVar("_T")
 _NO_RNG = random.Random(0)
 
@@ -236,13 +243,28 @@ class SoloSolver:
         seat: the player (0 in a one-player game).
         max_states: give up (:class:`AnalysisError`) beyond this many decision
             states (memory and time grow with it: about a minute per 262,000
-            states of CPython 3.11).
+            states of CPython 3.11 on one core).
+        workers: processes to solve in (see :meth:`solve`); 1 solves in this
+            process.  Only the optimal policy is solved in parallel (a fixed
+            policy reaches fewer states; it is always evaluated here).
+
+    Raises:
+        OptionError: ``workers`` below 1.
     """
 
     def __init__(
-        self, policy: Policy | None = None, *, exact: bool = False, seat: int = 0, max_states: int = 1_000_000
+        self,
+        policy: Policy | None = None,
+        *,
+        exact: bool = False,
+        seat: int = 0,
+        max_states: int = 1_000_000,
+        workers: int = 1,
     ) -> None:
+        if workers < 1:
+            raise OptionError(f"workers must be at least 1 (got {workers})")
         self.policy = policy
+        self.workers = workers
         self.exact = exact
         self.seat = seat
         self.max_states = max_states
@@ -261,6 +283,19 @@ class SoloSolver:
     def solve(self, state: State) -> SoloResult:
         """The expected round score of ``state`` for the player (see the class).
 
+        With ``workers`` > 1 and the optimal policy, the positions reached by
+        drawing each combination of the modifier cards of the draw pile are
+        solved first in worker processes (the standard library's process pool),
+        fullest first, each worker given the values of the positions it builds
+        on; this process then solves ``state`` from those values.  The split only
+        schedules the work: every value comes from the same recursion, so the
+        result, the states and :meth:`best_actions` are the same for any
+        ``workers``.  The split pays because in Flip 7 a modifier stays in the
+        line until the round ends (F7-035): the positions after a combination
+        lead only to positions holding at least those modifiers.  Where a modifier
+        can leave the line (Vengeance's Unlucky 7, V-033) the workers repeat some
+        work, with the same result.
+
         Raises:
             AnalysisError: a decision of the round belongs to another seat; the
                 state is terminal; the round can go on forever from here (cards
@@ -269,6 +304,7 @@ class SoloSolver:
         if state.is_terminal():
             raise AnalysisError("the game is over: nothing to solve")
         start = time.perf_counter()
+        self._presolve(state)
         value, bust, flip7 = self._run(state, lambda: self._node(state))
         name = "optimal" if self.policy is None else str(getattr(self.policy, "name", type(self.policy).__name__))
         return SoloResult(value, bust, flip7, len(self._memo), time.perf_counter() - start, name)
@@ -277,10 +313,14 @@ class SoloSolver:
         """At a decision node of the player: the expected round score after each
         legal action (then following the solver's policy), keyed by action string.
 
+        With ``workers`` > 1 the positions after the decision are solved as in
+        :meth:`solve`.
+
         Raises:
             AnalysisError: as :meth:`solve`.
         """
         self._own(state)
+        self._presolve(state)
         return self._run(state, lambda: {str(a): self._after(state.apply(a))[0] for a in state.legal_actions()})
 
     def best_actions(self) -> dict[tuple[Any, ...], Action]:
@@ -317,6 +357,46 @@ class SoloSolver:
         except RecursionError:
             self._open.clear()
             raise AnalysisError("the round is too long to solve by recursion from here") from None
+
+    def _too_many(self) -> AnalysisError:
+        return AnalysisError(
+            f"more than {self.max_states:,} states to solve: restrict the deck (e.g. --cards numbers), "
+            "lengthen the line, or raise the limit (--max-states)"
+        )
+
+    def _presolve(self, state: State) -> None:
+        """Solve, in ``workers`` processes, the positions reached from ``state`` by
+        drawing each combination of its pile's modifier cards (see :meth:`solve`);
+        their values and best actions join this solver's memo."""
+        split = _modifier_cards(state)
+        if self.workers < 2 or self.policy is not None or not split:
+            return
+        deck = self._deck_of(state)
+        plan = _Schedule(tuple(n for _, n in split), self.workers)
+        running: dict[Future[_TaskResult], tuple[tuple[int, ...], int]] = {}
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        setup = (state, self.exact, self.seat, self.max_states)
+        pools = [ProcessPoolExecutor(1, context, _presolve_init, setup) for _ in range(self.workers)]
+        try:
+            while plan.left() or running:
+                for w, pool in enumerate(pools):
+                    while (task := plan.next_for(w)) is not None:
+                        cards = tuple(code for (code, _), n in zip(split, task, strict=True) for _ in range(n))
+                        running[pool.submit(_presolve_task, cards, plan.seeds(task, w))] = task, w
+                assert running, "every task left waits for another"  # cannot happen: see _Schedule
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    task, w = running.pop(future)
+                    memo, best = future.result()
+                    plan.finished(task, w, memo)
+                    self._memo.update(((deck, *key), value) for key, value in memo)
+                    self._best.update(((deck, *key), action) for key, action in best)
+                if len(self._memo) > self.max_states:
+                    raise self._too_many()
+        finally:
+            for pool in pools:
+                pool.shutdown(cancel_futures=True)
 
     def _own(self, state: State) -> None:
         if state.current_player != self.seat:
@@ -361,10 +441,7 @@ class SoloSolver:
             )
         if len(self._memo) >= self.max_states:
             self._open.clear()
-            raise AnalysisError(
-                f"more than {self.max_states:,} states to solve: restrict the deck (e.g. --cards numbers), "
-                "lengthen the line, or raise the limit (--max-states)"
-            )
+            raise self._too_many()
         self._own(state)
         self._open.add(key)
         legal = state.legal_actions()
@@ -419,6 +496,119 @@ class SoloSolver:
             bust += p * b
             flip7 += p * f
         return (value, bust, flip7)
+
+
+class _Schedule:
+    """Which worker solves which combination of modifier cards, and when (see
+    :meth:`SoloSolver.solve`).  A combination is a tuple of counts, one per
+    modifier card; it builds on the combinations with one card more.  Its owner
+    is the worker named by which of the first few cards it holds, so that a
+    worker finds most of what a combination builds on in its own memo; a worker
+    with nothing of its own left takes over another's waiting combination.
+    Each worker has at most two combinations submitted at a time."""
+
+    def __init__(self, most: tuple[int, ...], workers: int) -> None:
+        self.most = most
+        lead = min(len(most), (workers - 1).bit_length())
+        # every combination but the empty one (the solver's own process does that last), fullest first
+        tasks = sorted(itertools.product(*(range(n + 1) for n in most)), key=lambda t: -sum(t))[:-1]
+        self.queues: list[list[tuple[int, ...]]] = [[] for _ in range(workers)]
+        for task in tasks:
+            self.queues[sum(1 << i for i in range(lead) if task[i]) % workers].append(task)
+        self.results: dict[tuple[int, ...], list[tuple[_Key, _Triple]]] = {}
+        self.has: list[set[tuple[int, ...]]] = [set() for _ in range(workers)]  # submitted to, or sent to, a worker
+        self.busy = [0] * workers
+
+    def above(self, task: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The combinations with one card more."""
+        return [(*task[:i], task[i] + 1, *task[i + 1 :]) for i in range(len(task)) if task[i] < self.most[i]]
+
+    def left(self) -> bool:
+        return any(self.queues)
+
+    def _ready(self, task: tuple[int, ...], w: int) -> bool:
+        return all(t in self.has[w] or t in self.results for t in self.above(task))
+
+    def next_for(self, w: int) -> tuple[int, ...] | None:
+        """A combination worker ``w`` can be given now, taken off its queue, or None."""
+        if self.busy[w] >= 2:
+            return None
+        queue = self.queues[w]
+        if queue:
+            return queue.pop(0) if self._ready(queue[0], w) else None
+        for other in self.queues:  # another worker's, but never the one it does next
+            for i in range(1, len(other)):
+                if self._ready(other[i], w):
+                    return other.pop(i)
+        return None
+
+    def seeds(self, task: tuple[int, ...], w: int) -> list[tuple[_Key, _Triple]]:
+        """What worker ``w``, given ``task``, needs and lacks of the results; it has them from now."""
+        out = [entry for t in self.above(task) if t not in self.has[w] for entry in self.results[t]]
+        self.has[w].update(self.above(task))
+        self.has[w].add(task)
+        self.busy[w] += 1
+        return out
+
+    def finished(self, task: tuple[int, ...], w: int, memo: list[tuple[_Key, _Triple]]) -> None:
+        self.results[task] = memo
+        self.busy[w] -= 1
+
+
+def _modifier_cards(state: State) -> list[tuple[int, int]]:
+    """``(card code, copies)`` of each modifier card in the draw pile, by code."""
+    category = state.game.category
+    return sorted(Counter(c for c in state.draw if category[c] == MODIFIER).items())
+
+
+def _drawn(state: State, seat: int, cards: Iterable[int]) -> State | None:
+    """The position after ``seat`` hits and draws each of ``cards`` in turn (the
+    first drawn at once if ``state`` is a chance node); None if it is not a
+    decision of ``seat`` in the same round."""
+    start = state
+    for code in cards:
+        if state.current_player == seat and HIT in state.legal_actions():
+            state = state.apply(HIT)
+        if state.current_player != CHANCE:
+            return None
+        state = state.apply_chance(state.game.card_ids[code])
+    if state.current_player != seat or state.round != start.round or state.winners:
+        return None
+    return state
+
+
+_WORKER: dict[str, Any] = {}  # a presolve worker's position and solver
+
+
+def _presolve_init(state: State, exact: bool, seat: int, max_states: int) -> None:
+    _WORKER["state"] = state
+    _WORKER["solver"] = SoloSolver(exact=exact, seat=seat, max_states=max_states)
+
+
+def _presolve_task(cards: tuple[int, ...], seeds: list[tuple[_Key, _Triple]]) -> _TaskResult:
+    """In a worker: solve the position after drawing ``cards`` (see
+    :meth:`SoloSolver.solve`), given the values ``seeds`` of other workers; return
+    the states solved here, keys without the deck number."""
+    solver: SoloSolver = _WORKER["solver"]
+    state: State = _WORKER["state"]
+    deck = solver._deck_of(state)
+    solver._memo.update(((deck, *key), value) for key, value in seeds)
+    start = _drawn(state, solver.seat, cards)
+    if start is None:
+        return [], []
+    known, decided = len(solver._memo), len(solver._best)
+    solver._run(start, lambda: solver._node(start))
+    return (
+        [(key[1:], value) for key, value in itertools.islice(solver._memo.items(), known, None)],
+        [(key[1:], action) for key, action in itertools.islice(solver._best.items(), decided, None)],
+    )
+
+
+def usable_cores() -> int:
+    """The processors this process may run on (at least 1)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
 
 
 def solo_deck_position(game: Game, categories: Iterable[str]) -> State:

@@ -8,7 +8,7 @@ import json
 import sys
 from fractions import Fraction
 
-from .analysis import SoloSolver, line_position, next_card, solo_deck_position
+from .analysis import SoloSolver, line_position, next_card, solo_deck_position, usable_cores
 from .errors import CardError, OptionError
 from .game import Game
 from .spec import CATEGORIES
@@ -71,6 +71,14 @@ def _show(p: Fraction | float) -> str:
     return f"{float(p):.10f}" + (f"  ({p})" if isinstance(p, Fraction) else "")
 
 
+def _workers(args: argparse.Namespace) -> int:
+    if args.workers is None:
+        return usable_cores()
+    if args.workers < 1:
+        raise OptionError("--workers: expected a whole number of processes, at least 1")
+    return int(args.workers)
+
+
 def cmd_odds(args: argparse.Namespace) -> int:
     """``flip7ref odds``: next-card odds and hit-vs-stay values for a line."""
     game = _game(args)
@@ -102,7 +110,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         rest="out",
         totals=[game.target_score],
     )
-    solver = SoloSolver(exact=args.exact, max_states=args.max_states)
+    solver = SoloSolver(exact=args.exact, max_states=args.max_states, workers=_workers(args))
     with _working("solving hit and stay exactly (a short line can take minutes)..."):
         values = solver.action_values(restricted)
         best = str(solver.best_action(restricted))
@@ -162,12 +170,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers takes about a minute)..."):
-        result = SoloSolver(policy, exact=args.exact, max_states=args.max_states).solve(state)
+    workers = _workers(args)
+    with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers takes about a minute on one core)..."):
+        result = SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=workers).solve(state)
     cards = _cards_words(categories)
     if args.json:
         data = result.as_dict()
-        data.update(edition=game.edition.id, options=game.non_default_options(), cards=cards, deck=len(state.draw))
+        data.update(
+            edition=game.edition.id, options=game.non_default_options(), cards=cards, deck=len(state.draw),
+            workers=workers,
+        )
         print(json.dumps(data, sort_keys=True))
         return 0
     print(f"edition            {game.edition.id}; cards: {cards} ({len(state.draw)} cards); one player, one round")
@@ -178,7 +190,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"P(bust)            {float(result.bust):.10f}")
     print(f"P(Flip 7)          {float(result.flip7):.10f}")
     print(f"states solved      {result.states}")
-    print(f"time               {result.seconds:.2f} s")
+    print(f"time               {result.seconds:.2f} s" + (f" ({workers} processes)" if workers > 1 else ""))
     return 0
 
 
@@ -217,6 +229,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "solves all 262,143 states of numbers and modifiers (about a minute).",
     )
     common(p)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes to solve in (default %(default)s; worth more only for a short line); the values are the "
+        "same for any number",
+    )
     p.set_defaults(func=cmd_odds)
 
     p = sub.add_parser(
@@ -234,4 +253,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--policy", help="evaluate this policy exactly instead of the optimal one: threshold:N, always-hit or random"
     )
     common(p)
+    p.add_argument(
+        "--workers",
+        type=int,
+        help=f"processes to solve in (default: the cores this process may use, here {usable_cores()}); the "
+        "optimal policy is solved in parallel, a --policy in one process; the result is the same for any number",
+    )
     p.set_defaults(func=cmd_solve)

@@ -111,6 +111,15 @@ def test_solve_numbers_and_modifiers_reproduces_published_value() -> None:
     assert result.states == 4095 * 64 + 63  # every modifier subset with every line; lines of modifiers alone too
 
 
+@pytest.mark.slow
+@pytest.mark.rules("F7-035", "F7-090", "F7-091", "F7-092")
+def test_solve_numbers_and_modifiers_in_two_processes() -> None:
+    """The same solve split over two worker processes (about 40 s; FLIP7REF_SLOW=1)."""
+    result = SoloSolver(workers=2).solve(solo_deck_position(SOLO, ["number", "modifier"]))
+    assert result.value == pytest.approx(20.2291054307, abs=1e-9)
+    assert result.states == 4095 * 64 + 63
+
+
 def test_optimal_is_at_least_every_policy_and_policies_are_exact() -> None:
     """The optimal value bounds every threshold policy; always-hit busts or makes Flip 7 every time."""
     state = solo_deck_position(SOLO, ["number"])

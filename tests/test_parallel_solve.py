@@ -1,0 +1,155 @@
+"""The solo solver in worker processes (``SoloSolver(workers=N)``, ``solve --workers N``).
+
+The split over the modifier cards only schedules the work: the value, the
+probabilities, the states and every best action must be the same as in one
+process, to the last bit of a float.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from typing import Any
+
+import pytest
+
+from flip7ref import Game
+from flip7ref.analysis import AnalysisError, SoloSolver, _Schedule, solo_deck_position
+from flip7ref.cli import main
+from flip7ref.errors import OptionError
+from flip7ref.state import State
+from flip7ref.strategies import ThresholdStrategy
+
+SOLO = Game("flip7", 1)
+
+
+def _after(state: State, cards: list[str]) -> State:
+    """The solo round after the player draws ``cards`` (the first in the deal, then Hits)."""
+    for card in cards:
+        state = state.apply_chance(card) if state.current_player == -1 else state.apply("hit").apply_chance(card)
+    return state
+
+
+def _outcome(solver: SoloSolver, state: State) -> tuple[Any, ...]:
+    result = solver.solve(state)
+    return result.value, result.bust, result.flip7, result.states, solver.best_actions(), dict(solver._memo)
+
+
+@pytest.mark.rules("F7-035", "F7-090", "F7-091")
+@pytest.mark.parametrize("workers", [2, 3])
+def test_workers_give_the_same_solve_as_one_process(workers: int) -> None:
+    """Numbers and the six modifiers from a line of 0, 1, 2, 3: every state's value and best action agree."""
+    state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["0", "1", "2", "3"])
+    one = _outcome(SoloSolver(), state)
+    many = _outcome(SoloSolver(workers=workers), state)
+    assert many == one
+    assert one[3] == 46 * 64  # lines with none, one or two of the other nine numbers, per set of modifiers
+    assert one[0] == pytest.approx(30.21639109902418, abs=1e-12)
+
+
+@pytest.mark.rules("F7-035", "F7-091")
+def test_workers_give_the_same_exact_fractions() -> None:
+    state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["1", "2", "3", "4", "5"])
+    one = _outcome(SoloSolver(exact=True), state)
+    assert _outcome(SoloSolver(exact=True, workers=2), state) == one
+    assert one[3] == 9 * 64  # with one of the other eight numbers or none
+    assert float(one[0]) == pytest.approx(32.46213503647361, abs=1e-12)
+
+
+@pytest.mark.rules("V-033")
+def test_workers_give_the_same_solve_where_unlucky_7_wipes_modifiers() -> None:
+    """Vengeance: an Unlucky 7 sends the modifiers of the line to the discard pile, so a worker solves
+    positions of a smaller combination itself; the result is still that of one process."""
+    game = Game("vengeance", 1)
+    cards = ["1", "2", "3", "4", "unlucky7", "-2", "-4", "/2"]
+    state = game.new_position(draw=cards, rest="out", seed=None, deal=True, totals=[game.target_score])
+    one = _outcome(SoloSolver(), state)
+    assert _outcome(SoloSolver(workers=2), state) == one
+    assert one[3] == 4693
+    modifier = {game.codes[c] for c in ("-2", "-4", "/2")}
+    assert any(modifier & set(key[2]) for key in one[4])  # positions with wiped modifiers were solved
+
+
+def test_a_fixed_policy_is_evaluated_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the optimal policy is split: a policy reaches fewer positions than every combination."""
+    import flip7ref.analysis as analysis
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("no process pool for a fixed policy")
+
+    monkeypatch.setattr(analysis, "ProcessPoolExecutor", refuse)
+    state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["12", "11", "10"])
+    one = SoloSolver(ThresholdStrategy(25)).solve(state)
+    many = SoloSolver(ThresholdStrategy(25), workers=2).solve(state)
+    assert (many.value, many.states) == (one.value, one.states)
+
+
+def test_bad_worker_counts_and_budgets() -> None:
+    with pytest.raises(OptionError, match="workers must be at least 1"):
+        SoloSolver(workers=0)
+    state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["12", "11", "10", "9"])
+    with pytest.raises(AnalysisError, match="more than 100 states"):
+        SoloSolver(workers=2, max_states=100).solve(state)
+
+
+def _run_schedule(most: tuple[int, ...], workers: int, seed: int, slow: int | None = None) -> dict[str, Any]:
+    """Drive a _Schedule as the solver does, finishing submitted combinations in a random order
+    (worker ``slow`` finishing only when nothing else can); check every submission against the rule
+    that a worker is given a combination only once it has, or is sent, all it builds on."""
+    plan = _Schedule(most, workers)
+    rng = random.Random(seed)
+    done: set[tuple[int, ...]] = set()
+    given: dict[tuple[int, ...], int] = {}
+    queued: list[list[tuple[int, ...]]] = [[] for _ in range(workers)]  # each worker runs its own in order
+    held: list[set[tuple[int, ...]]] = [set() for _ in range(workers)]
+    owners = {t: w for w, queue in enumerate(plan.queues) for t in queue}
+    while plan.left() or any(queued):
+        for w in range(workers):
+            while (task := plan.next_for(w)) is not None:
+                assert task not in given
+                sent = {t for t in plan.above(task) if t not in held[w]}
+                assert sent <= done, "sent results that are not finished"
+                plan.seeds(task, w)
+                held[w] |= {*plan.above(task), task}
+                given[task] = w
+                queued[w].append(task)
+        ready = [w for w in range(workers) if queued[w] and w != slow] or [w for w in range(workers) if queued[w]]
+        assert ready, "deadlock"
+        w = rng.choice(ready)
+        task = queued[w].pop(0)
+        assert all(t in done or t in held[w] for t in plan.above(task))
+        done.add(task)
+        plan.finished(task, w, [])
+    everything = set(itertools.product(*(range(n + 1) for n in most))) - {(0,) * len(most)}
+    assert done == everything
+    return {"moved": sum(1 for t, w in given.items() if owners[t] != w)}
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3, 4])
+@pytest.mark.parametrize("most", [(1,) * 6, (2, 1, 1), (1, 3), (1,)])
+def test_schedule_gives_every_combination_once_after_what_it_builds_on(most: tuple[int, ...], workers: int) -> None:
+    for seed in range(5):
+        _run_schedule(most, workers, seed)
+
+
+def test_schedule_moves_work_from_a_slow_worker() -> None:
+    assert _run_schedule((1,) * 6, 2, 0, slow=0)["moved"] > 0
+    assert _run_schedule((1,) * 6, 1, 0)["moved"] == 0
+
+
+def _solve_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert main(argv) == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_odds_and_solve_commands_with_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    odds = ["odds", "--line", "12,11,10,9", "--cards", "numbers,modifiers", "--json"]
+    one = _solve_json([*odds, "--workers", "1"], capsys)
+    two = _solve_json([*odds, "--workers", "2"], capsys)
+    assert one["values"] == two["values"] and one["best"] == two["best"] == "stay"
+    data = _solve_json(["solve", "--cards", "numbers", "--workers", "2", "--json"], capsys)
+    assert data["workers"] == 2 and data["value"] == pytest.approx(18.5652176141, abs=1e-9)
+    assert main(["solve", "--cards", "numbers", "--workers", "0"]) == 2
+    assert "--workers: expected a whole number of processes, at least 1" in capsys.readouterr().err
