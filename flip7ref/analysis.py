@@ -711,14 +711,14 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
 
 
 def solo_policy_table(
-    game: Game, max_states: int = 400_000, categories: Iterable[str] = ("number", "modifier")
+    game: Game, max_states: int = 400_000, categories: Iterable[str] = ("number", "modifier"), *, workers: int = 1
 ) -> dict[tuple[int, ...], bool]:
     """The optimal solo policy for ``game``'s numbers and modifiers, as a table.
 
     Solves :func:`solo_deck_position` with ``categories`` (default ``number`` and
     ``modifier``) for a one-player copy of ``game`` and returns ``{line: stay?}``
     where ``line`` is the sorted tuple of card codes in front of the player at an
-    offer.
+    offer.  ``workers``: processes to solve in (see :meth:`SoloSolver.solve`).
 
     Raises:
         OptionError: the solo state space is estimated above ``max_states``
@@ -736,7 +736,7 @@ def solo_policy_table(
             f"the optimal solo policy of {solo.edition.id} would need about {estimate:,} states "
             f"({len(ranks)} number ranks, {modifiers} modifier cards); at most {max_states:,} are solved"
         )
-    solver = SoloSolver(max_states=max_states)
+    solver = SoloSolver(max_states=max_states, workers=workers)
     solver.solve(solo_deck_position(solo, categories))
     table: dict[tuple[int, ...], bool] = {}
     for key, action in solver.best_actions().items():

@@ -23,7 +23,7 @@ from .game import Game
 from .play import game_seed, play, simulate
 from .scoring import score_cards
 from .spec import edition_ids, load_edition
-from .strategies import Strategy, parse_strategy
+from .strategies import OptimalSoloStrategy, Strategy, parse_strategy
 from .text import describe
 
 
@@ -78,7 +78,8 @@ def _add_strategy(p: argparse.ArgumentParser) -> None:
         "--strategy",
         action="append",
         help="random, threshold:N (stay once the line is worth N points), always-hit, or optimal-solo (the exact "
-        "optimal policy of a player alone; solved at start, about a minute for Flip 7); give it once for all "
+        "optimal policy of a player alone; solved at start in the --workers processes, about a minute for Flip 7 "
+        "in one); give it once for all "
         "seats or once per seat, seat 0 first (default threshold:20)",
     )
 
@@ -90,6 +91,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
     strategies = _strategies(args, game.players)
+    for strategy in strategies:
+        if isinstance(strategy, OptimalSoloStrategy):  # its policy is solved in as many processes
+            strategy.workers = args.workers
     seed = _seed(args.seed)
     show = sys.stderr.isatty() and not args.no_progress and args.games >= 50
     if show:

@@ -112,8 +112,9 @@ class OptimalSoloStrategy:
     round).  At an offer the player's numbers and modifiers are looked up in it;
     cards seen elsewhere and the other players are not taken into account.  The
     policy is solved at the first decision of each game table and options (about
-    a minute for Flip 7) and kept for the life of the process; :meth:`prepare`
-    solves it ahead of time.
+    a minute for Flip 7 in one process; ``workers`` processes share the solve,
+    see :class:`~flip7ref.analysis.SoloSolver`) and kept for the life of the
+    process; :meth:`prepare` solves it ahead of time.
 
     Raises (from :meth:`prepare` / the first decision):
         OptionError: the edition's numbers and modifiers make too many solo
@@ -123,8 +124,9 @@ class OptimalSoloStrategy:
     MAX_SOLO_STATES = 400_000  # Flip 7 needs 262,143; larger solves take many minutes
     _tables: ClassVar[dict[object, dict[tuple[int, ...], bool]]] = {}
 
-    def __init__(self, categories: tuple[str, ...] = ("number", "modifier")) -> None:
+    def __init__(self, categories: tuple[str, ...] = ("number", "modifier"), *, workers: int = 1) -> None:
         self.categories = categories
+        self.workers = workers  # processes to solve the policy in (SoloSolver(workers=...))
         self.name = "optimal-solo" if categories == ("number", "modifier") else f"optimal-solo[{','.join(categories)}]"
 
     def prepare(self, game: Game) -> dict[tuple[int, ...], bool]:
@@ -135,7 +137,7 @@ class OptimalSoloStrategy:
         key = game.edition.id, str(game.edition.path), tuple(sorted(game.options.items())), self.categories
         table = self._tables.get(key)
         if table is None:
-            table = solo_policy_table(game, self.MAX_SOLO_STATES, self.categories)
+            table = solo_policy_table(game, self.MAX_SOLO_STATES, self.categories, workers=self.workers)
             self._tables[key] = table
         return table
 
@@ -146,6 +148,7 @@ class OptimalSoloStrategy:
     def __setstate__(self, state: dict[str, object]) -> None:
         self.categories = state["categories"]  # type: ignore[assignment]
         self.name = state["name"]  # type: ignore[assignment]
+        self.workers = 1
         self._tables.update(state["tables"])  # type: ignore[call-overload]
 
     def choose(self, state: State, rng: random.Random) -> Action:

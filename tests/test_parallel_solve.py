@@ -153,3 +153,26 @@ def test_odds_and_solve_commands_with_workers(capsys: pytest.CaptureFixture[str]
     assert data["workers"] == 2 and data["value"] == pytest.approx(18.5652176141, abs=1e-9)
     assert main(["solve", "--cards", "numbers", "--workers", "0"]) == 2
     assert "--workers: expected a whole number of processes, at least 1" in capsys.readouterr().err
+
+
+def test_simulate_solves_the_optimal_solo_policy_in_its_workers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """simulate --workers N hands N to the optimal-solo policy's solve (and to nothing else)."""
+    import flip7ref.analysis as analysis
+    from flip7ref.strategies import OptimalSoloStrategy
+
+    asked: list[int] = []
+
+    def table(game: Game, max_states: int, categories: tuple[str, ...], *, workers: int) -> dict[tuple[int, ...], bool]:
+        asked.append(workers)
+        return {}  # every line falls back to threshold:20
+
+    monkeypatch.setattr(analysis, "solo_policy_table", table)
+    monkeypatch.setattr(OptimalSoloStrategy, "_tables", {})
+    args = ["simulate", "--strategy", "optimal-solo", "--games", "4", "--json"]
+    assert main([*args, "--workers", "2"]) == 0
+    OptimalSoloStrategy._tables.clear()  # the policy is kept for the life of the process: solve it again
+    assert main([*args, "--workers", "1"]) == 0
+    assert asked == [2, 1]
+    assert OptimalSoloStrategy().workers == 1
