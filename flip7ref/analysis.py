@@ -369,9 +369,11 @@ class SoloSolver:
         drawing each combination of its pile's modifier cards (see :meth:`solve`);
         their values and best actions join this solver's memo."""
         split = _modifier_cards(state)
-        if self.workers < 2 or self.policy is not None or not split:
-            return
+        if self.workers < 2 or self.policy is not None or not split or state.current_player not in (CHANCE, self.seat):
+            return  # (another seat's decision: the recursion says so at once)
         deck = self._deck_of(state)
+        if _canonical(state, deck) in self._memo:
+            return  # solved before
         plan = _Schedule(tuple(n for _, n in split), self.workers)
         running: dict[Future[_TaskResult], tuple[tuple[int, ...], int]] = {}
         methods = multiprocessing.get_all_start_methods()

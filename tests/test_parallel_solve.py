@@ -176,3 +176,24 @@ def test_simulate_solves_the_optimal_solo_policy_in_its_workers(
     assert main([*args, "--workers", "1"]) == 0
     assert asked == [2, 1]
     assert OptimalSoloStrategy().workers == 1
+
+
+def test_no_workers_are_started_when_there_is_nothing_to_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position solved before, another seat's decision and a deck without modifiers start no process."""
+    import flip7ref.analysis as analysis
+
+    state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["0", "1", "2", "3", "4"])
+    solver = SoloSolver(workers=2)
+    first = solver.solve(state)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("no process pool needed")
+
+    monkeypatch.setattr(analysis, "ProcessPoolExecutor", refuse)
+    again = solver.solve(state)
+    assert (again.value, again.states) == (first.value, first.states)
+    numbers = SoloSolver(workers=2).solve(solo_deck_position(SOLO, ["number"]))
+    assert numbers.states == 4095
+    three = Game("flip7", 3).new_position(turn=1, lines={1: ["3"]}, seed=None)
+    with pytest.raises(AnalysisError, match="seat 1 decides here"):
+        SoloSolver(workers=2).solve(three)
