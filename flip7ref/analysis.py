@@ -261,8 +261,8 @@ class SoloSolver:
         max_states: int = 1_000_000,
         workers: int = 1,
     ) -> None:
-        if workers < 1:
-            raise OptionError(f"workers must be at least 1 (got {workers})")
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise OptionError(f"workers must be a whole number, at least 1 (got {workers!r})")
         self.policy = policy
         self.workers = workers
         self.exact = exact

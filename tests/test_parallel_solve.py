@@ -86,8 +86,9 @@ def test_a_fixed_policy_is_evaluated_in_this_process(monkeypatch: pytest.MonkeyP
 
 
 def test_bad_worker_counts_and_budgets() -> None:
-    with pytest.raises(OptionError, match="workers must be at least 1"):
-        SoloSolver(workers=0)
+    for bad in (0, -1, 2.5, "2", True):
+        with pytest.raises(OptionError, match="workers must be a whole number, at least 1"):
+            SoloSolver(workers=bad)  # type: ignore[arg-type]
     state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["12", "11", "10", "9"])
     with pytest.raises(AnalysisError, match="more than 100 states"):
         SoloSolver(workers=2, max_states=100).solve(state)
