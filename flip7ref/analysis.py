@@ -30,11 +30,13 @@ import math
 import multiprocessing
 import os
 import random
+import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from fractions import Fraction
+from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol, TypeVar
 
 import attrs
@@ -163,6 +165,8 @@ class SoloResult:
         states: distinct decision states evaluated (memoised).
         seconds: wall time of the computation.
         policy: ``optimal`` or the name of the policy evaluated.
+        workers: processes the solve ran in (1 when nothing was shared out: a
+            fixed policy, no modifier card to split on, a position solved before).
     """
 
     value: float | Fraction
@@ -171,6 +175,7 @@ class SoloResult:
     states: int
     seconds: float
     policy: str
+    workers: int = 1
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form (exact values as ``"p/q"`` strings next to floats)."""
@@ -181,6 +186,7 @@ class SoloResult:
             "states": self.states,
             "seconds": self.seconds,
             "policy": self.policy,
+            "workers": self.workers,
         }
         if isinstance(self.value, Fraction):
             out["exact"] = {"value": str(self.value), "bust": str(self.bust), "flip7": str(self.flip7)}
@@ -274,6 +280,7 @@ class SoloSolver:
         self._round = 0
         self._decks: dict[tuple[int, ...], int] = {}  # each set of all cards solved over, numbered
         self._deck = 0
+        self.workers_used = 1  # processes the last solve ran in: 1 when nothing was shared out
 
     @property
     def states(self) -> int:
@@ -307,7 +314,7 @@ class SoloSolver:
         self._presolve(state)
         value, bust, flip7 = self._run(state, lambda: self._node(state))
         name = "optimal" if self.policy is None else str(getattr(self.policy, "name", type(self.policy).__name__))
-        return SoloResult(value, bust, flip7, len(self._memo), time.perf_counter() - start, name)
+        return SoloResult(value, bust, flip7, len(self._memo), time.perf_counter() - start, name, self.workers_used)
 
     def action_values(self, state: State) -> dict[str, float | Fraction]:
         """At a decision node of the player: the expected round score after each
@@ -368,37 +375,33 @@ class SoloSolver:
         """Solve, in ``workers`` processes, the positions reached from ``state`` by
         drawing each combination of its pile's modifier cards (see :meth:`solve`);
         their values and best actions join this solver's memo."""
+        self.workers_used = 1
         split = _modifier_cards(state)
         if self.workers < 2 or self.policy is not None or not split or state.current_player not in (CHANCE, self.seat):
             return  # (another seat's decision: the recursion says so at once)
         deck = self._deck_of(state)
-        if _canonical(state, deck) in self._memo:
-            return  # solved before
-        plan = _Schedule(tuple(n for _, n in split), self.workers)
-        running: dict[Future[_TaskResult], tuple[tuple[int, ...], int]] = {}
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        setup = (state, self.exact, self.seat, self.max_states)
-        pools = [ProcessPoolExecutor(1, context, _presolve_init, setup) for _ in range(self.workers)]
+        most = tuple(n for _, n in split)
+        starts = [_drawn(state, self.seat, _combination(split, task)) for task in _combinations(most)]
+        if all(s is None or _canonical(s, deck) in self._memo for s in starts):
+            return  # solved before (or nothing to solve)
+        workers = _Workers(min(self.workers, len(starts)), (state, self.exact, self.seat, self.max_states))
+        self.workers_used = workers.count
+        plan = _Schedule(most, workers.count)
         try:
-            while plan.left() or running:
-                for w, pool in enumerate(pools):
-                    while (task := plan.next_for(w)) is not None:
-                        cards = tuple(code for (code, _), n in zip(split, task, strict=True) for _ in range(n))
-                        running[pool.submit(_presolve_task, cards, plan.seeds(task, w))] = task, w
-                assert running, "every task left waits for another"  # cannot happen: see _Schedule
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    task, w = running.pop(future)
-                    memo, best = future.result()
+            while plan.left() or workers.running():
+                for w in workers.idle():
+                    task = plan.next_for(w)
+                    if task is not None:
+                        workers.send(w, task, (_combination(split, task), plan.seeds(task, w)))
+                for w, task, (memo, best) in workers.results():
                     plan.finished(task, w, memo)
+                    before = len(self._memo)
                     self._memo.update(((deck, *key), value) for key, value in memo)
                     self._best.update(((deck, *key), action) for key, action in best)
-                if len(self._memo) > self.max_states:
-                    raise self._too_many()
+                    if len(self._memo) > max(before, self.max_states):
+                        raise self._too_many()
         finally:
-            for pool in pools:
-                pool.shutdown(cancel_futures=True)
+            workers.close()
 
     def _own(self, state: State) -> None:
         if state.current_player != self.seat:
@@ -500,26 +503,28 @@ class SoloSolver:
         return (value, bust, flip7)
 
 
+def _combinations(most: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every combination of at most ``most[i]`` copies of the i-th modifier card but
+    the empty one (the solver's own process does that last), fullest first."""
+    return sorted(itertools.product(*(range(n + 1) for n in most)), key=lambda t: -sum(t))[:-1]
+
+
 class _Schedule:
     """Which worker solves which combination of modifier cards, and when (see
     :meth:`SoloSolver.solve`).  A combination is a tuple of counts, one per
     modifier card; it builds on the combinations with one card more.  Its owner
     is the worker named by which of the first few cards it holds, so that a
     worker finds most of what a combination builds on in its own memo; a worker
-    with nothing of its own left takes over another's waiting combination.
-    Each worker has at most two combinations submitted at a time."""
+    with nothing of its own left takes over another's waiting combination."""
 
     def __init__(self, most: tuple[int, ...], workers: int) -> None:
         self.most = most
         lead = min(len(most), (workers - 1).bit_length())
-        # every combination but the empty one (the solver's own process does that last), fullest first
-        tasks = sorted(itertools.product(*(range(n + 1) for n in most)), key=lambda t: -sum(t))[:-1]
         self.queues: list[list[tuple[int, ...]]] = [[] for _ in range(workers)]
-        for task in tasks:
+        for task in _combinations(most):
             self.queues[sum(1 << i for i in range(lead) if task[i]) % workers].append(task)
         self.results: dict[tuple[int, ...], list[tuple[_Key, _Triple]]] = {}
-        self.has: list[set[tuple[int, ...]]] = [set() for _ in range(workers)]  # submitted to, or sent to, a worker
-        self.busy = [0] * workers
+        self.has: list[set[tuple[int, ...]]] = [set() for _ in range(workers)]  # given to, or sent to, a worker
 
     def above(self, task: tuple[int, ...]) -> list[tuple[int, ...]]:
         """The combinations with one card more."""
@@ -533,8 +538,6 @@ class _Schedule:
 
     def next_for(self, w: int) -> tuple[int, ...] | None:
         """A combination worker ``w`` can be given now, taken off its queue, or None."""
-        if self.busy[w] >= 2:
-            return None
         queue = self.queues[w]
         if queue:
             return queue.pop(0) if self._ready(queue[0], w) else None
@@ -549,12 +552,10 @@ class _Schedule:
         out = [entry for t in self.above(task) if t not in self.has[w] for entry in self.results[t]]
         self.has[w].update(self.above(task))
         self.has[w].add(task)
-        self.busy[w] += 1
         return out
 
     def finished(self, task: tuple[int, ...], w: int, memo: list[tuple[_Key, _Triple]]) -> None:
         self.results[task] = memo
-        self.busy[w] -= 1
 
 
 def _modifier_cards(state: State) -> list[tuple[int, int]]:
@@ -579,20 +580,108 @@ def _drawn(state: State, seat: int, cards: Iterable[int]) -> State | None:
     return state
 
 
-_WORKER: dict[str, Any] = {}  # a presolve worker's position and solver
+def _combination(split: list[tuple[int, int]], task: tuple[int, ...]) -> tuple[int, ...]:
+    """The card codes of a combination: ``task[i]`` copies of the i-th modifier card."""
+    return tuple(code for (code, _), n in zip(split, task, strict=True) for _ in range(n))
 
 
-def _presolve_init(state: State, exact: bool, seat: int, max_states: int) -> None:
-    _WORKER["state"] = state
-    _WORKER["solver"] = SoloSolver(exact=exact, seat=seat, max_states=max_states)
+class _Workers:
+    """Worker processes of a parallel solve, each with its own solver and memo,
+    given one combination at a time over a pipe (see :meth:`SoloSolver.solve`).
+
+    Started with the platform's way of starting processes; where that is fork and
+    another thread is running (a progress display), with forkserver instead, as
+    forking a process with threads can leave the child stuck on a lock.  A worker
+    ends when the pipe closes, so none outlives the solver's process."""
+
+    def __init__(self, count: int, setup: tuple[State, bool, int, int]) -> None:
+        method = multiprocessing.get_start_method()
+        if method == "fork" and threading.active_count() > 1 and "forkserver" in multiprocessing.get_all_start_methods():
+            method = "forkserver"
+        context: Any = multiprocessing.get_context(method)  # (typeshed's BaseContext has no Process)
+        self.count = count
+        self.pipes: list[Connection] = []
+        self.processes: list[Any] = []
+        self.given: list[tuple[tuple[int, ...], ...]] = [() for _ in range(count)]
+        for _ in range(count):
+            ours, theirs = context.Pipe()
+            # a forked worker holds copies of this process's pipe ends, its own and the earlier
+            # workers': it closes them, or no worker would see its pipe close when this process ends
+            inherited = [*self.pipes, ours] if method == "fork" else []
+            args = (theirs, inherited, *setup)
+            process = context.Process(target=_worker_main, args=args, daemon=True, name="flip7ref-solve")
+            process.start()
+            theirs.close()
+            self.pipes.append(ours)
+            self.processes.append(process)
+
+    def running(self) -> bool:
+        return any(self.given)
+
+    def idle(self) -> list[int]:
+        return [w for w in range(self.count) if not self.given[w]]
+
+    def send(self, w: int, task: tuple[int, ...], message: object) -> None:
+        self.pipes[w].send(message)
+        self.given[w] = (task,)
+
+    def results(self) -> list[tuple[int, tuple[int, ...], _TaskResult]]:
+        """Wait for at least one worker to finish; ``(worker, combination, result)``
+        for each that did.  Raises what a worker raised (e.g. AnalysisError)."""
+        busy = [self.pipes[w] for w in range(self.count) if self.given[w]]
+        assert busy, "every combination left waits for another"  # cannot happen: see _Schedule
+        out = []
+        for pipe in wait(busy):
+            w = self.pipes.index(pipe)  # type: ignore[arg-type]
+            try:
+                ok, payload = self.pipes[w].recv()
+            except EOFError:
+                raise AnalysisError(f"a solver process ended unexpectedly (exit code {self.processes[w].exitcode})") from None
+            if not ok:
+                raise payload
+            out.append((w, self.given[w][0], payload))
+            self.given[w] = ()
+        return out
+
+    def close(self) -> None:
+        for pipe in self.pipes:
+            pipe.close()  # an idle worker sees the end of its pipe and stops
+        for process in self.processes:
+            process.join(timeout=0.5)
+            if process.is_alive():  # busy with a combination no longer wanted
+                process.terminate()
+                process.join()
 
 
-def _presolve_task(cards: tuple[int, ...], seeds: list[tuple[_Key, _Triple]]) -> _TaskResult:
-    """In a worker: solve the position after drawing ``cards`` (see
+def _worker_main(
+    pipe: Connection, inherited: list[Connection], state: State, exact: bool, seat: int, max_states: int
+) -> None:
+    """A worker process: solve each combination received until the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the solver's process's to handle
+    for other in inherited:
+        other.close()
+    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states)
+    while True:
+        try:
+            cards, seeds = pipe.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            message: tuple[bool, object] = (True, _presolve_task(solver, state, cards, seeds))
+        except Flip7RefError as exc:
+            message = (False, exc)
+        try:
+            pipe.send(message)
+        except OSError:  # the solver's process is gone
+            return
+
+
+def _presolve_task(
+    solver: SoloSolver, state: State, cards: tuple[int, ...], seeds: list[tuple[_Key, _Triple]]
+) -> _TaskResult:
+    """In a worker: solve the position after drawing ``cards`` from ``state`` (see
     :meth:`SoloSolver.solve`), given the values ``seeds`` of other workers; return
     the states solved here, keys without the deck number."""
-    solver: SoloSolver = _WORKER["solver"]
-    state: State = _WORKER["state"]
     deck = solver._deck_of(state)
     solver._memo.update(((deck, *key), value) for key, value in seeds)
     start = _drawn(state, solver.seat, cards)

@@ -140,6 +140,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
             "tie": tie,
             "cards": _cards_words(categories),
             "states": solver.states,
+            "workers": solver.workers_used,
         }
         print(json.dumps(data, sort_keys=True))
         return 0
@@ -170,16 +171,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    workers = _workers(args)
     with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers takes about a minute on one core)..."):
-        result = SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=workers).solve(state)
+        result = SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=_workers(args)).solve(state)
     cards = _cards_words(categories)
     if args.json:
         data = result.as_dict()
-        data.update(
-            edition=game.edition.id, options=game.non_default_options(), cards=cards, deck=len(state.draw),
-            workers=workers,
-        )
+        data.update(edition=game.edition.id, options=game.non_default_options(), cards=cards, deck=len(state.draw))
         print(json.dumps(data, sort_keys=True))
         return 0
     print(f"edition            {game.edition.id}; cards: {cards} ({len(state.draw)} cards); one player, one round")
@@ -190,7 +187,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"P(bust)            {float(result.bust):.10f}")
     print(f"P(Flip 7)          {float(result.flip7):.10f}")
     print(f"states solved      {result.states}")
-    print(f"time               {result.seconds:.2f} s" + (f" ({workers} processes)" if workers > 1 else ""))
+    print(f"time               {result.seconds:.2f} s" + (f" ({result.workers} processes)" if result.workers > 1 else ""))
     return 0
 
 

@@ -397,7 +397,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 user error)."""
+    """Run the command line; returns the exit status (0 ok, 2 user error, 130
+    interrupted with Ctrl-C)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -405,6 +406,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Flip7RefError as exc:
         print(f"flip7ref: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("flip7ref: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
     except OSError as exc:  # pragma: no cover - e.g. writing to a full disk

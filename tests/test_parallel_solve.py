@@ -78,7 +78,7 @@ def test_a_fixed_policy_is_evaluated_in_this_process(monkeypatch: pytest.MonkeyP
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("no process pool for a fixed policy")
 
-    monkeypatch.setattr(analysis, "ProcessPoolExecutor", refuse)
+    monkeypatch.setattr(analysis, "_Workers", refuse)
     state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["12", "11", "10"])
     one = SoloSolver(ThresholdStrategy(25)).solve(state)
     many = SoloSolver(ThresholdStrategy(25), workers=2).solve(state)
@@ -95,19 +95,19 @@ def test_bad_worker_counts_and_budgets() -> None:
 
 
 def _run_schedule(most: tuple[int, ...], workers: int, seed: int, slow: int | None = None) -> dict[str, Any]:
-    """Drive a _Schedule as the solver does, finishing submitted combinations in a random order
-    (worker ``slow`` finishing only when nothing else can); check every submission against the rule
-    that a worker is given a combination only once it has, or is sent, all it builds on."""
+    """Drive a _Schedule as the solver does, finishing the workers' combinations in a random order
+    (worker ``slow`` finishing only when nothing else can); check every combination given against the
+    rule that a worker is given a combination only once it has, or is sent, all it builds on."""
     plan = _Schedule(most, workers)
     rng = random.Random(seed)
     done: set[tuple[int, ...]] = set()
     given: dict[tuple[int, ...], int] = {}
-    queued: list[list[tuple[int, ...]]] = [[] for _ in range(workers)]  # each worker runs its own in order
+    queued: list[list[tuple[int, ...]]] = [[] for _ in range(workers)]  # the combination each worker is solving
     held: list[set[tuple[int, ...]]] = [set() for _ in range(workers)]
     owners = {t: w for w, queue in enumerate(plan.queues) for t in queue}
     while plan.left() or any(queued):
         for w in range(workers):
-            while (task := plan.next_for(w)) is not None:
+            if not queued[w] and (task := plan.next_for(w)) is not None:  # an idle worker is given one combination
                 assert task not in given
                 sent = {t for t in plan.above(task) if t not in held[w]}
                 assert sent <= done, "sent results that are not finished"
@@ -146,12 +146,18 @@ def _solve_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str
 
 
 def test_odds_and_solve_commands_with_workers(capsys: pytest.CaptureFixture[str]) -> None:
-    odds = ["odds", "--line", "12,11,10,9", "--cards", "numbers,modifiers", "--json"]
+    """The JSON says how many processes were used: 1 where nothing is shared out."""
+    odds = ["odds", "--line", "0,1,2,3", "--cards", "numbers,modifiers", "--json"]
     one = _solve_json([*odds, "--workers", "1"], capsys)
     two = _solve_json([*odds, "--workers", "2"], capsys)
-    assert one["values"] == two["values"] and one["best"] == two["best"] == "stay"
+    assert one["values"] == two["values"] and one["best"] == two["best"] == "hit"
+    assert (one["workers"], two["workers"]) == (1, 2) and one["states"] == two["states"]
     data = _solve_json(["solve", "--cards", "numbers", "--workers", "2", "--json"], capsys)
-    assert data["workers"] == 2 and data["value"] == pytest.approx(18.5652176141, abs=1e-9)
+    assert data["workers"] == 1 and data["value"] == pytest.approx(18.5652176141, abs=1e-9)  # no modifier to split on
+    data = _solve_json(["solve", "--cards", "numbers", "--policy", "threshold:20", "--workers", "2", "--json"], capsys)
+    assert data["workers"] == 1
+    assert main(["solve", "--cards", "numbers", "--workers", "2"]) == 0
+    assert "processes" not in capsys.readouterr().out
     assert main(["solve", "--cards", "numbers", "--workers", "0"]) == 2
     assert "--workers: expected a whole number of processes, at least 1" in capsys.readouterr().err
 
@@ -190,7 +196,7 @@ def test_no_workers_are_started_when_there_is_nothing_to_share(monkeypatch: pyte
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("no process pool needed")
 
-    monkeypatch.setattr(analysis, "ProcessPoolExecutor", refuse)
+    monkeypatch.setattr(analysis, "_Workers", refuse)
     again = solver.solve(state)
     assert (again.value, again.states) == (first.value, first.states)
     numbers = SoloSolver(workers=2).solve(solo_deck_position(SOLO, ["number"]))
@@ -198,3 +204,59 @@ def test_no_workers_are_started_when_there_is_nothing_to_share(monkeypatch: pyte
     three = Game("flip7", 3).new_position(turn=1, lines={1: ["3"]}, seed=None)
     with pytest.raises(AnalysisError, match="seat 1 decides here"):
         SoloSolver(workers=2).solve(three)
+
+
+def test_workers_are_started_safely_beside_a_thread_and_never_left_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With another thread running (a progress display), workers are not forked from this process
+    (forkserver); after a solve, and after a solve that fails, no worker process is left."""
+    import multiprocessing
+    import threading
+
+    methods: list[str] = []
+    real = multiprocessing.get_context
+
+    def spy(method: str | None = None) -> Any:
+        methods.append(str(method))
+        return real(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["1", "2", "3", "4", "5"])
+    one = _outcome(SoloSolver(), state)
+    assert _outcome(SoloSolver(workers=2), state) == one
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert _outcome(SoloSolver(workers=2), state) == one
+    finally:
+        stop.set()
+        thread.join()
+    default = multiprocessing.get_start_method()
+    assert methods == [default, "forkserver" if default == "fork" else default]
+    assert multiprocessing.active_children() == []
+    with pytest.raises(AnalysisError, match="more than 50 states"):
+        SoloSolver(workers=2, max_states=50).solve(state)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_reused_solver_behaves_as_in_one_process_after_a_budget_error() -> None:
+    """Solve C, fail on A (over the budget), solve C again: as with one process."""
+    root = solo_deck_position(SOLO, ["number", "modifier"])
+    small = _after(root, ["1", "2", "3", "4", "5"])  # 576 states
+    large = _after(root, ["0", "1", "2", "3"])  # 2,944 more
+    for workers in (1, 2):
+        solver = SoloSolver(workers=workers, max_states=1000)
+        first = solver.solve(small)
+        with pytest.raises(AnalysisError, match="more than 1,000 states"):
+            solver.solve(large)
+        again = solver.solve(small)
+        assert again.value == first.value and again.workers == 1  # nothing left to share out
+
+
+def test_workers_are_no_more_than_the_combinations() -> None:
+    """Three modifier cards left in the pile make seven combinations: at most seven processes."""
+    state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["1", "2", "3", "+2", "+4", "x2"])
+    solver = SoloSolver(workers=50)
+    result = solver.solve(state)
+    assert result.workers == 7
+    assert result.value == SoloSolver().solve(state).value
