@@ -72,6 +72,8 @@ def _show(p: Fraction | float) -> str:
 
 
 def _workers(args: argparse.Namespace) -> int:
+    if args.max_states < 1:
+        raise OptionError("--max-states: expected a whole number of states, at least 1")
     if args.workers is None:
         return usable_cores()
     if args.workers < 1:
@@ -215,8 +217,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "hitting and of staying now when the player then plays the optimal solo policy (computed exactly over "
         "the unseen cards of the --cards categories).",
     )
-    p.add_argument("--line", default="", help="the cards in front of the player, e.g. 3,11,5,x2 (default: none)")
-    p.add_argument("--seen", help="cards already out of the deck (discarded), e.g. 12,12,7")
+    p.add_argument(
+        "--line",
+        default="",
+        help="the cards in front of the player, e.g. 3,11,5,x2 (default: none); a list that starts with a minus "
+        "card is written with '=': --line=-4,3",
+    )
+    p.add_argument("--seen", help="cards already out of the deck (discarded), e.g. 12,12,7, or --seen=-2,-4")
     p.add_argument(
         "--cards",
         default="numbers,modifiers",

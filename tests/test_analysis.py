@@ -268,6 +268,8 @@ def test_solve_and_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
         (["odds", "--line", "3", "--cards", "numbers,modifiers", "--max-states", "50"], "more than 50 states"),
         (["odds", "--line", "0,1,2,3,4,5,6"], "--line: a Flip 7 ends the round"),
         (["odds", "--line", "3", "--seen", "3,3,3"], "--line and --seen together: more copies of '3'"),
+        (["solve", "--max-states", "-5"], "--max-states: expected a whole number of states, at least 1"),
+        (["odds", "--line", "3", "--max-states", "0"], "--max-states: expected a whole number of states, at least 1"),
     ],
 )
 def test_analysis_commands_reject_bad_input(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
