@@ -252,7 +252,9 @@ class SoloSolver:
             states of CPython 3.11 on one core).
         workers: processes to solve in (see :meth:`solve`); 1 solves in this
             process.  Only the optimal policy is solved in parallel (a fixed
-            policy reaches fewer states; it is always evaluated here).
+            policy reaches fewer states; it is always evaluated here).  Where
+            workers start by forkserver or spawn (see docs/analysis.md), a script
+            must solve under ``if __name__ == "__main__":``.
 
     Raises:
         OptionError: ``workers`` below 1.
