@@ -29,6 +29,7 @@ import itertools
 import math
 import multiprocessing
 import os
+import pickle
 import random
 import signal
 import threading
@@ -389,13 +390,20 @@ class SoloSolver:
         workers = _Workers(min(self.workers, len(starts)), (state, self.exact, self.seat, self.max_states))
         self.workers_used = workers.count
         plan = _Schedule(most, workers.count)
+
+        def give() -> None:
+            for w in workers.idle():
+                task = plan.next_for(w)
+                if task is not None:
+                    workers.send(w, task, (_combination(split, task), plan.seeds(task, w)))
+
         try:
             while plan.left() or workers.running():
-                for w in workers.idle():
-                    task = plan.next_for(w)
-                    if task is not None:
-                        workers.send(w, task, (_combination(split, task), plan.seeds(task, w)))
-                for w, task, (memo, best) in workers.results():
+                give()
+                finished = workers.results()
+                give()  # before unpickling: a worker's next combination of its own needs nothing from these
+                for w, task, raw in finished:
+                    memo, best = _loaded(raw)
                     plan.finished(task, w, memo)
                     before = len(self._memo)
                     self._memo.update(((deck, *key), value) for key, value in memo)
@@ -627,21 +635,19 @@ class _Workers:
         self.pipes[w].send(message)
         self.given[w] = (task,)
 
-    def results(self) -> list[tuple[int, tuple[int, ...], _TaskResult]]:
+    def results(self) -> list[tuple[int, tuple[int, ...], bytes]]:
         """Wait for at least one worker to finish; ``(worker, combination, result)``
-        for each that did.  Raises what a worker raised (e.g. AnalysisError)."""
+        for each that did, the result still pickled (see :func:`_loaded`)."""
         busy = [self.pipes[w] for w in range(self.count) if self.given[w]]
         assert busy, "every combination left waits for another"  # cannot happen: see _Schedule
         out = []
         for pipe in wait(busy):
             w = self.pipes.index(pipe)  # type: ignore[arg-type]
             try:
-                ok, payload = self.pipes[w].recv()
+                raw = self.pipes[w].recv_bytes()
             except EOFError:
                 raise AnalysisError(f"a solver process ended unexpectedly (exit code {self.processes[w].exitcode})") from None
-            if not ok:
-                raise payload
-            out.append((w, self.given[w][0], payload))
+            out.append((w, self.given[w][0], raw))
             self.given[w] = ()
         return out
 
@@ -653,6 +659,16 @@ class _Workers:
             if process.is_alive():  # busy with a combination no longer wanted
                 process.terminate()
                 process.join()
+
+
+def _loaded(raw: bytes) -> _TaskResult:
+    """A worker's result from its pickled message; raises what the worker raised
+    (e.g. AnalysisError)."""
+    ok, payload = pickle.loads(raw)
+    if not ok:
+        raise payload
+    result: _TaskResult = payload
+    return result
 
 
 def _worker_main(
