@@ -295,7 +295,11 @@ def run_engine(
         EngineError: the engine cannot be started or refuses the handshake.
     """
     engine = Engine(command, timeout)
-    impl = engine.start()
+    try:
+        impl = engine.start()
+    except BaseException:
+        engine.close()  # a failed handshake: the engine process is not left running
+        raise
     if on_start is not None:
         on_start(impl)
     results: list[CaseResult] = []

@@ -154,3 +154,18 @@ def test_engine_resolving_after_a_bust_fails_the_set_aside_cases() -> None:
     for r in failed:
         assert "F7-073" in r.rules, (r.case_id, r.rules)
         assert r.message  # the first difference is explained
+
+
+def test_a_failed_handshake_leaves_no_engine_running() -> None:
+    """run_engine ends the engine process when the handshake fails (its pipe readers then stop too)."""
+    import threading
+    import time
+
+    from flip7ref.harness import EngineError
+
+    with pytest.raises(EngineError, match="protocol version 2"):
+        run_engine(f"{sys.executable} {ENGINE} badversion", load_cases()[:1])
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(t.name.endswith(("(_pump)", "(_drain)")) for t in threading.enumerate()):
+        time.sleep(0.05)
+    assert not any(t.name.endswith(("(_pump)", "(_drain)")) for t in threading.enumerate())
