@@ -159,7 +159,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         mark = ("   <- best" + (" (a tie: hit is listed first)" if tie else "")) if action == best else ""
         exact = f"  ({value})" if isinstance(value, Fraction) else ""
         print(f"  {action:<6}           {float(value):.6f}{exact}{mark}")
-    print(f"states solved      {solver.states}")
+    print(f"states solved      {solver.states}" + (f" ({solver.workers_used} processes)" if solver.workers_used > 1 else ""))
     return 0
 
 
@@ -173,7 +173,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers takes about a minute on one core)..."):
+    with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers: a minute of CPU)..."):
         result = SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=_workers(args)).solve(state)
     cards = _cards_words(categories)
     if args.json:
