@@ -402,9 +402,9 @@ class SoloSolver:
                 give()
                 finished = workers.results()
                 give()  # before unpickling: a worker's next combination of its own needs nothing from these
-                for w, task, raw in finished:
+                for _, task, raw in finished:
                     memo, best = _loaded(raw)
-                    plan.finished(task, w, memo)
+                    plan.results[task] = memo
                     before = len(self._memo)
                     self._memo.update(((deck, *key), value) for key, value in memo)
                     self._best.update(((deck, *key), action) for key, action in best)
@@ -533,7 +533,7 @@ class _Schedule:
         self.queues: list[list[tuple[int, ...]]] = [[] for _ in range(workers)]
         for task in _combinations(most):
             self.queues[sum(1 << i for i in range(lead) if task[i]) % workers].append(task)
-        self.results: dict[tuple[int, ...], list[tuple[_Key, _Triple]]] = {}
+        self.results: dict[tuple[int, ...], list[tuple[_Key, _Triple]]] = {}  # the finished combinations
         self.has: list[set[tuple[int, ...]]] = [set() for _ in range(workers)]  # given to, or sent to, a worker
 
     def above(self, task: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -563,9 +563,6 @@ class _Schedule:
         self.has[w].update(self.above(task))
         self.has[w].add(task)
         return out
-
-    def finished(self, task: tuple[int, ...], w: int, memo: list[tuple[_Key, _Triple]]) -> None:
-        self.results[task] = memo
 
 
 def _modifier_cards(state: State) -> list[tuple[int, int]]:
@@ -612,7 +609,7 @@ class _Workers:
         self.count = count
         self.pipes: list[Connection] = []
         self.processes: list[Any] = []
-        self.given: list[tuple[tuple[int, ...], ...]] = [() for _ in range(count)]
+        self.given: list[tuple[int, ...] | None] = [None] * count  # the combination each worker is solving
         for _ in range(count):
             ours, theirs = context.Pipe()
             # a forked worker holds copies of this process's pipe ends, its own and the earlier
@@ -626,19 +623,19 @@ class _Workers:
             self.processes.append(process)
 
     def running(self) -> bool:
-        return any(self.given)
+        return any(task is not None for task in self.given)
 
     def idle(self) -> list[int]:
-        return [w for w in range(self.count) if not self.given[w]]
+        return [w for w in range(self.count) if self.given[w] is None]
 
     def send(self, w: int, task: tuple[int, ...], message: object) -> None:
         self.pipes[w].send(message)
-        self.given[w] = (task,)
+        self.given[w] = task
 
     def results(self) -> list[tuple[int, tuple[int, ...], bytes]]:
         """Wait for at least one worker to finish; ``(worker, combination, result)``
         for each that did, the result still pickled (see :func:`_loaded`)."""
-        busy = [self.pipes[w] for w in range(self.count) if self.given[w]]
+        busy = [self.pipes[w] for w in range(self.count) if self.given[w] is not None]
         assert busy, "every combination left waits for another"  # cannot happen: see _Schedule
         out = []
         for pipe in wait(busy):
@@ -647,8 +644,10 @@ class _Workers:
                 raw = self.pipes[w].recv_bytes()
             except EOFError:
                 raise AnalysisError(f"a solver process ended unexpectedly (exit code {self.processes[w].exitcode})") from None
-            out.append((w, self.given[w][0], raw))
-            self.given[w] = ()
+            task = self.given[w]
+            assert task is not None
+            out.append((w, task, raw))
+            self.given[w] = None
         return out
 
     def close(self) -> None:

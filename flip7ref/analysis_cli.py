@@ -8,7 +8,7 @@ import json
 import sys
 from fractions import Fraction
 
-from .analysis import SoloSolver, line_position, next_card, solo_deck_position, usable_cores
+from .analysis import Policy, SoloSolver, line_position, next_card, solo_deck_position, usable_cores
 from .errors import CardError, OptionError
 from .game import Game
 from .spec import CATEGORIES
@@ -71,14 +71,15 @@ def _show(p: Fraction | float) -> str:
     return f"{float(p):.10f}" + (f"  ({p})" if isinstance(p, Fraction) else "")
 
 
-def _workers(args: argparse.Namespace) -> int:
+def _solver(args: argparse.Namespace, policy: Policy | None = None) -> SoloSolver:
+    """The solver ``--exact``, ``--max-states`` and ``--workers`` ask for (no
+    ``--workers`` value: every usable core)."""
     if args.max_states < 1:
         raise OptionError("--max-states: expected a whole number of states, at least 1")
-    if args.workers is None:
-        return usable_cores()
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
-    return int(args.workers)
+    workers = usable_cores() if args.workers is None else args.workers
+    return SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=workers)
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -112,7 +113,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         rest="out",
         totals=[game.target_score],
     )
-    solver = SoloSolver(exact=args.exact, max_states=args.max_states, workers=_workers(args))
+    solver = _solver(args)
     with _working("solving hit and stay exactly (a short line can take minutes)..."):
         values = solver.action_values(restricted)
         best = str(solver.best_action(restricted))
@@ -174,7 +175,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
     with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers: a minute of CPU)..."):
-        result = SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=_workers(args)).solve(state)
+        result = _solver(args, policy).solve(state)
     cards = _cards_words(categories)
     if args.json:
         data = result.as_dict()
