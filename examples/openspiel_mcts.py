@@ -28,8 +28,14 @@ from flip7ref.strategies import parse_strategy
 
 
 def play_games(
-    edition: str = "flip7", players: int = 2, games: int = 4, simulations: int = 50, rollouts: int = 1,
-    target_score: int = 200, seed: int = 0, rollout_length: int | None = None,
+    edition: str = "flip7",
+    players: int = 2,
+    games: int = 4,
+    simulations: int = 50,
+    rollouts: int = 1,
+    target_score: int = 200,
+    seed: int = 0,
+    rollout_length: int | None = None,
 ) -> list[tuple[list[int], list[int]]]:
     """Play ``games`` games, MCTS on seat 0; returns ``(final totals, winners)`` per game."""
     game = pyspiel.load_game(
@@ -70,7 +76,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     results = play_games(
-        args.edition, args.players, args.games, args.simulations, args.rollouts, args.target_score, args.seed,
+        args.edition,
+        args.players,
+        args.games,
+        args.simulations,
+        args.rollouts,
+        args.target_score,
+        args.seed,
         args.rollout_length,
     )
     for i, (totals, winners) in enumerate(results):

@@ -22,9 +22,7 @@ try:
     import numpy as _numpy  # noqa: F401
     import pettingzoo as _pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the installation
-    raise ImportError(
-        f"flip7ref.rl needs the optional [rl] extra ({exc.name} is missing): pip install 'flip7ref[rl]'"
-    ) from exc
+    raise ImportError(f"flip7ref.rl needs the optional [rl] extra ({exc.name} is missing): pip install 'flip7ref[rl]'") from exc
 
 from .encoding import ActionIndex, ObservationEncoder
 from .gym_env import Flip7GymEnv
