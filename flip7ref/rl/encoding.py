@@ -62,10 +62,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalActionError
 from ..game import Game
 from ..state import Action, State, Status
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DECISION_KINDS = ("offer", "play", "give", "keep_or_give", "assign", "cards", "flip7_bonus", "chance", "terminal")
 """The kinds of :meth:`State.pending`, in the order of the observation's ``decision`` section."""
@@ -188,6 +192,14 @@ class ActionIndex:
             out[i] = 1
         return out
 
+    def mask_array(self, state: State) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """:meth:`mask` as a numpy ``int8`` array (needs numpy, from the ``[rl]`` extra)."""
+        import numpy as np
+
+        out = np.zeros(self.size, dtype=np.int8)
+        out[self.legal_indices(state)] = 1
+        return out
+
     def describe(self, index: int) -> str:
         """A readable name of an index that does not need a state: ``"steal seat 2 +4"``."""
         for verb, (start, size) in self.blocks.items():
@@ -262,29 +274,26 @@ class ObservationEncoder:
         game, p, c = self.game, self.game.players, len(self.card_ids)
         out = [0.0] * self.size
         sec = self.sections
-        zones: Counter[int] = Counter(state.cards_in_play())
+        # every card the state holds starts as "set aside"; each one found in a zone moves there
+        aside = sec["set_aside"][0]
+        for code, n in state.cards_in_play().items():
+            out[aside + code] = float(n)
 
-        def count_into(name: str, codes: Sequence[int] | Counter[int], offset: int = 0) -> None:
-            s = sec[name][0] + offset
+        def move(section: int, codes: Sequence[int]) -> None:
             for code in codes:
-                out[s + code] += 1.0
+                out[section + code] += 1.0
+                out[aside + code] -= 1.0
 
-        count_into("unseen", state.draw)
-        count_into("discard", state.discard)
-        zones.subtract(state.draw)
-        zones.subtract(state.discard)
+        move(sec["unseen"][0], state.draw)
+        move(sec["discard"][0], state.discard)
+        lines, kept, status = sec["lines"][0], sec["kept"][0], sec["status"][0]
+        totals, values = sec["totals"][0], sec["line_values"][0]
         for seat, player in enumerate(state.players):
-            count_into("lines", player.line, seat * c)
-            count_into("kept", player.kept, seat * c)
-            zones.subtract(player.line)
-            zones.subtract(player.kept)
-            out[sec["status"][0] + seat * 4 + STATUSES.index(player.status)] = 1.0
-            out[sec["totals"][0] + seat] = _clip(state.totals[seat])
-            out[sec["line_values"][0] + seat] = _clip(state.line_value(seat))
-        s = sec["set_aside"][0]
-        for code, n in zones.items():
-            if n > 0:
-                out[s + code] = float(n)
+            move(lines + seat * c, player.line)
+            move(kept + seat * c, player.kept)
+            out[status + seat * 4 + STATUSES.index(player.status)] = 1.0
+            out[totals + seat] = _clip(state.totals[seat])
+            out[values + seat] = _clip(state.line_value(seat))
         kind, card = state.pending()
         out[sec["decision"][0] + DECISION_KINDS.index(kind)] = 1.0
         if card is not None:

@@ -112,7 +112,7 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
 
     def _obs(self, state: State) -> Obs:
         obs = np.array(self.encoder.encode(state, self.seat), dtype=np.float32)
-        mask = np.array(self.actions.mask(state), dtype=np.int8)
+        mask = self.actions.mask_array(state)
         return {"observation": obs, "action_mask": mask}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
@@ -148,7 +148,7 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
         self.moves += 1
         truncated = self.moves >= self.max_moves
         index = int(action)
-        if not 0 <= index < self.actions.size or not self.actions.mask(state)[index]:
+        if index not in self.actions.legal_indices(state):
             obs = self._obs(state)
             return obs, self.illegal_reward, False, truncated, {"action_mask": obs["action_mask"], "illegal_action": True}
         new = self._advance(state.apply(self.actions.decode(state, index)))

@@ -153,10 +153,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         state = self._require_state()
         seat = self._seat[agent]
         obs = np.array(self.encoder.encode(state, seat), dtype=np.float32)
-        if state.current_player == seat:
-            mask = np.array(self.actions.mask(state), dtype=np.int8)
-        else:
-            mask = np.zeros(self.actions.size, dtype=np.int8)
+        mask = self.actions.mask_array(state) if state.current_player == seat else np.zeros(self.actions.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -171,7 +168,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         state = self._require_state()
-        if action is None or not 0 <= int(action) < self.actions.size or not self.actions.mask(state)[int(action)]:
+        if action is None or int(action) not in self.actions.legal_indices(state):
             legal = [f"{i} ({self.actions.describe(i)})" for i in self.actions.legal_indices(state)]
             raise IllegalActionError(str(action), legal, f"{agent} must choose a legal action index")
         self._cumulative_rewards[agent] = 0.0
