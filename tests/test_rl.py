@@ -323,6 +323,24 @@ def test_gymnasium_episode_against_threshold(edition: str) -> None:
     assert env.state.current_player == -2
 
 
+def test_gymnasium_make_by_id() -> None:
+    import gymnasium
+
+    env = gymnasium.make(rl.GYM_ID, edition="vengeance", players=3, opponents="random", render_mode="ansi")
+    check_env(env.unwrapped)
+    obs, _ = env.reset(seed=0)
+    assert obs["observation"].shape == (rl.ObservationEncoder(Game("vengeance", 3)).size,)
+    assert env.action_space.n == 1589
+    assert "you are seat 0" in env.render()
+
+
+def test_step_before_reset_is_a_clear_error() -> None:
+    with pytest.raises(OptionError, match=r"must be reset\(\)"):
+        rl.env("flip7", 2).step(0)
+    with pytest.raises(OptionError, match=r"must be reset\(\)"):
+        rl.Flip7GymEnv("flip7", 2).step(0)
+
+
 def test_gymnasium_illegal_action_changes_nothing() -> None:
     env = rl.Flip7GymEnv("flip7", 2)
     obs, _ = env.reset(seed=0)

@@ -5,7 +5,8 @@ Install with ``pip install 'flip7ref[rl]'`` (numpy, gymnasium, pettingzoo, open_
 - :func:`env` — a PettingZoo AEC environment for both editions and any options
   (:class:`~flip7ref.rl.pettingzoo_env.Flip7Env`);
 - :class:`~flip7ref.rl.gym_env.Flip7GymEnv` — one seat as a Gymnasium environment,
-  the other seats played by built-in strategies;
+  the other seats played by built-in strategies; registered as ``flip7ref/Flip7-v0``
+  (``gymnasium.make("flip7ref/Flip7-v0", edition="vengeance", players=3)``);
 - :mod:`flip7ref.rl.openspiel_game` — the game registered with OpenSpiel as
   ``python_flip7ref`` (imported on demand: ``import flip7ref.rl.openspiel_game``);
 - :mod:`flip7ref.rl.encoding` — the action index and the observation encoding
@@ -18,14 +19,17 @@ Raises:
 from __future__ import annotations
 
 try:
-    import gymnasium as _gymnasium  # noqa: F401
+    import gymnasium as _gymnasium
     import numpy as _numpy  # noqa: F401
     import pettingzoo as _pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError(f"flip7ref.rl needs the optional [rl] extra ({exc.name} is missing): pip install 'flip7ref[rl]'") from exc
 
 from .encoding import ActionIndex, ObservationEncoder
-from .gym_env import Flip7GymEnv
+from .gym_env import GYM_ID, Flip7GymEnv
 from .pettingzoo_env import DEFAULT_MAX_MOVES, Flip7Env, env
 
-__all__ = ["DEFAULT_MAX_MOVES", "ActionIndex", "Flip7Env", "Flip7GymEnv", "ObservationEncoder", "env"]
+if GYM_ID not in _gymnasium.registry:
+    _gymnasium.register(id=GYM_ID, entry_point="flip7ref.rl.gym_env:Flip7GymEnv")
+
+__all__ = ["DEFAULT_MAX_MOVES", "GYM_ID", "ActionIndex", "Flip7Env", "Flip7GymEnv", "ObservationEncoder", "env"]

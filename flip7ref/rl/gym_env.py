@@ -31,6 +31,9 @@ from .pettingzoo_env import DEFAULT_MAX_MOVES, check_common
 
 Obs = dict[str, Any]
 
+GYM_ID = "flip7ref/Flip7-v0"
+"""The id ``import flip7ref.rl`` registers :class:`Flip7GymEnv` under (``gymnasium.make(GYM_ID, ...)``)."""
+
 
 class Flip7GymEnv(gym.Env[Obs, np.int64]):
     """One seat of Flip 7 (either edition, any options) as a Gymnasium environment.

@@ -163,11 +163,11 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
             IllegalActionError: ``action`` is not a legal index now (the message
                 names it and the legal ones).
         """
+        state = self._require_state()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._require_state()
         if action is None or int(action) not in self.actions.legal_indices(state):
             legal = [f"{i} ({self.actions.describe(i)})" for i in self.actions.legal_indices(state)]
             raise IllegalActionError(str(action), legal, f"{agent} must choose a legal action index")
