@@ -117,6 +117,36 @@ def test_every_legal_action_has_an_index_and_back(edition: str, options: dict[st
         assert kinds["flip7_bonus"] or kinds["play"]
 
 
+@pytest.mark.rules("F7-082")
+def test_giving_away_a_spare_second_chance_is_a_target_index() -> None:
+    game = Game("flip7", 3)
+    index, enc = ActionIndex(game), ObservationEncoder(game)
+    state = game.new_position(turn=0, kept={0: ["second_chance"]}, lines={0: ["5"], 1: ["3"], 2: ["4"]}, draw=["second_chance"])
+    state = state.apply("hit")
+    state = state.apply_chance(state.sample_chance())
+    assert state.pending() == ("give", "second_chance")
+    assert index.legal_indices(state) == [3, 4]  # target 1, target 2
+    assert index.decode(state, 4) == Action("target", (2,))
+    obs = enc.encode(state, 0)
+    d, dc = enc.sections["decision"][0], enc.sections["decision_card"][0]
+    assert obs[d + DECISION_KINDS.index("give")] == 1.0
+    assert obs[dc + game.codes["second_chance"]] == 1.0
+    assert obs[enc.sections["set_aside"][0] + game.codes["second_chance"]] == 1.0  # the spare, on its way
+
+
+@pytest.mark.rules("V-082")
+def test_brutal_mode_flip7_choice_is_a_target_index() -> None:
+    game = Game("vengeance", 3, {"brutal": "true"})
+    index = ActionIndex(game)
+    state = game.new_position(turn=0, lines={0: ["1", "2", "3", "4", "5", "6"], 1: ["3"], 2: ["4"]}, draw=["8"])
+    state = state.apply("hit")
+    state = state.apply_chance(state.sample_chance())
+    assert state.pending() == ("flip7_bonus", None)
+    assert index.legal_indices(state) == [2, 3, 4]
+    after = state.apply(index.decode(state, 4))  # -15 to seat 2
+    assert after.last_scores == (29, 3, -11)  # 1+..+6+8 for the maker; seat 2 scores 4 - 15
+
+
 def test_decode_rejects_an_index_out_of_range_or_a_missing_card() -> None:
     game = Game("vengeance", 2)
     index = ActionIndex(game)
