@@ -468,3 +468,16 @@ def test_mcts_example_plays_against_threshold() -> None:
     totals, winners = results[0]
     assert len(totals) == 2 and max(totals) >= 25
     assert winners == [totals.index(max(totals))]
+
+
+def test_the_rl_benchmark_runs() -> None:
+    """benchmarks/bench_rl.py (bench.py --rl) drives every environment of both editions (no timing checked)."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_rl.py"
+    spec = importlib.util.spec_from_file_location("bench_rl", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.available() is None
+    results = module.bench_all(steps=60, repeat=1)
+    assert sorted(results) == sorted(f"{env} {ed}" for env in ("pettingzoo", "gymnasium", "openspiel") for ed in EDITIONS)
+    assert all(r["steps_per_second"] > 0 and len(r["runs_steps_per_second"]) == 1 for r in results.values())
