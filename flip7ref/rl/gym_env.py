@@ -56,7 +56,7 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
             mode, a seat out of range, or a wrong number of opponents.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium declares it so)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(
         self,
