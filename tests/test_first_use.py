@@ -171,3 +171,16 @@ def test_disputes_page_has_a_legend_per_edition() -> None:
         for key in docs.dispute_holders(edition):
             assert f"| `{key}` | {edition.sources[key]['kind']} |" in page
     assert "| `RB-ORIG` | official |" in page and "| `JKM` |" in page and "| `HP` |" in page
+
+
+def test_licence_and_changelog() -> None:
+    """LICENSE is the MIT licence pyproject declares; CHANGELOG.md names the versions --version prints."""
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License\n")
+    assert '\nlicense = "MIT"\n' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [Unreleased]" in changelog and f"## [{flip7ref.__version__}]" in changelog
+    assert f"| engine protocol | {PROTOCOL_VERSION} |" in changelog
+    for name in ("case", "transcript", "edition"):
+        schema = json.loads((ROOT / "spec" / "schema" / f"{name}.schema.json").read_text(encoding="utf-8"))
+        label = {"case": "conformance case format", "transcript": "transcript format", "edition": "edition table format"}[name]
+        assert f"| {label} | {schema['properties']['format']['const']} |" in changelog
