@@ -835,7 +835,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "docs",
         help="generate the rules reference and the disputes page (docs/)",
         description="Generate rules/<edition>.md for every edition and disputes.md from the edition tables and the "
-        "conformance suite. --check compares instead of writing and exits 1 naming the out-of-date files.",
+        "conformance suite. --check compares instead of writing and exits 1 naming the out-of-date files. Only files "
+        "that 'flip7ref docs' wrote (a marker on their first line) are overwritten or deleted: a folder holding one "
+        "without it is refused (exit 2) before anything is written.",
     )
     p.add_argument("--out", metavar="DIR", help="the docs folder (default: docs/ of the source checkout, else ./docs)")
     p.add_argument("--check", action="store_true", help="do not write; exit 1 when a generated file is out of date")
