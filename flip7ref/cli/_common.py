@@ -57,12 +57,13 @@ def add_common(p: argparse.ArgumentParser, players: int | None = 4) -> None:
     )
 
 
-def add_strategy(p: argparse.ArgumentParser) -> None:
+def add_strategy(p: argparse.ArgumentParser, workers: bool = True) -> None:
+    """Add ``--strategy``; ``workers`` says whether the command also takes ``--workers``."""
+    where = "in the --workers processes, " if workers else ""
     p.add_argument(
         "--strategy",
         action="append",
         help="random, threshold:N (stay once the line is worth N points), always-hit, or optimal-solo (the exact "
-        "optimal policy of a player alone; solved at start in the --workers processes, about a minute for Flip 7 "
-        "in one); give it once for all "
-        "seats or once per seat, seat 0 first (default threshold:20)",
+        f"optimal policy of a player alone; solved at start {where}about a minute for Flip 7 in one process); give it "
+        "once for all seats or once per seat, seat 0 first (default threshold:20)",
     )

@@ -62,6 +62,14 @@ def _working(what: str) -> contextlib.AbstractContextManager[object]:
     return Console(stderr=True).status(what)
 
 
+def solve_spinner_text(categories: list[str]) -> str:
+    """The spinner of ``solve`` for a deck of ``categories`` (``["number"]``, ...): the time
+    it names is that deck's (numbers alone take about a second, with the modifiers about a
+    minute of CPU); other decks name none."""
+    when = {("number",): "about a second", ("modifier", "number"): "about a minute of CPU"}.get(tuple(sorted(categories)))
+    return f"solving {_cards_words(categories)} exactly" + (f" ({when})" if when else "") + "..."
+
+
 def _num(p: Fraction | float) -> float | str:
     return str(p) if isinstance(p, Fraction) else p
 
@@ -173,7 +181,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers: a minute of CPU)..."):
+    with _working(solve_spinner_text(categories)):
         result = _solver(args, policy).solve(state)
     cards = _cards_words(categories)
     if args.json:

@@ -152,7 +152,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_common(p, players=3)
     p.add_argument("--seed", default="1", help="game seed, a whole number or a word (default %(default)s)")
     p.add_argument("--dealer", type=int, default=0, help="seat dealing round 1 (default %(default)s)")
-    add_strategy(p)
+    add_strategy(p, workers=False)
     p.add_argument("--derive", action="store_true", help="play game 0 of a 'simulate' run with this seed")
     p.add_argument(
         "--lang", default="en", choices=["en", "nl", "de", "fr", "no"], help="language of card names (default %(default)s)"
