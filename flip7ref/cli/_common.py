@@ -61,8 +61,8 @@ def add_strategy(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--strategy",
         action="append",
-        help="random, threshold:N (stay once the line is worth N points), always-hit, or optimal-solo (the exact "
-        "optimal policy of a player alone; solved at start in the --workers processes, about a minute for Flip 7 "
-        "in one); give it once for all "
-        "seats or once per seat, seat 0 first (default threshold:20)",
+        help="random, threshold:N (stay once the line is worth N points), always-hit, optimal-solo (Flip 7 only: the "
+        "exact optimal policy of a player alone; solved at start in the --workers processes, about a minute in "
+        "one), or module:Class / file.py:Class (your own class fitting flip7ref.strategies.Strategy, built with "
+        "no arguments); give it once for all seats or once per seat, seat 0 first (default threshold:20)",
     )
