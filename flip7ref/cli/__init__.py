@@ -2,7 +2,7 @@
 
 Groups: :mod:`.play` (``simulate``, ``trace``, ``score``, ``options``),
 :mod:`.conformance` (``conformance run``/``serve``, ``replay``), :mod:`.analysis`
-(``odds``, ``solve``); ``docs``, ``rules``, ``coverage`` (:mod:`flip7ref.docs`);
+(``odds``, ``solve``), :mod:`.tournament` (``tournament``); ``docs``, ``rules``, ``coverage`` (:mod:`flip7ref.docs`);
 ``dispute``, ``explain`` (:mod:`flip7ref.explore`).  User mistakes (unknown
 edition, option, card, strategy...) print one line on stderr and exit with
 status 2; a failed check exits with 1; success exits with 0.
@@ -21,7 +21,7 @@ from ..errors import Flip7RefError
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``flip7ref`` command."""
     from .. import docs, explore
-    from . import analysis, conformance, play
+    from . import analysis, conformance, play, tournament
 
     parser = argparse.ArgumentParser(
         prog="flip7ref",
@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"flip7ref {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for group in (play, conformance, docs, explore, analysis):
+    for group in (play, conformance, docs, explore, analysis, tournament):
         group.register(sub)
     return parser
 
