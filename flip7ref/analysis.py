@@ -258,9 +258,9 @@ class SoloSolver:
             workers start by forkserver or spawn (see docs/analysis.md), a script
             must solve under ``if __name__ == "__main__":``.
         max_seconds: give up (:class:`AnalysisError`) once a solve has run this
-            many seconds of wall time (checked every 1,024 states, and between
+            many seconds of wall time (checked every 256 states, and between
             combinations of a parallel solve); None: no limit.
-        progress: called now and then (every 1,024 states, and after each
+        progress: called now and then (every 256 states, and after each
             combination of a parallel solve) with the states solved so far.
         cluster: a ``dask.distributed.Client`` (see :mod:`flip7ref.cluster`):
             the parallel part of the optimal solve runs on its workers, one Dask
@@ -532,7 +532,7 @@ class SoloSolver:
         self._open.discard(key)
         self._best[key] = action
         self._memo[key] = result
-        if not len(self._memo) & 1023 and (self._deadline is not None or self.progress is not None):
+        if not len(self._memo) & 255 and (self._deadline is not None or self.progress is not None):
             self._check()
         return result
 
@@ -887,21 +887,22 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
 #: CPU microseconds per solved state measured here (benchmarks/solve_cost.py,
 #: CPython 3.11 on one core of a 2-core x86_64 sandbox): the estimates of
 #: :func:`solo_estimate` divide by these.
-US_PER_STATE = {"numbers": 320.0, "actions": 1500.0}
+US_PER_STATE = {"numbers": 250.0, "actions": 1500.0}
 
 
 def solo_estimate(game: Game, categories: Iterable[str]) -> tuple[int, bool, float]:
     """How big the solve of :func:`solo_deck_position` ``(game, categories)`` is
-    likely to be, before solving it: ``(states, lower_bound, cpu_seconds)``.
+    likely to be, before solving it: ``(states, rough, cpu_seconds)``.
 
     Without action cards ``states`` is the number of lines the player can hold at
     an offer (fewer than ``flip7_distinct`` distinct numbers, any sub-multiset
     of the modifier cards; 262,144 for Flip 7's numbers and modifiers, which
-    solves 262,143), and ``lower_bound`` is False.  With action cards it is that
-    count times every sub-multiset of the action cards, a lower bound (True):
-    the positions inside a Flip Three or a Second Chance add more (the whole
-    94-card Flip 7 deck has about 1.2 x 10^9).  ``cpu_seconds`` is ``states``
-    times the cost per state measured here (:data:`US_PER_STATE`).
+    solves 262,143), and ``rough`` is False.  With action cards it is that
+    count times every sub-multiset of the action cards, only an order of
+    magnitude (``rough`` True): a Freeze ends a solo round, while the positions
+    inside a Flip Three and the duplicates a Second Chance discards add many
+    more (the whole 94-card Flip 7 deck has about 1.2 x 10^9).  ``cpu_seconds``
+    is ``states`` times the cost per state measured here (:data:`US_PER_STATE`).
 
     Raises:
         OptionError: ``game`` has more than one player, or an unknown category.
