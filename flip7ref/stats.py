@@ -34,7 +34,9 @@ def wilson(successes: int | float, n: int) -> tuple[float, float]:
     z2 = Z * Z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)  # exactly 0 and 1 at the ends (no rounding dust)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return (low, high)
 
 
 def mean_interval(n: int, total: float, squares: float) -> tuple[float, float]:
