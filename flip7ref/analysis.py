@@ -415,7 +415,8 @@ class SoloSolver:
         their values and best actions join this solver's memo."""
         self.workers_used = 1
         split = _modifier_cards(state)
-        if self.workers < 2 or self.policy is not None or not split or state.current_player not in (CHANCE, self.seat):
+        alone = self.workers < 2 and self.cluster is None
+        if alone or self.policy is not None or not split or state.current_player not in (CHANCE, self.seat):
             return  # (another seat's decision: the recursion says so at once)
         deck = self._deck_of(state)
         most = tuple(n for _, n in split)
@@ -432,7 +433,9 @@ class SoloSolver:
                 self.cluster, setup, _combinations(most), lambda t: _combination(split, t), plan0.above
             ):
                 self._merge_task(deck, memo, best)
-            self.workers_used = max(1, len(self.cluster.scheduler_info().get("workers", {})))
+            from .cluster import size
+
+            self.workers_used = max(1, size(self.cluster)[0])
             return
         workers = _Workers(min(self.workers, len(starts)), (state, self.exact, self.seat, self.max_states))
         self.workers_used = workers.count

@@ -29,7 +29,7 @@ from typing import Any
 
 from .errors import Flip7RefError, OptionError
 
-__all__ = ["ClusterError", "connect", "describe", "run_units"]
+__all__ = ["ClusterError", "connect", "describe", "parse_cluster", "presolve", "run_units", "size"]
 
 INSTALL = "pip install 'flip7ref[cluster]'"
 
@@ -87,7 +87,7 @@ def connect(text: str, *, processes: bool = True, timeout: float = 20) -> Iterat
                 assert isinstance(value, int)
                 cluster = stack.enter_context(
                     distributed.LocalCluster(
-                        n_workers=value, threads_per_worker=1, processes=processes, dashboard_address=None,
+                        n_workers=value, threads_per_worker=1, processes=processes, dashboard_address=":0",
                         silence_logs=40,  # logging.ERROR: no start-up chatter on stderr
                     )
                 )  # fmt: skip
@@ -100,18 +100,19 @@ def connect(text: str, *, processes: bool = True, timeout: float = 20) -> Iterat
         yield client
 
 
+def size(client: Any) -> tuple[int, int]:
+    """``(workers, threads)`` of a client's cluster."""
+    info = client.scheduler_info()
+    workers = info.get("workers", {})
+    count = int(info.get("n_workers", len(workers)))
+    threads = int(info.get("total_threads", sum(w.get("nthreads", 1) for w in workers.values())))
+    return count, threads
+
+
 def describe(client: Any) -> str:
     """``N workers, T threads`` of a client's cluster, for messages."""
-    info = client.scheduler_info(n_workers=-1) if _accepts_n_workers(client) else client.scheduler_info()
-    workers = info.get("workers", {})
-    threads = sum(w.get("nthreads", 1) for w in workers.values())
-    return f"{len(workers)} worker{'s' if len(workers) != 1 else ''}, {threads} thread{'s' if threads != 1 else ''}"
-
-
-def _accepts_n_workers(client: Any) -> bool:
-    import inspect
-
-    return "n_workers" in inspect.signature(client.scheduler_info).parameters
+    workers, threads = size(client)
+    return f"{workers} worker{'s' if workers != 1 else ''}, {threads} thread{'s' if threads != 1 else ''}"
 
 
 def run_units(
@@ -138,8 +139,7 @@ def run_units(
     if not units:
         return
     if window is None:
-        threads = sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values())
-        window = 4 * max(1, threads)
+        window = 4 * max(1, size(client)[1])
     scattered = client.scatter(list(shared), broadcast=True)
     todo = iter(units)
     futures: dict[Any, tuple[Any, ...]] = {}
