@@ -890,7 +890,7 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
 #: CPU microseconds per solved state measured here (benchmarks/solve_cost.py,
 #: CPython 3.11 on one core of a 2-core x86_64 sandbox): the estimates of
 #: :func:`solo_estimate` divide by these.
-US_PER_STATE = {"numbers": 250.0, "actions": 1500.0}
+US_PER_STATE = {"numbers": 250.0, "actions": 2700.0}
 
 
 def solo_estimate(game: Game, categories: Iterable[str]) -> tuple[int, bool, float]:

@@ -79,6 +79,7 @@ def _duration(seconds: float) -> str:
 def _estimate(game: Game, categories: list[str], args: argparse.Namespace, workers: int) -> None:
     """Before an optimal solve: refuse at once one that cannot fit --max-states,
     and say on stderr how long one that takes more than half a minute will take."""
+    _limits(args)
     states, rough, cpu = solo_estimate(game, categories)
     if not rough and states - 1 > args.max_states:
         raise OptionError(
@@ -112,12 +113,16 @@ def _solver(
 ) -> SoloSolver:
     """The solver ``--exact``, ``--max-states``, ``--max-seconds`` and ``--workers``
     (or ``--cluster``) ask for (no ``--workers`` value: every usable core)."""
+    _limits(args)
+    return SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=_workers(args),
+                      max_seconds=args.max_seconds, progress=tick, cluster=cluster)  # fmt: skip
+
+
+def _limits(args: argparse.Namespace) -> None:
     if args.max_states < 1:
         raise OptionError("--max-states: expected a whole number of states, at least 1")
     if args.max_seconds is not None and not args.max_seconds > 0:
         raise OptionError("--max-seconds: expected a positive number of seconds")
-    return SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=_workers(args),
-                      max_seconds=args.max_seconds, progress=tick, cluster=cluster)  # fmt: skip
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
