@@ -246,18 +246,30 @@ def run_tournament(
         for r in ranges:
             take(tournament_range(game, strategies, seed, r))
     else:
-        with ProcessPoolExecutor(workers) as pool:
+        # the game and the strategies (optimal-solo's table) go to each process once
+        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
             todo = iter(ranges)
-            pending = {pool.submit(tournament_range, game, strategies, seed, r) for r in itertools.islice(todo, 4 * workers)}
+            pending = {pool.submit(_worker_range, seed, r) for r in itertools.islice(todo, 4 * workers)}
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     take(future.result())
                     nxt = next(todo, None)
                     if nxt is not None:
-                        pending.add(pool.submit(tournament_range, game, strategies, seed, nxt))
+                        pending.add(pool.submit(_worker_range, seed, nxt))
     result.seconds = time.perf_counter() - start
     return result
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(game: Game, strategies: tuple[Strategy, ...]) -> None:
+    _WORKER["game"], _WORKER["strategies"] = game, strategies
+
+
+def _worker_range(seed: int | str, bounds: tuple[int, int]) -> TournamentResult:
+    return tournament_range(_WORKER["game"], _WORKER["strategies"], seed, bounds)
 
 
 def disputed_readings(edition: Edition, fixed: Sequence[str] = ()) -> Iterator[tuple[str, str, str | None]]:
