@@ -113,7 +113,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         plot_tournament(args.plot, baseline, readings)
     if args.json:
         data = baseline.as_dict()
-        data.update(seed=seed, strategies=[s.name for s in strategies], seconds=baseline.seconds)
+        seconds = baseline.seconds + sum(r.result.seconds for r in readings if r.result is not None)
+        data.update(seed=seed, strategies=[s.name for s in strategies], seconds=seconds)
         if args.all_readings:
             data["readings"] = [r.as_dict(baseline) for r in readings]
         print(json.dumps(data, sort_keys=True, allow_nan=False, default=str))
