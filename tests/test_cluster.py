@@ -109,3 +109,25 @@ def test_a_missing_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch,
     assert main(["tournament", "--games", "4", "--players", "2", "--cluster", "local:1"]) == 2
     err = capsys.readouterr().err
     assert "pip install 'flip7ref[cluster]'" in err and err.count("\n") == 1
+
+
+def test_cli_tournament_and_solve_take_cluster(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """--cluster reaches tournament and solve (a threaded LocalCluster here, to start quickly)."""
+    import flip7ref.cluster as cluster
+
+    opened: list[str] = []
+    real = cluster.connect
+
+    def threaded(text: str, **_: object) -> Any:
+        opened.append(text)
+        return real(text, processes=False)
+
+    monkeypatch.setattr(cluster, "connect", threaded)
+    args = ["tournament", "--players", "2", "--strategies", "threshold:15,threshold:25", "--games", "8", "--json"]
+    assert main([*args, "--cluster", "local:2"]) == 0
+    on_cluster = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    assert _timeless(on_cluster) == _timeless(json.loads(capsys.readouterr().out))
+    assert main(["solve", "--cards", "numbers", "--cluster", "local:1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] == pytest.approx(18.5652176141, abs=1e-9)
+    assert opened == ["local:2", "local:1"]
