@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 
 from ..errors import OptionError
 from ..game import Game
@@ -97,6 +98,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             if isinstance(strategy, OptimalSoloStrategy):
                 strategy.workers, strategy.cluster = args.workers, client
                 strategy.progress = lambda n, total: update(0, label=f"solving the optimal-solo policy: {n:,}/{total:,} states")
+                if not show and not args.no_progress:
+                    print(f"flip7ref: solving the optimal-solo policy of Flip 7 (262,143 states, about a minute of CPU)"
+                          f"{' for every reading' if args.all_readings else ''}...", file=sys.stderr)  # fmt: skip
         readings: list[ReadingResult] = []
         if args.all_readings:
             def tick(label: str, n: int) -> None:
