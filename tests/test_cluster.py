@@ -130,4 +130,6 @@ def test_cli_tournament_and_solve_take_cluster(monkeypatch: pytest.MonkeyPatch, 
     assert _timeless(on_cluster) == _timeless(json.loads(capsys.readouterr().out))
     assert main(["solve", "--cards", "numbers", "--cluster", "local:1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["value"] == pytest.approx(18.5652176141, abs=1e-9)
-    assert opened == ["local:2", "local:1"]
+    assert main(["simulate", "--games", "4", "--cluster", "local:1"]) == 0
+    assert "Dask cluster       local:1 (1 worker, 1 thread)" in capsys.readouterr().out
+    assert opened == ["local:2", "local:1", "local:1"]

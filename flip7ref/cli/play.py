@@ -8,6 +8,7 @@ import random
 import sys
 from collections.abc import Callable
 
+from ..cluster import describe as cluster_size
 from ..errors import OptionError
 from ..play import game_seed, play, simulate
 from ..scoring import score_cards
@@ -60,6 +61,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             for strategy in strategies:
                 if isinstance(strategy, OptimalSoloStrategy):  # its policy is solved in as many processes
                     strategy.workers, strategy.cluster = args.workers, client
+            where = f"{args.cluster} ({cluster_size(client)})" if client is not None else None
             _solving_progress(strategies, update, show or args.no_progress)
             for strategy in strategies:
                 prepare = getattr(strategy, "prepare", None)
@@ -100,6 +102,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print("  95% CI (Wilson)  " + "  ".join(f"{i}: {lo:.3f}–{hi:.3f}" for i, (lo, hi) in enumerate(ci["win_share"])))
     gps = data["games_per_second"]
     print(f"throughput         {gps:.1f} games/s" if isinstance(gps, float) else "throughput         n/a")
+    if where is not None:
+        print(f"Dask cluster       {where}")
     if args.log:
         print(f"game log           {args.log} (one JSON line per game)")
     return 0
