@@ -21,6 +21,7 @@ from .errors import (
     OptionError,
     SerializationError,
     SpecError,
+    StrategyError,
 )
 from .game import Game
 from .scoring import ScoreBreakdown, score_cards, score_line
@@ -47,6 +48,7 @@ __all__ = [
     "SpecError",
     "State",
     "Status",
+    "StrategyError",
     "__version__",
     "edition_ids",
     "load_edition",

@@ -56,6 +56,7 @@ __all__ = [
     "line_position",
     "next_card",
     "solo_deck_position",
+    "solo_estimate",
     "solo_policy_table",
     "solo_projection",
 ]
@@ -256,9 +257,18 @@ class SoloSolver:
             policy reaches fewer states; it is always evaluated here).  Where
             workers start by forkserver or spawn (see docs/analysis.md), a script
             must solve under ``if __name__ == "__main__":``.
+        max_seconds: give up (:class:`AnalysisError`) once a solve has run this
+            many seconds of wall time (checked every 256 states, and between
+            combinations of a parallel solve); None: no limit.
+        progress: called now and then (every 256 states, and after each
+            combination of a parallel solve) with the states solved so far.
+        cluster: a ``dask.distributed.Client`` (see :mod:`flip7ref.cluster`):
+            the parallel part of the optimal solve runs on its workers, one Dask
+            task per combination of modifier cards, instead of in ``workers``
+            processes; the result is the same.
 
     Raises:
-        OptionError: ``workers`` below 1.
+        OptionError: ``workers`` below 1, ``max_seconds`` not positive.
     """
 
     def __init__(
@@ -269,9 +279,18 @@ class SoloSolver:
         seat: int = 0,
         max_states: int = 1_000_000,
         workers: int = 1,
+        max_seconds: float | None = None,
+        progress: Callable[[int], None] | None = None,
+        cluster: Any = None,
     ) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise OptionError(f"workers must be a whole number, at least 1 (got {workers!r})")
+        if max_seconds is not None and not max_seconds > 0:
+            raise OptionError(f"max_seconds must be a positive number of seconds (got {max_seconds!r})")
+        self.max_seconds = max_seconds
+        self.progress = progress
+        self.cluster = cluster
+        self._deadline: float | None = None
         self.policy = policy
         self.workers = workers
         self.exact = exact
@@ -314,6 +333,7 @@ class SoloSolver:
         if state.is_terminal():
             raise AnalysisError("the game is over: nothing to solve")
         start = time.perf_counter()
+        self._start_clock()
         self._presolve(state)
         value, bust, flip7 = self._run(state, lambda: self._node(state))
         name = "optimal" if self.policy is None else str(getattr(self.policy, "name", type(self.policy).__name__))
@@ -330,6 +350,7 @@ class SoloSolver:
             AnalysisError: as :meth:`solve`.
         """
         self._own(state)
+        self._start_clock()
         self._presolve(state)
         return self._run(state, lambda: {str(a): self._after(state.apply(a))[0] for a in state.legal_actions()})
 
@@ -368,6 +389,20 @@ class SoloSolver:
             self._open.clear()
             raise AnalysisError("the round is too long to solve by recursion from here") from None
 
+    def _start_clock(self) -> None:
+        self._deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
+
+    def _check(self) -> None:
+        """Report progress; stop once the deadline has passed (``max_seconds``)."""
+        if self.progress is not None:
+            self.progress(len(self._memo))
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            self._open.clear()
+            raise AnalysisError(
+                f"stopped after {self.max_seconds:g} s (--max-seconds) with {len(self._memo):,} states solved: "
+                "restrict the deck (e.g. --cards numbers,modifiers) or allow more time"
+            )
+
     def _too_many(self) -> AnalysisError:
         return AnalysisError(
             f"more than {self.max_states:,} states to solve: restrict the deck (e.g. --cards numbers), "
@@ -380,13 +415,28 @@ class SoloSolver:
         their values and best actions join this solver's memo."""
         self.workers_used = 1
         split = _modifier_cards(state)
-        if self.workers < 2 or self.policy is not None or not split or state.current_player not in (CHANCE, self.seat):
+        alone = self.workers < 2 and self.cluster is None
+        if alone or self.policy is not None or not split or state.current_player not in (CHANCE, self.seat):
             return  # (another seat's decision: the recursion says so at once)
         deck = self._deck_of(state)
         most = tuple(n for _, n in split)
         starts = [_drawn(state, self.seat, _combination(split, task)) for task in _combinations(most)]
         if all(s is None or _canonical(s, deck) in self._memo for s in starts):
             return  # solved before (or nothing to solve)
+        if self.cluster is not None:
+            from .cluster import presolve
+
+            self.workers_used = 1
+            plan0 = _Schedule(most, 1)
+            setup = (state, self.exact, self.seat, self.max_states)
+            for memo, best in presolve(
+                self.cluster, setup, _combinations(most), lambda t: _combination(split, t), plan0.above
+            ):
+                self._merge_task(deck, memo, best)
+            from .cluster import size
+
+            self.workers_used = max(1, size(self.cluster)[0])
+            return
         workers = _Workers(min(self.workers, len(starts)), (state, self.exact, self.seat, self.max_states))
         self.workers_used = workers.count
         plan = _Schedule(most, workers.count)
@@ -405,13 +455,19 @@ class SoloSolver:
                 for _, task, raw in finished:
                     memo, best = _loaded(raw)
                     plan.results[task] = memo
-                    before = len(self._memo)
-                    self._memo.update(((deck, *key), value) for key, value in memo)
-                    self._best.update(((deck, *key), action) for key, action in best)
-                    if len(self._memo) > max(before, self.max_states):
-                        raise self._too_many()
+                    self._merge_task(deck, memo, best)
         finally:
             workers.close()
+
+    def _merge_task(self, deck: int, memo: list[tuple[_Key, _Triple]], best: list[tuple[_Key, Action]]) -> None:
+        """Fold one combination's states into the memo (see :meth:`_presolve`)."""
+        before = len(self._memo)
+        self._memo.update(((deck, *key), value) for key, value in memo)
+        self._best.update(((deck, *key), action) for key, action in best)
+        if len(self._memo) > max(before, self.max_states):
+            raise self._too_many()
+        if self._deadline is not None or self.progress is not None:
+            self._check()
 
     def _own(self, state: State) -> None:
         if state.current_player != self.seat:
@@ -479,6 +535,8 @@ class SoloSolver:
         self._open.discard(key)
         self._best[key] = action
         self._memo[key] = result
+        if not len(self._memo) & 255 and (self._deadline is not None or self.progress is not None):
+            self._check()
         return result
 
     def _mix(self, weighted: list[tuple[Fraction, _Triple]]) -> _Triple:
@@ -712,6 +770,17 @@ def _presolve_task(
     )
 
 
+def _solve_combination(setup: tuple[State, bool, int, int], cards: tuple[int, ...], *above: _TaskResult) -> _TaskResult:
+    """A Dask task of a parallel solve (:func:`flip7ref.cluster.presolve`): solve
+    the position after drawing ``cards`` in a fresh solver given the states of
+    the combinations with one card more (``above``: their tasks' results), and
+    return the states solved here, as :func:`_presolve_task` does."""
+    state, exact, seat, max_states = setup
+    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states)
+    seeds = [entry for memo, _ in above for entry in memo]
+    return _presolve_task(solver, state, cards, seeds)
+
+
 def usable_cores() -> int:
     """The processors this process may run on (at least 1)."""
     if hasattr(os, "sched_getaffinity"):
@@ -818,33 +887,73 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
     )
 
 
+#: CPU microseconds per solved state measured here (benchmarks/solve_cost.py,
+#: CPython 3.11 on one core of a 2-core x86_64 sandbox): the estimates of
+#: :func:`solo_estimate` divide by these.
+US_PER_STATE = {"numbers": 250.0, "actions": 2700.0}
+
+
+def solo_estimate(game: Game, categories: Iterable[str]) -> tuple[int, bool, float]:
+    """How big the solve of :func:`solo_deck_position` ``(game, categories)`` is
+    likely to be, before solving it: ``(states, rough, cpu_seconds)``.
+
+    Without action cards ``states`` is the number of lines the player can hold at
+    an offer (fewer than ``flip7_distinct`` distinct numbers, any sub-multiset
+    of the modifier cards; 262,144 for Flip 7's numbers and modifiers, which
+    solves 262,143), and ``rough`` is False.  With action cards it is that
+    count times every sub-multiset of the action cards, only an order of
+    magnitude (``rough`` True): a Freeze ends a solo round, while the positions
+    inside a Flip Three and the duplicates a Second Chance discards add many
+    more (the whole 94-card Flip 7 deck has about 1.2 x 10^9).  ``cpu_seconds``
+    is ``states`` times the cost per state measured here (:data:`US_PER_STATE`).
+
+    Raises:
+        OptionError: ``game`` has more than one player, or an unknown category.
+    """
+    deck = solo_deck_position(game, categories)
+    solo = deck.game
+    counts = Counter(solo.code(c) for c in (solo.card_ids[x] for x in deck.draw))
+    ranks = {solo.rank[c] for c in counts if solo.category[c] != ACTION and solo.modifier[c] is None}
+    lines = sum(math.comb(len(ranks), k) for k in range(solo.flip7_distinct))
+    mods = math.prod(n + 1 for c, n in counts.items() if solo.category[c] == MODIFIER)
+    acts = math.prod(n + 1 for c, n in counts.items() if solo.category[c] == ACTION)
+    states = lines * mods * acts
+    cost = US_PER_STATE["actions" if acts > 1 else "numbers"]
+    return states, acts > 1, states * cost / 1e6
+
+
 def solo_policy_table(
-    game: Game, max_states: int = 400_000, categories: Iterable[str] = ("number", "modifier"), *, workers: int = 1
+    game: Game,
+    max_states: int = 400_000,
+    categories: Iterable[str] = ("number", "modifier"),
+    *,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    cluster: Any = None,
 ) -> dict[tuple[int, ...], bool]:
     """The optimal solo policy for ``game``'s numbers and modifiers, as a table.
 
     Solves :func:`solo_deck_position` with ``categories`` (default ``number`` and
     ``modifier``) for a one-player copy of ``game`` and returns ``{line: stay?}``
     where ``line`` is the sorted tuple of card codes in front of the player at an
-    offer.  ``workers``: processes to solve in (see :meth:`SoloSolver.solve`).
+    offer.  ``workers``: processes to solve in, or ``cluster`` a Dask client (see
+    :meth:`SoloSolver.solve`); ``progress(states solved, states expected)`` is
+    called as the solve goes.
 
     Raises:
-        OptionError: the solo state space is estimated above ``max_states``
-            (the estimate: lines of fewer than seven distinct numbers times
-            every subset of the modifier cards).
+        OptionError: the solo state space is estimated (:func:`solo_estimate`)
+            above ``max_states``.
     """
     solo = Game(game.edition, 1, game.options)
-    ranks = sorted({solo.rank[c] for c in solo.deck if solo.category[c] == CATEGORIES.index("number")})
     categories = tuple(categories)
-    modifiers = sum(1 for c in solo.deck if solo.category[c] == CATEGORIES.index("modifier") and "modifier" in categories)
-    below = solo.flip7_distinct
-    estimate = sum(math.comb(len(ranks), k) for k in range(below)) * 2**modifiers
+    estimate = solo_estimate(solo, categories)[0]
     if estimate > max_states:
         raise OptionError(
-            f"the optimal solo policy of {solo.edition.id} would need about {estimate:,} states "
-            f"({len(ranks)} number ranks, {modifiers} modifier cards); at most {max_states:,} are solved"
+            f"the optimal solo policy of {solo.edition.id} would need about {estimate:,} states; "
+            f"at most {max_states:,} are solved"
         )
-    solver = SoloSolver(max_states=max_states, workers=workers)
+    tick = None if progress is None else (lambda n: progress(n, estimate))
+    solver = SoloSolver(max_states=max_states, workers=workers, progress=tick, cluster=cluster)
     solver.solve(solo_deck_position(solo, categories))
     table: dict[tuple[int, ...], bool] = {}
     for key, action in solver.best_actions().items():

@@ -39,6 +39,11 @@ class OptionError(Flip7RefError, ValueError):
     """An option name or value is not one the edition table defines."""
 
 
+class StrategyError(OptionError):
+    """A ``--strategy module:Class`` cannot be imported or built, does not fit the
+    :class:`~flip7ref.strategies.Strategy` protocol, or chose an illegal action."""
+
+
 class CardError(Flip7RefError, ValueError):
     """A card name is unknown, or a line of cards cannot exist."""
 

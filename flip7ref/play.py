@@ -11,7 +11,8 @@ from typing import Any
 
 import attrs
 
-from .errors import GameTooLongError, OptionError
+from . import stats
+from .errors import GameTooLongError, IllegalActionError, OptionError, StrategyError
 from .game import Game
 from .state import HIT, State
 from .strategies import Strategy
@@ -37,6 +38,7 @@ def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, ma
         GameTooLongError: the game did not end within ``max_moves`` moves (a
             normal game takes a few hundred; strategies that never score, or a
             huge target score, can play forever).
+        StrategyError: a strategy chose an action that is not legal.
     """
     count = len(strategies)
     moves = 0
@@ -48,8 +50,12 @@ def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, ma
         if player == -1:
             state = state.apply_chance(state.sample_chance(rng))
             continue
-        action = strategies[player % count].choose(state, rng)
-        state = state.apply(action)
+        strategy = strategies[player % count]
+        action = strategy.choose(state, rng)
+        try:
+            state = state.apply(action)
+        except IllegalActionError as exc:
+            raise StrategyError(f"strategy {strategy.name!r} at seat {player} chose an {exc}") from None
         if action is HIT and moves < max_moves and state.current_player == -1:
             # the card of the Hit at once (the loop's next step, without its checks)
             moves += 1
@@ -74,8 +80,11 @@ class Summary:
         players: seats per game.
         games: games played.
         rounds: rounds played in all.
+        rounds_sq: the sum over games of (rounds in the game) squared, for the
+            interval of the mean.
         player_rounds: rounds times players.
         points: round points scored in all.
+        points_sq: the sum over player-rounds of the round score squared.
         busts: player-rounds that ended in a bust.
         flip7s: rounds that ended with a Flip 7.
         wins: per seat, games won (a shared win counts for each winner).
@@ -85,8 +94,10 @@ class Summary:
     players: int
     games: int = 0
     rounds: int = 0
+    rounds_sq: int = 0
     player_rounds: int = 0
     points: int = 0
+    points_sq: int = 0
     busts: int = 0
     flip7s: int = 0
     wins: list[int] = attrs.Factory(list)
@@ -97,15 +108,20 @@ class Summary:
         if not self.wins:
             self.wins = [0] * self.players
         self.games += 1
+        rounds = 0
         for event in final.events():
             if event.type == "busted":
                 self.busts += 1
             elif event.type == "round_scored":
-                self.rounds += 1
+                rounds += 1
                 self.player_rounds += self.players
-                self.points += sum(event.get("scores"))
+                scores = event.get("scores")
+                self.points += sum(scores)
+                self.points_sq += sum(x * x for x in scores)
                 if event.get("flip7") is not None:
                     self.flip7s += 1
+        self.rounds += rounds
+        self.rounds_sq += rounds * rounds
         for seat in final.winners:
             self.wins[seat] += 1
 
@@ -115,17 +131,35 @@ class Summary:
             self.wins = [0] * self.players
         self.games += other.games
         self.rounds += other.rounds
+        self.rounds_sq += other.rounds_sq
         self.player_rounds += other.player_rounds
         self.points += other.points
+        self.points_sq += other.points_sq
         self.busts += other.busts
         self.flip7s += other.flip7s
         for seat, won in enumerate(other.wins):
             self.wins[seat] += won
 
     def as_dict(self) -> dict[str, object]:
-        """The summary as JSON-able data (rates are fractions of 1)."""
+        """The summary as JSON-able data (rates are fractions of 1).
+
+        ``ci95`` holds the 95 % intervals ``[low, high]`` (:mod:`flip7ref.stats`):
+        Wilson score intervals for ``bust_rate``, ``flip7_rate`` and each seat's
+        ``win_share``; normal intervals for ``mean_rounds`` and
+        ``mean_round_score``.  Busts and round scores of one game are not
+        independent, so their intervals are somewhat too narrow; the win shares'
+        and the mean rounds' rest on independent games.
+        """
         g = max(self.games, 1)
         pr = max(self.player_rounds, 1)
+        wins = self.wins or [0] * self.players
+        ci: dict[str, object] = {
+            "mean_rounds": list(stats.mean_interval(self.games, self.rounds, self.rounds_sq)),
+            "mean_round_score": list(stats.mean_interval(self.player_rounds, self.points, self.points_sq)),
+            "bust_rate": list(stats.wilson(self.busts, self.player_rounds)),
+            "flip7_rate": list(stats.wilson(self.flip7s, self.rounds)),
+            "win_share": [list(stats.wilson(w, self.games)) for w in wins],
+        }
         return {
             "games": self.games,
             "players": self.players,
@@ -133,9 +167,45 @@ class Summary:
             "mean_round_score": self.points / pr,
             "bust_rate": self.busts / pr,
             "flip7_rate": self.flip7s / max(self.rounds, 1),
-            "win_share": [w / g for w in (self.wins or [0] * self.players)],
+            "win_share": [w / g for w in wins],
+            "ci95": ci,
             "games_per_second": self.games / self.seconds if self.seconds > 0 else None,
         }
+
+
+def game_record(final: State, index: int, seed: int | str, strategies: Sequence[Strategy]) -> dict[str, object]:
+    """One game of a run as a JSON-able line of ``simulate --log``: its index,
+    seed, dealer, strategies by seat, rounds, final totals and winners."""
+    count = len(strategies)
+    rounds = sum(1 for e in final.events() if e.type == "round_scored")
+    return {
+        "game": index,
+        "seed": game_seed(seed, index),
+        "dealer": index % final.num_players,
+        "strategies": [strategies[s % count].name for s in range(final.num_players)],
+        "rounds": rounds,
+        "totals": list(final.totals),
+        "winners": list(final.winners),
+    }
+
+
+_Unit = tuple[Summary, list[dict[str, object]] | None]
+
+
+def play_range(
+    game: Game, strategies: Sequence[Strategy], seed: int | str, bounds: tuple[int, int], log: bool = False
+) -> _Unit:
+    """Games ``bounds[0]`` to ``bounds[1] - 1`` of a run: the unit of work that
+    :func:`simulate` hands to a process or a Dask worker.  Returns their
+    :class:`Summary` and, with ``log``, their :func:`game_record` lines."""
+    part = Summary(players=game.players)
+    records: list[dict[str, object]] | None = [] if log else None
+    for i in range(*bounds):
+        final = _play_one(game, seed, i, strategies)
+        part.add(final)
+        if records is not None:
+            records.append(game_record(final, i, seed, strategies))
+    return part, records
 
 
 def simulate(
@@ -147,24 +217,30 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
     chunk: int = 50,
+    log: Callable[[dict[str, object]], None] | None = None,
+    cluster: Any = None,
 ) -> Summary:
     """Play ``games`` seeded games and return their :class:`Summary`.
 
     Game ``i`` uses seed :func:`game_seed` ``(seed, i)`` for its deck and a
     strategy rng seeded from the same value, dealer ``i % players``; so the same
-    arguments give the same statistics, whatever ``workers`` is.
+    arguments give the same statistics, whatever ``workers`` or ``cluster`` is.
 
     Args:
         game: the compiled game.
         games: how many games (>= 0).
         seed: the run seed.
-        strategies: strategies by seat (round-robin); with ``workers > 1`` they
-            must pickle (every shipped strategy does).
+        strategies: strategies by seat (round-robin); with ``workers > 1`` or a
+            cluster they must pickle (every shipped strategy does).
         progress: called with the number of games finished so far.
         workers: processes to spread the games over (the standard library's
             process pool), at most one per task of ``chunk`` games; 1 plays in
             this process.
         chunk: games per task sent to a worker.
+        log: called with the :func:`game_record` of every game, in game order.
+        cluster: a ``dask.distributed.Client`` (see :mod:`flip7ref.cluster`): the
+            same tasks of ``chunk`` games run on its workers instead (``workers``
+            is then ignored).
 
     Raises:
         OptionError: ``workers`` or ``chunk`` below 1.
@@ -175,31 +251,67 @@ def simulate(
         prepare = getattr(strategy, "prepare", None)
         if prepare is not None:  # e.g. optimal-solo solves its policy once, before any worker starts
             prepare(game)
-    workers = min(workers, -(-games // chunk)) or 1  # no more processes than tasks
     summary = Summary(players=game.players)
+    ordered = _InOrder(log)
     start = time.perf_counter()
-    if workers == 1:
-        for i in range(games):
-            summary.add(_play_one(game, seed, i, strategies))
+
+    def take(lo: int, unit: _Unit) -> None:
+        summary.merge(unit[0])
+        ordered.put(lo, unit[1])
+
+    def took(args: tuple[Any, ...], unit: _Unit) -> None:  # a cluster's unit: (seed, bounds, log)
+        take(args[1][0], unit)
+        if progress is not None:
+            progress(summary.games)
+
+    ranges = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]
+    workers = min(workers, len(ranges)) or 1  # no more processes than tasks
+    if cluster is not None:
+        from .cluster import run_units
+
+        run_units(cluster, play_range, (game, tuple(strategies)), [(seed, r, log is not None) for r in ranges], took)
+    elif workers == 1:
+        for r in ranges:
+            take(r[0], play_range(game, strategies, seed, r, log is not None))
             if progress is not None:
-                progress(i + 1)
+                progress(summary.games)
     else:
-        ranges = ((lo, min(lo + chunk, games)) for lo in range(0, games, chunk))
         with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
             # a bounded window of tasks in flight: memory stays flat however many games;
             # the counts are integers, so the order partial summaries arrive in does not matter
-            pending = {pool.submit(_play_range, seed, r) for r in itertools.islice(ranges, 4 * workers)}
+            todo = iter(ranges)
+            pending = {pool.submit(_play_range, seed, r, log is not None): r for r in itertools.islice(todo, 4 * workers)}
             while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    summary.merge(future.result())
-                    nxt = next(ranges, None)
+                    take(pending.pop(future)[0], future.result())
+                    nxt = next(todo, None)
                     if nxt is not None:
-                        pending.add(pool.submit(_play_range, seed, nxt))
+                        pending[pool.submit(_play_range, seed, nxt, log is not None)] = nxt
                 if progress is not None:
                     progress(summary.games)
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+class _InOrder:
+    """Passes the game records of tasks to ``log`` in game order, whatever order
+    the tasks finish in (records of later tasks wait, at most a window's worth)."""
+
+    def __init__(self, log: Callable[[dict[str, object]], None] | None) -> None:
+        self.log = log
+        self.next = 0
+        self.waiting: dict[int, list[dict[str, object]]] = {}
+
+    def put(self, lo: int, records: list[dict[str, object]] | None) -> None:
+        if self.log is None or records is None:
+            return
+        self.waiting[lo] = records
+        while self.next in self.waiting:
+            batch = self.waiting.pop(self.next)
+            for record in batch:
+                self.log(record)
+            self.next += len(batch)
 
 
 def _play_one(game: Game, seed: int | str, i: int, strategies: Sequence[Strategy]) -> State:
@@ -216,12 +328,8 @@ def _init_worker(game: Game, strategies: tuple[Strategy, ...]) -> None:
     _WORKER["strategies"] = strategies
 
 
-def _play_range(seed: int | str, bounds: tuple[int, int]) -> Summary:
-    game: Game = _WORKER["game"]
-    part = Summary(players=game.players)
-    for i in range(*bounds):
-        part.add(_play_one(game, seed, i, _WORKER["strategies"]))
-    return part
+def _play_range(seed: int | str, bounds: tuple[int, int], log: bool = False) -> _Unit:
+    return play_range(_WORKER["game"], _WORKER["strategies"], seed, bounds, log)
 
 
 def iter_games(game: Game, games: int, seed: int | str, strategies: Sequence[Strategy]) -> Iterator[State]:

@@ -1,24 +1,62 @@
-"""Strategies that choose decisions, for simulation and traces.
+"""Strategies that choose decisions, for simulation, traces and tournaments.
 
-A strategy is any object with a ``name`` and a ``choose(state, rng)`` method
-returning one of ``state.legal_actions()``.  :func:`parse_strategy` builds the
-ones named on the command line: ``random`` and ``threshold:N``.
+A strategy is any object that fits the :class:`Strategy` protocol: a ``name``
+and a ``choose(state, rng)`` method returning one of ``state.legal_actions()``.
+:func:`parse_strategy` builds the ones named on the command line: ``random``,
+``threshold:N``, ``always-hit``, ``optimal-solo``, and a user's own class given
+as ``module:Class`` (or ``path/to/file.py:Class``).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import os
 import random
+import sys
+from collections.abc import Callable
 from fractions import Fraction
-from typing import ClassVar, Protocol
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from .errors import OptionError
+from .errors import OptionError, StrategyError
 from .game import Game
 from .scoring import score_points
 from .state import HIT, STAY, Action, State
 
 
+@runtime_checkable
 class Strategy(Protocol):
-    """Chooses a decision at a decision node."""
+    """Chooses a decision at a decision node: the protocol every strategy fits,
+    the shipped ones and a user's own (``--strategy module:Class``).
+
+    Required:
+
+    - ``name`` (``str``): how tables and summaries name the strategy.  A class
+      loaded with ``--strategy module:Class`` that has none is named
+      ``module:Class``.
+    - ``choose(state, rng) -> Action``: called at every decision node of the
+      seat the strategy plays (``state.current_player`` is that seat, never a
+      chance node); returns one of ``state.legal_actions()`` (an
+      :class:`~flip7ref.state.Action`; its string form such as ``"hit"`` is
+      accepted too).  ``rng`` (:class:`random.Random`) is the only randomness it
+      may use, so that a seeded run is repeatable.  The decisions are Hit or
+      Stay (``state.pending()[0] == "offer"``) and, in the middle of an action
+      card, targets, picks of cards, a spare Second Chance, Brutal Mode's
+      choice (see ``state.pending()``).  An action that is not legal stops the
+      run with a :class:`~flip7ref.errors.StrategyError` naming the strategy.
+
+    Optional:
+
+    - ``prepare(game)``: called once per run before any game, e.g. to solve or
+      load a policy (``optimal-solo`` does).
+    - ``action_distribution(state) -> [(Action, Fraction), ...]``: a mixed
+      strategy, evaluated exactly by :class:`~flip7ref.analysis.SoloSolver`.
+
+    A class given as ``module:Class`` is built with no arguments.  With
+    ``--workers N`` or ``--cluster`` the object is pickled to the workers: its
+    module must be importable there (installed, or on ``PYTHONPATH``).
+    """
 
     name: str
 
@@ -116,9 +154,15 @@ class OptimalSoloStrategy:
     see :class:`~flip7ref.analysis.SoloSolver`) and kept for the life of the
     process; :meth:`prepare` solves it ahead of time.
 
+    It is for Flip 7 only: Vengeance's numbers and modifiers make about 414,000
+    solo states, more than :data:`MAX_SOLO_STATES`.  ``progress`` (settable) is
+    called as ``progress(states solved, states expected)`` while the policy is
+    solved; ``cluster`` (settable) is a Dask client to solve it on.
+
     Raises (from :meth:`prepare` / the first decision):
         OptionError: the edition's numbers and modifiers make too many solo
-            states to solve exactly (more than :data:`MAX_SOLO_STATES`).
+            states to solve exactly (more than :data:`MAX_SOLO_STATES`): the
+            message says optimal-solo is for Flip 7 only.
     """
 
     MAX_SOLO_STATES = 400_000  # Flip 7 needs 262,143; larger solves take many minutes
@@ -127,6 +171,8 @@ class OptimalSoloStrategy:
     def __init__(self, categories: tuple[str, ...] = ("number", "modifier"), *, workers: int = 1) -> None:
         self.categories = categories
         self.workers = workers  # processes to solve the policy in (SoloSolver(workers=...))
+        self.progress: Callable[[int, int], None] | None = None
+        self.cluster: Any = None
         self.name = "optimal-solo" if categories == ("number", "modifier") else f"optimal-solo[{','.join(categories)}]"
 
     def prepare(self, game: Game) -> dict[tuple[int, ...], bool]:
@@ -137,7 +183,13 @@ class OptimalSoloStrategy:
         key = game.edition.id, str(game.edition.path), tuple(sorted(game.options.items())), self.categories
         table = self._tables.get(key)
         if table is None:
-            table = solo_policy_table(game, self.MAX_SOLO_STATES, self.categories, workers=self.workers)
+            try:
+                table = solo_policy_table(
+                    game, self.MAX_SOLO_STATES, self.categories, workers=self.workers,
+                    progress=self.progress, cluster=self.cluster,
+                )  # fmt: skip
+            except OptionError as exc:
+                raise OptionError(f"strategy {self.name} is for Flip 7 only: {exc}") from None
             self._tables[key] = table
         return table
 
@@ -149,6 +201,8 @@ class OptimalSoloStrategy:
         self.categories = state["categories"]  # type: ignore[assignment]
         self.name = state["name"]  # type: ignore[assignment]
         self.workers = 1
+        self.progress = None
+        self.cluster = None
         self._tables.update(state["tables"])  # type: ignore[call-overload]
 
     def choose(self, state: State, rng: random.Random) -> Action:
@@ -191,8 +245,15 @@ def parse_strategy(text: str) -> Strategy:
     ``always-hit`` (hits at every offer; other decisions as threshold:N) or
     ``optimal-solo`` (:class:`OptimalSoloStrategy`).
 
+    Any other ``module:Class`` (``module`` a dotted module name importable from
+    the current directory or ``sys.path``, or a ``.py`` file's path; ``Class`` a
+    class or factory in it, dotted for nested names) is imported and called with
+    no arguments; the object must fit :class:`Strategy`.
+
     Raises:
         OptionError: an unknown strategy name or a malformed threshold.
+        StrategyError: ``module:Class`` cannot be imported, built, or does not
+            fit the protocol (no callable ``choose``, a ``name`` that is not a string).
     """
     name, _, arg = text.strip().partition(":")
     if name == "random" and not arg:
@@ -207,4 +268,68 @@ def parse_strategy(text: str) -> Strategy:
         if not (arg.strip().isascii() and arg.strip().isdigit()):
             raise OptionError(f"strategy {text!r}: expected threshold:N with N a whole number of points, e.g. threshold:20")
         return ThresholdStrategy(int(arg))
-    raise OptionError(f"unknown strategy {text!r} (expected random, threshold:N, always-hit or optimal-solo)")
+    if arg and name not in ("random", "optimal-solo", "always-hit"):
+        return load_strategy(text.strip())
+    raise OptionError(
+        f"unknown strategy {text!r} (expected random, threshold:N, always-hit, optimal-solo or module:Class)"
+    )
+
+
+def load_strategy(spec: str) -> Strategy:
+    """Import and build a user's strategy from ``module:Class`` (see :func:`parse_strategy`).
+
+    The current directory is searched first for ``module`` (as a command run
+    there expects); a ``.py`` path is loaded from that file.
+
+    Raises:
+        StrategyError: the module or the attribute cannot be found or imported,
+            building the object fails, or it does not fit :class:`Strategy`.
+    """
+    module_name, _, attr = spec.rpartition(":")
+    if not module_name or not attr:
+        raise StrategyError(f"strategy {spec!r}: expected module:Class, e.g. mybots:Greedy")
+    where = f"strategy {spec!r}"
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name)
+            if not path.is_file():
+                raise StrategyError(f"{where}: no file {module_name}")
+            unit = importlib.util.spec_from_file_location(path.stem, path)
+            if unit is None or unit.loader is None:  # pragma: no cover - a .py file always has a loader
+                raise StrategyError(f"{where}: cannot load {module_name}")
+            module = importlib.util.module_from_spec(unit)
+            sys.modules.setdefault(path.stem, module)
+            unit.loader.exec_module(module)
+        else:
+            if os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(module_name)
+    except StrategyError:
+        raise
+    except ModuleNotFoundError as exc:
+        raise StrategyError(f"{where}: no module named {exc.name!r} (is it on PYTHONPATH or in this directory?)") from None
+    except Exception as exc:  # the user's module failed while importing
+        raise StrategyError(f"{where}: importing {module_name} failed: {type(exc).__name__}: {exc}") from None
+    target: object = module
+    for part in attr.split("."):
+        if not hasattr(target, part):
+            raise StrategyError(f"{where}: module {module_name} has no attribute {attr!r}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise StrategyError(f"{where}: {attr} is not a class or a factory (got {type(target).__name__})")
+    try:
+        strategy = target()
+    except Exception as exc:
+        raise StrategyError(f"{where}: {attr}() failed: {type(exc).__name__}: {exc}") from None
+    if not callable(getattr(strategy, "choose", None)):
+        raise StrategyError(f"{where}: a {type(strategy).__name__} has no method choose(state, rng); see the Strategy protocol")
+    label = getattr(strategy, "name", None)
+    if label is None:
+        try:
+            strategy.name = spec
+        except AttributeError:
+            raise StrategyError(f"{where}: a {type(strategy).__name__} has no name and none can be set") from None
+    elif not isinstance(label, str):
+        raise StrategyError(f"{where}: its name must be a string, got {type(label).__name__}")
+    assert isinstance(strategy, Strategy)
+    return strategy

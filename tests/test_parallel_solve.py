@@ -171,7 +171,9 @@ def test_simulate_solves_the_optimal_solo_policy_in_its_workers(
 
     asked: list[int] = []
 
-    def table(game: Game, max_states: int, categories: tuple[str, ...], *, workers: int) -> dict[tuple[int, ...], bool]:
+    def table(
+        game: Game, max_states: int, categories: tuple[str, ...], *, workers: int, **_: object
+    ) -> dict[tuple[int, ...], bool]:
         asked.append(workers)
         return {}  # every line falls back to threshold:20
 

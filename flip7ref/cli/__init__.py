@@ -2,7 +2,7 @@
 
 Groups: :mod:`.play` (``simulate``, ``trace``, ``score``, ``options``),
 :mod:`.conformance` (``conformance run``/``serve``, ``replay``), :mod:`.analysis`
-(``odds``, ``solve``); ``docs``, ``rules``, ``coverage`` (:mod:`flip7ref.docs`);
+(``odds``, ``solve``), :mod:`.tournament` (``tournament``); ``docs``, ``rules``, ``coverage`` (:mod:`flip7ref.docs`);
 ``dispute``, ``explain`` (:mod:`flip7ref.explore`).  User mistakes (unknown
 edition, option, card, strategy...) print one line on stderr and exit with
 status 2; a failed check exits with 1; success exits with 0.  Bare ``flip7ref``
@@ -56,7 +56,7 @@ def command_list(parser: argparse.ArgumentParser) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``flip7ref`` command."""
     from .. import docs, explore
-    from . import analysis, conformance, play
+    from . import analysis, conformance, play, tournament
 
     parser = argparse.ArgumentParser(
         prog="flip7ref",
@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="show the versions of flip7ref, its protocol and formats")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (play, conformance, docs, explore, analysis):
+    for group in (play, conformance, docs, explore, analysis, tournament):
         group.register(sub)
     return parser
 

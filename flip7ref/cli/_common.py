@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import contextlib
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from ..errors import OptionError
 from ..game import Game
@@ -63,7 +66,54 @@ def add_strategy(p: argparse.ArgumentParser, workers: bool = True) -> None:
     p.add_argument(
         "--strategy",
         action="append",
-        help="random, threshold:N (stay once the line is worth N points), always-hit, or optimal-solo (the exact "
-        f"optimal policy of a player alone; solved at start {where}about a minute for Flip 7 in one process); give it "
-        "once for all seats or once per seat, seat 0 first (default threshold:20)",
+        help="random, threshold:N (stay once the line is worth N points), always-hit, optimal-solo (Flip 7 only: the "
+        f"exact optimal policy of a player alone; solved at start {where}about a minute for Flip 7 in one process), "
+        "or module:Class / file.py:Class (your own class fitting flip7ref.strategies.Strategy, built with "
+        "no arguments); give it once for all seats or once per seat, seat 0 first (default threshold:20)",
     )
+
+
+def add_cluster(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run on a Dask cluster instead of --workers processes: local:N starts N worker processes here, "
+        "anything else is a scheduler's address (tcp://host:8786); needs pip install 'flip7ref[cluster]'; "
+        "the result is the same as in one process",
+    )
+
+
+def cluster_client(args: argparse.Namespace) -> contextlib.AbstractContextManager[Any]:
+    """A Dask client for ``--cluster`` (None without it), closed on leaving."""
+    if not getattr(args, "cluster", None):
+        return contextlib.nullcontext()
+    from ..cluster import connect
+
+    return connect(args.cluster)
+
+
+@contextlib.contextmanager
+def progress_bar(show: bool, label: str, total: int | None) -> Iterator[Callable[..., None]]:
+    """A rich progress bar on stderr while the block runs, if ``show``; yields
+    ``update(done, total=None, label=None)`` (a no-op when not shown)."""
+    if not show:
+        yield lambda *a, **k: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+
+        def update(done: int, total: int | None = None, label: str | None = None) -> None:
+            if total is not None:
+                bar.update(task, total=total)
+            if label is not None:
+                bar.update(task, description=label)
+            bar.update(task, completed=done)
+
+        yield update
+
+
+def showing_progress(args: argparse.Namespace) -> bool:
+    return sys.stderr.isatty() and not getattr(args, "no_progress", False)

@@ -6,13 +6,16 @@ import argparse
 import contextlib
 import json
 import sys
+from collections.abc import Callable, Iterator
 from fractions import Fraction
+from typing import Any
 
-from ..analysis import Policy, SoloSolver, line_position, next_card, solo_deck_position, usable_cores
+from ..analysis import Policy, SoloSolver, line_position, next_card, solo_deck_position, solo_estimate, usable_cores
 from ..errors import CardError, OptionError
 from ..game import Game
 from ..spec import CATEGORIES
 from ..strategies import parse_strategy
+from ._common import add_cluster, cluster_client
 from ._common import add_common as _add_common
 from ._common import make_game as game_of
 
@@ -53,13 +56,42 @@ def _game(args: argparse.Namespace) -> Game:
     return game_of(args, 1)
 
 
-def _working(what: str) -> contextlib.AbstractContextManager[object]:
-    """A spinner on stderr while a long solve runs (only on a terminal)."""
+@contextlib.contextmanager
+def _working(what: str) -> Iterator[Callable[[int], None]]:
+    """A spinner on stderr while a long solve runs (only on a terminal); yields
+    ``tick(states solved)``, which shows the count next to ``what``."""
     if not sys.stderr.isatty():
-        return contextlib.nullcontext()
+        yield lambda n: None
+        return
     from rich.console import Console
 
-    return Console(stderr=True).status(what)
+    with Console(stderr=True).status(what) as status:
+        yield lambda n: status.update(f"{what} {n:,} states")
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def _estimate(game: Game, categories: list[str], args: argparse.Namespace, workers: int) -> None:
+    """Before an optimal solve: refuse at once one that cannot fit --max-states,
+    and say on stderr how long one that takes more than half a minute will take."""
+    _limits(args)
+    states, rough, cpu = solo_estimate(game, categories)
+    if not rough and states - 1 > args.max_states:
+        raise OptionError(
+            f"--cards {_cards_words(categories)} needs about {states:,} states, more than --max-states "
+            f"{args.max_states:,}: raise --max-states (about {_duration(cpu)} of CPU here) or restrict --cards"
+        )
+    if cpu > 30:
+        limit = f"; --max-seconds {args.max_seconds:g} stops it then" if args.max_seconds else "; --max-seconds S stops it sooner"
+        rough_note = " (with action cards only an order of magnitude: the whole Flip 7 deck has about 1.2e9)" if rough else ""
+        shared = f", {_duration(cpu / workers)} in {workers}" if workers > 1 else ""
+        print(f"flip7ref: estimate: about {states:,} states{rough_note}, about {_duration(cpu)} of CPU in one process "
+              f"here{shared}{limit}", file=sys.stderr)  # fmt: skip
 
 
 def solve_spinner_text(categories: list[str]) -> str:
@@ -78,15 +110,27 @@ def _show(p: Fraction | float) -> str:
     return f"{float(p):.10f}" + (f"  ({p})" if isinstance(p, Fraction) else "")
 
 
-def _solver(args: argparse.Namespace, policy: Policy | None = None) -> SoloSolver:
-    """The solver ``--exact``, ``--max-states`` and ``--workers`` ask for (no
-    ``--workers`` value: every usable core)."""
-    if args.max_states < 1:
-        raise OptionError("--max-states: expected a whole number of states, at least 1")
+def _workers(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
-    workers = usable_cores() if args.workers is None else args.workers
-    return SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=workers)
+    return usable_cores() if args.workers is None else int(args.workers)
+
+
+def _solver(
+    args: argparse.Namespace, policy: Policy | None = None, *, cluster: Any = None, tick: Callable[[int], None] | None = None
+) -> SoloSolver:
+    """The solver ``--exact``, ``--max-states``, ``--max-seconds`` and ``--workers``
+    (or ``--cluster``) ask for (no ``--workers`` value: every usable core)."""
+    _limits(args)
+    return SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=_workers(args),
+                      max_seconds=args.max_seconds, progress=tick, cluster=cluster)  # fmt: skip
+
+
+def _limits(args: argparse.Namespace) -> None:
+    if args.max_states < 1:
+        raise OptionError("--max-states: expected a whole number of states, at least 1")
+    if args.max_seconds is not None and not args.max_seconds > 0:
+        raise OptionError("--max-seconds: expected a positive number of seconds")
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -120,8 +164,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
         rest="out",
         totals=[game.target_score],
     )
-    solver = _solver(args)
-    with _working("solving hit and stay exactly (a short line can take minutes)..."):
+    with _working("solving hit and stay exactly (a short line can take minutes)...") as tick:
+        solver = _solver(args, tick=tick)
         values = solver.action_values(restricted)
         best = str(solver.best_action(restricted))
     tie = len({values[a] for a in values}) < len(values)
@@ -181,8 +225,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    with _working(solve_spinner_text(categories)):
-        result = _solver(args, policy).solve(state)
+    if policy is None:
+        _estimate(game, categories, args, _workers(args))
+    with cluster_client(args) as client, _working(solve_spinner_text(categories)) as tick:
+        result = _solver(args, policy, cluster=client, tick=tick).solve(state)
     cards = _cards_words(categories)
     if args.json:
         data = result.as_dict()
@@ -213,6 +259,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             type=int,
             default=1_000_000,
             help="give up beyond this many solved states (default %(default)s; about a minute per 262,000)",
+        )
+        p.add_argument(
+            "--max-seconds",
+            type=float,
+            metavar="S",
+            help="give up once the solve has run S seconds (checked every 256 states; default: no limit)",
         )
 
     p = sub.add_parser(
@@ -268,4 +320,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"processes to solve in (default: the cores this process may use, here {usable_cores()}); the "
         "optimal policy is solved in parallel, a --policy in one process; the result is the same for any number",
     )
+    add_cluster(p)
     p.set_defaults(func=cmd_solve)

@@ -6,14 +6,40 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 
+from ..cluster import describe as cluster_size
 from ..errors import OptionError
 from ..play import game_seed, play, simulate
 from ..scoring import score_cards
 from ..spec import load_edition
-from ..strategies import OptimalSoloStrategy
+from ..strategies import OptimalSoloStrategy, Strategy
 from ..text import describe
-from ._common import add_common, add_strategy, make_game, parse_seed, pick_strategies
+from ._common import (
+    add_cluster,
+    add_common,
+    add_strategy,
+    cluster_client,
+    make_game,
+    parse_seed,
+    pick_strategies,
+    progress_bar,
+    showing_progress,
+)
+
+
+def _solving_progress(strategies: list[Strategy], update: Callable[..., None], show: bool) -> None:
+    """Let optimal-solo report its policy's solve on the bar, or say on stderr that it runs."""
+    for strategy in strategies:
+        if isinstance(strategy, OptimalSoloStrategy):
+            def report(n: int, total: int) -> None:
+                update(n, total=total, label="solving the optimal-solo policy (Flip 7 only)")
+
+            strategy.progress = report
+            if not show:
+                print("flip7ref: solving the optimal-solo policy of Flip 7 first (262,143 states, about a minute "
+                      "of CPU)...", file=sys.stderr)  # fmt: skip
+            return
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -23,40 +49,63 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
     strategies = pick_strategies(args, game.players)
-    for strategy in strategies:
-        if isinstance(strategy, OptimalSoloStrategy):  # its policy is solved in as many processes
-            strategy.workers = args.workers
     seed = parse_seed(args.seed)
-    show = sys.stderr.isatty() and not args.no_progress and args.games >= 50
-    if show:
-        from rich.progress import Progress
+    show = showing_progress(args) and args.games >= 50
+    log_file = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
+    try:
+        def log(record: dict[str, object]) -> None:
+            assert log_file is not None
+            log_file.write(json.dumps(record, sort_keys=True) + "\n")
 
-        with Progress(transient=True) as bar:
-            task = bar.add_task("simulating", total=args.games)
+        with cluster_client(args) as client, progress_bar(show, "simulating", args.games) as update:
+            for strategy in strategies:
+                if isinstance(strategy, OptimalSoloStrategy):  # its policy is solved in as many processes
+                    strategy.workers, strategy.cluster = args.workers, client
+            where = f"{args.cluster} ({cluster_size(client)})" if client is not None else None
+            _solving_progress(strategies, update, show or args.no_progress)
+            for strategy in strategies:
+                prepare = getattr(strategy, "prepare", None)
+                if prepare is not None:
+                    prepare(game)
             summary = simulate(
-                game, args.games, seed, strategies, progress=lambda n: bar.update(task, completed=n), workers=args.workers
-            )
-    else:
-        summary = simulate(game, args.games, seed, strategies, workers=args.workers)
+                game, args.games, seed, strategies, workers=args.workers, cluster=client,
+                progress=lambda n: update(n, total=args.games, label="simulating"),
+                log=log if log_file is not None else None,
+            )  # fmt: skip
+    finally:
+        if log_file is not None:
+            log_file.close()
     data = summary.as_dict()
     changed = game.non_default_options()
     data.update(edition=game.edition.id, seed=seed, strategies=[s.name for s in strategies], options=changed)
     if args.json:
         print(json.dumps(data, sort_keys=True))
         return 0
+    ci = data["ci95"]
+    assert isinstance(ci, dict)
+
+    def interval(key: str, fmt: str) -> str:
+        low, high = ci[key]
+        return f"  (95% CI {low:{fmt}} – {high:{fmt}})"
+
     players = f"{game.players} player{'s' if game.players != 1 else ''}"
     print(f"edition            {game.edition.id}; options: {', '.join(f'{k}={v}' for k, v in changed.items()) or 'defaults'}")
     print(f"strategies         {', '.join(s.name for s in strategies)}")
     print(f"games              {data['games']}  ({players}, seed {seed})")
-    print(f"mean rounds/game   {data['mean_rounds']:.3f}")
-    print(f"mean round score   {data['mean_round_score']:.3f} points per player-round")
-    print(f"bust rate          {data['bust_rate']:.4f} of player-rounds")
-    print(f"Flip 7 rate        {data['flip7_rate']:.4f} of rounds")
+    print(f"mean rounds/game   {data['mean_rounds']:.3f}{interval('mean_rounds', '.3f')}")
+    print(f"mean round score   {data['mean_round_score']:.3f} points per player-round{interval('mean_round_score', '.3f')}")
+    print(f"bust rate          {data['bust_rate']:.4f} of player-rounds{interval('bust_rate', '.4f')}")
+    print(f"Flip 7 rate        {data['flip7_rate']:.4f} of rounds{interval('flip7_rate', '.4f')}")
     share = data["win_share"]
     assert isinstance(share, list)
     print("win share by seat  " + "  ".join(f"{i}: {w:.3f}" for i, w in enumerate(share)))
+    print("  95% CI (Wilson)  " + "  ".join(f"{i}: {lo:.3f}–{hi:.3f}" for i, (lo, hi) in enumerate(ci["win_share"])))
     gps = data["games_per_second"]
     print(f"throughput         {gps:.1f} games/s" if isinstance(gps, float) else "throughput         n/a")
+    if where is not None:
+        print(f"Dask cluster       {where}")
+    if args.log:
+        print(f"game log           {args.log} (one JSON line per game)")
     return 0
 
 
@@ -125,7 +174,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "simulate",
         help="play many seeded games and print a summary",
         description="Play many seeded games and print games, mean rounds per game, mean round score, bust rate, "
-        "Flip 7 rate, win share by seat and throughput. Game i is dealt from the seed 'SEED:i' by seat i mod "
+        "Flip 7 rate, win share by seat (each with its 95% confidence interval: Wilson for rates, normal for means) "
+        "and throughput. Game i is dealt from the seed 'SEED:i' by seat i mod "
         "players, so the same arguments print the same numbers (throughput aside).",
     )
     add_common(p)
@@ -140,6 +190,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=1,
         help="processes to play the games in (default %(default)s); the summary is the same for any number",
     )
+    add_cluster(p)
+    p.add_argument("--log", metavar="FILE", help="write one JSON line per game to FILE (index, seed, dealer, "
+                   "strategies, rounds, totals, winners), in game order")  # fmt: skip
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser(

@@ -1,0 +1,164 @@
+"""The ``tournament`` subcommand (see :mod:`flip7ref.tournament`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from ..errors import OptionError
+from ..game import Game
+from ..strategies import OptimalSoloStrategy, Strategy, parse_strategy
+from ..tournament import ReadingResult, TournamentResult, disputed_readings, readings_sweep, run_tournament
+from ._common import (
+    add_cluster,
+    add_common,
+    cluster_client,
+    parse_options,
+    parse_seed,
+    progress_bar,
+    showing_progress,
+)
+
+
+def _strategies(text: str) -> list[Strategy]:
+    names = [n.strip() for n in text.split(",")]
+    if any(not n for n in names):
+        raise OptionError(f"--strategies {text!r}: expected names separated by commas, e.g. threshold:18,threshold:20,random")
+    return [parse_strategy(n) for n in names]
+
+
+def _ci(interval: tuple[float, float], fmt: str) -> str:
+    return "n/a" if math.isnan(interval[0]) else f"{interval[0]:{fmt}} – {interval[1]:{fmt}}"
+
+
+def _standings(result: TournamentResult) -> object:
+    from rich.table import Table
+
+    options = ", ".join(f"{k}={v}" for k, v in result.options.items()) or "defaults"
+    table = Table(title=f"{result.edition}, {result.players} players, {result.games} games in {result.players} "
+                  f"seat rotations; options: {options}")  # fmt: skip
+    for name, justify in (("strategy", "left"), ("seat-games", "right"), ("win rate", "right"), ("95% CI (Wilson)", "right"),
+                          ("mean score", "right"), ("95% CI (normal)", "right")):  # fmt: skip
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for e in result.entries:
+        table.add_row(e.name, str(e.seat_games), f"{e.win_rate:.3f}", _ci(e.win_interval(), ".3f"),
+                      f"{e.mean_score:.1f}", _ci(e.score_interval(), ".1f"))  # fmt: skip
+    return table
+
+
+def _signed(value: float, interval: list[float], scale: float) -> str:
+    low, high = interval
+    half = (high - low) / 2 * scale
+    text = f"{value * scale:+.1f} ± {half:.1f}"
+    return f"[bold]{text}[/bold]" if low > 0 or high < 0 else text
+
+
+def _readings_tables(baseline: TournamentResult, readings: list[ReadingResult]) -> list[object]:
+    """Two tables, the change of win rate and of mean score, a row per reading."""
+    from rich.table import Table
+
+    out: list[object] = []
+    for key, unit, scale in (("win_rate", "win rate, points of %", 100), ("mean_score", "mean final total, points", 1)):
+        table = Table(title=f"change of {unit}, against the baseline, for each disputed reading "
+                      "(± the 95% normal interval of a difference; bold: it excludes 0)")  # fmt: skip
+        table.add_column("option=reading")
+        table.add_column("dispute")
+        for e in baseline.entries:
+            table.add_column(e.name, justify="right")
+        for r in readings:
+            cells = [f"{r.option}={r.reading}", r.dispute or ""]
+            if r.result is None:
+                table.add_row(*cells, f"not played: {r.error}", *[""] * (len(baseline.entries) - 1))
+                continue
+            cells += [_signed(d[key], d[f"{key}_ci95"], scale) for d in r.deltas(baseline)]
+            table.add_row(*cells)
+        out.append(table)
+    return out
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``flip7ref tournament``: strategies in every seat rotation, optionally across every disputed reading."""
+    options = parse_options(args.option)
+    game = Game(args.edition, args.players, options)
+    strategies = _strategies(args.strategies)
+    if args.workers < 1:
+        raise OptionError("--workers: expected a whole number of processes, at least 1")
+    if args.plot:
+        from ..plot import _pyplot
+
+        _pyplot()  # a missing matplotlib is said before the games, not after
+    seed = parse_seed(args.seed)
+    show = showing_progress(args)
+    labels = ["baseline", *(f"{o}={r}" for o, r, _ in disputed_readings(game.edition, tuple(options)))]
+    runs = len(labels) if args.all_readings else 1
+    with cluster_client(args) as client, progress_bar(show, "tournament", args.games * runs) as update:
+        for strategy in strategies:
+            if isinstance(strategy, OptimalSoloStrategy):
+                strategy.workers, strategy.cluster = args.workers, client
+                strategy.progress = lambda n, total: update(0, label=f"solving the optimal-solo policy: {n:,}/{total:,} states")
+                if not show and not args.no_progress:
+                    print(f"flip7ref: solving the optimal-solo policy of Flip 7 (262,143 states, about a minute of CPU)"
+                          f"{' for every reading' if args.all_readings else ''}...", file=sys.stderr)  # fmt: skip
+        readings: list[ReadingResult] = []
+        if args.all_readings:
+            def tick(label: str, n: int) -> None:
+                update(labels.index(label) * args.games + n, label=f"tournament, {label}")
+
+            baseline, readings = readings_sweep(game.edition, args.players, options, strategies, args.games, seed,
+                                                workers=args.workers, cluster=client, progress=tick)  # fmt: skip
+        else:
+            baseline = run_tournament(game, strategies, args.games, seed, workers=args.workers, cluster=client,
+                                      progress=lambda n: update(n, label="tournament"))  # fmt: skip
+    if args.plot:
+        from ..plot import plot_tournament
+
+        plot_tournament(args.plot, baseline, readings)
+    if args.json:
+        data = baseline.as_dict()
+        seconds = baseline.seconds + sum(r.result.seconds for r in readings if r.result is not None)
+        data.update(seed=seed, strategies=[s.name for s in strategies], seconds=seconds)
+        if args.all_readings:
+            data["readings"] = [r.as_dict(baseline) for r in readings]
+        print(json.dumps(data, sort_keys=True, allow_nan=False, default=str))
+        return 0
+    from rich.console import Console
+
+    console = Console(width=None if Console().is_terminal else 140)
+    console.print(_standings(baseline))
+    if args.all_readings:
+        for table in _readings_tables(baseline, readings):
+            console.print(table)
+    seconds = baseline.seconds + sum(r.result.seconds for r in readings if r.result is not None)
+    console.print(f"seed {seed}; {seconds:.1f} s of play" + (f"; plot written to {args.plot}" if args.plot else ""))
+    return 0
+
+
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``tournament`` to the ``flip7ref`` parser."""
+    p = sub.add_parser(
+        "tournament",
+        help="strategies against each other in every seat rotation, with 95%% confidence intervals",
+        description="Seat the strategies (repeated in order to fill the seats) and play every deal once in each "
+        "seat rotation; print each strategy's win rate (95% Wilson score interval) and mean final total (95% "
+        "normal interval). With --all-readings, play the same tournament again for every non-default reading of "
+        "every option not set with --option ('flip7ref options' lists them) and print how much each changes the "
+        "win rates and mean scores. The same arguments print the same numbers for any --workers or --cluster.",
+    )
+    add_common(p)
+    p.add_argument("--strategies", default="threshold:18,threshold:20,threshold:25,random",
+                   help="the lineup, comma-separated: random, threshold:N, always-hit, optimal-solo (Flip 7 only), "
+                   "module:Class (default %(default)s)")  # fmt: skip
+    p.add_argument("--games", type=int, default=400, help="games in all, a multiple of --players (default %(default)s)")
+    p.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
+    p.add_argument("--all-readings", action="store_true", help="also play every disputed reading and tabulate the changes")
+    p.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
+    add_cluster(p)
+    p.add_argument("--plot", metavar="FILE.png", help="draw the score distributions and win rates by reading "
+                   "(needs pip install 'flip7ref[plot]')")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
+    p.set_defaults(func=cmd_tournament)

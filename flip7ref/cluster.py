@@ -1,0 +1,197 @@
+"""Runs on a Dask cluster (``pip install 'flip7ref[cluster]'``): the glue between
+flip7ref's units of work and ``dask.distributed``.
+
+flip7ref does not schedule anything itself here: it cuts the work into the same
+units as its standard-library paths and submits them to a Dask scheduler.
+
+- ``simulate`` and ``tournament``: tasks of consecutive games (``play_range``,
+  ``tournament_range``), at most a bounded window in flight, their integer
+  counts merged as they finish — so the summary is the same as in one process.
+- ``solve``: the combinations of modifier cards that
+  :meth:`flip7ref.analysis.SoloSolver.solve` splits on, one Dask task each,
+  every combination depending on the combinations with one card more (Dask
+  runs it once those are done and hands it their values).  The values, states
+  and best actions are the same as in one process.
+
+:func:`connect` opens a client from a ``--cluster`` value: ``local:N`` starts a
+``LocalCluster`` of N worker processes on this machine (one thread each),
+anything else is the address of a running scheduler
+(``tcp://host:8786``, started with ``dask scheduler`` and ``dask worker``).
+Workers must have flip7ref (and any ``module:Class`` strategy) installed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from .errors import Flip7RefError, OptionError
+
+__all__ = ["ClusterError", "connect", "describe", "parse_cluster", "presolve", "run_units", "size"]
+
+INSTALL = "pip install 'flip7ref[cluster]'"
+
+
+class ClusterError(Flip7RefError, RuntimeError):
+    """The Dask scheduler cannot be reached, or a cluster cannot be started."""
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise OptionError(f"--cluster needs dask.distributed, which is not installed: {INSTALL}") from None
+    return distributed
+
+
+def parse_cluster(text: str) -> tuple[str, int | str]:
+    """``("local", N)`` for ``local:N`` (N >= 1 worker processes) or ``("address", text)``.
+
+    Raises:
+        OptionError: ``local:`` without a whole number of workers, or an empty value.
+    """
+    text = text.strip()
+    if text.startswith("local"):
+        _, sep, count = text.partition(":")
+        if text == "local" or (sep and count.isascii() and count.isdigit() and int(count) >= 1):
+            return ("local", int(count) if sep else 1)
+        raise OptionError(f"--cluster {text!r}: expected local:N with N a whole number of workers, at least 1")
+    if not text:
+        raise OptionError("--cluster: expected local:N or the address of a Dask scheduler, e.g. tcp://10.0.0.5:8786")
+    return ("address", text)
+
+
+@contextlib.contextmanager
+def connect(text: str, *, processes: bool = True, timeout: float = 20) -> Iterator[Any]:
+    """A ``dask.distributed.Client`` for a ``--cluster`` value, closed (and a local
+    cluster shut down) on leaving the block.
+
+    Args:
+        text: ``local:N`` or a scheduler address (see :func:`parse_cluster`).
+        processes: for ``local:N``, worker processes (True: the games and the
+            solve run in parallel) or threads of this process (False: quick to
+            start, for tests; Python runs one thread at a time).
+        timeout: seconds to wait for a scheduler address to answer.
+
+    Raises:
+        OptionError: dask.distributed is not installed, or a malformed value.
+        ClusterError: the scheduler does not answer, or the cluster cannot start.
+    """
+    kind, value = parse_cluster(text)
+    distributed = _distributed()
+    with contextlib.ExitStack() as stack:
+        try:
+            if kind == "local":
+                assert isinstance(value, int)
+                cluster = stack.enter_context(
+                    distributed.LocalCluster(
+                        n_workers=value, threads_per_worker=1, processes=processes, dashboard_address=":0",
+                        silence_logs=40,  # logging.ERROR: no start-up chatter on stderr
+                    )
+                )  # fmt: skip
+                client = stack.enter_context(distributed.Client(cluster))
+            else:
+                client = stack.enter_context(distributed.Client(value, timeout=timeout))
+        except (OSError, TimeoutError, ValueError) as exc:
+            where = f"a local cluster of {value} workers" if kind == "local" else f"the Dask scheduler at {value}"
+            raise ClusterError(f"--cluster: cannot reach {where}: {exc}") from None
+        yield client
+
+
+def size(client: Any) -> tuple[int, int]:
+    """``(workers, threads)`` of a client's cluster."""
+    info = client.scheduler_info()
+    workers = info.get("workers", {})
+    count = int(info.get("n_workers", len(workers)))
+    threads = int(info.get("total_threads", sum(w.get("nthreads", 1) for w in workers.values())))
+    return count, threads
+
+
+def describe(client: Any) -> str:
+    """``N workers, T threads`` of a client's cluster, for messages."""
+    workers, threads = size(client)
+    return f"{workers} worker{'s' if workers != 1 else ''}, {threads} thread{'s' if threads != 1 else ''}"
+
+
+def run_units(
+    client: Any,
+    func: Callable[..., Any],
+    shared: Sequence[Any],
+    units: Sequence[tuple[Any, ...]],
+    on_result: Callable[[tuple[Any, ...], Any], None],
+    *,
+    window: int | None = None,
+) -> None:
+    """Run ``func(*shared, *unit)`` for every unit on the cluster, calling
+    ``on_result(unit, result)`` in this process as each finishes.
+
+    ``shared`` (the game and the strategies) is sent to every worker once
+    (``Client.scatter(broadcast=True)``); at most ``window`` units are in flight
+    (default: four per worker thread), so memory stays flat for long runs.  On an
+    error or Ctrl-C the units still queued are cancelled.
+
+    Raises:
+        whatever ``func`` raised on a worker (e.g. a StrategyError).
+    """
+    distributed = _distributed()
+    if not units:
+        return
+    if window is None:
+        window = 4 * max(1, size(client)[1])
+    scattered = client.scatter(list(shared), broadcast=True)
+    todo = iter(units)
+    futures: dict[Any, tuple[Any, ...]] = {}
+
+    def submit(unit: tuple[Any, ...]) -> Any:
+        future = client.submit(func, *scattered, *unit, pure=False)
+        futures[future] = unit
+        return future
+
+    pending = distributed.as_completed([submit(u) for u in itertools.islice(todo, window)])
+    try:
+        for future in pending:
+            unit = futures.pop(future)
+            on_result(unit, future.result())
+            future.release()
+            nxt = next(todo, None)
+            if nxt is not None:
+                pending.add(submit(nxt))
+    finally:
+        if futures:
+            client.cancel(list(futures))
+
+
+def presolve(
+    client: Any,
+    setup: tuple[Any, bool, int, int],
+    tasks: Sequence[tuple[int, ...]],
+    cards: Callable[[tuple[int, ...]], tuple[int, ...]],
+    above: Callable[[tuple[int, ...]], list[tuple[int, ...]]],
+) -> Iterator[Any]:
+    """The parallel part of :meth:`SoloSolver.solve` on a cluster: one Dask task
+    per combination of modifier cards (``tasks``, fullest first), each
+    depending on the tasks of the combinations ``above`` it; yields each task's
+    result ``(memo entries, best actions)`` as it finishes (the same pairs the
+    standard-library workers send back).
+
+    ``setup`` is ``(position, exact, seat, max_states)``; ``cards(task)`` gives the
+    card codes a combination draws.
+
+    Raises:
+        AnalysisError: a task did (e.g. more than ``max_states`` states).
+    """
+    from .analysis import _solve_combination
+
+    distributed = _distributed()
+    [shared] = client.scatter([setup], broadcast=True)
+    futures: dict[tuple[int, ...], Any] = {}
+    for task in tasks:  # fullest first: a combination's dependencies are submitted before it
+        deps = [futures[t] for t in above(task)]
+        futures[task] = client.submit(_solve_combination, shared, cards(task), *deps, pure=False)
+    try:
+        for future in distributed.as_completed(list(futures.values())):
+            yield future.result()
+    finally:
+        client.cancel(list(futures.values()))

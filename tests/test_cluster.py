@@ -1,0 +1,135 @@
+"""Runs on a Dask cluster (``--cluster``, :mod:`flip7ref.cluster`): the same
+summaries, tournament results and solve values as one process."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from flip7ref import Game
+from flip7ref.analysis import SoloSolver, solo_deck_position
+from flip7ref.cli import main
+from flip7ref.cluster import ClusterError, connect, parse_cluster
+from flip7ref.errors import OptionError
+from flip7ref.play import simulate
+from flip7ref.state import State
+from flip7ref.strategies import RandomStrategy, ThresholdStrategy
+from flip7ref.tournament import run_tournament
+
+pytest.importorskip("distributed", reason="the [cluster] extra is not installed (pip install 'flip7ref[cluster]')")
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """A LocalCluster of two worker threads in this process: quick to start."""
+    with connect("local:2", processes=False) as c:
+        yield c
+
+
+def _timeless(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in ("games_per_second", "seconds")}
+
+
+def test_simulate_on_the_cluster_is_the_same_as_one_process(client: Any) -> None:
+    game = Game("flip7", 3)
+    lineup = [ThresholdStrategy(18), RandomStrategy(), ThresholdStrategy(22)]
+    one_log: list[dict[str, object]] = []
+    many_log: list[dict[str, object]] = []
+    one = simulate(game, 30, "c", lineup, chunk=4, log=one_log.append)
+    many = simulate(game, 30, "c", lineup, chunk=4, log=many_log.append, cluster=client)
+    assert _timeless(many.as_dict()) == _timeless(one.as_dict())
+    assert many_log == one_log and len(one_log) == 30
+
+
+def test_tournament_on_the_cluster_is_the_same_as_one_process(client: Any) -> None:
+    game = Game("flip7", 4, {"tie": "shared-win"})
+    lineup = [ThresholdStrategy(18), ThresholdStrategy(20), RandomStrategy()]
+    one = run_tournament(game, lineup, 16, seed=2, chunk=3)
+    assert run_tournament(game, lineup, 16, seed=2, chunk=3, cluster=client).as_dict() == one.as_dict()
+
+
+def _after(state: State, cards: list[str]) -> State:
+    for card in cards:
+        state = state.apply_chance(card) if state.current_player == -1 else state.apply("hit").apply_chance(card)
+    return state
+
+
+@pytest.mark.rules("F7-035", "F7-090", "F7-091")
+def test_solve_on_the_cluster_is_the_same_as_one_process(client: Any) -> None:
+    """Every combination of the six modifiers a Dask task: every value and best action agree to the bit."""
+    state = _after(solo_deck_position(Game("flip7", 1), ["number", "modifier"]), ["0", "1", "2", "3"])
+    one, many = SoloSolver(), SoloSolver(cluster=client)
+    a, b = one.solve(state), many.solve(state)
+    assert (b.value, b.bust, b.flip7, b.states) == (a.value, a.bust, a.flip7, a.states)
+    assert a.states == 46 * 64
+    assert a.value == pytest.approx(30.21639109902418, abs=1e-12)
+    assert many.best_actions() == one.best_actions()
+    assert many._memo == one._memo
+    assert b.workers == 2
+
+
+def test_cli_simulate_local_cluster_equals_one_process(capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's check: simulate --games 200 --seed 9 --cluster local:2 --json equals --workers 1."""
+    args = ["simulate", "--games", "200", "--seed", "9", "--json"]
+    assert main([*args, "--cluster", "local:2"]) == 0
+    cluster = json.loads(capsys.readouterr().out)
+    assert main([*args, "--workers", "1"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert _timeless(cluster) == _timeless(one)
+    assert one["games"] == 200
+
+
+def test_parse_cluster() -> None:
+    assert parse_cluster("local:3") == ("local", 3)
+    assert parse_cluster("local") == ("local", 1)
+    assert parse_cluster("tcp://10.0.0.5:8786") == ("address", "tcp://10.0.0.5:8786")
+    for bad in ("local:0", "local:x", " "):
+        with pytest.raises(OptionError, match="--cluster"):
+            parse_cluster(bad)
+
+
+def test_an_unreachable_scheduler_is_one_clear_error() -> None:
+    with pytest.raises(ClusterError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"), \
+            connect("tcp://127.0.0.1:9", timeout=1):  # fmt: skip
+        pass
+
+
+def test_cli_cluster_mistakes_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "2", "--cluster", "local:zero"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "expected local:N" in err
+
+
+def test_a_missing_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    assert main(["tournament", "--games", "4", "--players", "2", "--cluster", "local:1"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'flip7ref[cluster]'" in err and err.count("\n") == 1
+
+
+def test_cli_tournament_and_solve_take_cluster(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """--cluster reaches tournament and solve (a threaded LocalCluster here, to start quickly)."""
+    import flip7ref.cluster as cluster
+
+    opened: list[str] = []
+    real = cluster.connect
+
+    def threaded(text: str, **_: object) -> Any:
+        opened.append(text)
+        return real(text, processes=False)
+
+    monkeypatch.setattr(cluster, "connect", threaded)
+    args = ["tournament", "--players", "2", "--strategies", "threshold:15,threshold:25", "--games", "8", "--json"]
+    assert main([*args, "--cluster", "local:2"]) == 0
+    on_cluster = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    assert _timeless(on_cluster) == _timeless(json.loads(capsys.readouterr().out))
+    assert main(["solve", "--cards", "numbers", "--cluster", "local:1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] == pytest.approx(18.5652176141, abs=1e-9)
+    assert main(["simulate", "--games", "4", "--cluster", "local:1"]) == 0
+    assert "Dask cluster       local:1 (1 worker, 1 thread)" in capsys.readouterr().out
+    assert opened == ["local:2", "local:1", "local:1"]

@@ -1,0 +1,81 @@
+"""Solver usability: --max-seconds, the estimate before a long solve, progress,
+and optimal-solo's solve in simulate (issue 18, item 5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from flip7ref import Game
+from flip7ref.analysis import AnalysisError, SoloSolver, solo_deck_position, solo_estimate
+from flip7ref.cli import main
+from flip7ref.errors import OptionError
+from flip7ref.strategies import OptimalSoloStrategy
+
+
+def test_estimates_of_the_solitaire_solves() -> None:
+    flip7 = Game("flip7", 1)
+    assert solo_estimate(flip7, ["number"])[:2] == (4096, False)  # solve finds 4,095 (the empty line is dealt into)
+    assert solo_estimate(flip7, ["number", "modifier"])[:2] == (262_144, False)
+    states, rough, cpu = solo_estimate(flip7, ["number", "modifier", "action"])
+    assert (states, rough) == (262_144 * 4**3, True)  # three copies of each of the three action cards
+    assert cpu > 3600
+    assert solo_estimate(Game("vengeance", 1), ["number", "modifier"])[0] == 414_464
+
+
+def test_max_seconds_stops_a_solve() -> None:
+    state = solo_deck_position(Game("flip7", 1), ["number", "modifier"])
+    with pytest.raises(AnalysisError, match=r"stopped after 1e-06 s \(--max-seconds\) with 256 states solved"):
+        SoloSolver(max_seconds=1e-6).solve(state)
+    with pytest.raises(OptionError, match="max_seconds must be a positive number"):
+        SoloSolver(max_seconds=0)
+
+
+def test_progress_reports_the_states_solved() -> None:
+    seen: list[int] = []
+    result = SoloSolver(progress=seen.append).solve(solo_deck_position(Game("flip7", 1), ["number"]))
+    assert result.states == 4095
+    assert seen == list(range(256, 4095, 256))
+
+
+def test_cli_solve_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--cards", "numbers,modifiers", "--max-states", "1000"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs about 262,144 states, more than --max-states 1,000" in err
+    assert main(["solve", "--cards", "numbers,modifiers,actions", "--max-seconds", "0.01", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("flip7ref: estimate: about 16,777,216 states (with action cards only an order of magnitude")
+    assert "--max-seconds 0.01 stops it then" in err
+    assert "flip7ref: error: stopped after 0.01 s (--max-seconds)" in err
+    assert main(["solve", "--max-seconds", "-1"]) == 2
+    assert "--max-seconds: expected a positive number of seconds" in capsys.readouterr().err
+    assert main(["solve", "--cards", "numbers", "--max-seconds", "60", "--json"]) == 0
+    assert capsys.readouterr().err == ""  # a short solve: no estimate printed
+
+
+def test_optimal_solo_is_for_flip7_only(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(OptimalSoloStrategy, "_tables", {})
+    assert main(["simulate", "--edition", "vengeance", "--strategy", "optimal-solo", "--games", "2"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("flip7ref: error: strategy optimal-solo is for Flip 7 only: the optimal solo policy of "
+                              "vengeance would need about 414,464 states")  # fmt: skip
+
+
+def test_simulate_says_it_solves_the_optimal_solo_policy(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import flip7ref.analysis as analysis
+
+    calls: list[object] = []
+
+    def table(game: Game, max_states: int, categories: tuple[str, ...], **kw: object) -> dict[tuple[int, ...], bool]:
+        progress = kw["progress"]
+        assert callable(progress)
+        progress(10, 262_144)
+        calls.append(kw["workers"])
+        return {}
+
+    monkeypatch.setattr(analysis, "solo_policy_table", table)
+    monkeypatch.setattr(OptimalSoloStrategy, "_tables", {})
+    assert main(["simulate", "--strategy", "optimal-solo", "--games", "2", "--json"]) == 0
+    assert "solving the optimal-solo policy of Flip 7 first" in capsys.readouterr().err
+    assert calls == [1]

@@ -1,0 +1,289 @@
+"""Tournaments across readings, confidence intervals, simulate --log, and pluggable strategies."""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from flip7ref import Game
+from flip7ref.cli import main
+from flip7ref.errors import OptionError, StrategyError
+from flip7ref.play import simulate
+from flip7ref.stats import Z, difference, mean_interval, wilson
+from flip7ref.strategies import RandomStrategy, ThresholdStrategy, load_strategy, parse_strategy
+from flip7ref.tournament import disputed_readings, readings_sweep, run_tournament, seating
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- intervals -------------------------------------------------------------------
+
+
+def test_wilson_interval_known_values() -> None:
+    assert abs(Z - 1.959963984540054) < 1e-12
+    low, high = wilson(5, 10)
+    assert (low, high) == (pytest.approx(0.236593, abs=1e-6), pytest.approx(0.763407, abs=1e-6))
+    assert wilson(0, 40) == (0.0, pytest.approx(0.087622, abs=1e-6))  # stays inside [0, 1]
+    assert wilson(40, 40)[1] == 1.0
+    assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+def test_mean_and_difference_intervals() -> None:
+    low, high = mean_interval(3, 1 + 2 + 3, 1 + 4 + 9)  # mean 2, s = 1
+    assert (low, high) == (pytest.approx(2 - Z / math.sqrt(3)), pytest.approx(2 + Z / math.sqrt(3)))
+    assert mean_interval(1, 7, 49) == (7, 7)
+    d, lo, hi = difference(0.25, 0.03, 0.30, 0.04)
+    assert (d, lo, hi) == (pytest.approx(0.05), pytest.approx(0.0), pytest.approx(0.10))
+
+
+# -- tournaments -------------------------------------------------------------------
+
+
+def test_seating_rotates_every_strategy_through_every_seat() -> None:
+    rotations = [seating(4, 4, r) for r in range(4)]
+    assert rotations[0] == [0, 1, 2, 3] and rotations[1] == [1, 2, 3, 0]
+    for seat in range(4):
+        assert sorted(r[seat] for r in rotations) == [0, 1, 2, 3]
+    assert [seating(2, 4, r) for r in range(2)] == [[0, 1, 0, 1], [1, 0, 1, 0]]
+
+
+def test_tournament_counts_and_is_the_same_in_two_processes() -> None:
+    game = Game("flip7", 3)
+    lineup = [ThresholdStrategy(15), ThresholdStrategy(25), RandomStrategy()]
+    one = run_tournament(game, lineup, 24, seed="t", chunk=5)
+    assert one.games == 24
+    assert [e.seat_games for e in one.entries] == [24, 24, 24]  # each plays one seat of every game
+    assert [e.name for e in one.entries] == ["threshold:15", "threshold:25", "random"]
+    assert sum(e.wins for e in one.entries) >= 24  # one winner a game at least (ties: another round)
+    for e in one.entries:
+        assert sum(e.scores.values()) == e.seat_games
+        low, high = e.win_interval()
+        assert low <= e.win_rate <= high
+        low, high = e.score_interval()
+        assert low <= e.mean_score <= high
+    two = run_tournament(game, lineup, 24, seed="t", chunk=5, workers=2)
+    assert two.as_dict() == one.as_dict()
+    assert run_tournament(game, lineup, 24, seed="u", chunk=5).as_dict() != one.as_dict()
+
+
+def test_duplicate_strategies_are_told_apart() -> None:
+    result = run_tournament(Game("flip7", 2), [ThresholdStrategy(20), ThresholdStrategy(20)], 4, seed=3)
+    assert [e.name for e in result.entries] == ["threshold:20", "threshold:20#2"]
+
+
+def test_tournament_rejects_bad_sizes() -> None:
+    game = Game("flip7", 4)
+    with pytest.raises(OptionError, match="positive multiple of 4"):
+        run_tournament(game, [ThresholdStrategy(20)], 10)
+    with pytest.raises(OptionError, match="1 to 4 strategies"):
+        run_tournament(game, [ThresholdStrategy(n) for n in range(5)], 8)
+
+
+def test_disputed_readings_are_every_non_default_named_reading() -> None:
+    readings = list(disputed_readings(Game("flip7", 2).edition))
+    assert ("stay_requires", "number-card", "D-F7-04") in readings
+    assert ("stay_requires", "nothing", "D-F7-04") in readings
+    assert ("tie", "shared-win", "D-F7-22") in readings
+    assert not any(r == "another-round" or o in ("target_score", "decks") for o, r, _ in readings)
+    assert len(readings) == 14
+    fixed = list(disputed_readings(Game("flip7", 2).edition, ("tie",)))
+    assert len(fixed) == 13 and not any(o == "tie" for o, _, _ in fixed)
+
+
+def test_readings_sweep_replays_the_tournament_with_each_reading() -> None:
+    lineup = [ThresholdStrategy(15), ThresholdStrategy(25)]
+    baseline, readings = readings_sweep("flip7", 2, {"tie": "shared-win"}, lineup, 4, seed=5)
+    assert baseline.as_dict() == run_tournament(Game("flip7", 2, {"tie": "shared-win"}), lineup, 4, 5).as_dict()
+    assert [(r.option, r.reading) for r in readings] == [
+        (o, r) for o, r, _ in disputed_readings(Game("flip7", 2).edition, ("tie",))
+    ]
+    check = next(r for r in readings if (r.option, r.reading) == ("stay_requires", "nothing"))
+    expected = run_tournament(Game("flip7", 2, {"tie": "shared-win", "stay_requires": "nothing"}), lineup, 4, 5)
+    assert check.result is not None and check.result.as_dict() == expected.as_dict()
+    deltas = check.deltas(baseline)
+    assert deltas[0]["win_rate"] == pytest.approx(expected.entries[0].win_rate - baseline.entries[0].win_rate)
+    low, high = deltas[0]["win_rate_ci95"]
+    assert low <= deltas[0]["win_rate"] <= high
+
+
+def test_cli_tournament_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["tournament", "--strategies", "threshold:18,threshold:20,random", "--players", "3", "--games", "12",
+            "--seed", "4", "--no-progress"]  # fmt: skip
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    assert "95% CI (Wilson)" in out and "threshold:18" in out and "random" in out
+    code, out, _ = run(capsys, *args, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["games"] == 12 and data["rotations"] == 3
+    assert [e["name"] for e in data["entries"]] == ["threshold:18", "threshold:20", "random"]
+    assert data["entries"][0]["seat_games"] == 12
+
+
+def test_cli_tournament_all_readings(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["tournament", "--strategies", "threshold:15,threshold:25", "--players", "2", "--games", "4", "--no-progress"]
+    code, out, _ = run(capsys, *args, "--all-readings", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert len(data["readings"]) == 14
+    first = data["readings"][0]
+    assert (first["option"], first["reading"], first["dispute"]) == ("initial_deal", "none", "D-F7-28")
+    assert len(first["delta"]) == 2
+    code, out, _ = run(capsys, *args, "--all-readings", "-o", "tie=shared-win")
+    assert code == 0
+    assert "stay_requires=nothing" in out and "tie=shared-win" not in out.split("change of")[1]
+
+
+def test_cli_tournament_user_mistakes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "tournament", "--games", "10")
+    assert code == 2 and err.count("\n") == 1 and "positive multiple of 4" in err
+    code, _, err = run(capsys, "tournament", "--strategies", "threshold:20,,random")
+    assert code == 2 and "names separated by commas" in err
+
+
+def test_cli_tournament_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="--plot needs the [plot] extra (matplotlib)")
+    target = tmp_path / "t.png"
+    code, out, _ = run(capsys, "tournament", "--players", "2", "--strategies", "threshold:15,threshold:25",
+                       "--games", "4", "--all-readings", "--plot", str(target), "--no-progress")  # fmt: skip
+    assert code == 0 and f"plot written to {target}" in out
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# -- simulate: intervals and the game log -------------------------------------------
+
+
+def test_simulate_reports_intervals(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--games", "30", "--seed", "2", "--json")
+    data = json.loads(out)
+    assert code == 0
+    ci = data["ci95"]
+    for key in ("mean_rounds", "mean_round_score", "bust_rate", "flip7_rate"):
+        low, high = ci[key]
+        assert low < data[key] < high or data[key] == 0
+    assert [low <= w <= high for w, (low, high) in zip(data["win_share"], ci["win_share"], strict=True)] == [True] * 4
+    code, out, _ = run(capsys, "simulate", "--games", "30", "--seed", "2")
+    assert "95% CI" in out and "Wilson" in out
+
+
+def test_simulate_log_is_one_line_per_game_in_order(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert main(["simulate", "--games", "9", "--seed", "l", "--log", str(one), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    lines = [json.loads(line) for line in one.read_text().splitlines()]
+    assert [r["game"] for r in lines] == list(range(9))
+    assert lines[3]["seed"] == "l:3" and lines[3]["dealer"] == 3 and len(lines[3]["totals"]) == 4
+    assert sum(r["rounds"] for r in lines) / 9 == pytest.approx(summary["mean_rounds"])
+    assert [sum(s in r["winners"] for r in lines) / 9 for s in range(4)] == pytest.approx(summary["win_share"])
+    records: list[dict[str, object]] = []
+    simulate(Game("flip7", 4), 9, "l", [ThresholdStrategy(20)], workers=2, chunk=2, log=records.append)
+    assert records == lines
+    two.write_text("")
+    assert main(["simulate", "--games", "9", "--seed", "l", "--log", str(two), "--workers", "2"]) == 0
+    assert two.read_text() == one.read_text()
+
+
+# -- pluggable strategies ----------------------------------------------------------
+
+BOT = textwrap.dedent(
+    '''
+    from flip7ref.state import HIT, STAY
+
+    class Cautious:
+        name = "cautious"
+        def choose(self, state, rng):
+            legal = state.legal_actions()
+            if state.pending()[0] == "offer":
+                return STAY if STAY in legal and state.line_value(state.current_player) >= 12 else HIT
+            return legal[0]
+
+    class Nameless:
+        def choose(self, state, rng):
+            return state.legal_actions()[-1]
+
+    class Cheater:
+        name = "cheater"
+        def choose(self, state, rng):
+            return "target 9"
+
+    class NoChoose:
+        name = "x"
+
+    class NeedsArgs:
+        def __init__(self, level):
+            self.level = level
+
+    class BadName:
+        name = 7
+        def choose(self, state, rng):
+            return state.legal_actions()[0]
+
+    NOT_CALLABLE = 3
+    '''
+)
+
+
+@pytest.fixture
+def bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "mybots.py").write_text(BOT)
+    (tmp_path / "broken.py").write_text("raise RuntimeError('boom')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def test_user_strategy_loads_by_module_and_by_file(bots: Path) -> None:
+    bot = parse_strategy("mybots:Cautious")
+    assert bot.name == "cautious"
+    assert parse_strategy("mybots:Nameless").name == "mybots:Nameless"
+    assert load_strategy(f"{bots / 'mybots.py'}:Cautious").name == "cautious"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nosuchmodule:Bot", "no module named 'nosuchmodule'"),
+        ("mybots:Missing", "module mybots has no attribute 'Missing'"),
+        ("mybots:NoChoose", "has no method choose(state, rng)"),
+        ("mybots:NeedsArgs", "NeedsArgs() failed: TypeError"),
+        ("mybots:BadName", "its name must be a string, got int"),
+        ("mybots:NOT_CALLABLE", "is not a class or a factory"),
+        ("broken:Bot", "importing broken failed: RuntimeError: boom"),
+        ("missing.py:Bot", "no file missing.py"),
+    ],
+)
+def test_user_strategy_errors(bots: Path, spec: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(StrategyError) as info:
+        parse_strategy(spec)
+    assert message in str(info.value)
+    code, _, err = run(capsys, "simulate", "--games", "2", "--strategy", spec)
+    assert code == 2 and err.count("\n") == 1 and message in err
+
+
+def test_user_strategy_plays_simulate_trace_and_tournament(bots: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--games", "6", "--strategy", "mybots:Cautious", "--json")
+    assert code == 0 and json.loads(out)["strategies"] == ["cautious"]
+    code, out, _ = run(capsys, "trace", "--strategy", "mybots:Cautious", "--json")
+    events = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and events[-1]["type"] == "game_won"
+    code, out, _ = run(capsys, "tournament", "--players", "2", "--games", "4", "--strategies",
+                       "mybots:Cautious,threshold:20", "--json", "--no-progress")  # fmt: skip
+    assert code == 0 and [e["name"] for e in json.loads(out)["entries"]] == ["cautious", "threshold:20"]
+
+
+def test_an_illegal_action_names_the_strategy(bots: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "trace", "--strategy", "mybots:Cheater")
+    assert code == 2 and err.count("\n") == 1
+    assert "strategy 'cheater' at seat" in err and "illegal action 'target 9'" in err
+
+
+def test_builtin_names_with_an_argument_are_not_imported() -> None:
+    with pytest.raises(OptionError, match="unknown strategy 'random:3'"):
+        parse_strategy("random:3")
