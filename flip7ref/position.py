@@ -7,13 +7,14 @@ with the same messages, through the checks of this module:
 - a line holds only number and modifier cards (F7-010, F7-035); an action card
   lies in front of a player only if it stays there (a held Second Chance,
   F7-080; the Freeze that froze them, F7-062);
-- a live line holds no number twice (F7-040), except the Lucky 13 pair (V-034:
-  two 13s, one of them Lucky 13); a busted line holds the duplicate that
-  busted it (F7-040);
+- a live line holds no number twice (F7-040), except the Lucky 13 pair (V-036:
+  two 13s, one of them Lucky 13; a third busts); Unlucky 7 is an ordinary 7 once
+  in the line (V-034), so a live line never holds it beside another 7; a busted
+  line holds the duplicate that busted it (F7-040);
 - a line with the numbers of a Flip 7 (F7-050; seven distinct numbers, or seven
   number cards where the Lucky 13 pair counts twice, ``lucky13_flip7``) exists
   only while that Flip 7 ends the round: its maker is the state's ``flip7``;
-- no player holds more Second Chances than the hold limit (F7-081);
+- no player holds more Second Chances than the hold limit (F7-082);
 - no zone holds more copies of a card than the deck(s) hold (F7-002, F7-123);
 - ``round_over`` is a boolean; ``flip7``, ``bonus_to``, ``dealer``, ``turn``,
   ``winners`` and the seats named by pending frames are seats; ``bonus_to``
@@ -109,7 +110,7 @@ def check_seat(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ..
     repeated = sorted(r for r in set(ranks) if ranks.count(r) > 1)
     pair_ok = all(
         ranks.count(r) == 2 and any("pair_allowed" in game.traits[c] for c in numbers if game.rank[c] == r) for r in repeated
-    )  # V-034: the Lucky 13 pair
+    )  # V-036: the Lucky 13 pair
     if status.value == "busted":
         if not repeated:
             raise PositionError(f"lines[{seat}]", "a busted line holds the duplicate that busted it")
