@@ -57,7 +57,12 @@ BAD_POSITIONS = [
         "lines[2]: a Flip 7 ends the round at once; a position mid-round holds fewer numbers",
         "F7-050",
     ),
-    (FLIP7, {"lines": {2: ["5", "6"]}, "statuses": {2: "busted"}}, "lines[2]: a busted line holds the duplicate that busted it", "F7-040"),
+    (
+        FLIP7,
+        {"lines": {2: ["5", "6"]}, "statuses": {2: "busted"}},
+        "lines[2]: a busted line holds the duplicate that busted it",
+        "F7-040",
+    ),
     (FLIP7, {"kept": {0: ["second_chance"] * 3}}, "kept[0]: at most 1 'second_chance' per player", "F7-082"),
     (FLIP7, {"kept": {1: ["flip_three"]}}, "kept[1]: 'flip_three' never stays in front of a player", "F7-078"),
     (FLIP7, {"draw": ["x2", "x2"]}, "draw: more copies of 'x2' than the deck holds", "F7-006"),
@@ -73,7 +78,12 @@ BAD_POSITIONS = [
         "lines[1]: a Flip 7 ends the round at once; a position mid-round holds fewer numbers",
         "V-036",
     ),
-    (VENGEANCE, {"lines": {2: ["1", "2"]}, "statuses": {2: "busted"}}, "lines[2]: a busted line holds the duplicate that busted it", "F7-040"),
+    (
+        VENGEANCE,
+        {"lines": {2: ["1", "2"]}, "statuses": {2: "busted"}},
+        "lines[2]: a busted line holds the duplicate that busted it",
+        "F7-040",
+    ),
 ]
 
 
