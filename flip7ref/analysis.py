@@ -48,6 +48,7 @@ from .spec import CATEGORIES
 from .state import CHANCE, HIT, STAY, Action, State, _frame_cards
 
 __all__ = [
+    "TIES",
     "AnalysisError",
     "NextCard",
     "Policy",
@@ -199,6 +200,8 @@ _Key = tuple[Any, ...]  # a canonical key (see _canonical), with or without its 
 _TaskResult = tuple[list[tuple[_Key, _Triple]], list[tuple[_Key, Action]]]
 _T = TypeVar("_T")
 _NO_RNG = random.Random(0)
+TIES = ("hit", "stay")
+"""The tie-breaks of :class:`SoloSolver` (``ties``): the action taken when hit and stay are worth the same."""
 
 
 def _cards(state: State) -> tuple[int, ...]:
@@ -241,7 +244,8 @@ class SoloSolver:
 
     Args:
         policy: None for the optimal policy (at each decision the action of the
-            highest expected score; ties keep the first legal action, ``hit``);
+            highest expected score; ``ties`` says which of hit and stay is taken
+            when their values are equal);
             or a strategy object to evaluate exactly instead: a deterministic
             one (``choose(state, rng)``, e.g. ``threshold:N``, ``always-hit``), or
             one with ``action_distribution(state)`` giving ``(action, probability)``
@@ -251,6 +255,12 @@ class SoloSolver:
         max_states: give up (:class:`AnalysisError`) beyond this many decision
             states (memory and time grow with it: about a minute per 262,000
             states of CPython 3.11 on one core).
+        ties: ``"hit"`` (the default) or ``"stay"``: the action the optimal policy
+            takes at a Hit-or-Stay offer where both have the same expected score
+            (exactly equal values: with floats, equal floats).  The value is the
+            same either way; P(bust), P(Flip 7) and :meth:`best_actions` are not
+            (see docs/analysis.md: the published solitaire figures are those of
+            ``"stay"``).  Other decisions keep the first legal action on a tie.
         workers: processes to solve in (see :meth:`solve`); 1 solves in this
             process.  Only the optimal policy is solved in parallel (a fixed
             policy reaches fewer states; it is always evaluated here).  Where
@@ -258,7 +268,7 @@ class SoloSolver:
             must solve under ``if __name__ == "__main__":``.
 
     Raises:
-        OptionError: ``workers`` below 1.
+        OptionError: ``workers`` below 1; ``ties`` neither ``"hit"`` nor ``"stay"``.
     """
 
     def __init__(
@@ -269,9 +279,13 @@ class SoloSolver:
         seat: int = 0,
         max_states: int = 1_000_000,
         workers: int = 1,
+        ties: str = "hit",
     ) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise OptionError(f"workers must be a whole number, at least 1 (got {workers!r})")
+        if ties not in TIES:
+            raise OptionError(f"ties must be one of {', '.join(TIES)} (got {ties!r})")
+        self.ties = ties
         self.policy = policy
         self.workers = workers
         self.exact = exact
@@ -387,7 +401,7 @@ class SoloSolver:
         starts = [_drawn(state, self.seat, _combination(split, task)) for task in _combinations(most)]
         if all(s is None or _canonical(s, deck) in self._memo for s in starts):
             return  # solved before (or nothing to solve)
-        workers = _Workers(min(self.workers, len(starts)), (state, self.exact, self.seat, self.max_states))
+        workers = _Workers(min(self.workers, len(starts)), (state, self.exact, self.seat, self.max_states, self.ties))
         self.workers_used = workers.count
         plan = _Schedule(most, workers.count)
 
@@ -469,6 +483,8 @@ class SoloSolver:
             result = self._after(state.apply(action))
         else:
             best: _Triple | None = None
+            if self.ties == "stay" and STAY in legal:  # the first of equal values wins: stay is tried first
+                legal = [STAY, *(a for a in legal if a != STAY)]
             action = legal[0]
             for a in legal:
                 r = self._after(state.apply(a))
@@ -601,7 +617,7 @@ class _Workers:
     forking a process with threads can leave the child stuck on a lock.  A worker
     ends when the pipe closes, so none outlives the solver's process."""
 
-    def __init__(self, count: int, setup: tuple[State, bool, int, int]) -> None:
+    def __init__(self, count: int, setup: tuple[State, bool, int, int, str]) -> None:
         method = multiprocessing.get_start_method()
         if method == "fork" and threading.active_count() > 1 and "forkserver" in multiprocessing.get_all_start_methods():
             method = "forkserver"
@@ -671,13 +687,13 @@ def _loaded(raw: bytes) -> _TaskResult:
 
 
 def _worker_main(
-    pipe: Connection, inherited: list[Connection], state: State, exact: bool, seat: int, max_states: int
+    pipe: Connection, inherited: list[Connection], state: State, exact: bool, seat: int, max_states: int, ties: str
 ) -> None:
     """A worker process: solve each combination received until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the solver's process's to handle
     for other in inherited:
         other.close()
-    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states)
+    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states, ties=ties)
     while True:
         try:
             cards, seeds = pipe.recv()
@@ -819,19 +835,26 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
 
 
 def solo_policy_table(
-    game: Game, max_states: int = 400_000, categories: Iterable[str] = ("number", "modifier"), *, workers: int = 1
+    game: Game,
+    max_states: int = 400_000,
+    categories: Iterable[str] = ("number", "modifier"),
+    *,
+    workers: int = 1,
+    ties: str = "hit",
 ) -> dict[tuple[int, ...], bool]:
     """The optimal solo policy for ``game``'s numbers and modifiers, as a table.
 
     Solves :func:`solo_deck_position` with ``categories`` (default ``number`` and
     ``modifier``) for a one-player copy of ``game`` and returns ``{line: stay?}``
     where ``line`` is the sorted tuple of card codes in front of the player at an
-    offer.  ``workers``: processes to solve in (see :meth:`SoloSolver.solve`).
+    offer.  ``workers``: processes to solve in (see :meth:`SoloSolver.solve`);
+    ``ties``: the action of a line where hit and stay are worth the same (see
+    :class:`SoloSolver`).
 
     Raises:
         OptionError: the solo state space is estimated above ``max_states``
             (the estimate: lines of fewer than seven distinct numbers times
-            every subset of the modifier cards).
+            every subset of the modifier cards); ``ties`` unknown.
     """
     solo = Game(game.edition, 1, game.options)
     ranks = sorted({solo.rank[c] for c in solo.deck if solo.category[c] == CATEGORIES.index("number")})
@@ -844,7 +867,7 @@ def solo_policy_table(
             f"the optimal solo policy of {solo.edition.id} would need about {estimate:,} states "
             f"({len(ranks)} number ranks, {modifiers} modifier cards); at most {max_states:,} are solved"
         )
-    solver = SoloSolver(max_states=max_states, workers=workers)
+    solver = SoloSolver(max_states=max_states, workers=workers, ties=ties)
     solver.solve(solo_deck_position(solo, categories))
     table: dict[tuple[int, ...], bool] = {}
     for key, action in solver.best_actions().items():

@@ -8,7 +8,7 @@ import json
 import sys
 from fractions import Fraction
 
-from ..analysis import Policy, SoloSolver, line_position, next_card, solo_deck_position, usable_cores
+from ..analysis import TIES, Policy, SoloSolver, line_position, next_card, solo_deck_position, usable_cores
 from ..errors import CardError, OptionError
 from ..game import Game
 from ..spec import CATEGORIES
@@ -71,14 +71,14 @@ def _show(p: Fraction | float) -> str:
 
 
 def _solver(args: argparse.Namespace, policy: Policy | None = None) -> SoloSolver:
-    """The solver ``--exact``, ``--max-states`` and ``--workers`` ask for (no
-    ``--workers`` value: every usable core)."""
+    """The solver ``--exact``, ``--max-states``, ``--workers`` and ``--ties`` ask for
+    (no ``--workers`` value: every usable core)."""
     if args.max_states < 1:
         raise OptionError("--max-states: expected a whole number of states, at least 1")
     if args.workers is not None and args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
     workers = usable_cores() if args.workers is None else args.workers
-    return SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=workers)
+    return SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=workers, ties=args.ties)
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -156,7 +156,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     print("next card          " + "  ".join(f"{card}: {float(p):.4f}" for card, p in odds.kinds))
     print(f"expected round score alone, optimal solo play afterwards (unseen {_cards_words(categories)} only):")
     for action, value in values.items():
-        mark = ("   <- best" + (" (a tie: hit is listed first)" if tie else "")) if action == best else ""
+        mark = ("   <- best" + (f" (a tie: --ties {args.ties})" if tie else "")) if action == best else ""
         exact = f"  ({value})" if isinstance(value, Fraction) else ""
         print(f"  {action:<6}           {float(value):.6f}{exact}{mark}")
     print(f"states solved      {solver.states}" + (f" ({solver.workers_used} processes)" if solver.workers_used > 1 else ""))
@@ -205,6 +205,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             type=int,
             default=1_000_000,
             help="give up beyond this many solved states (default %(default)s; about a minute per 262,000)",
+        )
+        p.add_argument(
+            "--ties",
+            choices=TIES,
+            default="hit",
+            help="the action of the optimal policy where hit and stay are worth the same (default %(default)s; "
+            "the value is the same either way, P(bust) and P(Flip 7) are not: the published solitaire figures "
+            "are those of stay)",
         )
 
     p = sub.add_parser(
