@@ -195,6 +195,20 @@ MAX_DEPTH = 32
 written by :meth:`~flip7ref.State.to_dict` nests about ten levels)."""
 
 
+def too_deep(data: object, limit: int = MAX_DEPTH) -> str | None:
+    """The path (``/a/0/b/...``, cut after six steps) of the first list or mapping of
+    ``data`` nested ``limit`` levels deep, or None; found without recursion."""
+    stack: list[tuple[object, int, tuple[object, ...]]] = [(data, 0, ())]
+    while stack:
+        value, depth, path = stack.pop()
+        if isinstance(value, (list, tuple, dict)):
+            if depth >= limit:
+                return "/" + "/".join(str(p) for p in path[:6]) + ("/..." if len(path) > 6 else "")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((item, depth + 1, (*path, key)) for key, item in items)
+    return None
+
+
 def check_depth(data: object, what: str = "state data", limit: int = MAX_DEPTH) -> None:
     """Refuse data nested deeper than ``limit`` lists and mappings, without recursion
     (so a 5,000-deep value is a clear error, not a ``RecursionError``).
@@ -202,15 +216,9 @@ def check_depth(data: object, what: str = "state data", limit: int = MAX_DEPTH) 
     Raises:
         SerializationError: naming the path of the first value too deep.
     """
-    stack: list[tuple[object, int, tuple[object, ...]]] = [(data, 0, ())]
-    while stack:
-        value, depth, path = stack.pop()
-        if isinstance(value, (list, tuple, dict)):
-            if depth >= limit:
-                where = "/" + "/".join(str(p) for p in path[:6]) + ("/..." if len(path) > 6 else "")
-                raise SerializationError(f"{what}: nested more than {limit} levels deep (at {where})")
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            stack.extend((item, depth + 1, (*path, key)) for key, item in items)
+    where = too_deep(data, limit)
+    if where is not None:
+        raise SerializationError(f"{what}: nested more than {limit} levels deep (at {where})")
 
 
 def _short(value: object, limit: int = 40) -> str:
@@ -251,4 +259,13 @@ def check_edition_field(value: object, game: Game | None) -> str:
     return value
 
 
-__all__ = ["MAX_DEPTH", "CardPool", "PositionError", "check_depth", "check_edition_field", "check_seat", "check_state"]
+__all__ = [
+    "MAX_DEPTH",
+    "CardPool",
+    "PositionError",
+    "check_depth",
+    "check_edition_field",
+    "check_seat",
+    "check_state",
+    "too_deep",
+]

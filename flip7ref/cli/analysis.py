@@ -95,7 +95,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
         state = line_position(game, line, seen)
     except (CardError, OptionError) as exc:  # the position's own words for its fields, in the flags' words
         message = str(exc).replace("lines[0]: ", "--line: ", 1).replace("discard: ", "--line and --seen together: ", 1)
-        raise type(exc)(message if message != str(exc) else f"--line/--seen: {exc}") from None
+        kind = CardError if isinstance(exc, CardError) else OptionError  # (a PositionError is a CardError)
+        raise kind(message if message != str(exc) else f"--line/--seen: {exc}") from None
     if state.pending()[0] != "offer":
         raise OptionError("--line: the player holding that line is not offered Hit or Stay (is the round over?)")
     odds = next_card(state)
