@@ -368,7 +368,7 @@ def read_text_file(path: Path, what: str, *, limit: int = MAX_TEXT_BYTES) -> str
         with path.open("rb") as handle:
             raw = handle.read(limit + 1)
         if len(raw) > limit:
-            raise SpecError(str(path), "", f"a {what} of at most {limit:,} bytes")
+            raise SpecError(str(path), "", f"at most {limit:,} bytes in the {what}")
         return raw.decode("utf-8")
     except FileNotFoundError:
         raise SpecError(str(path), "", f"an existing {what}") from None
