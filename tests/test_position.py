@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from flip7ref import CardError, Game, SerializationError, State
 from flip7ref.position import MAX_DEPTH, PositionError
@@ -212,3 +214,39 @@ def test_every_state_a_game_reaches_passes_the_checks(edition: str, options: dic
                 checked += 1
                 s = s.apply_chance(s.sample_chance(rng)) if s.is_chance_node() else s.apply(rng.choice(s.legal_actions()))
     assert checked > 400
+
+
+# --------------------------------------------------------------------------- any zones: the same verdict both ways
+
+
+@st.composite
+def _zones(draw: st.DrawFn) -> tuple[Game, dict[str, Any]]:
+    game = draw(st.sampled_from([FLIP7, VENGEANCE, LUCKY_ONCE]))
+    cards = st.sampled_from(game.card_ids)
+    seats = st.integers(0, game.players - 1)
+    kwargs: dict[str, Any] = {
+        "lines": draw(st.dictionaries(seats, st.lists(cards, max_size=8), max_size=3)),
+        "kept": draw(st.dictionaries(seats, st.lists(cards, max_size=3), max_size=2)),
+        "statuses": draw(st.dictionaries(seats, st.sampled_from(["active", "stayed", "frozen", "busted"]), max_size=3)),
+        "draw": draw(st.lists(cards, max_size=6)),
+        "discard": draw(st.lists(cards, max_size=6)),
+    }
+    return game, kwargs
+
+
+@pytest.mark.rules("F7-040", "F7-050", "F7-082", "V-036")
+@given(_zones())
+def test_any_zones_get_the_same_verdict_from_new_position_and_from_dict(case: tuple[Game, dict[str, Any]]) -> None:
+    """Whatever cards lie where, both constructors accept, or both refuse with the same message."""
+    game, kwargs = case
+    try:
+        game.new_position(rest="out", **kwargs)
+        built = None
+    except PositionError as exc:
+        built = str(exc)
+    try:
+        State.from_dict(_as_data(game, kwargs))
+        read = None
+    except PositionError as exc:
+        read = str(exc)
+    assert built == read
