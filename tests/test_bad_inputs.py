@@ -8,6 +8,7 @@ traceback; through the API a SerializationError with exactly that message.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ import yaml
 
 from flip7ref import SerializationError, State
 from flip7ref.cli import main
+from flip7ref.harness import serve
 from flip7ref.spec import spec_dir
 
 CORPUS = Path(__file__).parent / "bad_inputs"
@@ -99,3 +101,16 @@ def test_a_bad_serialized_state_is_one_serialization_error(entry: dict[str, Any]
         State.from_dict(data)
     assert str(info.value) == entry["error"]
     assert "\n" not in str(info.value)
+
+
+def test_the_protocol_server_answers_a_request_nested_too_deeply_and_goes_on() -> None:
+    """`flip7ref conformance serve`: a request 5,000 lists deep (too deep for the JSON decoder) or
+    40 deep (decoded, too deep to check) gets an errored answer, not a traceback; the server goes on."""
+    lines = ["[" * 5000 + "]" * 5000, json.dumps({"cmd": "start", "x": json.loads("[" * 40 + "]" * 40)}), '{"cmd": "stop"}']
+    out = io.StringIO()
+    assert serve(io.StringIO("\n".join(lines) + "\n"), out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert answers == [
+        {"seq": None, "errored": True, "message": "request nested more than 32 levels deep"},
+        {"seq": None, "errored": True, "message": "request nested more than 32 levels deep (at /x/0/0/0/0/0/...)"},
+    ]
