@@ -741,7 +741,10 @@ _SHIPPED: dict[str, Edition] = {}
 def load_edition(name: str) -> Edition:
     """Load a shipped edition table by id (``"flip7"``) or a table by file path.
 
-    Results for shipped ids are cached; the returned object is read-only.
+    A shipped id always means the shipped table (a file of that name in the working
+    folder is not read); any other name ending in ``.yaml``/``.yml``, holding a
+    folder separator or naming an existing file is read as a table file.  Results
+    for shipped ids are cached; the returned object is read-only.
 
     Raises:
         SpecError: when the table is malformed (see :func:`load_edition_file`).
@@ -751,11 +754,12 @@ def load_edition(name: str) -> Edition:
 
     if not isinstance(name, str):
         raise OptionError(f"edition: expected an edition id or the path of a .yaml table, got {_short(name)}")
-    if name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name or Path(name).is_file():
-        return load_edition_file(name)
     if name in _SHIPPED:
         return _SHIPPED[name]
-    if name not in edition_ids():
+    shipped = name in edition_ids()  # a shipped id wins over a file of that name in the working folder
+    if not shipped and (name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name or Path(name).is_file()):
+        return load_edition_file(name)
+    if not shipped:
         raise OptionError(f"unknown edition {name!r} (expected one of: {', '.join(edition_ids())})")
     _SHIPPED[name] = load_edition_file(spec_dir() / "editions" / f"{name}.yaml")
     return _SHIPPED[name]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from flip7ref import SpecError, load_edition_file
+from flip7ref import SpecError, load_edition, load_edition_file, spec
 from flip7ref.spec import _YAML_LOADER, MAX_DECK_CARDS, MAX_YAML_NODES, parse_yaml, read_yaml_file, spec_dir
 
 EDITIONS = spec_dir() / "editions"
@@ -146,3 +146,24 @@ def test_keys_that_differ_in_type_are_not_duplicates(tmp_path: Path) -> None:
     path = tmp_path / "keys.yaml"
     path.write_text('1: int\n"1": str\n', encoding="utf-8")
     assert read_yaml_file(path, "test file") == {1: "int", "1": "str"}
+
+
+def test_a_shipped_id_is_never_read_from_the_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "flip7").write_text("password: hunter2\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert load_edition("flip7").path == EDITIONS / "flip7.yaml"
+    with pytest.raises(SpecError, match=r"^flip7, at /: found \{'password': 'hunter2'\}"):
+        load_edition("./flip7")  # a path, given as one, is read
+
+
+def test_the_python_loader_keeps_the_bounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without libyaml the pure-Python SafeLoader reads the tables, with the same checks."""
+    monkeypatch.setattr(spec, "_YAML_LOADER", yaml.SafeLoader)
+    shipped = EDITIONS / "flip7.yaml"
+    assert read_yaml_file(shipped, "edition table file") == yaml.load(
+        shipped.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
+    )
+    path = tmp_path / "dup.yaml"
+    path.write_text("a: 1\na: 2\n", encoding="utf-8")
+    with pytest.raises(SpecError, match="key 'a' is also at line 1, column 1"):
+        read_yaml_file(path, "test file")
