@@ -34,6 +34,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from .errors import CardError, SerializationError
 from .game import ACTION, MODIFIER, NUMBER, Game
 from .scoring import flip7_count
@@ -160,6 +162,9 @@ def check_state(state: State) -> None:
         raise bad("shuffle_seed", f"a string or null, got {_short(state.shuffle_seed)}")
     for i, frame in enumerate(state.frames):
         f: Any = frame  # the fields read below belong to the frame types named
+        _check_frame_fields(f, i)
+        if f.name == "forced_draw" and game.effect[f.card] is not None and f.remaining > game.effect[f.card].count:
+            raise bad(f"frames/{i}/remaining", f"at most {game.effect[f.card].count} cards still to draw")
         for field in ("seat", "target", "giver", "chooser", "owner", "resolver"):
             if hasattr(f, field) and getattr(f, field) not in seats:
                 raise bad(f"frames/{i}/{field}", f"a seat 0..{n - 1}")
@@ -227,6 +232,39 @@ def _short(value: object, limit: int = 40) -> str:
     except RecursionError:
         text = f"a deeply nested {type(value).__name__}"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_FIELD_WORDS = {
+    "int": "a whole number from 0",
+    "str": "a string",
+    "bool": "true or false",
+    "tuple[int, ...]": "a list of whole numbers from 0",
+    "tuple[tuple[int, int, int], ...]": "a list of [card, seat, seat] entries",
+}
+
+
+def _check_frame_fields(frame: Any, index: int) -> None:
+    """Refuse a frame field of the wrong type (by the frame class's annotations), so
+    that no deserialized frame fails later inside the interpreter."""
+    for field in attrs.fields(type(frame)):
+        value = getattr(frame, field.name)
+        kind = str(field.type)
+        if kind == "int":
+            ok = type(value) is int and value >= 0
+        elif kind == "str":
+            ok = isinstance(value, str)
+        elif kind == "bool":
+            ok = type(value) is bool
+        elif kind == "tuple[int, ...]":
+            ok = isinstance(value, tuple) and all(type(v) is int and v >= 0 for v in value)
+        elif kind == "tuple[tuple[int, int, int], ...]":
+            ok = isinstance(value, tuple) and all(
+                isinstance(t, tuple) and len(t) == 3 and all(type(v) is int for v in t) for t in value
+            )
+        else:
+            continue  # a field of another kind: its own checks
+        if not ok:
+            raise PositionError(f"state data: frames/{index}/{field.name}", f"expected {_FIELD_WORDS[kind]}, got {_short(value)}")
 
 
 def check_edition_field(value: object, game: Game | None) -> str:

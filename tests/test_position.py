@@ -250,3 +250,32 @@ def test_any_zones_get_the_same_verdict_from_new_position_and_from_dict(case: tu
     except PositionError as exc:
         read = str(exc)
     assert built == read
+
+
+def _forced_draw() -> dict[str, Any]:
+    """Ann's Flip Three on Ben, three cards still to draw (a chance node inside the frame)."""
+    s = FLIP7.new_position(turn=0, lines={0: ["3"], 1: ["4"], 2: ["5"]}, draw=["flip_three", "6", "7", "8"])
+    s = s.apply("hit")
+    s = s.apply_chance(s.next_card() or "").apply("target 1")
+    return s.to_dict(log=False)
+
+
+@pytest.mark.rules("F7-070")
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("x", "state data: frames/0/remaining: expected a whole number from 0, got 'x'"),
+        (-1, "state data: frames/0/remaining: expected a whole number from 0, got -1"),
+        (True, "state data: frames/0/remaining: expected a whole number from 0, got True"),
+        (4, "state data: frames/0/remaining: expected at most 3 cards still to draw"),
+    ],
+)
+def test_a_frame_field_of_the_wrong_type_or_beyond_the_card_is_refused(value: object, message: str) -> None:
+    """A forced draw's cards still to draw: a whole number no larger than the card's count (Flip Three: 3)."""
+    data = _forced_draw()
+    assert data["frames"][0]["remaining"] == 3
+    assert State.from_dict(data).is_chance_node()
+    data["frames"][0]["remaining"] = value
+    with pytest.raises(PositionError) as info:
+        State.from_dict(data)
+    assert str(info.value) == message
