@@ -2,7 +2,8 @@
 
 Reports, per edition, whole 4-player games per second and card draws per second
 with the threshold:20 strategy, transitions per second under random play, and
-the time of the whole conformance suite, as a table and optionally as JSON.
+the time of the whole conformance suite, and the time to load the shipped edition
+tables and to refuse the bad ones of tests/bad_inputs, as a table and optionally as JSON.
 Ratios are given against the reference point of issue 7: the fastest Python
 Flip 7 engine measured plays about 560 four-player games/s (about 68,000 draws/s).
 
@@ -30,12 +31,14 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import platform
 import random
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -44,7 +47,9 @@ from rich.table import Table
 from flip7ref import Game
 from flip7ref.analysis import SoloSolver, solo_deck_position, usable_cores
 from flip7ref.conformance import load_cases, run_reference
+from flip7ref.errors import SpecError
 from flip7ref.play import play
+from flip7ref.spec import edition_ids, load_edition_file, spec_dir
 from flip7ref.strategies import RandomStrategy, ThresholdStrategy
 
 REFERENCE_GAMES_PER_SECOND = 560.0
@@ -82,6 +87,23 @@ def bench_conformance() -> dict[str, float]:
     for case in cases:
         run_reference(case)
     return {"cases": len(cases), "seconds": time.process_time() - start}
+
+
+def bench_tables() -> dict[str, float]:
+    """Loading the shipped edition tables (libyaml's loader, the bounds, the schema, the
+    meaning checks), and refusing the bad tables of the regression corpus
+    (tests/bad_inputs): the slowest refusal."""
+    start = time.process_time()
+    for edition in edition_ids():
+        load_edition_file(spec_dir() / "editions" / f"{edition}.yaml")
+    shipped = time.process_time() - start
+    slowest = 0.0
+    for path in sorted((Path(__file__).parent.parent / "tests" / "bad_inputs" / "tables").glob("*.yaml")):
+        begin = time.process_time()
+        with contextlib.suppress(SpecError):
+            load_edition_file(path)
+        slowest = max(slowest, time.process_time() - begin)
+    return {"seconds": shipped, "slowest_refusal_seconds": slowest}
 
 
 PUBLISHED = {"numbers": 18.5652176141, "numbers,modifiers": 20.2291054307}
@@ -150,6 +172,12 @@ def main() -> None:
     console = Console(soft_wrap=True)  # long lines are not broken mid-sentence when piped
     console.print(table)
     console.print(f"conformance suite: {conf['cases']:.0f} cases in {conf['seconds']:.2f} s")
+    tables = best_of(args.repeat, bench_tables)
+    results["tables"] = tables
+    console.print(
+        f"edition tables: both shipped loaded in {tables['seconds']:.3f} s; the slowest bad table of "
+        f"tests/bad_inputs refused in {tables['slowest_refusal_seconds']:.3f} s"
+    )
     solves: dict[str, object] = {}
     runs = [("numbers", 1)]
     if args.solve_modifiers:

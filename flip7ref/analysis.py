@@ -48,6 +48,7 @@ from .spec import CATEGORIES
 from .state import CHANCE, HIT, STAY, Action, State, _frame_cards
 
 __all__ = [
+    "TIES",
     "AnalysisError",
     "NextCard",
     "Policy",
@@ -200,6 +201,8 @@ _Key = tuple[Any, ...]  # a canonical key (see _canonical), with or without its 
 _TaskResult = tuple[list[tuple[_Key, _Triple]], list[tuple[_Key, Action]]]
 _T = TypeVar("_T")
 _NO_RNG = random.Random(0)
+TIES = ("hit", "stay")
+"""The tie-breaks of :class:`SoloSolver` (``ties``): the action taken when hit and stay are worth the same."""
 
 
 def _cards(state: State) -> tuple[int, ...]:
@@ -242,7 +245,8 @@ class SoloSolver:
 
     Args:
         policy: None for the optimal policy (at each decision the action of the
-            highest expected score; ties keep the first legal action, ``hit``);
+            highest expected score; ``ties`` says which of hit and stay is taken
+            when their values are equal);
             or a strategy object to evaluate exactly instead: a deterministic
             one (``choose(state, rng)``, e.g. ``threshold:N``, ``always-hit``), or
             one with ``action_distribution(state)`` giving ``(action, probability)``
@@ -252,6 +256,12 @@ class SoloSolver:
         max_states: give up (:class:`AnalysisError`) beyond this many decision
             states (memory and time grow with it: about a minute per 262,000
             states of CPython 3.11 on one core).
+        ties: ``"hit"`` (the default) or ``"stay"``: the action the optimal policy
+            takes at a Hit-or-Stay offer where both have the same expected score
+            (exactly equal values: with floats, equal floats).  The value is the
+            same either way; P(bust), P(Flip 7) and :meth:`best_actions` are not
+            (see docs/analysis.md: the published solitaire figures are those of
+            ``"stay"``).  Other decisions keep the first legal action on a tie.
         workers: processes to solve in (see :meth:`solve`); 1 solves in this
             process.  Only the optimal policy is solved in parallel (a fixed
             policy reaches fewer states; it is always evaluated here).  Where
@@ -268,7 +278,7 @@ class SoloSolver:
             processes; the result is the same.
 
     Raises:
-        OptionError: ``workers`` below 1, ``max_seconds`` not positive.
+        OptionError: ``workers`` below 1, ``max_seconds`` not positive; ``ties`` neither ``"hit"`` nor ``"stay"``.
     """
 
     def __init__(
@@ -282,11 +292,15 @@ class SoloSolver:
         max_seconds: float | None = None,
         progress: Callable[[int], None] | None = None,
         cluster: Any = None,
+        ties: str = "hit",
     ) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise OptionError(f"workers must be a whole number, at least 1 (got {workers!r})")
         if max_seconds is not None and not max_seconds > 0:
             raise OptionError(f"max_seconds must be a positive number of seconds (got {max_seconds!r})")
+        if ties not in TIES:
+            raise OptionError(f"ties must be one of {', '.join(TIES)} (got {ties!r})")
+        self.ties = ties
         self.max_seconds = max_seconds
         self.progress = progress
         self.cluster = cluster
@@ -428,16 +442,16 @@ class SoloSolver:
 
             self.workers_used = 1
             plan0 = _Schedule(most, 1)
-            setup = (state, self.exact, self.seat, self.max_states)
+            setup = (state, self.exact, self.seat, self.max_states, self.ties)
             for memo, best in presolve(
-                self.cluster, setup, _combinations(most), lambda t: _combination(split, t), plan0.above
+                self.cluster, _solve_combination, setup, _combinations(most), lambda t: _combination(split, t), plan0.above
             ):
                 self._merge_task(deck, memo, best)
             from .cluster import size
 
             self.workers_used = max(1, size(self.cluster)[0])
             return
-        workers = _Workers(min(self.workers, len(starts)), (state, self.exact, self.seat, self.max_states))
+        workers = _Workers(min(self.workers, len(starts)), (state, self.exact, self.seat, self.max_states, self.ties))
         self.workers_used = workers.count
         plan = _Schedule(most, workers.count)
 
@@ -525,6 +539,8 @@ class SoloSolver:
             result = self._after(state.apply(action))
         else:
             best: _Triple | None = None
+            if self.ties == "stay" and STAY in legal:  # the first of equal values wins: stay is tried first
+                legal = [STAY, *(a for a in legal if a != STAY)]
             action = legal[0]
             for a in legal:
                 r = self._after(state.apply(a))
@@ -659,7 +675,7 @@ class _Workers:
     forking a process with threads can leave the child stuck on a lock.  A worker
     ends when the pipe closes, so none outlives the solver's process."""
 
-    def __init__(self, count: int, setup: tuple[State, bool, int, int]) -> None:
+    def __init__(self, count: int, setup: tuple[State, bool, int, int, str]) -> None:
         method = multiprocessing.get_start_method()
         if method == "fork" and threading.active_count() > 1 and "forkserver" in multiprocessing.get_all_start_methods():
             method = "forkserver"
@@ -729,13 +745,13 @@ def _loaded(raw: bytes) -> _TaskResult:
 
 
 def _worker_main(
-    pipe: Connection, inherited: list[Connection], state: State, exact: bool, seat: int, max_states: int
+    pipe: Connection, inherited: list[Connection], state: State, exact: bool, seat: int, max_states: int, ties: str
 ) -> None:
     """A worker process: solve each combination received until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the solver's process's to handle
     for other in inherited:
         other.close()
-    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states)
+    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states, ties=ties)
     while True:
         try:
             cards, seeds = pipe.recv()
@@ -770,13 +786,13 @@ def _presolve_task(
     )
 
 
-def _solve_combination(setup: tuple[State, bool, int, int], cards: tuple[int, ...], *above: _TaskResult) -> _TaskResult:
+def _solve_combination(setup: tuple[State, bool, int, int, str], cards: tuple[int, ...], *above: _TaskResult) -> _TaskResult:
     """A Dask task of a parallel solve (:func:`flip7ref.cluster.presolve`): solve
     the position after drawing ``cards`` in a fresh solver given the states of
     the combinations with one card more (``above``: their tasks' results), and
     return the states solved here, as :func:`_presolve_task` does."""
-    state, exact, seat, max_states = setup
-    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states)
+    state, exact, seat, max_states, ties = setup
+    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states, ties=ties)
     seeds = [entry for memo, _ in above for entry in memo]
     return _presolve_task(solver, state, cards, seeds)
 
@@ -930,6 +946,7 @@ def solo_policy_table(
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
     cluster: Any = None,
+    ties: str = "hit",
 ) -> dict[tuple[int, ...], bool]:
     """The optimal solo policy for ``game``'s numbers and modifiers, as a table.
 
@@ -938,11 +955,12 @@ def solo_policy_table(
     where ``line`` is the sorted tuple of card codes in front of the player at an
     offer.  ``workers``: processes to solve in, or ``cluster`` a Dask client (see
     :meth:`SoloSolver.solve`); ``progress(states solved, states expected)`` is
-    called as the solve goes.
+    called as the solve goes; ``ties``: the action of a line where hit and stay
+    are worth the same (see :class:`SoloSolver`).
 
     Raises:
         OptionError: the solo state space is estimated (:func:`solo_estimate`)
-            above ``max_states``.
+            above ``max_states``; ``ties`` unknown.
     """
     solo = Game(game.edition, 1, game.options)
     categories = tuple(categories)
@@ -953,7 +971,7 @@ def solo_policy_table(
             f"at most {max_states:,} are solved"
         )
     tick = None if progress is None else (lambda n: progress(n, estimate))
-    solver = SoloSolver(max_states=max_states, workers=workers, progress=tick, cluster=cluster)
+    solver = SoloSolver(max_states=max_states, workers=workers, progress=tick, cluster=cluster, ties=ties)
     solver.solve(solo_deck_position(solo, categories))
     table: dict[tuple[int, ...], bool] = {}
     for key, action in solver.best_actions().items():

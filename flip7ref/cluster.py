@@ -165,7 +165,8 @@ def run_units(
 
 def presolve(
     client: Any,
-    setup: tuple[Any, bool, int, int],
+    solve: Callable[..., Any],
+    setup: tuple[Any, bool, int, int, str],
     tasks: Sequence[tuple[int, ...]],
     cards: Callable[[tuple[int, ...]], tuple[int, ...]],
     above: Callable[[tuple[int, ...]], list[tuple[int, ...]]],
@@ -176,20 +177,20 @@ def presolve(
     result ``(memo entries, best actions)`` as it finishes (the same pairs the
     standard-library workers send back).
 
-    ``setup`` is ``(position, exact, seat, max_states)``; ``cards(task)`` gives the
+    ``solve(setup, cards, *results above)`` is the task (the solver's own, so
+    this module needs nothing of :mod:`flip7ref.analysis`); ``setup`` is
+    ``(position, exact, seat, max_states, ties)``; ``cards(task)`` gives the
     card codes a combination draws.
 
     Raises:
         AnalysisError: a task did (e.g. more than ``max_states`` states).
     """
-    from .analysis import _solve_combination
-
     distributed = _distributed()
     [shared] = client.scatter([setup], broadcast=True)
     futures: dict[tuple[int, ...], Any] = {}
     for task in tasks:  # fullest first: a combination's dependencies are submitted before it
         deps = [futures[t] for t in above(task)]
-        futures[task] = client.submit(_solve_combination, shared, cards(task), *deps, pure=False)
+        futures[task] = client.submit(solve, shared, cards(task), *deps, pure=False)
     try:
         for future in distributed.as_completed(list(futures.values())):
             yield future.result()

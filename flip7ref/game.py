@@ -302,8 +302,13 @@ class Game:
             The settled :class:`~flip7ref.state.State` (the next decision or chance node).
 
         Raises:
-            CardError: an unknown card, an action card in a line, or more copies
-                of a card than the deck(s) hold.
+            CardError: an unknown card or a malformed card list.
+            PositionError: (a CardError) a position no game can reach: an action
+                card in a line, a number twice in a live line (bar the Lucky 13
+                pair), a busted line without its duplicate, the numbers of a Flip 7,
+                more Second Chances than the hold limit, more copies of a card than
+                the deck(s) hold.  :meth:`State.from_dict` refuses the same positions
+                with the same messages (:mod:`flip7ref.position`).
             OptionError: a seat, status or ``rest`` value out of range.
         """
         from .state import position_state

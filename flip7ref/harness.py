@@ -29,7 +29,10 @@ import jsonschema
 from . import __version__
 from .conformance import Case, CaseResult, errored, judge, observe
 from .errors import Flip7RefError
+from .position import MAX_DEPTH, too_deep
 from .spec import edition_ids, load_edition, load_schema
+
+_TOO_DEEP = object()  # a line the JSON decoder could not read for its depth
 
 PROTOCOL_VERSION = 1
 
@@ -113,6 +116,13 @@ def serve(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
             request = json.loads(line)
         except json.JSONDecodeError as exc:
             send({"seq": None, "errored": True, "message": f"request is not JSON: {exc.msg}"})
+            continue
+        except RecursionError:  # nested too deeply for the decoder
+            send({"seq": None, "errored": True, "message": f"request nested more than {MAX_DEPTH} levels deep"})
+            continue
+        where = too_deep(request)
+        if where is not None:
+            send({"seq": None, "errored": True, "message": f"request nested more than {MAX_DEPTH} levels deep (at {where})"})
             continue
         problem = check_message(request, "request")
         seq = request.get("seq") if isinstance(request, dict) else None
@@ -238,10 +248,15 @@ class Engine:
                     self.proc.wait(timeout=1)
             raise EngineError(self._exit_message())
         try:
-            return json.loads(line)
+            data = json.loads(line)
         except json.JSONDecodeError:
             shown = line.strip()[:120]
             raise EngineError(f"engine printed a line that is not JSON: {shown!r}") from None
+        except RecursionError:
+            data = _TOO_DEEP
+        if data is _TOO_DEEP or too_deep(data) is not None:
+            raise EngineError(f"engine printed a line nested more than {MAX_DEPTH} levels deep") from None
+        return data
 
     def run(self, seq: int, case: Case) -> dict[str, Any]:
         """Send one case; return the validated response.

@@ -20,6 +20,7 @@ import attrs
 
 from .errors import Flip7RefError, SpecError
 from .game import Game
+from .position import MAX_DEPTH, too_deep
 from .spec import read_text_file, validate
 from .state import CHANCE, TERMINAL, State
 
@@ -60,6 +61,11 @@ def load_transcript(path: str | Path) -> dict[str, Any]:
         data = json.loads(read_text_file(p, "transcript file"))
     except json.JSONDecodeError as exc:
         raise SpecError(str(p), f"line {exc.lineno}, column {exc.colno}", f"JSON ({exc.msg})") from None
+    except RecursionError:
+        raise SpecError(str(p), "", f"JSON nested at most {MAX_DEPTH} levels deep") from None
+    where = too_deep(data)
+    if where is not None:
+        raise SpecError(str(p), where, f"JSON nested at most {MAX_DEPTH} levels deep")
     validate(data, "transcript", str(p))
     assert isinstance(data, dict)
     return data

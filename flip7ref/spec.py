@@ -7,7 +7,13 @@ rule id cited by a card or option is in the catalogue...).  The result is an
 :class:`Edition`, a read-only description the interpreter compiles into a
 :class:`flip7ref.Game` once options are chosen.
 
-YAML is read with ``yaml.safe_load`` only.
+YAML is read by safe loading only (PyYAML's C loader ``CSafeLoader`` where
+libyaml is available, else ``SafeLoader``), and bounded: a file size limit, a
+limit on nesting and on the size of the document once its aliases are expanded
+(an alias-expansion bomb is refused before it is built), and no duplicate key.
+After the schema, a table is checked for meaning: every value an option reading
+gives a table key must be one the interpreter implements for that key
+(:func:`check_meaning`).
 """
 
 from __future__ import annotations
@@ -332,45 +338,140 @@ def _read_yaml(path: Path) -> object:
     return read_yaml_file(path, "edition table file")
 
 
-def read_text_file(path: Path, what: str) -> str:
+MAX_TEXT_BYTES = 16 * 1024 * 1024
+"""The largest text file (case file, transcript, serialized state) flip7ref reads, in bytes."""
+MAX_YAML_BYTES = 4 * 1024 * 1024
+"""The largest YAML file (edition table, case file) flip7ref reads, in bytes."""
+MAX_YAML_NODES = 1_000_000
+"""The most YAML nodes (scalars, lists, mappings) a document may hold once its aliases are expanded."""
+MAX_YAML_DEPTH = 64
+"""The deepest nesting of lists and mappings a YAML document may have."""
+
+_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's C parser where available
+
+
+def read_text_file(path: Path, what: str, *, limit: int = MAX_TEXT_BYTES) -> str:
     """Read a UTF-8 text file, turning every failure into a SpecError naming the file.
 
     Args:
         path: the file.
         what: what the file should be, for the message (e.g. ``"case file"``).
+        limit: the largest size accepted, in bytes.
 
     Raises:
-        SpecError: missing, a folder or special file, unreadable, or not UTF-8.
+        SpecError: missing, a folder or special file, larger than ``limit``,
+            unreadable, or not UTF-8.
     """
     if not path.is_file() and path.exists():
         raise SpecError(str(path), "", f"{what}, not a folder or a special file")
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(limit + 1)
+        if len(raw) > limit:
+            raise SpecError(str(path), "", f"at most {limit:,} bytes in the {what}")
+        return raw.decode("utf-8")
     except FileNotFoundError:
         raise SpecError(str(path), "", f"an existing {what}") from None
     except UnicodeDecodeError:
         raise SpecError(str(path), "", "UTF-8 text") from None
     except (OSError, ValueError) as exc:
+        if isinstance(exc, SpecError):
+            raise
         why = f"{type(exc).__name__}: {getattr(exc, 'strerror', None) or exc}"
         raise SpecError(str(path), "", f"a readable {what} ({why})") from None
 
 
 def read_yaml_file(path: Path, what: str) -> object:
-    """Read a YAML file with ``safe_load``, turning every failure into a SpecError.
+    """Read a YAML file by safe loading, bounded, turning every failure into a SpecError.
 
     Raises:
-        SpecError: missing, unreadable, not UTF-8, too deeply nested, or not YAML.
+        SpecError: missing, unreadable, larger than :data:`MAX_YAML_BYTES`, not
+            UTF-8, not YAML, nested deeper than :data:`MAX_YAML_DEPTH`, more than
+            :data:`MAX_YAML_NODES` nodes once aliases are expanded (an alias bomb),
+            a recursive alias, or a key given twice in one mapping.
     """
-    text = read_text_file(path, what)
+    return parse_yaml(read_text_file(path, what, limit=MAX_YAML_BYTES), str(path))
+
+
+def parse_yaml(text: str, file: str) -> object:
+    """Parse YAML text by safe loading, with the bounds of :func:`read_yaml_file`.
+
+    The document is composed into nodes first (aliases stay shared, so a bomb
+    costs nothing yet), checked, and only then built into Python values.
+
+    Raises:
+        SpecError: naming ``file`` and, where known, the line and column.
+    """
+    loader = _YAML_LOADER(text)
     try:
-        return yaml.safe_load(text)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_nodes(node, file)
+        return loader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
-        raise SpecError(str(path), where, f"valid YAML ({problem})") from None
+        raise SpecError(file, where, f"valid YAML ({problem})") from None
     except RecursionError:
-        raise SpecError(str(path), "", "YAML nested less deeply") from None
+        raise SpecError(file, "", f"YAML nested at most {MAX_YAML_DEPTH} deep") from None
+    finally:
+        loader.dispose()
+
+
+def _where(node: yaml.Node) -> str:
+    mark = node.start_mark
+    return f"line {mark.line + 1}, column {mark.column + 1}"
+
+
+def _check_nodes(root: yaml.Node, file: str) -> None:
+    """Refuse a composed YAML document that is too deep, too large once its
+    aliases are expanded, recursive, or has a key twice in a mapping.
+
+    A depth-first walk over the node graph (shared nodes visited once), so the
+    cost is the size of the file, not of its expansion."""
+    size: dict[int, int] = {}
+    started: set[int] = set()
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 0, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        nid = id(node)
+        children: list[yaml.Node] = []
+        if isinstance(node, yaml.MappingNode):
+            children = [n for pair in node.value for n in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        if done:
+            total = 1 + sum(size[id(c)] for c in children)
+            if total > MAX_YAML_NODES:
+                raise SpecError(
+                    file, _where(node), f"at most {MAX_YAML_NODES:,} YAML nodes once aliases are expanded (found {total:,})"
+                )
+            size[nid] = total
+            started.discard(nid)
+            continue
+        if nid in size:
+            continue
+        if nid in started:
+            raise SpecError(file, _where(node), "YAML without a recursive alias (a node that contains itself)")
+        if depth > MAX_YAML_DEPTH:
+            raise SpecError(file, _where(node), f"YAML nested at most {MAX_YAML_DEPTH} deep")
+        started.add(nid)
+        stack.append((node, depth, True))
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[tuple[str, str], yaml.Node] = {}
+            for key, _value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    ident = (key.tag, key.value)
+                    if ident in seen:
+                        raise SpecError(
+                            file,
+                            _where(key),
+                            f"each key once in a mapping (key {key.value!r} is also at {_where(seen[ident])})",
+                        )
+                    seen[ident] = key
+        stack.extend((c, depth + 1, False) for c in reversed(children))
 
 
 def _option_refs(value: object, path: list[object]) -> list[tuple[str, list[object], object]]:
@@ -390,6 +491,106 @@ def _option_refs(value: object, path: list[object]) -> list[tuple[str, list[obje
         for i, item in enumerate(value):
             found.extend(_option_refs(item, [*path, i]))
     return found
+
+
+_OPTION_REF = "#/$defs/optionRef"
+_TRUTH_VALUES = (True, False, "true", "false", "yes", "no", "on", "off")
+MAX_DECK_CARDS = 10_000
+"""The most cards one deck of an edition table may hold (the sum of the card counts)."""
+
+
+def _literal_schema(schema: Mapping[str, Any], section: str, key: str) -> dict[str, Any] | None:
+    """The part of the edition schema a literal value of ``section``/``key`` must match
+    (the option-reference branch left out); None for a key the schema does not define."""
+    if section == "effect":
+        props = schema["$defs"]["effect"]["properties"]
+    elif section == "unless":
+        return {"enum": list(_TRUTH_VALUES)}
+    else:
+        props = schema["properties"][section]["properties"]
+    sub = props.get(key)
+    if not isinstance(sub, dict):
+        return None
+    if "anyOf" in sub:
+        sub = {"anyOf": [b for b in sub["anyOf"] if b.get("$ref") != _OPTION_REF]}
+    return {"$defs": schema["$defs"], **sub}
+
+
+def _describe(schema: Mapping[str, Any]) -> str:
+    """Say in words which literal values a (literal) schema allows."""
+    parts: list[str] = []
+    for branch in schema.get("anyOf", [schema]):
+        if "enum" in branch:
+            parts.extend(json.dumps(v) if isinstance(v, bool) else repr(v) for v in branch["enum"])
+        elif "const" in branch:
+            parts.append(repr(branch["const"]))
+        elif branch.get("type") == "integer":
+            low, high = branch.get("minimum"), branch.get("maximum")
+            parts.append(f"a whole number {low if low is not None else ''}..{high if high is not None else ''}".rstrip("."))
+        elif branch.get("type") == "boolean":
+            parts.extend(["true", "false"])
+        elif "$ref" in branch:
+            parts.append("a list of card ids or categories")
+    return "one of " + ", ".join(parts)
+
+
+def _reading_values(
+    value: object, options: Mapping[str, OptionSpec], path: list[object]
+) -> list[tuple[object, list[object], str]]:
+    """Every value an entry of the table takes under some choice of readings:
+    ``(value, path of the reading that gives it, which readings)``; a literal
+    entry gives itself with an empty description."""
+    if not (isinstance(value, dict) and set(value) <= {"option", "values"} and isinstance(value.get("option"), str)):
+        return [(value, path, "")]
+    spec = options[value["option"]]
+    values = value.get("values")
+    found: list[tuple[object, list[object], str]] = []
+    for reading in spec.readings:
+        chain = f"reading {reading.name!r} of option {spec.name!r}"
+        if isinstance(values, dict):
+            for v, where, via in _reading_values(values[reading.name], options, [*path, "values", reading.name]):
+                found.append((v, where, chain + (" with " + via if via else "")))
+        else:
+            found.append((spec.coerce(reading.name), ["options", spec.name, "readings", reading.name], chain))
+    return found
+
+
+def check_meaning(data: Mapping[str, Any], options: Mapping[str, OptionSpec], file: str) -> None:
+    """Check that every value an option's reading gives a table key is one the
+    interpreter implements for that key (the literal values the edition schema
+    lists for it: ``start_seat`` is ``dealer-left`` or ``dealer``, ``targets`` a
+    set of players...).  A literal value is checked by the schema already.
+
+    Raises:
+        SpecError: naming ``file``, the path of the reading (or of the ``values``
+            entry) at fault, the reading, and the allowed values.
+    """
+    schema = load_schema("edition")
+    places: list[tuple[str, str, list[object], object]] = []
+    for section in ("round", "game_end"):
+        for key, value in (data.get(section) or {}).items():
+            places.append((section, key, [section, key], value))
+    for i, card in enumerate(data.get("cards") or ()):
+        for key, value in (card.get("effect") or {}).items():
+            places.append(("effect", key, ["cards", i, "effect", key], value))
+    for i, step in enumerate(data.get("scoring") or ()):
+        if "unless" in step:
+            places.append(("unless", "unless", ["scoring", i, "unless"], step["unless"]))
+    for section, key, path, value in places:
+        literal = _literal_schema(schema, section, key)
+        if literal is None:
+            continue
+        validator = _STRICT(literal)
+        for v, where, via in _reading_values(value, options, path):
+            if via and not validator.is_valid(v):
+                allowed = _describe(literal)
+                raise SpecError(
+                    file,
+                    pointer(where),
+                    allowed,
+                    problem=f"{via} gives {pointer(path)} the value {_short(v)}, which the interpreter does not "
+                    f"implement; expected {allowed}",
+                )
 
 
 def parse_edition(data: object, file: str) -> Edition:
@@ -481,6 +682,10 @@ def parse_edition(data: object, file: str) -> Edition:
                 for reading in options[opt].readings:
                     if reading.name not in values:
                         raise SpecError(file, pointer([*path, "values"]), f"a value for reading {reading.name!r}")
+    check_meaning(data, options, file)
+    deck_size = sum(c["count"] for c in data["cards"])
+    if deck_size > MAX_DECK_CARDS:
+        raise SpecError(file, "/cards", f"at most {MAX_DECK_CARDS:,} cards in one deck (the counts add up to {deck_size:,})")
     for i, c in enumerate(data["cards"]):
         effect = c.get("effect") or {}
         for key in ("set_aside",):
@@ -536,7 +741,10 @@ _SHIPPED: dict[str, Edition] = {}
 def load_edition(name: str) -> Edition:
     """Load a shipped edition table by id (``"flip7"``) or a table by file path.
 
-    Results for shipped ids are cached; the returned object is read-only.
+    A shipped id always means the shipped table (a file of that name in the working
+    folder is not read); any other name ending in ``.yaml``/``.yml``, holding a
+    folder separator or naming an existing file is read as a table file.  Results
+    for shipped ids are cached; the returned object is read-only.
 
     Raises:
         SpecError: when the table is malformed (see :func:`load_edition_file`).
@@ -546,11 +754,12 @@ def load_edition(name: str) -> Edition:
 
     if not isinstance(name, str):
         raise OptionError(f"edition: expected an edition id or the path of a .yaml table, got {_short(name)}")
-    if name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name or Path(name).is_file():
-        return load_edition_file(name)
     if name in _SHIPPED:
         return _SHIPPED[name]
-    if name not in edition_ids():
+    shipped = name in edition_ids()  # a shipped id wins over a file of that name in the working folder
+    if not shipped and (name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name or Path(name).is_file()):
+        return load_edition_file(name)
+    if not shipped:
         raise OptionError(f"unknown edition {name!r} (expected one of: {', '.join(edition_ids())})")
     _SHIPPED[name] = load_edition_file(spec_dir() / "editions" / f"{name}.yaml")
     return _SHIPPED[name]
@@ -573,10 +782,12 @@ __all__ = [
     "OptionSpec",
     "Reading",
     "Rule",
+    "check_meaning",
     "edition_ids",
     "load_edition",
     "load_edition_file",
     "parse_cards",
     "parse_edition",
+    "parse_yaml",
     "spec_dir",
 ]

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 import attrs
 
 from .errors import CardError, IllegalActionError, OptionError, SerializationError
-from .game import ACTION, MODIFIER, NUMBER, Effect, Game
+from .game import MODIFIER, NUMBER, Effect, Game
+from .position import CardPool, check_depth, check_edition_field, check_seat, check_state
 from .scoring import flip7_count, score_points
 
 CHANCE = -1
@@ -1040,11 +1041,18 @@ class State(tuple[Any, ...]):
         Args:
             data: the serialized state.
             game: the game to attach; by default one is built from the data's
-                edition id, player count and options.
+                edition id (a shipped edition: a table file is used only through
+                this argument), player count and options.
 
         Raises:
-            SerializationError: a missing or malformed field (named in the message).
+            SerializationError: a missing or malformed field (named in the message);
+                data nested deeper than :data:`flip7ref.position.MAX_DEPTH`; an
+                ``edition`` that is not a shipped id (or not ``game``'s edition).
+            PositionError: (a SerializationError) a position no game can reach, with
+                the message :meth:`Game.new_position` gives for the same cards (see
+                :mod:`flip7ref.position`).
         """
+        check_depth(data)
         return _state_from_dict(data, game)
 
 
@@ -1876,11 +1884,14 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
         raise SerializationError(f"game: expected a flip7ref.Game, got {type(game).__name__}")
     if data.get("format") != STATE_FORMAT or isinstance(data.get("format"), bool):
         raise SerializationError(f"state data: field 'format' must be {STATE_FORMAT}, got {data.get('format')!r}")
+    edition = check_edition_field(data.get("edition"), game)  # a shipped id, or the game's: no path is opened
     if game is None:
         try:
-            game = Game(need("edition", str), need("players", int), need("options", dict))
+            game = Game(edition, need("players", int), need("options", dict))
         except (OptionError, CardError) as exc:
             raise SerializationError(f"state data: {exc}") from None
+        except RecursionError:
+            raise SerializationError("state data: options: nested too deeply") from None
 
     def code(name: object, where: str) -> int:
         try:
@@ -1896,7 +1907,7 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
             Player(
                 tuple(code(c, f"seats/{i}/line") for c in s["line"]),
                 tuple(code(c, f"seats/{i}/kept") for c in s["kept"]),
-                Status(s["status"]),
+                _status(s["status"], f"seats/{i}/status"),
             )
             for i, s in enumerate(seats)
         )
@@ -1934,19 +1945,19 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
             round=need("round", int),
             totals=tuple(need("totals", list)),
             last_scores=tuple(need("last_scores", list)),
-            flip7=flip7 if isinstance(flip7, int) else None,
-            round_over=bool(data.get("round_over", False)),
+            flip7=flip7,
+            round_over=data.get("round_over", False),
             winners=tuple(need("winners", list)),
             shuffle_seed=data.get("shuffle_seed"),
             shuffles=need("shuffles", int),
-            bonus_to=data.get("bonus_to") if isinstance(data.get("bonus_to"), int) else None,
+            bonus_to=data.get("bonus_to"),
         )
         start = _state_from_dict(data["start"], game) if "start" in data else None
         log: _Log | None = None
         for entry in data.get("log") or []:
             log = _Log(log, str(entry["move"]), tuple(Event.from_dict(e) for e in entry["events"]), start)
         state = _new_state((*state[:-1], log))
-        _check_position(state)
+        check_state(state)  # the one definition of a reachable position (flip7ref.position)
         return state
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
         if isinstance(exc, SerializationError):
@@ -1955,62 +1966,11 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
         raise SerializationError(f"state data: malformed entry ({what})") from None
 
 
-def _check_position(state: State) -> None:
-    """Refuse deserialized data that no game could reach in shape (seats, frames, totals)."""
-    n = state.num_players
-    seats = range(n)
-
-    def bad(field: str, expected: str) -> SerializationError:
-        return SerializationError(f"state data: {field}: expected {expected}")
-
-    for name in ("dealer", "turn"):
-        if getattr(state, name) not in seats:
-            raise bad(name, f"a seat 0..{n - 1}")
-    for name in ("totals", "last_scores"):
-        values = getattr(state, name)
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values) or (name == "totals" and len(values) != n):
-            raise bad(name, f"{n} whole numbers" if name == "totals" else "whole numbers")
-    if not all(w in seats for w in state.winners) or (state.flip7 is not None and state.flip7 not in seats):
-        raise bad("winners/flip7", f"seats 0..{n - 1}")
-    if state.round < 1 or state.shuffles < 0:
-        raise bad("round/shuffles", "a round from 1 and a non-negative shuffle count")
-    for i, f in enumerate(state.frames):
-        for field in ("seat", "target", "giver", "chooser", "owner", "resolver"):
-            if hasattr(f, field) and getattr(f, field) not in seats:
-                raise bad(f"frames/{i}/{field}", f"a seat 0..{n - 1}")
-        if isinstance(f, ChooseTarget) and not all(s in seats for s in f.allowed):
-            raise bad(f"frames/{i}/allowed", f"seats 0..{n - 1}")
-        if (
-            isinstance(f, (ForcedDraw, ChooseTarget, ChooseCards))
-            and state.game.effect[f.card] is None
-            and not (isinstance(f, ChooseTarget) and state.game.category[f.card] == MODIFIER)
-        ):
-            raise bad(f"frames/{i}/card", "an action card")
-    if state.frames and isinstance(state.frames[-1], (Deal, Resolve, InOrder)) and not state.winners:
-        raise bad("frames", "a decision or a draw on top of the pending-work stack")
-
-
-def _check_line(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ...], status: Status) -> None:
-    """Refuse a line no game can reach: a live line with a duplicate number (bar the
-    Lucky 13 pair) or a whole Flip 7 while the round goes on; more shields than a
-    player may hold; a busted line without a duplicate."""
-    numbers = [c for c in line if game.category[c] == NUMBER]
-    ranks = [game.rank[c] for c in numbers]
-    repeated = [r for r in set(ranks) if ranks.count(r) > 1]
-    pair_ok = all(
-        ranks.count(r) == 2 and any("pair_allowed" in game.traits[c] for c in numbers if game.rank[c] == r) for r in repeated
-    )
-    if status is Status.BUSTED:
-        if not repeated:
-            raise CardError(f"lines[{seat}]: a busted line holds the duplicate that busted it")
-    elif repeated and not pair_ok:
-        raise CardError(f"lines[{seat}]: number {repeated[0]} twice in a line that has not busted")
-    elif flip7_count(game, line) >= game.flip7_distinct:
-        raise CardError(f"lines[{seat}]: a Flip 7 ends the round at once; a position mid-round holds fewer numbers")
-    for c in set(kept):
-        eff = game.effect[c]
-        if eff is not None and eff.primitive == "bust_shield" and kept.count(c) > eff.hold_limit:
-            raise CardError(f"kept[{seat}]: at most {eff.hold_limit} {game.card_ids[c]!r} per player")
+def _status(value: object, where: str) -> Status:
+    try:
+        return Status(value)
+    except ValueError:
+        raise SerializationError(f"state data: {where}: expected one of active, stayed, frozen, busted, got {value!r}") from None
 
 
 def _check_seat(name: str, value: object, players: int) -> None:
@@ -2087,41 +2047,27 @@ def position_state(
     statuses = per_seat["statuses"]
     draw = _check_cards("draw", draw)
     discard = _check_cards("discard", discard)
-    pool = Counter(game.deck)
+    pool = CardPool(game)  # the checks of flip7ref.position, shared with State.from_dict
 
     def take(names: Sequence[str], where: str) -> tuple[int, ...]:
-        codes = []
-        for name in names:
-            code = game.code(name)
-            if pool[code] <= 0:
-                raise CardError(f"{where}: more copies of {game.card_ids[code]!r} than the deck holds")
-            pool[code] -= 1
-            codes.append(code)
-        return tuple(codes)
+        return pool.take([game.code(name) for name in names], where)
 
     players = []
     for seat in range(n):
         line = take((lines or {}).get(seat, ()), f"lines[{seat}]")
         held = take((kept or {}).get(seat, ()), f"kept[{seat}]")
-        for c in line:
-            if game.category[c] == ACTION:
-                raise CardError(f"lines[{seat}]: {game.card_ids[c]!r} is an action card; put it in kept")
-        for c in held:
-            eff = game.effect[c]
-            if eff is None or not (eff.primitive == "bust_shield" or eff.keep_card):
-                raise CardError(f"kept[{seat}]: {game.card_ids[c]!r} never stays in front of a player")
         try:
             status = Status((statuses or {}).get(seat, "active"))
         except ValueError:
             raise OptionError(f"statuses[{seat}]: expected one of active, stayed, frozen, busted") from None
-        _check_line(game, seat, line, held, status)
+        check_seat(game, seat, line, held, status, None)
         players.append(Player(line, held, status))
     for seat in lines or {}:
         if not 0 <= seat < n:
             raise OptionError(f"lines: seat {seat} is not a seat 0..{n - 1}")
     top = take(draw, "draw")
     dis = take(discard, "discard")
-    remaining = sorted(pool.elements())
+    remaining = sorted(pool.left.elements())
     shuffle_seed = str(seed) if seed is not None else None
     if shuffle_seed is not None:
         random.Random(f"{shuffle_seed}:0").shuffle(remaining)

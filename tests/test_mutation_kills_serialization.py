@@ -124,9 +124,12 @@ def test_bonus_to_and_round_over_are_read_back() -> None:
     t = State.from_dict(data)
     assert t.bonus_to == 1 and t.round_over is True
     assert t.to_dict(log=False)["bonus_to"] == 1 and t.to_dict(log=False)["round_over"] is True
-    del data["bonus_to"], data["round_over"], data["flip7"]
+    del data["bonus_to"], data["round_over"]
     t = State.from_dict(data)
-    assert t.bonus_to is None and t.round_over is False and t.flip7 is None
+    assert t.bonus_to is None and t.round_over is False and t.flip7 == POSITIONS["flip7_choice"].flip7
+    del data["flip7"]  # a line holding a Flip 7 exists only while that Flip 7 ends the round (F7-050)
+    with pytest.raises(SerializationError, match=r"^lines\[\d\]: a Flip 7 ends the round at once"):
+        State.from_dict(data)
 
 
 def test_history_and_start_survive_serialization() -> None:
@@ -188,7 +191,10 @@ def test_refuses_data_that_is_not_a_state() -> None:
     assert _refused(data) == f"state data: field 'format' must be {STATE_FORMAT}, got True"
     data = _data()
     data["edition"] = "nope"
-    assert _refused(data) == "state data: unknown edition 'nope' (expected one of: flip7, vengeance)"
+    assert _refused(data) == (
+        "state data: edition: expected one of flip7, vengeance (a table file is used only when the caller "
+        "passes its game), got 'nope'"
+    )
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import Policy, SoloSolver, line_position, next_card, solo_deck_position, solo_estimate, usable_cores
+from ..analysis import TIES, Policy, SoloSolver, line_position, next_card, solo_deck_position, solo_estimate, usable_cores
 from ..errors import CardError, OptionError
 from ..game import Game
 from ..spec import CATEGORIES
@@ -120,10 +120,10 @@ def _solver(
     args: argparse.Namespace, policy: Policy | None = None, *, cluster: Any = None, tick: Callable[[int], None] | None = None
 ) -> SoloSolver:
     """The solver ``--exact``, ``--max-states``, ``--max-seconds`` and ``--workers``
-    (or ``--cluster``) ask for (no ``--workers`` value: every usable core)."""
+    (or ``--cluster``) and ``--ties`` ask for (no ``--workers`` value: every usable core)."""
     _limits(args)
     return SoloSolver(policy, exact=args.exact, max_states=args.max_states, workers=_workers(args),
-                      max_seconds=args.max_seconds, progress=tick, cluster=cluster)  # fmt: skip
+                      max_seconds=args.max_seconds, progress=tick, cluster=cluster, ties=args.ties)  # fmt: skip
 
 
 def _limits(args: argparse.Namespace) -> None:
@@ -147,7 +147,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
         state = line_position(game, line, seen)
     except (CardError, OptionError) as exc:  # the position's own words for its fields, in the flags' words
         message = str(exc).replace("lines[0]: ", "--line: ", 1).replace("discard: ", "--line and --seen together: ", 1)
-        raise type(exc)(message if message != str(exc) else f"--line/--seen: {exc}") from None
+        kind = CardError if isinstance(exc, CardError) else OptionError  # (a PositionError is a CardError)
+        raise kind(message if message != str(exc) else f"--line/--seen: {exc}") from None
     if state.pending()[0] != "offer":
         raise OptionError("--line: the player holding that line is not offered Hit or Stay (is the round over?)")
     odds = next_card(state)
@@ -208,7 +209,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     print("next card          " + "  ".join(f"{card}: {float(p):.4f}" for card, p in odds.kinds))
     print(f"expected round score alone, optimal solo play afterwards (unseen {_cards_words(categories)} only):")
     for action, value in values.items():
-        mark = ("   <- best" + (" (a tie: hit is listed first)" if tie else "")) if action == best else ""
+        mark = ("   <- best" + (f" (a tie: --ties {args.ties})" if tie else "")) if action == best else ""
         exact = f"  ({value})" if isinstance(value, Fraction) else ""
         print(f"  {action:<6}           {float(value):.6f}{exact}{mark}")
     print(f"states solved      {solver.states}" + (f" ({solver.workers_used} processes)" if solver.workers_used > 1 else ""))
@@ -265,6 +266,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             type=float,
             metavar="S",
             help="give up once the solve has run S seconds (checked every 256 states; default: no limit)",
+        )
+        p.add_argument(
+            "--ties",
+            choices=TIES,
+            default="hit",
+            help="the action of the optimal policy where hit and stay are worth the same (default %(default)s; "
+            "the value is the same either way, P(bust) and P(Flip 7) are not: the published solitaire figures "
+            "are those of stay)",
         )
 
     p = sub.add_parser(

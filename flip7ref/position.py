@@ -1,0 +1,309 @@
+"""One definition of a reachable position.
+
+:meth:`flip7ref.Game.new_position` (a position built from explicit zones) and
+:meth:`flip7ref.State.from_dict` (a serialized state) refuse the same positions
+with the same messages, through the checks of this module:
+
+- a line holds only number and modifier cards (F7-010, F7-035); an action card
+  lies in front of a player only if it stays there (a held Second Chance,
+  F7-080; the Freeze that froze them, F7-062);
+- a live line holds no number twice (F7-040), except the Lucky 13 pair (V-036:
+  two 13s, one of them Lucky 13; a third busts); Unlucky 7 is an ordinary 7 once
+  in the line (V-034), so a live line never holds it beside another 7; a busted
+  line holds the duplicate that busted it (F7-040);
+- a line with the numbers of a Flip 7 (F7-050; seven distinct numbers, or seven
+  number cards where the Lucky 13 pair counts twice, ``lucky13_flip7``) exists
+  only while that Flip 7 ends the round: its maker is the state's ``flip7``;
+- no player holds more Second Chances than the hold limit (F7-082);
+- no zone holds more copies of a card than the deck(s) hold (F7-002, F7-123);
+- ``round_over`` is a boolean; ``flip7``, ``bonus_to``, ``dealer``, ``turn``,
+  ``winners`` and the seats named by pending frames are seats; ``bonus_to``
+  (Brutal Mode's Flip 7 choice, V-082) is set only after a Flip 7 of a game
+  with that choice.
+
+Every check raises :class:`PositionError`, which is both a
+:class:`~flip7ref.errors.CardError` (what ``new_position`` raised before) and a
+:class:`~flip7ref.errors.SerializationError` (what ``from_dict`` raises), with
+a message that names the field (``lines[2]``, ``kept[0]``, ``draw``,
+``bonus_to``...).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from .errors import CardError, SerializationError
+from .game import ACTION, MODIFIER, NUMBER, Game
+from .scoring import flip7_count
+from .spec import edition_ids
+
+if TYPE_CHECKING:
+    from .state import State, Status
+
+# Frame names (``Frame.name`` of flip7ref.state): this module reads states but does not
+# import the interpreter, which imports it.
+_CARD_FRAMES = ("forced_draw", "choose_target", "choose_cards")
+_AUTOMATIC_FRAMES = ("deal", "resolve", "in_order")
+
+
+class PositionError(CardError, SerializationError):
+    """A position no game can reach (see :mod:`flip7ref.position`).
+
+    Attributes:
+        field: the field at fault (``lines[2]``, ``kept[0]``, ``draw``, ``bonus_to``...).
+        expected: what was expected there, in words.
+    """
+
+    def __init__(self, field: str, expected: str) -> None:
+        self.field = field
+        self.expected = expected
+        super().__init__(f"{field}: {expected}")
+
+
+class CardPool:
+    """The cards of a game's deck(s), taken zone by zone: more copies of a card
+    than the deck holds is a :class:`PositionError` naming the zone (F7-002, F7-123)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.left: Counter[int] = Counter(game.deck)
+
+    def take(self, codes: Iterable[int], where: str) -> tuple[int, ...]:
+        """Take ``codes`` out of the pool for zone ``where``; returns them as a tuple.
+
+        Raises:
+            PositionError: a card has no copy left.
+        """
+        taken = tuple(codes)
+        for code in taken:
+            if self.left[code] <= 0:
+                raise PositionError(where, f"more copies of {self.game.card_ids[code]!r} than the deck holds")
+            self.left[code] -= 1
+        return taken
+
+
+def check_seat(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ...], status: Status, flip7: int | None) -> None:
+    """Refuse cards in front of ``seat`` that no game can reach (see the module).
+
+    Args:
+        game: the game.
+        seat: the seat (for the message).
+        line: card codes of the line.
+        kept: card codes lying in front of the player.
+        status: the player's status.
+        flip7: the seat whose Flip 7 is ending the round, or None.
+
+    Raises:
+        PositionError: naming ``lines[seat]`` or ``kept[seat]``.
+    """
+    for c in line:
+        if game.category[c] == ACTION:
+            raise PositionError(f"lines[{seat}]", f"{game.card_ids[c]!r} is an action card; put it in kept")
+    for c in kept:
+        eff = game.effect[c]
+        if eff is None or not (eff.primitive == "bust_shield" or eff.keep_card):
+            raise PositionError(f"kept[{seat}]", f"{game.card_ids[c]!r} never stays in front of a player")
+    numbers = [c for c in line if game.category[c] == NUMBER]
+    ranks = [game.rank[c] for c in numbers]
+    repeated = sorted(r for r in set(ranks) if ranks.count(r) > 1)
+    pair_ok = all(
+        ranks.count(r) == 2 and any("pair_allowed" in game.traits[c] for c in numbers if game.rank[c] == r) for r in repeated
+    )  # V-036: the Lucky 13 pair
+    if status.value == "busted":
+        if not repeated:
+            raise PositionError(f"lines[{seat}]", "a busted line holds the duplicate that busted it")
+    elif repeated and not pair_ok:
+        raise PositionError(f"lines[{seat}]", f"number {repeated[0]} twice in a line that has not busted")
+    elif flip7_count(game, line) >= game.flip7_distinct and flip7 != seat:
+        raise PositionError(f"lines[{seat}]", "a Flip 7 ends the round at once; a position mid-round holds fewer numbers")
+    for c in sorted(set(kept)):
+        eff = game.effect[c]
+        if eff is not None and eff.primitive == "bust_shield" and kept.count(c) > eff.hold_limit:
+            raise PositionError(f"kept[{seat}]", f"at most {eff.hold_limit} {game.card_ids[c]!r} per player")
+
+
+def check_state(state: State) -> None:
+    """Refuse a state no game can reach: every check of the module, in the order
+    :meth:`~flip7ref.Game.new_position` makes them (seat by seat the line and the
+    kept cards, then the draw pile, the discard pile and the pending frames).
+
+    Raises:
+        PositionError: naming the field at fault.
+    """
+    game = state.game
+    n = state.num_players
+    seats = range(n)
+
+    def bad(field: str, expected: str) -> PositionError:  # a field only serialized data can get wrong
+        return PositionError(f"state data: {field}", f"expected {expected}")
+
+    for name in ("dealer", "turn"):
+        if getattr(state, name) not in seats:
+            raise bad(name, f"a seat 0..{n - 1}")
+    for name in ("totals", "last_scores"):
+        values = getattr(state, name)
+        if not all(type(v) is int for v in values) or (name == "totals" and len(values) != n):
+            raise bad(name, f"{n} whole numbers" if name == "totals" else "whole numbers")
+    if not all(w in seats for w in state.winners) or (state.flip7 is not None and state.flip7 not in seats):
+        raise bad("winners/flip7", f"seats 0..{n - 1}")
+    if state.round < 1 or state.shuffles < 0:
+        raise bad("round/shuffles", "a round from 1 and a non-negative shuffle count")
+    if type(state.round_over) is not bool:
+        raise bad("round_over", f"true or false, got {_short(state.round_over)}")
+    if state.bonus_to is not None and (type(state.bonus_to) is not int or state.bonus_to not in seats):
+        raise bad("bonus_to", f"a seat 0..{n - 1} or null, got {_short(state.bonus_to)}")
+    if state.bonus_to is not None and (state.flip7 is None or not game.flip7_choice):
+        raise bad("bonus_to", "null: only the Flip 7 maker's choice in Brutal Mode sets it (V-082)")
+    if state.shuffle_seed is not None and not isinstance(state.shuffle_seed, str):
+        raise bad("shuffle_seed", f"a string or null, got {_short(state.shuffle_seed)}")
+    for i, frame in enumerate(state.frames):
+        f: Any = frame  # the fields read below belong to the frame types named
+        _check_frame_fields(f, i)
+        if f.name == "forced_draw" and game.effect[f.card] is not None and f.remaining > game.effect[f.card].count:
+            raise bad(f"frames/{i}/remaining", f"at most {game.effect[f.card].count} cards still to draw")
+        for field in ("seat", "target", "giver", "chooser", "owner", "resolver"):
+            if hasattr(f, field) and getattr(f, field) not in seats:
+                raise bad(f"frames/{i}/{field}", f"a seat 0..{n - 1}")
+        if f.name == "choose_target" and not all(s in seats for s in f.allowed):
+            raise bad(f"frames/{i}/allowed", f"seats 0..{n - 1}")
+        if (
+            f.name in _CARD_FRAMES
+            and game.effect[f.card] is None
+            and not (f.name == "choose_target" and game.category[f.card] == MODIFIER)
+        ):
+            raise bad(f"frames/{i}/card", "an action card")
+    if state.frames and state.frames[-1].name in _AUTOMATIC_FRAMES and not state.winners:
+        raise bad("frames", "a decision or a draw on top of the pending-work stack")
+    # the checks new_position makes, in its order and with its messages
+    pool = CardPool(game)
+    for seat, p in enumerate(state.players):
+        pool.take(p.line, f"lines[{seat}]")
+        pool.take(p.kept, f"kept[{seat}]")
+        check_seat(game, seat, p.line, p.kept, p.status, state.flip7)
+    pool.take(state.draw, "draw")
+    pool.take(state.discard, "discard")
+    pending = state.cards_in_play()  # the frames' cards: every card of the state, less the zones
+    pending.subtract(state.draw)
+    pending.subtract(state.discard)
+    for p in state.players:
+        pending.subtract(p.line)
+        pending.subtract(p.kept)
+    pool.take(sorted(pending.elements()), "frames")
+
+
+MAX_DEPTH = 32
+"""The deepest nesting of lists and objects serialized state data may have (a state
+written by :meth:`~flip7ref.State.to_dict` nests about ten levels)."""
+
+
+def too_deep(data: object, limit: int = MAX_DEPTH) -> str | None:
+    """The path (``/a/0/b/...``, cut after six steps) of the first list or mapping of
+    ``data`` nested ``limit`` levels deep, or None; found without recursion."""
+    stack: list[tuple[object, int, tuple[object, ...]]] = [(data, 0, ())]
+    while stack:
+        value, depth, path = stack.pop()
+        if isinstance(value, (list, tuple, dict)):
+            if depth >= limit:
+                return "/" + "/".join(str(p) for p in path[:6]) + ("/..." if len(path) > 6 else "")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((item, depth + 1, (*path, key)) for key, item in items)
+    return None
+
+
+def check_depth(data: object, what: str = "state data", limit: int = MAX_DEPTH) -> None:
+    """Refuse data nested deeper than ``limit`` lists and mappings, without recursion
+    (so a 5,000-deep value is a clear error, not a ``RecursionError``).
+
+    Raises:
+        SerializationError: naming the path of the first value too deep.
+    """
+    where = too_deep(data, limit)
+    if where is not None:
+        raise SerializationError(f"{what}: nested more than {limit} levels deep (at {where})")
+
+
+def _short(value: object, limit: int = 40) -> str:
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"a deeply nested {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_FIELD_WORDS = {
+    "int": "a whole number from 0",
+    "str": "a string",
+    "bool": "true or false",
+    "tuple[int, ...]": "a list of whole numbers from 0",
+    "tuple[tuple[int, int, int], ...]": "a list of [card, seat, seat] entries",
+}
+
+
+def _check_frame_fields(frame: Any, index: int) -> None:
+    """Refuse a frame field of the wrong type (by the frame class's annotations), so
+    that no deserialized frame fails later inside the interpreter."""
+    for field in attrs.fields(type(frame)):
+        value = getattr(frame, field.name)
+        kind = str(field.type)
+        if kind == "int":
+            ok = type(value) is int and value >= 0
+        elif kind == "str":
+            ok = isinstance(value, str)
+        elif kind == "bool":
+            ok = type(value) is bool
+        elif kind == "tuple[int, ...]":
+            ok = isinstance(value, tuple) and all(type(v) is int and v >= 0 for v in value)
+        elif kind == "tuple[tuple[int, int, int], ...]":
+            ok = isinstance(value, tuple) and all(
+                isinstance(t, tuple) and len(t) == 3 and all(type(v) is int for v in t) for t in value
+            )
+        else:
+            continue  # a field of another kind: its own checks
+        if not ok:
+            raise PositionError(f"state data: frames/{index}/{field.name}", f"expected {_FIELD_WORDS[kind]}, got {_short(value)}")
+
+
+def check_edition_field(value: object, game: Game | None) -> str:
+    """The ``edition`` field of serialized data: a shipped edition id, or, when the
+    caller passes the game explicitly, that game's edition id.  A file path is
+    never opened because data names it: a table outside the shipped ones is
+    used only through the ``game`` argument.
+
+    Returns:
+        The edition id.
+
+    Raises:
+        SerializationError: not a string, not a shipped id (without ``game``),
+            or another edition than ``game``'s.
+    """
+    shipped = edition_ids()
+    if not isinstance(value, str):
+        raise SerializationError(f"state data: edition: expected an edition id ({', '.join(shipped)}), got {value!r}")
+    if game is not None:
+        if value != game.edition.id:
+            raise SerializationError(
+                f"state data: edition: the data is of edition {value[:40]!r}, the game given of {game.edition.id!r}"
+            )
+        return value
+    if value not in shipped:
+        raise SerializationError(
+            f"state data: edition: expected one of {', '.join(shipped)} (a table file is used only when the "
+            f"caller passes its game), got {value[:40]!r}"
+        )
+    return value
+
+
+__all__ = [
+    "MAX_DEPTH",
+    "CardPool",
+    "PositionError",
+    "check_depth",
+    "check_edition_field",
+    "check_seat",
+    "check_state",
+    "too_deep",
+]
