@@ -21,7 +21,7 @@ from ..errors import Flip7RefError
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``flip7ref`` command."""
     from .. import docs, explore
-    from . import analysis, conformance, play
+    from . import analysis, conformance, play, table
 
     parser = argparse.ArgumentParser(
         prog="flip7ref",
@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"flip7ref {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for group in (play, conformance, docs, explore, analysis):
+    for group in (play, conformance, docs, explore, analysis, table):
         group.register(sub)
     return parser
 
