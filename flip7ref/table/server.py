@@ -6,13 +6,23 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import signal
 import sys
 import threading
 import webbrowser
 from pathlib import Path
+from types import FrameType
 
 from ..errors import OptionError
 from .session import TableGame
+
+
+class _Stopped(Exception):
+    """SIGTERM arrived (after uvicorn's graceful shutdown)."""
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise _Stopped
 
 
 def default_folder() -> Path:
@@ -97,12 +107,17 @@ def run(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
     if not args.no_browser:
         threading.Timer(0.8, lambda: webbrowser.open(url)).start()
+    # uvicorn shuts down gracefully on SIGINT/SIGTERM, then raises the signal again:
+    # end here, with the message, rather than die of it
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
         server.run()
-    except KeyboardInterrupt:  # pragma: no cover - uvicorn handles SIGINT itself
+    except (KeyboardInterrupt, _Stopped):
         pass
     except SystemExit:  # uvicorn exits when it cannot bind the address
         server.started = False
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if not server.started:
         print(f"flip7ref table: error: could not listen on {args.host}:{args.port}", file=sys.stderr)
         return 2
