@@ -278,7 +278,7 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         Route("/api/games/{gid}/ruling/{step}", ruling),
         Route("/api/games/{gid}/{op}", change, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
-        Route("/api/{rest:path}", not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
+        Route("/api/{rest:path}", not_found, methods=["GET", "POST"]),
     ]
     async def http_error(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 500)

@@ -568,7 +568,9 @@ class TableGame:
         n = len(self.names)
         if not (isinstance(scores, list) and len(scores) == n and all(type(v) is int for v in scores)):
             raise TableError(f"scores: expected {n} whole numbers, seat 0 first")
-        low = -1000 if not self.game.floors_at_zero else 0
+        g = self.game
+        negatives = g.flip7_choice or (not g.floors_at_zero and any(m is not None and m[1] < 0 for m in g.modifier))
+        low = -1000 if negatives else 0
         if any(not low <= v <= 1000 for v in scores):
             why = "a round score is never negative in this edition" if low == 0 else "a round score is between -1000 and 1000"
             raise TableError(f"scores: {why}")

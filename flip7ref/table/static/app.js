@@ -222,7 +222,7 @@ function padBox() {
   const totals = h("tr", { class: "totals", id: "totals" }, h("td", {}, t("total")),
     pad.totals.map((s, i) => h("td", { class: pad.winners.includes(i) ? "win" : null }, String(s))));
   const box = h("section", { id: "pad" }, h("h2", {}, t("score_pad")),
-    h("table", { class: "pad" }, h("thead", {}, head), h("tbody", {}, rows, totals)));
+    h("div", { class: "padwrap" }, h("table", { class: "pad" }, h("thead", {}, head), h("tbody", {}, rows, totals))));
   if (pad.tied && pad.tied.length) box.append(h("p", { id: "tie" }, t("tie") + " (" + pad.tied.map(seatName).join(", ") + ")"));
   if (pad.winners.length) box.append(h("p", { class: "win", id: "pad-winner" }, t(pad.winners.length > 1 ? "winners" : "winner") + ": " + pad.winners.map(seatName).join(", ")));
   if (G.mode === "manual" && !G.finished) {
@@ -239,9 +239,9 @@ function padBox() {
   return box;
 }
 
-async function showRuling(i, li) {
-  const old = document.getElementById("ruling");
-  if (old) old.remove();
+async function showRuling(i) {
+  const panel = document.getElementById("ruling-panel");
+  panel.replaceChildren();
   try {
     const r = await api(withToken("/api/games/" + G.id + "/ruling/" + i));
     const box = h("div", { class: "ruling", id: "ruling" });
@@ -258,8 +258,10 @@ async function showRuling(i, li) {
       }
       box.append(opt);
     }
-    box.append(h("button", { onclick: () => box.remove() }, t("close")));
-    li.append(box);
+    box.prepend(h("h3", {}, t("rules") + " — #" + (i + 1)));
+    box.append(h("button", { id: "ruling-close", onclick: () => box.remove() }, t("close")));
+    panel.append(box);
+    box.scrollIntoView({ block: "nearest" });
   } catch (err) { say(err.message); }
 }
 
@@ -276,12 +278,13 @@ function fixCard(i) {
 function logBox() {
   const items = G.steps.map((s) => {
     const li = h("li", { "data-step": s.index });
-    li.append(h("button", { class: "step", onclick: () => showRuling(s.index, li) },
-      (s.text.length ? s.text.join(" · ") : s.move)));
+    const who = s.seat !== null ? seatName(s.seat) + ": " + s.move : "";
+    li.append(h("button", { class: "step", onclick: () => showRuling(s.index) },
+      (s.text.length ? s.text.join(" · ") : who || s.move)));
     if (s.card && G.mode === "referee") li.append(h("button", { class: "fix", title: t("correct"), "aria-label": t("correct"), onclick: () => fixCard(s.index) }, "✎"));
     return li;
   });
-  const box = h("section", { id: "log" }, h("h2", {}, t("log")), h("ol", { class: "log" }, items.reverse()));
+  const box = h("section", { id: "log" }, h("h2", {}, t("log")), h("div", { id: "ruling-panel" }), h("ol", { class: "log" }, items.reverse()));
   box.querySelector("ol").setAttribute("reversed", "");
   return box;
 }
@@ -290,6 +293,7 @@ function render(view) {
   G = view;
   LANG = view.lang;
   document.documentElement.lang = LANG;
+  document.getElementById("home").textContent = "⌂ " + t("home");
   document.getElementById("title").textContent = view.edition_title + (view.round ? " — " + t("round") + " " + view.round : "");
   const app = document.getElementById("app");
   const tools = h("div", { class: "tools" },
@@ -336,7 +340,9 @@ setInterval(async () => {
 (async function main() {
   try { META = await api(withToken("/api/meta")); } catch (err) { say(err.message); return; }
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)$/);
-  document.getElementById("home").setAttribute("href", TOKEN && !m ? "/?token=" + encodeURIComponent(TOKEN) : "/");
+  const home = document.getElementById("home");
+  home.setAttribute("href", TOKEN && !m ? "/?token=" + encodeURIComponent(TOKEN) : "/");
+  home.textContent = "⌂ " + t("home");
   if (m) gamePage(m[1]);
   else if (META.token_required && !META.authorized) say(t("token_needed"));
   else startPage();
