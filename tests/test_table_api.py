@@ -291,7 +291,8 @@ def test_manual_score_pad_totals_tie_and_winner(client: TestClient, folder: Path
     assert "over" in err["error"]
     play.post("undo")
     assert not play.state["finished"]
-    assert client.get(f"/api/games/{gid}/scores.csv").text.splitlines() == ["round,Ann,Bob", "1,120,80", "2,80,120", "total,200,200"]
+    lines = client.get(f"/api/games/{gid}/scores.csv").text.splitlines()
+    assert lines == ["round,Ann,Bob", "1,120,80", "2,80,120", "total,200,200"]
     resumed = TableGame.load(folder / f"{gid}.table.json")
     assert resumed.manual == [[120, 80], [80, 120]] and resumed.manual_redo == [[15, 0]]
 
@@ -330,7 +331,8 @@ def test_a_corrupt_or_foreign_file_is_refused_clearly(folder: Path, tmp_path: Pa
         TableGame.load(bad)
     assert "JSON" in str(info.value)
     wrong = tmp_path / "wrong.json"
-    wrong.write_text(json.dumps({"format": 1, "edition": "flip7", "players": 2, "dealer": 0, "steps": [{"seat": 0, "action": "hit"}]}))
+    steps = [{"seat": 0, "action": "hit"}]  # the deal comes first
+    wrong.write_text(json.dumps({"format": 1, "edition": "flip7", "players": 2, "dealer": 0, "steps": steps}))
     with pytest.raises(TableError) as info2:
         TableGame.load(wrong)
     assert "step 0 cannot be replayed" in str(info2.value)
