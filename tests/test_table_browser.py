@@ -258,11 +258,8 @@ def test_three_player_round_card_by_card(browser: WebDriver, server: Server, dat
     assert totals == ["Total", "0", "26", "7"]
     row = drv.find_element(By.CSS_SELECTOR, "tr.round-row").text
     assert "numbers 13 → 26" in row and "busted" in row
-    if size == PHONE:
-        shot(drv, "score-pad-phone")
-    else:
-        drv.execute_script("document.getElementById('pad').scrollIntoView()")
-        shot(drv, "score-pad")
+    drv.execute_script("document.getElementById('pad').scrollIntoView()")
+    shot(drv, "score-pad-phone" if size == PHONE else "score-pad")
     # a tap on a step shows its ruling with the rule ids
     drv.find_element(By.CSS_SELECTOR, "li[data-step='2'] button.step").click()
     ruling = text(drv, "#ruling")
