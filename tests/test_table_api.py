@@ -404,3 +404,47 @@ def test_missing_extra_gives_a_one_line_hint(monkeypatch: pytest.MonkeyPatch, ca
     assert main(["table", "--no-browser"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == "flip7ref: error: the table referee needs its extra: pip install 'flip7ref[table]' (Starlette and uvicorn)"
+
+
+def test_listening_beyond_this_machine_warns_and_needs_the_token(folder: Path) -> None:
+    """A real server on 0.0.0.0: the warning, the token in the printed address, 403 without it."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "flip7ref", "table", "--host", "0.0.0.0", "--port", str(port), "--no-browser"]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([*cmd, "--data", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        url = proc.stdout.readline().split()[2]
+        assert "WARNING" in proc.stderr.readline()
+        token = url.split("token=")[1].split("&")[0]
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(base + "/static/app.js", timeout=2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        request = urllib.request.Request(base + "/api/games", data=json.dumps(THREE).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(request, timeout=5)
+        assert info.value.code == 403
+        request.add_header("X-Table-Token", token)
+        with urllib.request.urlopen(request, timeout=5) as r:
+            assert json.load(r)["state"]["version"] == 0
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=15)
+    assert proc.returncode == 0 and "stopped; every game is saved" in out

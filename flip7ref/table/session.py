@@ -662,8 +662,7 @@ class TableGame:
         actions = [self._action_view(state, a) for a in state.legal_action_strings()]
         steps = []
         before = self.states[0]
-        for i, st in enumerate(self.states[1:]):
-            move = st.history()[-1]
+        for i, (st, move) in enumerate(zip(self.states[1:], state.history(), strict=True)):
             steps.append({
                 "index": i, "move": move, "card": move[len("chance ") :] if move.startswith("chance ") else None,
                 "seat": None if before.current_player < 0 else before.current_player,

@@ -333,7 +333,7 @@ setInterval(async () => {
   if (!G || busy || document.hidden) return;
   try {
     const v = await api(withToken("/api/games/" + G.id));
-    if (v.version !== G.version && !busy) render(v);
+    if (v.version > G.version && !busy) render(v);  // versions only grow: never go back to an older answer
   } catch (e) { /* the next poll tries again */ }
 }, 4000);
 
