@@ -448,3 +448,11 @@ def test_listening_beyond_this_machine_warns_and_needs_the_token(folder: Path) -
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=15)
     assert proc.returncode == 0 and "stopped; every game is saved" in out
+
+
+@pytest.mark.rules("F7-120")
+def test_an_integer_option_as_the_start_page_sends_it(folder: Path) -> None:
+    tg = TableGame.create(folder, {"names": ["A", "B"], "mode": "manual", "options": {"target_score": "50"}})
+    tg.enter_scores(tg.version, [60, 10])
+    assert tg.view()["finished"] and tg.view()["pad"]["winners"] == [0]
+    assert tg.meta()["options"] == {"target_score": 50}

@@ -284,10 +284,11 @@ def test_vengeance_round_with_a_swap(browser: WebDriver, server: Server, data: P
     card(drv, "swap")
     assert "Ruil" in text(drv, "#who")  # the card's Dutch name
     act(drv, "target 0")
+    assert "Ruilen: Bob 5 ⇄ Cy 9" in text(drv, "button.act[data-action='swap 1 0 2 0']")
+    shot(drv, "vengeance-swap")
     act(drv, "swap 1 0 2 0")
     assert text(drv, ".seat[data-seat='1'] .line") == "9"
     assert text(drv, ".seat[data-seat='2'] .line") == "5"
-    shot(drv, "vengeance-swap")
     for c in ("3", "4", "6"):
         act(drv, "hit")
         card(drv, c)

@@ -79,12 +79,16 @@ async function startPage() {
     const ed = META.editions.find((e) => e.id === edSel.value);
     optBox.replaceChildren(...ed.options.map((o) => {
       const chosen = params.get("o." + o.name);
+      if (o.integer) {  // a whole number, or one of the named readings
+        const box = h("input", { "data-option": o.name, id: "opt-" + o.name, title: o.summary, list: "list-" + o.name,
+          value: chosen || String(o.default), autocomplete: "off" });
+        const names = h("datalist", { id: "list-" + o.name }, o.readings.map((r) => h("option", { value: r.name }, r.summary)));
+        return h("div", { class: "opt" }, h("label", { for: "opt-" + o.name }, o.name), h("span", { class: "muted" },
+          " " + o.summary + " (" + t("default") + " " + o.default + "; " + o.integer[0] + "–" + o.integer[1] + ")"), h("br"), box, names);
+      }
       const sel = h("select", { "data-option": o.name, id: "opt-" + o.name, title: o.summary },
         o.readings.map((r) => h("option", { value: r.name, selected: chosen ? chosen === r.name : String(o.default) === r.name, title: r.summary },
           r.name + (String(o.default) === r.name ? " (" + t("default") + ")" : ""))));
-      if (o.integer && !o.readings.some((r) => r.name === String(o.default))) {
-        sel.prepend(h("option", { value: String(o.default), selected: !chosen }, String(o.default) + " (" + t("default") + ")"));
-      }
       return h("div", { class: "opt" }, h("label", { for: "opt-" + o.name }, o.name), h("span", { class: "muted" }, " " + o.summary), h("br"), sel);
     }));
   };
@@ -96,7 +100,7 @@ async function startPage() {
   const form = h("form", { class: "start", onsubmit: async (e) => {
     e.preventDefault();
     const options = {};
-    for (const sel of optBox.querySelectorAll("select")) options[sel.dataset.option] = sel.value;
+    for (const el of optBox.querySelectorAll("[data-option]")) if (el.value.trim()) options[el.dataset.option] = el.value.trim();
     const body = {
       edition: edSel.value, names: names.value.split("\n").map((s) => s.trim()).filter(Boolean),
       dealer: Number(dealerSel.value || 0), mode: form.querySelector("input[name=mode]:checked").value, options, lang: LANG,
