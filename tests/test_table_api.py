@@ -303,7 +303,7 @@ def test_shared_win_option_ends_a_tied_manual_game(folder: Path) -> None:
     assert tg.view()["pad"]["winners"] == [0, 1] and tg.view()["finished"]
 
 
-@pytest.mark.rules("V-081")
+@pytest.mark.rules("V-080")
 def test_brutal_mode_manual_scores_may_be_negative(folder: Path) -> None:
     tg = TableGame.create(folder, {"edition": "vengeance", "names": ["A", "B"], "mode": "manual", "options": {"brutal": "true"}})
     tg.enter_scores(tg.version, [-15, 30])
@@ -456,3 +456,23 @@ def test_an_integer_option_as_the_start_page_sends_it(folder: Path) -> None:
     tg.enter_scores(tg.version, [60, 10])
     assert tg.view()["finished"] and tg.view()["pad"]["winners"] == [0]
     assert tg.meta()["options"] == {"target_score": 50}
+
+
+@pytest.mark.rules("F7-082", "V-046")
+def test_decisions_are_described_for_their_buttons(client: TestClient) -> None:
+    """A spare Second Chance to give away, a Steal's card picks: the view names seats and cards."""
+    play = Play(client, new_game(client)["id"])
+    play.run("second_chance", "5", "6", "@hit", "second_chance")  # Bob already holds one
+    assert play.state["pending"] == {"kind": "give", "card": "second_chance"}
+    assert play.state["who"] == 1
+    assert play.state["actions"] == [{"action": "target 0", "verb": "target", "seat": 0},
+                                     {"action": "target 2", "verb": "target", "seat": 2}]  # fmt: skip
+    play.run("@target 2")
+    assert play.state["seats"][2]["kept"] == ["second_chance"]
+    venge = Play(client, new_game(client, edition="vengeance")["id"])
+    venge.run("5", "9", "steal", "@target 0")
+    assert venge.state["pending"]["kind"] == "cards"
+    assert venge.state["actions"] == [{"action": "steal 1 0", "verb": "steal", "seat": 1, "card": "5"},
+                                      {"action": "steal 2 0", "verb": "steal", "seat": 2, "card": "9"}]  # fmt: skip
+    venge.run("@steal 2 0")
+    assert venge.state["seats"][0]["line"] == ["9"] and venge.state["seats"][2]["line"] == []

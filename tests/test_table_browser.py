@@ -274,7 +274,7 @@ def test_three_player_round_card_by_card(browser: WebDriver, server: Server, dat
 
 
 @pytest.mark.parametrize("size", [PHONE], ids=["phone"])
-@pytest.mark.rules("V-040", "V-041")
+@pytest.mark.rules("V-040", "V-045")
 def test_vengeance_round_with_a_swap(browser: WebDriver, server: Server, data: Path) -> None:
     """A Vengeance round in Dutch with a Swap: the cards change lines, the score pad adds up."""
     drv = browser
