@@ -355,7 +355,7 @@ def test_a_failed_save_leaves_the_game_as_it_was(folder: Path, monkeypatch: pyte
     assert (folder / f"{tg.id}.json").read_bytes() == saved
 
 
-@pytest.mark.rules("F7-025", "F7-020")
+@pytest.mark.rules("F7-020", "F7-030")
 def test_rulings_name_rules_options_and_the_readings_played(client: TestClient) -> None:
     play = Play(client, new_game(client)["id"])
     play.run("5")
@@ -476,3 +476,16 @@ def test_decisions_are_described_for_their_buttons(client: TestClient) -> None:
                                       {"action": "steal 2 0", "verb": "steal", "seat": 2, "card": "9"}]  # fmt: skip
     venge.run("@steal 2 0")
     assert venge.state["seats"][0]["line"] == ["9"] and venge.state["seats"][2]["line"] == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "dealt", "card"),
+    [("en", "Bob is dealt 5", "Second Chance!"), ("nl", "Bob krijgt 5", "Second Chance!"),
+     ("de", "Bob bekommt 5", "Zweite Chance"), ("fr", "Bob reçoit 5", "Seconde Chance"), ("no", "Bob får 5", "Second Chance")],
+)  # fmt: skip
+def test_steps_and_card_names_in_the_games_language(client: TestClient, lang: str, dealt: str, card: str) -> None:
+    play = Play(client, new_game(client, lang=lang)["id"])
+    play.run("5")
+    assert play.state["steps"][0]["text"] == [dealt]
+    assert play.state["card_names"]["second_chance"] == card
+    assert client.get(f"/api/games/{play.gid}/ruling/0").json()["events"][0]["text"] == dealt

@@ -289,6 +289,7 @@ def test_vengeance_round_with_a_swap(browser: WebDriver, server: Server, data: P
     act(drv, "swap 1 0 2 0")
     assert text(drv, ".seat[data-seat='1'] .line") == "9"
     assert text(drv, ".seat[data-seat='2'] .line") == "5"
+    assert "Ann ruilt 5 van Bob met 9 van Cy" in text(drv, "#log")
     for c in ("3", "4", "6"):
         act(drv, "hit")
         card(drv, c)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import io
 import json
 import os
@@ -594,8 +595,31 @@ class TableGame:
         return re.sub(r"\bseat (\d+)\b", name, text)
 
     def describe(self, event: Event) -> str:
-        """One readable line for an event, with the players' names."""
-        return self._name_seats(describe(event, self.game, self.lang))
+        """One readable line for an event, with the players' names, in the game's
+        language (``static/events.json``; English for the events it does not list)."""
+        return self._describe(event, self.game)
+
+    def _describe(self, event: Event, game: Game) -> str:
+        templates = _event_texts().get(self.lang, {})
+        template = templates.get(f"{event.type}/{event.get('via')}") or templates.get(event.type)
+        if template is None or (event.type == "stayed" and event.get("reason")):
+            return self._name_seats(describe(event, game, self.lang))
+        values: dict[str, str] = {}
+        for key, value in event.data:
+            if key in ("seat", "target", "by", "first", "second", "dealer") and isinstance(value, int):
+                values[key] = self.names[value] if 0 <= value < len(self.names) else str(value)
+            elif key in ("card", "via", "shield", "first_card", "second_card") and isinstance(value, str):
+                values[key] = card_name(game, value, self.lang) if value in game.codes else value
+            elif key == "winners":
+                values[key] = ", ".join(self.names[w] for w in value)
+            elif isinstance(value, tuple):
+                values[key] = ", ".join(map(str, value))
+            else:
+                values[key] = str(value)
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError):
+            return self._name_seats(describe(event, game, self.lang))
 
     def _rule(self, rid: str) -> dict[str, str]:
         rule = self.game.edition.rules.get(rid)
@@ -820,7 +844,7 @@ class TableGame:
                 entry["diverges"] = {"step": 0, "why": str(exc)}
             else:
                 if "diverges" not in entry:
-                    entry["events"] = [self._name_seats(describe(e, g, self.lang)) for e in state.last_events()]
+                    entry["events"] = [self._describe(e, g) for e in state.last_events()]
                     entry["statuses"] = {self.names[s]: state.status(s).value for s in range(state.num_players)}
                     entry["next"] = (
                         "game over" if state.is_terminal() else "a card" if state.current_player == CHANCE
@@ -828,6 +852,13 @@ class TableGame:
                     )  # fmt: skip
             out.append(entry)
         return out
+
+
+@functools.cache
+def _event_texts() -> dict[str, dict[str, str]]:
+    """The event templates by language (``static/events.json``)."""
+    data: dict[str, dict[str, str]] = json.loads((Path(__file__).parent / "static" / "events.json").read_text(encoding="utf-8"))
+    return data
 
 
 def edition_catalogue(edition: Edition, lang: str = "en") -> dict[str, Any]:
