@@ -282,7 +282,8 @@ function fixCard(i) {
 function logBox() {
   const items = G.steps.map((s) => {
     const li = h("li", { "data-step": s.index });
-    const who = s.seat !== null ? seatName(s.seat) + ": " + s.move : "";
+    const move = s.move === "hit" ? t("hit") : s.move === "stay" ? t("stay") : s.move;
+    const who = s.seat !== null ? seatName(s.seat) + ": " + move : "";
     li.append(h("button", { class: "step", onclick: () => showRuling(s.index) },
       (s.text.length ? s.text.join(" · ") : who || s.move)));
     if (s.card && G.mode === "referee") li.append(h("button", { class: "fix", title: t("correct"), "aria-label": t("correct"), onclick: () => fixCard(s.index) }, "✎"));
