@@ -56,7 +56,7 @@ def command_list(parser: argparse.ArgumentParser) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``flip7ref`` command."""
     from .. import docs, explore
-    from . import analysis, conformance, play, tournament
+    from . import analysis, conformance, play, table, tournament
 
     parser = argparse.ArgumentParser(
         prog="flip7ref",
@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="show the versions of flip7ref, its protocol and formats")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (play, conformance, docs, explore, analysis, tournament):
+    for group in (play, conformance, docs, explore, analysis, tournament, table):
         group.register(sub)
     return parser
 

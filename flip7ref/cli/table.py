@@ -1,0 +1,39 @@
+"""``flip7ref table``: the table referee web page (optional extra ``[table]``)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+
+from ._common import add_common
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    from ..table import MISSING_HINT
+
+    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
+        print(f"flip7ref: error: {MISSING_HINT}", file=sys.stderr)
+        return 2
+    from ..table.server import run
+
+    return run(args)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "table",
+        help="the table referee: a local web page for a real game (cards, rulings, score pad, undo)",
+        description="Serve the table referee: record a real game card by card (or deal from a seeded virtual deck, "
+        "or keep only a score pad), see whose decision it is, the rule behind every step, the score pad; "
+        "undo and redo; every step saved as a transcript. Needs pip install 'flip7ref[table]'.",
+    )
+    add_common(p, players=None)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s: this machine only; "
+                   "0.0.0.0 lets phones on the network join, with a per-game token)")
+    p.add_argument("--port", type=int, default=8077, help="port (default %(default)s)")
+    p.add_argument("--no-browser", action="store_true", help="do not open the page in the browser")
+    p.add_argument("--resume", metavar="FILE", help="resume a saved game (its transcript .json)")
+    p.add_argument("--data", metavar="DIR", help="data folder for saved games (default $FLIP7REF_TABLE_DATA, "
+                   "else ~/.local/share/flip7ref/table)")
+    p.set_defaults(func=cmd_table)

@@ -1,0 +1,290 @@
+"""The table referee's web application (Starlette): the page, its assets and a JSON API.
+
+Routes (every ``/api`` answer is JSON; an error is ``{"error": message, "rules":
+[...]}`` with status 400 bad request, 403 missing token, 404 unknown game or step,
+409 state changed (with ``"state"``: the game as it now is), 413 body too large,
+500 the game could not be saved):
+
+- ``GET /`` and ``GET /game/{id}``: the page (``static/index.html``); ``/static/...``
+- ``GET /api/meta``: editions with their options, languages, the interface texts,
+  the saved games
+- ``POST /api/games``: a new game (see :meth:`TableGame.create`)
+- ``POST /api/games/open``: open a saved game by id
+- ``GET /api/games/{id}``: the game's view
+- ``POST /api/games/{id}/{op}`` with ``op`` in ``reveal`` (``card``), ``deal``,
+  ``act`` (``action``), ``undo``, ``redo``, ``fix`` (``step``, ``card``),
+  ``scores`` (``scores``); every body carries the ``version`` last seen
+- ``GET /api/games/{id}/ruling/{step}``: the rulings of one step
+- ``GET /api/games/{id}/scores.csv``: the score pad as CSV
+
+When the server listens beyond this machine (``token_required``), every ``/api``
+request needs a token (``?token=`` or the ``X-Table-Token`` header): the server's
+token for the start page, or the game's own token for that game.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import traceback
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import Flip7RefError
+from ..spec import load_edition
+from .session import LANGS, StaleError, TableError, TableGame, edition_catalogue, saved_games, valid_id
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 16 * 1024
+OPS = ("reveal", "deal", "act", "undo", "redo", "fix", "scores")
+
+
+class Table:
+    """The server's games: loaded on first use from the data folder, one lock each."""
+
+    def __init__(self, folder: Path, *, token_required: bool = False) -> None:
+        self.folder = folder
+        self.token_required = token_required
+        self.token = secrets.token_urlsafe(12)
+        self.games: dict[str, TableGame] = {}
+        self.locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def add(self, tg: TableGame) -> None:
+        with self._guard:
+            self.games[tg.id] = tg
+            self.locks.setdefault(tg.id, threading.Lock())
+
+    def get(self, game_id: str) -> TableGame:
+        """The game ``game_id`` (loaded from the data folder if need be).
+
+        Raises:
+            TableError: 404 when there is no such game.
+        """
+        if not valid_id(game_id):
+            raise TableError(f"no game {game_id!r}", status=404)
+        with self._guard:
+            tg = self.games.get(game_id)
+        if tg is not None:
+            return tg
+        path = self.folder / f"{game_id}.json"
+        meta = self.folder / f"{game_id}.table.json"
+        if not meta.exists():
+            raise TableError(f"no game {game_id!r} in {self.folder}", status=404)
+        try:
+            tg = TableGame.load(meta if not path.exists() else path)
+        except Flip7RefError as exc:
+            raise TableError(f"game {game_id!r} cannot be opened: {exc}", status=400) from None
+        self.add(tg)
+        return tg
+
+    def lock(self, game_id: str) -> threading.Lock:
+        with self._guard:
+            return self.locks.setdefault(game_id, threading.Lock())
+
+
+def _error(exc: TableError, state: dict[str, Any] | None = None) -> JSONResponse:
+    body: dict[str, Any] = {"error": str(exc), "rules": list(exc.rules)}
+    if state is not None:
+        body["state"] = state
+    return JSONResponse(body, status_code=exc.status)
+
+
+def _token_of(request: Request) -> str:
+    return request.query_params.get("token") or request.headers.get("x-table-token", "")
+
+
+def _check_token(table: Table, request: Request, tg: TableGame | None) -> None:
+    if not table.token_required:
+        return
+    given = _token_of(request)
+    ok = secrets.compare_digest(given, table.token) or (tg is not None and secrets.compare_digest(given, tg.token))
+    if not ok:
+        raise TableError("this table needs its token: open the address printed when the server started", status=403)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        raise TableError(f"request body too large (at most {MAX_BODY} bytes)", status=413)
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise TableError(f"request body too large (at most {MAX_BODY} bytes)", status=413)
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise TableError(f"request body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise TableError("request body: expected a JSON object")
+    return data
+
+
+def create_app(folder: str | Path, *, token_required: bool = False, first: TableGame | None = None) -> Starlette:
+    """The Starlette application of the table referee.
+
+    Args:
+        folder: the data folder where games are saved (created when needed).
+        token_required: require a token on every API request (a server reachable
+            from other machines).
+        first: a game to serve from the start (``--resume``).
+
+    Returns:
+        The application; ``app.state.table`` is its :class:`Table`.
+    """
+    table = Table(Path(folder), token_required=token_required)
+    if first is not None:
+        table.add(first)
+
+    def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except TableError as exc:
+                return _error(exc)
+            except Flip7RefError as exc:
+                return _error(TableError(str(exc)))
+            except Exception as exc:  # never a traceback to the page; one line on the console
+                print(f"flip7ref table: internal error on {request.url.path}: {type(exc).__name__}: {exc}")
+                traceback.print_exc(limit=3)
+                return JSONResponse({"error": f"internal error: {type(exc).__name__}", "rules": []}, status_code=500)
+
+        return run
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    @guarded
+    async def meta(request: Request) -> Response:
+        try:  # the texts and editions are public; the saved games need the server's token
+            _check_token(table, request, None)
+            saved = saved_games(table.folder)
+        except TableError:
+            saved = None
+        texts = json.loads((STATIC / "i18n.json").read_text(encoding="utf-8"))
+        return JSONResponse({
+            "editions": [edition_catalogue(load_edition(e)) for e in ("flip7", "vengeance")],
+            "langs": list(LANGS), "texts": texts, "saved": saved or [], "authorized": saved is not None,
+            "folder": str(table.folder), "token_required": table.token_required,
+        })  # fmt: skip
+
+    @guarded
+    async def create(request: Request) -> Response:
+        _check_token(table, request, None)
+        data = await _body(request)
+        try:
+            tg = TableGame.create(table.folder, data)
+        except OSError as exc:
+            raise TableError(f"could not save the game in {table.folder}: {exc.strerror or exc}", status=500) from None
+        table.add(tg)
+        return JSONResponse({"id": tg.id, "token": tg.token, "state": tg.view()})
+
+    @guarded
+    async def open_saved(request: Request) -> Response:
+        _check_token(table, request, None)
+        data = await _body(request)
+        gid = data.get("id")
+        if not isinstance(gid, str):
+            raise TableError("id: expected a saved game's id")
+        tg = table.get(gid)
+        return JSONResponse({"id": tg.id, "token": tg.token, "state": tg.view()})
+
+    @guarded
+    async def show(request: Request) -> Response:
+        tg = table.get(request.path_params["gid"])
+        _check_token(table, request, tg)
+        with table.lock(tg.id):
+            return JSONResponse(tg.view())
+
+    @guarded
+    async def change(request: Request) -> Response:
+        op = request.path_params["op"]
+        if op not in OPS:
+            raise TableError(f"unknown operation {op!r} (known: {', '.join(OPS)})", status=404)
+        tg = table.get(request.path_params["gid"])
+        _check_token(table, request, tg)
+        data = await _body(request)
+        fields = {"reveal": {"card"}, "act": {"action"}, "fix": {"step", "card"}, "scores": {"scores"}}.get(op, set())
+        extra = set(data) - fields - {"version"}
+        if extra:
+            expected = ", ".join(["version", *sorted(fields)])
+            raise TableError(f"unknown field {sorted(extra)[0]!r} for {op} (expected {expected})")
+        if "version" not in data:
+            raise TableError("version: missing (send the version of the game last seen)")
+        version = data["version"]
+        note: dict[str, Any] = {}
+        with table.lock(tg.id):
+            try:
+                if op == "reveal":
+                    tg.reveal(version, data.get("card"))
+                elif op == "deal":
+                    tg.deal(version)
+                elif op == "act":
+                    tg.act(version, data.get("action"))
+                elif op == "undo":
+                    tg.undo(version)
+                elif op == "redo":
+                    tg.redo(version)
+                elif op == "fix":
+                    note["kept"] = tg.fix(version, data.get("step"), data.get("card"))
+                else:
+                    tg.enter_scores(version, data.get("scores"))
+            except StaleError as exc:
+                return _error(exc, tg.view())
+            return JSONResponse({**note, "state": tg.view()})
+
+    @guarded
+    async def ruling(request: Request) -> Response:
+        tg = table.get(request.path_params["gid"])
+        _check_token(table, request, tg)
+        raw = request.path_params["step"]
+        if not raw.isdigit():
+            raise TableError("step: expected a step number", status=404)
+        with table.lock(tg.id):
+            return JSONResponse(tg.ruling(int(raw)))
+
+    @guarded
+    async def scores_csv(request: Request) -> Response:
+        tg = table.get(request.path_params["gid"])
+        _check_token(table, request, tg)
+        with table.lock(tg.id):
+            text = tg.csv()
+        return PlainTextResponse(
+            text, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="{tg.id}-scores.csv"'}
+        )
+
+    @guarded
+    async def not_found(request: Request) -> Response:
+        raise TableError(f"no such address: {request.url.path}", status=404)
+
+    routes = [
+        Route("/", page),
+        Route("/game/{gid}", page),
+        Route("/api/meta", meta),
+        Route("/api/games", create, methods=["POST"]),
+        Route("/api/games/open", open_saved, methods=["POST"]),
+        Route("/api/games/{gid}", show),
+        Route("/api/games/{gid}/scores.csv", scores_csv),
+        Route("/api/games/{gid}/ruling/{step}", ruling),
+        Route("/api/games/{gid}/{op}", change, methods=["POST"]),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+        Route("/api/{rest:path}", not_found, methods=["GET", "POST"]),
+    ]
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 500)
+        detail = getattr(exc, "detail", "") or "error"
+        return JSONResponse({"error": f"{detail}: {request.method} {request.url.path}", "rules": []}, status_code=status)
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.state.table = table
+    return app

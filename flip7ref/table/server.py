@@ -1,0 +1,125 @@
+"""``flip7ref table``: start the table referee's web server (uvicorn), print its address,
+open it in the browser, end cleanly on Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import signal
+import sys
+import threading
+import webbrowser
+from pathlib import Path
+from types import FrameType
+
+from ..errors import OptionError
+from .session import TableGame
+
+
+class _Stopped(Exception):
+    """SIGTERM arrived (after uvicorn's graceful shutdown)."""
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise _Stopped
+
+
+def default_folder() -> Path:
+    """Where games are saved: ``$FLIP7REF_TABLE_DATA``, else ``$XDG_DATA_HOME/flip7ref/table``,
+    else ``~/.local/share/flip7ref/table``."""
+    env = os.environ.get("FLIP7REF_TABLE_DATA")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "flip7ref" / "table"
+
+
+def is_local(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _defaults_query(args: argparse.Namespace) -> str:
+    """Check --edition and --option and turn them into the start page's query string."""
+    from urllib.parse import urlencode
+
+    from ..cli._common import parse_options
+    from ..game import Game
+    from ..spec import load_edition
+
+    options = parse_options(args.option)
+    edition = load_edition(args.edition)
+    if edition.id not in ("flip7", "vengeance"):
+        raise OptionError(f"--edition: the table knows flip7 and vengeance, not {args.edition!r}")
+    Game(edition, max(2, int(edition.thresholds.get("min_players", 1))), options)  # raises OptionError
+    pairs = [("edition", edition.id), *((f"o.{k}", v) for k, v in options.items())]
+    return urlencode(pairs)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until Ctrl-C; returns the exit status.
+
+    Raises:
+        OptionError: a bad --port, --edition or --option, or a --resume file that
+            cannot be read or replayed (exit status 2).
+    """
+    import uvicorn
+
+    from .app import create_app
+    from .session import TableError
+
+    if not 0 < args.port < 65536:
+        raise OptionError(f"--port: expected 1..65535, got {args.port}")
+    folder = Path(args.data) if args.data else default_folder()
+    first = None
+    if args.resume:
+        try:
+            first = TableGame.load(args.resume)
+        except TableError as exc:
+            raise OptionError(f"--resume: {exc}") from None
+    local = is_local(args.host)
+    app = create_app(folder, token_required=not local, first=first)
+    table = app.state.table
+    # the edition and options given on the command line preselect the start page
+    query = _defaults_query(args)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    base = f"http://{shown}:{args.port}"
+    path = f"/game/{first.id}" if first else "/"
+    params = []
+    if not local:
+        params.append(f"token={first.token if first else table.token}")
+        print(
+            f"flip7ref table: WARNING: listening on {args.host}: anyone on this network who has the address with its "
+            "token can open the games; give it only to the players",
+            file=sys.stderr,
+        )
+    if query and not first:
+        params.append(query)
+    url = base + path + ("?" + "&".join(params) if params else "")
+    print(f"flip7ref table: {url}  (games saved in {folder}; Ctrl-C ends)", flush=True)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    if not args.no_browser:
+        threading.Timer(0.8, lambda: webbrowser.open(url)).start()
+    # uvicorn shuts down gracefully on SIGINT/SIGTERM, then raises the signal again:
+    # end here, with the message, rather than die of it
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        server.run()
+    except (KeyboardInterrupt, _Stopped):
+        pass
+    except SystemExit:  # uvicorn exits when it cannot bind the address
+        server.started = False
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if not server.started:
+        print(f"flip7ref table: error: could not listen on {args.host}:{args.port}", file=sys.stderr)
+        return 2
+    print("flip7ref table: stopped; every game is saved", flush=True)
+    return 0

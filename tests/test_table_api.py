@@ -1,0 +1,491 @@
+"""The table referee's endpoints (Starlette's TestClient) and its game logic: good, bad,
+stale and concurrent requests; saving, resuming, correcting a card; the score pad.
+
+Skips when the ``[table]`` extra is not installed (fails in CI, which installs it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import threading
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flip7ref.cli import main
+from flip7ref.replay import load_transcript, replay
+from flip7ref.table.server import _defaults_query, is_local
+from flip7ref.table.session import TableError, TableGame
+
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+try:
+    import httpx  # noqa: F401  (TestClient needs it)
+    from starlette.testclient import TestClient
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    if os.environ.get("CI"):
+        raise
+    pytest.skip(f"the [table] extra is not installed ({exc})", allow_module_level=True)
+
+from flip7ref.table.app import create_app  # noqa: E402
+
+THREE = {"edition": "flip7", "names": ["Ann", "Bob", "Cy"], "dealer": 0}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return tmp_path / "games"
+
+
+@pytest.fixture
+def client(folder: Path) -> TestClient:
+    return TestClient(create_app(folder))
+
+
+def new_game(client: TestClient, **fields: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json={**THREE, **fields})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+class Play:
+    """Steps on one game through the API, each with the version last seen."""
+
+    def __init__(self, client: TestClient, gid: str) -> None:
+        self.client, self.gid = client, gid
+        self.state = client.get(f"/api/games/{gid}").json()
+
+    def post(self, op: str, expect: int = 200, **body: Any) -> dict[str, Any]:
+        r = self.client.post(f"/api/games/{self.gid}/{op}", json={"version": self.state["version"], **body})
+        assert r.status_code == expect, r.text
+        data: dict[str, Any] = r.json()
+        if "state" in data:
+            self.state = data["state"]
+        return data
+
+    def run(self, *steps: str) -> None:
+        for step in steps:
+            if step.startswith("@"):
+                self.post("act", action=step[1:])
+            else:
+                self.post("reveal", card=step)
+
+
+# the round of the browser test: Flip Three on Bob with a Second Chance inside, Ann busts
+ROUND = ("5", "flip_three", "@target 1", "8", "second_chance", "8", "0", "@hit", "x2", "@hit", "7", "@hit", "3",
+         "@stay", "@stay", "@hit", "3")  # fmt: skip
+
+
+@pytest.mark.rules("F7-070", "F7-080", "F7-081", "F7-091", "F7-100", "F7-101")
+def test_a_round_through_the_api_and_its_score_pad(client: TestClient, folder: Path) -> None:
+    gid = new_game(client)["id"]
+    play = Play(client, gid)
+    assert play.state["current"] == -1 and play.state["receiver"] == 1  # a card for Bob, left of the dealer
+    play.run(*ROUND)
+    pad = play.state["pad"]
+    assert pad["rounds"][0]["scores"] == [0, 26, 7]
+    assert pad["totals"] == [0, 26, 7]
+    bob = pad["rounds"][0]["breakdown"][1]
+    assert (bob["numbers"], bob["multiplied"], bob["modifiers"], bob["bonus"], bob["score"]) == (13, 26, 0, 0, 26)
+    assert pad["rounds"][0]["breakdown"][0]["busted"] is True
+    csv_text = client.get(f"/api/games/{gid}/scores.csv").text
+    assert csv_text.splitlines() == ["round,Ann,Bob,Cy", "1,0,26,7", "total,0,26,7"]
+    data = load_transcript(folder / f"{gid}.json")  # the saved file is a valid transcript
+    assert replay(data).agrees and replay(data).totals == (0, 26, 7)
+    assert main(["replay", str(folder / f"{gid}.json")]) == 0
+    assert main(["explain", "--transcript", str(folder / f"{gid}.json")]) == 0
+
+
+@pytest.mark.rules("F7-004", "F7-007")
+def test_a_card_that_cannot_be_there_is_refused_with_the_rule(client: TestClient) -> None:
+    play = Play(client, new_game(client)["id"])
+    play.run("0")
+    before = play.state["version"]
+    err = play.post("reveal", expect=400, card="0")
+    assert "no 0 can be revealed now" in err["error"] and "1 in front of Bob" in err["error"]
+    assert "F7-004" in err["rules"]
+    assert all(c["card"] != "0" for c in play.state["chance"])  # and it is not offered
+    err = play.post("reveal", expect=400, card="nonsense")
+    assert "nonsense" in err["error"]
+    assert client.get(f"/api/games/{play.gid}").json()["version"] == before
+
+
+@pytest.mark.rules("F7-007", "F7-080")
+def test_a_fourth_second_chance_is_refused(folder: Path) -> None:
+    tg = TableGame.create(folder, {**THREE})
+    tg.reveal(tg.version, "second_chance")  # Bob keeps it
+    tg.reveal(tg.version, "second_chance")  # Cy keeps it
+    tg.reveal(tg.version, "second_chance")  # Ann keeps it
+    tg.act(tg.version, "hit")  # Bob
+    with pytest.raises(TableError) as info:
+        tg.reveal(tg.version, "second_chance")
+    assert "the deck holds 3 and all are out (1 in front of Ann, 1 in front of Bob, 1 in front of Cy)" in str(info.value)
+    assert "F7-007" in info.value.rules
+
+
+def test_stale_requests_get_state_changed_and_the_new_state(client: TestClient) -> None:
+    play = Play(client, new_game(client)["id"])
+    old = play.state["version"]
+    play.run("5")
+    r = client.post(f"/api/games/{play.gid}/reveal", json={"version": old, "card": "6"})
+    assert r.status_code == 409
+    body = r.json()
+    assert body["error"].startswith("state changed")
+    assert body["state"]["version"] == old + 1
+    assert body["state"]["seats"][1]["line"] == ["5"]
+    assert body["state"]["seats"][2]["line"] == []  # the stale 6 was not entered
+
+
+def test_concurrent_taps_one_wins(client: TestClient, folder: Path) -> None:
+    gid = new_game(client)["id"]
+    version = client.get(f"/api/games/{gid}").json()["version"]
+    results: list[int] = []
+    barrier = threading.Barrier(6)
+
+    def tap(card: str) -> None:
+        barrier.wait()
+        r = client.post(f"/api/games/{gid}/reveal", json={"version": version, "card": card})
+        results.append(r.status_code)
+
+    threads = [threading.Thread(target=tap, args=(c,)) for c in ("5", "6", "7", "8", "9", "10")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [200, 409, 409, 409, 409, 409]
+    state = client.get(f"/api/games/{gid}").json()
+    assert state["version"] == version + 1 and len(state["steps"]) == 1
+    assert len(load_transcript(folder / f"{gid}.json")["steps"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("op", "body", "status", "words"),
+    [
+        ("reveal", {"card": "5"}, 400, "version: missing"),
+        ("reveal", {"version": "x", "card": "5"}, 400, "version: expected"),
+        ("reveal", {"version": 0}, 400, "card: expected"),
+        ("reveal", {"version": 0, "card": 5}, 400, "card: expected"),
+        ("reveal", {"version": 0, "card": "13"}, 400, "13"),
+        ("reveal", {"version": 0, "card": "5", "extra": 1}, 400, "unknown field 'extra'"),
+        ("act", {"version": 0, "action": "hit"}, 400, "a card must be revealed first"),
+        ("deal", {"version": 0}, 400, "real cards"),
+        ("fix", {"version": 0, "step": 0, "card": "5"}, 400, "step: expected"),
+        ("scores", {"version": 0, "scores": [1, 2, 3]}, 400, "manual score pad"),
+        ("undo", {"version": 0}, 400, "nothing to undo"),
+        ("redo", {"version": 0}, 400, "nothing to redo"),
+        ("explode", {"version": 0}, 404, "unknown operation"),
+    ],
+)
+def test_bad_requests_get_a_clear_error_and_change_nothing(
+    client: TestClient, folder: Path, op: str, body: dict[str, Any], status: int, words: str
+) -> None:
+    gid = new_game(client)["id"]
+    saved = (folder / f"{gid}.json").read_bytes()
+    r = client.post(f"/api/games/{gid}/{op}", json=body)
+    assert r.status_code == status
+    assert words in r.json()["error"]
+    assert "Traceback" not in r.text
+    assert (folder / f"{gid}.json").read_bytes() == saved
+    assert client.get(f"/api/games/{gid}").json()["version"] == 0
+
+
+def test_malformed_bodies_and_unknown_addresses(client: TestClient) -> None:
+    gid = new_game(client)["id"]
+    for raw in (b"not json", b"[1, 2]", b"\xff\xfe"):
+        r = client.post(f"/api/games/{gid}/reveal", content=raw, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "error" in r.json()
+    r = client.post(f"/api/games/{gid}/reveal", content=b"{" + b" " * 20000 + b"}", headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert client.get("/api/games/no-such-game").status_code == 404
+    assert client.get("/api/games/..%2Fetc").status_code == 404
+    assert client.get("/api/nothing").json()["error"].startswith("no such address")
+    assert client.get(f"/api/games/{gid}/ruling/99").status_code == 404
+    assert client.get(f"/api/games/{gid}/ruling/x").status_code == 404
+    assert client.delete(f"/api/games/{gid}").status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"names": []}, "names: expected 1 to 18"),
+        ({"names": ["A", "A"]}, "same name"),
+        ({"names": "Ann"}, "names: expected a list"),
+        ({"names": ["A", " "]}, "empty"),
+        ({"edition": "chess"}, "edition"),
+        ({"mode": "solo"}, "mode"),
+        ({"dealer": 3}, "dealer"),
+        ({"options": {"tie": "coin-flip"}}, "tie"),
+        ({"options": {"nope": "x"}}, "unknown option"),
+        ({"lang": "xx"}, "lang"),
+        ({"colour": "red"}, "unknown field"),
+    ],
+)
+def test_bad_new_games_are_refused(client: TestClient, folder: Path, fields: dict[str, Any], words: str) -> None:
+    r = client.post("/api/games", json={**THREE, **fields})
+    assert r.status_code == 400
+    assert words in r.json()["error"]
+    assert not folder.exists() or not list(folder.iterdir())
+
+
+def test_undo_redo_and_history(client: TestClient) -> None:
+    play = Play(client, new_game(client)["id"])
+    play.run("5", "6", "7")
+    play.post("undo")
+    play.post("undo")
+    assert [s["move"] for s in play.state["steps"]] == ["chance 5"]
+    assert play.state["redo"] is True
+    play.post("redo")
+    assert [s["move"] for s in play.state["steps"]] == ["chance 5", "chance 6"]
+    play.run("9")  # a new step drops what was left to redo
+    assert play.state["redo"] is False
+    assert play.state["seats"][0]["line"] == ["9"]
+
+
+@pytest.mark.rules("F7-040")
+def test_correcting_an_earlier_card_replays_the_later_steps(client: TestClient) -> None:
+    play = Play(client, new_game(client)["id"])
+    play.run("5", "6", "7", "@hit", "9")  # Bob 5, 9
+    out = play.post("fix", step=1, card="8")  # Cy's card was an 8, not a 6
+    assert out["kept"] == 3
+    assert [s["line"] for s in play.state["seats"]] == [["7"], ["5", "9"], ["8"]]
+    out = play.post("fix", step=4, card="5")  # Bob's hit was a second 5: Bob busts
+    assert out["kept"] == 0
+    assert play.state["seats"][1]["status"] == "busted"
+    err = play.post("fix", expect=400, step=3, card="5")
+    assert "decision" in err["error"]
+    other = Play(client, new_game(client)["id"])
+    other.run("0", "8", "9")
+    err = other.post("fix", expect=400, step=2, card="0")  # the only 0 is Bob's
+    assert "1 in front of Bob" in err["error"] and "F7-004" in err["rules"]
+
+
+def test_dealer_mode_deals_the_seeded_deck(client: TestClient) -> None:
+    from flip7ref import Game
+
+    play = Play(client, new_game(client, mode="dealer", seed=11)["id"])
+    expected = Game("flip7", 3).new_initial_state(11).next_card()
+    play.post("deal")
+    assert play.state["steps"][0]["card"] == expected
+    err = play.post("reveal", expect=400, card="5")
+    assert "virtual deck" in err["error"]
+
+
+@pytest.mark.rules("F7-120", "F7-121")
+def test_manual_score_pad_totals_tie_and_winner(client: TestClient, folder: Path) -> None:
+    gid = new_game(client, mode="manual", names=["Ann", "Bob"])["id"]
+    play = Play(client, gid)
+    play.post("scores", scores=[120, 80])
+    play.post("scores", scores=[80, 120])
+    assert play.state["pad"]["tied"] == [0, 1] and not play.state["finished"]
+    err = play.post("scores", expect=400, scores=[-5, 0])
+    assert "never negative" in err["error"]
+    err = play.post("scores", expect=400, scores=[1])
+    assert "2 whole numbers" in err["error"]
+    play.post("scores", scores=[15, 0])
+    assert play.state["finished"] and play.state["pad"]["winners"] == [0]
+    assert play.state["pad"]["totals"] == [215, 200]
+    err = play.post("scores", expect=400, scores=[1, 1])
+    assert "over" in err["error"]
+    play.post("undo")
+    assert not play.state["finished"]
+    lines = client.get(f"/api/games/{gid}/scores.csv").text.splitlines()
+    assert lines == ["round,Ann,Bob", "1,120,80", "2,80,120", "total,200,200"]
+    resumed = TableGame.load(folder / f"{gid}.table.json")
+    assert resumed.manual == [[120, 80], [80, 120]] and resumed.manual_redo == [[15, 0]]
+
+
+def test_shared_win_option_ends_a_tied_manual_game(folder: Path) -> None:
+    tg = TableGame.create(folder, {"names": ["A", "B"], "mode": "manual", "options": {"tie": "shared-win"}})
+    tg.enter_scores(tg.version, [200, 200])
+    assert tg.view()["pad"]["winners"] == [0, 1] and tg.view()["finished"]
+
+
+@pytest.mark.rules("V-080")
+def test_brutal_mode_manual_scores_may_be_negative(folder: Path) -> None:
+    tg = TableGame.create(folder, {"edition": "vengeance", "names": ["A", "B"], "mode": "manual", "options": {"brutal": "true"}})
+    tg.enter_scores(tg.version, [-15, 30])
+    assert tg.view()["pad"]["totals"] == [-15, 30]
+
+
+def test_resume_from_the_files_and_the_saved_list(client: TestClient, folder: Path) -> None:
+    play = Play(client, new_game(client)["id"])
+    play.run("5", "6", "7", "@hit", "9")
+    play.post("undo")
+    fresh = TestClient(create_app(folder))  # a new server on the same folder
+    listed = fresh.get("/api/meta").json()["saved"]
+    assert [g["id"] for g in listed] == [play.gid]
+    state = fresh.post("/api/games/open", json={"id": play.gid}).json()["state"]
+    assert state["seats"] == play.state["seats"] and state["redo"] is True and state["version"] == play.state["version"]
+    tg = TableGame.load(folder / f"{play.gid}.json")
+    assert tg.state == TableGame.load(folder / f"{play.gid}.json").state
+    assert [st.history()[-1] for st in tg.states[1:]] == ["chance 5", "chance 6", "chance 7", "hit"]
+
+
+def test_a_corrupt_or_foreign_file_is_refused_clearly(folder: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(Exception) as info:
+        TableGame.load(bad)
+    assert "JSON" in str(info.value)
+    wrong = tmp_path / "wrong.json"
+    steps = [{"seat": 0, "action": "hit"}]  # the deal comes first
+    wrong.write_text(json.dumps({"format": 1, "edition": "flip7", "players": 2, "dealer": 0, "steps": steps}))
+    with pytest.raises(TableError) as info2:
+        TableGame.load(wrong)
+    assert "step 0 cannot be replayed" in str(info2.value)
+    assert main(["table", "--no-browser", "--resume", str(wrong), "--data", str(folder)]) == 2
+
+
+def test_a_failed_save_leaves_the_game_as_it_was(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tg = TableGame.create(folder, {**THREE})
+    tg.reveal(tg.version, "5")
+    saved = (folder / f"{tg.id}.json").read_bytes()
+
+    def broken(path: Path, text: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("flip7ref.table.session.atomic_write", broken)
+    with pytest.raises(TableError) as info:
+        tg.reveal(tg.version, "6")
+    assert info.value.status == 500 and "No space left" in str(info.value)
+    assert len(tg.states) == 2 and tg.version == 1
+    assert (folder / f"{tg.id}.json").read_bytes() == saved
+
+
+@pytest.mark.rules("F7-020", "F7-030")
+def test_rulings_name_rules_options_and_the_readings_played(client: TestClient) -> None:
+    play = Play(client, new_game(client)["id"])
+    play.run("5")
+    ruling = client.get(f"/api/games/{play.gid}/ruling/0").json()
+    assert ruling["move"] == "chance 5"
+    assert "F7-020" in [r["id"] for r in ruling["rules"]]
+    deal = next(o for o in ruling["options"] if o["name"] == "initial_deal")
+    assert [r["in_force"] for r in deal["readings"]] == [True, False]
+    played = {p["reading"]: p for p in deal["played"]}
+    assert played["deal"]["events"] == ["Bob is dealt 5"]
+    assert "diverges" in played["none"]  # with no initial deal, no card is dealt first
+    start = next(o for o in ruling["options"] if o["name"] == "start_seat")
+    assert {p["reading"]: p["events"] for p in start["played"]}["dealer"] == ["Ann is dealt 5"]
+
+
+def test_a_token_is_required_beyond_this_machine(folder: Path) -> None:
+    app = create_app(folder, token_required=True)
+    client = TestClient(app)
+    table = app.state.table
+    assert client.post("/api/games", json=THREE).status_code == 403
+    meta = client.get("/api/meta").json()
+    assert meta["authorized"] is False and meta["saved"] == []
+    r = client.post("/api/games", json=THREE, headers={"X-Table-Token": table.token})
+    gid, token = r.json()["id"], r.json()["token"]
+    assert client.get(f"/api/games/{gid}").status_code == 403
+    assert client.get(f"/api/games/{gid}?token=wrong").status_code == 403
+    assert client.get(f"/api/games/{gid}?token={token}").status_code == 200
+    other = client.post("/api/games", json=THREE, headers={"X-Table-Token": table.token}).json()["id"]
+    assert client.get(f"/api/games/{other}?token={token}").status_code == 403  # a game's token opens that game only
+
+
+def test_the_command_line(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert is_local("127.0.0.1") and is_local("localhost") and is_local("::1") and not is_local("0.0.0.0")
+    args = argparse.Namespace(edition="vengeance", option=["brutal=true"])
+    assert _defaults_query(args) == "edition=vengeance&o.brutal=true"
+    assert main(["table", "--no-browser", "--option", "tie=x", "--data", str(folder)]) == 2
+    assert "tie" in capsys.readouterr().err
+    assert main(["table", "--no-browser", "--port", "0", "--data", str(folder)]) == 2
+
+
+def test_missing_extra_gives_a_one_line_hint(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "starlette" else real(name, *a))
+    assert main(["table", "--no-browser"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "flip7ref: error: the table referee needs its extra: pip install 'flip7ref[table]' (Starlette and uvicorn)"
+
+
+def test_listening_beyond_this_machine_warns_and_needs_the_token(folder: Path) -> None:
+    """A real server on 0.0.0.0: the warning, the token in the printed address, 403 without it."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "flip7ref", "table", "--host", "0.0.0.0", "--port", str(port), "--no-browser"]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([*cmd, "--data", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        url = proc.stdout.readline().split()[2]
+        assert "WARNING" in proc.stderr.readline()
+        token = url.split("token=")[1].split("&")[0]
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(base + "/static/app.js", timeout=2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        request = urllib.request.Request(base + "/api/games", data=json.dumps(THREE).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(request, timeout=5)
+        assert info.value.code == 403
+        request.add_header("X-Table-Token", token)
+        with urllib.request.urlopen(request, timeout=5) as r:
+            assert json.load(r)["state"]["version"] == 0
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=15)
+    assert proc.returncode == 0 and "stopped; every game is saved" in out
+
+
+@pytest.mark.rules("F7-120")
+def test_an_integer_option_as_the_start_page_sends_it(folder: Path) -> None:
+    tg = TableGame.create(folder, {"names": ["A", "B"], "mode": "manual", "options": {"target_score": "50"}})
+    tg.enter_scores(tg.version, [60, 10])
+    assert tg.view()["finished"] and tg.view()["pad"]["winners"] == [0]
+    assert tg.meta()["options"] == {"target_score": 50}
+
+
+@pytest.mark.rules("F7-082", "V-046")
+def test_decisions_are_described_for_their_buttons(client: TestClient) -> None:
+    """A spare Second Chance to give away, a Steal's card picks: the view names seats and cards."""
+    play = Play(client, new_game(client)["id"])
+    play.run("second_chance", "5", "6", "@hit", "second_chance")  # Bob already holds one
+    assert play.state["pending"] == {"kind": "give", "card": "second_chance"}
+    assert play.state["who"] == 1
+    assert play.state["actions"] == [{"action": "target 0", "verb": "target", "seat": 0},
+                                     {"action": "target 2", "verb": "target", "seat": 2}]  # fmt: skip
+    play.run("@target 2")
+    assert play.state["seats"][2]["kept"] == ["second_chance"]
+    venge = Play(client, new_game(client, edition="vengeance")["id"])
+    venge.run("5", "9", "steal", "@target 0")
+    assert venge.state["pending"]["kind"] == "cards"
+    assert venge.state["actions"] == [{"action": "steal 1 0", "verb": "steal", "seat": 1, "card": "5"},
+                                      {"action": "steal 2 0", "verb": "steal", "seat": 2, "card": "9"}]  # fmt: skip
+    venge.run("@steal 2 0")
+    assert venge.state["seats"][0]["line"] == ["9"] and venge.state["seats"][2]["line"] == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "dealt", "card"),
+    [("en", "Bob is dealt 5", "Second Chance!"), ("nl", "Bob krijgt 5", "Second Chance!"),
+     ("de", "Bob bekommt 5", "Zweite Chance"), ("fr", "Bob reçoit 5", "Seconde Chance"), ("no", "Bob får 5", "Second Chance")],
+)  # fmt: skip
+def test_steps_and_card_names_in_the_games_language(client: TestClient, lang: str, dealt: str, card: str) -> None:
+    play = Play(client, new_game(client, lang=lang)["id"])
+    play.run("5")
+    assert play.state["steps"][0]["text"] == [dealt]
+    assert play.state["card_names"]["second_chance"] == card
+    assert client.get(f"/api/games/{play.gid}/ruling/0").json()["events"][0]["text"] == dealt
