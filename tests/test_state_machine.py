@@ -234,9 +234,9 @@ TestFlip7Machine = GameMachine.TestCase
 TestVengeanceMachine = VengeanceMachine.TestCase
 TestAlwaysHitMachine = AlwaysHitMachine.TestCase
 TestVengeanceAlwaysHitMachine = VengeanceAlwaysHitMachine.TestCase
-TestAlwaysHitMachine.settings = settings(TestAlwaysHitMachine.settings, stateful_step_count=400, max_examples=15)
+TestAlwaysHitMachine.settings = settings(TestAlwaysHitMachine.settings, stateful_step_count=300, max_examples=10)
 TestVengeanceAlwaysHitMachine.settings = settings(
-    TestVengeanceAlwaysHitMachine.settings, stateful_step_count=400, max_examples=15
+    TestVengeanceAlwaysHitMachine.settings, stateful_step_count=300, max_examples=10
 )
 
 
@@ -255,3 +255,31 @@ def test_random_games_end_within_bound(edition: str) -> None:
         assert final.is_terminal()
         assert max(final.totals) >= 200
         assert final.cards_in_play() == Counter(game.deck)
+
+
+@pytest.mark.rules("F7-116", "F7-115", "F7-113", "V-075", "V-072")
+@pytest.mark.parametrize(("edition", "players", "games"), [("flip7", 18, 20), ("flip7", 36, 2), ("vengeance", 18, 2)])
+def test_always_hit_games_end_and_rounds_keep_the_bound(edition: str, players: int, games: int) -> None:
+    """Issue 14: `simulate --players 18 --strategy always-hit` never ended.  Now every game
+    ends, no round takes more than Game.max_moves_per_round() moves and the pending stack
+    stays within Game.max_pending() frames."""
+    import random
+
+    from flip7ref.play import play
+    from flip7ref.strategies import parse_strategy
+
+    game = Game(edition, players)
+    bound, frames = game.max_moves_per_round(), game.max_pending()
+    for seed in range(1, games + 1):
+        final = play(game.new_initial_state(seed=seed), [parse_strategy("always-hit")], random.Random(seed))
+        assert final.is_terminal() and final.winners
+        longest = deepest = moves = 0
+        for state in final.replay():
+            deepest = max(deepest, len(state.frames))
+            if any(e.type == "round_started" for e in state.last_events()):
+                moves = 0
+            else:
+                moves += 1
+                longest = max(longest, moves)
+        assert 0 < longest <= bound
+        assert deepest <= frames
