@@ -18,8 +18,13 @@ is timed in wall time (its work is done in the other processes).  Each measureme
 shared machine the slower runs measure the neighbours, not the code.  The JSON
 keeps every run.
 
+With ``--rl`` it also reports the steps per second of the PettingZoo, Gymnasium
+and OpenSpiel environments of ``flip7ref.rl`` (``benchmarks/bench_rl.py``; a
+one-line note instead when the ``[rl]`` extra is not installed).
+
 Usage:
-    python benchmarks/bench.py [--games 300] [--repeat 3] [--solve-modifiers [--solve-workers N]] [--json out.json]
+    python benchmarks/bench.py [--games 300] [--repeat 3] [--solve-modifiers [--solve-workers N]] [--rl [--rl-steps N]]
+        [--json out.json]
 """
 
 from __future__ import annotations
@@ -115,6 +120,8 @@ def main() -> None:
         help="processes for the second numbers+modifiers solve (default: the cores this process may use, "
         "%(default)s; 1 skips it)",
     )
+    parser.add_argument("--rl", action="store_true", help="also time the flip7ref.rl environments (the [rl] extra)")
+    parser.add_argument("--rl-steps", type=int, default=20_000, help="steps per RL measurement (default %(default)s)")
     args = parser.parse_args()
     if args.games < 1 or args.repeat < 1 or args.solve_workers < 1:
         parser.error("--games, --repeat and --solve-workers must be at least 1")
@@ -156,6 +163,17 @@ def main() -> None:
             f"{r['states']:.0f} states in {r['seconds']:.2f} s ({how})"
         )
     results["solve"] = solves
+    if args.rl:
+        import bench_rl  # benchmarks/bench_rl.py, next to this script
+
+        missing = bench_rl.available()
+        if missing:
+            console.print(f"RL environments skipped: {missing}")
+        else:
+            results["rl"] = rl = bench_rl.bench_all(args.rl_steps, args.repeat)
+            for label, r in rl.items():
+                spread = ", ".join(f"{x:.0f}" for x in r["runs_steps_per_second"])
+                console.print(f"{label}: {r['steps_per_second']:.0f} steps/s, random legal actions (runs: {spread})")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)

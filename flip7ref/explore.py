@@ -487,6 +487,14 @@ def cmd_dispute(args: argparse.Namespace) -> int:
         print(f"  {r.name}{mark}{how}: {r.summary}")
         print(f"      held by: {', '.join(r.holders) or 'no source'}")
     print()
+    holders = list(dict.fromkeys(h for r in d.readings for h in r.holders))
+    if holders:
+        print("Sources:")
+        for key in holders:
+            src = d.edition.sources.get(key) or {}
+            kind = f" ({src['kind']})" if src.get("kind") else ""
+            print(f"  {key}{kind}: {src.get('title', 'not in the source register')}")
+        print()
     if d.option is None:
         print(f"{d.status}: {d.note}")
         default = next((r.name for r in d.readings if r.default), None)

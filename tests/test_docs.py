@@ -34,9 +34,10 @@ def test_docs_check_names_stale_files(capsys: pytest.CaptureFixture[str], tmp_pa
     """--check exits 1 naming missing, edited and retired files; writing fixes them all."""
     code, out, _ = run(capsys, "docs", "--out", str(tmp_path))
     assert code == 0 and "rules/flip7.md" in out
-    (tmp_path / "disputes.md").write_text("edited by hand\n", encoding="utf-8")
+    with (tmp_path / "disputes.md").open("a", encoding="utf-8") as f:
+        f.write("edited by hand\n")  # the marker line stays: the file is still flip7ref's to rewrite
     (tmp_path / "rules" / "vengeance.md").unlink()
-    (tmp_path / "rules" / "retired.md").write_text("old\n", encoding="utf-8")
+    (tmp_path / "rules" / "retired.md").write_text(docs.GENERATED_NOTE.format(what="an old table") + "\n", encoding="utf-8")
     code, out, _ = run(capsys, "docs", "--check", "--out", str(tmp_path))
     assert code == 1
     for name in ("disputes.md", "rules/vengeance.md", "rules/retired.md"):

@@ -8,11 +8,13 @@ import json
 import sys
 from fractions import Fraction
 
-from .analysis import Policy, SoloSolver, line_position, next_card, solo_deck_position, usable_cores
-from .errors import CardError, OptionError
-from .game import Game
-from .spec import CATEGORIES
-from .strategies import parse_strategy
+from ..analysis import Policy, SoloSolver, line_position, next_card, solo_deck_position, usable_cores
+from ..errors import CardError, OptionError
+from ..game import Game
+from ..spec import CATEGORIES
+from ..strategies import parse_strategy
+from ._common import add_common as _add_common
+from ._common import make_game as game_of
 
 _CATEGORY_WORDS = {"numbers": "number", "modifiers": "modifier", "actions": "action"}
 
@@ -23,8 +25,7 @@ def _categories(text: str) -> list[str]:
         name = _CATEGORIES_BY_WORD.get(word)
         if name is None:
             raise OptionError(
-                f"--cards {text!r}: unknown category {word!r}; expected a comma-separated list of numbers, "
-                "modifiers, actions"
+                f"--cards {text!r}: unknown category {word!r}; expected a comma-separated list of numbers, modifiers, actions"
             )
         if name not in out:
             out.append(name)
@@ -49,8 +50,6 @@ def _cards(text: str | None, flag: str) -> list[str]:
 
 def _game(args: argparse.Namespace) -> Game:
     """The one-player game of ``--edition`` and ``--option`` (the analyses are solo)."""
-    from .cli import _game as game_of
-
     return game_of(args, 1)
 
 
@@ -61,6 +60,14 @@ def _working(what: str) -> contextlib.AbstractContextManager[object]:
     from rich.console import Console
 
     return Console(stderr=True).status(what)
+
+
+def solve_spinner_text(categories: list[str]) -> str:
+    """The spinner of ``solve`` for a deck of ``categories`` (``["number"]``, ...): the time
+    it names is that deck's (numbers alone take about a second, with the modifiers about a
+    minute of CPU); other decks name none."""
+    when = {("number",): "about a second", ("modifier", "number"): "about a minute of CPU"}.get(tuple(sorted(categories)))
+    return f"solving {_cards_words(categories)} exactly" + (f" ({when})" if when else "") + "..."
 
 
 def _num(p: Fraction | float) -> float | str:
@@ -174,7 +181,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    with _working(f"solving {_cards_words(categories)} exactly (numbers,modifiers: a minute of CPU)..."):
+    with _working(solve_spinner_text(categories)):
         result = _solver(args, policy).solve(state)
     cards = _cards_words(categories)
     if args.json:
@@ -196,7 +203,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``odds`` and ``solve`` subcommands to the ``flip7ref`` parser."""
-    from .cli import _add_common
 
     def common(p: argparse.ArgumentParser) -> None:
         _add_common(p, players=None)
@@ -254,9 +260,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--cards", default="numbers", help="card categories in the deck: numbers, modifiers, actions, "
                    "comma-separated (default %(default)s)")  # fmt: skip
-    p.add_argument(
-        "--policy", help="evaluate this policy exactly instead of the optimal one: threshold:N, always-hit or random"
-    )
+    p.add_argument("--policy", help="evaluate this policy exactly instead of the optimal one: threshold:N, always-hit or random")
     common(p)
     p.add_argument(
         "--workers",

@@ -1,0 +1,92 @@
+"""The ``flip7ref`` command line, one module per command group.
+
+Groups: :mod:`.play` (``simulate``, ``trace``, ``score``, ``options``),
+:mod:`.conformance` (``conformance run``/``serve``, ``replay``), :mod:`.analysis`
+(``odds``, ``solve``); ``docs``, ``rules``, ``coverage`` (:mod:`flip7ref.docs`);
+``dispute``, ``explain`` (:mod:`flip7ref.explore`).  User mistakes (unknown
+edition, option, card, strategy...) print one line on stderr and exit with
+status 2; a failed check exits with 1; success exits with 0.  Bare ``flip7ref``
+prints the commands, one line each, and exits with 2: a missing command is a usage
+mistake like any missing argument, so a script that forgets it fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import Flip7RefError
+
+
+def version_text() -> str:
+    """What ``flip7ref --version`` prints: the package version, then the engine protocol
+    version (:data:`flip7ref.harness.PROTOCOL_VERSION`) and the format versions of the
+    conformance cases, transcripts and edition tables (the ``format`` constant of
+    ``spec/schema/{case,transcript,edition}.schema.json``)."""
+    from ..harness import PROTOCOL_VERSION
+    from ..spec import load_schema
+
+    fmt = {name: load_schema(name)["properties"]["format"]["const"] for name in ("case", "transcript", "edition")}
+    return (
+        f"flip7ref {__version__}\nengine protocol {PROTOCOL_VERSION}; conformance suite case format {fmt['case']}; "
+        f"transcript format {fmt['transcript']}; edition table format {fmt['edition']}"
+    )
+
+
+class _Version(argparse.Action):
+    """``--version``: print :func:`version_text` and exit 0 (computed only when asked)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(version_text())
+        parser.exit()
+
+
+def command_list(parser: argparse.ArgumentParser) -> str:
+    """The commands of ``parser``, one line each (``  NAME  help``), for bare ``flip7ref``."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    rows = [(a.dest, a.help or "") for a in sub._choices_actions]
+    width = max(len(name) for name, _ in rows)
+    lines = [f"usage: {parser.prog} COMMAND [options]   ({parser.prog} COMMAND --help for one command)", "", "commands:"]
+    lines += [f"  {name:<{width}}  {text}" for name, text in rows]
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``flip7ref`` command."""
+    from .. import docs, explore
+    from . import analysis, conformance, play
+
+    parser = argparse.ArgumentParser(
+        prog="flip7ref",
+        description="Rules reference and interpreter for Flip 7 and Flip 7: With a Vengeance.",
+    )
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the versions of flip7ref, its protocol and formats")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for group in (play, conformance, docs, explore, analysis):
+        group.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 user error, 130
+    interrupted with Ctrl-C)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # bare `flip7ref`: the commands, one line each (exit 2, see the module docstring)
+        print(command_list(parser))
+        return 2
+    try:
+        return int(args.func(args))
+    except Flip7RefError as exc:
+        print(f"flip7ref: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("flip7ref: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return 0
+    except OSError as exc:  # pragma: no cover - e.g. writing to a full disk
+        print(f"flip7ref: error: {exc.strerror or exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,183 @@
+"""The ``simulate``, ``trace``, ``score`` and ``options`` subcommands (playing and scoring)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+
+from ..errors import OptionError
+from ..play import game_seed, play, simulate
+from ..scoring import score_cards
+from ..spec import load_edition
+from ..strategies import OptimalSoloStrategy
+from ..text import describe
+from ._common import add_common, add_strategy, make_game, parse_seed, pick_strategies
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = make_game(args)
+    if args.games < 1:
+        raise OptionError("--games: expected a whole number of games, at least 1")
+    if args.workers < 1:
+        raise OptionError("--workers: expected a whole number of processes, at least 1")
+    strategies = pick_strategies(args, game.players)
+    for strategy in strategies:
+        if isinstance(strategy, OptimalSoloStrategy):  # its policy is solved in as many processes
+            strategy.workers = args.workers
+    seed = parse_seed(args.seed)
+    show = sys.stderr.isatty() and not args.no_progress and args.games >= 50
+    if show:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task("simulating", total=args.games)
+            summary = simulate(
+                game, args.games, seed, strategies, progress=lambda n: bar.update(task, completed=n), workers=args.workers
+            )
+    else:
+        summary = simulate(game, args.games, seed, strategies, workers=args.workers)
+    data = summary.as_dict()
+    changed = game.non_default_options()
+    data.update(edition=game.edition.id, seed=seed, strategies=[s.name for s in strategies], options=changed)
+    if args.json:
+        print(json.dumps(data, sort_keys=True))
+        return 0
+    players = f"{game.players} player{'s' if game.players != 1 else ''}"
+    print(f"edition            {game.edition.id}; options: {', '.join(f'{k}={v}' for k, v in changed.items()) or 'defaults'}")
+    print(f"strategies         {', '.join(s.name for s in strategies)}")
+    print(f"games              {data['games']}  ({players}, seed {seed})")
+    print(f"mean rounds/game   {data['mean_rounds']:.3f}")
+    print(f"mean round score   {data['mean_round_score']:.3f} points per player-round")
+    print(f"bust rate          {data['bust_rate']:.4f} of player-rounds")
+    print(f"Flip 7 rate        {data['flip7_rate']:.4f} of rounds")
+    share = data["win_share"]
+    assert isinstance(share, list)
+    print("win share by seat  " + "  ".join(f"{i}: {w:.3f}" for i, w in enumerate(share)))
+    gps = data["games_per_second"]
+    print(f"throughput         {gps:.1f} games/s" if isinstance(gps, float) else "throughput         n/a")
+    return 0
+
+
+def cmd_trace(args: argparse.Namespace) -> int:
+    game = make_game(args)
+    strategies = pick_strategies(args, game.players)
+    seed = game_seed(parse_seed(args.seed), 0) if args.derive else parse_seed(args.seed)
+    rng = random.Random(f"{seed}:strategy")
+    final = play(game.new_initial_state(seed=seed, dealer=args.dealer), strategies, rng)
+    if args.transcript:
+        from ..replay import transcript
+
+        print(json.dumps(transcript(final), indent=1))
+        return 0
+    for event in final.events():
+        if args.json:
+            print(json.dumps(event.to_dict(), sort_keys=True))
+        else:
+            print(describe(event, game, args.lang))
+    return 0
+
+
+_SCORE_LINES = ("sum_numbers", "multiply", "add_modifiers", "flip7_bonus")  # steps `score` prints its own way
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    game = make_game(args, players=1)
+    b = score_cards(game, args.cards)
+    if args.json:
+        print(json.dumps({
+            "score": b.score, "numbers": b.numbers, "multiplied": b.multiplied, "modifiers": b.modifiers,
+            "flip7": b.flip7, "bonus": b.bonus, "steps": [list(s) for s in b.steps],
+        }, sort_keys=True))  # fmt: skip
+        return 0
+    print(f"line        {' '.join(args.cards)}")
+    print(f"numbers     {b.numbers}")
+    if b.multiplied != b.numbers:
+        print(f"{'x2' if b.multiplied > b.numbers else '÷2'}          {b.multiplied}")
+    print(f"modifiers   {b.modifiers:+d}")
+    before = None
+    for name, value in b.steps:  # other steps of the pipeline that change the score (floor, The Zero...)
+        if name not in _SCORE_LINES and before is not None and value != before:
+            rules = game.edition.event_rules.get(f"round_scored/{name}", ())
+            print(f"{name:<11} {value}" + (f"  [{', '.join(rules)}]" if rules else ""))
+        before = value
+    print(f"Flip 7      {'yes, +' + str(b.bonus) if b.flip7 else 'no'}")
+    print(f"score       {b.score}")
+    return 0
+
+
+def cmd_options(args: argparse.Namespace) -> int:
+    edition = load_edition(args.edition)
+    for spec in edition.options.values():
+        print(f"{spec.name}  (default: {spec.default}{'; dispute ' + spec.dispute if spec.dispute else ''})")
+        print(f"    {spec.summary}")
+        for r in spec.readings:
+            print(f"    - {r.name}: {r.summary}")
+        if spec.integer is not None:
+            print("    - or a whole number")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``simulate``, ``trace``, ``score`` and ``options`` to the ``flip7ref`` parser."""
+    p = sub.add_parser(
+        "simulate",
+        help="play many seeded games and print a summary",
+        description="Play many seeded games and print games, mean rounds per game, mean round score, bust rate, "
+        "Flip 7 rate, win share by seat and throughput. Game i is dealt from the seed 'SEED:i' by seat i mod "
+        "players, so the same arguments print the same numbers (throughput aside).",
+    )
+    add_common(p)
+    p.add_argument("--games", type=int, default=1000, help="number of games (default %(default)s)")
+    p.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
+    add_strategy(p)
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes to play the games in (default %(default)s); the summary is the same for any number",
+    )
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "trace",
+        help="print one whole game as readable events",
+        description="Play one seeded game and print every event: cards dealt, busts, stays, actions and their "
+        "targets, round scores, totals and the winner. The game is dealt from SEED itself; --derive plays game 0 "
+        "of a 'simulate' run with that seed instead.",
+    )
+    add_common(p, players=3)
+    p.add_argument("--seed", default="1", help="game seed, a whole number or a word (default %(default)s)")
+    p.add_argument("--dealer", type=int, default=0, help="seat dealing round 1 (default %(default)s)")
+    add_strategy(p, workers=False)
+    p.add_argument("--derive", action="store_true", help="play game 0 of a 'simulate' run with this seed")
+    p.add_argument(
+        "--lang", default="en", choices=["en", "nl", "de", "fr", "no"], help="language of card names (default %(default)s)"
+    )
+    p.add_argument("--json", action="store_true", help="print the events as JSON lines")
+    p.add_argument(
+        "--transcript", action="store_true", help="print the game as a transcript (spec/schema/transcript.schema.json)"
+    )
+    p.set_defaults(func=cmd_trace)
+
+    p = sub.add_parser(
+        "score",
+        help="score one line of cards, with its breakdown",
+        description="Score the number and modifier cards in front of one player with the edition's scoring "
+        "pipeline (numbers, x2 or ÷2, modifiers, Flip 7 bonus). A line that cannot exist is rejected.",
+    )
+    add_common(p, players=None)
+    p.add_argument("cards", nargs="+", help="card ids or names, e.g. 3 11 5 x2 +10 (Vengeance: /2 -4 lucky13 ...)")
+    p.add_argument("--json", action="store_true", help="print the breakdown as a JSON object (score, numbers, ...)")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser(
+        "options",
+        help="list an edition's options, their readings and defaults",
+        description="List every option of an edition (a disputed rule or a parameter), its readings and its default.",
+    )
+    p.add_argument("--edition", default="flip7", help="edition id or .yaml table (default %(default)s)")
+    p.set_defaults(func=cmd_options)

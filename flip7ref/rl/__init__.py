@@ -1,0 +1,35 @@
+"""Reinforcement-learning adapters over the reference rules (the optional ``[rl]`` extra).
+
+Install with ``pip install 'flip7ref[rl]'`` (numpy, gymnasium, pettingzoo, open_spiel).
+
+- :func:`env` — a PettingZoo AEC environment for both editions and any options
+  (:class:`~flip7ref.rl.pettingzoo_env.Flip7Env`);
+- :class:`~flip7ref.rl.gym_env.Flip7GymEnv` — one seat as a Gymnasium environment,
+  the other seats played by built-in strategies; registered as ``flip7ref/Flip7-v0``
+  (``gymnasium.make("flip7ref/Flip7-v0", edition="vengeance", players=3)``);
+- :mod:`flip7ref.rl.openspiel_game` — the game registered with OpenSpiel as
+  ``python_flip7ref`` (imported on demand: ``import flip7ref.rl.openspiel_game``);
+- :mod:`flip7ref.rl.encoding` — the action index and the observation encoding
+  every adapter shares (documented in ``docs/rl.md``).
+
+Raises:
+    ImportError: on import, when the extra is not installed (the message says how to install it).
+"""
+
+from __future__ import annotations
+
+try:
+    import gymnasium as _gymnasium
+    import numpy as _numpy  # noqa: F401
+    import pettingzoo as _pettingzoo  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on the installation
+    raise ImportError(f"flip7ref.rl needs the optional [rl] extra ({exc.name} is missing): pip install 'flip7ref[rl]'") from exc
+
+from .encoding import ActionIndex, ObservationEncoder
+from .gym_env import GYM_ID, Flip7GymEnv
+from .pettingzoo_env import DEFAULT_MAX_MOVES, Flip7Env, env
+
+if GYM_ID not in _gymnasium.registry:
+    _gymnasium.register(id=GYM_ID, entry_point="flip7ref.rl.gym_env:Flip7GymEnv")
+
+__all__ = ["DEFAULT_MAX_MOVES", "GYM_ID", "ActionIndex", "Flip7Env", "Flip7GymEnv", "ObservationEncoder", "env"]

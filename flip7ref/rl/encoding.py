@@ -1,0 +1,312 @@
+"""The action index and the observation encoding shared by every RL adapter.
+
+Both are derived from a :class:`~flip7ref.Game` (its edition table and player
+count) and documented in ``docs/rl.md``.  Nothing here reads the order of a
+seeded draw pile: the pile is seen as counts of card kinds only.
+
+Action index (:class:`ActionIndex`), for ``P`` players and the ``K`` *line kinds*
+(the edition's number and modifier card kinds, in table order), blocks in this
+order, each present only when the edition has a card that needs it:
+
+============  =======================  ==========================================
+block         size                     index within the block -> action
+============  =======================  ==========================================
+hit           1                        ``hit``
+stay          1                        ``stay``
+target        P                        ``s`` -> ``target s``
+steal         P x K (Steal cards)      ``s * K + k`` -> ``steal s i``
+discard       P x K (Discard cards)    ``s * K + k`` -> ``discard s i``
+swap          P(P-1)/2 x K x K (Swap)  ``pair(a, b) * K * K + ka * K + kb`` -> ``swap a i b j``
+============  =======================  ==========================================
+
+``target s`` answers every choice of a seat: the target of a Freeze, Flip
+Three, Flip Four, Just One More, Swap, Steal, Discard or modifier card, the
+assignment of a set-aside card, giving away (or keeping) a spare Second
+Chance, and Brutal Mode's Flip 7 choice (oneself for +15, another seat for
+-15).  Swap, Steal and Discard picks name a card by its *kind* ``k`` in the
+seat's line; the index maps to the first card of that kind in the line (cards
+of one kind in one line are interchangeable), so several positional actions
+of the interpreter may share one index.  ``pair(a, b)`` for seats ``a < b`` is
+the position of ``(a, b)`` in ``itertools.combinations(range(P), 2)``.
+
+Observation (:class:`ObservationEncoder`): one flat ``float32`` vector, the
+sections in this order (``C`` = every card kind of the edition, ``P`` seats):
+
+==================  ========  ==================================================
+section             size      content
+==================  ========  ==================================================
+unseen              C         cards of each kind in the draw pile (counts)
+discard             C         cards of each kind in the discard pile
+set_aside           C         cards held by pending work (set aside in a Flip Three, ...)
+lines               P x C     per seat, cards of each kind in the line
+kept                P x C     per seat, action cards lying in front (Second Chance, Freeze)
+status              P x 4     per seat, one-hot: active, stayed, frozen, busted
+totals              P         running totals (points)
+line_values         P         what each line would score now (points; 0 when busted)
+decision            9         one-hot pending kind: offer, play, give, keep_or_give,
+                              assign, cards, flip7_bonus, chance, terminal
+decision_card       C         one-hot: the card the decision is about (zeros if none)
+to_act              P         one-hot: the seat to decide (zeros at chance/terminal)
+observer            P         one-hot: the seat this observation is for
+dealer              P         one-hot: the dealer
+turn                P         one-hot: the seat whose Hit-or-Stay offer is next
+round               1         the round number (from 1)
+==================  ========  ==================================================
+
+Points (totals, line values) and the round are clipped to +-1,000,000 so that
+the space is bounded.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalActionError
+from ..game import Game
+from ..state import Action, State, Status
+
+if TYPE_CHECKING:
+    import numpy as np
+
+DECISION_KINDS = ("offer", "play", "give", "keep_or_give", "assign", "cards", "flip7_bonus", "chance", "terminal")
+"""The kinds of :meth:`State.pending`, in the order of the observation's ``decision`` section."""
+
+STATUSES = (Status.ACTIVE, Status.STAYED, Status.FROZEN, Status.BUSTED)
+"""Statuses in the order of the observation's ``status`` section."""
+
+POINTS_BOUND = 1_000_000
+"""Points and round numbers in an observation are clipped to +-this."""
+
+_PICK_PRIMITIVES = {"steal": "steal", "discard": "discard_card", "swap": "swap"}
+
+
+class ActionIndex:
+    """The bounded discrete action space of a game, and its mapping to :class:`Action` values.
+
+    Args:
+        game: the game (edition, options, player count).
+
+    Attributes:
+        size: the number of indices (``Discrete(size)``).
+        blocks: ``{name: (start, size)}`` for ``hit``, ``stay``, ``target`` and,
+            when the edition has such cards, ``steal``, ``discard`` and ``swap``.
+        line_kinds: the card ids a pick can name (numbers and modifiers, table order).
+
+    The layout is in this module's docstring and in ``docs/rl.md``.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.players = game.players
+        cards = game.edition.cards
+        self.line_kinds: tuple[str, ...] = tuple(c.id for c in cards if c.category in ("number", "modifier"))
+        self._kind_of: dict[str, int] = {k: i for i, k in enumerate(self.line_kinds)}
+        primitives = {e.primitive for e in game.effect if e is not None}
+        p, k = self.players, len(self.line_kinds)
+        self.pairs: tuple[tuple[int, int], ...] = tuple(itertools.combinations(range(p), 2))
+        self._pair_of = {ab: i for i, ab in enumerate(self.pairs)}
+        sizes = [("hit", 1), ("stay", 1), ("target", p)]
+        for verb, primitive in _PICK_PRIMITIVES.items():
+            if primitive in primitives:
+                sizes.append((verb, len(self.pairs) * k * k if verb == "swap" else p * k))
+        self.blocks: dict[str, tuple[int, int]] = {}
+        start = 0
+        for name, size in sizes:
+            self.blocks[name] = (start, size)
+            start += size
+        self.size: int = start
+
+    def _kind(self, state: State, seat: int, position: int) -> int:
+        return self._kind_of[state.line(seat)[position]]
+
+    def encode(self, state: State, action: Action | str) -> int:
+        """The index of ``action`` (an :class:`Action` or its string form) at ``state``.
+
+        Raises:
+            IllegalActionError: the verb has no block in this game, or a seat or
+                card position is out of range at ``state``.
+        """
+        act = Action.parse(action) if isinstance(action, str) else action
+        block = self.blocks.get(act.verb)
+        if block is None:
+            raise IllegalActionError(str(act), [], f"{self.game.edition.id} has no {act.verb!r} decisions")
+        start, _ = block
+        k = len(self.line_kinds)
+        try:
+            if act.verb in ("hit", "stay"):
+                return start
+            if act.verb == "target":
+                (seat,) = act.args
+                if not 0 <= seat < self.players:
+                    raise IndexError(seat)
+                return start + seat
+            if act.verb in ("steal", "discard"):
+                seat, i = act.args
+                return start + seat * k + self._kind(state, seat, i)
+            a, i, b, j = act.args
+            return start + self._pair_of[(a, b)] * k * k + self._kind(state, a, i) * k + self._kind(state, b, j)
+        except (IndexError, KeyError, ValueError):
+            raise IllegalActionError(str(act), [], "a seat or card position out of range for this state") from None
+
+    def decode(self, state: State, index: int) -> Action:
+        """The :class:`Action` that index ``index`` stands for at ``state``.
+
+        A pick (Steal, Discard, Swap) names the first card of the chosen kind in
+        the seat's line.  The result is legal when ``mask(state)[index]`` is 1.
+
+        Raises:
+            IllegalActionError: ``index`` is outside ``0..size-1``, or names a card
+                kind the seat's line does not hold.
+        """
+        if isinstance(index, bool) or not 0 <= int(index) < self.size:
+            raise IllegalActionError(str(index), [], f"an action index must be 0..{self.size - 1}")
+        index = int(index)
+        verb, offset = next((v, index - s) for v, (s, n) in self.blocks.items() if s <= index < s + n)
+        k = len(self.line_kinds)
+        if verb in ("hit", "stay"):
+            return Action(verb)
+        if verb == "target":
+            return Action("target", (offset,))
+        try:
+            if verb in ("steal", "discard"):
+                seat, kind = divmod(offset, k)
+                return Action(verb, (seat, state.line(seat).index(self.line_kinds[kind])))
+            pair, rest = divmod(offset, k * k)
+            ka, kb = divmod(rest, k)
+            a, b = self.pairs[pair]
+            return Action("swap", (a, state.line(a).index(self.line_kinds[ka]), b, state.line(b).index(self.line_kinds[kb])))
+        except ValueError:
+            raise IllegalActionError(self.describe(index), state.legal_action_strings(), "no such card in that line") from None
+
+    def legal_indices(self, state: State) -> list[int]:
+        """The sorted indices of ``state.legal_actions()`` (empty at chance and terminal nodes)."""
+        return sorted({self.encode(state, a) for a in state.legal_actions()})
+
+    def mask(self, state: State) -> list[int]:
+        """A list of ``size`` zeros and ones: 1 where the index is a legal decision now."""
+        out = [0] * self.size
+        for i in self.legal_indices(state):
+            out[i] = 1
+        return out
+
+    def mask_array(self, state: State) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """:meth:`mask` as a numpy ``int8`` array (needs numpy, from the ``[rl]`` extra)."""
+        import numpy as np
+
+        out = np.zeros(self.size, dtype=np.int8)
+        out[self.legal_indices(state)] = 1
+        return out
+
+    def describe(self, index: int) -> str:
+        """A readable name of an index that does not need a state: ``"steal seat 2 +4"``."""
+        for verb, (start, size) in self.blocks.items():
+            if start <= index < start + size:
+                offset, k = index - start, len(self.line_kinds)
+                if verb in ("hit", "stay"):
+                    return verb
+                if verb == "target":
+                    return f"target {offset}"
+                if verb in ("steal", "discard"):
+                    seat, kind = divmod(offset, k)
+                    return f"{verb} seat {seat} {self.line_kinds[kind]}"
+                pair, rest = divmod(offset, k * k)
+                ka, kb = divmod(rest, k)
+                a, b = self.pairs[pair]
+                return f"swap seat {a} {self.line_kinds[ka]} with seat {b} {self.line_kinds[kb]}"
+        raise IllegalActionError(str(index), [], f"an action index must be 0..{self.size - 1}")
+
+
+class ObservationEncoder:
+    """Encodes a :class:`State` as the flat vector described in this module's docstring.
+
+    Args:
+        game: the game (edition, options, player count).
+
+    Attributes:
+        size: the vector's length.
+        sections: ``{name: (start, size)}`` in vector order.
+        low, high: per-element bounds (lists of ``size`` floats).
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        p = game.players
+        self.card_ids: tuple[str, ...] = game.card_ids
+        c = len(self.card_ids)
+        layout = [
+            ("unseen", c), ("discard", c), ("set_aside", c), ("lines", p * c), ("kept", p * c), ("status", p * 4),
+            ("totals", p), ("line_values", p), ("decision", len(DECISION_KINDS)), ("decision_card", c),
+            ("to_act", p), ("observer", p), ("dealer", p), ("turn", p), ("round", 1),
+        ]  # fmt: skip
+        self.sections: dict[str, tuple[int, int]] = {}
+        start = 0
+        for name, size in layout:
+            self.sections[name] = (start, size)
+            start += size
+        self.size: int = start
+        copies = Counter(game.deck)
+        per_kind = [float(copies[i]) for i in range(c)]
+        high = [1.0] * self.size
+        low = [0.0] * self.size
+        for name in ("unseen", "discard", "set_aside"):
+            s, _ = self.sections[name]
+            high[s : s + c] = per_kind
+        for name in ("lines", "kept"):
+            s, _ = self.sections[name]
+            high[s : s + p * c] = per_kind * p
+        for name in ("totals", "line_values", "round"):
+            s, n = self.sections[name]
+            high[s : s + n] = [float(POINTS_BOUND)] * n
+            if name != "round":
+                low[s : s + n] = [-float(POINTS_BOUND)] * n
+        self.low: list[float] = low
+        self.high: list[float] = high
+
+    def encode(self, state: State, observer: int) -> list[float]:
+        """The observation of ``state`` for seat ``observer``, as a list of ``size`` floats.
+
+        Every section is public information (the game has no hidden hands); the
+        draw pile appears as counts only, never in its order.
+        """
+        game, p, c = self.game, self.game.players, len(self.card_ids)
+        out = [0.0] * self.size
+        sec = self.sections
+        # every card the state holds starts as "set aside"; each one found in a zone moves there
+        aside = sec["set_aside"][0]
+        for code, n in state.cards_in_play().items():
+            out[aside + code] = float(n)
+
+        def move(section: int, codes: Sequence[int]) -> None:
+            for code in codes:
+                out[section + code] += 1.0
+                out[aside + code] -= 1.0
+
+        move(sec["unseen"][0], state.draw)
+        move(sec["discard"][0], state.discard)
+        lines, kept, status = sec["lines"][0], sec["kept"][0], sec["status"][0]
+        totals, values = sec["totals"][0], sec["line_values"][0]
+        for seat, player in enumerate(state.players):
+            move(lines + seat * c, player.line)
+            move(kept + seat * c, player.kept)
+            out[status + seat * 4 + STATUSES.index(player.status)] = 1.0
+            out[totals + seat] = _clip(state.totals[seat])
+            out[values + seat] = _clip(state.line_value(seat))
+        kind, card = state.pending()
+        out[sec["decision"][0] + DECISION_KINDS.index(kind)] = 1.0
+        if card is not None:
+            out[sec["decision_card"][0] + game.codes[card]] = 1.0
+        who = state.current_player
+        if 0 <= who < p:
+            out[sec["to_act"][0] + who] = 1.0
+        out[sec["observer"][0] + observer] = 1.0
+        out[sec["dealer"][0] + state.dealer] = 1.0
+        out[sec["turn"][0] + state.turn] = 1.0
+        out[sec["round"][0]] = _clip(state.round)
+        return out
+
+
+def _clip(value: int) -> float:
+    return float(max(-POINTS_BOUND, min(POINTS_BOUND, value)))

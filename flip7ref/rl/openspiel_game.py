@@ -1,0 +1,245 @@
+"""The reference rules as an OpenSpiel game: ``pyspiel.load_game("python_flip7ref")``.
+
+Importing this module registers the game with pyspiel.  It is sequential, with
+explicit stochastic chance: every chance node lists the card kinds the next draw
+can reveal with the interpreter's exact probabilities (:meth:`State.chance_outcomes`,
+as floats); a chance action is a card kind's code (its position in the edition
+table, ``Game.card_ids``).  The game has no hidden cards: it is perfect
+information, the draw pile being an unordered multiset (an *open* state of the
+interpreter) rather than a seeded order.
+
+Player actions use the index of :class:`~flip7ref.rl.encoding.ActionIndex`;
+observation tensors use :class:`~flip7ref.rl.encoding.ObservationEncoder` (both
+documented in ``docs/rl.md``).
+
+Parameters (``pyspiel.load_game("python_flip7ref", {...})``):
+
+- ``edition`` (str, ``flip7``): ``flip7`` or ``vengeance``;
+- ``players`` (int, 2);
+- ``options`` (str, empty): option values as ``name:value`` pairs separated by
+  ``;``, e.g. ``"brutal:true;target_score:50"``;
+- ``reward`` (str, ``win``): returns at the end, ``win`` (+1 for every winner,
+  -1 for every other seat) or ``points`` (the final running totals);
+- ``max_moves`` (int, 5000): moves (chance outcomes included) after which the
+  game stops as a draw with zero returns (``max_game_length``).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..errors import OptionError
+from ..game import Game
+from ..state import CHANCE, TERMINAL, State
+from .encoding import POINTS_BOUND, ActionIndex, ObservationEncoder
+from .pettingzoo_env import DEFAULT_MAX_MOVES, check_common
+
+SHORT_NAME = "python_flip7ref"
+MAX_PLAYERS = 36
+
+_DEFAULTS: dict[str, Any] = {
+    "edition": "flip7",
+    "players": 2,
+    "options": "",
+    "reward": "win",
+    "max_moves": DEFAULT_MAX_MOVES,
+}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Flip 7 (flip7ref reference rules)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=1,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """Read ``"name:value;name:value"`` (``=`` also separates a name from its value).
+
+    Raises:
+        OptionError: a pair without a separator.
+    """
+    out: dict[str, str] = {}
+    for pair in filter(None, (p.strip() for p in text.split(";"))):
+        sep = min((i for i in (pair.find(":"), pair.find("=")) if i >= 0), default=-1)
+        if sep <= 0:
+            raise OptionError(f"options: expected name:value pairs separated by ';', got {pair!r}")
+        out[pair[:sep].strip()] = pair[sep + 1 :].strip()
+    return out
+
+
+class _Shared:
+    """Immutable values shared by every state of a game (copying a state never copies them)."""
+
+    __slots__ = ("actions", "encoder", "game", "max_moves", "reward", "state")
+
+    def __init__(
+        self, game: Game, actions: ActionIndex, encoder: ObservationEncoder, reward: str, max_moves: int, state: State
+    ) -> None:
+        self.game, self.actions, self.encoder = game, actions, encoder
+        self.reward, self.max_moves, self.state = reward, max_moves, state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+    def with_state(self, state: State) -> _Shared:
+        return _Shared(self.game, self.actions, self.encoder, self.reward, self.max_moves, state)
+
+
+class Flip7Game(pyspiel.Game):  # type: ignore[misc]
+    """The OpenSpiel game of an edition, options and player count (see the module docstring).
+
+    Attributes:
+        flip7ref_game: the interpreter's :class:`~flip7ref.Game`.
+        actions: the :class:`ActionIndex` (``actions.encode(state.flip7ref_state, action)``
+            turns an interpreter :class:`~flip7ref.Action` into a player action).
+        encoder: the :class:`ObservationEncoder` of the observation tensors.
+
+    Raises:
+        OptionError: an unknown edition, option or reward, or too few players.
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        merged = {**_DEFAULTS, **(params or {})}
+        reward, max_moves = str(merged["reward"]), int(merged["max_moves"])
+        check_common(reward, max_moves)
+        game = Game(str(merged["edition"]), int(merged["players"]), parse_options(str(merged["options"])))
+        actions, encoder = ActionIndex(game), ObservationEncoder(game)
+        low, high = (-1.0, 1.0) if reward == "win" else (-float(POINTS_BOUND), float(POINTS_BOUND))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=actions.size,
+            max_chance_outcomes=len(game.card_ids),
+            num_players=game.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=None,
+            max_game_length=max_moves,
+        )
+        super().__init__(_GAME_TYPE, info, merged)
+        self._start = _Shared(game, actions, encoder, reward, max_moves, game.new_initial_state(seed=None))
+        self.flip7ref_game = game
+        self.actions = actions
+        self.encoder = encoder
+
+    def new_initial_state(self) -> Flip7State:
+        """The start of a game: an open state (the pile unordered), before the first card."""
+        return Flip7State(self, self._start)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Flip7Observer:
+        """The observer of observation tensors and strings (the game is fully observed)."""
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        return Flip7Observer(self._start.encoder)
+
+
+class Flip7State(pyspiel.State):  # type: ignore[misc]
+    """A position: the interpreter's open :class:`~flip7ref.State` and the move count."""
+
+    def __init__(self, game: Flip7Game, shared: _Shared) -> None:
+        super().__init__(game)
+        self._shared = shared
+        self._moves = 0
+
+    @property
+    def flip7ref_state(self) -> State:
+        """The interpreter's state (immutable)."""
+        return self._shared.state
+
+    def _stopped(self) -> bool:
+        return self._moves >= self._shared.max_moves
+
+    def current_player(self) -> int:
+        """The seat to decide, ``pyspiel.PlayerId.CHANCE`` or ``TERMINAL``."""
+        player = self._shared.state.current_player
+        if player == TERMINAL or self._stopped():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if player == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._shared.actions.legal_indices(self._shared.state)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(card code, probability)`` for every card kind in the draw pile (exact shares, as floats)."""
+        game = self._shared.game
+        return [(game.codes[card], float(p)) for card, p in self._shared.state.chance_outcomes()]
+
+    def _apply_action(self, action: int) -> None:
+        sh = self._shared
+        state = sh.state
+        if state.current_player == CHANCE:
+            new = state.apply_chance(sh.game.card_ids[action])
+        else:
+            new = state.apply(sh.actions.decode(state, action))
+        self._shared = sh.with_state(new)
+        self._moves += 1
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        sh = self._shared
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance {sh.game.card_ids[action]}"
+        try:
+            return str(sh.actions.decode(sh.state, action))
+        except Exception:
+            return sh.actions.describe(action)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (or stopped at ``max_moves``)."""
+        return self._shared.state.is_terminal() or self._stopped()
+
+    def returns(self) -> list[float]:
+        """Per seat: ``win`` +1 / -1, or ``points`` the running totals, at the end; zeros before."""
+        state = self._shared.state
+        if not state.is_terminal():
+            return [0.0] * state.num_players
+        if self._shared.reward == "win":
+            return [1.0 if s in state.winners else -1.0 for s in range(state.num_players)]
+        return [float(t) for t in state.totals]
+
+    def __str__(self) -> str:
+        s = self._shared.state
+        seats = "; ".join(
+            f"{i}:{s.status(i).value}[{' '.join(s.line(i) + s.kept(i))}] {s.totals[i]}" for i in range(s.num_players)
+        )
+        return f"round {s.round} dealer {s.dealer} {s.pending()[0]} | {seats}"
+
+
+class Flip7Observer:
+    """OpenSpiel's PyObserver: ``tensor`` (float32) and its named sections in ``dict``."""
+
+    def __init__(self, encoder: ObservationEncoder) -> None:
+        self._encoder = encoder
+        self.tensor = np.zeros(encoder.size, np.float32)
+        self.dict = {name: self.tensor[start : start + size] for name, (start, size) in encoder.sections.items()}
+
+    def set_from(self, state: Flip7State, player: int) -> None:
+        """Fill ``tensor`` with the observation of ``state`` for seat ``player``."""
+        self.tensor[:] = self._encoder.encode(state.flip7ref_state, player)
+
+    def string_from(self, state: Flip7State, player: int) -> str:
+        """The observation as text (the same for every seat: nothing is hidden)."""
+        return str(state)
+
+
+@functools.cache
+def register() -> None:
+    """Register ``python_flip7ref`` with pyspiel (done on import; idempotent)."""
+    pyspiel.register_game(_GAME_TYPE, Flip7Game)
+
+
+register()

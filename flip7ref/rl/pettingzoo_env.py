@@ -1,0 +1,229 @@
+"""A PettingZoo AEC environment over the reference interpreter (``flip7ref.rl.env``).
+
+Agents are ``player_0`` .. ``player_{P-1}`` (seat ``s`` is ``player_s``).  The agent
+to act is the seat of the pending decision; the same agent may act several times
+in a row (a Hit and then the target of the Freeze it drew).  Chance nodes are
+resolved inside the environment: each game is a seeded game of the interpreter
+(``Game.new_initial_state(seed=...)``) whose ordered pile the agents never see;
+the game seeds come from the ``seed`` given to :meth:`Flip7Env.reset`.
+
+Observation: ``{"observation": float32[N], "action_mask": int8[A]}`` with the
+encoding of :class:`~flip7ref.rl.encoding.ObservationEncoder` and the index of
+:class:`~flip7ref.rl.encoding.ActionIndex` (both in ``docs/rl.md``); the mask is
+all zeros for an agent that is not to act.
+
+Rewards (``reward=``): ``points`` gives each seat its round score when a round
+ends (the change of its running total, so Brutal Mode's -15 counts too);
+``win`` gives +1 to every winner and -1 to every other seat when the game ends.
+The episode is truncated (every agent) after ``max_moves`` decisions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..errors import IllegalActionError, OptionError
+from ..game import Game
+from ..state import TERMINAL, State
+from .encoding import ActionIndex, ObservationEncoder
+
+DEFAULT_MAX_MOVES = 5_000
+"""Decisions after which an episode is truncated (a 4-player game under random play takes a few hundred)."""
+
+REWARDS = ("points", "win")
+
+
+def resolve_chance(state: State, rng: random.Random | None = None) -> State:
+    """Draw cards until ``state`` is a decision or terminal node.
+
+    A seeded state draws the top of its ordered pile; an open state draws at
+    random with ``rng`` (:meth:`State.sample_chance`).
+    """
+    while state.is_chance_node():
+        state = state.apply_chance(state.sample_chance(rng))
+    return state
+
+
+def check_common(reward: str, max_moves: int) -> None:
+    """Raise :class:`OptionError` for an unknown ``reward`` or a ``max_moves`` below 1."""
+    if reward not in REWARDS:
+        raise OptionError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+        raise OptionError(f"max_moves: expected a whole number >= 1, got {max_moves!r}")
+
+
+class Flip7Env(AECEnv):  # type: ignore[misc]
+    """Flip 7 (either edition, any options) as a PettingZoo AEC environment.
+
+    Args:
+        edition: an edition id (``flip7``, ``vengeance``) or a table path.
+        players: number of seats (>= the edition's minimum).
+        options: option values by name (see ``flip7ref options``).
+        reward: ``points`` (round scores) or ``win`` (+1 / -1 at the end).
+        max_moves: decisions after which every agent is truncated.
+        render_mode: None, ``ansi`` (``render()`` returns text) or ``human`` (prints it).
+
+    Raises:
+        OptionError: an unknown edition, option, reward or render mode, or too few players.
+
+    Attributes:
+        game: the :class:`~flip7ref.Game`.
+        state: the current :class:`~flip7ref.State` (None before :meth:`reset`).
+        actions: the :class:`ActionIndex`; ``actions.decode(env.state, i)`` is the
+            interpreter's action for index ``i``.
+        encoder: the :class:`ObservationEncoder`.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "flip7ref_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        edition: str = "flip7",
+        players: int = 2,
+        options: Mapping[str, object] | None = None,
+        *,
+        reward: str = "points",
+        max_moves: int = DEFAULT_MAX_MOVES,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        check_common(reward, max_moves)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionError(f"render_mode: expected None, 'ansi' or 'human', got {render_mode!r}")
+        self.game = Game(edition, players, options)
+        self.reward_kind = reward
+        self.max_moves = max_moves
+        self.render_mode = render_mode
+        self.actions = ActionIndex(self.game)
+        self.encoder = ObservationEncoder(self.game)
+        self.possible_agents: list[str] = [f"player_{s}" for s in range(players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    np.array(self.encoder.low, dtype=np.float32), np.array(self.encoder.high, dtype=np.float32), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, shape=(self.actions.size,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
+        self.state: State | None = None
+        self.moves = 0
+        self._seeds = random.Random()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``: ``Discrete(actions.size)``, the same object every call."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game.
+
+        Args:
+            seed: seeds the sequence of games: the same seed gives the same games.
+                Without one, the next game of the current sequence is dealt.
+            options: unused (PettingZoo's signature); the game's options are set
+                in the constructor.
+        """
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        state = resolve_chance(self.game.new_initial_state(seed=self._seeds.getrandbits(64)))
+        self.state = state
+        self.moves = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[state.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        """The observation of ``agent``: ``{"observation": ..., "action_mask": ...}``."""
+        state = self._require_state()
+        seat = self._seat[agent]
+        obs = np.array(self.encoder.encode(state, seat), dtype=np.float32)
+        mask = self.actions.mask_array(state) if state.current_player == seat else np.zeros(self.actions.size, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """Take decision index ``action`` for ``agent_selection`` (None for a finished agent).
+
+        Raises:
+            IllegalActionError: ``action`` is not a legal index now (the message
+                names it and the legal ones).
+        """
+        state = self._require_state()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or int(action) not in self.actions.legal_indices(state):
+            legal = [f"{i} ({self.actions.describe(i)})" for i in self.actions.legal_indices(state)]
+            raise IllegalActionError(str(action), legal, f"{agent} must choose a legal action index")
+        self._cumulative_rewards[agent] = 0.0
+        new = resolve_chance(state.apply(self.actions.decode(state, int(action))))
+        self.state = new
+        self.moves += 1
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if self.reward_kind == "points":
+            for seat, (before, after) in enumerate(zip(state.totals, new.totals, strict=True)):
+                self.rewards[self.possible_agents[seat]] = float(after - before)
+        if new.current_player == TERMINAL:
+            for a in self.agents:
+                self.terminations[a] = True
+                if self.reward_kind == "win":
+                    self.rewards[a] = 1.0 if self._seat[a] in new.winners else -1.0
+            self.agent_selection = self.agents[0]
+        elif self.moves >= self.max_moves:
+            for a in self.agents:
+                self.truncations[a] = True
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[new.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            print(self.render())
+
+    def render(self) -> str | None:
+        """The table as text (``ansi``: returned; ``human``: also printed by :meth:`step`)."""
+        if self.render_mode is None or self.state is None:
+            return None
+        s = self.state
+        rows = [f"round {s.round}, dealer {s.dealer}, to act: {s.current_player}, decision: {s.pending()[0]}"]
+        for seat in range(s.num_players):
+            line = " ".join(s.line(seat) + s.kept(seat)) or "-"
+            rows.append(f"  player_{seat}: {s.status(seat).value:7} total {s.totals[seat]:4}  {line}")
+        return "\n".join(rows)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _require_state(self) -> State:
+        if self.state is None:
+            raise OptionError("the environment must be reset() before use")
+        return self.state
+
+
+def env(
+    edition: str = "flip7",
+    players: int = 2,
+    options: Mapping[str, object] | None = None,
+    *,
+    reward: str = "points",
+    max_moves: int = DEFAULT_MAX_MOVES,
+    render_mode: str | None = None,
+) -> Flip7Env:
+    """The PettingZoo AEC environment of ``edition`` for ``players`` seats (see :class:`Flip7Env`)."""
+    return Flip7Env(edition, players, options, reward=reward, max_moves=max_moves, render_mode=render_mode)

@@ -1,0 +1,59 @@
+"""Every Python example of README.md and docs/ runs, and what it prints is what it says.
+
+The examples are found and run by pytest-examples: each ```python block of README.md and
+of the Markdown files under docs/ runs as a module of its own (named ``__main__``), and
+each ``print(...)`` must be followed by ``#> `` comments holding exactly what it prints.
+After changing an example, ``pytest tests/test_doc_examples.py --update-examples`` rewrites
+those comments from a real run (then read the diff).
+
+An example whose first line is a ``# slow: ...`` comment (the minute-long numbers+modifiers
+solve) is marked ``slow`` and runs only with ``FLIP7REF_SLOW=1``, like the other slow tests.
+
+These tests check the documentation, so they cite no rule ids.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from pytest_examples import CodeExample, EvalExample, find_examples
+
+ROOT = Path(__file__).resolve().parent.parent
+# Modules of the optional extras ([rl], [table], [cluster], [plot]): an example using one is
+# skipped where that extra is not installed, except in CI, which installs every extra.
+OPTIONAL = {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "uvicorn", "dask", "distributed",
+            "matplotlib"}  # fmt: skip
+EXAMPLES = list(find_examples(str(ROOT / "README.md"), str(ROOT / "docs")))
+
+
+def _param(example: CodeExample) -> object:
+    slow = example.source.lstrip().startswith("# slow:")
+    return pytest.param(example, id=f"{example.path.relative_to(ROOT)}:{example.start_line}", marks=[pytest.mark.slow] * slow)
+
+
+def test_examples_are_found() -> None:
+    """README.md and the analysis page have examples, so a broken finder cannot pass silently."""
+    files = {e.path.relative_to(ROOT).as_posix() for e in EXAMPLES}
+    assert {"README.md", "docs/analysis.md"} <= files
+    assert len(EXAMPLES) >= 5
+
+
+@pytest.mark.parametrize("example", [_param(e) for e in EXAMPLES])
+def test_example_runs_and_prints_what_it_says(example: CodeExample, eval_example: EvalExample) -> None:
+    failure = None
+    try:
+        if eval_example.update_examples:
+            eval_example.run_print_update(example)
+        else:
+            eval_example.run_print_check(example)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in OPTIONAL or os.environ.get("CI"):
+            raise
+        pytest.skip(f"needs the optional module {exc.name!r} (an extra of flip7ref)")
+    except Exception as exc:  # reported below, outside this block: pytest cannot render the example's traceback
+        failure = f"{type(exc).__name__}: {exc}"
+    if failure is not None:
+        where = f"{example.path.relative_to(ROOT)}:{example.start_line}"
+        pytest.fail(f"{where}: the example failed: {failure}", pytrace=False)

@@ -1,0 +1,489 @@
+"""flip7ref.rl: the PettingZoo, Gymnasium and OpenSpiel adapters (the optional [rl] extra).
+
+Skipped, with the reason, when the extra is not installed; ``.ci/run`` installs it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+_REASON = "needs the optional [rl] extra: pip install -e '.[rl]'"
+np = pytest.importorskip("numpy", reason=_REASON)
+pytest.importorskip("gymnasium", reason=_REASON)
+pytest.importorskip("pettingzoo", reason=_REASON)
+pyspiel = pytest.importorskip("pyspiel", reason=_REASON)
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import flip7ref.rl as rl  # noqa: E402
+import flip7ref.rl.openspiel_game as osg  # noqa: E402
+from flip7ref import Action, Game, IllegalActionError, OptionError, State  # noqa: E402
+from flip7ref.rl.encoding import DECISION_KINDS, ActionIndex, ObservationEncoder  # noqa: E402
+
+# PettingZoo's api_test recommends a Box observation; a Dict with an action mask is its own documented pattern
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Observation space for each agent probably should be:UserWarning",
+    "ignore:Observation is not a NumPy array:UserWarning",
+)
+
+EDITIONS = ["flip7", "vengeance"]
+SHORT = {"target_score": 40}  # games end within a few rounds
+
+# Options that exercise every kind of decision (Brutal Mode's Flip 7 choice, Swap of any two cards,
+# the recipient's own Discard pick, giving away a first Second Chance, the Flip Three assigner).
+VARIANTS = [
+    ("flip7", {}),
+    ("flip7", {"first_second_chance": "may-give", "set_aside_assigner": "giver", "initial_deal": "none"}),
+    ("vengeance", {}),
+    ("vengeance", {"brutal": "true", "swap_scope": "own-and-other", "discard_chooser": "recipient"}),
+    ("vengeance", {"stayed_targetable": "no", "flip_four_cards": "immediate", "lucky13_flip7": "once"}),
+]
+
+
+def _random_decisions(game: Game, games: int, seed: int) -> list[State]:
+    """Every decision state of ``games`` random-play games (short target score)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(games):
+        state = game.new_initial_state(seed=seed * 1000 + i)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state = state.apply_chance(state.sample_chance())
+                continue
+            out.append(state)
+            state = state.apply(rng.choice(state.legal_actions()))
+    return out
+
+
+# --------------------------------------------------------------------------- the action index
+
+
+def test_action_index_blocks_follow_the_edition_table() -> None:
+    flip7 = ActionIndex(Game("flip7", 4))
+    assert flip7.blocks == {"hit": (0, 1), "stay": (1, 1), "target": (2, 4)}
+    assert flip7.size == 6
+    v = ActionIndex(Game("vengeance", 4))
+    k = len(v.line_kinds)
+    assert k == 22  # 0..13 with Unlucky 7 and Lucky 13 (16 kinds) and 6 modifiers
+    assert v.blocks["steal"] == (6, 4 * k)
+    assert v.blocks["discard"] == (6 + 4 * k, 4 * k)
+    assert v.blocks["swap"] == (6 + 8 * k, 6 * k * k)  # 6 seat pairs
+    assert v.size == 6 + 8 * k + 6 * k * k
+    assert v.describe(0) == "hit" and v.describe(1) == "stay" and v.describe(5) == "target 3"
+    assert v.describe(6 + 2 * k + v.line_kinds.index("-4")) == "steal seat 2 -4"
+    pair = v.pairs.index((1, 3))
+    index = 6 + 8 * k + pair * k * k + v.line_kinds.index("5") * k + v.line_kinds.index("13")
+    assert v.describe(index) == "swap seat 1 5 with seat 3 13"
+    with pytest.raises(IllegalActionError, match=r"0\.\.5"):
+        flip7.describe(6)
+
+
+@pytest.mark.parametrize(("edition", "options", "players"), [*((e, o, 3) for e, o in VARIANTS), ("vengeance", {}, 5)])
+def test_every_legal_action_has_an_index_and_back(edition: str, options: dict[str, str], players: int) -> None:
+    game = Game(edition, players, {**options, **SHORT})
+    index = ActionIndex(game)
+    verbs: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    for state in _random_decisions(game, 30, seed=len(options) + 3):
+        legal = state.legal_actions()
+        kinds[state.pending()[0]] += 1
+        mask = index.mask(state)
+        assert len(mask) == index.size
+        for action in legal:
+            verbs[action.verb] += 1
+            i = index.encode(state, action)
+            assert mask[i] == 1
+            back = index.decode(state, i)
+            assert back in legal
+            assert back.verb == action.verb
+            # a pick names the same seats and the same card kinds
+            if action.verb in ("steal", "discard", "swap"):
+                pairs = list(zip(action.args[::2], action.args[1::2], strict=True))
+                back_pairs = list(zip(back.args[::2], back.args[1::2], strict=True))
+                assert [(s, state.line(s)[i]) for s, i in pairs] == [(s, state.line(s)[i]) for s, i in back_pairs]
+            else:
+                assert back == action
+            assert index.encode(state, str(action)) == i  # the string form too
+        for i, bit in enumerate(mask):
+            if bit:
+                assert index.decode(state, i) in legal
+        assert sum(mask) == len({index.encode(state, a) for a in legal})
+    assert verbs["hit"] and verbs["stay"] and verbs["target"]
+    if edition == "vengeance":
+        assert verbs["steal"] and verbs["discard"] and verbs["swap"]
+    if options.get("brutal") == "true":
+        assert kinds["flip7_bonus"] or kinds["play"]
+
+
+@pytest.mark.rules("F7-082")
+def test_giving_away_a_spare_second_chance_is_a_target_index() -> None:
+    game = Game("flip7", 3)
+    index, enc = ActionIndex(game), ObservationEncoder(game)
+    state = game.new_position(turn=0, kept={0: ["second_chance"]}, lines={0: ["5"], 1: ["3"], 2: ["4"]}, draw=["second_chance"])
+    state = state.apply("hit")
+    state = state.apply_chance(state.sample_chance())
+    assert state.pending() == ("give", "second_chance")
+    assert index.legal_indices(state) == [3, 4]  # target 1, target 2
+    assert index.decode(state, 4) == Action("target", (2,))
+    obs = enc.encode(state, 0)
+    d, dc = enc.sections["decision"][0], enc.sections["decision_card"][0]
+    assert obs[d + DECISION_KINDS.index("give")] == 1.0
+    assert obs[dc + game.codes["second_chance"]] == 1.0
+    assert obs[enc.sections["set_aside"][0] + game.codes["second_chance"]] == 1.0  # the spare, on its way
+
+
+@pytest.mark.rules("V-082")
+def test_brutal_mode_flip7_choice_is_a_target_index() -> None:
+    game = Game("vengeance", 3, {"brutal": "true"})
+    index = ActionIndex(game)
+    state = game.new_position(turn=0, lines={0: ["1", "2", "3", "4", "5", "6"], 1: ["3"], 2: ["4"]}, draw=["8"])
+    state = state.apply("hit")
+    state = state.apply_chance(state.sample_chance())
+    assert state.pending() == ("flip7_bonus", None)
+    assert index.legal_indices(state) == [2, 3, 4]
+    after = state.apply(index.decode(state, 4))  # -15 to seat 2
+    assert after.last_scores == (29, 3, -11)  # 1+..+6+8 for the maker; seat 2 scores 4 - 15
+
+
+def test_decode_rejects_an_index_out_of_range_or_a_missing_card() -> None:
+    game = Game("vengeance", 2)
+    index = ActionIndex(game)
+    state = game.new_initial_state(seed=1)
+    with pytest.raises(IllegalActionError, match=r"must be 0\.\."):
+        index.decode(state, index.size)
+    with pytest.raises(IllegalActionError, match="no such card"):
+        index.decode(state, index.blocks["steal"][0] + index.line_kinds.index("-10"))
+    with pytest.raises(IllegalActionError, match="has no 'swap'"):
+        ActionIndex(Game("flip7", 2)).encode(state, Action("swap", (0, 0, 1, 0)))
+
+
+# --------------------------------------------------------------------------- the observation
+
+
+@pytest.mark.rules("F7-004", "F7-005")
+def test_observation_counts_the_unseen_cards_and_not_their_order() -> None:
+    game = Game("flip7", 3)
+    enc = ObservationEncoder(game)
+    state = game.new_initial_state(seed=7)
+    obs = enc.encode(state, 1)
+    start, size = enc.sections["unseen"]
+    unseen = obs[start : start + size]
+    assert unseen == [float(Counter(state.draw)[c]) for c in range(len(game.card_ids))]
+    assert sum(unseen) == len(state.draw)
+    # every card is somewhere: the zones add up to the deck
+    total = sum(
+        sum(obs[s : s + n])
+        for name, (s, n) in enc.sections.items()
+        if name in ("unseen", "discard", "set_aside", "lines", "kept")
+    )
+    assert total == len(game.deck) == 94
+    # the same position with the pile in another order is the same observation
+    data = state.to_dict(log=False)
+    data["draw"] = list(reversed(data["draw"]))
+    reordered = State.from_dict(data)
+    assert reordered.draw != state.draw
+    assert enc.encode(reordered, 1) == obs
+    o = enc.sections["observer"][0]
+    assert obs[o : o + 3] == [0.0, 1.0, 0.0]
+    d = enc.sections["decision"][0]
+    assert obs[d + DECISION_KINDS.index(state.pending()[0])] == 1.0
+    assert all(lo <= x <= hi for lo, x, hi in zip(enc.low, obs, enc.high, strict=True))
+
+
+def test_observation_shows_lines_statuses_and_set_aside_cards() -> None:
+    game = Game("flip7", 2)
+    enc = ObservationEncoder(game)
+    state = game.new_position(
+        lines={0: ["5", "x2"], 1: ["12"]}, statuses={1: "stayed"}, totals=[30, 150], draw=["flip_three", "3"]
+    )
+    obs = enc.encode(state, 0)
+    lines = enc.sections["lines"][0]
+    c = len(game.card_ids)
+    assert obs[lines + game.codes["5"]] == 1.0 and obs[lines + game.codes["x2"]] == 1.0
+    assert obs[lines + c + game.codes["12"]] == 1.0
+    st = enc.sections["status"][0]
+    assert obs[st : st + 8] == [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    t = enc.sections["totals"][0]
+    assert obs[t : t + 2] == [30.0, 150.0]
+    v = enc.sections["line_values"][0]
+    assert obs[v : v + 2] == [10.0, 12.0]
+
+
+# --------------------------------------------------------------------------- PettingZoo
+
+
+@pytest.mark.parametrize(("edition", "options"), VARIANTS)
+def test_pettingzoo_api_test(edition: str, options: dict[str, str]) -> None:
+    api_test(rl.env(edition, 3, options), num_cycles=30)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_pettingzoo_api_test_through_the_end_of_a_game(edition: str) -> None:
+    env = rl.env(edition, 2, SHORT, reward="win")
+    api_test(env, num_cycles=2000)  # 4000 steps: whole games to 40 points, so every agent terminates and is removed
+    _run_episode(env, seed=1)
+    assert env.agents == [] and env.state is not None and env.state.is_terminal()
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_pettingzoo_seed_test(edition: str) -> None:
+    seed_test(lambda: rl.env(edition, 3), num_cycles=40)
+
+
+def _run_episode(env: rl.Flip7Env, seed: int) -> dict[str, float]:
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    returns: dict[str, float] = Counter()
+    for agent in env.agent_iter():
+        _obs, reward, terminated, truncated, _info = env.last()
+        returns[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+        else:
+            mask = env.observe(agent)["action_mask"]
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+    return dict(returns)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_points_rewards_add_up_to_the_final_totals(edition: str) -> None:
+    env = rl.env(edition, 3, SHORT)
+    returns = _run_episode(env, seed=5)
+    assert env.state is not None and env.state.is_terminal()
+    assert [returns[f"player_{s}"] for s in range(3)] == [float(t) for t in env.state.totals]
+    assert max(env.state.totals) >= 40
+
+
+def test_win_rewards_are_plus_one_for_the_winner_and_minus_one_for_the_others() -> None:
+    env = rl.env("vengeance", 3, SHORT, reward="win")
+    returns = _run_episode(env, seed=11)
+    assert env.state is not None
+    winners = env.state.winners
+    assert len(winners) == 1
+    assert returns == {f"player_{s}": (1.0 if s in winners else -1.0) for s in range(3)}
+
+
+def test_same_seed_same_game_and_the_next_reset_deals_another() -> None:
+    env = rl.env("flip7", 2)
+    env.reset(seed=3)
+    first = env.state
+    env.reset()
+    second = env.state
+    env.reset(seed=3)
+    assert env.state == first
+    assert second != first
+
+
+def test_truncation_at_the_move_cap() -> None:
+    env = rl.env("flip7", 2, max_moves=4)
+    env.reset(seed=0)
+    steps = 0
+    for agent in env.agent_iter():
+        _obs, _r, terminated, truncated, _i = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+        steps += 1
+    assert steps == 4 and env.moves == 4 and env.agents == []
+
+
+def test_an_illegal_index_is_a_clear_error() -> None:
+    env = rl.env("flip7", 2)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    assert env.state is not None and env.state.pending() == ("play", "flip_three")  # seed 0 deals a Flip Three first
+    assert env.observe(agent)["action_mask"].tolist() == [0, 0, 1, 1]  # target 0 or target 1
+    with pytest.raises(IllegalActionError, match=r"'0'.*2 \(target 0\), 3 \(target 1\)"):
+        env.step(0)
+    with pytest.raises(IllegalActionError, match="legal action index"):
+        env.step(None)
+    other = next(a for a in env.possible_agents if a != agent)
+    assert env.observe(other)["action_mask"].sum() == 0
+
+
+def test_bad_arguments_are_option_errors() -> None:
+    with pytest.raises(OptionError, match="reward: expected one of points, win"):
+        rl.env("flip7", 2, reward="score")
+    with pytest.raises(OptionError, match="max_moves"):
+        rl.env("flip7", 2, max_moves=0)
+    with pytest.raises(OptionError, match="unknown option 'brutal'"):
+        rl.env("flip7", 2, {"brutal": "true"})
+    with pytest.raises(OptionError, match="render_mode"):
+        rl.env("flip7", 2, render_mode="rgb_array")
+    with pytest.raises(OptionError, match=r"seat: expected a seat 0\.\.1"):
+        rl.Flip7GymEnv("flip7", 2, seat=2)
+    with pytest.raises(OptionError, match="one strategy per other seat"):
+        rl.Flip7GymEnv("flip7", 3, opponents=["random"])
+    with pytest.raises(OptionError, match="unknown strategy"):
+        rl.Flip7GymEnv("flip7", 2, opponents="greedy")
+
+
+def test_render_ansi() -> None:
+    env = rl.env("flip7", 2, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert text is not None and text.startswith("round 1, dealer 0") and "player_1" in text
+
+
+# --------------------------------------------------------------------------- Gymnasium
+
+
+@pytest.mark.parametrize(("edition", "options"), VARIANTS)
+def test_gymnasium_check_env(edition: str, options: dict[str, str]) -> None:
+    check_env(rl.Flip7GymEnv(edition, 3, options), skip_render_check=True)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_gymnasium_episode_against_threshold(edition: str) -> None:
+    env = rl.Flip7GymEnv(edition, 3, SHORT, seat=1, opponents=["threshold:20", "random"])
+    obs, info = env.reset(seed=4)
+    assert (info["action_mask"] == obs["action_mask"]).all()
+    rng = np.random.default_rng(0)
+    total, done = 0.0, False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        total += reward
+        done = terminated or truncated
+    assert env.state is not None and env.state.is_terminal()
+    assert total == env.state.totals[1]
+    assert env.state.current_player == -2
+
+
+def test_gymnasium_make_by_id() -> None:
+    import gymnasium
+
+    env = gymnasium.make(rl.GYM_ID, edition="vengeance", players=3, opponents="random", render_mode="ansi")
+    check_env(env.unwrapped, skip_render_check=True)
+    obs, _ = env.reset(seed=0)
+    assert obs["observation"].shape == (rl.ObservationEncoder(Game("vengeance", 3)).size,)
+    assert env.action_space.n == 1589
+    assert "you are seat 0" in env.render()
+
+
+def test_step_before_reset_is_a_clear_error() -> None:
+    with pytest.raises(OptionError, match=r"must be reset\(\)"):
+        rl.env("flip7", 2).step(0)
+    with pytest.raises(OptionError, match=r"must be reset\(\)"):
+        rl.Flip7GymEnv("flip7", 2).step(0)
+
+
+def test_gymnasium_illegal_action_changes_nothing() -> None:
+    env = rl.Flip7GymEnv("flip7", 2)
+    obs, _ = env.reset(seed=0)
+    before = env.state
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs2, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, False, False, True)
+    assert env.state is before and (obs2["observation"] == obs["observation"]).all()
+
+
+def test_gymnasium_same_seed_same_episode() -> None:
+    def run() -> list[float]:
+        env = rl.Flip7GymEnv("vengeance", 2, SHORT, opponents="random")
+        obs, _ = env.reset(seed=9)
+        out, done = [], False
+        while not done:
+            obs, r, term, trunc, _ = env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+            out.append(r)
+            done = term or trunc
+        return out
+
+    assert run() == run()
+
+
+# --------------------------------------------------------------------------- OpenSpiel
+
+
+def _spiel(edition: str, players: int = 2, options: str = "", **extra: Any) -> Any:
+    return pyspiel.load_game(osg.SHORT_NAME, {"edition": edition, "players": players, "options": options, **extra})
+
+
+@pytest.mark.parametrize(
+    ("edition", "options"), [("flip7", ""), ("vengeance", ""), ("vengeance", "brutal:true;swap_scope:own-and-other")]
+)
+def test_openspiel_random_sim_test(edition: str, options: str) -> None:
+    pyspiel.random_sim_test(_spiel(edition, 3, options), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.rules("F7-004", "F7-005")
+def test_openspiel_chance_has_the_exact_probabilities() -> None:
+    game = _spiel("flip7")
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = dict(state.chance_outcomes())
+    codes = game.flip7ref_game.codes
+    assert outcomes[codes["12"]] == float(Fraction(12, 94))
+    assert outcomes[codes["0"]] == float(Fraction(1, 94))
+    assert outcomes[codes["second_chance"]] == float(Fraction(3, 94))
+    assert sum(outcomes.values()) == pytest.approx(1.0)
+    state.apply_action(codes["12"])
+    after = dict(state.chance_outcomes())
+    assert after[codes["12"]] == float(Fraction(11, 93))
+    assert state.flip7ref_state.line(1) == ["12"]  # the deal starts at the dealer's left
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, codes["7"]) == "chance 7"
+
+
+def test_openspiel_observation_tensor_and_returns() -> None:
+    game = _spiel("vengeance", 2, "target_score:30", reward="points")
+    enc = game.encoder
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            cards, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(cards, probs)[0])
+        else:
+            player = state.current_player()
+            assert state.observation_tensor(player) == pytest.approx(enc.encode(state.flip7ref_state, player))
+            assert state.returns() == [0.0, 0.0]
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert state.returns() == [float(t) for t in state.flip7ref_state.totals]
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size() == enc.size
+
+
+def test_openspiel_stops_at_max_moves_and_rejects_bad_parameters() -> None:
+    state = _spiel("flip7", max_moves=3).new_initial_state()
+    for _ in range(3):
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    with pytest.raises(OptionError, match="options: expected name:value"):
+        osg.parse_options("brutal")
+    assert osg.parse_options("brutal:true; target_score=50") == {"brutal": "true", "target_score": "50"}
+
+
+def test_mcts_example_plays_against_threshold() -> None:
+    path = Path(__file__).resolve().parent.parent / "examples" / "openspiel_mcts.py"
+    spec = importlib.util.spec_from_file_location("openspiel_mcts", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    results = module.play_games("flip7", players=2, games=1, simulations=4, target_score=25, seed=1, rollout_length=30)
+    assert len(results) == 1
+    totals, winners = results[0]
+    assert len(totals) == 2 and max(totals) >= 25
+    assert winners == [totals.index(max(totals))]
+
+
+def test_the_rl_benchmark_runs() -> None:
+    """benchmarks/bench_rl.py (bench.py --rl) drives every environment of both editions (no timing checked)."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_rl.py"
+    spec = importlib.util.spec_from_file_location("bench_rl", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.available() is None
+    results = module.bench_all(steps=60, repeat=1)
+    assert sorted(results) == sorted(f"{env} {ed}" for env in ("pettingzoo", "gymnasium", "openspiel") for ed in EDITIONS)
+    assert all(r["steps_per_second"] > 0 and len(r["runs_steps_per_second"]) == 1 for r in results.values())
