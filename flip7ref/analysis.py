@@ -231,6 +231,7 @@ def _canonical(state: State, cards: int) -> tuple[Any, ...]:
         state.turn,
         state.flip7,
         state.bonus_to,
+        state.round_shuffles,  # F7-116: the reshuffles left this round shape the future
     )
 
 

@@ -401,8 +401,9 @@ def render_disputes(editions: Sequence[Edition], cases: Sequence[Case]) -> str:
         "every reading with the sources holding it, the default and why. A dispute with status `option` is playable: "
         "each modelled reading is an option value (`flip7ref simulate --edition E --option NAME=VALUE`, "
         '`flip7ref.Game(edition, players, options={"NAME": "VALUE"})`). A `settled` dispute is decided by the texts; its '
-        "other readings are kept as trap tests. `not-modelled` disputes concern something the interpreter does not "
-        "simulate. Rules: [flip7](rules/flip7.md), [vengeance](rules/vengeance.md).",
+        "other readings are kept as trap tests. A `no-play-change` dispute has readings that play the same game (they "
+        "differ in presentation or in a goal only; its note says why). `not-modelled` disputes concern something the "
+        "interpreter does not simulate. Rules: [flip7](rules/flip7.md), [vengeance](rules/vengeance.md).",
         "",
     ]
     for edition in editions:
@@ -473,9 +474,12 @@ def _render_dispute(edition: Edition, did: str, editions: Sequence[Edition], pin
         elif option is not None:
             lines.append(f"  - Not selectable: not a reading of option `{option.name}`")
     if option is None:
-        played = (
-            "the interpreter does not model it" if status == "not-modelled" else f"the interpreter plays `{d.get('default')}`"
-        )
+        if status == "not-modelled":
+            played = "the interpreter does not model it"
+        elif status == "no-play-change":
+            played = "its readings play the same game, so there is nothing to select"
+        else:
+            played = f"the interpreter plays `{d.get('default')}`"
         lines += ["", f"No option selects a reading of this dispute; {played}."]
     lines += ["", f"**Why this default:** {_md(str(d.get('note', '')))}", ""]
     if pinned:

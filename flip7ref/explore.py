@@ -101,7 +101,8 @@ class Dispute:
         edition: the edition table it belongs to.
         question: the disputed question.
         option: the option modelling it, or None (settled or not modelled).
-        status: ``option``, ``settled`` or ``not-modelled``.
+        status: ``option``, ``settled``, ``no-play-change`` (the readings play the
+            same game) or ``not-modelled``.
         note: the table's note on the dispute.
         rules: the rule ids it concerns.
         readings: the readings in table order.
@@ -499,6 +500,8 @@ def cmd_dispute(args: argparse.Namespace) -> int:
         default = next((r.name for r in d.readings if r.default), None)
         if d.status == "settled" and default is not None:
             print(f"No option models this dispute, so there is nothing to play: the engine follows reading {default}.")
+        elif d.status == "no-play-change":
+            print("Its readings play the same game (see the note), so there is nothing to play.")
         else:
             print("No option models this dispute, so there is nothing to play.")
         return 0

@@ -130,6 +130,7 @@ class Game:
         rnd = {k: _resolve(v, resolved) for k, v in ed.round.items()}
         self.initial_deal: bool = rnd["initial_deal"] in (True, "deal")
         self.early_cards: str = str(rnd.get("early_cards", "skip"))
+        self.early_second_chance: str = str(rnd.get("early_second_chance", "deal"))
         self.start_seat: str = str(rnd["start_seat"])
         self.stay_requires: str = str(rnd["stay_requires"])
         self.stay_protects: bool = bool(rnd["stay_protects"])
@@ -141,6 +142,12 @@ class Game:
         self.flip7_counts: str = str(rnd.get("flip7_counts", "distinct"))
         self.busted_score: str = str(rnd.get("busted_score", "zero"))
         self.flip7_choice: bool = bool(rnd.get("flip7_choice", False))
+        self.set_aside_order: str = str(rnd.get("set_aside_order", "queue"))
+        self.reshuffles: int = int(rnd.get("reshuffles", 1))
+        self.zero_after_stay: str = str(rnd.get("zero_after_stay", "general-rules"))
+        self.busted_cards: str = str(rnd.get("busted_cards", "keep"))
+        self.unusable_actions: str = str(rnd.get("unusable_actions", "refuse"))
+        self.zero_with_negatives: str = str(rnd.get("zero_with_negatives", "zero"))
         end = {k: _resolve(v, resolved) for k, v in ed.game_end.items()}
         self.target_score: int = int(end["target_score"])
         self.tie: str = str(end["tie"])
@@ -213,6 +220,33 @@ class Game:
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.options.items() if v != self.edition.options[k].coerce(self.edition.options[k].default)}
         return f"Game({self.edition.id!r}, players={self.players}, options={changed!r})"
+
+    def max_moves_per_round(self) -> int:
+        """The most moves (decisions plus chance outcomes) any round of this game can take.
+
+        Returns ``4 * (k + 1) * D + 2 * N + 1`` where ``k`` is the option
+        ``reshuffles`` (reshuffles of the discard pile allowed in one round,
+        F7-116, V-075), ``D`` the number of cards in the game (all decks) and ``N``
+        the number of players.  Why it holds (docs/termination.md): a round draws
+        at most ``(k + 1) * D`` cards (the deck it starts with, then ``k``
+        reshuffles of at most ``D`` cards; an empty deck is then exhausted,
+        F7-115); every chance outcome draws one card; a Hit draws a card or, on an
+        exhausted deck, turns into a Stay, and a Stay takes an active player out,
+        so Hits and Stays number at most cards + N + 1; every other decision (a
+        target, an assignment, a Second Chance given, the cards of a Swap, Steal
+        or Discard) belongs to a drawn card, at most two per card, plus one
+        Brutal Mode Flip 7 choice.
+        """
+        return 4 * (self.reshuffles + 1) * len(self.deck) + 2 * self.players + 1
+
+    def max_pending(self) -> int:
+        """The most frames the pending-work stack can hold: ``2 * D + 4`` (``D`` cards).
+
+        Below the top decision or draw and the deal's two frames, the stack holds
+        pairs of a forced draw and the queue it came from (Resolve, InOrder), and
+        every such pair holds a card of its own, which is on no other frame
+        (docs/termination.md)."""
+        return 2 * len(self.deck) + 4
 
     def code(self, card: str) -> int:
         """The integer code of a card given by id, alias or name in any language.

@@ -114,7 +114,7 @@ def check_seat(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ..
         ranks.count(r) == 2 and any("pair_allowed" in game.traits[c] for c in numbers if game.rank[c] == r) for r in repeated
     )  # V-036: the Lucky 13 pair
     if status.value == "busted":
-        if not repeated:
+        if not repeated and game.busted_cards == "keep":  # D-V-27: under "discard" the busted line was discarded
             raise PositionError(f"lines[{seat}]", "a busted line holds the duplicate that busted it")
     elif repeated and not pair_ok:
         raise PositionError(f"lines[{seat}]", f"number {repeated[0]} twice in a line that has not busted")
@@ -152,6 +152,9 @@ def check_state(state: State) -> None:
         raise bad("winners/flip7", f"seats 0..{n - 1}")
     if state.round < 1 or state.shuffles < 0:
         raise bad("round/shuffles", "a round from 1 and a non-negative shuffle count")
+    rs = state.round_shuffles
+    if type(rs) is not int or not 0 <= rs <= min(state.shuffles, game.reshuffles):
+        raise bad("round_shuffles", f"a whole number 0..{game.reshuffles}, at most 'shuffles' (F7-116, V-075)")
     if type(state.round_over) is not bool:
         raise bad("round_over", f"true or false, got {_short(state.round_over)}")
     if state.bonus_to is not None and (type(state.bonus_to) is not int or state.bonus_to not in seats):

@@ -98,9 +98,11 @@ def score_line(
             value += adds
         elif step == "floor_zero":
             value = max(0, value)
-        elif step == "zero_unless_flip7":
+        elif step == "zero_unless_flip7":  # V-030
             if not made and any("zero" in game.traits[c] for c in line):
-                value = 0
+                # D-V-29: in Brutal Mode (no floor at zero) the negatives may still count
+                keep_negatives = game.zero_with_negatives == "negatives" and not game.floors_at_zero
+                value = min(0, adds) if keep_negatives else 0
         elif step == "flip7_bonus" and give_bonus:
             value += game.flip7_bonus
         steps.append((step, value))

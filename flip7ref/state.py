@@ -85,6 +85,16 @@ class Deal:
 
 
 @attrs.frozen
+class DealOffer:
+    """A decision in the deal: the deal reached ``seat``, who already holds cards (from
+    an early Flip Three), so they are asked Hit or Stay at their slot before the deal
+    goes on (F7-025, option ``deal_after_early_cards`` = ``offer``)."""
+
+    seat: int
+    name: ClassVar[str] = "deal_offer"
+
+
+@attrs.frozen
 class Draw:
     """A chance node: one card goes to ``seat`` (``reason``: ``deal`` or ``hit``)."""
 
@@ -189,9 +199,10 @@ class Flip7Choice:
     name: ClassVar[str] = "flip7_choice"
 
 
-Frame = Deal | Draw | ForcedDraw | ChooseTarget | Assign | Resolve | InOrder | ChooseCards | Flip7Choice
+Frame = Deal | DealOffer | Draw | ForcedDraw | ChooseTarget | Assign | Resolve | InOrder | ChooseCards | Flip7Choice
 FRAME_TYPES: dict[str, type[Any]] = {
-    t.name: t for t in (Deal, Draw, ForcedDraw, ChooseTarget, Assign, Resolve, InOrder, ChooseCards, Flip7Choice)
+    t.name: t
+    for t in (Deal, DealOffer, Draw, ForcedDraw, ChooseTarget, Assign, Resolve, InOrder, ChooseCards, Flip7Choice)
 }
 
 
@@ -337,7 +348,7 @@ class _RoundEnd(NamedTuple):
 
 _STATE_FIELDS = (
     "game", "players", "draw", "discard", "frames", "dealer", "turn", "round", "totals", "last_scores", "flip7",
-    "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "_log",
+    "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "round_shuffles", "_log",
 )  # fmt: skip
 
 
@@ -364,6 +375,9 @@ class State(tuple[Any, ...]):
         shuffles: reshuffles done so far (part of the reshuffle seed).
         bonus_to: Brutal Mode (V-082): the seat the Flip 7 maker chose, itself for
             +15 or another seat for -15; None otherwise.
+        round_shuffles: reshuffles of the discard pile in the current round
+            (F7-116, V-075: at most ``game.reshuffles`` of them; after that an empty
+            deck is exhausted, F7-115).
 
     States compare equal when their positions are equal (the history is not
     compared).  Use :meth:`history` and :meth:`events` for what led here.
@@ -391,17 +405,19 @@ class State(tuple[Any, ...]):
         shuffle_seed: str | None
         shuffles: int
         bonus_to: int | None
+        round_shuffles: int
         _log: _Log | None
 
     def __new__(
         cls, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
         frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...],
         last_scores: tuple[int, ...], flip7: int | None, round_over: bool, winners: tuple[int, ...],
-        shuffle_seed: str | None, shuffles: int, bonus_to: int | None = None, _log: _Log | None = None,
+        shuffle_seed: str | None, shuffles: int, bonus_to: int | None = None, round_shuffles: int = 0,
+        _log: _Log | None = None,
     ) -> State:
         return tuple.__new__(cls, (
             game, players, draw, discard, frames, dealer, turn, round, totals, last_scores, flip7, round_over,
-            winners, shuffle_seed, shuffles, bonus_to, _log,
+            winners, shuffle_seed, shuffles, bonus_to, round_shuffles, _log,
         ))  # fmt: skip
 
     def __getnewargs__(self) -> tuple[Any, ...]:
@@ -420,7 +436,7 @@ class State(tuple[Any, ...]):
         return (
             self.game, self.players, self.draw, tuple(sorted(self.discard)), self.frames, self.dealer, self.turn,
             self.round, self.totals, self.last_scores, self.flip7, self.round_over, self.winners,
-            self.shuffle_seed, self.shuffles, self.bonus_to,
+            self.shuffle_seed, self.shuffles, self.bonus_to, self.round_shuffles,
         )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
@@ -451,7 +467,7 @@ class State(tuple[Any, ...]):
             return CHANCE
         if isinstance(top, (ChooseTarget, Assign, ChooseCards)):
             return top.chooser
-        if isinstance(top, Flip7Choice):
+        if isinstance(top, (Flip7Choice, DealOffer)):
             return top.seat
         raise AssertionError(f"unsettled frame on top: {top!r}")  # pragma: no cover
 
@@ -475,6 +491,8 @@ class State(tuple[Any, ...]):
                 return []
             return [HIT, STAY] if self._may_stay(self.turn) else [HIT]
         top = self.frames[-1]
+        if isinstance(top, DealOffer):  # F7-025: Hit or Stay at the deal slot
+            return [HIT, STAY] if self._may_stay(top.seat) else [HIT]
         if isinstance(top, ChooseTarget):
             return [_target(s) for s in top.allowed]
         if isinstance(top, Assign):
@@ -643,7 +661,7 @@ class State(tuple[Any, ...]):
         return _new_state((
             self.game, players, draw, self.discard, frames, self.dealer, turn, self.round, self.totals,
             self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed, self.shuffles,
-            self.bonus_to, log,
+            self.bonus_to, self.round_shuffles, log,
         ))  # fmt: skip
 
     def _fast_plain_card(self, code: int, shared: _Siblings | None = None) -> State | None:
@@ -685,6 +703,8 @@ class State(tuple[Any, ...]):
                             return None
                         busted = True
                     numbers += 1
+            if busted and g.busted_cards == "discard":
+                return None  # D-V-27 (b): the line is discarded (general path)
             if busted and shared is not None and shared.end is not None:
                 return shared.end  # the game-ending bust of a sibling (merge_ends)
         line = (*p.line, code)
@@ -705,10 +725,10 @@ class State(tuple[Any, ...]):
         if dealing:
             deal = frames[0]
             assert type(deal) is Deal
-            position, dealt_to = _next_deal(g, changed, self.dealer, deal.position)
+            position, dealt_to, offer = _next_deal(g, changed, self.dealer, deal.position)
             if dealt_to is not None:
-                if not draw:
-                    return None  # a reshuffle first (general path)
+                if not draw or offer:
+                    return None  # a reshuffle first, or a Hit-or-Stay offer at the slot (general path)
                 next_frames = (_deal_frame(position), _draw_frame(dealt_to, "deal"))
         if not next_frames:
             for _ in range(n):
@@ -782,13 +802,13 @@ class State(tuple[Any, ...]):
             return _new_round_end(((scored, won), (), self.dealer, None, number, totals, scores, leaders))
         if g.between_rounds == "fresh-shuffle":
             return None
+        if not cards_left:
+            return None  # the next round starts with a reshuffle (general path)
         dealer = (self.dealer + 1) % n  # F7-112: the player on the dealer's left deals next
         started = _new_event(("round_started", (("round", number + 1), ("dealer", dealer))))
         frames: tuple[Frame, ...] = ()
         if g.initial_deal:
-            if not cards_left:
-                return None  # a reshuffle before the deal (general path)
-            position, dealt_to = _next_deal(g, (_NO_CARDS,) * n, dealer, 0)
+            position, dealt_to, _ = _next_deal(g, (_NO_CARDS,) * n, dealer, 0)
             assert dealt_to is not None
             frames = (_deal_frame(position), _draw_frame(dealt_to, "deal"))
         turn = _first_seat(g, dealer, n)  # F7-030
@@ -807,7 +827,8 @@ class State(tuple[Any, ...]):
         return _new_state((
             self.game, (_NO_CARDS,) * len(players), draw, tuple(discard), plan.frames, plan.dealer,
             turn if plan.turn is None else plan.turn, plan.round, plan.totals, plan.scores, None, False,
-            plan.winners, self.shuffle_seed, self.shuffles, None, log,
+            plan.winners, self.shuffle_seed, self.shuffles, None, 0 if plan.turn is not None else self.round_shuffles,
+            log,
         ))  # fmt: skip
 
     def chance_successors(self) -> list[tuple[str, int, State]]:
@@ -920,6 +941,8 @@ class State(tuple[Any, ...]):
             return ("offer", None)
         top = self.frames[-1]
         ids = self.game.card_ids
+        if isinstance(top, DealOffer):
+            return ("offer", None)
         if isinstance(top, ChooseTarget):
             return (top.purpose, ids[top.card])
         if isinstance(top, Assign):
@@ -1019,6 +1042,7 @@ class State(tuple[Any, ...]):
             "shuffle_seed": self.shuffle_seed,
             "shuffles": self.shuffles,
             "bonus_to": self.bonus_to,
+            "round_shuffles": self.round_shuffles,
             "draw": [ids[c] for c in self.draw],
             "discard": [ids[c] for c in self.discard],
             "seats": [
@@ -1164,7 +1188,10 @@ def _eligible(game: Game, players: Sequence[Player], targets: str) -> tuple[int,
 
 def _targets(game: Game, players: Sequence[Player], code: int, chooser: int, targets: str) -> tuple[int, ...]:
     """Seats ``chooser`` may play card ``code`` on (F7-061, F7-072, V-042, option ``self_target``)."""
-    allowed = tuple(s for s in _eligible(game, players, targets) if _executable(game, players, code, s))
+    eligible = _eligible(game, players, targets)
+    allowed = tuple(s for s in eligible if _executable(game, players, code, s))
+    if allowed and game.unusable_actions == "fizzle":  # D-V-28 (b): anyone eligible, while someone can use it
+        allowed = eligible
     eff = game.effect[code]
     if eff is not None and eff.self_target == "only-when-alone" and len(allowed) > 1 and chooser in allowed:
         allowed = tuple(s for s in allowed if s != chooser)
@@ -1245,6 +1272,7 @@ class _Work:
         "players",
         "round",
         "round_over",
+        "round_shuffles",
         "shuffle_seed",
         "shuffles",
         "totals",
@@ -1269,6 +1297,7 @@ class _Work:
         self.shuffle_seed = s.shuffle_seed
         self.shuffles = s.shuffles
         self.bonus_to = s.bonus_to
+        self.round_shuffles = s.round_shuffles
         self.events: list[Event] = []
 
     def freeze(self, parent: State | None, move: str) -> State:
@@ -1279,7 +1308,7 @@ class _Work:
         return _new_state((
             self.game, tuple(self.players), tuple(self.draw), tuple(self.discard), tuple(self.frames),
             self.dealer, self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7,
-            self.round_over, self.winners, self.shuffle_seed, self.shuffles, self.bonus_to, log,
+            self.round_over, self.winners, self.shuffle_seed, self.shuffles, self.bonus_to, self.round_shuffles, log,
         ))  # fmt: skip
 
     def emit(self, type_: str, **data: Any) -> None:
@@ -1317,6 +1346,13 @@ def _apply_action(w: _Work, act: Action) -> None:
             w.emit("stayed", seat=seat)
         return
     top = w.frames.pop()
+    if isinstance(top, DealOffer):  # F7-025: asked at the deal slot; the deal goes on afterwards
+        if act.verb == "hit":
+            w.frames.append(Draw(top.seat, "hit"))
+        else:
+            w.set_player(top.seat, status=Status.STAYED)  # F7-034
+            w.emit("stayed", seat=top.seat)
+        return
     target = act.args[0]
     if isinstance(top, ChooseTarget):
         w.emit("target_chosen", seat=top.chooser, card=w.cid(top.card), target=target)
@@ -1452,12 +1488,29 @@ def _receive_number(w: _Work, code: int, seat: int) -> None:
             return
         w.set_player(seat, line=(*p.line, code), status=Status.BUSTED)  # F7-040, F7-041
         w.emit("busted", seat=seat, card=g.card_ids[code])
+        if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
+            for c in (*p.line, code):
+                w.emit("discarded", card=g.card_ids[c], seat=seat, reason="busted")
+            w.to_discard(*p.line, code)
+            w.set_player(seat, line=())
         return
     line = (*p.line, code)
     w.set_player(seat, line=line)
-    if flip7_count(g, line) >= g.flip7_distinct and w.flip7 is None:  # F7-050, V-022
+    if flip7_count(g, line) >= g.flip7_distinct and w.flip7 is None and not _zero_locked(g, p.status, line):  # F7-050, V-022
         w.flip7 = seat
         w.emit("flip7", seat=seat)
+
+
+def _zero_locked(g: Game, status: Status, line: tuple[int, ...]) -> bool:
+    """D-V-26 (option reading ``no-flip7``, V-031, V-043): a stayed player holding The
+    Zero can no longer make a Flip 7 (once Just One More has made them stop short of
+    seven numbers, the Dutch text says a Flip 7 is out of reach and they keep 0)."""
+    return (
+        g.zero_after_stay == "no-flip7"
+        and status is Status.STAYED
+        and bool(g.no_stay)
+        and any(c in g.no_stay for c in line)
+    )
 
 
 def _is_shield(g: Game, code: int) -> bool:
@@ -1561,7 +1614,10 @@ def _finish_forced(w: _Work, frame: ForcedDraw, outcome: str) -> None:
         return
     chooser = frame.target if eff.assigner == "target" else frame.giver
     if eff.resolution == "in-order":  # V-044: one by one, in reveal order
-        w.frames.append(InOrder(chooser, frame.set_aside))
+        if w.frames and isinstance(w.frames[-1], InOrder) and not w.frames[-1].cards:
+            w.frames[-1] = InOrder(chooser, frame.set_aside)  # an emptied queue is replaced, not stacked on
+        else:
+            w.frames.append(InOrder(chooser, frame.set_aside))
     else:
         w.frames.append(Assign(chooser, frame.target, frame.set_aside))
 
@@ -1588,12 +1644,12 @@ def _settle(w: _Work) -> None:
             return
         top = w.frames[-1]
         if isinstance(top, Deal):
-            position, dealt_to = _next_deal(g, w.players, w.dealer, top.position)
+            position, dealt_to, offer = _next_deal(g, w.players, w.dealer, top.position)
             if dealt_to is None:
                 w.frames.pop()
                 continue
             w.frames[-1] = Deal(position)
-            w.frames.append(Draw(dealt_to, "deal"))
+            w.frames.append(DealOffer(dealt_to) if offer else Draw(dealt_to, "deal"))  # F7-025
             continue
         if isinstance(top, ForcedDraw):
             if w.players[top.target].status is Status.BUSTED:  # F7-071
@@ -1607,14 +1663,23 @@ def _settle(w: _Work) -> None:
         if isinstance(top, (Draw, ForcedDraw)):
             if w.draw:
                 return
-            if w.discard:
+            if w.discard and w.round_shuffles < g.reshuffles:  # F7-116: a bounded number per round
                 _reshuffle(w)  # F7-113, F7-114
                 continue
             _exhausted(w, top)  # F7-115
             continue
         if isinstance(top, Assign):
             if len(top.targets) == len(top.cards):
-                w.frames[-1] = Resolve(tuple((c, t, top.chooser) for c, t in zip(top.cards, top.targets, strict=True)))
+                items = tuple((c, t, top.chooser) for c, t in zip(top.cards, top.targets, strict=True))
+                below = w.frames[-2] if len(w.frames) > 1 else None
+                if isinstance(below, Resolve) and (g.set_aside_order == "queue" or not below.items):
+                    # F7-074, D-F7-13 (publisher, BGG-FAQ c16(c)): the cards of a nested Flip Three
+                    # join the queue after the assignments made before them (an empty queue is
+                    # simply continued, so the stack never grows without a card, F7-116).
+                    w.frames.pop()
+                    w.frames[-1] = Resolve((*below.items, *items))
+                else:  # newest-first: they act before the outer queue goes on
+                    w.frames[-1] = Resolve(items)
                 continue
             card = top.cards[len(top.targets)]
             if _is_shield(g, card):  # a set-aside Second Chance goes to the forced draw's target
@@ -1654,20 +1719,39 @@ def _settle(w: _Work) -> None:
         return  # a decision: ChooseTarget, ChooseCards or Flip7Choice
 
 
-def _next_deal(game: Game, players: Sequence[Player], dealer: int, position: int) -> tuple[int, int | None]:
+def _next_deal(game: Game, players: Sequence[Player], dealer: int, position: int) -> tuple[int, int | None, bool]:
     """The deal goes on from ``position`` in the deal order (F7-020): ``(position
-    after it, seat to deal)``, or ``(n, None)`` when the deal is over.  A seat not
-    active, or holding cards already, is passed over (F7-025, option
-    ``deal_after_early_cards``)."""
+    after it, seat reached, offer)``, or ``(n, None, False)`` when the deal is over.
+    A seat not active is passed over.  A seat holding early cards (F7-025, option
+    ``deal_after_early_cards``) is asked Hit or Stay there (``offer`` True, reading
+    ``offer``), passed over (``skip``) or dealt (``deal``); a held Second Chance
+    alone counts as early cards only under option ``deal_after_second_chance`` =
+    ``early-cards`` (F7-026)."""
     n = len(players)
     first = _first_seat(game, dealer, n)
+    how = game.early_cards
     while position < n:
         seat = (first + position) % n
         position += 1
         p = players[seat]
-        if p.status is Status.ACTIVE and (game.early_cards == "deal" or not (p.line or p.kept)):
-            return position, seat
-    return position, None
+        if p.status is not Status.ACTIVE:
+            continue
+        if how == "deal" or not _has_early_cards(game, p):
+            return position, seat, False
+        if how == "offer":
+            return position, seat, True
+    return position, None, False
+
+
+def _has_early_cards(game: Game, p: Player) -> bool:
+    """Whether ``p`` holds cards before being dealt (F7-025): a card in the line, or a
+    held card other than a Second Chance, or a Second Chance where option
+    ``deal_after_second_chance`` is ``early-cards`` (F7-026, D-F7-31)."""
+    if p.line:
+        return True
+    if not p.kept:
+        return False
+    return game.early_second_chance == "early-cards" or not all(_is_shield(game, c) for c in p.kept)
 
 
 def _anyone_active(players: Sequence[Player]) -> bool:
@@ -1698,6 +1782,7 @@ def _reshuffle(w: _Work) -> None:
     cards = sorted(w.discard)
     w.discard.clear()
     w.shuffles += 1
+    w.round_shuffles += 1
     if w.shuffle_seed is not None:
         random.Random(f"{w.shuffle_seed}:{w.shuffles}").shuffle(cards)
     w.draw = cards
@@ -1792,6 +1877,9 @@ def _start_round(w: _Work, dealer: int, number: int, *, first: bool = False) -> 
         w.draw = cards
     w.turn = _first_seat(g, dealer, len(w.players))  # F7-030: offers start where the deal starts
     w.emit("round_started", round=number, dealer=dealer)
+    if not w.draw and w.discard:  # F7-113: a round that finds the deck empty starts from a reshuffle ...
+        _reshuffle(w)
+    w.round_shuffles = 0  # ... which, as between rounds, is not one of the round's own (F7-116)
     if g.initial_deal:
         w.frames.append(Deal(0))
 
@@ -1951,6 +2039,7 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
             shuffle_seed=data.get("shuffle_seed"),
             shuffles=need("shuffles", int),
             bonus_to=data.get("bonus_to"),
+            round_shuffles=data.get("round_shuffles", 0),
         )
         start = _state_from_dict(data["start"], game) if "start" in data else None
         log: _Log | None = None

@@ -107,8 +107,8 @@ class ThresholdStrategy:
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The threshold decision for the player to act (no randomness used)."""
-        if not state.frames and not state.winners:  # an offer of Hit or Stay (F7-030, F7-033)
-            seat = state.turn  # an offer goes to an active player: the line's value is its score
+        if state.pending()[0] == "offer":  # an offer of Hit or Stay (F7-030, F7-033; at a deal slot, F7-025)
+            seat = state.current_player  # an offer goes to an active player: the line's value is its score
             if score_points(state.game, state.players[seat].line) >= self.threshold and state._may_stay(seat):
                 return STAY
             return HIT
@@ -207,9 +207,9 @@ class OptimalSoloStrategy:
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The optimal solo Hit-or-Stay decision; other decisions as threshold:N."""
-        if state.frames or state.winners:
+        if state.pending()[0] != "offer":
             return _other_decision(state)
-        seat = state.turn
+        seat = state.current_player
         stay = self.prepare(state.game).get(tuple(sorted(state.players[seat].line)))
         if stay is None:  # a line the solo deck cannot make (e.g. after a Swap): threshold:20
             stay = state.line_value(seat) >= 20

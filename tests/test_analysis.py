@@ -264,7 +264,6 @@ def test_solve_and_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
         (["odds", "--line", "3,3"], "error: --line: number 3 twice"),
         (["odds", "--line", "3,freeze"], "only a held Second Chance"),
         (["solve", "--policy", "optimal-solo"], "the optimal policy is what solve computes"),
-        (["solve", "--cards", "actions"], "the round is too long to solve"),
         (["odds", "--line", "3", "--cards", "numbers,modifiers", "--max-states", "50"], "more than 50 states"),
         (["odds", "--line", "0,1,2,3,4,5,6"], "--line: a Flip 7 ends the round"),
         (["odds", "--line", "3", "--seen", "3,3,3"], "--line and --seen together: more copies of '3'"),
@@ -313,11 +312,15 @@ def test_random_policy_is_evaluated_exactly() -> None:
     assert again.value == result.value and again.policy == "random"
 
 
-def test_endless_rounds_and_budgets_are_refused() -> None:
-    """A deck of action cards alone can cycle through reshuffles: a clear error, not a RecursionError;
-    the state budget stops a solve that would be too large."""
-    with pytest.raises(AnalysisError, match=r"too long to solve|go on forever"):
-        SoloSolver().solve(solo_deck_position(SOLO, ["action"]))
+@pytest.mark.rules("F7-116", "F7-115")
+def test_once_endless_rounds_solve_and_budgets_are_refused() -> None:
+    """A deck of action cards alone once cycled through reshuffles for ever (the solver
+    refused it); with one reshuffle per round (F7-116) the round is finite and solves
+    exactly: no number card, so 0 points whatever the player does.  The state budget
+    still stops a solve that would be too large."""
+    result = SoloSolver().solve(solo_deck_position(SOLO, ["action"]))
+    assert (result.value, result.bust, result.flip7) == (0, 0, 0)
+    assert 0 < result.states < 1000
     with pytest.raises(AnalysisError, match="more than 100 states"):
         SoloSolver(max_states=100).solve(solo_deck_position(SOLO, ["number"]))
     with pytest.raises(AnalysisError, match="a card is to be drawn"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,11 @@ def test_a_bad_command_line_input_exits_2_with_one_line(entry: dict[str, Any], t
     if entry.get("usage"):
         assert lines[0].startswith("usage: ")
         lines = lines[-1:]
-    assert lines == [_fill(entry["stderr"], path)]
+    assert len(lines) == 1
+    # "{n}" in an expected message stands for a line or column number of a table derived
+    # from a shipped one (those move whenever the shipped table is edited)
+    expected = re.escape(_fill(entry["stderr"], path)).replace(re.escape("{n}"), r"\d+")
+    assert re.fullmatch(expected, lines[0]), (lines[0], entry["stderr"])
     assert "Traceback" not in err
 
 

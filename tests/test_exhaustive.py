@@ -24,19 +24,18 @@ from flip7ref.play import play
 from flip7ref.strategies import RandomStrategy
 
 MAX_MOVES = 20_000
-"""The bound the sweep allows a whole game.  No finite bound holds for every path:
-with the deck nearly exhausted, a Second Chance (Flip 7) or a Swap (Vengeance) can
-pass through the discard pile and the reshuffled deck again and again while a
-player keeps hitting.  Random play ends with probability 1; observed games take a
-few hundred moves."""
+"""The bound the sweep allows a whole game.  Every round ends within
+Game.max_moves_per_round() moves (F7-116: one reshuffle per round by default,
+docs/termination.md); the number of rounds has no bound on every path (everyone can
+bust in every round), but random play ends with probability 1 and observed games
+take a few hundred moves."""
 
 
 def walk(state: State, round_number: int, seen: Counter[str], depth: int = 0) -> int:
     """Visit every path until the round ends; return the number of leaves.
 
-    Once the draw pile is empty, an offered player who may stay only stays:
-    hitting then reshuffles the discard pile, where a Flip Three or a Flip Four can
-    come round again and again (see MAX_MOVES), so the tree would be infinite."""
+    Once the draw pile is empty, an offered player who may stay only stays, to keep
+    the tree small (:func:`full_walk` takes every path, F7-116)."""
     assert depth < 300, "a round did not end"
     if state.is_terminal() or state.round != round_number:
         return 1
@@ -69,10 +68,19 @@ def distribution(state: State, round_number: int, choose: object) -> dict[tuple[
     return distribution(state.apply(choose(state)), round_number, choose)
 
 
-@pytest.mark.rules("F7-030", "F7-070", "F7-073", "F7-080", "F7-113")
-def test_flip7_every_path_of_a_small_round() -> None:
+@pytest.mark.rules("F7-030", "F7-070", "F7-073", "F7-080", "F7-113", "F7-116")
+@pytest.mark.parametrize(
+    ("options", "counts"),
+    [
+        ({}, (3170, 2646, 5220)),
+        # with more reshuffles allowed, the paths that reshuffle twice in the round come back
+        # (these were the counts before the one-reshuffle ruling, F7-116)
+        ({"reshuffles": 8}, (3224, 2700, 5256)),
+    ],
+)
+def test_flip7_every_path_of_a_small_round(options: dict[str, object], counts: tuple[int, int, int]) -> None:
     """Three players, five cards left (Flip Three, Freeze, Second Chance, a 5, a 12): every path checked."""
-    game = Game("flip7", 3)
+    game = Game("flip7", 3, options)
     state = game.new_position(
         dealer=2,
         turn=0,
@@ -82,8 +90,7 @@ def test_flip7_every_path_of_a_small_round() -> None:
     )
     seen: Counter[str] = Counter()
     leaves = walk(state, 1, seen)
-    assert leaves == 3224
-    assert (seen["chance"], seen["decision"]) == (2700, 5256)
+    assert (leaves, seen["chance"], seen["decision"]) == counts
 
 
 @pytest.mark.rules("V-044", "V-045", "V-046", "V-033", "V-036")
@@ -132,7 +139,7 @@ def _sweep_cases() -> list[tuple[str, str, object]]:
             for reading in spec.readings:
                 cases.append((edition, name, reading.name))
             if spec.integer is not None:
-                cases.append((edition, name, 2 if name == "decks" else 60))
+                cases.append((edition, name, 2 if name in ("decks", "reshuffles") else 60))
     return cases
 
 
@@ -145,3 +152,82 @@ def test_random_games_under_every_reading(edition: str, option: str, value: obje
         assert final.is_terminal() and final.winners
         assert final.cards_in_play() == Counter(game.deck)
         assert max(final.totals) >= game.target_score
+
+
+def full_walk(state: State, round_number: int, depth: int = 0) -> tuple[int, int]:
+    """Take *every* path until the round ends (no decision left out): ``(leaves,
+    longest path in moves)``.  Finite because a round reshuffles at most
+    ``reshuffles`` times (F7-116, V-075)."""
+    if state.is_terminal() or state.round != round_number:
+        return 1, depth
+    if state.current_player == CHANCE:
+        children = [state.apply_chance(c) for c, _ in state.chance_outcomes()]
+    else:
+        children = [state.apply(a) for a in state.legal_actions()]
+    leaves = longest = 0
+    for child in children:
+        n, d = full_walk(child, round_number, depth + 1)
+        leaves += n
+        longest = max(longest, d)
+    return leaves, longest
+
+
+def _bound(state: State) -> int:
+    """Game.max_moves_per_round()'s formula for the cards actually in play (a partial
+    deck): 4 (k + 1) D + 2 N + 1."""
+    cards = sum(state.cards_in_play().values())
+    return 4 * (state.game.reshuffles + 1) * cards + 2 * state.num_players + 1
+
+
+_LOOPS = [
+    # (edition, options, pile, leaves, longest): the positions that once
+    # never ended (issue 14) and their neighbours; seat 1 has stayed, seat 0 is to act.
+    ("flip7", {}, ["flip_three", "flip_three"], 3, 8),
+    ("flip7", {"reshuffles": 0}, ["flip_three", "flip_three"], 3, 6),
+    ("flip7", {"reshuffles": 2}, ["flip_three", "flip_three"], 3, 10),
+    ("flip7", {"set_aside_order": "newest-first"}, ["flip_three", "flip_three"], 3, 8),
+    ("flip7", {"empty_deck": "end-round"}, ["flip_three", "flip_three"], 2, 4),
+    ("flip7", {"flip_three_bust": "resolve"}, ["flip_three", "flip_three", "6"], 8, 10),
+    ("flip7", {}, ["second_chance", "5"], 8, 9),
+    ("vengeance", {}, ["flip_four", "flip_four"], 17, 8),
+    ("vengeance", {}, ["just_one_more", "flip_four", "swap"], 527, 18),
+]
+
+
+@pytest.mark.rules("F7-116", "F7-115", "F7-113", "F7-074", "V-075", "V-072", "V-043", "V-044")
+@pytest.mark.parametrize(("edition", "options", "pile", "leaves", "longest"), _LOOPS)
+def test_every_path_of_a_once_endless_round_ends(
+    edition: str, options: dict[str, object], pile: list[str], leaves: int, longest: int
+) -> None:
+    """Two players, seat 1 stayed, seat 0 to hit on a pile of action cards and nothing
+    else: every path of the round ends (issue 14), within the documented bound."""
+    game = Game(edition, 2, options)
+    state = game.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6"]}, statuses={1: "stayed"}, draw=pile, rest="out")
+    assert full_walk(state, 1) == (leaves, longest)
+    assert longest <= _bound(state) <= game.max_moves_per_round()
+
+
+@pytest.mark.rules("F7-116", "F7-030", "F7-070", "F7-073", "F7-080", "F7-113")
+def test_flip7_every_path_of_a_small_round_without_pruning() -> None:
+    """The small round above, every decision taken, hits on an empty deck included: it ends."""
+    game = Game("flip7", 3)
+    state = game.new_position(
+        dealer=2,
+        turn=0,
+        lines={0: ["3"], 1: ["5", "+4"], 2: ["9"]},
+        draw=["flip_three", "5", "freeze", "second_chance", "12"],
+        rest="out",
+    )
+    leaves, longest = full_walk(state, 1)
+    assert (leaves, longest) == (15183, 18)
+    assert longest <= _bound(state)
+
+
+@pytest.mark.rules("V-075", "V-045", "V-046")
+def test_vengeance_swap_round_without_pruning() -> None:
+    """Vengeance: a Swap, a 4 and a 13 left, every decision taken: the round ends."""
+    game = Game("vengeance", 2)
+    state = game.new_position(dealer=1, turn=0, lines={0: ["13", "4"], 1: ["7", "-2"]}, draw=["swap", "4", "13"], rest="out")
+    leaves, longest = full_walk(state, 1)
+    assert (leaves, longest) == (1015, 14)
+    assert longest <= _bound(state)

@@ -112,7 +112,22 @@ def test_settled_dispute_prints_its_note(capsys: pytest.CaptureFixture[str]) -> 
     assert "differ in" not in out
     code, out, _ = run(capsys, "dispute", "D-F7-19")
     assert code == 0
-    assert "not-modelled: Card facing is presentation only" in out
+    assert "no-play-change: Nothing in play changes under b" in out
+    assert "Its readings play the same game" in out
+
+
+@pytest.mark.rules("F7-034", "F7-122", "V-038", "V-020", "V-048", "V-080")
+def test_no_dispute_whose_readings_change_play_is_left_unmodelled() -> None:
+    """Issue 14: every dispute is an option, settled, or plays the same game under each
+    reading; none is left not-modelled."""
+    from flip7ref.explore import disputes
+
+    found = disputes(None)
+    assert found
+    assert [d.id for d in found if d.status == "not-modelled"] == []
+    for d in found:
+        if d.status == "no-play-change":
+            assert d.option is None and d.note
 
 
 def test_unknown_dispute_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -29,8 +29,20 @@ OPTION_SETS = {
         {"deck_between_rounds": "fresh-shuffle", "tie": "shared-win", "flip7_bonus": "all-non-busted", "target_score": 40},
         {"start_seat": "dealer", "empty_deck": "end-round", "target_score": 25},
         {"target_score": 30},
+        # issue 14: the deal-slot readings, nested set-aside order, reshuffles per round
+        {"deal_after_early_cards": "skip", "deal_after_second_chance": "early-cards", "target_score": 60},
+        {"set_aside_order": "newest-first", "reshuffles": 0, "target_score": 60},
+        {"reshuffles": 2, "decks": 1, "target_score": 60},
     ],
-    "vengeance": [{}, {"brutal": "true"}, {"lucky13_flip7": "once"}],
+    "vengeance": [
+        {},
+        {"brutal": "true"},
+        {"lucky13_flip7": "once"},
+        # issue 14: the readings that were not modelled before
+        {"busted_cards": "discard", "unusable_actions": "fizzle", "target_score": 60},
+        {"brutal": "true", "brutal_zero": "negatives", "busted_cards": "discard", "zero_just_one_more": "general-rules"},
+        {"reshuffles": 0, "target_score": 60},
+    ],
 }
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from flip7ref import Event, Game, IllegalActionError, OptionError, State
+from flip7ref import Event, Game, IllegalActionError, OptionError, State, Status
 from flip7ref.spec import spec_dir
 from flip7ref.state import Action
 from tests.helpers import flip, of_type
@@ -261,17 +261,33 @@ def test_reshuffles_are_counted_and_seeded() -> None:
 
 
 @pytest.mark.rules("F7-113", "F7-080")
+@pytest.mark.rules("F7-113", "F7-116")
 def test_a_second_reshuffle_is_counted_as_the_second() -> None:
-    """The used Second Chance and duplicate refill the discard pile, which the next hit reshuffles again."""
-    g = Game("flip7", 3)
+    """The used Second Chance and duplicate refill the discard pile, which the next hit
+    reshuffles again where a round allows two reshuffles (option reshuffles=2)."""
+    g = Game("flip7", 3, {"reshuffles": 2})
     s = g.new_position(turn=0, lines={0: ["5"], 1: ["11"], 2: ["10"]}, kept={0: ["second_chance"]}, discard=["5"], rest="out")
     s = flip(s.apply("hit"))
     assert s.shuffles == 1
     assert of_type(s.last_events(), "second_chance_used") == [{"seat": 0, "card": "5", "shield": "second_chance"}]
     assert Counter(s.game.card_ids[c] for c in s.discard) == Counter({"5": 1, "second_chance": 1})
     s = s.apply("hit")
-    assert s.shuffles == 2 and len(s.draw) == 2
+    assert s.shuffles == 2 and len(s.draw) == 2 and s.round_shuffles == 2
     assert of_type(s.last_events(), "reshuffled") == [{"cards": 2}]
+
+
+@pytest.mark.rules("F7-116", "F7-115")
+def test_a_second_run_out_in_a_round_is_an_exhausted_deck() -> None:
+    """By default (one reshuffle per round) the same second hit (seat 1's) finds the deck exhausted:
+    the Hit becomes a Stay and the discard pile stays where it is."""
+    g = Game("flip7", 3)
+    s = g.new_position(turn=0, lines={0: ["5"], 1: ["11"], 2: ["10"]}, kept={0: ["second_chance"]}, discard=["5"], rest="out")
+    s = flip(s.apply("hit"))
+    assert (s.shuffles, s.round_shuffles) == (1, 1)
+    s = s.apply("hit")
+    assert s.shuffles == 1 and s.draw == () and len(s.discard) == 2
+    assert [e.type for e in s.last_events()][:2] == ["deck_exhausted", "stayed"]
+    assert s.status(1) is Status.STAYED  # seat 1 hit (seat 0 had the first hit)
 
 
 @pytest.mark.rules("F7-112")

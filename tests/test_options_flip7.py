@@ -50,6 +50,17 @@ def scenario_deal_after_early_cards(value: str | int) -> Any:
     return all_lines(s), s.current_player
 
 
+def scenario_deal_after_second_chance(value: str | int) -> Any:
+    """Seat 0 is dealt a Flip Three, takes it and flips two Second Chances and a 5; the
+    spare goes to undealt seat 2; seat 1 is dealt 7: is seat 2 dealt the 8 or asked?"""
+    g = _game(3, "deal_after_second_chance", value)
+    s = draw_to_decision(g.new_initial_state(stack=["flip_three", "second_chance", "second_chance", "5", "7", "8"], dealer=2))
+    s = play(s, "target 0")
+    assert s.pending() == ("give", "second_chance")
+    s = play(s, "target 2")
+    return all_lines(s), s.current_player, s.pending()
+
+
 def scenario_start_seat(value: str | int) -> Any:
     """3 seats, dealer 0, stack 5 7 9: who gets which deal card and the first offer."""
     s = play(_game(3, "start_seat", value).new_initial_state(stack=["5", "7", "9"], dealer=0))
@@ -147,9 +158,40 @@ def scenario_flip7_bonus(value: str | int) -> Any:
     return s.round_scores()
 
 
+def scenario_set_aside_order(value: str | int) -> Any:
+    """Seat 0 hits a Flip Three and plays it on seat 1, who flips Flip Three, Freeze, 5 and
+    assigns the Flip Three to seat 0 and the Freeze to seat 2; seat 0 flips Flip Three, 1, 2
+    and assigns that Flip Three to seat 2 too: frozen first, or flipping 3 4 6 first?"""
+    g = _game(3, "set_aside_order", value)
+    s = g.new_position(
+        dealer=2, turn=0, lines={0: ["9"], 1: ["10"], 2: ["11"]},
+        draw=["flip_three", "flip_three", "freeze", "5", "flip_three", "1", "2", "3", "4", "6", "7"],
+    )  # fmt: skip
+    s = play(s, "hit", "target 1", "target 0", "target 2", "target 2")
+    order = [(e.type, e.get("seat")) for e in s.events() if e.type in ("frozen", "forced_draw_started")]
+    return all_lines(s), s.status(2), order, s.current_player
+
+
+def scenario_reshuffles(value: str | int) -> Any:
+    """Seat 1 stayed, seat 0 hits on two Flip Threes and nothing else (issue 14): how many
+    reshuffles round 1 takes, and that it ends with seat 0 stayed."""
+    g = _game(2, "reshuffles", value)
+    s = g.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6"]}, statuses={1: "stayed"},
+                       draw=["flip_three", "flip_three"], rest="out")  # fmt: skip
+    s = play(s, "hit")
+    moves = 1
+    while s.round == 1:
+        s = play(s, s.legal_action_strings()[0])
+        moves += 1
+    events = s.events()
+    scored = next(i for i, e in enumerate(events) if e.type == "round_scored")
+    return sum(1 for e in events[:scored] if e.type == "reshuffled"), moves, events[scored].get("scores")
+
+
 SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "initial_deal": scenario_initial_deal,
     "deal_after_early_cards": scenario_deal_after_early_cards,
+    "deal_after_second_chance": scenario_deal_after_second_chance,
     "start_seat": scenario_start_seat,
     "stay_requires": scenario_stay_requires,
     "self_target": scenario_self_target,
@@ -163,6 +205,8 @@ SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "tie": partial(helpers.scenario_tie, "flip7"),
     "target_score": partial(helpers.scenario_target_score, "flip7"),
     "decks": partial(helpers.scenario_decks, "flip7"),
+    "set_aside_order": scenario_set_aside_order,
+    "reshuffles": scenario_reshuffles,
 }
 
 
@@ -173,8 +217,13 @@ CASES: dict[str, dict[str | int, Any]] = {
         "none": ([[], [], []], 1, ["hit"]),
     },
     "deal_after_early_cards": {
+        "offer": ([[], [], ["3", "4", "6"]], 2),
         "skip": ([["8"], [], ["3", "4", "6"]], 1),
         "deal": ([["10"], [], ["3", "4", "6", "8"]], 1),
+    },
+    "deal_after_second_chance": {
+        "deal": ([["5"], ["7"], ["8"]], 0, ("offer", None)),
+        "early-cards": ([["5"], ["7"], []], 2, ("offer", None)),
     },
     "start_seat": {
         "dealer-left": ([["9"], ["5"], ["7"]], 1),
@@ -231,12 +280,26 @@ CASES: dict[str, dict[str | int, Any]] = {
         "auto": (94, "CardError"),
         2: (188, Status.BUSTED, ["0", "0"], 188),
     },
+    "set_aside_order": {
+        # the Freeze assigned first acts first: seat 2 is frozen, its Flip Three discarded
+        "queue": ([["9", "1", "2"], ["10", "5"], ["11"]], Status.FROZEN,
+                  [("forced_draw_started", 1), ("forced_draw_started", 0), ("frozen", 2)], 1),
+        # the newest assignment acts first: seat 2 flips 3 4 6, then is frozen
+        "newest-first": ([["9", "1", "2"], ["10", "5"], ["11", "3", "4", "6"]], Status.FROZEN,
+                         [("forced_draw_started", 1), ("forced_draw_started", 0), ("forced_draw_started", 2), ("frozen", 2)], 1),
+    },
+    "reshuffles": {
+        "1": (1, 5, (5, 6)),
+        0: (0, 4, (5, 6)),
+        2: (2, 6, (5, 6)),
+    },
 }
 
 # option -> the rule ids of its `rules:` entry in flip7.yaml (checked against the table below).
 RULES: dict[str, tuple[str, ...]] = {
     "initial_deal": ("F7-020", "F7-021", "F7-022"),
     "deal_after_early_cards": ("F7-025",),
+    "deal_after_second_chance": ("F7-026",),
     "start_seat": ("F7-020", "F7-030"),
     "stay_requires": ("F7-033",),
     "self_target": ("F7-061", "F7-072"),
@@ -250,11 +313,14 @@ RULES: dict[str, tuple[str, ...]] = {
     "tie": ("F7-121",),
     "target_score": ("F7-120",),
     "decks": ("F7-002", "F7-123"),
+    "set_aside_order": ("F7-074", "F7-075"),
+    "reshuffles": ("F7-116",),
 }
 
 DEFAULTS: dict[str, str | int] = {
     "initial_deal": "deal",
-    "deal_after_early_cards": "skip",
+    "deal_after_early_cards": "offer",
+    "deal_after_second_chance": "deal",
     "start_seat": "dealer-left",
     "stay_requires": "any-card",
     "self_target": "allowed",
@@ -268,6 +334,8 @@ DEFAULTS: dict[str, str | int] = {
     "tie": "another-round",
     "target_score": 200,
     "decks": "auto",
+    "set_aside_order": "queue",
+    "reshuffles": 1,
 }
 
 
@@ -284,8 +352,17 @@ def test_initial_deal(reading: str, expected: Any) -> None:
 @pytest.mark.rules("F7-025")
 @pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "deal_after_early_cards"))
 def test_deal_after_early_cards(reading: str, expected: Any) -> None:
-    """deal_after_early_cards: the Flip Three target (3 4 6) is passed over (skip) or still dealt the 8 (deal)."""
+    """deal_after_early_cards: the Flip Three target (3 4 6) is asked Hit or Stay at its slot
+    before seat 0 is dealt (offer), passed over (skip) or still dealt the 8 (deal)."""
     check_reading(SCENARIOS, "deal_after_early_cards", reading, expected)
+
+
+@pytest.mark.rules("F7-026")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "deal_after_second_chance"))
+def test_deal_after_second_chance(reading: str, expected: Any) -> None:
+    """deal_after_second_chance: a player holding only a spare Second Chance is dealt (deal)
+    or asked Hit or Stay at the slot like a player with early cards (early-cards)."""
+    check_reading(SCENARIOS, "deal_after_second_chance", reading, expected)
 
 
 @pytest.mark.rules("F7-020", "F7-030")
@@ -499,10 +576,11 @@ def test_cases_cover_every_option_and_reading() -> None:
 
 
 def test_table_option_list() -> None:
-    """flip7.yaml defines exactly these fifteen options, with these readings, in this order."""
+    """flip7.yaml defines exactly these eighteen options, with these readings, in this order."""
     assert {n: [r.name for r in o.readings] for n, o in EDITION.options.items()} == {
         "initial_deal": ["deal", "none"],
-        "deal_after_early_cards": ["skip", "deal"],
+        "deal_after_early_cards": ["offer", "skip", "deal"],
+        "deal_after_second_chance": ["deal", "early-cards"],
         "start_seat": ["dealer-left", "dealer"],
         "stay_requires": ["any-card", "number-card", "nothing"],
         "self_target": ["allowed", "only-when-alone"],
@@ -516,6 +594,8 @@ def test_table_option_list() -> None:
         "tie": ["another-round", "shared-win"],
         "target_score": ["200"],
         "decks": ["auto"],
+        "set_aside_order": ["queue", "newest-first"],
+        "reshuffles": ["1"],
     }
     assert list(EDITION.options) == list(CASES)
 
@@ -559,3 +639,18 @@ def test_integer_option_out_of_range(option: str, value: int, bound: str) -> Non
 def test_named_option_rejects_integers(option: str) -> None:
     """A named (non-integer) option does not accept a number."""
     helpers.check_named_option_rejects_integers("flip7", option)
+
+
+@pytest.mark.rules("F7-074", "F7-075")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "set_aside_order"))
+def test_set_aside_order(reading: str, expected: Any) -> None:
+    """set_aside_order: across nested Flip Threes earlier assignments act first (queue:
+    the Freeze, then the Flip Three is discarded) or the newest do (newest-first)."""
+    check_reading(SCENARIOS, "set_aside_order", reading, expected)
+
+
+@pytest.mark.rules("F7-116")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "reshuffles"))
+def test_reshuffles(reading: str, expected: Any) -> None:
+    """reshuffles: the once-endless round (two Flip Threes alone) reshuffles k times and ends."""
+    check_reading(SCENARIOS, "reshuffles", reading, expected)

@@ -165,6 +165,70 @@ def scenario_stay_requires(value: str | int) -> Any:
     return offers_in_turn(s, 3)
 
 
+def scenario_reshuffles(value: str | int) -> Any:
+    """Seat 1 stayed, seat 0 hits on two Flip Fours and nothing else: how many reshuffles
+    round 1 takes before it ends, in how many decisions, and its scores."""
+    g = _game(2, "reshuffles", value)
+    s = g.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6"]}, statuses={1: "stayed"},
+                       draw=["flip_four", "flip_four"], rest="out")  # fmt: skip
+    s = play(s, "hit")
+    moves = 1
+    while s.round == 1:
+        s = play(s, s.legal_action_strings()[0])
+        moves += 1
+    events = s.events()
+    scored = next(i for i, e in enumerate(events) if e.type == "round_scored")
+    return sum(1 for e in events[:scored] if e.type == "reshuffled"), moves, events[scored].get("scores")
+
+
+def scenario_zero_just_one_more(value: str | int) -> Any:
+    """Seat 0 (The Zero 1 2 3 4) takes a Just One More from seat 1 and draws a 5, then must
+    stay; seat 2 hits a Swap, plays it on itself and swaps its 6 for seat 0's -2: seat 0
+    now holds seven different numbers.  Flip 7 or not, and the round scores when it ends."""
+    g = _game(3, "zero_just_one_more", value)
+    s = g.new_position(dealer=0, turn=1, lines={0: ["0", "1", "2", "3", "4", "-2"], 1: ["9"], 2: ["6"]},
+                       draw=["just_one_more", "5", "swap", "8", "10"])  # fmt: skip
+    s = play(s, "hit", "target 0")
+    assert s.status(0) is Status.STAYED and s.line(0)[-1] == "5"
+    s = play(s, "hit", "target 2", "swap 0 5 2 0")
+    flip7 = [e.get("seat") for e in s.events() if e.type == "flip7"]
+    return flip7, sorted(s.line(0)) if s.round == 1 else s.last_scores, s.round
+
+
+def scenario_busted_cards(value: str | int) -> Any:
+    """Seat 0 (5 -4) hits a 5 and busts: its line, and the discard pile's size."""
+    g = _game(3, "busted_cards", value)
+    s = g.new_position(dealer=2, turn=0, lines={0: ["5", "-4"], 1: ["9"], 2: ["6"]}, draw=["5", "8"])
+    s = play(s, "hit")
+    return s.status(0), s.line(0), len(s.discard)
+
+
+def scenario_unusable_actions(value: str | int) -> Any:
+    """Seat 0 (5) hits a Discard while seat 1 has no card and seat 2 holds 8: who may
+    receive it; given to seat 1 where it may, what becomes of it."""
+    g = _game(3, "unusable_actions", value)
+    s = g.new_position(dealer=2, turn=0, lines={0: ["5"], 2: ["8"]}, draw=["discard", "3", "4"])
+    s = play(s, "hit")
+    allowed = tuple(s.legal_action_strings())
+    if "target 1" not in allowed:
+        return allowed, None
+    s = play(s, "target 1")
+    return allowed, [(e.type, e.get("reason")) for e in s.last_events() if e.type == "discarded"] or [
+        (e.type, e.get("reason")) for e in s.events() if e.type == "discarded"
+    ]
+
+
+def scenario_brutal_zero(value: str | int) -> Any:
+    """A line of The Zero, 3 and -4 (no Flip 7), scored in Brutal Mode and in standard play."""
+    from flip7ref.scoring import score_cards
+
+    out = []
+    for brutal in ("true", "false"):
+        g = Game("vengeance", 3, {"brutal_zero": value, "brutal": brutal})
+        out.append(score_cards(g, ["0", "3", "-4"]).score)
+    return tuple(out)
+
+
 SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "brutal": scenario_brutal,
     "lucky13_flip7": scenario_lucky13_flip7,
@@ -177,6 +241,11 @@ SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "tie": partial(helpers.scenario_tie, "vengeance"),
     "target_score": partial(helpers.scenario_target_score, "vengeance"),
     "decks": partial(helpers.scenario_decks, "vengeance"),
+    "reshuffles": scenario_reshuffles,
+    "zero_just_one_more": scenario_zero_just_one_more,
+    "busted_cards": scenario_busted_cards,
+    "unusable_actions": scenario_unusable_actions,
+    "brutal_zero": scenario_brutal_zero,
 }
 
 T012 = ("target 0", "target 1", "target 2")
@@ -270,6 +339,29 @@ CASES: dict[str, dict[str | int, Any]] = {
         "auto": (108, "CardError"),
         2: (216, Status.BUSTED, ["0", "0"], 216),
     },
+    "reshuffles": {
+        "1": (1, 5, (5, 6)),
+        0: (0, 4, (5, 6)),
+        2: (2, 6, (5, 6)),
+    },
+    "zero_just_one_more": {
+        # seven numbers arrive in a stayed Zero line: no Flip 7, the round goes on
+        "no-flip7": ([], ["0", "1", "2", "3", "4", "5", "6"], 1),
+        # a Flip 7 (0..6 = 21 + 15); seat 2 is left with -2, floored at 0
+        "general-rules": ([0], (36, 9, 0), 2),
+    },
+    "busted_cards": {
+        "keep": (Status.BUSTED, ["5", "-4", "5"], 0),
+        "discard": (Status.BUSTED, [], 3),
+    },
+    "unusable_actions": {
+        "refuse": (T02, None),
+        "fizzle": (T012, [("discarded", "no valid target")]),
+    },
+    "brutal_zero": {
+        "zero": (0, 0),
+        "negatives": (-4, 0),
+    },
 }
 
 # option -> the rule ids of its `rules:` entry in vengeance.yaml (checked against the table below).
@@ -285,6 +377,11 @@ RULES: dict[str, tuple[str, ...]] = {
     "tie": ("V-074",),
     "target_score": ("V-073",),
     "decks": ("V-003",),
+    "reshuffles": ("V-075",),
+    "zero_just_one_more": ("V-038",),
+    "busted_cards": ("V-020",),
+    "unusable_actions": ("V-048",),
+    "brutal_zero": ("V-030", "V-080"),
 }
 
 DEFAULTS: dict[str, str | int] = {
@@ -299,6 +396,11 @@ DEFAULTS: dict[str, str | int] = {
     "tie": "another-round",
     "target_score": 200,
     "decks": "auto",
+    "reshuffles": 1,
+    "zero_just_one_more": "no-flip7",
+    "busted_cards": "keep",
+    "unusable_actions": "refuse",
+    "brutal_zero": "zero",
 }
 
 
@@ -627,7 +729,7 @@ def test_cases_cover_every_option_and_reading() -> None:
 
 
 def test_table_option_list() -> None:
-    """vengeance.yaml defines exactly these eleven options, with these readings, in this order."""
+    """vengeance.yaml defines exactly these sixteen options, with these readings, in this order."""
     assert {n: [r.name for r in o.readings] for n, o in EDITION.options.items()} == {
         "brutal": ["false", "true"],
         "lucky13_flip7": ["twice", "once"],
@@ -640,6 +742,11 @@ def test_table_option_list() -> None:
         "tie": ["another-round", "shared-win"],
         "target_score": ["200"],
         "decks": ["auto"],
+        "reshuffles": ["1"],
+        "zero_just_one_more": ["no-flip7", "general-rules"],
+        "busted_cards": ["keep", "discard"],
+        "unusable_actions": ["refuse", "fizzle"],
+        "brutal_zero": ["zero", "negatives"],
     }
     assert list(EDITION.options) == list(CASES)
 
@@ -689,3 +796,39 @@ def test_integer_option_out_of_range(option: str, value: int, bound: str) -> Non
 def test_named_option_rejects_integers(option: str) -> None:
     """A named (non-integer) option does not accept a number."""
     helpers.check_named_option_rejects_integers("vengeance", option)
+
+
+@pytest.mark.rules("V-075")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "reshuffles"))
+def test_reshuffles(reading: str, expected: Any) -> None:
+    """reshuffles: two Flip Fours alone reshuffle k times in the round, which then ends."""
+    check_reading(SCENARIOS, "reshuffles", reading, expected)
+
+
+@pytest.mark.rules("V-038")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "zero_just_one_more"))
+def test_zero_just_one_more(reading: str, expected: Any) -> None:
+    """zero_just_one_more: a Zero holder stopped by Just One More gets a seventh number by a
+    Swap: no Flip 7 (no-flip7, the Dutch text) or a Flip 7 worth 36 (general-rules)."""
+    check_reading(SCENARIOS, "zero_just_one_more", reading, expected)
+
+
+@pytest.mark.rules("V-020")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "busted_cards"))
+def test_busted_cards(reading: str, expected: Any) -> None:
+    """busted_cards: a busted line stays on the table (keep) or goes to the discard pile (discard)."""
+    check_reading(SCENARIOS, "busted_cards", reading, expected)
+
+
+@pytest.mark.rules("V-048")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "unusable_actions"))
+def test_unusable_actions(reading: str, expected: Any) -> None:
+    """unusable_actions: a Discard may not go to an empty line (refuse) or goes and fizzles (fizzle)."""
+    check_reading(SCENARIOS, "unusable_actions", reading, expected)
+
+
+@pytest.mark.rules("V-030", "V-080")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "brutal_zero"))
+def test_brutal_zero(reading: str, expected: Any) -> None:
+    """brutal_zero: The Zero, 3 and -4 score 0 (zero) or -4 in Brutal Mode (negatives); 0 outside it."""
+    check_reading(SCENARIOS, "brutal_zero", reading, expected)

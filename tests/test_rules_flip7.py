@@ -189,33 +189,74 @@ def test_action_pauses_the_deal() -> None:
 
 
 @pytest.mark.rules("F7-022", "F7-023", "F7-025", "F7-07A", "F7-033")
-def test_early_flip_three_player_not_dealt_again() -> None:
-    """Ann's dealt Flip Three on undealt Ben runs in full first; the deal skips Ben and deals Cat."""
-    s = flip(GAME.new_initial_state(stack=["flip_three", "4", "5", "6", "7", "8"], dealer=CAT))
+def test_early_flip_three_player_asked_at_deal_slot() -> None:
+    """Ann's dealt Flip Three on undealt Ben runs in full first; when the deal reaches
+    Ben's slot he is asked Hit or Stay there (BGG-FAQ c18), then the deal goes on to Cat."""
+    s = flip(GAME.new_initial_state(stack=["flip_three", "4", "5", "6", "7", "8", "9"], dealer=CAT))
     assert s.pending() == ("play", "flip_three")
     assert s.legal_action_strings() == ["target 0", "target 1", "target 2"]
     s = flip(s.apply("target 1"), 3)
     assert s.line(BEN) == ["4", "5", "6"]
     assert s.line(CAT) == []
+    # The deal is at Ben's slot: Ben decides before Cat is dealt.
+    assert (s.current_player, s.pending(), s.legal_action_strings()) == (BEN, ("offer", None), ["hit", "stay"])
+    s = flip(s.apply("hit"))
+    assert s.line(BEN) == ["4", "5", "6", "7"]
     s = flip(s)
-    assert s.line(CAT) == ["7"]
-    order = [(e.type, e.get("seat")) for e in s.events() if e.type in ("forced_draw_ended", "dealt")]
-    assert order.index(("forced_draw_ended", BEN)) < order.index(("dealt", CAT))
+    assert s.line(CAT) == ["8"]
     assert [(e["seat"], e["via"]) for e in of_type(s.events(), "dealt")] == [
         (ANN, "deal"),
         (BEN, "flip_three"),
         (BEN, "flip_three"),
         (BEN, "flip_three"),
+        (BEN, "hit"),
         (CAT, "deal"),
     ]
-    # After the deal: Ann has no card, Ben three, Cat one; Ann (no cards) must hit.
-    assert [len(s.line(p)) for p in (ANN, BEN, CAT)] == [0, 3, 1]
+    # After the deal the offers start on the dealer's left: Ann (no cards) must hit.
     assert s.current_player == ANN
     assert s.legal_action_strings() == ["hit"]
     s = hit(s)
-    assert s.line(ANN) == ["8"]
+    assert s.line(ANN) == ["9"]
     assert s.current_player == BEN
     assert s.legal_action_strings() == ["hit", "stay"]
+
+
+@pytest.mark.rules("F7-025", "F7-034")
+def test_early_flip_three_player_stays_at_deal_slot() -> None:
+    """Ben stays at his deal slot; the deal goes on to Cat and Ben is never asked again."""
+    s = flip(GAME.new_initial_state(stack=["flip_three", "4", "5", "6", "7", "8"], dealer=CAT))
+    s = flip(s.apply("target 1"), 3)
+    s = s.apply("stay")
+    assert s.status(BEN) is Status.STAYED
+    s = flip(s)
+    assert s.line(CAT) == ["7"]
+    assert s.current_player == ANN
+    s = hit(s)
+    assert s.current_player == CAT
+
+
+@pytest.mark.rules("F7-025", "F7-026", "F7-082", "F7-07A")
+def test_spare_second_chance_before_the_slot_is_no_early_card() -> None:
+    """Ann's dealt Flip Three on herself flips two Second Chances; she gives the spare to
+    undealt Cat.  Cat is still dealt her card (project ruling, D-F7-31 reading deal);
+    under early-cards she is asked Hit or Stay at her slot instead."""
+    stack = ["flip_three", "second_chance", "second_chance", "5", "7", "8"]
+    for value in ("deal", "early-cards"):
+        g = Game("flip7", 3, {"deal_after_second_chance": value})
+        s = flip(g.new_initial_state(stack=stack, dealer=CAT))
+        s = flip(s.apply("target 0"), 2)
+        assert s.pending() == ("give", "second_chance")
+        s = flip(s.apply("target 2"))
+        assert s.line(ANN) == ["5"] and s.kept(CAT) == ["second_chance"]
+        s = flip(s)
+        assert s.line(BEN) == ["7"]
+        if value == "deal":
+            s = flip(s)
+            assert s.line(CAT) == ["8"]
+            assert (s.current_player, s.legal_action_strings()) == (ANN, ["hit", "stay"])
+        else:
+            assert s.line(CAT) == []
+            assert (s.current_player, s.pending(), s.legal_action_strings()) == (CAT, ("offer", None), ["hit", "stay"])
 
 
 # --------------------------------------------------------------------------- turns

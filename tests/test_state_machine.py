@@ -13,6 +13,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -28,6 +29,8 @@ def option_strategy(edition: str) -> st.SearchStrategy[dict[str, object]]:
             parts[name] = st.sampled_from([200, 40, 80])
         elif name == "decks":
             parts[name] = st.sampled_from(["auto", 1, 2])
+        elif name == "reshuffles":
+            parts[name] = st.sampled_from([1, 0, 2])
         else:
             parts[name] = st.sampled_from([r.name for r in spec.readings])
     return st.fixed_dictionaries(parts)
@@ -38,18 +41,19 @@ class GameMachine(RuleBasedStateMachine):
 
     EDITION = "flip7"
 
+    PLAYERS: st.SearchStrategy[int] = st.one_of(st.integers(1, 8), st.just(19))
+
     def __init__(self) -> None:
         super().__init__()
         self.state: State | None = None
         self.steps = 0
         self.prev_totals: tuple[int, ...] = ()
+        self.round_moves = 0  # moves since the current round began
+        self.since_offer = 0  # moves since the last Hit-or-Stay offer or round start
 
-    @initialize(
-        players=st.one_of(st.integers(1, 8), st.just(19)),
-        seed=st.one_of(st.none(), st.integers(0, 10_000)),
-        data=st.data(),
-    )
-    def start(self, players: int, seed: int | None, data: st.DataObject) -> None:
+    @initialize(seed=st.one_of(st.none(), st.integers(0, 10_000)), data=st.data())
+    def start(self, seed: int | None, data: st.DataObject) -> None:
+        players = data.draw(self.PLAYERS, label="players")
         options = data.draw(option_strategy(self.EDITION), label="options")
         game = Game(self.EDITION, players, options)
         dealer = data.draw(st.integers(0, players - 1), label="dealer")
@@ -84,9 +88,27 @@ class GameMachine(RuleBasedStateMachine):
 
     def advance(self, new: State) -> None:
         assert self.state is not None
-        self.prev_totals = self.state.totals
+        old = self.state
+        self.prev_totals = old.totals
         self.state = new
         self.steps += 1
+        self.round_moves = 0 if new.round != old.round or new.is_terminal() else self.round_moves + 1
+        self.since_offer = 0 if new.round != old.round or new.pending()[0] in ("offer", "terminal") else self.since_offer + 1
+
+    # -- liveness (F7-116, V-075) -----------------------------------------------------
+
+    @invariant()
+    def rounds_end_within_the_bound(self) -> None:
+        """F7-116, V-075, F7-115: a round takes at most Game.max_moves_per_round() moves,
+        so a Hit-or-Stay offer or the round end comes within that bound; the pending
+        stack never holds more than Game.max_pending() frames."""
+        if self.state is None:
+            return
+        g = self.state.game
+        assert self.round_moves <= g.max_moves_per_round()
+        assert self.since_offer <= g.max_moves_per_round()
+        assert len(self.state.frames) <= g.max_pending()
+        assert 0 <= self.state.round_shuffles <= g.reshuffles
 
     # -- invariants ---------------------------------------------------------------
 
@@ -111,6 +133,8 @@ class GameMachine(RuleBasedStateMachine):
             if p.status is not Status.BUSTED:
                 lucky = any("pair_allowed" in g.traits[c] for c in numbers)
                 assert extra == 0 or (extra == 1 and lucky and ranks.count(13) == 2)
+            elif g.busted_cards == "discard":  # D-V-27 (b): the busted line went to the discard pile
+                assert extra == 0
             elif g.card_ids[p.line[-1]] != "unlucky7":
                 assert extra >= 1
             assert sum(1 for c in p.kept if g.card_ids[c] == "second_chance") <= 1
@@ -183,8 +207,37 @@ class VengeanceMachine(GameMachine):
     EDITION = "vengeance"
 
 
+class AlwaysHitMachine(GameMachine):
+    """Many players (up to two decks' worth) who always Hit when offered: the deck runs
+    dry, reshuffles and is exhausted within a round, where a round could once go on
+    for ever (issue 14: two Flip Threes cycling through one-card reshuffles)."""
+
+    PLAYERS = st.sampled_from([2, 6, 18, 19, 36])
+
+    @precondition(lambda self: self.state is not None and self.state.current_player >= 0)
+    @rule(data=st.data())
+    def decide(self, data: st.DataObject) -> None:
+        assert self.state is not None
+        legal = self.state.legal_actions()
+        offer = self.state.pending()[0] == "offer"
+        action = legal[0] if offer else data.draw(st.sampled_from(legal), label="action")  # an offer: hit
+        self.advance(self.state.apply(action))
+
+
+class VengeanceAlwaysHitMachine(AlwaysHitMachine):
+    """The same for Flip 7: With a Vengeance (Flip Four and Just One More chains)."""
+
+    EDITION = "vengeance"
+
+
 TestFlip7Machine = GameMachine.TestCase
 TestVengeanceMachine = VengeanceMachine.TestCase
+TestAlwaysHitMachine = AlwaysHitMachine.TestCase
+TestVengeanceAlwaysHitMachine = VengeanceAlwaysHitMachine.TestCase
+TestAlwaysHitMachine.settings = settings(TestAlwaysHitMachine.settings, stateful_step_count=300, max_examples=10)
+TestVengeanceAlwaysHitMachine.settings = settings(
+    TestVengeanceAlwaysHitMachine.settings, stateful_step_count=300, max_examples=10
+)
 
 
 @pytest.mark.rules("F7-110", "F7-120", "V-070", "V-073")
@@ -202,3 +255,31 @@ def test_random_games_end_within_bound(edition: str) -> None:
         assert final.is_terminal()
         assert max(final.totals) >= 200
         assert final.cards_in_play() == Counter(game.deck)
+
+
+@pytest.mark.rules("F7-116", "F7-115", "F7-113", "V-075", "V-072")
+@pytest.mark.parametrize(("edition", "players", "games"), [("flip7", 18, 20), ("flip7", 36, 2), ("vengeance", 18, 2)])
+def test_always_hit_games_end_and_rounds_keep_the_bound(edition: str, players: int, games: int) -> None:
+    """Issue 14: `simulate --players 18 --strategy always-hit` never ended.  Now every game
+    ends, no round takes more than Game.max_moves_per_round() moves and the pending stack
+    stays within Game.max_pending() frames."""
+    import random
+
+    from flip7ref.play import play
+    from flip7ref.strategies import parse_strategy
+
+    game = Game(edition, players)
+    bound, frames = game.max_moves_per_round(), game.max_pending()
+    for seed in range(1, games + 1):
+        final = play(game.new_initial_state(seed=seed), [parse_strategy("always-hit")], random.Random(seed))
+        assert final.is_terminal() and final.winners
+        longest = deepest = moves = 0
+        for state in final.replay():
+            deepest = max(deepest, len(state.frames))
+            if any(e.type == "round_started" for e in state.last_events()):
+                moves = 0
+            else:
+                moves += 1
+                longest = max(longest, moves)
+        assert 0 < longest <= bound
+        assert deepest <= frames

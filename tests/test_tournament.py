@@ -93,9 +93,12 @@ def test_disputed_readings_are_every_non_default_named_reading() -> None:
     assert ("stay_requires", "nothing", "D-F7-04") in readings
     assert ("tie", "shared-win", "D-F7-22") in readings
     assert not any(r == "another-round" or o in ("target_score", "decks") for o, r, _ in readings)
-    assert len(readings) == 14
+    assert ("deal_after_early_cards", "skip", "D-F7-16") in readings
+    assert ("set_aside_order", "newest-first", "D-F7-13") in readings
+    assert not any(o == "reshuffles" for o, _, _ in readings)  # a whole number, not a named reading
+    assert len(readings) == 17
     fixed = list(disputed_readings(Game("flip7", 2).edition, ("tie",)))
-    assert len(fixed) == 13 and not any(o == "tie" for o, _, _ in fixed)
+    assert len(fixed) == 16 and not any(o == "tie" for o, _, _ in fixed)
 
 
 def test_readings_sweep_replays_the_tournament_with_each_reading() -> None:
@@ -132,7 +135,7 @@ def test_cli_tournament_all_readings(capsys: pytest.CaptureFixture[str]) -> None
     code, out, _ = run(capsys, *args, "--all-readings", "--json")
     data = json.loads(out)
     assert code == 0
-    assert len(data["readings"]) == 14
+    assert len(data["readings"]) == len(list(disputed_readings(Game("flip7", 2).edition)))
     first = data["readings"][0]
     assert (first["option"], first["reading"], first["dispute"]) == ("initial_deal", "none", "D-F7-28")
     assert len(first["delta"]) == 2
