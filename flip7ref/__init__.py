@@ -23,9 +23,10 @@ from .errors import (
     SpecError,
 )
 from .game import Game
+from .model import CHANCE, TERMINAL, Player, Status
 from .scoring import ScoreBreakdown, score_cards, score_line
 from .spec import Edition, edition_ids, load_edition, load_edition_file
-from .state import CHANCE, TERMINAL, Action, Event, Player, State, Status
+from .state import Action, Event, State
 
 __version__ = "0.1.0"
 

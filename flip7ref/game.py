@@ -10,18 +10,30 @@ never re-reads an option.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .errors import OptionError
+from .model import ACTION as ACTION  # re-exported: their home was this module
+from .model import MODIFIER as MODIFIER
+from .model import NUMBER as NUMBER
 from .spec import CATEGORIES, Edition, load_edition
 
 if TYPE_CHECKING:
     from .state import State
 
-NUMBER, MODIFIER, ACTION = 0, 1, 2
+# flip7ref.state sits above this module (it imports Game), so this module never imports it:
+# flip7ref.state installs its two state builders here when it is imported, and importing
+# any part of the package imports flip7ref.state (flip7ref/__init__.py does).
+_STATE_BUILDERS: dict[str, Callable[..., State]] = {}
+
+
+def install_state_builders(*, initial: Callable[..., State], position: Callable[..., State]) -> None:
+    """Install the functions behind :meth:`Game.new_initial_state` and :meth:`Game.new_position`."""
+    _STATE_BUILDERS["initial"] = initial
+    _STATE_BUILDERS["position"] = position
 
 
 @attrs.frozen
@@ -254,9 +266,7 @@ class Game:
             OptionError: dealer out of range or totals of the wrong length.
             CardError: a stacked card is unknown, or more copies are stacked than the deck holds.
         """
-        from .state import initial_state
-
-        return initial_state(self, seed=seed, dealer=dealer, stack=stack, totals=totals)
+        return _STATE_BUILDERS["initial"](self, seed=seed, dealer=dealer, stack=stack, totals=totals)
 
     def new_position(
         self,
@@ -306,9 +316,7 @@ class Game:
                 of a card than the deck(s) hold.
             OptionError: a seat, status or ``rest`` value out of range.
         """
-        from .state import position_state
-
-        return position_state(
+        return _STATE_BUILDERS["position"](
             self, dealer=dealer, turn=turn, lines=lines, kept=kept, statuses=statuses, draw=draw,
             discard=discard, totals=totals, round_number=round_number, seed=seed, rest=rest, deal=deal,
         )  # fmt: skip

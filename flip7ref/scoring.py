@@ -9,11 +9,15 @@ F7-050 (+15 for a Flip 7), F7-101 (a busted player scores 0).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
 from .errors import CardError
-from .game import MODIFIER, NUMBER, Game
+from .model import MODIFIER, NUMBER
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 @attrs.frozen

@@ -19,7 +19,6 @@ reshuffling, scoring a round, starting the next) and freezes the result.
 
 from __future__ import annotations
 
-import enum
 import functools
 import operator
 import random
@@ -31,13 +30,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 import attrs
 
 from .errors import CardError, IllegalActionError, OptionError, SerializationError
-from .game import ACTION, MODIFIER, NUMBER, Effect, Game
+from .game import Effect, Game, install_state_builders
+from .model import ACTION, MODIFIER, NUMBER
+from .model import CHANCE as CHANCE  # re-exported: their home was this module
+from .model import TERMINAL as TERMINAL
+from .model import Player as Player
+from .model import Status as Status
 from .scoring import flip7_count, score_points
-
-CHANCE = -1
-"""``current_player`` at a chance node (a card must be drawn)."""
-TERMINAL = -2
-"""``current_player`` once the game is over."""
 
 STATE_FORMAT = 1
 
@@ -45,31 +44,6 @@ STATE_FORMAT = 1
 # a Stay, a plain card for a Hit or in the deal); tests switch them off to compare
 # with the general path.
 _FAST_LANES = True
-
-
-class Status(enum.Enum):
-    """A player's status in the current round (F7-032, F7-034, F7-040, F7-060)."""
-
-    ACTIVE = "active"
-    STAYED = "stayed"
-    FROZEN = "frozen"
-    BUSTED = "busted"
-
-
-class Player(NamedTuple):
-    """One seat's cards and status in the current round (an immutable named tuple).
-
-    Attributes:
-        line: card codes of the number and modifier cards in front of the player,
-            in the order received (a busted line keeps its duplicate).
-        kept: action cards lying in front of the player: a held Second Chance
-            (F7-080), the Freeze that froze them (F7-062).
-        status: the player's :class:`Status`.
-    """
-
-    line: tuple[int, ...] = ()
-    kept: tuple[int, ...] = ()
-    status: Status = Status.ACTIVE
 
 
 # --------------------------------------------------------------------------- frames
@@ -2144,3 +2118,6 @@ def position_state(
         _start_round(work, dealer, round_number, first=True)
     _settle(work)
     return work.freeze(None, "")
+
+
+install_state_builders(initial=initial_state, position=position_state)
