@@ -13,6 +13,7 @@ Quick start::
     print(state.totals, state.winners)
 """
 
+from . import state as _state_module
 from .errors import (
     CardError,
     Flip7RefError,
@@ -29,6 +30,10 @@ from .spec import Edition, edition_ids, load_edition, load_edition_file
 from .state import Action, Event, State
 
 __version__ = "0.1.0"
+
+compiled: bool = not str(getattr(_state_module, "__file__", "")).endswith(".py")
+"""True when the interpreter's core was compiled with mypyc (``pip install .``; see docs/build.md),
+False for the pure-Python build (``pip install -e .``, or ``FLIP7REF_PURE=1`` at install time)."""
 
 __all__ = [
     "CHANCE",
@@ -49,6 +54,7 @@ __all__ = [
     "State",
     "Status",
     "__version__",
+    "compiled",
     "edition_ids",
     "load_edition",
     "load_edition_file",

@@ -16,7 +16,7 @@ import random
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from . import __version__, compiled
 from .conformance import CaseResult
 from .errors import Flip7RefError, OptionError
 from .game import Game
@@ -284,7 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="flip7ref",
         description="Rules reference and interpreter for Flip 7 and Flip 7: With a Vengeance.",
     )
-    parser.add_argument("--version", action="version", version=f"flip7ref {__version__}")
+    build = "compiled with mypyc" if compiled else "pure Python"
+    parser.add_argument("--version", action="version", version=f"flip7ref {__version__} ({build})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser(

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .errors import OptionError
 from .model import ACTION as ACTION  # re-exported: their home was this module
@@ -36,6 +37,7 @@ def install_state_builders(*, initial: Callable[..., State], position: Callable[
     _STATE_BUILDERS["position"] = position
 
 
+@mypyc_attr(native_class=False)
 @attrs.frozen
 class Effect:
     """An action card's effect primitive with its parameters, options resolved.
@@ -221,6 +223,11 @@ class Game:
 
     def __hash__(self) -> int:
         return hash(self._key)
+
+    def __reduce__(self) -> tuple[type[Game], tuple[Edition, int, dict[str, str | int]]]:
+        # pickled (e.g. to worker processes) as its arguments: the compiled build's native class
+        # has no instance dict to copy
+        return (Game, (self.edition, self.players, dict(self.options)))
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.options.items() if v != self.edition.options[k].coerce(self.edition.options[k].default)}

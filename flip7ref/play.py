@@ -10,6 +10,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
 import attrs
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .errors import GameTooLongError, OptionError
 from .game import Game
@@ -66,6 +67,7 @@ def game_seed(run_seed: int | str, index: int) -> str:
     return f"{run_seed}:{index}"
 
 
+@mypyc_attr(native_class=False)
 @attrs.define
 class Summary:
     """Streaming statistics over many games (memory does not grow with games).

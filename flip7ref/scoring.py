@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .errors import CardError
 from .model import MODIFIER, NUMBER
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+@mypyc_attr(native_class=False)
 @attrs.frozen
 class ScoreBreakdown:
     """How a round score was reached (all values in points).

@@ -25,9 +25,10 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, NamedTuple, TypeVar, cast
 
 import attrs
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .errors import CardError, IllegalActionError, OptionError, SerializationError
 from .game import Effect, Game, install_state_builders
@@ -49,25 +50,50 @@ _FAST_LANES = True
 # --------------------------------------------------------------------------- frames
 
 
+@mypyc_attr(native_class=False)
+class _Frame:
+    """Base of the frame classes: ``name`` is the frame's kind (``Deal.name == "deal"``), a class
+    attribute set by :func:`_kind` after the class is made (mypyc records class-body attributes
+    as annotations, which attrs would take for fields)."""
+
+    __slots__ = ()
+    name: ClassVar[str]
+
+
+_FrameClass = TypeVar("_FrameClass", bound=type[_Frame])
+
+
+def _kind(name: str) -> Callable[[_FrameClass], _FrameClass]:
+    def named(cls: _FrameClass) -> _FrameClass:
+        cls.name = name
+        return cls
+
+    return named
+
+
+@_kind("deal")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Deal:
+class Deal(_Frame):
     """The initial deal is under way; ``position`` indexes the deal order (F7-020)."""
 
     position: int
-    name: ClassVar[str] = "deal"
 
 
+@_kind("draw")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Draw:
+class Draw(_Frame):
     """A chance node: one card goes to ``seat`` (``reason``: ``deal`` or ``hit``)."""
 
     seat: int
     reason: str
-    name: ClassVar[str] = "draw"
 
 
+@_kind("forced_draw")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class ForcedDraw:
+class ForcedDraw(_Frame):
     """A forced draw (Flip Three) in progress (F7-070..F7-073).
 
     Attributes:
@@ -83,11 +109,12 @@ class ForcedDraw:
     card: int
     remaining: int
     set_aside: tuple[int, ...] = ()
-    name: ClassVar[str] = "forced_draw"
 
 
+@_kind("choose_target")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class ChooseTarget:
+class ChooseTarget(_Frame):
     """A decision: ``chooser`` picks a seat in ``allowed`` for ``card``.
 
     ``purpose`` is ``play`` (the card's effect hits the chosen seat), ``give``
@@ -99,11 +126,12 @@ class ChooseTarget:
     chooser: int
     allowed: tuple[int, ...]
     purpose: str
-    name: ClassVar[str] = "choose_target"
 
 
+@_kind("assign")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Assign:
+class Assign(_Frame):
     """A decision: ``chooser`` assigns set-aside cards in reveal order (F7-073, F7-074).
 
     Attributes:
@@ -117,29 +145,32 @@ class Assign:
     owner: int
     cards: tuple[int, ...]
     targets: tuple[int, ...] = ()
-    name: ClassVar[str] = "assign"
 
 
+@_kind("resolve")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Resolve:
+class Resolve(_Frame):
     """Assigned cards taking effect in assignment order: ``(card, target, chooser)`` items."""
 
     items: tuple[tuple[int, int, int], ...]
-    name: ClassVar[str] = "resolve"
 
 
+@_kind("in_order")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class InOrder:
+class InOrder(_Frame):
     """Set-aside cards resolved one by one in reveal order, each as if ``chooser`` had
     just received it (V-044); carried out even if the chooser busts meanwhile."""
 
     chooser: int
     cards: tuple[int, ...]
-    name: ClassVar[str] = "in_order"
 
 
+@_kind("choose_cards")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class ChooseCards:
+class ChooseCards(_Frame):
     """A decision: ``chooser`` picks the card(s) a Swap, Steal or Discard moves.
 
     Attributes:
@@ -151,15 +182,15 @@ class ChooseCards:
     card: int
     chooser: int
     resolver: int
-    name: ClassVar[str] = "choose_cards"
 
 
+@_kind("flip7_choice")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Flip7Choice:
+class Flip7Choice(_Frame):
     """A decision (Brutal Mode, V-082): the Flip 7 maker takes +15 or gives another player -15."""
 
     seat: int
-    name: ClassVar[str] = "flip7_choice"
 
 
 Frame = Deal | Draw | ForcedDraw | ChooseTarget | Assign | Resolve | InOrder | ChooseCards | Flip7Choice
@@ -174,6 +205,7 @@ _VERBS = ("hit", "stay", "target", "steal", "discard", "swap")
 _ARITY = {"hit": 0, "stay": 0, "target": 1, "steal": 2, "discard": 2, "swap": 4}
 
 
+@mypyc_attr(native_class=False)
 @attrs.frozen(order=True)
 class Action:
     """A decision a player can take.
@@ -314,6 +346,7 @@ _STATE_FIELDS = (
 )  # fmt: skip
 
 
+@mypyc_attr(native_class=False)  # a tuple subclass: mypyc compiles its methods but not its layout
 class State(tuple[Any, ...]):
     """An immutable game position.
 
@@ -347,24 +380,24 @@ class State(tuple[Any, ...]):
     # step, and this is several times faster than a frozen attrs class.
     __slots__ = ()
 
-    if TYPE_CHECKING:
-        game: Game
-        players: tuple[Player, ...]
-        draw: tuple[int, ...]
-        discard: tuple[int, ...]
-        frames: tuple[Frame, ...]
-        dealer: int
-        turn: int
-        round: int
-        totals: tuple[int, ...]
-        last_scores: tuple[int, ...]
-        flip7: int | None
-        round_over: bool
-        winners: tuple[int, ...]
-        shuffle_seed: str | None
-        shuffles: int
-        bonus_to: int | None
-        _log: _Log | None
+    # the fields (read through the accessors installed below the class)
+    game: Game
+    players: tuple[Player, ...]
+    draw: tuple[int, ...]
+    discard: tuple[int, ...]
+    frames: tuple[Frame, ...]
+    dealer: int
+    turn: int
+    round: int
+    totals: tuple[int, ...]
+    last_scores: tuple[int, ...]
+    flip7: int | None
+    round_over: bool
+    winners: tuple[int, ...]
+    shuffle_seed: str | None
+    shuffles: int
+    bonus_to: int | None
+    _log: _Log | None
 
     def __new__(
         cls, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
@@ -408,7 +441,14 @@ class State(tuple[Any, ...]):
     def __lt__(self, other: object) -> bool:
         return NotImplemented
 
-    __le__ = __gt__ = __ge__ = __lt__
+    def __le__(self, other: object) -> bool:
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return NotImplemented
 
     # -- OpenSpiel-shaped queries ---------------------------------------------
 

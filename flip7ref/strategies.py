@@ -11,6 +11,8 @@ import random
 from fractions import Fraction
 from typing import ClassVar, Protocol
 
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
+
 from .errors import OptionError
 from .game import Game
 from .scoring import score_points
@@ -27,6 +29,7 @@ class Strategy(Protocol):
         ...
 
 
+@mypyc_attr(native_class=False)
 class RandomStrategy:
     """Picks a legal action uniformly at random with the given rng."""
 
@@ -42,6 +45,7 @@ class RandomStrategy:
         return [(a, Fraction(1, len(legal))) for a in legal]
 
 
+@mypyc_attr(native_class=False)
 class ThresholdStrategy:
     """Hits until the line is worth at least ``threshold`` points, then stays.
 
@@ -102,6 +106,7 @@ def _other_decision(state: State) -> Action:
     return Action("target", (leader,))
 
 
+@mypyc_attr(native_class=False)
 class OptimalSoloStrategy:
     """Hit or Stay as the exact optimal solo policy says; other decisions as
     :class:`ThresholdStrategy`.
