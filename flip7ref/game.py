@@ -108,7 +108,7 @@ class Game:
     of the table.
     """
 
-    def __init__(self, edition: str | Edition = "flip7", players: int = 4, options: Mapping[str, object] | None = None) -> None:
+    def __init__(self, edition: Any = "flip7", players: Any = 4, options: Any = None) -> None:
         if isinstance(edition, os.PathLike):
             edition = os.fspath(edition)
         ed = edition if isinstance(edition, Edition) else load_edition(edition)
@@ -233,7 +233,7 @@ class Game:
         changed = {k: v for k, v in self.options.items() if v != self.edition.options[k].coerce(self.edition.options[k].default)}
         return f"Game({self.edition.id!r}, players={self.players}, options={changed!r})"
 
-    def code(self, card: str) -> int:
+    def code(self, card: Any) -> int:
         """The integer code of a card given by id, alias or name in any language.
 
         Raises:
@@ -248,11 +248,11 @@ class Game:
 
     def new_initial_state(
         self,
-        seed: int | str | None = None,
+        seed: Any = None,
         *,
-        dealer: int = 0,
-        stack: list[str] | tuple[str, ...] | None = None,
-        totals: list[int] | tuple[int, ...] | None = None,
+        dealer: Any = 0,
+        stack: Any = None,
+        totals: Any = None,
     ) -> State:
         """Start a game: round 1, dealt up to the first decision or chance node.
 
@@ -278,18 +278,18 @@ class Game:
     def new_position(
         self,
         *,
-        dealer: int = 0,
-        turn: int | None = None,
-        lines: Mapping[int, list[str] | tuple[str, ...]] | None = None,
-        kept: Mapping[int, list[str] | tuple[str, ...]] | None = None,
-        statuses: Mapping[int, str] | None = None,
-        draw: list[str] | tuple[str, ...] = (),
-        discard: list[str] | tuple[str, ...] = (),
-        totals: list[int] | tuple[int, ...] | None = None,
-        round_number: int = 1,
-        seed: int | str | None = 0,
-        rest: str = "below",
-        deal: bool = False,
+        dealer: Any = 0,
+        turn: Any = None,
+        lines: Any = None,
+        kept: Any = None,
+        statuses: Any = None,
+        draw: Any = (),
+        discard: Any = (),
+        totals: Any = None,
+        round_number: Any = 1,
+        seed: Any = 0,
+        rest: Any = "below",
+        deal: Any = False,
     ) -> State:
         """Build a position in the middle of a round (the deal is over), or at its start.
 

@@ -226,7 +226,7 @@ class Action:
         return " ".join([self.verb, *(str(a) for a in self.args)])
 
     @classmethod
-    def parse(cls, text: str) -> Action:
+    def parse(cls, text: Any) -> Action:
         """Parse a string form such as ``"hit"``, ``"stay"`` or ``"target 2"``.
 
         Raises:
@@ -291,7 +291,7 @@ class Event(NamedTuple):
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+    def from_dict(cls, data: Any) -> Event:
         """Rebuild an event from :meth:`to_dict` output."""
         items = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k != "type")
         return cls(str(data["type"]), items)
@@ -525,7 +525,7 @@ class State(tuple[Any, ...]):
         ids = self.game.card_ids
         return [(ids[k], counts[k]) for k in sorted(counts)]
 
-    def sample_chance(self, rng: random.Random | None = None) -> str:
+    def sample_chance(self, rng: Any = None) -> str:
         """Pick the next chance outcome.
 
         In an ordered state (seeded or stacked) this is the top card of the pile
@@ -552,7 +552,7 @@ class State(tuple[Any, ...]):
 
     # -- transitions ------------------------------------------------------------
 
-    def apply(self, action: Action | str) -> State:
+    def apply(self, action: Any) -> State:
         """Take a decision and return the resulting state.
 
         Args:
@@ -613,7 +613,7 @@ class State(tuple[Any, ...]):
         _settle(work)
         return work.freeze(self, str(act))
 
-    def apply_chance(self, card: str) -> State:
+    def apply_chance(self, card: Any) -> State:
         """Reveal ``card`` as the next drawn card and return the resulting state.
 
         Args:
@@ -876,7 +876,7 @@ class State(tuple[Any, ...]):
             return self._finish(changed, self.draw, (), turn, None, "stay", [_new_event(("stayed", (("seat", seat),)))])
         return self._derive(tuple(changed), self.draw, (), turn, "stay", (_new_event(("stayed", (("seat", seat),))),))
 
-    def apply_move(self, move: str) -> State:
+    def apply_move(self, move: Any) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""
         if not isinstance(move, str):
             raise IllegalActionError(repr(move), self.legal_action_strings(), "expected a history entry (a string)")
@@ -959,7 +959,7 @@ class State(tuple[Any, ...]):
             raise OptionError(f"seat: expected a seat 0..{len(self.players) - 1}, got {seat!r}")
         return seat
 
-    def status(self, seat: int) -> Status:
+    def status(self, seat: Any) -> Status:
         """The :class:`Status` of ``seat`` in the current round.
 
         Raises:
@@ -967,15 +967,15 @@ class State(tuple[Any, ...]):
         """
         return self.players[self._seat(seat)].status
 
-    def line(self, seat: int) -> list[str]:
+    def line(self, seat: Any) -> list[str]:
         """Card ids of ``seat``'s line (numbers and modifiers), in order received."""
         return [self.game.card_ids[c] for c in self.players[self._seat(seat)].line]
 
-    def kept(self, seat: int) -> list[str]:
+    def kept(self, seat: Any) -> list[str]:
         """Card ids of the action cards lying in front of ``seat``."""
         return [self.game.card_ids[c] for c in self.players[self._seat(seat)].kept]
 
-    def line_value(self, seat: int) -> int:
+    def line_value(self, seat: Any) -> int:
         """What ``seat``'s line would score if the round ended now (points)."""
         p = self.players[self._seat(seat)]
         return 0 if p.status is Status.BUSTED else score_points(self.game, p.line)
@@ -1008,7 +1008,7 @@ class State(tuple[Any, ...]):
 
     # -- serialization ----------------------------------------------------------
 
-    def to_dict(self, *, log: bool = True) -> dict[str, Any]:
+    def to_dict(self, *, log: Any = True) -> dict[str, Any]:
         """The state as plain JSON-able data (card ids, not codes).
 
         Args:
@@ -1048,7 +1048,7 @@ class State(tuple[Any, ...]):
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], game: Game | None = None) -> State:
+    def from_dict(cls, data: Any, game: Any = None) -> State:
         """Rebuild a state from :meth:`to_dict` output.
 
         Args:
@@ -1808,10 +1808,10 @@ def _start_round(w: _Work, dealer: int, number: int, *, first: bool = False) -> 
 def initial_state(
     game: Game,
     *,
-    seed: int | str | None,
-    dealer: int,
-    stack: Sequence[str] | None,
-    totals: Sequence[int] | None,
+    seed: Any,
+    dealer: Any,
+    stack: Any,
+    totals: Any,
 ) -> State:
     """Build round 1 of ``game`` (see :meth:`flip7ref.game.Game.new_initial_state`)."""
     n = game.players
@@ -1875,7 +1875,7 @@ def _frame_to_dict(f: Frame, ids: tuple[str, ...]) -> dict[str, Any]:
     return data
 
 
-def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
+def _state_from_dict(data: Any, given: Any) -> State:
     def need(key: str, kind: type | tuple[type, ...]) -> Any:
         if key not in data:
             raise SerializationError(f"state data: missing field {key!r}")
@@ -1886,8 +1886,9 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
 
     if not isinstance(data, Mapping):
         raise SerializationError(f"state data: expected a JSON object (a mapping), got {type(data).__name__}")
-    if game is not None and not isinstance(game, Game):
-        raise SerializationError(f"game: expected a flip7ref.Game, got {type(game).__name__}")
+    if given is not None and not isinstance(given, Game):
+        raise SerializationError(f"game: expected a flip7ref.Game, got {type(given).__name__}")
+    game: Game | None = given
     if data.get("format") != STATE_FORMAT or isinstance(data.get("format"), bool):
         raise SerializationError(f"state data: field 'format' must be {STATE_FORMAT}, got {data.get('format')!r}")
     if game is None:
@@ -2060,18 +2061,18 @@ def _check_cards(name: str, cards: object) -> tuple[str, ...]:
 def position_state(
     game: Game,
     *,
-    dealer: int = 0,
-    turn: int | None = None,
-    lines: Mapping[int, Sequence[str]] | None = None,
-    kept: Mapping[int, Sequence[str]] | None = None,
-    statuses: Mapping[int, str] | None = None,
-    draw: Sequence[str] = (),
-    discard: Sequence[str] = (),
-    totals: Sequence[int] | None = None,
-    round_number: int = 1,
-    seed: int | str | None = 0,
-    rest: str = "below",
-    deal: bool = False,
+    dealer: Any = 0,
+    turn: Any = None,
+    lines: Any = None,
+    kept: Any = None,
+    statuses: Any = None,
+    draw: Any = (),
+    discard: Any = (),
+    totals: Any = None,
+    round_number: Any = 1,
+    seed: Any = 0,
+    rest: Any = "below",
+    deal: Any = False,
 ) -> State:
     """Build a mid-round position (after the deal) from explicit zones.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
@@ -65,9 +65,14 @@ class ThresholdStrategy:
 
     Args:
         threshold: points (>= 0) at which the player stays.
+
+    Raises:
+        OptionError: ``threshold`` is not a whole number.
     """
 
-    def __init__(self, threshold: int) -> None:
+    def __init__(self, threshold: Any) -> None:
+        if isinstance(threshold, bool) or not isinstance(threshold, int):
+            raise OptionError(f"threshold: expected a whole number of points, got {threshold!r}")
         self.threshold = threshold
         self.name = f"threshold:{threshold}"
 
@@ -129,7 +134,7 @@ class OptimalSoloStrategy:
     MAX_SOLO_STATES = 400_000  # Flip 7 needs 262,143; larger solves take many minutes
     _tables: ClassVar[dict[object, dict[tuple[int, ...], bool]]] = {}
 
-    def __init__(self, categories: tuple[str, ...] = ("number", "modifier"), *, workers: int = 1) -> None:
+    def __init__(self, categories: Any = ("number", "modifier"), *, workers: Any = 1) -> None:
         self.categories = categories
         self.workers = workers  # processes to solve the policy in (SoloSolver(workers=...))
         self.name = "optimal-solo" if categories == ("number", "modifier") else f"optimal-solo[{','.join(categories)}]"
@@ -151,7 +156,7 @@ class OptimalSoloStrategy:
         return {"categories": self.categories, "name": self.name, "tables": dict(self._tables)}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.categories = state["categories"]  # type: ignore[assignment]
+        self.categories = state["categories"]
         self.name = state["name"]  # type: ignore[assignment]
         self.workers = 1
         self._tables.update(state["tables"])  # type: ignore[call-overload]
@@ -191,14 +196,16 @@ def _advantage(before: State, after: State, seat: int) -> int:
 _NEVER = 10**9  # a threshold no line reaches: always-hit
 
 
-def parse_strategy(text: str) -> Strategy:
+def parse_strategy(text: Any) -> Strategy:
     """Build a strategy from its name: ``random``, ``threshold:N`` (N >= 0 points),
     ``always-hit`` (hits at every offer; other decisions as threshold:N) or
     ``optimal-solo`` (:class:`OptimalSoloStrategy`).
 
     Raises:
-        OptionError: an unknown strategy name or a malformed threshold.
+        OptionError: ``text`` is not a string, an unknown strategy name or a malformed threshold.
     """
+    if not isinstance(text, str):
+        raise OptionError(f"strategy: expected a strategy name such as 'threshold:20', got {text!r}")
     name, _, arg = text.strip().partition(":")
     if name == "random" and not arg:
         return RandomStrategy()

@@ -7,13 +7,16 @@ pure-Python build runs the project's own validation (docs/build.md).  A bool is 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
 
 import flip7ref
 from flip7ref import Action, CardError, Game, IllegalActionError, OptionError, SerializationError, State
+from flip7ref.play import play, simulate
 from flip7ref.scoring import score_cards
+from flip7ref.strategies import ThresholdStrategy, parse_strategy
 
 GAME = Game("flip7", 4)
 START = GAME.new_initial_state(seed=1)
@@ -64,6 +67,14 @@ BAD: dict[str, tuple[Callable[[], object], type[Exception]]] = {
     "score_cards str": (lambda: score_cards(GAME, "7"), CardError),
     "score_cards of ints": (lambda: score_cards(GAME, [7]), CardError),
     "load_edition int": (lambda: flip7ref.load_edition(5), OptionError),
+    "score_cards game int": (lambda: score_cards(5, ["7"]), OptionError),
+    "play state int": (lambda: play(5, [ThresholdStrategy(20)], random.Random(1)), OptionError),
+    "play max_moves str": (lambda: play(OFFER, [ThresholdStrategy(20)], random.Random(1), max_moves="x"), OptionError),
+    "simulate games str": (lambda: simulate(GAME, "3", 1, [ThresholdStrategy(20)]), OptionError),
+    "simulate workers bool": (lambda: simulate(GAME, 3, 1, [ThresholdStrategy(20)], workers=True), OptionError),
+    "parse_strategy int": (lambda: parse_strategy(5), OptionError),
+    "threshold str": (lambda: ThresholdStrategy("20"), OptionError),
+    "threshold bool": (lambda: ThresholdStrategy(True), OptionError),
 }
 
 
