@@ -591,7 +591,8 @@ def _cache_file(path: Path) -> Path | None:
             digest.update(len(part).to_bytes(8, "little") + part)
     except (OSError, SpecError):  # an unreadable table is reported by the normal path
         return None
-    return folder / f"edition-{digest.hexdigest()}.pickle"
+    place = hashlib.sha256(str(path).encode()).hexdigest()[:16]  # one cache file per table path
+    return folder / f"edition-{place}-{digest.hexdigest()}.pickle"
 
 
 def _write_cache(cache: Path, edition: Edition) -> None:
@@ -605,6 +606,10 @@ def _write_cache(cache: Path, edition: Edition) -> None:
         with os.fdopen(fd, "wb") as f:
             pickle.dump(edition, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, cache)
+        place = cache.name.rsplit("-", 1)[0]
+        for older in cache.parent.glob(f"{place}-*.pickle"):  # the same table before a change
+            if older != cache:
+                older.unlink(missing_ok=True)
     except (OSError, pickle.PicklingError):
         Path(tmp).unlink(missing_ok=True)
 
