@@ -98,9 +98,8 @@ class Target:
         self.empty.mkdir()
 
     def describe(self) -> str:
-        code = "import flip7ref; print(getattr(flip7ref, 'compiled', False), flip7ref.__file__)"
-        out = self.run_code(code).strip()
-        return out
+        code = "import flip7ref; print(f'flip7ref.compiled={getattr(flip7ref, \"compiled\", False)}, {flip7ref.__file__}')"
+        return self.run_code(code).strip()
 
     def run_code(self, code: str, *args: str) -> str:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -126,11 +125,11 @@ class Target:
 
 
 def compare(specs: list[str], measurements: list[str], rounds: int, games: int, json_out: str | None) -> None:
-    console = Console(soft_wrap=True)
+    console = Console(soft_wrap=True, width=max(shutil.get_terminal_size().columns, 120))
     with tempfile.TemporaryDirectory(prefix="flip7ref-bench-") as tmp:
         targets = [Target(spec, Path(tmp)) for spec in specs]
         for t in targets:
-            console.print(f"{t.label}: compiled, module = {t.describe()}")
+            console.print(f"{t.label}: {t.describe()}")
         values: dict[str, dict[str, list[float]]] = {m: {t.label: [] for t in targets} for m in measurements}
         for r in range(rounds):
             for m in measurements:
