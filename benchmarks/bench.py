@@ -23,9 +23,15 @@ With ``--rl`` it also reports the steps per second of the PettingZoo, Gymnasium
 and OpenSpiel environments of ``flip7ref.rl`` (``benchmarks/bench_rl.py``; a
 one-line note instead when the ``[rl]`` extra is not installed).
 
+Side by side (``--compare``, see ``benchmarks/side_by_side.py``): several builds in one
+run, alternating, each measurement in a fresh process; the median speed ratio to the
+first build and its range over the rounds.
+
 Usage:
     python benchmarks/bench.py [--games 300] [--repeat 3] [--solve-modifiers [--solve-workers N]] [--rl [--rl-steps N]]
         [--json out.json]
+    python benchmarks/bench.py --compare pure=src --compare main=git:44ceb32 --compare compiled=VENV/bin/python \
+        [--measure games:flip7 --measure startup ...] [--rounds 7] [--games 300] [--json out.json]
 """
 
 from __future__ import annotations
@@ -144,7 +150,27 @@ def main() -> None:
     )
     parser.add_argument("--rl", action="store_true", help="also time the flip7ref.rl environments (the [rl] extra)")
     parser.add_argument("--rl-steps", type=int, default=20_000, help="steps per RL measurement (default %(default)s)")
+    parser.add_argument(
+        "--compare", action="append", metavar="LABEL=WHERE",
+        help="side-by-side mode: a build to compare (a python path, git:COMMIT or src); the first is the baseline",
+    )  # fmt: skip
+    parser.add_argument(
+        "--measure", action="append", metavar="WHAT",
+        help="with --compare: games:flip7, games:vengeance, startup, score, solve (default: games of both editions, startup)",
+    )  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=7, help="with --compare: rounds (default %(default)s)")
     args = parser.parse_args()
+    if args.compare:
+        from side_by_side import compare
+
+        if len(args.compare) < 2 or args.rounds < 1:
+            parser.error("--compare needs at least two builds, and --rounds at least 1")
+        known = {"games:flip7", "games:vengeance", "startup", "score", "solve"}
+        measures = args.measure or ["games:flip7", "games:vengeance", "startup"]
+        if not set(measures) <= known:
+            parser.error(f"--measure: expected some of {', '.join(sorted(known))}")
+        compare(args.compare, measures, args.rounds, args.games, args.json)
+        return
     if args.games < 1 or args.repeat < 1 or args.solve_workers < 1:
         parser.error("--games, --repeat and --solve-workers must be at least 1")
     results: dict[str, object] = {"python": platform.python_version(), "machine": platform.machine(), "editions": {}}

@@ -13,6 +13,7 @@ Quick start::
     print(state.totals, state.winners)
 """
 
+from . import state as _state_module
 from .errors import (
     CardError,
     Flip7RefError,
@@ -24,11 +25,16 @@ from .errors import (
     StrategyError,
 )
 from .game import Game
+from .model import CHANCE, TERMINAL, Player, Status
 from .scoring import ScoreBreakdown, score_cards, score_line
 from .spec import Edition, edition_ids, load_edition, load_edition_file
-from .state import CHANCE, TERMINAL, Action, Event, Player, State, Status
+from .state import Action, Event, State
 
 __version__ = "0.1.0"
+
+compiled: bool = not str(getattr(_state_module, "__file__", "")).endswith(".py")
+"""True when the interpreter's core was compiled with mypyc (``pip install .``; see docs/build.md),
+False for the pure-Python build (``pip install -e .``, or ``FLIP7REF_PURE=1`` at install time)."""
 
 __all__ = [
     "CHANCE",
@@ -50,6 +56,7 @@ __all__ = [
     "Status",
     "StrategyError",
     "__version__",
+    "compiled",
     "edition_ids",
     "load_edition",
     "load_edition_file",

@@ -18,12 +18,9 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from .conformance import Case, build_state, compare, load_cases, observe, outcome
 from .errors import CardError, Flip7RefError, IllegalActionError, OptionError
@@ -32,6 +29,10 @@ from .replay import load_transcript, replay
 from .spec import Edition, edition_ids, load_edition
 from .state import CHANCE, TERMINAL, Event, State
 from .text import card_name, describe
+
+if TYPE_CHECKING:  # rich is imported by the commands that print with it (a fast start for the others)
+    from rich.console import Console
+    from rich.table import Table
 
 DETAILS = ("via", "reason", "outcome")
 """Event fields that narrow an ``events`` entry (``dealt/hit``, ``discarded/target busted``...)."""
@@ -422,6 +423,9 @@ def reading_table(dispute: Dispute, case: Case, played: Sequence[tuple[DisputeRe
     if pinned is None and dispute.option is not None:
         pinned = (case.get("options") or {}).get(dispute.option)
     actions = ", ".join(case.get("actions") or ()) or "none"
+    from rich.table import Table
+    from rich.text import Text
+
     title = Text(f"{case['id']}: {case['title']}", style="bold")
     caption = f"actions: {actions}; rules {', '.join(case['rules'])}"
     if pinned is not None:
@@ -445,6 +449,8 @@ def reading_table(dispute: Dispute, case: Case, played: Sequence[tuple[DisputeRe
 
 
 def _console() -> Console:
+    from rich.console import Console
+
     width = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 140
     return Console(highlight=False, width=width, soft_wrap=False)
 
@@ -458,6 +464,9 @@ def cmd_dispute(args: argparse.Namespace) -> int:
     Raises:
         OptionError: unknown dispute id or edition (exit status 2).
     """
+    from rich.table import Table
+    from rich.text import Text
+
     console = _console()
     if not args.id:
         found = disputes(args.edition)

@@ -10,20 +10,34 @@ never re-reads an option.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .errors import OptionError
+from .model import ACTION as ACTION  # re-exported: their home was this module
+from .model import MODIFIER as MODIFIER
+from .model import NUMBER as NUMBER
 from .spec import CATEGORIES, Edition, load_edition
 
 if TYPE_CHECKING:
     from .state import State
 
-NUMBER, MODIFIER, ACTION = 0, 1, 2
+# flip7ref.state sits above this module (it imports Game), so this module never imports it:
+# flip7ref.state installs its two state builders here when it is imported, and importing
+# any part of the package imports flip7ref.state (flip7ref/__init__.py does).
+_STATE_BUILDERS: dict[str, Callable[..., State]] = {}
 
 
+def install_state_builders(*, initial: Callable[..., State], position: Callable[..., State]) -> None:
+    """Install the functions behind :meth:`Game.new_initial_state` and :meth:`Game.new_position`."""
+    _STATE_BUILDERS["initial"] = initial
+    _STATE_BUILDERS["position"] = position
+
+
+@mypyc_attr(native_class=False)
 @attrs.frozen
 class Effect:
     """An action card's effect primitive with its parameters, options resolved.
@@ -94,7 +108,7 @@ class Game:
     of the table.
     """
 
-    def __init__(self, edition: str | Edition = "flip7", players: int = 4, options: Mapping[str, object] | None = None) -> None:
+    def __init__(self, edition: Any = "flip7", players: Any = 4, options: Any = None) -> None:
         if isinstance(edition, os.PathLike):
             edition = os.fspath(edition)
         ed = edition if isinstance(edition, Edition) else load_edition(edition)
@@ -217,6 +231,11 @@ class Game:
     def __hash__(self) -> int:
         return hash(self._key)
 
+    def __reduce__(self) -> tuple[type[Game], tuple[Edition, int, dict[str, str | int]]]:
+        # pickled (e.g. to worker processes) as its arguments: the compiled build's native class
+        # has no instance dict to copy
+        return (Game, (self.edition, self.players, dict(self.options)))
+
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.options.items() if v != self.edition.options[k].coerce(self.edition.options[k].default)}
         return f"Game({self.edition.id!r}, players={self.players}, options={changed!r})"
@@ -248,7 +267,7 @@ class Game:
         (docs/termination.md)."""
         return 2 * len(self.deck) + 4
 
-    def code(self, card: str) -> int:
+    def code(self, card: Any) -> int:
         """The integer code of a card given by id, alias or name in any language.
 
         Raises:
@@ -263,11 +282,11 @@ class Game:
 
     def new_initial_state(
         self,
-        seed: int | str | None = None,
+        seed: Any = None,
         *,
-        dealer: int = 0,
-        stack: list[str] | tuple[str, ...] | None = None,
-        totals: list[int] | tuple[int, ...] | None = None,
+        dealer: Any = 0,
+        stack: Any = None,
+        totals: Any = None,
     ) -> State:
         """Start a game: round 1, dealt up to the first decision or chance node.
 
@@ -288,25 +307,23 @@ class Game:
             OptionError: dealer out of range or totals of the wrong length.
             CardError: a stacked card is unknown, or more copies are stacked than the deck holds.
         """
-        from .state import initial_state
-
-        return initial_state(self, seed=seed, dealer=dealer, stack=stack, totals=totals)
+        return _STATE_BUILDERS["initial"](self, seed=seed, dealer=dealer, stack=stack, totals=totals)
 
     def new_position(
         self,
         *,
-        dealer: int = 0,
-        turn: int | None = None,
-        lines: Mapping[int, list[str] | tuple[str, ...]] | None = None,
-        kept: Mapping[int, list[str] | tuple[str, ...]] | None = None,
-        statuses: Mapping[int, str] | None = None,
-        draw: list[str] | tuple[str, ...] = (),
-        discard: list[str] | tuple[str, ...] = (),
-        totals: list[int] | tuple[int, ...] | None = None,
-        round_number: int = 1,
-        seed: int | str | None = 0,
-        rest: str = "below",
-        deal: bool = False,
+        dealer: Any = 0,
+        turn: Any = None,
+        lines: Any = None,
+        kept: Any = None,
+        statuses: Any = None,
+        draw: Any = (),
+        discard: Any = (),
+        totals: Any = None,
+        round_number: Any = 1,
+        seed: Any = 0,
+        rest: Any = "below",
+        deal: Any = False,
     ) -> State:
         """Build a position in the middle of a round (the deal is over), or at its start.
 
@@ -345,9 +362,7 @@ class Game:
                 with the same messages (:mod:`flip7ref.position`).
             OptionError: a seat, status or ``rest`` value out of range.
         """
-        from .state import position_state
-
-        return position_state(
+        return _STATE_BUILDERS["position"](
             self, dealer=dealer, turn=turn, lines=lines, kept=kept, statuses=statuses, draw=draw,
             discard=discard, totals=totals, round_number=round_number, seed=seed, rest=rest, deal=deal,
         )  # fmt: skip

@@ -7,9 +7,10 @@ import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Any
+from typing import Any, cast
 
 import attrs
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from . import stats
 from .errors import GameTooLongError, IllegalActionError, OptionError, StrategyError
@@ -18,7 +19,7 @@ from .state import HIT, State
 from .strategies import Strategy
 
 
-def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, max_moves: int = 200_000) -> State:
+def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> State:
     """Play ``state`` to the end.
 
     Chance nodes take :meth:`State.sample_chance` (the top of an ordered pile,
@@ -35,17 +36,22 @@ def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, ma
         The terminal state.
 
     Raises:
+        OptionError: ``state`` is not a :class:`State` or ``max_moves`` not a whole number.
         GameTooLongError: the game did not end within ``max_moves`` moves (a
             normal game takes a few hundred; strategies that never score, or a
             huge target score, can play forever).
         StrategyError: a strategy chose an action that is not legal.
     """
+    if not isinstance(state, State):
+        raise OptionError(f"state: expected a flip7ref.State, got {type(state).__name__}")
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int):
+        raise OptionError(f"max_moves: expected a whole number, got {max_moves!r}")
     count = len(strategies)
     moves = 0
     while moves < max_moves:
         player = state.current_player
         if player == -2:
-            return state
+            return cast(State, state)  # the parameter is typed loosely (docs/build.md)
         moves += 1
         if player == -1:
             state = state.apply_chance(state.sample_chance(rng))
@@ -61,17 +67,18 @@ def play(state: State, strategies: Sequence[Strategy], rng: random.Random, *, ma
             moves += 1
             state = state.apply_chance(state.sample_chance(rng))
     if state.current_player == -2:
-        return state
+        return cast(State, state)
     raise GameTooLongError(
         f"the game did not end within {max_moves} moves (do the strategies ever score? is the target score reachable?)"
     )
 
 
-def game_seed(run_seed: int | str, index: int) -> str:
+def game_seed(run_seed: Any, index: Any) -> str:
     """The seed of game ``index`` of a run: derived from the run seed and the index."""
     return f"{run_seed}:{index}"
 
 
+@mypyc_attr(native_class=False)
 @attrs.define
 class Summary:
     """Streaming statistics over many games (memory does not grow with games).
@@ -209,14 +216,14 @@ def play_range(
 
 
 def simulate(
-    game: Game,
-    games: int,
-    seed: int | str,
-    strategies: Sequence[Strategy],
+    game: Any,
+    games: Any,
+    seed: Any,
+    strategies: Any,
     *,
     progress: Callable[[int], None] | None = None,
-    workers: int = 1,
-    chunk: int = 50,
+    workers: Any = 1,
+    chunk: Any = 50,
     log: Callable[[dict[str, object]], None] | None = None,
     cluster: Any = None,
 ) -> Summary:
@@ -243,9 +250,11 @@ def simulate(
             is then ignored).
 
     Raises:
-        OptionError: ``workers`` or ``chunk`` below 1.
+        OptionError: ``games`` not a whole number >= 0, ``workers`` or ``chunk`` not a whole number >= 1.
     """
-    if workers < 1 or chunk < 1:
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise OptionError(f"games: expected a whole number >= 0, got {games!r}")
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in (workers, chunk)) or workers < 1 or chunk < 1:
         raise OptionError(f"workers and chunk must be at least 1 (got workers={workers}, chunk={chunk})")
     for strategy in strategies:
         prepare = getattr(strategy, "prepare", None)
@@ -332,7 +341,7 @@ def _play_range(seed: int | str, bounds: tuple[int, int], log: bool = False) -> 
     return play_range(_WORKER["game"], _WORKER["strategies"], seed, bounds, log)
 
 
-def iter_games(game: Game, games: int, seed: int | str, strategies: Sequence[Strategy]) -> Iterator[State]:
+def iter_games(game: Any, games: Any, seed: Any, strategies: Any) -> Iterator[State]:
     """Yield the terminal state of each game of a seeded run (see :func:`simulate`)."""
     for i in range(games):
         yield _play_one(game, seed, i, strategies)

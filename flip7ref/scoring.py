@@ -9,13 +9,17 @@ F7-050 (+15 for a Flip 7), F7-101 (a busted player scores 0).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
-from .errors import CardError
-from .game import MODIFIER, NUMBER, Game
+from .errors import CardError, OptionError
+from .game import Game
+from .model import MODIFIER, NUMBER
 
 
+@mypyc_attr(native_class=False)
 @attrs.frozen
 class ScoreBreakdown:
     """How a round score was reached (all values in points).
@@ -176,7 +180,7 @@ def score_points(game: Game, line: Sequence[int], *, flip7: bool | None = None, 
     return total
 
 
-def score_cards(game: Game, cards: Sequence[str]) -> ScoreBreakdown:
+def score_cards(game: Any, cards: Any) -> ScoreBreakdown:
     """Score a line given by card names, checking it could exist.
 
     Args:
@@ -192,7 +196,10 @@ def score_cards(game: Game, cards: Sequence[str]) -> ScoreBreakdown:
             duplicate number (the player would have busted), more numbers than a
             Flip 7 needs (the round would have ended), or more copies of a card
             than the decks hold.
+        OptionError: ``game`` is not a :class:`~flip7ref.game.Game`.
     """
+    if not isinstance(game, Game):
+        raise OptionError(f"game: expected a flip7ref.Game, got {type(game).__name__}")
     if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
         raise CardError(f"expected a list of card names, got {cards!r}")
     codes = [game.code(c) for c in cards]

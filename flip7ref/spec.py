@@ -19,17 +19,23 @@ gives a table key must be one the interpreter implements for that key
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import os
+import pickle
+import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import jsonschema
-import jsonschema.exceptions
-import yaml
 
 from .errors import CardError, SpecError
+
+if TYPE_CHECKING:  # jsonschema and yaml are imported when first needed: most runs read the table cache
+    import jsonschema.exceptions
+    import yaml
 
 CATEGORIES = ("number", "modifier", "action")
 
@@ -86,7 +92,9 @@ def validate(data: object, schema_name: str, file: str) -> None:
         SpecError: naming ``file``, the path of the most relevant violation and
             what the schema expected there.
     """
-    validator = _STRICT(load_schema(schema_name))
+    import jsonschema.exceptions
+
+    validator = _strict_validator()(load_schema(schema_name))
     error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is not None:
         expected = _schema_expectation(error)
@@ -106,13 +114,17 @@ def _short(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-# JSON Schema counts 3.0 as an integer; the tables and cases must hold real whole numbers.
-_STRICT: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
-    ),
-)
+@functools.cache
+def _strict_validator() -> Any:
+    """The validator class: JSON Schema counts 3.0 as an integer; the tables and cases must hold real whole numbers."""
+    import jsonschema
+
+    return jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+            "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+        ),
+    )
 
 
 def _schema_expectation(error: jsonschema.exceptions.ValidationError) -> str:
@@ -347,7 +359,11 @@ MAX_YAML_NODES = 1_000_000
 MAX_YAML_DEPTH = 64
 """The deepest nesting of lists and mappings a YAML document may have."""
 
-_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's C parser where available
+def _yaml_loader() -> Any:
+    """PyYAML's safe loader class: libyaml's C parser (CSafeLoader) where available."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_text_file(path: Path, what: str, *, limit: int = MAX_TEXT_BYTES) -> str:
@@ -402,7 +418,9 @@ def parse_yaml(text: str, file: str) -> object:
     Raises:
         SpecError: naming ``file`` and, where known, the line and column.
     """
-    loader = _YAML_LOADER(text)
+    import yaml
+
+    loader = _yaml_loader()(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -431,6 +449,8 @@ def _check_nodes(root: yaml.Node, file: str) -> None:
 
     A depth-first walk over the node graph (shared nodes visited once), so the
     cost is the size of the file, not of its expansion."""
+    import yaml
+
     size: dict[int, int] = {}
     started: set[int] = set()
     stack: list[tuple[yaml.Node, int, bool]] = [(root, 0, False)]
@@ -580,7 +600,7 @@ def check_meaning(data: Mapping[str, Any], options: Mapping[str, OptionSpec], fi
         literal = _literal_schema(schema, section, key)
         if literal is None:
             continue
-        validator = _STRICT(literal)
+        validator = _strict_validator()(literal)
         for v, where, via in _reading_values(value, options, path):
             if via and not validator.is_valid(v):
                 allowed = _describe(literal)
@@ -732,7 +752,78 @@ def load_edition_file(path: str | Path) -> Edition:
     if not isinstance(path, (str, Path)):
         raise SpecError(repr(path), "", "the path of an edition table (a string or a Path)")
     p = Path(path)
-    return parse_edition(_read_yaml(p), str(p))
+    cache = _cache_file(p)
+    if cache is not None:
+        try:
+            with open(cache, "rb") as f:
+                cached = pickle.load(f)
+            if isinstance(cached, Edition):
+                return cached
+        except Exception:  # no cache yet, or unreadable: read the table
+            pass
+    edition = parse_edition(_read_yaml(p), str(p))
+    if cache is not None:
+        _write_cache(cache, edition)
+    return edition
+
+
+def cache_dir() -> Path | None:
+    """The folder of the table cache, or None when ``FLIP7REF_NO_CACHE`` is set.
+
+    ``FLIP7REF_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/flip7ref`` (``~/.cache/flip7ref``).
+    A checked table is kept there under a digest of the table's bytes, its path, the
+    edition schema, this module's source, the package version and the Python version,
+    so a cached table is used only for exactly the same input and code; reading it
+    skips YAML, schema validation and the cross-reference checks (docs/build.md).
+    """
+    if os.environ.get("FLIP7REF_NO_CACHE", "").strip().lower() in {"1", "true", "yes", "on"}:
+        return None
+    folder = os.environ.get("FLIP7REF_CACHE_DIR")
+    if folder:
+        return Path(folder)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "flip7ref"
+
+
+def _cache_file(path: Path) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        from . import __version__
+
+        digest = hashlib.sha256()
+        for part in (
+            path.read_bytes(),
+            str(path).encode(),
+            (spec_dir() / "schema" / "edition.schema.json").read_bytes(),
+            Path(__file__).read_bytes(),
+            f"{__version__} {sys.version}".encode(),
+        ):
+            digest.update(len(part).to_bytes(8, "little") + part)
+    except (OSError, SpecError):  # an unreadable table is reported by the normal path
+        return None
+    place = hashlib.sha256(str(path).encode()).hexdigest()[:16]  # one cache file per table path
+    return folder / f"edition-{place}-{digest.hexdigest()}.pickle"
+
+
+def _write_cache(cache: Path, edition: Edition) -> None:
+    """Write the cache file atomically; a cache that cannot be written is skipped."""
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".edition-")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(edition, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, cache)
+        place = cache.name.rsplit("-", 1)[0]
+        for older in cache.parent.glob(f"{place}-*.pickle"):  # the same table before a change
+            if older != cache:
+                older.unlink(missing_ok=True)
+    except (OSError, pickle.PicklingError):
+        Path(tmp).unlink(missing_ok=True)
 
 
 _SHIPPED: dict[str, Edition] = {}

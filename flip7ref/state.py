@@ -19,26 +19,26 @@ reshuffling, scoring a round, starting the next) and freezes the result.
 
 from __future__ import annotations
 
-import enum
 import functools
 import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, NamedTuple, TypeVar, cast
 
 import attrs
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .errors import CardError, IllegalActionError, OptionError, SerializationError
-from .game import MODIFIER, NUMBER, Effect, Game
+from .game import Effect, Game, install_state_builders
+from .model import CHANCE as CHANCE  # re-exported: their home was this module
+from .model import MODIFIER, NUMBER
+from .model import TERMINAL as TERMINAL
+from .model import Player as Player
+from .model import Status as Status
 from .position import CardPool, check_depth, check_edition_field, check_seat, check_state
 from .scoring import flip7_count, score_points
-
-CHANCE = -1
-"""``current_player`` at a chance node (a card must be drawn)."""
-TERMINAL = -2
-"""``current_player`` once the game is over."""
 
 STATE_FORMAT = 1
 
@@ -48,63 +48,64 @@ STATE_FORMAT = 1
 _FAST_LANES = True
 
 
-class Status(enum.Enum):
-    """A player's status in the current round (F7-032, F7-034, F7-040, F7-060)."""
-
-    ACTIVE = "active"
-    STAYED = "stayed"
-    FROZEN = "frozen"
-    BUSTED = "busted"
-
-
-class Player(NamedTuple):
-    """One seat's cards and status in the current round (an immutable named tuple).
-
-    Attributes:
-        line: card codes of the number and modifier cards in front of the player,
-            in the order received (a busted line keeps its duplicate).
-        kept: action cards lying in front of the player: a held Second Chance
-            (F7-080), the Freeze that froze them (F7-062).
-        status: the player's :class:`Status`.
-    """
-
-    line: tuple[int, ...] = ()
-    kept: tuple[int, ...] = ()
-    status: Status = Status.ACTIVE
-
-
 # --------------------------------------------------------------------------- frames
 
 
+@mypyc_attr(native_class=False)
+class _Frame:
+    """Base of the frame classes: ``name`` is the frame's kind (``Deal.name == "deal"``), a class
+    attribute set by :func:`_kind` after the class is made (mypyc records class-body attributes
+    as annotations, which attrs would take for fields)."""
+
+    __slots__ = ()
+    name: ClassVar[str]
+
+
+_FrameClass = TypeVar("_FrameClass", bound=type[_Frame])
+
+
+def _kind(name: str) -> Callable[[_FrameClass], _FrameClass]:
+    def named(cls: _FrameClass) -> _FrameClass:
+        cls.name = name
+        return cls
+
+    return named
+
+
+@_kind("deal")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Deal:
+class Deal(_Frame):
     """The initial deal is under way; ``position`` indexes the deal order (F7-020)."""
 
     position: int
-    name: ClassVar[str] = "deal"
 
 
+@_kind("deal_offer")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class DealOffer:
+class DealOffer(_Frame):
     """A decision in the deal: the deal reached ``seat``, who already holds cards (from
     an early Flip Three), so they are asked Hit or Stay at their slot before the deal
     goes on (F7-025, option ``deal_after_early_cards`` = ``offer``)."""
 
     seat: int
-    name: ClassVar[str] = "deal_offer"
 
 
+@_kind("draw")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Draw:
+class Draw(_Frame):
     """A chance node: one card goes to ``seat`` (``reason``: ``deal`` or ``hit``)."""
 
     seat: int
     reason: str
-    name: ClassVar[str] = "draw"
 
 
+@_kind("forced_draw")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class ForcedDraw:
+class ForcedDraw(_Frame):
     """A forced draw (Flip Three) in progress (F7-070..F7-073).
 
     Attributes:
@@ -120,11 +121,12 @@ class ForcedDraw:
     card: int
     remaining: int
     set_aside: tuple[int, ...] = ()
-    name: ClassVar[str] = "forced_draw"
 
 
+@_kind("choose_target")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class ChooseTarget:
+class ChooseTarget(_Frame):
     """A decision: ``chooser`` picks a seat in ``allowed`` for ``card``.
 
     ``purpose`` is ``play`` (the card's effect hits the chosen seat), ``give``
@@ -136,11 +138,12 @@ class ChooseTarget:
     chooser: int
     allowed: tuple[int, ...]
     purpose: str
-    name: ClassVar[str] = "choose_target"
 
 
+@_kind("assign")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Assign:
+class Assign(_Frame):
     """A decision: ``chooser`` assigns set-aside cards in reveal order (F7-073, F7-074).
 
     Attributes:
@@ -154,29 +157,32 @@ class Assign:
     owner: int
     cards: tuple[int, ...]
     targets: tuple[int, ...] = ()
-    name: ClassVar[str] = "assign"
 
 
+@_kind("resolve")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Resolve:
+class Resolve(_Frame):
     """Assigned cards taking effect in assignment order: ``(card, target, chooser)`` items."""
 
     items: tuple[tuple[int, int, int], ...]
-    name: ClassVar[str] = "resolve"
 
 
+@_kind("in_order")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class InOrder:
+class InOrder(_Frame):
     """Set-aside cards resolved one by one in reveal order, each as if ``chooser`` had
     just received it (V-044); carried out even if the chooser busts meanwhile."""
 
     chooser: int
     cards: tuple[int, ...]
-    name: ClassVar[str] = "in_order"
 
 
+@_kind("choose_cards")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class ChooseCards:
+class ChooseCards(_Frame):
     """A decision: ``chooser`` picks the card(s) a Swap, Steal or Discard moves.
 
     Attributes:
@@ -188,15 +194,15 @@ class ChooseCards:
     card: int
     chooser: int
     resolver: int
-    name: ClassVar[str] = "choose_cards"
 
 
+@_kind("flip7_choice")
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Flip7Choice:
+class Flip7Choice(_Frame):
     """A decision (Brutal Mode, V-082): the Flip 7 maker takes +15 or gives another player -15."""
 
     seat: int
-    name: ClassVar[str] = "flip7_choice"
 
 
 Frame = Deal | DealOffer | Draw | ForcedDraw | ChooseTarget | Assign | Resolve | InOrder | ChooseCards | Flip7Choice
@@ -212,6 +218,7 @@ _VERBS = ("hit", "stay", "target", "steal", "discard", "swap")
 _ARITY = {"hit": 0, "stay": 0, "target": 1, "steal": 2, "discard": 2, "swap": 4}
 
 
+@mypyc_attr(native_class=False)
 @attrs.frozen(order=True)
 class Action:
     """A decision a player can take.
@@ -232,7 +239,7 @@ class Action:
         return " ".join([self.verb, *(str(a) for a in self.args)])
 
     @classmethod
-    def parse(cls, text: str) -> Action:
+    def parse(cls, text: Any) -> Action:
         """Parse a string form such as ``"hit"``, ``"stay"`` or ``"target 2"``.
 
         Raises:
@@ -297,7 +304,7 @@ class Event(NamedTuple):
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+    def from_dict(cls, data: Any) -> Event:
         """Rebuild an event from :meth:`to_dict` output."""
         items = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k != "type")
         return cls(str(data["type"]), items)
@@ -352,6 +359,7 @@ _STATE_FIELDS = (
 )  # fmt: skip
 
 
+@mypyc_attr(native_class=False)  # a tuple subclass: mypyc compiles its methods but not its layout
 class State(tuple[Any, ...]):
     """An immutable game position.
 
@@ -388,25 +396,25 @@ class State(tuple[Any, ...]):
     # step, and this is several times faster than a frozen attrs class.
     __slots__ = ()
 
-    if TYPE_CHECKING:
-        game: Game
-        players: tuple[Player, ...]
-        draw: tuple[int, ...]
-        discard: tuple[int, ...]
-        frames: tuple[Frame, ...]
-        dealer: int
-        turn: int
-        round: int
-        totals: tuple[int, ...]
-        last_scores: tuple[int, ...]
-        flip7: int | None
-        round_over: bool
-        winners: tuple[int, ...]
-        shuffle_seed: str | None
-        shuffles: int
-        bonus_to: int | None
-        round_shuffles: int
-        _log: _Log | None
+    # the fields (read through the accessors installed below the class)
+    game: Game
+    players: tuple[Player, ...]
+    draw: tuple[int, ...]
+    discard: tuple[int, ...]
+    frames: tuple[Frame, ...]
+    dealer: int
+    turn: int
+    round: int
+    totals: tuple[int, ...]
+    last_scores: tuple[int, ...]
+    flip7: int | None
+    round_over: bool
+    winners: tuple[int, ...]
+    shuffle_seed: str | None
+    shuffles: int
+    bonus_to: int | None
+    round_shuffles: int
+    _log: _Log | None
 
     def __new__(
         cls, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
@@ -451,7 +459,14 @@ class State(tuple[Any, ...]):
     def __lt__(self, other: object) -> bool:
         return NotImplemented
 
-    __le__ = __gt__ = __ge__ = __lt__
+    def __le__(self, other: object) -> bool:
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return NotImplemented
 
     # -- OpenSpiel-shaped queries ---------------------------------------------
 
@@ -530,7 +545,7 @@ class State(tuple[Any, ...]):
         ids = self.game.card_ids
         return [(ids[k], counts[k]) for k in sorted(counts)]
 
-    def sample_chance(self, rng: random.Random | None = None) -> str:
+    def sample_chance(self, rng: Any = None) -> str:
         """Pick the next chance outcome.
 
         In an ordered state (seeded or stacked) this is the top card of the pile
@@ -557,7 +572,7 @@ class State(tuple[Any, ...]):
 
     # -- transitions ------------------------------------------------------------
 
-    def apply(self, action: Action | str) -> State:
+    def apply(self, action: Any) -> State:
         """Take a decision and return the resulting state.
 
         Args:
@@ -618,7 +633,7 @@ class State(tuple[Any, ...]):
         _settle(work)
         return work.freeze(self, str(act))
 
-    def apply_chance(self, card: str) -> State:
+    def apply_chance(self, card: Any) -> State:
         """Reveal ``card`` as the next drawn card and return the resulting state.
 
         Args:
@@ -884,7 +899,7 @@ class State(tuple[Any, ...]):
             return self._finish(changed, self.draw, (), turn, None, "stay", [_new_event(("stayed", (("seat", seat),)))])
         return self._derive(tuple(changed), self.draw, (), turn, "stay", (_new_event(("stayed", (("seat", seat),))),))
 
-    def apply_move(self, move: str) -> State:
+    def apply_move(self, move: Any) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""
         if not isinstance(move, str):
             raise IllegalActionError(repr(move), self.legal_action_strings(), "expected a history entry (a string)")
@@ -969,7 +984,7 @@ class State(tuple[Any, ...]):
             raise OptionError(f"seat: expected a seat 0..{len(self.players) - 1}, got {seat!r}")
         return seat
 
-    def status(self, seat: int) -> Status:
+    def status(self, seat: Any) -> Status:
         """The :class:`Status` of ``seat`` in the current round.
 
         Raises:
@@ -977,15 +992,15 @@ class State(tuple[Any, ...]):
         """
         return self.players[self._seat(seat)].status
 
-    def line(self, seat: int) -> list[str]:
+    def line(self, seat: Any) -> list[str]:
         """Card ids of ``seat``'s line (numbers and modifiers), in order received."""
         return [self.game.card_ids[c] for c in self.players[self._seat(seat)].line]
 
-    def kept(self, seat: int) -> list[str]:
+    def kept(self, seat: Any) -> list[str]:
         """Card ids of the action cards lying in front of ``seat``."""
         return [self.game.card_ids[c] for c in self.players[self._seat(seat)].kept]
 
-    def line_value(self, seat: int) -> int:
+    def line_value(self, seat: Any) -> int:
         """What ``seat``'s line would score if the round ended now (points)."""
         p = self.players[self._seat(seat)]
         return 0 if p.status is Status.BUSTED else score_points(self.game, p.line)
@@ -1018,7 +1033,7 @@ class State(tuple[Any, ...]):
 
     # -- serialization ----------------------------------------------------------
 
-    def to_dict(self, *, log: bool = True) -> dict[str, Any]:
+    def to_dict(self, *, log: Any = True) -> dict[str, Any]:
         """The state as plain JSON-able data (card ids, not codes).
 
         Args:
@@ -1059,7 +1074,7 @@ class State(tuple[Any, ...]):
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], game: Game | None = None) -> State:
+    def from_dict(cls, data: Any, game: Any = None) -> State:
         """Rebuild a state from :meth:`to_dict` output.
 
         Args:
@@ -1890,10 +1905,10 @@ def _start_round(w: _Work, dealer: int, number: int, *, first: bool = False) -> 
 def initial_state(
     game: Game,
     *,
-    seed: int | str | None,
-    dealer: int,
-    stack: Sequence[str] | None,
-    totals: Sequence[int] | None,
+    seed: Any,
+    dealer: Any,
+    stack: Any,
+    totals: Any,
 ) -> State:
     """Build round 1 of ``game`` (see :meth:`flip7ref.game.Game.new_initial_state`)."""
     n = game.players
@@ -1957,7 +1972,7 @@ def _frame_to_dict(f: Frame, ids: tuple[str, ...]) -> dict[str, Any]:
     return data
 
 
-def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
+def _state_from_dict(data: Any, given: Any) -> State:
     def need(key: str, kind: type | tuple[type, ...]) -> Any:
         if key not in data:
             raise SerializationError(f"state data: missing field {key!r}")
@@ -1968,8 +1983,9 @@ def _state_from_dict(data: Mapping[str, Any], game: Game | None) -> State:
 
     if not isinstance(data, Mapping):
         raise SerializationError(f"state data: expected a JSON object (a mapping), got {type(data).__name__}")
-    if game is not None and not isinstance(game, Game):
-        raise SerializationError(f"game: expected a flip7ref.Game, got {type(game).__name__}")
+    if given is not None and not isinstance(given, Game):
+        raise SerializationError(f"game: expected a flip7ref.Game, got {type(given).__name__}")
+    game: Game | None = given
     if data.get("format") != STATE_FORMAT or isinstance(data.get("format"), bool):
         raise SerializationError(f"state data: field 'format' must be {STATE_FORMAT}, got {data.get('format')!r}")
     edition = check_edition_field(data.get("edition"), game)  # a shipped id, or the game's: no path is opened
@@ -2095,18 +2111,18 @@ def _check_cards(name: str, cards: object) -> tuple[str, ...]:
 def position_state(
     game: Game,
     *,
-    dealer: int = 0,
-    turn: int | None = None,
-    lines: Mapping[int, Sequence[str]] | None = None,
-    kept: Mapping[int, Sequence[str]] | None = None,
-    statuses: Mapping[int, str] | None = None,
-    draw: Sequence[str] = (),
-    discard: Sequence[str] = (),
-    totals: Sequence[int] | None = None,
-    round_number: int = 1,
-    seed: int | str | None = 0,
-    rest: str = "below",
-    deal: bool = False,
+    dealer: Any = 0,
+    turn: Any = None,
+    lines: Any = None,
+    kept: Any = None,
+    statuses: Any = None,
+    draw: Any = (),
+    discard: Any = (),
+    totals: Any = None,
+    round_number: Any = 1,
+    seed: Any = 0,
+    rest: Any = "below",
+    deal: Any = False,
 ) -> State:
     """Build a mid-round position (after the deal) from explicit zones.
 
@@ -2179,3 +2195,6 @@ def position_state(
         _start_round(work, dealer, round_number, first=True)
     _settle(work)
     return work.freeze(None, "")
+
+
+install_state_builders(initial=initial_state, position=position_state)

@@ -19,6 +19,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
+
 from .errors import OptionError, StrategyError
 from .game import Game
 from .scoring import score_points
@@ -65,6 +67,7 @@ class Strategy(Protocol):
         ...
 
 
+@mypyc_attr(native_class=False)
 class RandomStrategy:
     """Picks a legal action uniformly at random with the given rng."""
 
@@ -80,6 +83,7 @@ class RandomStrategy:
         return [(a, Fraction(1, len(legal))) for a in legal]
 
 
+@mypyc_attr(native_class=False)
 class ThresholdStrategy:
     """Hits until the line is worth at least ``threshold`` points, then stays.
 
@@ -99,9 +103,14 @@ class ThresholdStrategy:
 
     Args:
         threshold: points (>= 0) at which the player stays.
+
+    Raises:
+        OptionError: ``threshold`` is not a whole number.
     """
 
-    def __init__(self, threshold: int) -> None:
+    def __init__(self, threshold: Any) -> None:
+        if isinstance(threshold, bool) or not isinstance(threshold, int):
+            raise OptionError(f"threshold: expected a whole number of points, got {threshold!r}")
         self.threshold = threshold
         self.name = f"threshold:{threshold}"
 
@@ -140,6 +149,7 @@ def _other_decision(state: State) -> Action:
     return Action("target", (leader,))
 
 
+@mypyc_attr(native_class=False)
 class OptimalSoloStrategy:
     """Hit or Stay as the exact optimal solo policy says; other decisions as
     :class:`ThresholdStrategy`.
@@ -168,7 +178,7 @@ class OptimalSoloStrategy:
     MAX_SOLO_STATES = 400_000  # Flip 7 needs 262,143; larger solves take many minutes
     _tables: ClassVar[dict[object, dict[tuple[int, ...], bool]]] = {}
 
-    def __init__(self, categories: tuple[str, ...] = ("number", "modifier"), *, workers: int = 1) -> None:
+    def __init__(self, categories: Any = ("number", "modifier"), *, workers: Any = 1) -> None:
         self.categories = categories
         self.workers = workers  # processes to solve the policy in (SoloSolver(workers=...))
         self.progress: Callable[[int, int], None] | None = None
@@ -198,7 +208,7 @@ class OptimalSoloStrategy:
         return {"categories": self.categories, "name": self.name, "tables": dict(self._tables)}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.categories = state["categories"]  # type: ignore[assignment]
+        self.categories = state["categories"]
         self.name = state["name"]  # type: ignore[assignment]
         self.workers = 1
         self.progress = None
@@ -240,7 +250,7 @@ def _advantage(before: State, after: State, seat: int) -> int:
 _NEVER = 10**9  # a threshold no line reaches: always-hit
 
 
-def parse_strategy(text: str) -> Strategy:
+def parse_strategy(text: Any) -> Strategy:
     """Build a strategy from its name: ``random``, ``threshold:N`` (N >= 0 points),
     ``always-hit`` (hits at every offer; other decisions as threshold:N) or
     ``optimal-solo`` (:class:`OptimalSoloStrategy`).
@@ -251,10 +261,12 @@ def parse_strategy(text: str) -> Strategy:
     no arguments; the object must fit :class:`Strategy`.
 
     Raises:
-        OptionError: an unknown strategy name or a malformed threshold.
+        OptionError: ``text`` is not a string, an unknown strategy name or a malformed threshold.
         StrategyError: ``module:Class`` cannot be imported, built, or does not
             fit the protocol (no callable ``choose``, a ``name`` that is not a string).
     """
+    if not isinstance(text, str):
+        raise OptionError(f"strategy: expected a strategy name such as 'threshold:20', got {text!r}")
     name, _, arg = text.strip().partition(":")
     if name == "random" and not arg:
         return RandomStrategy()

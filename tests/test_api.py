@@ -158,3 +158,14 @@ def test_open_positions_keep_the_pile_sorted() -> None:
     s = game.new_position(seed=None, draw=["12", "3", "7"], rest="out")
     assert [game.card_ids[c] for c in s.draw] == ["3", "7", "12"]
     assert s.next_card() is None
+
+
+def test_model_names_are_reexported_from_their_old_homes() -> None:
+    """CHANCE, TERMINAL, Status, Player and the card categories moved to flip7ref.model; old imports still work."""
+    import flip7ref
+    from flip7ref import game, model, state
+
+    for name in ("CHANCE", "TERMINAL", "Status", "Player"):
+        assert getattr(state, name) is getattr(model, name) is getattr(flip7ref, name)
+    assert (game.NUMBER, game.MODIFIER, game.ACTION) == (model.NUMBER, model.MODIFIER, model.ACTION) == (0, 1, 2)
+    assert (model.CHANCE, model.TERMINAL) == (-1, -2)

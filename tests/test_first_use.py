@@ -46,7 +46,8 @@ def test_version_names_package_protocol_and_formats(capsys: pytest.CaptureFixtur
         main(["--version"])
     assert stop.value.code == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == f"flip7ref {flip7ref.__version__}"
+    build = "compiled with mypyc" if flip7ref.compiled else "pure Python"
+    assert out.splitlines()[0] == f"flip7ref {flip7ref.__version__} ({build})"
     assert f"engine protocol {PROTOCOL_VERSION};" in out
     schema = json.loads((ROOT / "spec" / "schema" / "case.schema.json").read_text(encoding="utf-8"))
     assert f"case format {schema['properties']['format']['const']};" in out

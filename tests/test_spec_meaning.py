@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from flip7ref import SpecError, load_edition, load_edition_file, spec
-from flip7ref.spec import _YAML_LOADER, MAX_DECK_CARDS, MAX_YAML_NODES, parse_yaml, read_yaml_file, spec_dir
+from flip7ref.spec import MAX_DECK_CARDS, MAX_YAML_NODES, _yaml_loader, parse_yaml, read_yaml_file, spec_dir
 
 EDITIONS = spec_dir() / "editions"
 
@@ -39,7 +39,7 @@ def _refused(path: Path) -> SpecError:
 
 def test_the_c_loader_reads_the_shipped_tables_as_the_python_loader_does() -> None:
     if yaml.__with_libyaml__:
-        assert _YAML_LOADER is yaml.CSafeLoader
+        assert _yaml_loader() is yaml.CSafeLoader
     for path in EDITIONS.glob("*.yaml"):
         text = path.read_text(encoding="utf-8")
         assert parse_yaml(text, str(path)) == yaml.load(text, Loader=yaml.SafeLoader)
@@ -158,7 +158,7 @@ def test_a_shipped_id_is_never_read_from_the_working_folder(tmp_path: Path, monk
 
 def test_the_python_loader_keeps_the_bounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without libyaml the pure-Python SafeLoader reads the tables, with the same checks."""
-    monkeypatch.setattr(spec, "_YAML_LOADER", yaml.SafeLoader)
+    monkeypatch.setattr(spec, "_yaml_loader", lambda: yaml.SafeLoader)
     shipped = EDITIONS / "flip7.yaml"
     assert read_yaml_file(shipped, "edition table file") == yaml.load(
         shipped.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader

@@ -16,7 +16,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
+from .. import __version__, compiled
 from ..errors import Flip7RefError
 
 
@@ -24,13 +24,16 @@ def version_text() -> str:
     """What ``flip7ref --version`` prints: the package version, then the engine protocol
     version (:data:`flip7ref.harness.PROTOCOL_VERSION`) and the format versions of the
     conformance cases, transcripts and edition tables (the ``format`` constant of
-    ``spec/schema/{case,transcript,edition}.schema.json``)."""
+    ``spec/schema/{case,transcript,edition}.schema.json``); the first line also says
+    whether the core running is compiled with mypyc or pure Python
+    (:data:`flip7ref.compiled`, docs/build.md)."""
     from ..harness import PROTOCOL_VERSION
     from ..spec import load_schema
 
     fmt = {name: load_schema(name)["properties"]["format"]["const"] for name in ("case", "transcript", "edition")}
     return (
-        f"flip7ref {__version__}\nengine protocol {PROTOCOL_VERSION}; conformance suite case format {fmt['case']}; "
+        f"flip7ref {__version__} ({'compiled with mypyc' if compiled else 'pure Python'})\n"
+        f"engine protocol {PROTOCOL_VERSION}; conformance suite case format {fmt['case']}; "
         f"transcript format {fmt['transcript']}; edition table format {fmt['edition']}"
     )
 

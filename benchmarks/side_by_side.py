@@ -1,0 +1,164 @@
+"""Side-by-side benchmarks of several builds of flip7ref in one run (``bench.py --compare``).
+
+A *target* is ``LABEL=WHERE``; WHERE is
+
+* the path of a Python interpreter with flip7ref installed (e.g. a venv's ``bin/python``
+  holding the compiled wheel, or one holding ``FLIP7REF_PURE=1``'s pure wheel);
+* ``git:COMMIT``: that commit of this repository, exported with ``git archive`` into a
+  temporary folder and run from source (pure Python) with this interpreter;
+* ``src``: this source tree, pure Python, with this interpreter.
+
+Each round runs every measurement once for every target, in a rotating order, each in a
+fresh process started in an empty folder (so only the target's flip7ref is importable);
+the first target is the baseline.  Per round, a target's ratio is its speed over the
+baseline's in that same round (paired, so load that drifts over the run cancels out);
+the table gives each target's median ratio and its range over the rounds, and the median
+and range of the figure itself.
+
+Measurements (CPU time):
+
+* ``games:EDITION``: the game loop of 4-player games with threshold:20 (games/s);
+* ``startup``: a whole ``python -c "import flip7ref; flip7ref.Game('flip7', 4)"``
+  process (user + system CPU of the child, seconds);
+* ``score``: a whole ``flip7ref score 3 11`` process (seconds);
+* ``solve``: ``SoloSolver`` on the numbers+modifiers solo deck in one process (seconds).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GAMES = """
+import json, random, sys, time
+from flip7ref import Game
+from flip7ref.play import play
+from flip7ref.strategies import ThresholdStrategy
+edition, games = sys.argv[1], int(sys.argv[2])
+game, strategy = Game(edition, 4), [ThresholdStrategy(20)]
+start = time.process_time()
+for i in range(games):
+    play(game.new_initial_state(seed=i), strategy, random.Random(i))
+print(json.dumps({"value": games / (time.process_time() - start)}))
+"""
+
+SOLVE = """
+import json, time
+from flip7ref import Game
+from flip7ref.analysis import SoloSolver, solo_deck_position
+state = solo_deck_position(Game("flip7", 1), ["number", "modifier"])
+start = time.process_time()
+result = SoloSolver(workers=1).solve(state)
+print(json.dumps({"value": time.process_time() - start, "solve_value": float(result.value)}))
+"""
+
+STARTUP = "import flip7ref; flip7ref.Game('flip7', 4)"
+SCORE = "import sys; from flip7ref.cli import main; sys.argv = ['flip7ref', 'score', '3', '11']; main()"
+
+# higher is better for games/s; lower for seconds
+HIGHER_IS_BETTER = {"games": True, "startup": False, "score": False, "solve": False}
+
+
+class Target:
+    """One build to measure: an interpreter and the environment it runs in."""
+
+    def __init__(self, spec: str, scratch: Path) -> None:
+        label, sep, where = spec.partition("=")
+        if not sep or not label or not where:
+            raise SystemExit(f"--compare {spec!r}: expected LABEL=WHERE (a python path, git:COMMIT or src)")
+        self.label, self.python, self.path = label, sys.executable, ""
+        if where == "src":
+            self.path = str(ROOT)
+        elif where.startswith("git:"):
+            commit = where[4:]
+            folder = scratch / f"{label}-{commit}"
+            folder.mkdir(parents=True)
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], capture_output=True, check=False)
+            if archive.returncode:
+                raise SystemExit(f"--compare {spec!r}: git archive failed: {archive.stderr.decode().strip()}")
+            subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+            self.path = str(folder)
+        else:
+            if shutil.which(where) is None:
+                raise SystemExit(f"--compare {spec!r}: {where} is not an executable Python")
+            self.python = where
+        self.empty = scratch / f"cwd-{label}"
+        self.empty.mkdir()
+
+    def describe(self) -> str:
+        code = "import flip7ref; print(f'flip7ref.compiled={getattr(flip7ref, \"compiled\", False)}, {flip7ref.__file__}')"
+        return self.run_code(code).strip()
+
+    def run_code(self, code: str, *args: str) -> str:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        if self.path:
+            env["PYTHONPATH"] = self.path
+        done = subprocess.run(
+            [self.python, "-c", code, *args], cwd=self.empty, env=env, capture_output=True, text=True, check=False
+        )
+        if done.returncode:
+            raise SystemExit(f"{self.label}: the measurement failed:\n{done.stderr.strip()}")
+        return done.stdout
+
+    def measure(self, what: str, games: int) -> float:
+        kind, _, edition = what.partition(":")
+        if kind == "games":
+            return float(json.loads(self.run_code(GAMES, edition, str(games)).splitlines()[-1])["value"])
+        if kind == "solve":
+            return float(json.loads(self.run_code(SOLVE).splitlines()[-1])["value"])
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.run_code(STARTUP if kind == "startup" else SCORE)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def compare(specs: list[str], measurements: list[str], rounds: int, games: int, json_out: str | None) -> None:
+    console = Console(soft_wrap=True, width=max(shutil.get_terminal_size().columns, 120))
+    with tempfile.TemporaryDirectory(prefix="flip7ref-bench-") as tmp:
+        targets = [Target(spec, Path(tmp)) for spec in specs]
+        for t in targets:
+            console.print(f"{t.label}: {t.describe()}")
+        values: dict[str, dict[str, list[float]]] = {m: {t.label: [] for t in targets} for m in measurements}
+        for r in range(rounds):
+            for m in measurements:
+                order = targets[r % len(targets) :] + targets[: r % len(targets)]  # rotate who goes first
+                for t in order:
+                    values[m][t.label].append(t.measure(m, games))
+            console.print(f"round {r + 1}/{rounds} done", style="dim")
+    load = os.getloadavg()
+    table = Table(title=f"side by side, {rounds} rounds, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    for col in ("measurement", "target", "median", "range", f"ratio to {targets[0].label} (median)", "ratio range"):
+        table.add_column(col, justify="right")
+    results: dict[str, object] = {}
+    for m in measurements:
+        kind = m.partition(":")[0]
+        unit = "games/s" if kind == "games" else "s"
+        base = values[m][targets[0].label]
+        for t in targets:
+            vs = values[m][t.label]
+            # speed ratio: >1 means faster than the baseline, for rates and for times alike
+            ratios = [v / b if HIGHER_IS_BETTER[kind] else b / v for v, b in zip(vs, base, strict=True)]
+            fmt = "{:.0f}" if kind == "games" else "{:.3f}"
+            table.add_row(
+                m, t.label, f"{fmt.format(statistics.median(vs))} {unit}",
+                f"{fmt.format(min(vs))}-{fmt.format(max(vs))}",
+                f"{statistics.median(ratios):.2f}x", f"{min(ratios):.2f}-{max(ratios):.2f}",
+            )  # fmt: skip
+            results.setdefault(m, {})[t.label] = {"values": vs, "speed_ratios": ratios}  # type: ignore[index]
+    console.print(table)
+    console.print("ratio: speed relative to the first target in the same round (above 1: faster)")
+    if json_out:
+        with open(json_out, "w", encoding="utf-8") as f:
+            json.dump({"rounds": rounds, "games": games, "load": load, "results": results}, f, indent=1)

@@ -1,0 +1,69 @@
+"""The table cache: a checked edition table is kept under a digest of its input (docs/build.md)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import attrs
+import pytest
+
+from flip7ref import Game, SpecError, spec
+from flip7ref.spec import load_edition_file, spec_dir
+
+
+@pytest.fixture
+def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("FLIP7REF_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("FLIP7REF_NO_CACHE", raising=False)
+    copy = tmp_path / "flip7.yaml"
+    shutil.copy(spec_dir() / "editions" / "flip7.yaml", copy)
+    return copy
+
+
+def test_a_second_load_reads_the_cache_and_gives_the_same_table(table: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = load_edition_file(table)
+    files = list((table.parent / "cache").glob("edition-*.pickle"))
+    assert len(files) == 1
+
+    def parse_again(*args: object) -> None:
+        raise AssertionError("the table was parsed again")
+
+    monkeypatch.setattr(spec, "parse_edition", parse_again)
+    second = load_edition_file(table)
+    assert second is not first and attrs.asdict(second) == attrs.asdict(first)
+    assert Game(second, 4) == Game(first, 4)
+    assert Game(second, 4).new_initial_state(seed=3).to_dict() == Game(first, 4).new_initial_state(seed=3).to_dict()
+
+
+def test_a_changed_table_is_read_again(table: Path) -> None:
+    load_edition_file(table)
+    (before,) = (table.parent / "cache").glob("edition-*.pickle")
+    text = table.read_text(encoding="utf-8")
+    table.write_text(text.replace("title:", "title: x", 1) if "title: " in text else text + "\n", encoding="utf-8")
+    load_edition_file(table)
+    (after,) = (table.parent / "cache").glob("edition-*.pickle")  # the old text's file is removed
+    assert after != before
+    table.write_text("edition: [", encoding="utf-8")  # broken now: the cache of the old text is not used
+    with pytest.raises(SpecError):
+        load_edition_file(table)
+
+
+def test_a_corrupt_cache_file_is_ignored(table: Path) -> None:
+    good = load_edition_file(table)
+    (cache,) = (table.parent / "cache").glob("edition-*.pickle")
+    cache.write_bytes(b"not a pickle")
+    assert attrs.asdict(load_edition_file(table)) == attrs.asdict(good)
+
+
+def test_no_cache_when_switched_off(table: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FLIP7REF_NO_CACHE", "1")
+    load_edition_file(table)
+    assert not (table.parent / "cache").exists()
+
+
+def test_an_unwritable_cache_folder_is_skipped(table: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = table.parent / "file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("FLIP7REF_CACHE_DIR", str(blocker / "cache"))  # a folder inside a file: cannot be made
+    assert load_edition_file(table).id == "flip7"
