@@ -51,7 +51,9 @@ class NextCard:
 def _offer_seat(state: State) -> int:
     seat = state.current_player
     if seat < 0 or state.pending()[0] != "offer":
-        raise AnalysisError(f"the state is not an offer of Hit or Stay (current player {seat}, pending {state.pending()[0]!r})")
+        raise AnalysisError(
+            f"the state is not an offer of Hit or Stay (current player {seat}, pending {state.pending()[0]!r})"
+        )
     return seat
 
 

@@ -208,7 +208,9 @@ def _worker_main(pipe: Connection, inherited: list[Connection], state: State, so
             return
 
 
-def _presolve_task(solver: SoloSolver, state: State, cards: tuple[int, ...], seeds: list[tuple[_Key, _Triple]]) -> _TaskResult:
+def _presolve_task(
+    solver: SoloSolver, state: State, cards: tuple[int, ...], seeds: list[tuple[_Key, _Triple]]
+) -> _TaskResult:
     """In a worker: solve the position after drawing ``cards`` from ``state`` (see
     :meth:`SoloSolver.solve`), given the values ``seeds`` of other workers; return
     the states solved here, keys without the deck number."""
