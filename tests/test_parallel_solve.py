@@ -73,12 +73,12 @@ def test_workers_give_the_same_solve_where_unlucky_7_wipes_modifiers() -> None:
 
 def test_a_fixed_policy_is_evaluated_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """Only the optimal policy is split: a policy reaches fewer positions than every combination."""
-    import flip7ref.analysis as analysis
+    import flip7ref.analysis.solver as solver_module  # where the solver looks up its process pool
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("no process pool for a fixed policy")
 
-    monkeypatch.setattr(analysis, "_Workers", refuse)
+    monkeypatch.setattr(solver_module, "_Workers", refuse)
     state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["12", "11", "10"])
     one = SoloSolver(ThresholdStrategy(25)).solve(state)
     many = SoloSolver(ThresholdStrategy(25), workers=2).solve(state)
@@ -189,7 +189,7 @@ def test_simulate_solves_the_optimal_solo_policy_in_its_workers(
 
 def test_no_workers_are_started_when_there_is_nothing_to_share(monkeypatch: pytest.MonkeyPatch) -> None:
     """A position solved before, another seat's decision and a deck without modifiers start no process."""
-    import flip7ref.analysis as analysis
+    import flip7ref.analysis.solver as solver_module  # where the solver looks up its process pool
 
     state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["0", "1", "2", "3", "4"])
     solver = SoloSolver(workers=2)
@@ -198,7 +198,7 @@ def test_no_workers_are_started_when_there_is_nothing_to_share(monkeypatch: pyte
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("no process pool needed")
 
-    monkeypatch.setattr(analysis, "_Workers", refuse)
+    monkeypatch.setattr(solver_module, "_Workers", refuse)
     again = solver.solve(state)
     assert (again.value, again.states) == (first.value, first.states)
     numbers = SoloSolver(workers=2).solve(solo_deck_position(SOLO, ["number"]))
@@ -263,3 +263,17 @@ def test_workers_are_no_more_than_the_combinations() -> None:
     result = solver.solve(state)
     assert result.workers == 7
     assert result.value == SoloSolver().solve(state).value
+
+
+def test_the_process_pool_is_looked_up_where_the_tests_above_replace_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two tests above replace ``flip7ref.analysis.solver._Workers``: an optimal
+    parallel solve with modifiers to split on does reach it (else they prove nothing)."""
+    import flip7ref.analysis.solver as solver_module
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the process pool was asked for")
+
+    monkeypatch.setattr(solver_module, "_Workers", refuse)
+    state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["12", "11", "10"])
+    with pytest.raises(AssertionError, match="the process pool was asked for"):
+        SoloSolver(workers=2).solve(state)

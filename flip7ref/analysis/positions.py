@@ -1,0 +1,113 @@
+"""Solo positions to analyse: a fresh one-player round over chosen card
+categories (:func:`solo_deck_position`), the offer one player faces with everyone
+else gone (:func:`solo_projection`), and a one-player offer built from a line and
+the cards seen (:func:`line_position`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..errors import CardError, OptionError
+from ..game import ACTION, Game
+from ..spec import CATEGORIES
+from ..state import State
+from .odds import _offer_seat
+
+
+def solo_deck_position(game: Game, categories: Iterable[str]) -> State:
+    """A fresh one-player round whose deck holds only the given card categories.
+
+    The player's running total starts at the target score, so that the game ends
+    with this round (only the round score is measured; no next round is dealt).
+
+    Args:
+        game: a one-player game.
+        categories: any of ``number``, ``modifier``, ``action``; e.g. ``["number"]``
+            for the 79 number cards of Flip 7, ``["number", "modifier"]`` for those
+            and the six modifiers.
+
+    Returns:
+        The open state (no pile order) at the first card of the deal.
+
+    Raises:
+        OptionError: the game has more than one player, or an unknown category.
+    """
+    if game.players != 1:
+        raise OptionError(f"a solo round needs a one-player game, got {game.players} players")
+    wanted = set()
+    for name in categories:
+        if name not in CATEGORIES:
+            raise OptionError(f"unknown card category {name!r} (expected one of {', '.join(CATEGORIES)})")
+        wanted.add(CATEGORIES.index(name))
+    deck = [game.card_ids[c] for c in sorted(game.deck) if game.category[c] in wanted]
+    return game.new_position(draw=deck, rest="out", seed=None, deal=True, totals=[game.target_score])
+
+
+def solo_projection(state: State) -> State:
+    """The offer ``state`` presents to the player to act, with everyone else gone.
+
+    A one-player position of the same edition and options: the player's line,
+    held cards, the same draw pile (as unseen cards, no order)
+    and discard pile.  Other players' cards are out of the game.  Useful to ask
+    what the player can expect from the rest of the round on their own.  As in
+    :func:`solo_deck_position` the running total is set at the target score so
+    the game ends with the round.
+
+    Raises:
+        AnalysisError: ``state`` is not an offer of Hit or Stay.
+    """
+    seat = _offer_seat(state)
+    game = state.game
+    solo = Game(game.edition, 1, game.options)
+    ids = game.card_ids
+    p = state.players[seat]
+    return solo.new_position(
+        lines={0: [ids[c] for c in p.line]},
+        kept={0: [ids[c] for c in p.kept]},
+        draw=[ids[c] for c in sorted(state.draw)],
+        discard=[ids[c] for c in state.discard],
+        totals=[solo.target_score],
+        round_number=state.round,
+        seed=None,
+        rest="out",
+    )
+
+
+def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> State:
+    """A one-player offer: ``line`` in front of the player, ``seen`` cards gone
+    (discarded), every other card of the deck unseen in the draw pile (open: no
+    order).  The running total is set at the target score (see
+    :func:`solo_deck_position`).
+
+    Args:
+        game: a one-player game.
+        line: card names: numbers and modifiers, and at most a held Second Chance.
+        seen: card names already out of the deck (they sit in the discard pile,
+            so they come back if the draw pile runs out and is reshuffled).
+
+    Returns:
+        The settled state: normally an offer of Hit or Stay to seat 0.
+
+    Raises:
+        CardError: an unknown card, more copies than the deck holds, a string
+            instead of a list, an action card other than a Second Chance, or a
+            line no game reaches (a duplicate number, a whole Flip 7).
+        OptionError: ``game`` is not a one-player game.
+    """
+    if game.players != 1:
+        raise OptionError(f"a solo position needs a one-player game, got {game.players} players")
+    if isinstance(line, str) or isinstance(seen, str):
+        raise CardError("line and seen are lists of card names, e.g. ['3', '11', 'x2'], not one string")
+    line = list(line)
+    numbers = [c for c in line if game.category[game.code(c)] != ACTION]
+    kept = [c for c in line if game.category[game.code(c)] == ACTION]
+    for card in kept:
+        effect = game.effect[game.code(card)]
+        if effect is None or effect.primitive != "bust_shield":
+            raise CardError(
+                f"{card!r} is an action card resolved as soon as it is drawn; only a held Second Chance "
+                "can lie in front of a player who is offered Hit or Stay"
+            )
+    return game.new_position(
+        lines={0: numbers}, kept={0: kept}, discard=list(seen), seed=None, rest="below", totals=[game.target_score]
+    )

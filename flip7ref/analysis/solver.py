@@ -1,0 +1,419 @@
+"""The solo solver: :class:`SoloSolver`, the expected round score of one player
+alone by exact dynamic programming over the interpreter's states (memoised on a
+canonical key, :func:`_canonical`; ties, state and time limits, progress), and
+the Dask task of its parallel solve (:func:`_solve_combination`).  The
+scheduling and worker processes of a parallel solve are in
+:mod:`flip7ref.analysis.parallel`."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from ..errors import OptionError
+from ..state import CHANCE, STAY, Action, State, _frame_cards
+from .base import AnalysisError, Policy, SoloResult, _Key, _TaskResult, _Triple
+from .parallel import _combination, _combinations, _drawn, _loaded, _modifier_cards, _presolve_task, _Schedule, _Workers
+
+_T = TypeVar("_T")
+_NO_RNG = random.Random(0)
+TIES = ("hit", "stay")
+"""The tie-breaks of :class:`SoloSolver` (``ties``): the action taken when hit and stay are worth the same."""
+
+
+def _cards(state: State) -> tuple[int, ...]:
+    """Every card of ``state`` (pile, discard, lines, held, pending in frames), sorted:
+    the same for every state reached from it, as no card leaves the game."""
+    cards = [*state.draw, *state.discard]
+    for p in state.players:
+        cards += p.line
+        cards += p.kept
+    for f in state.frames:
+        cards += _frame_cards(f)
+    return tuple(sorted(cards))
+
+
+def _canonical(state: State, cards: int) -> tuple[Any, ...]:
+    """A key equal for states whose futures are the same: lines and held cards as
+    multisets (the order of a line never matters to what happens next), no draw
+    pile (the cards not elsewhere: an unseen pile has no order).  ``cards``
+    numbers the set of all cards (:func:`_cards`), which with the rest of the
+    key determines the pile."""
+    return (
+        cards,
+        tuple((tuple(sorted(p.line)), tuple(sorted(p.kept)), p.status) for p in state.players),
+        tuple(sorted(state.discard)),
+        state.frames,
+        state.turn,
+        state.flip7,
+        state.bonus_to,
+        state.round_shuffles,  # F7-116: the reshuffles left this round shape the future
+    )
+
+
+class SoloSolver:
+    """Expected round score of one player alone, exactly, by dynamic programming.
+
+    The player is the only one to decide: every decision node of the round must
+    belong to ``seat`` (a one-player game, e.g. from :func:`solo_deck_position`
+    or :func:`solo_projection`).  The round ends when the interpreter scores it;
+    the value of an end is the player's score for that round
+    (``state.last_scores[seat]``).
+
+    Args:
+        policy: None for the optimal policy (at each decision the action of the
+            highest expected score; ``ties`` says which of hit and stay is taken
+            when their values are equal);
+            or a strategy object to evaluate exactly instead: a deterministic
+            one (``choose(state, rng)``, e.g. ``threshold:N``, ``always-hit``), or
+            one with ``action_distribution(state)`` giving ``(action, probability)``
+            pairs (``random``: every legal action alike).
+        exact: compute with :class:`~fractions.Fraction` (slower) instead of floats.
+        seat: the player (0 in a one-player game).
+        max_states: give up (:class:`AnalysisError`) beyond this many decision
+            states (memory and time grow with it: about a minute per 262,000
+            states of CPython 3.11 on one core).
+        ties: ``"hit"`` (the default) or ``"stay"``: the action the optimal policy
+            takes at a Hit-or-Stay offer where both have the same expected score
+            (exactly equal values: with floats, equal floats).  The value is the
+            same either way; P(bust), P(Flip 7) and :meth:`best_actions` are not
+            (see docs/analysis.md: the published solitaire figures are those of
+            ``"stay"``).  Other decisions keep the first legal action on a tie.
+        workers: processes to solve in (see :meth:`solve`); 1 solves in this
+            process.  Only the optimal policy is solved in parallel (a fixed
+            policy reaches fewer states; it is always evaluated here).  Where
+            workers start by forkserver or spawn (see docs/analysis.md), a script
+            must solve under ``if __name__ == "__main__":``.
+        max_seconds: give up (:class:`AnalysisError`) once a solve has run this
+            many seconds of wall time (checked every 256 states, and between
+            combinations of a parallel solve); None: no limit.
+        progress: called now and then (every 256 states, and after each
+            combination of a parallel solve) with the states solved so far.
+        cluster: a ``dask.distributed.Client`` (see :mod:`flip7ref.cluster`):
+            the parallel part of the optimal solve runs on its workers, one Dask
+            task per combination of modifier cards, instead of in ``workers``
+            processes; the result is the same.
+
+    Raises:
+        OptionError: ``workers`` below 1, ``max_seconds`` not positive; ``ties`` neither ``"hit"`` nor ``"stay"``.
+    """
+
+    def __init__(
+        self,
+        policy: Policy | None = None,
+        *,
+        exact: bool = False,
+        seat: int = 0,
+        max_states: int = 1_000_000,
+        workers: int = 1,
+        max_seconds: float | None = None,
+        progress: Callable[[int], None] | None = None,
+        cluster: Any = None,
+        ties: str = "hit",
+    ) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise OptionError(f"workers must be a whole number, at least 1 (got {workers!r})")
+        if max_seconds is not None and not max_seconds > 0:
+            raise OptionError(f"max_seconds must be a positive number of seconds (got {max_seconds!r})")
+        if ties not in TIES:
+            raise OptionError(f"ties must be one of {', '.join(TIES)} (got {ties!r})")
+        self.ties = ties
+        self.max_seconds = max_seconds
+        self.progress = progress
+        self.cluster = cluster
+        self._deadline: float | None = None
+        self.policy = policy
+        self.workers = workers
+        self.exact = exact
+        self.seat = seat
+        self.max_states = max_states
+        self._memo: dict[tuple[Any, ...], _Triple] = {}
+        self._best: dict[tuple[Any, ...], Action] = {}
+        self._open: set[tuple[Any, ...]] = set()
+        self._round = 0
+        self._decks: dict[tuple[int, ...], int] = {}  # each set of all cards solved over, numbered
+        self._deck = 0
+        self.workers_used = 1  # processes the last solve ran in: 1 when nothing was shared out
+
+    @property
+    def states(self) -> int:
+        """Distinct decision states evaluated so far."""
+        return len(self._memo)
+
+    def solve(self, state: State) -> SoloResult:
+        """The expected round score of ``state`` for the player (see the class).
+
+        With ``workers`` > 1 and the optimal policy, the positions reached by
+        drawing each combination of the modifier cards of the draw pile are
+        solved first in worker processes (the standard library's process pool),
+        fullest first, each worker given the values of the positions it builds
+        on; this process then solves ``state`` from those values.  The split only
+        schedules the work: every value comes from the same recursion, so the
+        result, the states and :meth:`best_actions` are the same for any
+        ``workers``.  The split pays because in Flip 7 a modifier stays in the
+        line until the round ends (F7-035): the positions after a combination
+        lead only to positions holding at least those modifiers.  Where a modifier
+        can leave the line (Vengeance's Unlucky 7, V-033) the workers repeat some
+        work, with the same result.
+
+        Raises:
+            AnalysisError: a decision of the round belongs to another seat; the
+                state is terminal; the round can go on forever from here (cards
+                cycling through reshuffles); more than ``max_states`` states.
+        """
+        if state.is_terminal():
+            raise AnalysisError("the game is over: nothing to solve")
+        start = time.perf_counter()
+        self._start_clock()
+        self._presolve(state)
+        value, bust, flip7 = self._run(state, lambda: self._node(state))
+        name = "optimal" if self.policy is None else str(getattr(self.policy, "name", type(self.policy).__name__))
+        return SoloResult(value, bust, flip7, len(self._memo), time.perf_counter() - start, name, self.workers_used)
+
+    def action_values(self, state: State) -> dict[str, float | Fraction]:
+        """At a decision node of the player: the expected round score after each
+        legal action (then following the solver's policy), keyed by action string.
+
+        With ``workers`` > 1 the positions after the decision are solved as in
+        :meth:`solve`.
+
+        Raises:
+            AnalysisError: as :meth:`solve`.
+        """
+        self._own(state)
+        self._start_clock()
+        self._presolve(state)
+        return self._run(state, lambda: {str(a): self._after(state.apply(a))[0] for a in state.legal_actions()})
+
+    def best_actions(self) -> dict[tuple[Any, ...], Action]:
+        """Every decision state solved so far and its best action, by canonical key:
+        ``(deck number, ((sorted line codes, sorted held codes, status), ...), sorted
+        discard, frames, turn, flip7, bonus_to)``; the deck number tells apart the sets
+        of all cards this solver has met (see docs/analysis.md)."""
+        return dict(self._best)
+
+    def best_action(self, state: State) -> Action:
+        """The optimal action at a decision node of the player (highest expected score).
+
+        Raises:
+            AnalysisError: as :meth:`solve`.
+        """
+        self._own(state)
+        key = _canonical(state, self._deck_of(state))
+        if key not in self._best:
+            self._run(state, lambda: self._node(state))
+        return self._best[key]
+
+    # -- the recursion --------------------------------------------------------
+
+    def _deck_of(self, state: State) -> int:
+        """The number of ``state``'s set of all cards, the solve's deck from now on."""
+        self._deck = self._decks.setdefault(_cards(state), len(self._decks))
+        return self._deck
+
+    def _run(self, state: State, compute: Callable[[], _T]) -> _T:
+        self._round = state.round
+        self._deck_of(state)
+        try:
+            return compute()
+        except RecursionError:
+            self._open.clear()
+            raise AnalysisError("the round is too long to solve by recursion from here") from None
+
+    def _start_clock(self) -> None:
+        self._deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
+
+    def _check(self) -> None:
+        """Report progress; stop once the deadline has passed (``max_seconds``)."""
+        if self.progress is not None:
+            self.progress(len(self._memo))
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            self._open.clear()
+            raise AnalysisError(
+                f"stopped after {self.max_seconds:g} s (--max-seconds) with {len(self._memo):,} states solved: "
+                "restrict the deck (e.g. --cards numbers,modifiers) or allow more time"
+            )
+
+    def _too_many(self) -> AnalysisError:
+        return AnalysisError(
+            f"more than {self.max_states:,} states to solve: restrict the deck (e.g. --cards numbers), "
+            "lengthen the line, or raise the limit (--max-states)"
+        )
+
+    def _presolve(self, state: State) -> None:
+        """Solve, in ``workers`` processes, the positions reached from ``state`` by
+        drawing each combination of its pile's modifier cards (see :meth:`solve`);
+        their values and best actions join this solver's memo."""
+        self.workers_used = 1
+        split = _modifier_cards(state)
+        alone = self.workers < 2 and self.cluster is None
+        if alone or self.policy is not None or not split or state.current_player not in (CHANCE, self.seat):
+            return  # (another seat's decision: the recursion says so at once)
+        deck = self._deck_of(state)
+        most = tuple(n for _, n in split)
+        starts = [_drawn(state, self.seat, _combination(split, task)) for task in _combinations(most)]
+        if all(s is None or _canonical(s, deck) in self._memo for s in starts):
+            return  # solved before (or nothing to solve)
+        if self.cluster is not None:
+            from ..cluster import presolve
+
+            self.workers_used = 1
+            plan0 = _Schedule(most, 1)
+            setup = (state, self.exact, self.seat, self.max_states, self.ties)
+            for memo, best in presolve(
+                self.cluster, _solve_combination, setup, _combinations(most), lambda t: _combination(split, t), plan0.above
+            ):
+                self._merge_task(deck, memo, best)
+            from ..cluster import size
+
+            self.workers_used = max(1, size(self.cluster)[0])
+            return
+        blank = SoloSolver(exact=self.exact, seat=self.seat, max_states=self.max_states, ties=self.ties)  # copied in each worker
+        workers = _Workers(min(self.workers, len(starts)), (state, blank))
+        self.workers_used = workers.count
+        plan = _Schedule(most, workers.count)
+
+        def give() -> None:
+            for w in workers.idle():
+                task = plan.next_for(w)
+                if task is not None:
+                    workers.send(w, task, (_combination(split, task), plan.seeds(task, w)))
+
+        try:
+            while plan.left() or workers.running():
+                give()
+                finished = workers.results()
+                give()  # before unpickling: a worker's next combination of its own needs nothing from these
+                for _, task, raw in finished:
+                    memo, best = _loaded(raw)
+                    plan.results[task] = memo
+                    self._merge_task(deck, memo, best)
+        finally:
+            workers.close()
+
+    def _merge_task(self, deck: int, memo: list[tuple[_Key, _Triple]], best: list[tuple[_Key, Action]]) -> None:
+        """Fold one combination's states into the memo (see :meth:`_presolve`)."""
+        before = len(self._memo)
+        self._memo.update(((deck, *key), value) for key, value in memo)
+        self._best.update(((deck, *key), action) for key, action in best)
+        if len(self._memo) > max(before, self.max_states):
+            raise self._too_many()
+        if self._deadline is not None or self.progress is not None:
+            self._check()
+
+    def _own(self, state: State) -> None:
+        if state.current_player != self.seat:
+            who = {-1: "a card is to be drawn", -2: "the game is over"}.get(
+                state.current_player, f"seat {state.current_player} decides here"
+            )
+            raise AnalysisError(
+                f"{who}: the solo solver needs a decision of seat {self.seat}, who plays alone "
+                "(use a one-player position, e.g. solo_projection)"
+            )
+
+    def _leaf(self, state: State) -> _Triple:
+        """The round has ended (or the game): the player's round score."""
+        score = state.last_scores[self.seat]
+        busted = made = False
+        for e in state.last_events():
+            if e.type == "busted" and e.get("seat") == self.seat:
+                busted = True
+            elif e.type == "round_scored" and e.get("flip7") == self.seat:
+                made = True
+        one = Fraction(1) if self.exact else 1.0
+        zero = one * 0
+        return (score * one, one if busted else zero, one if made else zero)
+
+    def _after(self, state: State) -> _Triple:
+        if state.round != self._round or state.winners:  # the round or the game is over (TERMINAL)
+            return self._leaf(state)
+        return self._node(state)
+
+    def _node(self, state: State) -> _Triple:
+        if state.current_player == -1:
+            return self._chance(state)
+        key = _canonical(state, self._deck)
+        known = self._memo.get(key)
+        if known is not None:
+            return known
+        if key in self._open:
+            self._open.clear()
+            raise AnalysisError(
+                "the round can go on forever from here (the same position comes back, e.g. cards cycling "
+                "through reshuffles): its expected score is not a finite sum the solver can compute"
+            )
+        if len(self._memo) >= self.max_states:
+            self._open.clear()
+            raise self._too_many()
+        self._own(state)
+        self._open.add(key)
+        legal = state.legal_actions()
+        distribution = getattr(self.policy, "action_distribution", None)
+        if distribution is not None:
+            result = self._mix([(p, self._after(state.apply(a))) for a, p in distribution(state)])
+            action = legal[0]
+        elif self.policy is not None:
+            action = self.policy.choose(state, _NO_RNG)
+            result = self._after(state.apply(action))
+        else:
+            best: _Triple | None = None
+            if self.ties == "stay" and STAY in legal:  # the first of equal values wins: stay is tried first
+                legal = [STAY, *(a for a in legal if a != STAY)]
+            action = legal[0]
+            for a in legal:
+                r = self._after(state.apply(a))
+                if best is None or r[0] > best[0]:
+                    best, action = r, a
+            assert best is not None
+            result = best
+        self._open.discard(key)
+        self._best[key] = action
+        self._memo[key] = result
+        if not len(self._memo) & 255 and (self._deadline is not None or self.progress is not None):
+            self._check()
+        return result
+
+    def _mix(self, weighted: list[tuple[Fraction, _Triple]]) -> _Triple:
+        value = bust = flip7 = Fraction(0) if self.exact else 0.0
+        for p, (v, b, f) in weighted:
+            q = p if self.exact else float(p)
+            value += q * v
+            bust += q * b
+            flip7 += q * f
+        return (value, bust, flip7)
+
+    def _chance(self, state: State) -> _Triple:
+        successors = state._chance_successors(merge_ends=True)  # the same value for every game-ending bust
+        total = sum(n for _, n, _ in successors)
+        value = bust = flip7 = Fraction(0) if self.exact else 0.0
+        leaf, node, round_number, exact = self._leaf, self._node, self._round, self.exact
+        last: State | None = None  # the last leaf met, and its value
+        ended: _Triple = (0, 0, 0)
+        for _, count, child in successors:
+            # as self._after(child), inline: most of the solve's steps pass here
+            if child is last:  # the shared successor of the game-ending busts (merge_ends)
+                v, b, f = ended
+            elif child.round != round_number or child.winners:
+                v, b, f = ended = leaf(child)
+                last = child
+            else:
+                v, b, f = node(child)
+            p = Fraction(count, total) if exact else count / total
+            value += p * v
+            bust += p * b
+            flip7 += p * f
+        return (value, bust, flip7)
+
+
+def _solve_combination(setup: tuple[State, bool, int, int, str], cards: tuple[int, ...], *above: _TaskResult) -> _TaskResult:
+    """A Dask task of a parallel solve (:func:`flip7ref.cluster.presolve`): solve
+    the position after drawing ``cards`` in a fresh solver given the states of
+    the combinations with one card more (``above``: their tasks' results), and
+    return the states solved here, as :func:`_presolve_task` does."""
+    state, exact, seat, max_states, ties = setup
+    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states, ties=ties)
+    seeds = [entry for memo, _ in above for entry in memo]
+    return _presolve_task(solver, state, cards, seeds)

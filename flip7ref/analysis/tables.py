@@ -1,0 +1,55 @@
+"""The optimal solo policy as a table, :func:`solo_policy_table` (the
+``optimal-solo`` strategy plays by it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..errors import OptionError
+from ..game import Game
+from ..state import STAY
+from .estimate import solo_estimate
+from .positions import solo_deck_position
+from .solver import SoloSolver
+
+
+def solo_policy_table(
+    game: Game,
+    max_states: int = 400_000,
+    categories: Iterable[str] = ("number", "modifier"),
+    *,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    cluster: Any = None,
+    ties: str = "hit",
+) -> dict[tuple[int, ...], bool]:
+    """The optimal solo policy for ``game``'s numbers and modifiers, as a table.
+
+    Solves :func:`solo_deck_position` with ``categories`` (default ``number`` and
+    ``modifier``) for a one-player copy of ``game`` and returns ``{line: stay?}``
+    where ``line`` is the sorted tuple of card codes in front of the player at an
+    offer.  ``workers``: processes to solve in, or ``cluster`` a Dask client (see
+    :meth:`SoloSolver.solve`); ``progress(states solved, states expected)`` is
+    called as the solve goes; ``ties``: the action of a line where hit and stay
+    are worth the same (see :class:`SoloSolver`).
+
+    Raises:
+        OptionError: the solo state space is estimated (:func:`solo_estimate`)
+            above ``max_states``; ``ties`` unknown.
+    """
+    solo = Game(game.edition, 1, game.options)
+    categories = tuple(categories)
+    estimate = solo_estimate(solo, categories)[0]
+    if estimate > max_states:
+        raise OptionError(
+            f"the optimal solo policy of {solo.edition.id} would need about {estimate:,} states; "
+            f"at most {max_states:,} are solved"
+        )
+    tick = None if progress is None else (lambda n: progress(n, estimate))
+    solver = SoloSolver(max_states=max_states, workers=workers, progress=tick, cluster=cluster, ties=ties)
+    solver.solve(solo_deck_position(solo, categories))
+    table: dict[tuple[int, ...], bool] = {}
+    for key, action in solver.best_actions().items():
+        table[key[1][0][0]] = action == STAY
+    return table
