@@ -95,4 +95,5 @@ def test_compiled_is_a_bool_and_the_version_names_the_build(capsys: pytest.Captu
         main(["--version"])
     assert info.value.code == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == f"flip7ref {flip7ref.__version__} ({'compiled with mypyc' if flip7ref.compiled else 'pure Python'})"
+    build = "compiled with mypyc" if flip7ref.compiled else "pure Python"
+    assert out.splitlines()[0] == f"flip7ref {flip7ref.__version__} ({build})"
