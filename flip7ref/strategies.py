@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol
 
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
@@ -27,7 +27,6 @@ from .scoring import score_points
 from .state import HIT, STAY, Action, State
 
 
-@runtime_checkable
 class Strategy(Protocol):
     """Chooses a decision at a decision node: the protocol every strategy fits,
     the shipped ones and a user's own (``--strategy module:Class``).
@@ -343,5 +342,5 @@ def load_strategy(spec: str) -> Strategy:
             raise StrategyError(f"{where}: a {type(strategy).__name__} has no name and none can be set") from None
     elif not isinstance(label, str):
         raise StrategyError(f"{where}: its name must be a string, got {type(label).__name__}")
-    assert isinstance(strategy, Strategy)
-    return strategy
+    fits: Strategy = strategy  # checked above: choose() and a name (no runtime_checkable: mypyc compiles this module)
+    return fits
