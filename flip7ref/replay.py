@@ -102,7 +102,7 @@ def _topic_rules(state: State, *topics: str) -> list[str]:
     return [r.id for r in state.game.edition.rules.values() if r.topic in topics]
 
 
-def _rules_at(state: State) -> tuple[str, ...]:
+def rules_at(state: State) -> tuple[str, ...]:
     """Rule ids that govern the node a state is at, read from the edition table:
     the card in question's rules, and the catalogue's rules on turns (offers,
     draws) and on staying."""
@@ -134,7 +134,7 @@ def replay(data: Mapping[str, Any]) -> ReplayResult:
 
     for i, step in enumerate(data["steps"]):
         player = state.current_player
-        rules = _rules_at(state)
+        rules = rules_at(state)
         if player == TERMINAL:
             return verdict(i, f"the game is over (winners {list(state.winners)}), but the transcript goes on", rules)
         if "draw" in step:
@@ -161,7 +161,7 @@ def replay(data: Mapping[str, Any]) -> ReplayResult:
         pending = state.pending()[0]
         who = "a card is to be drawn" if state.current_player == CHANCE else f"seat {state.current_player} to decide ({pending})"
         why = f"the transcript ends before the game is over ({who}), but it gives final scores"
-        return verdict(len(data["steps"]), why, _rules_at(state))
+        return verdict(len(data["steps"]), why, rules_at(state))
     for key, mine in (("totals", list(state.totals)), ("winners", list(state.winners)), ("rounds", state.round)):
         if key in final and final[key] != mine:
             why = f"every step is legal, but the engine's final {key} {final[key]} differ from the reference's {mine}"

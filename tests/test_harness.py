@@ -40,7 +40,7 @@ def test_serve_answers_the_handshake_and_cases() -> None:
     assert serve(io.StringIO(text), out) == 0
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(answers) == 4  # nothing after stop
-    assert answers[0]["version"] == 1 and "flip7" in answers[0]["implementation"]["editions"]
+    assert answers[0]["version"] == PROTOCOL_VERSION and "flip7" in answers[0]["implementation"]["editions"]
     assert answers[1] == {"seq": 0, "outcome": {"score": 36, "flip7": False}}
     assert answers[2]["errored"] is True and "not JSON" in answers[2]["message"]
     assert answers[3]["errored"] is True and "invalid request" in answers[3]["message"]
@@ -84,7 +84,7 @@ def test_bad_engine_gets_the_case_errored_and_the_run_goes_on(mode: str, message
     assert seen == ["F7-C0001", "F7-C0002", "F7-C0100"]
 
 
-@pytest.mark.parametrize(("mode", "message"), [("badversion", "protocol version 2"), ("refuse", "only speak version 9")])
+@pytest.mark.parametrize(("mode", "message"), [("badversion", "protocol version 9"), ("refuse", "only speak version 9")])
 def test_handshake_failures_stop_the_run_with_a_clear_error(capsys: pytest.CaptureFixture[str], mode: str, message: str) -> None:
     """An engine on another protocol version is refused: exit 2, one line."""
     code = main(["conformance", "run", "--engine", f"{sys.executable} {ENGINE} {mode}", "--case", "F7-C0001"])
@@ -163,7 +163,7 @@ def test_a_failed_handshake_leaves_no_engine_running() -> None:
 
     from flip7ref.harness import EngineError
 
-    with pytest.raises(EngineError, match="protocol version 2"):
+    with pytest.raises(EngineError, match="protocol version 9"):
         run_engine(f"{sys.executable} {ENGINE} badversion", load_cases()[:1])
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and any(t.name.endswith(("(_pump)", "(_drain)")) for t in threading.enumerate()):
