@@ -98,7 +98,7 @@ def engine_options(impl: Mapping[str, Any], case: Case) -> dict[str, Any]:
         readings = offered.get(name)
         if readings is None:
             choice: Any = spec.default
-        elif any(_same(value, r) for r in readings) or (isinstance(value, int) and not isinstance(value, bool) and _in_range(value, ranges.get(name), impl)):
+        elif any(_same(value, r) for r in readings) or _whole_in_range(value, ranges.get(name), impl):
             choice = value
         elif readings:
             choice = readings[0]
@@ -108,7 +108,9 @@ def engine_options(impl: Mapping[str, Any], case: Case) -> dict[str, Any]:
     return _canonical(edition, played)
 
 
-def _in_range(value: int, bounds: object, impl: Mapping[str, Any]) -> bool:
+def _whole_in_range(value: object, bounds: object, impl: Mapping[str, Any]) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
     if isinstance(bounds, Sequence) and len(bounds) == 2:
         low, high = bounds
         return (low is None or value >= low) and (high is None or value <= high)
