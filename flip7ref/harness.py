@@ -155,6 +155,10 @@ MAX_DEPTH = 64
 MAX_TIMEOUT = 86_400.0
 """The longest per-case timeout accepted (seconds)."""
 
+STARTUP_TIMEOUT = 30.0
+"""Seconds an engine has to answer the handshake at the least (starting a runtime and
+loading tables can take long on a loaded machine); the per-case timeout when longer."""
+
 
 def check_timeout(value: object) -> float:
     """A per-case timeout in seconds, checked: a finite number above 0 and at most a day.
@@ -249,8 +253,8 @@ class Engine:
         """Start the process and do the handshake; returns its implementation description."""
         for version in dict.fromkeys((self.offered, 1)):
             self._spawn()
-            self._send({"cmd": "start", "version": version})
-            response = self._receive()
+            self._send({"cmd": "start", "version": version}, timeout=max(self.timeout, STARTUP_TIMEOUT))
+            response = self._receive(max(self.timeout, STARTUP_TIMEOUT))
             if isinstance(response, dict) and "error" in response and "implementation" not in response:
                 if version != 1:
                     continue
@@ -294,19 +298,19 @@ class Engine:
             thread.start()
 
     @staticmethod
-    def _read_lines(stream: IO[bytes]) -> Iterator[bytes | int]:
+    def _read_lines(stream: IO[bytes]) -> Iterator[bytes | tuple[bytes, int]]:
         """The lines of a stream; a line longer than LINE_LIMIT is read to its end and
-        given as its length instead."""
+        given as its first 200 bytes and its length instead."""
         while True:
             line = stream.readline(LINE_LIMIT + 1)
             if not line:
                 return
             if len(line) > LINE_LIMIT and not line.endswith(b"\n"):
-                size = len(line)
+                head, size = line[:200], len(line)
                 while line and not line.endswith(b"\n"):
                     line = stream.readline(LINE_LIMIT)
                     size += len(line)
-                yield size
+                yield head, size
                 continue
             yield line
 
@@ -314,15 +318,15 @@ class Engine:
     def _pump(cls, stream: IO[bytes], lines: queue.Queue[bytes | int | None]) -> None:
         with contextlib.suppress(OSError, ValueError):
             for line in cls._read_lines(stream):
-                lines.put(line)
+                lines.put(line[1] if isinstance(line, tuple) else line)
         lines.put(None)
 
     @classmethod
     def _drain(cls, stream: IO[bytes], tail: collections.deque[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
             for line in cls._read_lines(stream):
-                if isinstance(line, int):
-                    tail.append(f"(a line of {line} bytes)")
+                if isinstance(line, tuple):
+                    tail.append(f"{line[0].decode('utf-8', 'replace')}… (a line of {line[1]} bytes)")
                 else:
                     tail.append(cut(line.decode("utf-8", "replace").rstrip(), 300))
 
@@ -346,7 +350,7 @@ class Engine:
         if writer.is_alive():
             self._kill()
             writer.join(2)
-            raise EngineError(f"engine did not read its input within {self.timeout:g} s")
+            raise EngineError(f"engine did not read its input within {self.timeout if timeout is None else timeout:g} s")
         if failures:
             raise EngineError(self._exit_message())
 
@@ -358,11 +362,12 @@ class Engine:
         tail = " | ".join(list(self.stderr_tail)[-3:])
         return f"engine exited (status {code})" + (f"; stderr: {cut(tail, 400)}" if tail else "")
 
-    def _receive(self) -> Any:
+    def _receive(self, timeout: float | None = None) -> Any:
+        wait = self.timeout if timeout is None else timeout
         try:
-            line = self.lines.get(timeout=self.timeout)
+            line = self.lines.get(timeout=wait)
         except queue.Empty:
-            raise EngineError(f"engine did not answer within {self.timeout:g} s") from None
+            raise EngineError(f"engine did not answer within {wait:g} s") from None
         if line is None:
             raise EngineError(self._exit_message())
         if isinstance(line, int):
@@ -489,11 +494,11 @@ def run_engine(
     except BaseException:
         engine.close()  # a failed handshake: the engine process is not left running
         raise
-    if on_start is not None:
-        on_start({**impl, "protocol": engine.version})
     results: list[CaseResult] = []
     alive = True
     try:
+        if on_start is not None:
+            on_start({**impl, "protocol": engine.version})
         for seq, case in enumerate(cases):
             result = _run_one(engine, impl if engine.version >= 2 else _v1(impl), seq, case, alive)
             alive = engine.proc is not None

@@ -54,13 +54,20 @@ def test_serve_refuses_other_versions() -> None:
 
 
 def test_reference_passes_the_whole_suite_over_the_protocol() -> None:
-    """The reference, as a subprocess speaking the protocol, passes every case."""
+    """The reference, as a subprocess speaking the protocol (v2, then v1), passes every case."""
     cases = load_cases()
-    impl, results = run_engine(SERVE, cases, timeout=60)
-    assert impl["name"] == "flip7ref"
-    failed = [(r.case_id, r.message) for r in results if r.status != "pass"]
-    assert not failed
-    assert len(results) == len(cases)
+    for version in (2, 1):
+        impl, results = run_engine(SERVE, cases, timeout=60, version=version)
+        assert impl["name"] == "flip7ref"
+        assert len(results) == len(cases)
+        # A loaded machine may stall one answer past the timeout: such cases (and only
+        # those) are run once more; a wrong answer, a crash or a second time-out fails.
+        slow = [c for c, r in zip(cases, results, strict=True) if r.status == "error" and "did not answer" in r.message]
+        if slow:
+            _, again = run_engine(SERVE, slow, timeout=120, version=version)
+            results = [r for r in results if r.case_id not in {c["id"] for c in slow}] + again
+        failed = [(r.case_id, r.status, r.message) for r in results if r.status != "pass"]
+        assert not failed, (version, failed)
 
 
 @pytest.mark.parametrize(
