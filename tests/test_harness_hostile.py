@@ -4,7 +4,6 @@ case errored with a clear reason (the run goes on) or a one-line error with exit
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
