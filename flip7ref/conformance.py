@@ -29,6 +29,10 @@ from .state import CHANCE, TERMINAL, State
 
 Case = Mapping[str, Any]
 
+SUITE_VERSION = "1.1.0"
+"""The version of the conformance suite (its cases, their expectations and the checking
+rules); ``conformance/CHANGELOG.md`` says what changed.  Reports name it."""
+
 
 def cases_dir() -> Path:
     """The folder of the shipped cases (``conformance/cases``, one sub-folder per edition).

@@ -68,7 +68,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from .. import __version__
-    from ..conformance import load_cases, select
+    from ..conformance import SUITE_VERSION, load_cases, select
     from ..harness import EngineError, run_engine, run_in_process
 
     if args.engine is not None and not args.engine.strip():
@@ -80,7 +80,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
         raise OptionError("no case matches the given --edition/--case/--rule filters")
     engine_name = args.engine or "flip7ref (in-process)"
     header: dict[str, object] = {
-        "report": 1, "engine": engine_name, "cases": len(cases), "suite": __version__, "harness": __version__,
+        "report": 1, "engine": engine_name, "cases": len(cases), "suite": SUITE_VERSION, "harness": __version__,
     }  # fmt: skip
     report: list[IO[str]] = []  # opened once the engine has started: a failed start leaves no file
 
@@ -182,6 +182,30 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if result.agrees else 1
 
 
+def cmd_conformance_export(args: argparse.Namespace) -> int:
+    from ..conformance import load_cases
+    from ..suite import export_json
+
+    written = export_json(args.out, load_cases(args.cases or None))
+    print(f"wrote {len(written)} files to {args.out}: {', '.join(p.name for p in written)}")
+    return 0
+
+
+def cmd_conformance_summary(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..suite import badge, read_report, summary
+
+    header, results = read_report(args.report)
+    print(summary(header, results), end="")
+    if args.badge:
+        target = Path(args.badge)
+        if not target.resolve().parent.is_dir():
+            raise OptionError(f"--badge {args.badge}: the folder {target.resolve().parent} does not exist")
+        target.write_text(badge(results), encoding="utf-8")
+    return 0
+
+
 def cmd_conformance_serve(args: argparse.Namespace) -> int:
     from ..harness import serve
 
@@ -235,6 +259,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )  # fmt: skip
     p.add_argument("--failures-only", action="store_true", help="list only rules with failures in the table")
     p.set_defaults(func=cmd_conformance_run)
+    p = conf_sub.add_parser(
+        "export",
+        help="write the suite as JSON files (with the schemas), for engines in any language",
+        description="Write the conformance suite as JSON: one file per edition (each case with depends_on, the "
+        "disputes its outcome depends on, found by playing it under every reading), and the case and protocol "
+        "schemas. The shipped copy is conformance/json (regenerate it with --out conformance/json).",
+    )
+    p.add_argument("--format", choices=("json",), default="json", help="the export format (json)")
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder to write (created if missing)")
+    p.add_argument("--cases", action="append", metavar="PATH", help="case files or folders (default: the shipped suite)")
+    p.set_defaults(func=cmd_conformance_export)
+    p = conf_sub.add_parser(
+        "summary",
+        help="print a Markdown summary of a run's JSON-lines report",
+        description="Summarise a report of 'conformance run --report': engine, suite and protocol versions, declared "
+        "readings, coverage, pass/fail/skip/error by edition and failures by blamed rule, in Markdown.",
+    )
+    p.add_argument("report", help="the JSON-lines report")
+    p.add_argument("--badge", metavar="FILE.svg", help="also write an SVG badge (passed/total)")
+    p.set_defaults(func=cmd_conformance_summary)
     p = conf_sub.add_parser(
         "serve",
         help="speak the engine protocol on stdin/stdout as the reference",
