@@ -177,8 +177,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         where = f"step {i + 1} (steps[{i}] of the transcript)" if i is not None else "the end"
         print(f"diverges at {where}: {result.message}")
         if result.rules:
-            print(f"rules involved: {', '.join(result.rules)}")
+            print(f"rules of the reference's event there: {', '.join(result.rules)}")
         print(f"replayed {result.steps} steps; reference totals then {', '.join(map(str, result.totals))}")
+        print(f"hint: flip7ref explain --transcript {args.file} walks the game up to there, naming the rules of every event")
     return 0 if result.agrees else 1
 
 
