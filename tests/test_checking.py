@@ -159,3 +159,35 @@ def test_report_header_and_blame_lines(tmp_path: Path) -> None:
     failed = next(line for line in lines if line["case"] == "F7-C0707")
     assert failed["status"] == "fail" and failed["blame"][0] == "F7-073"
     assert failed["expected"]["outcome"]
+
+
+def test_protocol_v2_capabilities() -> None:
+    """players, positions: false, events and auto_resolves_forced_choices change what is sent and compared."""
+    from flip7ref.harness import needs_position, supports
+
+    cases = load_cases()
+    impl = {**implementation(2), "players": [2, 4], "positions": False}
+    for case in cases:
+        reason = supports(impl, case)
+        setup = case.get("setup") or {}
+        if setup and not 2 <= setup["players"] <= 4:
+            assert reason is not None and "players" in reason
+        elif setup and needs_position(case):
+            assert reason is not None and "mid-round positions" in reason
+        else:
+            assert reason is None, case["id"]
+    assert any(not needs_position(c) for c in cases if c.get("setup"))  # fresh-round cases still run
+    forced = 0
+    for case in cases:
+        prepared = prepare(case, implementation())
+        assert isinstance(prepared, Prepared)
+        if any(len(step) == 1 for step in prepared.legal):
+            forced += 1
+            sent = prepared.request(auto_resolve=True)
+            assert len(sent["actions"]) == sum(1 for step in prepared.legal if len(step) != 1)
+            assert len(sent["actors"]) == len(sent["actions"])
+        observed = dict(prepared.run.observed)
+        if observed.get("events"):
+            only = [e for e in observed["events"] if e["type"] in ("busted", "stayed")]
+            assert verdict(prepared, {**observed, "events": only}, events=["busted", "stayed"]).status == "pass"
+    assert forced > 0
