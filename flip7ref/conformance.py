@@ -160,6 +160,10 @@ def observe(case: Case) -> dict[str, Any]:
     if case["kind"] == "scoring":
         b = score_cards(Game(case["edition"], 1, case.get("options") or {}), case["line"])
         return {"score": b.score, "flip7": b.flip7}
+    if case["kind"] == "perft":
+        from .perft import expectations
+
+        return expectations(case)
     state = draw_to_decision(build_state(case))
     actors = case.get("actors")
     for i, action in enumerate(case.get("actions") or ()):

@@ -30,7 +30,7 @@ from typing import IO, Any
 
 import jsonschema
 
-from . import __version__
+from . import __version__, perft
 from .checking import cut, failed, prepare, verdict
 from .conformance import Case, CaseResult, errored, observe
 from .errors import Flip7RefError
@@ -516,6 +516,26 @@ def _v1(impl: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _run_one(engine: Engine, impl: Mapping[str, Any], seq: int, case: Case, alive: bool) -> CaseResult:
+    if case["kind"] == "perft":
+        reason = supports(impl, case)
+        if reason is not None:
+            return errored(case, "skip", reason)
+
+        def send(request: Mapping[str, Any], index: int) -> Mapping[str, Any] | str:
+            try:
+                if engine.proc is None:
+                    engine.start()
+                response = engine.run(seq * 100_000 + index, request)
+            except EngineError as exc:
+                engine.close()
+                return str(exc)
+            if response.get("skipped") or response.get("errored"):
+                word = "skipped" if response.get("skipped") else "errored"
+                return f"engine {word}: {cut(str(response.get('message') or 'no message'))}"
+            outcome: Mapping[str, Any] = response["outcome"]
+            return outcome
+
+        return perft.check(case, impl, send)
     prepared = prepare(case, impl)
     if isinstance(prepared, CaseResult):
         return prepared
@@ -537,11 +557,24 @@ def _run_one(engine: Engine, impl: Mapping[str, Any], seq: int, case: Case, aliv
     return verdict(prepared, response["outcome"], impl.get("events"))
 
 
+def _observe_leaf(request: Mapping[str, Any], index: int) -> Mapping[str, Any] | str:
+    try:
+        return observe(request)
+    except Flip7RefError as exc:
+        return str(exc)
+
+
 def run_in_process(cases: Iterable[Case], on_result: Callable[[CaseResult], None] | None = None) -> list[CaseResult]:
     """Run cases on the reference interpreter in this process (the same verdicts as over the protocol)."""
     impl = implementation()
     results = []
     for case in cases:
+        if case["kind"] == "perft":
+            result = perft.check(case, impl, _observe_leaf)
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+            continue
         prepared = prepare(case, impl)
         result = prepared if isinstance(prepared, CaseResult) else verdict(prepared, prepared.run.observed)
         results.append(result)
