@@ -529,9 +529,10 @@ def _run_one(engine: Engine, impl: Mapping[str, Any], seq: int, case: Case, aliv
             except EngineError as exc:
                 engine.close()
                 return str(exc)
-            if response.get("skipped") or response.get("errored"):
-                word = "skipped" if response.get("skipped") else "errored"
-                return f"engine {word}: {cut(str(response.get('message') or 'no message'))}"
+            if response.get("skipped"):
+                return perft.Skipped(cut(str(response.get("message") or "skipped by the engine")))
+            if response.get("errored"):
+                return f"engine errored: {cut(str(response.get('message') or 'no message'))}"
             outcome: Mapping[str, Any] = response["outcome"]
             return outcome
 

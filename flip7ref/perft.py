@@ -199,6 +199,10 @@ def compare_perft(expect: Mapping[str, Any], got: Mapping[str, Any]) -> list[str
     return diffs
 
 
+class Skipped(str):
+    """What ``send`` returns for a deal order the engine skipped (its message)."""
+
+
 def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any], int], Mapping[str, Any] | str]) -> CaseResult:
     """Check a perft case on an engine: every deal order is sent as a ``round`` case (through
     ``send``, which returns the engine's observed outcome or an error message), and the counts
@@ -228,6 +232,8 @@ def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any]
         if not isinstance(prepared, Prepared):
             return attrs.evolve(prepared, case_id=case["id"])
         answer = send(prepared.request(), index)
+        if isinstance(answer, Skipped):
+            return errored(case, "skip", f"deal order {index + 1}: {answer}")
         if isinstance(answer, str):
             return attrs.evolve(failed(prepared, f"deal order {index + 1}: {answer}"), case_id=case["id"])
         observed.append((leaf, round_scores(answer, own["setup"].get("round", 1))))
