@@ -87,3 +87,14 @@ def test_perft_over_the_protocol_and_a_wrong_engine() -> None:
     assert by_id["F7-C5009"].message.startswith("outcomes[")
     assert any(d.startswith("first deal order that differs: ") for d in by_id["F7-C5009"].diffs)
     assert by_id["F7-C5009"].blame and by_id["F7-C5009"].blame[0] in ("F7-091", "F7-090", "F7-092", "F7-100")
+
+
+def test_dispute_and_explain_show_perft_cases(capsys: pytest.CaptureFixture[str]) -> None:
+    """flip7ref dispute plays an attached perft case under each reading; explain --case prints its counts."""
+    from flip7ref.cli import main
+
+    assert main(["dispute", "D-F7-10"]) == 0
+    assert "F7-C5017" in capsys.readouterr().out
+    assert main(["explain", "--case", "F7-C5001"]) == 0
+    out = capsys.readouterr().out
+    assert "6 deal orders until the round is scored" in out and "probability 1/3" in out
