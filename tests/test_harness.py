@@ -152,14 +152,17 @@ def test_engine_where_x2_doubles_modifiers_fails_the_x2_cases() -> None:
 
 @pytest.mark.rules("F7-073", "F7-131")
 def test_engine_resolving_after_a_bust_fails_the_set_aside_cases() -> None:
-    """An engine that resolves set-aside cards after a bust fails the cases pinning F7-073's discard."""
-    cases = [c for c in load_cases() if c["edition"] == "flip7"]
+    """An engine that resolves set-aside cards after a bust fails the cases pinning F7-073's discard.
+    (Perft cases are left out: there the engine's other position makes the policy's next action
+    illegal, an error by design.)"""
+    cases = [c for c in load_cases() if c["edition"] == "flip7" and c["kind"] != "perft"]
     _, results = run_engine(f"{sys.executable} {WRONG} resolve-after-bust", cases, timeout=30)
     failed = [r for r in results if r.status != "pass"]
     assert failed and all(r.status == "fail" for r in failed)
     assert {"F7-C0707", "F7-C0712"} <= {r.case_id for r in failed}  # E-22 and the Freeze before a bust
     for r in failed:
         assert "F7-073" in r.rules, (r.case_id, r.rules)
+        assert r.blame[0] == "F7-073", (r.case_id, r.blame)  # blamed on the rule it breaks
         assert r.message  # the first difference is explained
 
 
