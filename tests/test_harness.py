@@ -134,8 +134,10 @@ WRONG = Path(__file__).parent / "engines" / "wrong_rules.py"
 
 @pytest.mark.rules("F7-091")
 def test_engine_where_x2_doubles_modifiers_fails_the_x2_cases() -> None:
-    """An engine whose x2 also doubles +N cards fails the cases with x2 and +N in one scored line, citing x2's rules."""
-    cases = [c for c in load_cases() if c["edition"] == "flip7"]
+    """An engine whose x2 also doubles +N cards fails the cases with x2 and +N in one scored line, citing x2's rules.
+    (Perft cases are left out: this engine reloads its table for every request, and perft sends
+    one request per deal order; tests/test_perft.py drives it through a perft case.)"""
+    cases = [c for c in load_cases() if c["edition"] == "flip7" and c["kind"] != "perft"]
     _, results = run_engine(f"{sys.executable} {WRONG} x2-doubles-modifiers", cases, timeout=30)
     failed = {r.case_id for r in results if r.status != "pass"}
     assert failed, "the suite did not notice x2 doubling the modifiers"
