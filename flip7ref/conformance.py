@@ -29,6 +29,10 @@ from .state import CHANCE, TERMINAL, State
 
 Case = Mapping[str, Any]
 
+SUITE_VERSION = "1.1.0"
+"""The version of the conformance suite (its cases, their expectations and the checking
+rules); ``conformance/CHANGELOG.md`` says what changed.  Reports name it."""
+
 
 def cases_dir() -> Path:
     """The folder of the shipped cases (``conformance/cases``, one sub-folder per edition).
@@ -145,15 +149,27 @@ def outcome(state: State) -> dict[str, Any]:
 def observe(case: Case) -> dict[str, Any]:
     """Run a case on the reference interpreter and return the observed outcome.
 
+    A case may carry ``actors`` (as the harness sends it): the seat taking each action;
+    an action taken by another seat than the one to act is refused.
+
     Raises:
-        Flip7RefError: the case cannot be set up, or one of its actions is illegal
-            (the message names the action, its position and the legal ones).
+        Flip7RefError: the case cannot be set up, or one of its actions is illegal or
+            is not the acting seat's (the message names the action, its position and the
+            legal ones).
     """
     if case["kind"] == "scoring":
         b = score_cards(Game(case["edition"], 1, case.get("options") or {}), case["line"])
         return {"score": b.score, "flip7": b.flip7}
+    if case["kind"] == "perft":
+        from .perft import expectations
+
+        return expectations(case)
     state = draw_to_decision(build_state(case))
+    actors = case.get("actors")
     for i, action in enumerate(case.get("actions") or ()):
+        if isinstance(actors, list) and i < len(actors) and actors[i] != state.current_player:
+            who = "a card is to be drawn" if state.current_player == CHANCE else f"it is seat {state.current_player}'s decision"
+            raise Flip7RefError(f"action {i + 1} ({action!r}) is seat {actors[i]}'s by the case, but {who}")
         try:
             state = draw_to_decision(state.apply(action))
         except Flip7RefError as exc:
@@ -161,27 +177,49 @@ def observe(case: Case) -> dict[str, Any]:
     return outcome(state)
 
 
-def _event_matches(expected: Mapping[str, Any], observed: Mapping[str, Any]) -> bool:
-    return all(observed.get(k) == v for k, v in expected.items())
+def _event_matches(expected: Mapping[str, Any], observed: object) -> bool:
+    return isinstance(observed, Mapping) and all(observed.get(k) == v for k, v in expected.items())
 
 
-def compare(expect: Mapping[str, Any], observed: Mapping[str, Any]) -> list[str]:
-    """Compare an observed outcome with a case's ``expect``; one line per difference, the first first."""
-    diffs: list[str] = []
+@attrs.frozen
+class Difference:
+    """One difference between an expected and an observed outcome.
+
+    Attributes:
+        key: the ``expect`` key (``events``, ``events_include``, ``lines``, ``next``...).
+        index: the event index (``events``), the seat (``statuses``, ``lines``, ``kept``,
+            as a string), the sub-key (``next``), the event type (``events_exclude``), or None.
+        text: the difference in words (``lines[2]: expected [...], observed [...]``).
+        other: the event concerned: the expected one (``events_include``) or the
+            engine's extra one (``events`` beyond the reference's), else None.
+    """
+
+    key: str
+    index: int | str | None
+    text: str
+    other: Any = None
+
+
+def compare_detailed(expect: Mapping[str, Any], observed: Mapping[str, Any]) -> list[Difference]:
+    """Compare an observed outcome with a case's ``expect``; one :class:`Difference` per
+    difference, in the order of ``expect``'s keys (the first first)."""
+    diffs: list[Difference] = []
     for key, want in expect.items():
         have = observed.get(key)
         if key == "events":
             got = list(have or [])
             for i, ev in enumerate(want):
                 if i >= len(got):
-                    diffs.append(f"events[{i}]: expected {ev}, observed nothing (only {len(got)} events)")
+                    diffs.append(Difference(key, i, f"events[{i}]: expected {ev}, observed nothing (only {len(got)} events)"))
                     break
                 if not _event_matches(ev, got[i]):
-                    diffs.append(f"events[{i}]: expected {ev}, observed {got[i]}")
+                    diffs.append(Difference(key, i, f"events[{i}]: expected {ev}, observed {got[i]}"))
                     break
             else:
                 if len(got) > len(want):
-                    diffs.append(f"events[{len(want)}]: expected no more events, observed {got[len(want)]}")
+                    extra = got[len(want)]
+                    text = f"events[{len(want)}]: expected no more events, observed {extra}"
+                    diffs.append(Difference(key, len(want), text, extra if isinstance(extra, Mapping) else None))
         elif key == "events_include":
             got = list(observed.get("events") or [])
             pos = 0
@@ -189,27 +227,32 @@ def compare(expect: Mapping[str, Any], observed: Mapping[str, Any]) -> list[str]
                 while pos < len(got) and not _event_matches(ev, got[pos]):
                     pos += 1
                 if pos >= len(got):
-                    diffs.append(f"events: expected {ev} (in this order), not observed")
+                    diffs.append(Difference(key, None, f"events: expected {ev} (in this order), not observed", ev))
                     break
                 pos += 1
         elif key == "events_exclude":
-            types = {e.get("type") for e in observed.get("events") or []}
+            types = {e.get("type") for e in observed.get("events") or [] if isinstance(e, Mapping)}
             for t in want:
                 if t in types:
-                    diffs.append(f"events: expected no {t!r} event, observed one")
+                    diffs.append(Difference(key, t, f"events: expected no {t!r} event, observed one"))
         elif key in ("statuses", "lines", "kept"):
             for seat, value in want.items():
-                seen = (have or {}).get(str(seat))
+                seen = have.get(str(seat)) if isinstance(have, Mapping) else None
                 if seen != value:
-                    diffs.append(f"{key}[{seat}]: expected {value}, observed {seen}")
+                    diffs.append(Difference(key, str(seat), f"{key}[{seat}]: expected {value}, observed {seen}"))
         elif key == "next":
-            seen_next = have or {}
+            seen_next = have if isinstance(have, Mapping) else {}
             for sub, value in want.items():
                 if seen_next.get(sub) != value:
-                    diffs.append(f"next.{sub}: expected {value}, observed {seen_next.get(sub)}")
+                    diffs.append(Difference(key, sub, f"next.{sub}: expected {value}, observed {seen_next.get(sub)}"))
         elif have != want:
-            diffs.append(f"{key}: expected {want}, observed {have}")
+            diffs.append(Difference(key, None, f"{key}: expected {want}, observed {have}"))
     return diffs
+
+
+def compare(expect: Mapping[str, Any], observed: Mapping[str, Any]) -> list[str]:
+    """Compare an observed outcome with a case's ``expect``; one line per difference, the first first."""
+    return [d.text for d in compare_detailed(expect, observed)]
 
 
 @attrs.frozen
@@ -223,7 +266,12 @@ class CaseResult:
         source: where its expected outcome comes from.
         status: ``pass``, ``fail``, ``skip`` or ``error``.
         message: the first difference (fail), the reason (skip) or the error.
-        diffs: every difference found (fail).
+        diffs: every difference found (fail), or what the reference expected (error).
+        blame: the rule ids of the first difference (fail) or of the step an engine
+            refused (error); empty for a pass or skip.  The table of a run counts
+            failures under these, passes under ``rules``.
+        expected: for a fail or error: the options the engine was checked under, the
+            seat taking each action and the legal actions there, and the expected outcome.
     """
 
     case_id: str
@@ -233,10 +281,16 @@ class CaseResult:
     status: str
     message: str = ""
     diffs: tuple[str, ...] = ()
+    blame: tuple[str, ...] = ()
+    expected: Mapping[str, Any] | None = attrs.field(default=None, eq=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The result as a JSON-able dict (one line of a JSON-lines report)."""
+        extra: dict[str, Any] = {"blame": list(self.blame)} if self.blame else {}
+        if self.expected is not None:
+            extra["expected"] = dict(self.expected)
         return {
+            **extra,
             "case": self.case_id,
             "edition": self.edition,
             "rules": list(self.rules),

@@ -261,7 +261,7 @@ def run_case(case: Case) -> Run:
     Raises:
         Flip7RefError: more than 10,000 cards drawn without a decision (a broken position).
     """
-    if case["kind"] == "scoring":
+    if case["kind"] in ("scoring", "perft"):
         try:
             observed = observe(case)
         except Flip7RefError as exc:
@@ -363,6 +363,11 @@ def outcome_rows(run: Run) -> dict[str, str]:
     if "score" in obs:
         rows["score"] = str(obs["score"])
         rows["Flip 7"] = "yes" if obs.get("flip7") else "no"
+        return rows
+    if "orders" in obs:  # a perft case
+        rows["deal orders"] = str(obs["orders"])
+        rows["outcomes"] = "\n".join(f"{k}: {v}" for k, v in obs["outcomes"].items())
+        rows["scores"] = "\n".join(f"{k}: {v}" for k, v in obs["scores"].items())
         return rows
     game = run.states[-1].game
     rows["statuses"] = _seats(obs["statuses"])
@@ -706,6 +711,14 @@ def explain_case(case: Case, lang: str = "en") -> int:
         print(f"score {run.observed['score']}{' (Flip 7)' if run.observed.get('flip7') else ''}")
         _report_check(run)
         _legend(edition, list(dict.fromkeys(cited)))
+        return 0
+    if case["kind"] == "perft" and not run.stopped:
+        obs = run.observed
+        pile = dict(case["setup"]["pile"])
+        print(f"Pile {pile}, policy {case['policy']}: {obs['orders']} deal orders until the round is scored")
+        for key, count in obs["outcomes"].items():
+            print(f"  round scores {key}: {count} orders, probability {obs['scores'][key]}")
+        _report_check(run)
         return 0
     if not run.states:
         print(run.stopped)

@@ -2,11 +2,13 @@
 
 A transcript (``spec/schema/transcript.schema.json``) records a game as an
 engine played it: the edition, options, seats and dealer, then every step in
-order — a card revealed from the pile (``{"draw": "7"}``) or a decision
-(``{"seat": 1, "action": "hit"}``).  :func:`replay` plays it in the reference
+order — a card revealed from the pile (``{"draw": "7"}``), a decision
+(``{"seat": 1, "action": "hit"}``), or optionally, after a round ends, a score
+checkpoint (``{"checkpoint": {"round": 1, "scores": [...], "totals": [...]}}``,
+checked when present).  :func:`replay` plays it in the reference
 (an open state: the transcript names every card) and returns either agreement
 with the final scores or the first divergence: which step, what the reference
-expected there, and the rule ids involved.
+expected there, and the rule ids of the reference's event there.
 """
 
 from __future__ import annotations
@@ -71,12 +73,13 @@ def load_transcript(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def transcript(state: State, *, engine: str | None = None) -> dict[str, Any]:
+def transcript(state: State, *, engine: str | None = None, checkpoints: bool = False) -> dict[str, Any]:
     """The transcript of the game that led to ``state`` (from its initial state).
 
     Args:
         state: any state of a game started with :meth:`~flip7ref.game.Game.new_initial_state`.
         engine: the engine name to record (default ``flip7ref <version>``).
+        checkpoints: also record a score checkpoint after every finished round.
     """
     from . import __version__
 
@@ -88,7 +91,13 @@ def transcript(state: State, *, engine: str | None = None) -> dict[str, Any]:
             steps.append({"draw": move[len("chance ") :]})
         else:
             steps.append({"seat": current.current_player, "action": move})
+        before = len(current.events()) if checkpoints else 0
         current = current.apply_move(move)
+        if checkpoints:
+            for event in current.events()[before:]:
+                if event.type == "round_scored":
+                    point = {k: event.get(k) for k in ("round", "scores", "totals")}
+                    steps.append({"checkpoint": {k: list(v) if isinstance(v, tuple) else v for k, v in point.items()}})
     data: dict[str, Any] = {
         "format": 1,
         "engine": engine or f"flip7ref {__version__}",
@@ -108,7 +117,7 @@ def _topic_rules(state: State, *topics: str) -> list[str]:
     return [r.id for r in state.game.edition.rules.values() if r.topic in topics]
 
 
-def _rules_at(state: State) -> tuple[str, ...]:
+def rules_at(state: State) -> tuple[str, ...]:
     """Rule ids that govern the node a state is at, read from the edition table:
     the card in question's rules, and the catalogue's rules on turns (offers,
     draws) and on staying."""
@@ -122,6 +131,48 @@ def _rules_at(state: State) -> tuple[str, ...]:
     if kind in ("offer", "chance"):
         found.extend(_topic_rules(state, "turns"))
     return tuple(dict.fromkeys(found))
+
+
+def divergence_rules(state: State, *, turns: bool = False) -> tuple[str, ...]:
+    """The rule ids of the reference's event at a divergence: the last event the reference
+    emitted before it (through the edition table's ``events`` section), then the rules of
+    the card in question; with ``turns``, the catalogue's rules on turns after those (a
+    decision by the wrong seat, a draw instead of a decision)."""
+    from .explore import event_rules
+
+    edition = state.game.edition
+    events = state.events()
+    found: list[str] = list(event_rules(events[-1], edition)) if events else []
+    kind, card = state.pending()
+    if card is not None:
+        found.extend(edition.card(card).rules)
+    if kind == "offer" and "stay_requires" in edition.options and not turns:
+        found.extend(edition.options["stay_requires"].rules)
+    if turns or not found:
+        found.extend(_topic_rules(state, "turns"))
+    return tuple(dict.fromkeys(found))
+
+
+def _event_rules_of(state: State, *types: str) -> tuple[str, ...]:
+    from .explore import event_rules
+
+    for event in reversed(state.events()):
+        if event.type in types:
+            return event_rules(event, state.game.edition)
+    return ()
+
+
+def _checkpoint(state: State, point: Mapping[str, Any]) -> str | None:
+    """Check a per-round score checkpoint against the reference's last ``round_scored``
+    event; a problem in words, or None."""
+    scored = next((e for e in reversed(state.events()) if e.type == "round_scored"), None)
+    if scored is None:
+        return f"a score checkpoint, but the reference has not finished a round yet (round {state.round})"
+    mine = {"round": scored.get("round"), "scores": list(scored.get("scores")), "totals": list(scored.get("totals"))}
+    for key in ("round", "scores", "totals"):
+        if key in point and point[key] != mine[key]:
+            return f"checkpoint: the engine's round {key} {point[key]} differ from the reference's {mine[key]}"
+    return None
 
 
 def replay(data: Mapping[str, Any]) -> ReplayResult:
@@ -140,13 +191,19 @@ def replay(data: Mapping[str, Any]) -> ReplayResult:
 
     for i, step in enumerate(data["steps"]):
         player = state.current_player
-        rules = _rules_at(state)
+        rules = divergence_rules(state)
+        if "checkpoint" in step:
+            problem = _checkpoint(state, step["checkpoint"])
+            if problem is not None:
+                return verdict(i, problem, _event_rules_of(state, "round_scored") or rules)
+            continue
         if player == TERMINAL:
             return verdict(i, f"the game is over (winners {list(state.winners)}), but the transcript goes on", rules)
         if "draw" in step:
             if player != CHANCE:
                 legal = ", ".join(state.legal_action_strings())
-                return verdict(i, f"a card was drawn, but seat {player} must decide first (legal: {legal})", rules)
+                why = f"a card was drawn, but seat {player} must decide first (legal: {legal})"
+                return verdict(i, why, divergence_rules(state, turns=True))
             try:
                 state = state.apply_chance(step["draw"])
             except Flip7RefError:
@@ -155,9 +212,11 @@ def replay(data: Mapping[str, Any]) -> ReplayResult:
                 return verdict(i, why, rules)
             continue
         if player == CHANCE:
-            return verdict(i, f"seat {step['seat']} decided {step['action']!r}, but a card must be drawn first", rules)
+            why = f"seat {step['seat']} decided {step['action']!r}, but a card must be drawn first"
+            return verdict(i, why, divergence_rules(state, turns=True))
         if step["seat"] != player:
-            return verdict(i, f"seat {step['seat']} decided, but it is seat {player}'s decision ({state.pending()[0]})", rules)
+            why = f"seat {step['seat']} decided, but it is seat {player}'s decision ({state.pending()[0]})"
+            return verdict(i, why, divergence_rules(state, turns=True))
         try:
             state = state.apply(step["action"])
         except Flip7RefError as exc:
@@ -167,9 +226,10 @@ def replay(data: Mapping[str, Any]) -> ReplayResult:
         pending = state.pending()[0]
         who = "a card is to be drawn" if state.current_player == CHANCE else f"seat {state.current_player} to decide ({pending})"
         why = f"the transcript ends before the game is over ({who}), but it gives final scores"
-        return verdict(len(data["steps"]), why, _rules_at(state))
+        return verdict(len(data["steps"]), why, rules_at(state))
     for key, mine in (("totals", list(state.totals)), ("winners", list(state.winners)), ("rounds", state.round)):
         if key in final and final[key] != mine:
             why = f"every step is legal, but the engine's final {key} {final[key]} differ from the reference's {mine}"
-            return verdict(None, why, tuple(_topic_rules(state, "scoring", "game_end")), False)
+            rules = _event_rules_of(state, "game_won", "tie_another_round", "round_scored")
+            return verdict(None, why, rules or tuple(_topic_rules(state, "scoring", "game_end")), False)
     return verdict(None, "agrees", ())

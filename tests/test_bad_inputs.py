@@ -110,12 +110,13 @@ def test_a_bad_serialized_state_is_one_serialization_error(entry: dict[str, Any]
 
 def test_the_protocol_server_answers_a_request_nested_too_deeply_and_goes_on() -> None:
     """`flip7ref conformance serve`: a request 5,000 lists deep (too deep for the JSON decoder) or
-    40 deep (decoded, too deep to check) gets an errored answer, not a traceback; the server goes on."""
-    lines = ["[" * 5000 + "]" * 5000, json.dumps({"cmd": "start", "x": json.loads("[" * 40 + "]" * 40)}), '{"cmd": "stop"}']
+    80 deep (decoded, deeper than the protocol's 64 levels) gets an errored answer, not a traceback;
+    the server goes on."""
+    lines = ["[" * 5000 + "]" * 5000, json.dumps({"cmd": "start", "x": json.loads("[" * 80 + "]" * 80)}), '{"cmd": "stop"}']
     out = io.StringIO()
     assert serve(io.StringIO("\n".join(lines) + "\n"), out) == 0
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert answers == [
-        {"seq": None, "errored": True, "message": "request nested more than 32 levels deep"},
-        {"seq": None, "errored": True, "message": "request nested more than 32 levels deep (at /x/0/0/0/0/0/...)"},
+        {"seq": None, "errored": True, "message": "request nested more than 64 levels deep"},
+        {"seq": None, "errored": True, "message": "request nested more than 64 levels deep"},
     ]

@@ -40,7 +40,7 @@ def test_serve_answers_the_handshake_and_cases() -> None:
     assert serve(io.StringIO(text), out) == 0
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(answers) == 4  # nothing after stop
-    assert answers[0]["version"] == 1 and "flip7" in answers[0]["implementation"]["editions"]
+    assert answers[0]["version"] == PROTOCOL_VERSION and "flip7" in answers[0]["implementation"]["editions"]
     assert answers[1] == {"seq": 0, "outcome": {"score": 36, "flip7": False}}
     assert answers[2]["errored"] is True and "not JSON" in answers[2]["message"]
     assert answers[3]["errored"] is True and "invalid request" in answers[3]["message"]
@@ -54,13 +54,20 @@ def test_serve_refuses_other_versions() -> None:
 
 
 def test_reference_passes_the_whole_suite_over_the_protocol() -> None:
-    """The reference, as a subprocess speaking the protocol, passes every case."""
+    """The reference, as a subprocess speaking the protocol (v2, then v1), passes every case."""
     cases = load_cases()
-    impl, results = run_engine(SERVE, cases, timeout=60)
-    assert impl["name"] == "flip7ref"
-    failed = [(r.case_id, r.message) for r in results if r.status != "pass"]
-    assert not failed
-    assert len(results) == len(cases)
+    for version in (2, 1):
+        impl, results = run_engine(SERVE, cases, timeout=60, version=version)
+        assert impl["name"] == "flip7ref"
+        assert len(results) == len(cases)
+        # A loaded machine may stall one answer past the timeout: such cases (and only
+        # those) are run once more; a wrong answer, a crash or a second time-out fails.
+        slow = [c for c, r in zip(cases, results, strict=True) if r.status == "error" and "did not answer" in r.message]
+        if slow:
+            _, again = run_engine(SERVE, slow, timeout=120, version=version)
+            results = [r for r in results if r.case_id not in {c["id"] for c in slow}] + again
+        failed = [(r.case_id, r.status, r.message) for r in results if r.status != "pass"]
+        assert not failed, (version, failed)
 
 
 @pytest.mark.parametrize(
@@ -84,7 +91,7 @@ def test_bad_engine_gets_the_case_errored_and_the_run_goes_on(mode: str, message
     assert seen == ["F7-C0001", "F7-C0002", "F7-C0100"]
 
 
-@pytest.mark.parametrize(("mode", "message"), [("badversion", "protocol version 2"), ("refuse", "only speak version 9")])
+@pytest.mark.parametrize(("mode", "message"), [("badversion", "protocol version 9"), ("refuse", "only speak version 9")])
 def test_handshake_failures_stop_the_run_with_a_clear_error(capsys: pytest.CaptureFixture[str], mode: str, message: str) -> None:
     """An engine on another protocol version is refused: exit 2, one line."""
     code = main(["conformance", "run", "--engine", f"{sys.executable} {ENGINE} {mode}", "--case", "F7-C0001"])
@@ -127,8 +134,10 @@ WRONG = Path(__file__).parent / "engines" / "wrong_rules.py"
 
 @pytest.mark.rules("F7-091")
 def test_engine_where_x2_doubles_modifiers_fails_the_x2_cases() -> None:
-    """An engine whose x2 also doubles +N cards fails the cases with x2 and +N in one scored line, citing x2's rules."""
-    cases = [c for c in load_cases() if c["edition"] == "flip7"]
+    """An engine whose x2 also doubles +N cards fails the cases with x2 and +N in one scored line, citing x2's rules.
+    (Perft cases are left out: this engine reloads its table for every request, and perft sends
+    one request per deal order; tests/test_perft.py drives it through a perft case.)"""
+    cases = [c for c in load_cases() if c["edition"] == "flip7" and c["kind"] != "perft"]
     _, results = run_engine(f"{sys.executable} {WRONG} x2-doubles-modifiers", cases, timeout=30)
     failed = {r.case_id for r in results if r.status != "pass"}
     assert failed, "the suite did not notice x2 doubling the modifiers"
@@ -145,14 +154,17 @@ def test_engine_where_x2_doubles_modifiers_fails_the_x2_cases() -> None:
 
 @pytest.mark.rules("F7-073", "F7-131")
 def test_engine_resolving_after_a_bust_fails_the_set_aside_cases() -> None:
-    """An engine that resolves set-aside cards after a bust fails the cases pinning F7-073's discard."""
-    cases = [c for c in load_cases() if c["edition"] == "flip7"]
+    """An engine that resolves set-aside cards after a bust fails the cases pinning F7-073's discard.
+    (Perft cases are left out: there the engine's other position makes the policy's next action
+    illegal, an error by design.)"""
+    cases = [c for c in load_cases() if c["edition"] == "flip7" and c["kind"] != "perft"]
     _, results = run_engine(f"{sys.executable} {WRONG} resolve-after-bust", cases, timeout=30)
     failed = [r for r in results if r.status != "pass"]
     assert failed and all(r.status == "fail" for r in failed)
     assert {"F7-C0707", "F7-C0712"} <= {r.case_id for r in failed}  # E-22 and the Freeze before a bust
     for r in failed:
         assert "F7-073" in r.rules, (r.case_id, r.rules)
+        assert r.blame[0] == "F7-073", (r.case_id, r.blame)  # blamed on the rule it breaks
         assert r.message  # the first difference is explained
 
 
@@ -163,7 +175,7 @@ def test_a_failed_handshake_leaves_no_engine_running() -> None:
 
     from flip7ref.harness import EngineError
 
-    with pytest.raises(EngineError, match="protocol version 2"):
+    with pytest.raises(EngineError, match="protocol version 9"):
         run_engine(f"{sys.executable} {ENGINE} badversion", load_cases()[:1])
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and any(t.name.endswith(("(_pump)", "(_drain)")) for t in threading.enumerate()):

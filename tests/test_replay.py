@@ -109,3 +109,38 @@ def test_transcript_cut_short_with_final_scores() -> None:
     assert "ends before the game is over" in result.message
     del data["final"]
     assert replay(data).agrees
+
+
+@pytest.mark.rules("F7-100", "F7-110")
+def test_score_checkpoints_are_checked_when_present() -> None:
+    """A transcript with per-round score checkpoints agrees; a wrong checkpoint is the divergence,
+    blamed on the rules of the reference's round_scored event."""
+    state = play(Game("flip7", 3).new_initial_state(seed=11), [ThresholdStrategy(18)], random.Random(11))
+    data = json.loads(json.dumps(transcript(state, checkpoints=True)))
+    validate(data, "transcript", "<memory>")
+    points = [i for i, s in enumerate(data["steps"]) if "checkpoint" in s]
+    assert len(points) == state.round or len(points) == state.round - 1
+    assert replay(data).agrees
+    bad = copy.deepcopy(data)
+    bad["steps"][points[0]]["checkpoint"]["scores"][0] += 1
+    result = replay(bad)
+    assert not result.agrees and result.divergence == points[0]
+    assert "checkpoint: the engine's round scores" in result.message
+    assert "F7-100" in result.rules
+    early = copy.deepcopy(data)
+    early["steps"].insert(0, {"checkpoint": {"round": 1, "scores": [0, 0, 0]}})
+    assert "has not finished a round" in replay(early).message
+
+
+@pytest.mark.rules("F7-031")
+def test_divergence_names_the_reference_event_and_the_explain_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """replay names the rules of the reference's event at the divergence and hints at explain --transcript."""
+    data = _game_transcript("flip7", 2)
+    index = next(i for i, s in enumerate(data["steps"]) if s.get("action") == "hit")
+    data["steps"][index]["action"] = "target 7"
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "rules of the reference's event there: F7-0" in out
+    assert f"hint: flip7ref explain --transcript {path}" in out

@@ -4,56 +4,126 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from typing import IO
 
+from ..checking import cut
 from ..conformance import CaseResult
 from ..errors import OptionError
 
 
+class _Terminated(Exception):
+    """SIGTERM reached the harness: unwind (killing the engine's process group) and exit 143."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _timeout(text: str) -> float:
+    from ..harness import check_timeout
+
+    try:
+        return check_timeout(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}")
+    return value
+
+
+def coverage(results: list[CaseResult]) -> dict[str, tuple[int, int]]:
+    """Cases run (passed or failed, not skipped or errored) and total, per edition and ``all``."""
+    out: dict[str, tuple[int, int]] = {}
+    for r in results:
+        for key in (r.edition, "all"):
+            ran, total = out.get(key, (0, 0))
+            out[key] = (ran + (r.status in ("pass", "fail")), total + 1)
+    return out
+
+
+def rule_table(results: list[CaseResult]) -> dict[tuple[str, str], dict[str, int]]:
+    """Counts by (edition, rule): failures and errors under their blamed rules, passes and
+    skips under the rules their cases cite."""
+    groups: dict[tuple[str, str], dict[str, int]] = {}
+    for r in results:
+        for rule in (r.blame or r.rules) if r.status in ("fail", "error") else r.rules:
+            counts = groups.setdefault((r.edition, rule), {"pass": 0, "fail": 0, "skip": 0, "error": 0})
+            counts[r.status] += 1
+    return groups
+
+
 def cmd_conformance_run(args: argparse.Namespace) -> int:
+    import signal
+    from pathlib import Path
+
     from rich.console import Console
     from rich.table import Table
 
-    from ..conformance import load_cases, select
+    from .. import __version__
+    from ..conformance import SUITE_VERSION, load_cases, select
     from ..harness import EngineError, run_engine, run_in_process
 
+    if args.engine is not None and not args.engine.strip():
+        raise OptionError("--engine: the command is empty (leave --engine out to run the reference in-process)")
+    if args.report and not Path(args.report).resolve().parent.is_dir():
+        raise OptionError(f"--report {args.report}: the folder {Path(args.report).resolve().parent} does not exist")
     cases = select(load_cases(args.cases or None), editions=args.edition, ids=args.case, rules=args.rule)
     if not cases:
         raise OptionError("no case matches the given --edition/--case/--rule filters")
-    report = open(args.report, "w", encoding="utf-8") if args.report else None  # noqa: SIM115 - closed below
+    engine_name = args.engine or "flip7ref (in-process)"
+    header: dict[str, object] = {
+        "report": 1, "engine": engine_name, "cases": len(cases), "suite": SUITE_VERSION, "harness": __version__,
+    }  # fmt: skip
+    report: list[IO[str]] = []  # opened once the engine has started: a failed start leaves no file
+
+    def write(result: CaseResult) -> None:
+        if report:
+            report[0].write(json.dumps(result.to_dict(), sort_keys=True) + "\n")
+            report[0].flush()
+
+    def start(impl: dict[str, object] | None) -> None:
+        if args.report:
+            try:
+                report.append(open(args.report, "w", encoding="utf-8"))  # noqa: SIM115 - closed below
+            except OSError as exc:
+                raise OptionError(f"--report {args.report}: {exc.strerror or exc}") from None
+            protocol = impl.pop("protocol", None) if impl else None
+            report[0].write(json.dumps({**header, "protocol": protocol, "implementation": impl}, sort_keys=True) + "\n")
+            report[0].flush()
+
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
     try:
-        header: dict[str, object] = {"report": 1, "engine": args.engine or "flip7ref (in-process)", "cases": len(cases)}
-
-        def write(result: CaseResult) -> None:
-            if report is not None:
-                report.write(json.dumps(result.to_dict(), sort_keys=True) + "\n")
-                report.flush()
-
-        def start(impl: dict[str, object] | None) -> None:
-            if report is not None:
-                report.write(json.dumps({**header, "implementation": impl}, sort_keys=True) + "\n")
-                report.flush()
-
         if args.engine:
             try:
-                _, results = run_engine(args.engine, cases, timeout=args.timeout, on_start=start, on_result=write)
+                _, results = run_engine(
+                    args.engine, cases, timeout=args.timeout, version=args.protocol, on_start=start, on_result=write
+                )
             except EngineError as exc:
-                raise OptionError(f"--engine {args.engine!r}: {exc}") from None
+                raise OptionError(f"--engine {cut(args.engine, 200)!r}: {exc}") from None
         else:
             start(None)
             results = run_in_process(cases, on_result=write)
+    except _Terminated:
+        print("flip7ref: terminated; the engine was stopped and the results so far are in the report", file=sys.stderr)
+        return 143
     finally:
-        if report is not None:
-            report.close()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+        for stream in report:
+            stream.close()
     console = Console(highlight=False, soft_wrap=True)
-    groups: dict[tuple[str, str], dict[str, int]] = {}
-    for r in results:
-        for rule in r.rules:
-            counts = groups.setdefault((r.edition, rule), {"pass": 0, "fail": 0, "skip": 0, "error": 0})
-            counts[r.status] += 1
-    table = Table(title=f"conformance: {args.engine or 'flip7ref (in-process)'}")
+    table = Table(title=f"conformance: {cut(engine_name, 100)} (failures counted under their blamed rules)")
     for col in ("edition", "rule", "pass", "fail", "skip", "error"):
         table.add_column(col, justify="right" if col in ("pass", "fail", "skip", "error") else "left")
-    for (edition, rule), counts in sorted(groups.items()):
+    for (edition, rule), counts in sorted(rule_table(results).items()):
         if args.failures_only and not (counts["fail"] or counts["error"]):
             continue
         table.add_row(edition, rule, *(str(counts[k]) for k in ("pass", "fail", "skip", "error")))
@@ -62,14 +132,32 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     by_id = {c["id"]: c for c in cases}
     for r in bad:
         case = by_id[r.case_id]
-        title = f"{r.case_id} {case['title']}  (rules {', '.join(r.rules)}; source {r.source})"
-        console.print(f"[bold]{r.status.upper()}[/bold] {title}")
+        blamed = f"blamed on {', '.join(r.blame)}; " if r.blame else ""
+        title = f"{r.case_id} {case['title']}  ({blamed}rules cited {', '.join(r.rules)}; source {r.source})"
+        console.print(f"[bold]{r.status.upper()}[/bold] {title}", markup=True)
         for line in r.diffs or (r.message,):
             console.print(f"    {line}", markup=False)
     totals = {k: sum(1 for r in results if r.status == k) for k in ("pass", "fail", "skip", "error")}
     summary = f"{totals['pass']} passed, {totals['fail']} failed, {totals['skip']} skipped, {totals['error']} errored"
-    console.print(f"{len(results)} case{'s' if len(results) != 1 else ''}: {summary}")
+    console.print(f"{len(results)} case{'s' if len(results) != 1 else ''}: {summary}", markup=False)
+    cov = coverage(results)
+    ran, total = cov.get("all", (0, 0))
+    per = ", ".join(f"{ed} {r}/{t}" for ed, (r, t) in sorted(cov.items()) if ed != "all")
+    share = 100 * ran / total if total else 0.0
+    console.print(f"coverage: {ran} of {total} cases run ({share:.1f}%; {per})", markup=False)
+    if ran == 0:
+        console.print("no case ran: nothing was checked, so the run does not pass", markup=False)
+        return 1
+    if args.min_coverage is not None and share < args.min_coverage:
+        console.print(f"coverage {share:.1f}% is below --min-coverage {args.min_coverage:g}%", markup=False)
+        return 1
     return 1 if bad else 0
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -89,9 +177,34 @@ def cmd_replay(args: argparse.Namespace) -> int:
         where = f"step {i + 1} (steps[{i}] of the transcript)" if i is not None else "the end"
         print(f"diverges at {where}: {result.message}")
         if result.rules:
-            print(f"rules involved: {', '.join(result.rules)}")
+            print(f"rules of the reference's event there: {', '.join(result.rules)}")
         print(f"replayed {result.steps} steps; reference totals then {', '.join(map(str, result.totals))}")
+        print(f"hint: flip7ref explain --transcript {args.file} walks the game up to there, naming the rules of every event")
     return 0 if result.agrees else 1
+
+
+def cmd_conformance_export(args: argparse.Namespace) -> int:
+    from ..conformance import load_cases
+    from ..suite import export_json
+
+    written = export_json(args.out, load_cases(args.cases or None))
+    print(f"wrote {len(written)} files to {args.out}: {', '.join(p.name for p in written)}")
+    return 0
+
+
+def cmd_conformance_summary(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..suite import badge, read_report, summary
+
+    header, results = read_report(args.report)
+    print(summary(header, results), end="")
+    if args.badge:
+        target = Path(args.badge)
+        if not target.resolve().parent.is_dir():
+            raise OptionError(f"--badge {args.badge}: the folder {target.resolve().parent} does not exist")
+        target.write_text(badge(results), encoding="utf-8")
+    return 0
 
 
 def cmd_conformance_serve(args: argparse.Namespace) -> int:
@@ -123,8 +236,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = conf_sub.add_parser(
         "run",
         help="run the suite (in-process, or against --engine)",
-        description="Run conformance cases and print a pass/fail table by edition and rule, then the first "
-        "difference of each failure. Exit status 1 when a case failed or errored.",
+        description="Run conformance cases and print a pass/fail table by edition and rule (failures under the rule "
+        "ids of their first difference), each failure with what the reference expected, and the coverage. Against an "
+        "engine, each case is checked under the readings the engine declares. Exit status 1 when a case failed or "
+        "errored, when no case ran, or below --min-coverage; 2 for a usage error or an engine that cannot start; 143 "
+        "on SIGTERM and 130 on Ctrl-C (the engine is stopped; the report keeps the results so far).",
     )
     p.add_argument("--engine", metavar="COMMAND", help="command starting an engine that speaks the protocol")
     p.add_argument("--edition", action="append", help="only cases of this edition (repeatable)")
@@ -132,9 +248,38 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--rule", action="append", metavar="ID", help="only cases checking this rule id (repeatable)")
     p.add_argument("--cases", action="append", metavar="PATH", help="case files or folders (default: the shipped suite)")
     p.add_argument("--report", metavar="FILE", help="also write a JSON-lines report (a header, then one line per case)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds an engine may take per case (default %(default)s)")
+    p.add_argument(
+        "--timeout", type=_timeout, default=10.0, help="seconds an engine may take per answer, above 0 (default %(default)s)"
+    )
+    p.add_argument(
+        "--protocol", type=int, choices=(1, 2), default=2, help="protocol version offered first (default 2; else 1)"
+    )
+    p.add_argument(
+        "--min-coverage", type=_percent, metavar="P",
+        help="exit 1 when fewer than P%% of the selected cases ran (passed or failed rather than skipped or errored)",
+    )  # fmt: skip
     p.add_argument("--failures-only", action="store_true", help="list only rules with failures in the table")
     p.set_defaults(func=cmd_conformance_run)
+    p = conf_sub.add_parser(
+        "export",
+        help="write the suite as JSON files (with the schemas), for engines in any language",
+        description="Write the conformance suite as JSON: one file per edition (each case with depends_on, the "
+        "disputes its outcome depends on, found by playing it under every reading), and the case and protocol "
+        "schemas. The shipped copy is conformance/json (regenerate it with --out conformance/json).",
+    )
+    p.add_argument("--format", choices=("json",), default="json", help="the export format (json)")
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder to write (created if missing)")
+    p.add_argument("--cases", action="append", metavar="PATH", help="case files or folders (default: the shipped suite)")
+    p.set_defaults(func=cmd_conformance_export)
+    p = conf_sub.add_parser(
+        "summary",
+        help="print a Markdown summary of a run's JSON-lines report",
+        description="Summarise a report of 'conformance run --report': engine, suite and protocol versions, declared "
+        "readings, coverage, pass/fail/skip/error by edition and failures by blamed rule, in Markdown.",
+    )
+    p.add_argument("report", help="the JSON-lines report")
+    p.add_argument("--badge", metavar="FILE.svg", help="also write an SVG badge (passed/total)")
+    p.set_defaults(func=cmd_conformance_summary)
     p = conf_sub.add_parser(
         "serve",
         help="speak the engine protocol on stdin/stdout as the reference",

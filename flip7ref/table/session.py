@@ -38,7 +38,7 @@ from typing import Any
 from ..errors import CardError, Flip7RefError, IllegalActionError, OptionError, SpecError
 from ..explore import event_rules
 from ..game import MODIFIER, NUMBER, Game
-from ..replay import _rules_at, load_transcript, transcript
+from ..replay import rules_at, load_transcript, transcript
 from ..scoring import score_line
 from ..spec import Edition, load_edition
 from ..state import CHANCE, TERMINAL, Event, State, Status, _game_end
@@ -263,7 +263,7 @@ class TableGame:
                         raise IllegalActionError(step["action"], [], f"it is seat {state.current_player}'s decision")
                     tg.states.append(state.apply(step["action"]))
             except Flip7RefError as exc:
-                raise TableError(f"{p}: step {i} cannot be replayed: {exc}", _rules_at(state)) from None
+                raise TableError(f"{p}: step {i} cannot be replayed: {exc}", rules_at(state)) from None
         redo = meta.get("redo") or []
         tg.redo_moves = [m for m in redo if isinstance(m, str)] if isinstance(redo, list) else []
         tg.version = int(meta.get("version", len(tg.states) - 1)) if isinstance(meta.get("version"), int) else len(tg.states) - 1
@@ -437,10 +437,10 @@ class TableGame:
 
     def _not_chance(self, state: State) -> TableError:
         if state.is_terminal():
-            return TableError("the game is over", _rules_at(state))
+            return TableError("the game is over", rules_at(state))
         who = self.names[state.current_player]
         legal = ", ".join(state.legal_action_strings())
-        return TableError(f"no card now: {who} must decide first ({legal})", _rules_at(state))
+        return TableError(f"no card now: {who} must decide first ({legal})", rules_at(state))
 
     def act(self, version: object, action: object) -> None:
         """A decision (``hit``, ``stay``, ``target 2``, ``swap 0 1 2 0``...).
@@ -456,11 +456,11 @@ class TableGame:
             raise TableError("action: expected an action's string form, such as 'hit' or 'target 2'")
         state = self.state
         if state.current_player == CHANCE:
-            raise TableError("a card must be revealed first", _rules_at(state))
+            raise TableError("a card must be revealed first", rules_at(state))
         try:
             after = state.apply(action)
         except IllegalActionError as exc:
-            raise TableError(f"{exc}", _rules_at(state)) from None
+            raise TableError(f"{exc}", rules_at(state)) from None
         redo = self.redo_moves[:-1] if self.redo_moves and self.redo_moves[-1] == str(action).strip() else []
         self._commit([*self.states, after], redo)
 
@@ -700,7 +700,7 @@ class TableGame:
             discard_count=len(state.discard), chance=chance, actions=actions, steps=steps,
             pad=self.score_pad(), undo=len(self.states) > 1, redo=bool(self.redo_moves),
             finished=state.is_terminal(), winners=list(state.winners), terminal=current == TERMINAL,
-            rules_here=[self._rule(r) for r in _rules_at(state)],
+            rules_here=[self._rule(r) for r in rules_at(state)],
         )  # fmt: skip
         return base
 

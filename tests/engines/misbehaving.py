@@ -27,7 +27,7 @@ def main() -> None:
             if mode == "refuse":
                 print(json.dumps({"error": "I only speak version 9"}), flush=True)
                 return
-            version = 2 if mode == "badversion" else 1
+            version = 9 if mode == "badversion" else 1
             print(json.dumps({"version": version, "implementation": implementation()}), flush=True)
             continue
         case = request["case"]

@@ -6,7 +6,12 @@ Usage: python wrong_rules.py MODE, with MODE one of
   F7-091, D-F7-02 (b)); made from a copy of flip7.yaml whose scoring pipeline adds
   the modifiers before multiplying — a house rule is a YAML file;
 - ``resolve-after-bust``: cards set aside during a Flip Three are still resolved
-  when the target busts (the original printing, D-F7-10 (b)), whatever the case says.
+  when the target busts (the original printing, D-F7-10 (b)), whatever the case says;
+- ``no-stay``: refuses every ``stay`` action, naming it (``action 2 ('stay'): ...``);
+- ``flip7-only``: declares only the flip7 edition.
+
+Every mode errors a case whose request carries an ``expect`` block (the harness
+must not send the answers).
 
 Otherwise it answers like the reference engine.
 """
@@ -42,9 +47,20 @@ def main() -> None:
         if request["cmd"] == "stop":
             return
         if request["cmd"] == "start":
-            print(json.dumps({"version": 1, "implementation": dict(implementation(), name=f"wrong-{mode}")}), flush=True)
+            impl = dict(implementation(), name=f"wrong-{mode}")
+            if mode == "flip7-only":
+                impl["editions"] = {"flip7": impl["editions"]["flip7"]}
+            print(json.dumps({"version": 1, "implementation": impl}), flush=True)
             continue
         case = dict(request["case"])
+        if "expect" in case:
+            print(json.dumps({"seq": request["seq"], "errored": True, "message": "the request holds the answers"}), flush=True)
+            continue
+        stays = [i for i, a in enumerate(case.get("actions") or ()) if a == "stay"]
+        if mode == "no-stay" and stays:
+            message = f"action {stays[0] + 1} ('stay'): stay is not legal"
+            print(json.dumps({"seq": request["seq"], "errored": True, "message": message}), flush=True)
+            continue
         if case["edition"] == "flip7":
             if table is not None:
                 case["edition"] = table

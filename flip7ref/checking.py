@@ -1,0 +1,438 @@
+"""Checking an engine's observed outcome against the reference, under the engine's readings.
+
+The harness does not compare an engine with a case's ``expect`` blindly:
+
+1. :func:`prepare` plays the case on the reference under its own options; a case the
+   reference cannot play is an ``error`` (the same verdict in-process and over the
+   protocol).
+2. It works out the readings the engine plays (:func:`engine_options`, from the
+   engine's ``start`` description) and, when they differ from the case's, replays the
+   case's decisions on the reference under them and derives the expected outcome
+   from that run (:func:`derive_expect`).  The case is skipped only when its
+   decisions are not legal under the engine's readings, and the reason says so.
+3. The request sent to the engine (:func:`request_case`) holds the setup, options,
+   actions and the seat taking each action — never the ``expect`` block.
+4. :func:`verdict` compares the engine's outcome, and blames the first difference on
+   the rule ids of the reference's observation there (:func:`blame`): the reference
+   event through the edition table's ``events`` section, or for a field such as
+   ``lines[2]`` or ``next.player`` the rules of the event or node that produced it.
+
+:func:`dependencies` plays a case under every modelled reading of every dispute of
+its edition and lists the disputes its outcome depends on.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from .conformance import Case, CaseResult, Difference, compare_detailed, errored
+from .errors import Flip7RefError
+from .explore import Run, disputes, event_rules, run_case, with_option
+from .replay import rules_at
+from .spec import Edition, load_edition
+from .state import CHANCE, TERMINAL, Event
+
+REQUEST_KEYS = ("id", "title", "edition", "kind", "options", "setup", "actions", "line")
+"""The case keys sent to an engine (never ``expect``, ``rules``, ``source`` or ``reading``)."""
+
+MESSAGE_LIMIT = 500
+"""Characters kept of an engine's message, a difference or a shown value."""
+
+
+def cut(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` shortened to at most ``limit`` characters (an ellipsis and the length cut)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 30]}… ({len(text) - limit + 30} more characters)"
+
+
+def _same(a: object, b: object) -> bool:
+    return str(a).casefold() == str(b).casefold()
+
+
+def _canonical(edition: Edition, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options that differ from the table's defaults, in canonical form (unknown names kept)."""
+    out: dict[str, Any] = {}
+    for name, value in options.items():
+        spec = edition.options.get(name)
+        if spec is None:
+            out[name] = value
+            continue
+        try:
+            value, default = spec.coerce(value), spec.coerce(spec.default)
+        except Flip7RefError:
+            out[name] = value
+            continue
+        if value != default:
+            out[name] = value
+    return out
+
+
+def engine_options(impl: Mapping[str, Any], case: Case) -> dict[str, Any]:
+    """The options the engine plays a case with, by its ``start`` description.
+
+    For every option of the case's edition: the case's value when the engine lists it
+    among that option's readings (any whole number for an integer option when the
+    engine declares ``integer_options``, or gives the option's range in v2); else the
+    first reading the engine lists; else (the option is not listed) the table default.
+
+    Returns:
+        The options differing from the table's defaults (unknown option names of the
+        case are kept, so that the reference reports them).
+
+    Raises:
+        Flip7RefError: the case's edition is unknown.
+    """
+    edition = load_edition(case["edition"])
+    offered = ((impl.get("editions") or {}).get(case["edition"]) or {}).get("options") or {}
+    ranges = ((impl.get("editions") or {}).get(case["edition"]) or {}).get("integer_ranges") or {}
+    wanted = dict(case.get("options") or {})
+    played: dict[str, Any] = {k: v for k, v in wanted.items() if k not in edition.options}
+    for name, spec in edition.options.items():
+        value = wanted.get(name, spec.default)
+        readings = offered.get(name)
+        if readings is None:
+            choice: Any = spec.default
+        elif any(_same(value, r) for r in readings) or _whole_in_range(value, ranges.get(name), impl):
+            choice = value
+        elif readings:
+            choice = readings[0]
+        else:
+            choice = spec.default
+        played[name] = choice
+    return _canonical(edition, played)
+
+
+def _whole_in_range(value: object, bounds: object, impl: Mapping[str, Any]) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    if isinstance(bounds, Sequence) and len(bounds) == 2:
+        low, high = bounds
+        return (low is None or value >= low) and (high is None or value <= high)
+    return bool(impl.get("integer_options"))
+
+
+def derive_expect(expect: Mapping[str, Any], observed: Mapping[str, Any]) -> dict[str, Any]:
+    """The expectation of a case under other readings, from the reference's outcome there.
+
+    Each key of ``expect`` that still holds in ``observed`` is kept as written; one that
+    does not is replaced by what the reference observed (the whole event sequence for
+    ``events``, ``events_include`` and ``events_exclude``; the same seats for
+    ``statuses``, ``lines``, ``kept``; the same sub-keys of ``next``).
+    """
+    out: dict[str, Any] = {}
+    for key, want in expect.items():
+        if not compare_detailed({key: want}, observed):
+            out.setdefault(key, want)
+            continue
+        have = observed.get(key)
+        if key in ("events", "events_include", "events_exclude"):
+            out.pop("events_include", None)
+            out.pop("events_exclude", None)
+            out["events"] = list(observed.get("events") or [])
+        elif key in ("statuses", "lines", "kept"):
+            out[key] = {seat: (have or {}).get(str(seat)) for seat in want}
+        elif key == "next":
+            out[key] = {sub: (have or {}).get(sub) for sub in want}
+        else:
+            out[key] = have
+    return out
+
+
+@attrs.frozen
+class Prepared:
+    """A case ready to be checked on an engine.
+
+    Attributes:
+        case: the case as written.
+        options: the options the engine plays it with (non-default values).
+        run: the reference's run of the case under those options.
+        expect: the expected outcome under those options.
+        actors: the seat taking each of the case's actions (reference, those options).
+        legal: the legal actions at each of those steps.
+        changed: whether the engine's readings differ from the case's own.
+    """
+
+    case: Case
+    options: Mapping[str, Any]
+    run: Run = attrs.field(repr=False)
+    expect: Mapping[str, Any]
+    actors: tuple[int, ...]
+    legal: tuple[tuple[str, ...], ...]
+    changed: bool
+
+    def request(self, *, auto_resolve: bool = False) -> dict[str, Any]:
+        """The case as sent to the engine: :data:`REQUEST_KEYS`, the engine's options and
+        ``actors`` (the seat taking each action).
+
+        Args:
+            auto_resolve: leave out the actions that were the only legal one at their step
+                (for engines declaring ``auto_resolves_forced_choices``).
+        """
+        out = {k: self.case[k] for k in REQUEST_KEYS if k in self.case}
+        out["options"] = dict(self.options)
+        if "actions" in self.case:
+            steps = list(zip(self.case.get("actions") or (), self.actors, self.legal, strict=False))
+            if auto_resolve:
+                steps = [step for step in steps if len(step[2]) != 1]
+            out["actions"] = [action for action, _, _ in steps]
+            out["actors"] = [seat for _, seat, _ in steps]
+        return out
+
+
+def _steps(run: Run) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
+    actors: list[int] = []
+    legal: list[tuple[str, ...]] = []
+    for state, move in zip(run.states, run.moves, strict=False):
+        if not move.startswith("chance "):
+            actors.append(state.current_player)
+            legal.append(tuple(state.legal_action_strings()))
+    return tuple(actors), tuple(legal)
+
+
+def _play(case: Case) -> Run | str:
+    try:
+        run = run_case(case)
+    except Flip7RefError as exc:
+        return str(exc)
+    return run.stopped if run.stopped else run
+
+
+def prepare(case: Case, impl: Mapping[str, Any]) -> Prepared | CaseResult:
+    """Work out what an engine must observe in a case; see the module docstring.
+
+    Args:
+        case: a conformance case.
+        impl: the engine's ``implementation`` description (for the reference in-process,
+            :func:`flip7ref.harness.implementation`).
+
+    Returns:
+        A :class:`Prepared` case, or a result already decided: ``error`` when the reference
+        cannot play the case as written (an unknown option, an illegal action...), ``skip``
+        when its decisions are not legal under the engine's readings.
+    """
+    own = _play(case)
+    if isinstance(own, str):
+        return errored(case, "error", cut(f"the reference cannot play this case: {own}"))
+    edition = load_edition(case["edition"])
+    try:
+        options = engine_options(impl, case)
+    except Flip7RefError as exc:  # pragma: no cover - the case played, so its edition is known
+        return errored(case, "error", cut(str(exc)))
+    if options == _canonical(edition, case.get("options") or {}):
+        run, expect, changed = own, dict(case["expect"]), False
+    else:
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(options.items())) or "the table defaults"
+        other = _play({**case, "options": options})
+        if isinstance(other, str):
+            why = f"the case's decisions are not legal under the engine's readings ({shown}): {other}"
+            return errored(case, "skip", cut(why))
+        run, expect, changed = other, derive_expect(case["expect"], other.observed), True
+    actors, legal = _steps(run)
+    return Prepared(case, options, run, expect, actors, legal, changed)
+
+
+# --------------------------------------------------------------------------- blame
+
+
+def _event_rules(data: Mapping[str, Any], edition: Edition) -> tuple[str, ...]:
+    try:
+        return event_rules(Event.from_dict(data), edition)
+    except (KeyError, TypeError):
+        return ()
+
+
+_PLAIN = ("round_started", "round_scored", "game_won", "tie_another_round", "reshuffled", "deck_exhausted")
+
+
+def blame(diff: Difference, prepared: Prepared) -> tuple[str, ...]:
+    """The rule ids behind the reference's observation at a difference.
+
+    ``events[i]``: the reference's event ``i`` (or, when the engine emitted more, the
+    engine's extra event) through the table's ``events`` section; an ``events_include``
+    entry: the reference event it matches; ``statuses``, ``lines``, ``kept`` of a seat:
+    the last reference event about that seat; ``next``: the rules of the node the
+    reference stops at; ``round_scores``, ``totals``, ``round``, ``winners``: the last
+    scoring, round or game-end event.  The case's cited rules when nothing is found.
+    """
+    run, case = prepared.run, prepared.case
+    edition = run.states[-1].game.edition if run.states else load_edition(case["edition"])
+    events: list[dict[str, Any]] = list(run.observed.get("events") or [])
+    found: tuple[str, ...] = ()
+
+    def last(types: Sequence[str]) -> tuple[str, ...]:
+        for ev in reversed(events):
+            if ev.get("type") in types:
+                return _event_rules(ev, edition)
+        return ()
+
+    if diff.key == "events" and isinstance(diff.index, int):
+        if diff.index < len(events):
+            found = _event_rules(events[diff.index], edition)
+        elif isinstance(diff.other, Mapping):
+            found = _event_rules(diff.other, edition)
+    elif diff.key == "events_include" and isinstance(diff.other, Mapping):
+        want = diff.other
+        match = next((e for e in events if all(e.get(k) == v for k, v in want.items())), None)
+        found = _event_rules(match or want, edition)
+    elif diff.key == "events_exclude" and isinstance(diff.index, str):
+        found = tuple(edition.event_rules.get(diff.index, ()))
+    elif diff.key in ("statuses", "lines", "kept") and diff.index is not None:
+        seat = int(str(diff.index))
+        for ev in reversed(events):
+            if ev.get("type") not in _PLAIN and seat in (ev.get("seat"), ev.get("target")):
+                found = _event_rules(ev, edition)
+                break
+    elif diff.key == "next" and run.states:
+        final = run.states[-1]
+        if final.current_player not in (CHANCE, TERMINAL):
+            found = rules_at(final)
+        found = found or (_event_rules(events[-1], edition) if events else ())
+    elif diff.key in ("round_scores", "totals"):
+        found = last(["round_scored"])
+    elif diff.key == "round":
+        found = last(["round_started", "round_scored"])
+    elif diff.key == "winners":
+        found = last(["game_won", "tie_another_round"])
+    elif diff.key in ("draw", "discard_count") and events:
+        found = _event_rules(events[-1], edition)
+    return tuple(dict.fromkeys(found)) or tuple(case["rules"])
+
+
+# --------------------------------------------------------------------------- verdicts
+
+
+def _shown(value: object, limit: int = 200) -> str:
+    try:
+        text = json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError):  # pragma: no cover - outcomes are JSON values
+        text = repr(value)
+    return cut(text, limit)
+
+
+def _result(prepared: Prepared, status: str, message: str, diffs: Sequence[str], rules: Sequence[str]) -> CaseResult:
+    case = prepared.case
+    whole = json.dumps(prepared.expect, sort_keys=True)
+    expected = {
+        "options": dict(prepared.options),
+        "actors": list(prepared.actors),
+        "legal": [list(step) for step in prepared.legal],
+        "outcome": dict(prepared.expect) if len(whole) <= 4000 else cut(whole, 4000),
+    }
+    return CaseResult(
+        case["id"], case["edition"], tuple(case["rules"]), case["source"], status, cut(message),
+        tuple(cut(d) for d in diffs), blame=tuple(rules), expected=expected,
+    )  # fmt: skip
+
+
+def only_events(expect: Mapping[str, Any], types: Sequence[str]) -> dict[str, Any]:
+    """``expect`` with its event expectations narrowed to the event types an engine emits."""
+    keep = set(types)
+    out = dict(expect)
+    for key in ("events", "events_include"):
+        if key in out:
+            out[key] = [e for e in out[key] if e.get("type") in keep]
+    if "events_exclude" in out:
+        out["events_exclude"] = [t for t in out["events_exclude"] if t in keep]
+    return out
+
+
+def verdict(prepared: Prepared, observed: Mapping[str, Any], events: Sequence[str] | None = None) -> CaseResult:
+    """Judge an engine's observed outcome: ``pass``, or ``fail`` blamed on the rule ids of the
+    first difference (:func:`blame`), with every difference explained.
+
+    Args:
+        prepared: the prepared case.
+        observed: the engine's outcome.
+        events: the event types the engine emits (protocol v2 ``events``); only those are
+            compared.  None: all.
+    """
+    expect = prepared.expect
+    if events is not None:
+        expect = only_events(expect, events)
+        observed = {**observed, "events": [e for e in observed.get("events") or [] if e.get("type") in set(events)]}
+    try:
+        diffs = compare_detailed(expect, observed)
+    except RecursionError:  # pragma: no cover - replies are depth-checked before
+        diffs = [Difference("outcome", None, "outcome: nested too deeply to compare")]
+    case = prepared.case
+    if not diffs:
+        return CaseResult(case["id"], case["edition"], tuple(case["rules"]), case["source"], "pass")
+    texts = [d.text for d in diffs]
+    if prepared.changed:
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(prepared.options.items())) or "the table defaults"
+        texts.append(f"(expected outcome computed by the reference under the engine's readings: {shown})")
+    return _result(prepared, "fail", diffs[0].text, texts, blame(diffs[0], prepared))
+
+
+_ACTION = re.compile(r"\baction (\d+)\b")
+
+
+def expected_steps(prepared: Prepared, message: str = "") -> list[str]:
+    """Lines saying what the reference expected: the seat taking each action and the legal
+    actions there (the action the engine's message names first), then the expected outcome."""
+    actions = list(prepared.case.get("actions") or ())
+    named = _ACTION.search(message)
+    order = list(range(len(actions)))
+    if named and 0 < int(named.group(1)) <= len(actions):
+        first = int(named.group(1)) - 1
+        order = [first, *[i for i in order if i != first]]
+    lines = []
+    for i in order[:8]:
+        if i < len(prepared.actors):
+            legal = ", ".join(prepared.legal[i]) or "none"
+            lines.append(f"reference: action {i + 1} {actions[i]!r} is seat {prepared.actors[i]}'s (legal there: {legal})")
+    if len(order) > 8:
+        lines.append(f"reference: … and {len(order) - 8} more actions")
+    lines.append(f"expected outcome: {_shown(prepared.expect, 400)}")
+    return lines
+
+
+def failed(prepared: Prepared, message: str) -> CaseResult:
+    """An ``error`` result for an engine that refused or failed a case: its message, and what the
+    reference expected (actors, legal actions, outcome); blamed on the rules of the node the
+    engine's message names (``action N``), else the case's rules."""
+    rules: tuple[str, ...] = tuple(prepared.case["rules"])
+    named = _ACTION.search(message)
+    if named and prepared.run.states:
+        index = int(named.group(1)) - 1
+        steps = zip(prepared.run.states, prepared.run.moves, strict=False)
+        decisions = [state for state, move in steps if not move.startswith("chance ")]
+        if 0 <= index < len(decisions):
+            rules = rules_at(decisions[index]) or rules
+    return _result(prepared, "error", message, [cut(message), *expected_steps(prepared, message)], rules)
+
+
+# --------------------------------------------------------------------------- dependencies
+
+
+def dependencies(case: Case) -> dict[str, list[str]]:
+    """The disputes a case's outcome depends on, found by playing it under every modelled
+    reading of every dispute of its edition that has an option.
+
+    Returns:
+        Dispute id -> the readings (option values) under which the case's expectation does
+        not hold or its decisions are not legal; only disputes with such readings.
+
+    Raises:
+        OptionError: the case's edition is unknown.
+    """
+    out: dict[str, list[str]] = {}
+    for dispute in disputes(case["edition"]):
+        if dispute.option is None:
+            continue
+        for reading in dispute.played:
+            assert reading.value is not None
+            try:
+                run = run_case(with_option(case, dispute.option, reading.value))
+            except Flip7RefError:
+                out.setdefault(dispute.id, []).append(reading.value)
+                continue
+            if run.stopped or run.diffs:
+                out.setdefault(dispute.id, []).append(reading.value)
+    return out

@@ -1,0 +1,163 @@
+"""The suite for implementers in every language: a JSON export, and summaries of reports.
+
+:func:`export_json` writes the conformance suite as JSON (one file per edition, with
+each case's ``depends_on``: the disputes its outcome depends on, found by playing it
+under every reading), beside the case and protocol schemas, so that an engine needs
+only a JSON parser.  The shipped copy is ``conformance/json/`` (a test checks it is
+current).  :func:`summary` turns a JSON-lines report of ``flip7ref conformance run``
+into Markdown; :func:`badge` into an SVG badge.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from .checking import dependencies
+from .conformance import SUITE_VERSION, Case, cases_dir, load_cases
+from .errors import SpecError
+from .spec import edition_ids, spec_dir
+
+SUITE_FORMAT = 1
+"""The format number of the JSON export."""
+
+
+def _jsonable(case: Case) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(json.dumps(case))  # YAML seat keys (ints) become strings
+    return data
+
+
+def export_documents(cases: Sequence[Case] | None = None) -> dict[str, str]:
+    """The JSON export as file name -> text (``flip7.json``, ``vengeance.json``,
+    ``case.schema.json``, ``protocol.schema.json``).
+
+    Raises:
+        SpecError: a malformed case file.
+    """
+    chosen = list(load_cases() if cases is None else cases)
+    out: dict[str, str] = {}
+    for edition in edition_ids():
+        mine = [case for case in chosen if case["edition"] == edition]
+        docs = []
+        for case in mine:
+            doc = _jsonable(case)
+            doc["depends_on"] = dependencies(case)
+            docs.append(doc)
+        data = {"format": SUITE_FORMAT, "suite": SUITE_VERSION, "edition": edition, "cases": docs}
+        out[f"{edition}.json"] = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    for name in ("case", "protocol"):
+        out[f"{name}.schema.json"] = (spec_dir() / "schema" / f"{name}.schema.json").read_text(encoding="utf-8")
+    return out
+
+
+def export_json(out: str | Path, cases: Sequence[Case] | None = None) -> list[Path]:
+    """Write the JSON export into folder ``out`` (created if missing); returns the files written.
+
+    Raises:
+        SpecError: a malformed case file.
+        OSError: the folder cannot be written.
+    """
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in export_documents(cases).items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def shipped_export() -> Path:
+    """The folder of the shipped JSON export (``conformance/json``)."""
+    return cases_dir().parent / "json"
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def read_report(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Read a JSON-lines report: its header and its result lines.
+
+    Raises:
+        SpecError: missing file, a line that is not JSON, or no header line (file, line, expectation).
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(str(p), "", f"a readable report file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise SpecError(str(p), "", "a UTF-8 JSON-lines report") from None
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            raise SpecError(str(p), f"line {number}", "a JSON object") from None
+        if not isinstance(value, dict):
+            raise SpecError(str(p), f"line {number}", "a JSON object")
+        rows.append(value)
+    if not rows or "report" not in rows[0]:
+        raise SpecError(str(p), "line 1", "the report header (a line with 'report')")
+    return rows[0], rows[1:]
+
+
+STATUSES = ("pass", "fail", "skip", "error")
+
+
+def summary(header: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> str:
+    """A Markdown summary of a report: engine, versions, declared readings, coverage, pass/fail/
+    skip/error by edition and by blamed rule."""
+    impl = header.get("implementation") or {}
+    name = impl.get("name") or header.get("engine") or "?"
+    lines = [f"# Conformance: {name} {impl.get('version', '')}".rstrip(), ""]
+    lines.append(f"- suite: flip7ref {header.get('suite', '?')}; protocol: {header.get('protocol') or 'in-process'}")
+    for edition, entry in sorted((impl.get("editions") or {}).items()):
+        options = (entry or {}).get("options") or {}
+        shown = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in sorted(options.items())) or "table defaults"
+        lines.append(f"- {edition} readings declared: {shown}")
+    ran = sum(1 for r in results if r.get("status") in ("pass", "fail"))
+    share = 100 * ran / len(results) if results else 0.0
+    lines += [f"- coverage: {ran} of {len(results)} cases run ({share:.1f}%)", ""]
+    lines += ["| edition | pass | fail | skip | error |", "|---|---:|---:|---:|---:|"]
+    by_edition: dict[str, Counter[str]] = {}
+    for r in results:
+        by_edition.setdefault(str(r.get("edition")), Counter())[str(r.get("status"))] += 1
+    for edition, counts in sorted(by_edition.items()):
+        lines.append(f"| {edition} | " + " | ".join(str(counts[s]) for s in STATUSES) + " |")
+    blamed: Counter[tuple[str, str]] = Counter()
+    for r in results:
+        if r.get("status") in ("fail", "error"):
+            for rule in r.get("blame") or r.get("rules") or ["?"]:
+                blamed[(str(r.get("edition")), str(rule))] += 1
+    if blamed:
+        lines += ["", "| edition | blamed rule | failures and errors |", "|---|---|---:|"]
+        for (edition, rule), n in sorted(blamed.items(), key=lambda kv: (-kv[1], kv[0])):
+            lines.append(f"| {edition} | {rule} | {n} |")
+    skipped = Counter(str(r.get("message", ""))[:120] for r in results if r.get("status") == "skip")
+    if skipped:
+        lines += ["", "| skip reason | cases |", "|---|---:|"]
+        lines += [f"| {reason.replace('|', '/')} | {n} |" for reason, n in skipped.most_common(10)]
+    return "\n".join(lines) + "\n"
+
+
+def badge(results: Sequence[Mapping[str, Any]]) -> str:
+    """An SVG badge: ``flip7ref conformance | P/T passed`` (green when every case ran and passed)."""
+    passed = sum(1 for r in results if r.get("status") == "pass")
+    total = len(results)
+    colour = "#4c1" if total and passed == total else "#dfb317" if passed else "#e05d44"
+    left, right = "flip7ref conformance", f"{passed}/{total} passed"
+    lw, rw = 7 * len(left) + 10, 7 * len(right) + 10
+    label = f"{escape(left)}: {escape(right)}"
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{lw + rw}" height="20" role="img" aria-label="{label}">'
+        f'<rect width="{lw}" height="20" fill="#555"/><rect x="{lw}" width="{rw}" height="20" fill="{colour}"/>'
+        f'<g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle">'
+        f'<text x="{lw / 2}" y="14">{escape(left)}</text><text x="{lw + rw / 2}" y="14">{escape(right)}</text></g></svg>\n'
+    )

@@ -1,0 +1,76 @@
+"""A hostile engine for the harness tests: it answers every case like the reference,
+except the case whose id is in BAD, where it does what MODE says.
+
+Usage: python hostile.py MODE [PIDFILE]
+
+Modes: ``deep`` (a reply nested 200,000 deep), ``bigint`` (a 5,000-digit integer),
+``badutf8`` (invalid UTF-8 on stdout), ``noread`` (stops reading stdin before the
+case), ``longline`` (a 2 MB line on stdout), ``longstderr`` (a 2 MB stderr line, then
+it exits), ``longmessage`` (errored with a 500 kB message), ``hang`` (sleeps).
+With PIDFILE it writes its process id there first (one line, appended), so the tests
+can check it is gone afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from flip7ref.conformance import observe
+from flip7ref.harness import implementation
+
+BAD = "F7-C0002"
+
+
+def out(data: bytes) -> None:
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    if len(sys.argv) > 2:
+        with open(sys.argv[2], "a", encoding="utf-8") as f:
+            f.write(f"{os.getpid()}\n")
+    while True:
+        raw = sys.stdin.readline()
+        if not raw:
+            return
+        request = json.loads(raw)
+        if request["cmd"] == "stop":
+            return
+        if request["cmd"] == "start":
+            out((json.dumps({"version": 1, "implementation": implementation(1)}) + "\n").encode())
+            if mode == "noread":
+                time.sleep(120)  # never reads the next request
+            continue
+        case, seq = request["case"], request["seq"]
+        if case["id"] == BAD:
+            if mode == "deep":
+                out(b"[" * 200_000 + b"]" * 200_000 + b"\n")
+                continue
+            if mode == "bigint":
+                out(b'{"seq": ' + str(seq).encode() + b', "outcome": {"score": ' + b"9" * 5000 + b"}}\n")
+                continue
+            if mode == "badutf8":
+                out(b'{"seq": 1, "outcome": {"score": "\xff\xfe"}}\n')
+                continue
+            if mode == "longline":
+                out(b'"' + b"x" * 2_000_000 + b'"\n')
+                continue
+            if mode == "longstderr":
+                sys.stderr.write("E" * 2_000_000 + "\n")
+                sys.stderr.flush()
+                sys.exit(4)
+            if mode == "longmessage":
+                out((json.dumps({"seq": seq, "errored": True, "message": "M" * 500_000}) + "\n").encode())
+                continue
+            if mode == "hang":
+                time.sleep(120)
+        out((json.dumps({"seq": seq, "outcome": observe(case)}) + "\n").encode())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""A harness nothing can crash or leak: each hostile engine of issue 16 item 12 gets its
+case errored with a clear reason (the run goes on) or a one-line error with exit 2."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from flip7ref.cli import main
+from flip7ref.conformance import load_cases
+from flip7ref.harness import LINE_LIMIT, check_timeout, run_engine, run_in_process
+
+HOSTILE = Path(__file__).parent / "engines" / "hostile.py"
+IDS = ("F7-C0001", "F7-C0002", "F7-C0100")
+
+
+def _cases() -> list[dict[str, object]]:
+    cases = [dict(c) for c in load_cases() if c["id"] in IDS]
+    assert [c["id"] for c in cases] == list(IDS)
+    return cases
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process runs (a zombie waiting for its parent counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def _gone(pids: list[int], within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not any(_alive(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [
+        ("deep", "nested too deeply"),
+        ("bigint", "cannot be read"),
+        ("badutf8", "not UTF-8 (byte 0xff"),
+        ("longline", f"(at most {LINE_LIMIT} are read)"),
+        ("longstderr", "engine exited (status 4); stderr: EEEE"),
+        ("longmessage", "engine errored: MMMM"),
+    ],
+)
+def test_hostile_reply_errors_that_case_only(mode: str, message: str) -> None:
+    """A reply nested 200,000 deep, a 5,000-digit number, invalid UTF-8, a 2 MB line on
+    stdout or stderr, a 500 kB message: that case errors with a bounded, clear message;
+    the others pass."""
+    _, results = run_engine(f"{sys.executable} {HOSTILE} {mode}", _cases(), timeout=20)
+    statuses = {r.case_id: r.status for r in results}
+    assert statuses == {"F7-C0001": "pass", "F7-C0002": "error", "F7-C0100": "pass"}
+    bad = next(r for r in results if r.case_id == "F7-C0002")
+    assert message in bad.message
+    assert len(bad.message) <= 500
+    assert all(len(d) <= 500 for d in bad.diffs)
+    assert len(json.dumps(bad.to_dict())) < 20_000
+
+
+def test_engine_that_stops_reading_its_input() -> None:
+    """An engine that no longer reads stdin while a large request is written does not hang the harness."""
+    case = dict(_cases()[0], title="x" * 400_000)  # more than any pipe buffer
+    started = time.monotonic()
+    _, results = run_engine(f"{sys.executable} {HOSTILE} noread", [case, _cases()[2]], timeout=2)
+    assert [r.status for r in results] == ["error", "error"]
+    assert "did not read its input within 2 s" in results[0].message
+    assert time.monotonic() - started < 60
+
+
+def test_shell_wrapped_engine_leaves_no_process(tmp_path: Path) -> None:
+    """An engine started through a shell is killed with its children, on restart and at the end."""
+    pidfile = tmp_path / "pids"
+    command = f"sh -c '{sys.executable} {HOSTILE} hang {pidfile}; echo wrapper-done'"
+    _, results = run_engine(command, _cases(), timeout=3)
+    assert [r.status for r in results] == ["pass", "error", "pass"]
+    pids = [int(line) for line in pidfile.read_text().split()]
+    assert len(pids) == 2  # restarted once after the hang
+    assert _gone(pids)
+
+
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_signal_to_the_harness_stops_the_engine(tmp_path: Path, sig: int, status: int) -> None:
+    """SIGTERM or SIGINT of the harness kills the engine's process group; the report keeps what was done."""
+    pidfile, report = tmp_path / "pids", tmp_path / "report.jsonl"
+    command = f"sh -c '{sys.executable} {HOSTILE} hang {pidfile}; true'"
+    argv = [sys.executable, "-m", "flip7ref.cli", "conformance", "run", "--engine", command, "--timeout", "60",
+            "--report", str(report), *[arg for i in IDS for arg in ("--case", i)]]  # fmt: skip
+    harness = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(report.read_text().splitlines() if report.exists() else []) < 2:
+        time.sleep(0.05)  # the first case is reported: the engine now hangs on the second
+    time.sleep(0.3)
+    harness.send_signal(sig)
+    try:
+        _, err = harness.communicate(timeout=30)
+    finally:
+        harness.kill()
+    assert harness.returncode == status, err
+    assert err.count("\n") == 1
+    pids = [int(line) for line in pidfile.read_text().split()]
+    assert _gone(pids)
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    assert lines[0]["report"] == 1 and lines[1]["case"] == "F7-C0001" and lines[1]["status"] == "pass"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "1e9", "soon"])
+def test_bad_timeouts_are_usage_errors(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """--timeout must be a finite number of seconds above 0 (at most a day)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["conformance", "run", "--timeout", value, "--case", "F7-C0001"])
+    assert exc.value.code == 2
+    assert "--timeout" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="expected a number of seconds"):
+        check_timeout(value)
+
+
+def test_report_into_a_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--report into a folder that does not exist: one line, exit 2, nothing created."""
+    target = tmp_path / "nope" / "report.jsonl"
+    assert main(["conformance", "run", "--case", "F7-C0001", "--report", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "does not exist" in err and err.count("\n") == 1
+    assert not target.parent.exists()
+
+
+def test_empty_engine_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """--engine '' is a usage error, not a silent in-process run."""
+    assert main(["conformance", "run", "--engine", "", "--case", "F7-C0001"]) == 2
+    assert "--engine: the command is empty" in capsys.readouterr().err
+
+
+def test_unknown_option_has_one_verdict(tmp_path: Path) -> None:
+    """A case with an unknown option errors the same way in-process and against an engine."""
+    case = {**_cases()[0], "id": "F7-C9999", "options": {"no_such_option": "x"}}
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump({"format": 1, "cases": [case]}), encoding="utf-8")
+    cases = load_cases([path])
+    [local] = run_in_process(cases)
+    _, [remote] = run_engine(f"{sys.executable} -m flip7ref.cli conformance serve", cases, timeout=60)
+    assert local.status == remote.status == "error"
+    assert local.message == remote.message
+    assert "no_such_option" in local.message
+
+
+def test_engine_that_cannot_start_leaves_no_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine that cannot start: exit 2 with one line, and no (empty) report file left behind."""
+    report = tmp_path / "report.jsonl"
+    assert main(["conformance", "run", "--engine", "/nonexistent/engine", "--report", str(report)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not report.exists()
+
+
+def test_unknown_option_of_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown command-line option is a usage error (exit 2), not a traceback."""
+    with pytest.raises(SystemExit) as exc:
+        main(["conformance", "run", "--no-such-flag"])
+    assert exc.value.code == 2
+    assert "unrecognized arguments: --no-such-flag" in capsys.readouterr().err
+
+
+def test_no_engine_process_is_left_after_the_tests() -> None:
+    """Nothing started by the hostile engines above still runs (checked by command line)."""
+    mine = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=True).stdout
+    leftovers = [line for line in mine.splitlines() if str(HOSTILE) in line and "ps -eo" not in line]
+    assert not leftovers, leftovers

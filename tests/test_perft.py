@@ -1,0 +1,100 @@
+"""Perft cases: counts of deal orders, checked by brute force over every permutation of the
+pile (independently of the reference's chance nodes), and driven through the protocol."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flip7ref.conformance import build_state, load_cases
+from flip7ref.harness import run_engine, run_in_process
+from flip7ref.perft import decide
+from flip7ref.state import CHANCE
+
+WRONG = Path(__file__).parent / "engines" / "wrong_rules.py"
+SERVE = f"{sys.executable} -m flip7ref.cli conformance serve"
+
+
+def _perft() -> list[Any]:
+    return [c for c in load_cases() if c["kind"] == "perft"]
+
+
+def _brute_force(case: Any) -> dict[str, Any]:
+    """Play every distinct full order of the pile (each equally likely) with the stacked-pile
+    runner, and count the distinct prefixes drawn before the round is scored."""
+    pile = [card for card, n in case["setup"]["pile"].items() for _ in range(n)]
+    prefixes: dict[tuple[str, ...], str] = {}
+    weight: Counter[tuple[str, ...]] = Counter()
+    orders = set(itertools.permutations(pile))
+    for order in orders:
+        setup = {k: v for k, v in case["setup"].items() if k != "pile"}
+        state = build_state({**case, "setup": {**setup, "draw": list(order)}})
+        first_round, taken = state.round, 0
+        while not (state.is_terminal() or state.round != first_round):
+            if state.current_player == CHANCE:
+                card = state.next_card()
+                assert card == order[taken]  # the stacked pile is drawn top first, never reshuffled
+                state, taken = state.apply_chance(card), taken + 1
+            else:
+                state = state.apply(decide(case, state))
+        drawn = order[:taken]
+        scored = next(e for e in state.events() if e.type == "round_scored")
+        prefixes[drawn] = str(list(scored.get("scores")))
+        weight[drawn] += 1
+    outcomes = Counter(prefixes.values())
+    scores: dict[str, Fraction] = {}
+    for prefix, key in prefixes.items():
+        scores[key] = scores.get(key, Fraction(0)) + Fraction(weight[prefix], len(orders))
+    return {"orders": len(prefixes), "outcomes": dict(outcomes), "scores": {k: str(v) for k, v in scores.items()}}
+
+
+def test_at_least_thirty_perft_cases_across_both_editions() -> None:
+    """31 perft cases, with Flip Three, Flip Four, Second Chance, Swap, Steal and the special numbers."""
+    cases = _perft()
+    assert len(cases) >= 30
+    assert {c["edition"] for c in cases} == {"flip7", "vengeance"}
+    piles = {card for c in cases for card in c["setup"]["pile"]}
+    assert {"flip_three", "flip_four", "second_chance", "swap", "steal", "unlucky7", "lucky13", "freeze"} <= piles
+    assert any(c["setup"]["pile"].get("flip_three", 0) == 2 for c in cases)  # a chain
+
+
+@pytest.mark.parametrize("case", [c for c in _perft() if c["expect"]["orders"] <= 40], ids=lambda c: c["id"])
+def test_perft_counts_match_a_brute_force_over_every_permutation(case: Any) -> None:
+    """orders, outcomes and exact score probabilities equal a count over all permutations of the pile."""
+    brute = _brute_force(case)
+    assert brute["orders"] == case["expect"]["orders"]
+    assert brute["outcomes"] == case["expect"]["outcomes"]
+    assert brute["scores"] == case["expect"]["scores"]
+    assert sum(case["expect"]["divide"].values()) == case["expect"]["orders"]
+
+
+def test_perft_over_the_protocol_and_a_wrong_engine() -> None:
+    """The reference passes perft cases over the protocol; an engine whose x2 doubles the
+    modifiers fails the perft case with x2 and +4 (count differences, then the first order)."""
+    cases = [c for c in _perft() if c["id"] in ("F7-C5001", "F7-C5009", "V-C5006")]
+    _, results = run_engine(SERVE, cases, timeout=60)
+    assert [r.status for r in results] == ["pass"] * 3
+    assert [r.status for r in run_in_process(cases)] == ["pass"] * 3
+    _, results = run_engine(f"{sys.executable} {WRONG} x2-doubles-modifiers", cases[:2], timeout=60)
+    by_id = {r.case_id: r for r in results}
+    assert by_id["F7-C5009"].status == "fail"
+    assert by_id["F7-C5009"].message.startswith("outcomes[")
+    assert any(d.startswith("first deal order that differs: ") for d in by_id["F7-C5009"].diffs)
+    assert by_id["F7-C5009"].blame and by_id["F7-C5009"].blame[0] in ("F7-091", "F7-090", "F7-092", "F7-100")
+
+
+def test_dispute_and_explain_show_perft_cases(capsys: pytest.CaptureFixture[str]) -> None:
+    """flip7ref dispute plays an attached perft case under each reading; explain --case prints its counts."""
+    from flip7ref.cli import main
+
+    assert main(["dispute", "D-F7-10"]) == 0
+    assert "F7-C5017" in capsys.readouterr().out
+    assert main(["explain", "--case", "F7-C5001"]) == 0
+    out = capsys.readouterr().out
+    assert "6 deal orders until the round is scored" in out and "probability 1/3" in out
