@@ -464,7 +464,9 @@ class SoloSolver:
         try:
             while plan.left() or workers.running():
                 give()
-                finished = workers.results()
+                finished = workers.results(None if self._deadline is None else self._deadline - time.perf_counter())
+                if not finished:  # max_seconds passed with every worker still busy on one combination
+                    self._check()
                 give()  # before unpickling: a worker's next combination of its own needs nothing from these
                 for _, task, raw in finished:
                     memo, best = _loaded(raw)
@@ -706,13 +708,14 @@ class _Workers:
         self.pipes[w].send(message)
         self.given[w] = task
 
-    def results(self) -> list[tuple[int, tuple[int, ...], bytes]]:
-        """Wait for at least one worker to finish; ``(worker, combination, result)``
-        for each that did, the result still pickled (see :func:`_loaded`)."""
+    def results(self, timeout: float | None = None) -> list[tuple[int, tuple[int, ...], bytes]]:
+        """Wait for at least one worker to finish, or ``timeout`` seconds (then the list
+        may be empty); ``(worker, combination, result)`` for each that did, the result
+        still pickled (see :func:`_loaded`)."""
         busy = [self.pipes[w] for w in range(self.count) if self.given[w] is not None]
         assert busy, "every combination left waits for another"  # cannot happen: see _Schedule
         out = []
-        for pipe in wait(busy):
+        for pipe in wait(busy, None if timeout is None else max(0.0, timeout) + 0.01):
             w = self.pipes.index(pipe)  # type: ignore[arg-type]
             try:
                 raw = self.pipes[w].recv_bytes()
