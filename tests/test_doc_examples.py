@@ -14,7 +14,9 @@ These tests check the documentation, so they cite no rule ids.
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,18 +44,34 @@ def test_examples_are_found() -> None:
 
 @pytest.mark.parametrize("example", [_param(e) for e in EXAMPLES])
 def test_example_runs_and_prints_what_it_says(example: CodeExample, eval_example: EvalExample) -> None:
-    failure = None
+    failure = skip = None
     try:
         if eval_example.update_examples:
             eval_example.run_print_update(example)
         else:
             eval_example.run_print_check(example)
-    except ModuleNotFoundError as exc:
+    except ImportError as exc:  # a missing module, or flip7ref.rl's own ImportError naming it
         if (exc.name or "").partition(".")[0] not in OPTIONAL or os.environ.get("CI"):
             raise
-        pytest.skip(f"needs the optional module {exc.name!r} (an extra of flip7ref)")
+        skip = f"needs the optional module {exc.name!r} (an extra of flip7ref)"
     except Exception as exc:  # reported below, outside this block: pytest cannot render the example's traceback
         failure = f"{type(exc).__name__}: {exc}"
+    if skip is not None:
+        pytest.skip(skip)
     if failure is not None:
         where = f"{example.path.relative_to(ROOT)}:{example.start_line}"
         pytest.fail(f"{where}: the example failed: {failure}", pytrace=False)
+
+
+def test_rl_without_its_extra_names_the_missing_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the [rl] extra, ``import flip7ref.rl`` fails with an ImportError naming the missing module
+    (``exc.name``), so an example importing it is skipped like one importing numpy itself (README's
+    fresh-machine ``pytest`` once failed on the docs/rl.md examples here)."""
+    for name in [m for m in sys.modules if m == "flip7ref.rl" or m.startswith("flip7ref.rl.")]:
+        monkeypatch.delitem(sys.modules, name)
+    missing = "gymnasium"  # the first module flip7ref.rl imports
+    monkeypatch.setitem(sys.modules, missing, None)  # None in sys.modules: that import raises ModuleNotFoundError
+    with pytest.raises(ImportError) as caught:
+        importlib.import_module("flip7ref.rl")
+    assert caught.value.name == missing and caught.value.name in OPTIONAL
+    assert str(caught.value) == f"flip7ref.rl needs the optional [rl] extra ({missing} is missing): pip install 'flip7ref[rl]'"

@@ -38,6 +38,8 @@ def test_bare_command_lists_every_command_one_line_each(capsys: pytest.CaptureFi
     for line in out.splitlines():
         if line.startswith("  "):
             assert len(line.split(None, 1)) == 2, f"a command without its one-line help: {line!r}"
+    tournament = next(line for line in out.splitlines() if line.split()[:1] == ["tournament"])
+    assert "95% confidence" in tournament and "%%" not in out  # argparse's escape is not printed
 
 
 def test_version_names_package_protocol_and_formats(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,6 +3,8 @@ and optimal-solo's solve in simulate (issue 18, item 5)."""
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from flip7ref import Game
@@ -28,6 +30,25 @@ def test_max_seconds_stops_a_solve() -> None:
         SoloSolver(max_seconds=1e-6).solve(state)
     with pytest.raises(OptionError, match="max_seconds must be a positive number"):
         SoloSolver(max_seconds=0)
+
+
+def test_max_seconds_stops_a_solve_shared_among_workers() -> None:
+    """With workers, the deadline holds while every worker is still busy on its first combination:
+    `solve --cards numbers,modifiers,actions --max-seconds 10` (2 workers, the default here) once ran on
+    for hours, since the deadline was checked only when a combination came back."""
+    state = solo_deck_position(Game("flip7", 1), ["number", "modifier", "action"])
+
+    def hung(*_: object) -> None:
+        raise AssertionError("the solve did not stop within 120 s of its 0.5 s limit")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(120)  # fail, rather than hang for hours, if the deadline is ignored
+    try:
+        with pytest.raises(AnalysisError, match=r"stopped after 0.5 s \(--max-seconds\)"):
+            SoloSolver(workers=2, max_seconds=0.5).solve(state)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def test_progress_reports_the_states_solved() -> None:

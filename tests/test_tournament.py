@@ -123,6 +123,7 @@ def test_cli_tournament_table_and_json(capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = run(capsys, *args)
     assert code == 0
     assert "95% CI (Wilson)" in out and "threshold:18" in out and "random" in out
+    assert "mean final total" in out  # the column's name in the help and in docs/tournaments.md
     code, out, _ = run(capsys, *args, "--json")
     data = json.loads(out)
     assert code == 0 and data["games"] == 12 and data["rotations"] == 3

@@ -149,13 +149,14 @@ class _Workers:
         self.pipes[w].send(message)
         self.given[w] = task
 
-    def results(self) -> list[tuple[int, tuple[int, ...], bytes]]:
-        """Wait for at least one worker to finish; ``(worker, combination, result)``
-        for each that did, the result still pickled (see :func:`_loaded`)."""
+    def results(self, timeout: float | None = None) -> list[tuple[int, tuple[int, ...], bytes]]:
+        """Wait for at least one worker to finish, or ``timeout`` seconds (then the list
+        may be empty); ``(worker, combination, result)`` for each that did, the result
+        still pickled (see :func:`_loaded`)."""
         busy = [self.pipes[w] for w in range(self.count) if self.given[w] is not None]
         assert busy, "every combination left waits for another"  # cannot happen: see _Schedule
         out = []
-        for pipe in wait(busy):
+        for pipe in wait(busy, None if timeout is None else max(0.0, timeout) + 0.01):
             w = self.pipes.index(pipe)  # type: ignore[arg-type]
             try:
                 raw = self.pipes[w].recv_bytes()

@@ -285,7 +285,9 @@ class SoloSolver:
         try:
             while plan.left() or workers.running():
                 give()
-                finished = workers.results()
+                finished = workers.results(None if self._deadline is None else self._deadline - time.perf_counter())
+                if not finished:  # max_seconds passed with every worker still busy on one combination
+                    self._check()
                 give()  # before unpickling: a worker's next combination of its own needs nothing from these
                 for _, task, raw in finished:
                     memo, best = _loaded(raw)

@@ -49,7 +49,8 @@ class _Version(argparse.Action):
 def command_list(parser: argparse.ArgumentParser) -> str:
     """The commands of ``parser``, one line each (``  NAME  help``), for bare ``flip7ref``."""
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    rows = [(a.dest, a.help or "") for a in sub._choices_actions]
+    # a help string is an argparse format string ("95%%" prints "95%"), shown here unformatted
+    rows = [(a.dest, (a.help or "").replace("%%", "%")) for a in sub._choices_actions]
     width = max(len(name) for name, _ in rows)
     lines = [f"usage: {parser.prog} COMMAND [options]   ({parser.prog} COMMAND --help for one command)", "", "commands:"]
     lines += [f"  {name:<{width}}  {text}" for name, text in rows]

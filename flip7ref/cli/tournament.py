@@ -40,7 +40,7 @@ def _standings(result: TournamentResult) -> object:
     table = Table(title=f"{result.edition}, {result.players} players, {result.games} games in {result.players} "
                   f"seat rotations; options: {options}")  # fmt: skip
     for name, justify in (("strategy", "left"), ("seat-games", "right"), ("win rate", "right"), ("95% CI (Wilson)", "right"),
-                          ("mean score", "right"), ("95% CI (normal)", "right")):  # fmt: skip
+                          ("mean final total", "right"), ("95% CI (normal)", "right")):  # fmt: skip
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for e in result.entries:
         table.add_row(e.name, str(e.seat_games), f"{e.win_rate:.3f}", _ci(e.win_interval(), ".3f"),

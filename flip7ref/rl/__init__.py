@@ -13,7 +13,8 @@ Install with ``pip install 'flip7ref[rl]'`` (numpy, gymnasium, pettingzoo, open_
   every adapter shares (documented in ``docs/rl.md``).
 
 Raises:
-    ImportError: on import, when the extra is not installed (the message says how to install it).
+    ImportError: on import, when the extra is not installed (the message says how to install it;
+        ``name`` is the missing module, e.g. ``"gymnasium"``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ try:
     import numpy as _numpy  # noqa: F401
     import pettingzoo as _pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the installation
-    raise ImportError(f"flip7ref.rl needs the optional [rl] extra ({exc.name} is missing): pip install 'flip7ref[rl]'") from exc
+    message = f"flip7ref.rl needs the optional [rl] extra ({exc.name} is missing): pip install 'flip7ref[rl]'"
+    raise ImportError(message, name=exc.name) from exc
 
 from .encoding import ActionIndex, ObservationEncoder
 from .gym_env import GYM_ID, Flip7GymEnv
