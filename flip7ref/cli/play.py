@@ -19,6 +19,7 @@ from ._common import (
     add_cluster,
     add_common,
     add_strategy,
+    check_output,
     cluster_client,
     make_game,
     parse_seed,
@@ -51,6 +52,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     strategies = pick_strategies(args, game.players)
     seed = parse_seed(args.seed)
     show = showing_progress(args) and args.games >= 50
+    if args.log:
+        check_output("--log", args.log)
     log_file = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
     try:
         def log(record: dict[str, object]) -> None:

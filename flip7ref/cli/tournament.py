@@ -14,6 +14,7 @@ from ..tournament import ReadingResult, TournamentResult, disputed_readings, rea
 from ._common import (
     add_cluster,
     add_common,
+    check_output,
     cluster_client,
     parse_options,
     parse_seed,
@@ -87,6 +88,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
     if args.plot:
         from ..plot import _pyplot
+
+        check_output("--plot", args.plot)  # before the games, not after
 
         _pyplot()  # a missing matplotlib is said before the games, not after
     seed = parse_seed(args.seed)
