@@ -349,3 +349,22 @@ def test_a_seed_of_more_digits_than_python_converts_is_refused(capsys: pytest.Ca
     assert code == 2 and err == expected
     code, out, _ = run(capsys, "simulate", "--games", "2", "--seed", "9" * 4000, "--json")
     assert code == 0 and json.loads(out)["games"] == 2
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_what_a_strategy_prints_goes_to_stderr_not_into_the_json(
+    bots: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = f"chatty_{command}"  # a fresh module for each: an imported one does not print again
+    (bots / f"{module}.py").write_text(
+        "print('loading chatty')\n"
+        "class Bot:\n"
+        "    def choose(self, state, rng):\n"
+        "        print('thinking')\n"
+        "        return state.legal_actions()[0]\n"
+    )
+    bot = f"{module}:Bot"
+    args = ["--strategy", bot] if command == "simulate" else ["--strategies", f"{bot},random", "--players", "2"]
+    code, out, err = run(capsys, command, "--games", "2", "--json", "--no-progress", *args)
+    assert code == 0 and json.loads(out)["games"] == 2
+    assert err.startswith("loading chatty\nthinking\n")

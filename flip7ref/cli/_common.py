@@ -46,6 +46,12 @@ def check_output(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {path}: cannot write there (permission denied)")
 
 
+def user_output_to_stderr() -> contextlib.AbstractContextManager[Any]:
+    """While user strategies are imported and play: what they print goes to stderr, so
+    it never mixes with the command's results on stdout (``--json`` stays one object)."""
+    return contextlib.redirect_stdout(sys.stderr)
+
+
 def parse_seed(text: str) -> int | str:
     """Seeds are whole numbers or words; ``01`` and ``1`` are the same seed."""
     text = text.strip()

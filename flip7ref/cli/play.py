@@ -26,6 +26,7 @@ from ._common import (
     pick_strategies,
     progress_bar,
     showing_progress,
+    user_output_to_stderr,
 )
 
 
@@ -49,7 +50,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise OptionError("--games: expected a whole number of games, at least 1")
     if args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
-    strategies = pick_strategies(args, game.players)
+    with user_output_to_stderr():
+        strategies = pick_strategies(args, game.players)
     seed = parse_seed(args.seed)
     show = showing_progress(args) and args.games >= 50
     if args.log:
@@ -60,7 +62,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             assert log_file is not None
             log_file.write(json.dumps(record, sort_keys=True) + "\n")
 
-        with cluster_client(args) as client, progress_bar(show, "simulating", args.games) as update:
+        with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "simulating", args.games) as update:
             for strategy in strategies:
                 if isinstance(strategy, OptimalSoloStrategy):  # its policy is solved in as many processes
                     strategy.workers, strategy.cluster = args.workers, client
