@@ -40,7 +40,8 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
         GameTooLongError: the game did not end within ``max_moves`` moves (a
             normal game takes a few hundred; strategies that never score, or a
             huge target score, can play forever).
-        StrategyError: a strategy chose an action that is not legal.
+        StrategyError: a strategy chose an action that is not legal, or its
+            ``choose`` raised (or called ``sys.exit``).
     """
     if not isinstance(state, State):
         raise OptionError(f"state: expected a flip7ref.State, got {type(state).__name__}")
@@ -57,7 +58,11 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
             state = state.apply_chance(state.sample_chance(rng))
             continue
         strategy = strategies[player % count]
-        action = strategy.choose(state, rng)
+        try:
+            action = strategy.choose(state, rng)
+        except (Exception, SystemExit) as exc:  # the user's code failed: say whose and where, not a traceback
+            name = getattr(strategy, "name", type(strategy).__name__)
+            raise StrategyError(f"strategy {name!r} at seat {player} failed in choose(): {type(exc).__name__}: {exc}") from None
         try:
             state = state.apply(action)
         except IllegalActionError as exc:

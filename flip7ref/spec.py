@@ -443,6 +443,10 @@ def _where(node: yaml.Node) -> str:
     return f"line {mark.line + 1}, column {mark.column + 1}"
 
 
+MAX_INT_CHARS = 4000
+"""The longest whole number an edition table may write (Python converts at most 4,300 digits)."""
+
+
 def _check_nodes(root: yaml.Node, file: str) -> None:
     """Refuse a composed YAML document that is too deep, too large once its
     aliases are expanded, recursive, or has a key twice in a mapping.
@@ -475,6 +479,10 @@ def _check_nodes(root: yaml.Node, file: str) -> None:
             continue
         if nid in started:
             raise SpecError(file, _where(node), "YAML without a recursive alias (a node that contains itself)")
+        if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:int" and len(node.value) > MAX_INT_CHARS:
+            # Python refuses to convert so many digits (ValueError): say where, as for every other fault
+            found = f"found {len(node.value):,}"
+            raise SpecError(file, _where(node), f"a whole number of at most {MAX_INT_CHARS:,} characters ({found})")
         if depth > MAX_YAML_DEPTH:
             raise SpecError(file, _where(node), f"YAML nested at most {MAX_YAML_DEPTH} deep")
         started.add(nid)

@@ -319,7 +319,7 @@ def load_strategy(spec: str) -> Strategy:
         raise
     except ModuleNotFoundError as exc:
         raise StrategyError(f"{where}: no module named {exc.name!r} (is it on PYTHONPATH or in this directory?)") from None
-    except Exception as exc:  # the user's module failed while importing
+    except (Exception, SystemExit) as exc:  # the user's module failed (or exited) while importing
         raise StrategyError(f"{where}: importing {module_name} failed: {type(exc).__name__}: {exc}") from None
     target: object = module
     for part in attr.split("."):
@@ -330,7 +330,7 @@ def load_strategy(spec: str) -> Strategy:
         raise StrategyError(f"{where}: {attr} is not a class or a factory (got {type(target).__name__})")
     try:
         strategy = target()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise StrategyError(f"{where}: {attr}() failed: {type(exc).__name__}: {exc}") from None
     if not callable(getattr(strategy, "choose", None)):
         raise StrategyError(f"{where}: a {type(strategy).__name__} has no method choose(state, rng); see the Strategy protocol")

@@ -487,3 +487,61 @@ def test_the_rl_benchmark_runs() -> None:
     results = module.bench_all(steps=60, repeat=1)
     assert sorted(results) == sorted(f"{env} {ed}" for env in ("pettingzoo", "gymnasium", "openspiel") for ed in EDITIONS)
     assert all(r["steps_per_second"] > 0 and len(r["runs_steps_per_second"]) == 1 for r in results.values())
+
+
+# ---------------------------------------------------------------- hostile input (the breaker's findings)
+
+
+@pytest.mark.parametrize("action", ["1", 1.0, 1.7, np.float64(0.5), True, None, [0], np.array([0, 1]), float("nan")])
+def test_an_action_that_is_not_a_whole_number_is_refused_not_rounded(action: object) -> None:
+    env = rl.Flip7GymEnv(players=2)
+    env.reset(seed=3)
+    before = env.state
+    with pytest.raises(IllegalActionError) as info:
+        env.step(action)
+    assert "an action index is a whole number, not a" in str(info.value) and "legal here: 0, 1" in str(info.value)
+    assert env.state is before and env.moves == 0
+    aec = rl.Flip7Env(players=2)
+    aec.reset(seed=3)
+    with pytest.raises(IllegalActionError):
+        aec.step(action)  # type: ignore[arg-type]
+
+
+def test_numpy_whole_numbers_are_action_indices() -> None:
+    from flip7ref.rl.encoding import action_index
+
+    assert action_index(np.int64(1)) == 1 and action_index(np.array(0)) == 0 and action_index(7) == 7
+    env = rl.Flip7GymEnv(players=2)
+    env.reset(seed=3)
+    assert "illegal_action" not in env.step(np.int64(1))[4]
+
+
+def test_stepping_after_the_game_ended_asks_for_reset() -> None:
+    env = rl.Flip7GymEnv(players=2)
+    obs, _ = env.reset(seed=2)
+    terminated = False
+    while not terminated:
+        obs, _, terminated, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(OptionError, match=r"^the game has ended \(terminated\): call reset\(\) before step\(\)$"):
+        env.step(0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"opponents": 5}, "opponents: expected a strategy name or a list of them, got 5"),
+        ({"opponents": ["random", 3]}, "opponents: expected a strategy name or a list of them, got ['random', 3]"),
+        ({"illegal_reward": "a"}, "illegal_reward: expected a finite number, got 'a'"),
+        ({"illegal_reward": float("nan")}, "illegal_reward: expected a finite number, got nan"),
+    ],
+)
+def test_bad_gym_arguments_are_option_errors(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(OptionError) as info:
+        rl.Flip7GymEnv(players=2, **kwargs)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("seed", [1.5, [1], True])
+def test_a_pettingzoo_seed_of_another_type_is_refused(seed: object) -> None:
+    with pytest.raises(OptionError, match=r"^seed: expected a whole number or a word, got "):
+        rl.Flip7Env(players=2).reset(seed=seed)  # type: ignore[arg-type]

@@ -100,3 +100,20 @@ def test_simulate_says_it_solves_the_optimal_solo_policy(
     assert main(["simulate", "--strategy", "optimal-solo", "--games", "2", "--json"]) == 0
     assert "solving the optimal-solo policy of Flip 7 first" in capsys.readouterr().err
     assert calls == [1]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"max_seconds": "5"}, "max_seconds must be a positive number of seconds (got '5')"),
+        ({"max_seconds": float("nan")}, "max_seconds must be a positive number of seconds (got nan)"),
+        ({"max_seconds": True}, "max_seconds must be a positive number of seconds (got True)"),
+        ({"max_states": 0}, "max_states must be a whole number of states, at least 1 (got 0)"),
+        ({"max_states": 2.5}, "max_states must be a whole number of states, at least 1 (got 2.5)"),
+        ({"max_states": "10"}, "max_states must be a whole number of states, at least 1 (got '10')"),
+    ],
+)
+def test_solver_limits_of_the_wrong_type_are_option_errors(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(OptionError) as info:
+        SoloSolver(**kwargs)  # type: ignore[arg-type]
+    assert str(info.value) == message

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from flip7ref.cli import main
+from flip7ref.errors import SpecError
 from flip7ref.replay import load_transcript, replay
 from flip7ref.table.server import _defaults_query, is_local
 from flip7ref.table.session import TableError, TableGame
@@ -489,3 +490,122 @@ def test_steps_and_card_names_in_the_games_language(client: TestClient, lang: st
     assert play.state["steps"][0]["text"] == [dealt]
     assert play.state["card_names"]["second_chance"] == card
     assert client.get(f"/api/games/{play.gid}/ruling/0").json()["events"][0]["text"] == dealt
+
+
+# ---------------------------------------------------------------- hostile input (the breaker's findings)
+
+
+def test_bodies_json_cannot_hold_are_400_not_500(client: TestClient) -> None:
+    long_number = b'{"names": ["a", "b"], "dealer": 1' + b"0" * 5000 + b"}"  # json refuses to convert it
+    r = client.post("/api/games", content=long_number)
+    assert r.status_code == 400 and r.json()["error"].startswith("request body is not JSON: Exceeds the limit")
+    r = client.post("/api/games", content=b"[" * 5000 + b"]" * 5000)  # deeper than json's recursion limit
+    assert r.status_code == 400
+    assert r.json()["error"] == "request body: expected a JSON object, not one nested this deep"
+
+
+def test_a_ruling_step_of_other_digits_is_404(client: TestClient) -> None:
+    gid = new_game(client)["id"]
+    for step in ("\u00b2", "\u0661", "1" * 30):  # a superscript two, an Arabic-Indic one, too long
+        r = client.get(f"/api/games/{gid}/ruling/{step}")
+        assert r.status_code == 404 and r.json()["error"] == "step: expected a step number", step
+
+
+def test_a_token_of_other_letters_is_refused_not_an_error(folder: Path) -> None:
+    client = TestClient(create_app(folder, token_required=True))
+    r = client.post("/api/games", json=THREE, params={"token": "\u00e9" * 16})
+    assert r.status_code == 403 and "needs its token" in r.json()["error"]
+
+
+def test_game_ids_end_where_they_seem_to(client: TestClient) -> None:
+    from flip7ref.table.session import valid_id
+
+    assert valid_id("20261201-081500-k3f9") and not valid_id("20261201-081500-k3f9\n")
+    assert client.post("/api/games/open", json={"id": "x\n"}).status_code == 404
+
+
+def test_two_games_started_in_the_same_second_keep_both(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = iter(["20261201-081500-aaaa", "20261201-081500-aaaa", "20261201-081500-bbbb"])
+    monkeypatch.setattr("flip7ref.table.session.new_game_id", lambda: next(ids))
+    first = TableGame.create(folder, {**THREE})
+    second = TableGame.create(folder, {**THREE, "names": ["Di", "Ed"]})
+    assert (first.id, second.id) == ("20261201-081500-aaaa", "20261201-081500-bbbb")
+    assert TableGame.load(folder / f"{first.id}.json").names == ["Ann", "Bob", "Cy"]
+
+
+def test_moves_undone_are_dropped_when_the_two_files_disagree(folder: Path) -> None:
+    tg = TableGame.create(folder, {**THREE})
+    tg.reveal(tg.version, "5")
+    tg.reveal(tg.version, "6")
+    longer = (folder / f"{tg.id}.json").read_text()
+    tg.undo(tg.version)
+    assert TableGame.load(folder / f"{tg.id}.json").redo_moves == ["chance 6"]
+    # the server stopped after writing the .table.json of the undo, before the transcript
+    (folder / f"{tg.id}.json").write_text(longer)
+    resumed = TableGame.load(folder / f"{tg.id}.json")
+    assert len(resumed.states) == 3 and resumed.redo_moves == []  # a redo would deal the 6 twice
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "words"),
+    [
+        ({"meta": {"seed": [1, 2]}}, ".table.json, at seed", "expected a whole number or a word"),
+        ({"transcript": {"dealer": 7}}, ".json, at /dealer", "dealer: expected a seat 0..2, got 7"),
+        ({"transcript": {"totals": [1, 2]}}, ".json, at /totals", "expected 3 values (one per seat), got 2"),
+        ({"transcript": {"options": {"decks": 8000}}}, ".json, at /options", "option decks: 8000 is out of range"),
+        ({"transcript": {"steps": [{"seat": 0, "action": "hit"}]}}, "step 0 cannot be replayed", "a card is due"),
+    ],
+)
+def test_a_hand_edited_saved_game_names_its_file_and_field(
+    folder: Path, change: dict[str, dict[str, Any]], where: str, words: str
+) -> None:
+    tg = TableGame.create(folder, {**THREE, "mode": "dealer", "seed": 3})
+    for key, suffix in (("meta", ".table.json"), ("transcript", ".json")):
+        path = folder / f"{tg.id}{suffix}"
+        path.write_text(json.dumps({**json.loads(path.read_text()), **change.get(key, {})}))
+    with pytest.raises(TableError if "replayed" in where else SpecError) as info:
+        TableGame.load(folder / f"{tg.id}.json")
+    assert where in str(info.value) and words in str(info.value) and "\n" not in str(info.value)
+    assert main(["table", "--no-browser", "--resume", str(folder / f"{tg.id}.json"), "--data", str(folder)]) == 2
+
+
+def test_a_transcript_with_a_number_json_cannot_convert_is_refused(folder: Path) -> None:
+    bad = folder / "long.json"
+    folder.mkdir(parents=True)
+    bad.write_text('{"format": 1' + "0" * 5000 + "}")
+    with pytest.raises(SpecError) as info:
+        TableGame.load(bad)
+    assert str(info.value).startswith(f"{bad}, at (file): expected a readable transcript (Exceeds the limit")
+
+
+@pytest.mark.parametrize(
+    ("names", "words"),
+    [(["a", "a"], "two players have the same name"), (["a", ""], "a player's name is empty"), ([], "expected 1 to 18")],
+)
+def test_a_hand_edited_score_pad_with_bad_names_is_refused(folder: Path, names: list[str], words: str) -> None:
+    tg = TableGame.create(folder, {**THREE, "mode": "manual"})
+    path = folder / f"{tg.id}.table.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "names": names}))
+    with pytest.raises(SpecError) as info:
+        TableGame.load(path)
+    assert str(info.value).startswith(f"{path}, at names:") and words in str(info.value)
+
+
+def test_a_token_that_is_not_one_is_replaced_on_resume(folder: Path) -> None:
+    tg = TableGame.create(folder, {**THREE})
+    path = folder / f"{tg.id}.table.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "token": [1]}))
+    token = TableGame.load(folder / f"{tg.id}.json").token
+    assert token != "[1]" and len(token) == 16
+
+
+def test_a_data_folder_that_is_a_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # never serve, even where the check is missing
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    assert main(["table", "--no-browser", "--data", str(afile)]) == 2
+    assert capsys.readouterr().err == f"flip7ref: error: --data: expected a folder for the saved games, but {afile} is a file\n"

@@ -291,3 +291,84 @@ def test_an_illegal_action_names_the_strategy(bots: Path, capsys: pytest.Capture
 def test_builtin_names_with_an_argument_are_not_imported() -> None:
     with pytest.raises(OptionError, match="unknown strategy 'random:3'"):
         parse_strategy("random:3")
+
+
+# ---------------------------------------------------------------- hostile strategies and arguments (the breaker's findings)
+
+HOSTILE = textwrap.dedent(
+    '''
+    import sys
+
+    class Raises:
+        def choose(self, state, rng):
+            raise RuntimeError("boom")
+
+    class Exits:
+        def choose(self, state, rng):
+            sys.exit(3)
+
+    class Recurses:
+        def choose(self, state, rng):
+            return self.choose(state, rng)
+    '''
+)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("hostile:Raises", "failed in choose(): RuntimeError: boom"),
+        ("hostile:Exits", "failed in choose(): SystemExit: 3"),
+        ("hostile:Recurses", "failed in choose(): RecursionError: maximum recursion depth exceeded"),
+        ("exits:Bot", "strategy 'exits:Bot': importing exits failed: SystemExit: 4"),
+    ],
+)
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_a_strategy_that_fails_is_one_line_and_exit_2(
+    bots: Path, spec: str, message: str, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (bots / "hostile.py").write_text(HOSTILE)
+    (bots / "exits.py").write_text("import sys\nsys.exit(4)\n")
+    args = ["--strategy", spec] if command == "simulate" else ["--strategies", f"{spec},random", "--players", "2"]
+    code, _, err = run(capsys, command, "--games", "2", *args)
+    assert code == 2 and err.count("\n") == 1 and message in err, err
+    assert err.startswith(f"flip7ref: error: strategy {spec!r}")
+
+
+def test_output_files_are_checked_before_the_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nowhere" / "out.png"
+    code, _, err = run(capsys, "tournament", "--strategies", "random", "--players", "2", "--games", "2", "--plot", str(missing))
+    assert code == 2 and err == f"flip7ref: error: --plot {missing}: the folder {missing.parent} does not exist\n"
+    code, _, err = run(capsys, "tournament", "--strategies", "random", "--players", "2", "--games", "2", "--plot", str(tmp_path))
+    assert code == 2 and err == f"flip7ref: error: --plot {tmp_path}: expected a file name, but this is a folder\n"
+    code, _, err = run(capsys, "simulate", "--games", "2", "--log", str(tmp_path / "nowhere" / "log.jsonl"))
+    assert code == 2 and err.startswith(f"flip7ref: error: --log {tmp_path / 'nowhere' / 'log.jsonl'}: the folder ")
+    code, _, err = run(capsys, "simulate", "--games", "2", "--log", str(tmp_path))
+    assert code == 2 and err == f"flip7ref: error: --log {tmp_path}: expected a file name, but this is a folder\n"
+
+
+def test_a_seed_of_more_digits_than_python_converts_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "simulate", "--games", "2", "--seed", "9" * 5000)
+    expected = "flip7ref: error: --seed: expected a whole number of at most 4,000 digits or a word, got 5,000 digits\n"
+    assert code == 2 and err == expected
+    code, out, _ = run(capsys, "simulate", "--games", "2", "--seed", "9" * 4000, "--json")
+    assert code == 0 and json.loads(out)["games"] == 2
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_what_a_strategy_prints_goes_to_stderr_not_into_the_json(
+    bots: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = f"chatty_{command}"  # a fresh module for each: an imported one does not print again
+    (bots / f"{module}.py").write_text(
+        "print('loading chatty')\n"
+        "class Bot:\n"
+        "    def choose(self, state, rng):\n"
+        "        print('thinking')\n"
+        "        return state.legal_actions()[0]\n"
+    )
+    bot = f"{module}:Bot"
+    args = ["--strategy", bot] if command == "simulate" else ["--strategies", f"{bot},random", "--players", "2"]
+    code, out, err = run(capsys, command, "--games", "2", "--json", "--no-progress", *args)
+    assert code == 0 and json.loads(out)["games"] == 2
+    assert err.startswith("loading chatty\nthinking\n")

@@ -116,8 +116,12 @@ class SoloSolver:
     ) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise OptionError(f"workers must be a whole number, at least 1 (got {workers!r})")
-        if max_seconds is not None and not max_seconds > 0:
+        if max_seconds is not None and (
+            isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or not max_seconds > 0
+        ):
             raise OptionError(f"max_seconds must be a positive number of seconds (got {max_seconds!r})")
+        if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
+            raise OptionError(f"max_states must be a whole number of states, at least 1 (got {max_states!r})")
         if ties not in TIES:
             raise OptionError(f"ties must be one of {', '.join(TIES)} (got {ties!r})")
         self.ties = ties

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError
@@ -28,10 +30,36 @@ def make_game(args: argparse.Namespace, players: int | None = None) -> Game:
     return Game(args.edition, players if players is not None else args.players, parse_options(args.option))
 
 
+def check_output(flag: str, path: str) -> None:
+    """Refuse an output file that cannot be written, before any work is done.
+
+    Raises:
+        OptionError: ``path`` is a folder, or its folder is missing or not writable.
+    """
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise OptionError(f"{flag} {path}: expected a file name, but this is a folder")
+    if not folder.is_dir():
+        raise OptionError(f"{flag} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise OptionError(f"{flag} {path}: cannot write there (permission denied)")
+
+
+def user_output_to_stderr() -> contextlib.AbstractContextManager[Any]:
+    """While user strategies are imported and play: what they print goes to stderr, so
+    it never mixes with the command's results on stdout (``--json`` stays one object)."""
+    return contextlib.redirect_stdout(sys.stderr)
+
+
 def parse_seed(text: str) -> int | str:
     """Seeds are whole numbers or words; ``01`` and ``1`` are the same seed."""
     text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() else text
+    if text.isascii() and text.isdigit():
+        if len(text) > 4000:  # past Python's limit on converting digits to a number
+            raise OptionError(f"--seed: expected a whole number of at most 4,000 digits or a word, got {len(text):,} digits")
+        return int(text)
+    return text
 
 
 def pick_strategies(args: argparse.Namespace, players: int) -> list[Strategy]:

@@ -19,12 +19,14 @@ from ._common import (
     add_cluster,
     add_common,
     add_strategy,
+    check_output,
     cluster_client,
     make_game,
     parse_seed,
     pick_strategies,
     progress_bar,
     showing_progress,
+    user_output_to_stderr,
 )
 
 
@@ -48,16 +50,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise OptionError("--games: expected a whole number of games, at least 1")
     if args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
-    strategies = pick_strategies(args, game.players)
+    with user_output_to_stderr():
+        strategies = pick_strategies(args, game.players)
     seed = parse_seed(args.seed)
     show = showing_progress(args) and args.games >= 50
+    if args.log:
+        check_output("--log", args.log)
     log_file = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
     try:
         def log(record: dict[str, object]) -> None:
             assert log_file is not None
             log_file.write(json.dumps(record, sort_keys=True) + "\n")
 
-        with cluster_client(args) as client, progress_bar(show, "simulating", args.games) as update:
+        with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "simulating", args.games) as update:
             for strategy in strategies:
                 if isinstance(strategy, OptimalSoloStrategy):  # its policy is solved in as many processes
                     strategy.workers, strategy.cluster = args.workers, client

@@ -14,11 +14,13 @@ from ..tournament import ReadingResult, TournamentResult, disputed_readings, rea
 from ._common import (
     add_cluster,
     add_common,
+    check_output,
     cluster_client,
     parse_options,
     parse_seed,
     progress_bar,
     showing_progress,
+    user_output_to_stderr,
 )
 
 
@@ -82,18 +84,21 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     """``flip7ref tournament``: strategies in every seat rotation, optionally across every disputed reading."""
     options = parse_options(args.option)
     game = Game(args.edition, args.players, options)
-    strategies = _strategies(args.strategies)
+    with user_output_to_stderr():
+        strategies = _strategies(args.strategies)
     if args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
     if args.plot:
         from ..plot import _pyplot
+
+        check_output("--plot", args.plot)  # before the games, not after
 
         _pyplot()  # a missing matplotlib is said before the games, not after
     seed = parse_seed(args.seed)
     show = showing_progress(args)
     labels = ["baseline", *(f"{o}={r}" for o, r, _ in disputed_readings(game.edition, tuple(options)))]
     runs = len(labels) if args.all_readings else 1
-    with cluster_client(args) as client, progress_bar(show, "tournament", args.games * runs) as update:
+    with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "tournament", args.games * runs) as update:
         for strategy in strategies:
             if isinstance(strategy, OptimalSoloStrategy):
                 strategy.workers, strategy.cluster = args.workers, client

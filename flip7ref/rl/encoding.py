@@ -83,6 +83,23 @@ POINTS_BOUND = 1_000_000
 _PICK_PRIMITIVES = {"steal": "steal", "discard": "discard_card", "swap": "swap"}
 
 
+def action_index(action: object, legal: Sequence[int] = ()) -> int:
+    """``action`` as an action index: a Python or NumPy whole number (a 0-d array of one
+    too), never a bool, float or text (which ``int()`` would quietly turn into another index).
+    ``legal`` (the legal indices now) is named in the error.
+
+    Raises:
+        IllegalActionError: ``action`` is not a whole number.
+    """
+    item = getattr(action, "item", None)
+    if getattr(action, "shape", None) == () and callable(item):  # a NumPy scalar or 0-d array
+        action = item()
+    if isinstance(action, bool) or not isinstance(action, int):
+        why = f"an action index is a whole number, not a {type(action).__name__}"
+        raise IllegalActionError(repr(action), [str(i) for i in legal], why)
+    return action
+
+
 class ActionIndex:
     """The bounded discrete action space of a game, and its mapping to :class:`Action` values.
 

@@ -14,6 +14,7 @@ unmasked exploration cannot crash a training loop.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -26,7 +27,7 @@ from ..errors import OptionError
 from ..game import Game
 from ..state import TERMINAL, State
 from ..strategies import Strategy, parse_strategy
-from .encoding import ActionIndex, ObservationEncoder
+from .encoding import ActionIndex, ObservationEncoder, action_index
 from .pettingzoo_env import DEFAULT_MAX_MOVES, check_common
 
 Obs = dict[str, Any]
@@ -77,6 +78,10 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
         self.game = Game(edition, players, options)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise OptionError(f"seat: expected a seat 0..{players - 1}, got {seat!r}")
+        if not isinstance(opponents, (str, list, tuple)) or not all(isinstance(n, str) for n in opponents):
+            raise OptionError(f"opponents: expected a strategy name or a list of them, got {opponents!r}")
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)) or not math.isfinite(illegal_reward):
+            raise OptionError(f"illegal_reward: expected a finite number, got {illegal_reward!r}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
             raise OptionError(f"opponents: expected one strategy per other seat ({players - 1}), got {len(names)}")
@@ -143,14 +148,21 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
         """Take decision index ``action`` for the learner, then play on to its next decision.
 
         Returns:
-            ``(observation, reward, terminated, truncated, info)``.
+            ``(observation, reward, terminated, truncated, info)``; an index that is
+            not legal now leaves the game as it was and gives ``illegal_reward``.
+
+        Raises:
+            OptionError: before :meth:`reset`, or after the game ended.
+            IllegalActionError: ``action`` is not a whole number (a bool, float, text...).
         """
         if self.state is None:
             raise OptionError("the environment must be reset() before step()")
         state = self.state
+        if state.is_terminal():
+            raise OptionError("the game has ended (terminated): call reset() before step()")
+        index = action_index(action, self.actions.legal_indices(state))
         self.moves += 1
         truncated = self.moves >= self.max_moves
-        index = int(action)
         if index not in self.actions.legal_indices(state):
             obs = self._obs(state)
             return obs, self.illegal_reward, False, truncated, {"action_mask": obs["action_mask"], "illegal_action": True}

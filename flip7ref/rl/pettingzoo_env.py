@@ -31,7 +31,7 @@ from pettingzoo import AECEnv
 from ..errors import IllegalActionError, OptionError
 from ..game import Game
 from ..state import TERMINAL, State
-from .encoding import ActionIndex, ObservationEncoder
+from .encoding import ActionIndex, ObservationEncoder, action_index
 
 DEFAULT_MAX_MOVES = 5_000
 """Decisions after which an episode is truncated (a 4-player game under random play takes a few hundred)."""
@@ -136,6 +136,8 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
                 in the constructor.
         """
         if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+                raise OptionError(f"seed: expected a whole number or a word, got {seed!r}")
             self._seeds = random.Random(seed)
         state = resolve_chance(self.game.new_initial_state(seed=self._seeds.getrandbits(64)))
         self.state = state
@@ -160,19 +162,20 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         """Take decision index ``action`` for ``agent_selection`` (None for a finished agent).
 
         Raises:
-            IllegalActionError: ``action`` is not a legal index now (the message
-                names it and the legal ones).
+            IllegalActionError: ``action`` is not a legal index now, or not a whole
+                number at all (the message names it and the legal ones).
         """
         state = self._require_state()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or int(action) not in self.actions.legal_indices(state):
+        index = None if action is None else action_index(action, self.actions.legal_indices(state))
+        if index is None or index not in self.actions.legal_indices(state):
             legal = [f"{i} ({self.actions.describe(i)})" for i in self.actions.legal_indices(state)]
             raise IllegalActionError(str(action), legal, f"{agent} must choose a legal action index")
         self._cumulative_rewards[agent] = 0.0
-        new = resolve_chance(state.apply(self.actions.decode(state, int(action))))
+        new = resolve_chance(state.apply(self.actions.decode(state, index)))
         self.state = new
         self.moves += 1
         for a in self.agents:

@@ -25,6 +25,7 @@ token for the start page, or the game's own token for that game.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import threading
 import traceback
@@ -106,8 +107,10 @@ def _token_of(request: Request) -> str:
 def _check_token(table: Table, request: Request, tg: TableGame | None) -> None:
     if not table.token_required:
         return
-    given = _token_of(request)
-    ok = secrets.compare_digest(given, table.token) or (tg is not None and secrets.compare_digest(given, tg.token))
+    given = _token_of(request).encode("utf-8", "replace")  # bytes: compare_digest refuses non-ASCII text
+    ok = secrets.compare_digest(given, table.token.encode()) or (
+        tg is not None and secrets.compare_digest(given, tg.token.encode())
+    )
     if not ok:
         raise TableError("this table needs its token: open the address printed when the server started", status=403)
 
@@ -123,7 +126,9 @@ async def _body(request: Request) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except RecursionError:
+        raise TableError("request body: expected a JSON object, not one nested this deep") from None
+    except ValueError as exc:  # not JSON, not UTF-8, or a number too long to convert
         raise TableError(f"request body is not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise TableError("request body: expected a JSON object")
@@ -248,7 +253,7 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         tg = table.get(request.path_params["gid"])
         _check_token(table, request, tg)
         raw = request.path_params["step"]
-        if not raw.isdigit():
+        if not re.fullmatch(r"[0-9]{1,9}", raw):  # not str.isdigit(): '²' is a digit int() refuses
             raise TableError("step: expected a step number", status=404)
         with table.lock(tg.id):
             return JSONResponse(tg.ruling(int(raw)))

@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise OptionError(f"--port: expected 1..65535, got {args.port}")
     folder = Path(args.data) if args.data else default_folder()
+    if folder.exists() and not folder.is_dir():
+        raise OptionError(f"--data: expected a folder for the saved games, but {folder} is a file")
     first = None
     if args.resume:
         try:

@@ -114,6 +114,14 @@ def _check_names(names: object, low: int) -> list[str]:
     return clean
 
 
+def _token(meta: Mapping[str, Any]) -> str:
+    """The game's token from its ``.table.json`` (a fresh one when missing or not a token)."""
+    token = meta.get("token")
+    if isinstance(token, str) and re.fullmatch(r"[A-Za-z0-9_-]{8,64}", token):
+        return token
+    return secrets.token_urlsafe(12)
+
+
 class TableGame:
     """A game at the table; see the module docstring.
 
@@ -199,6 +207,8 @@ class TableGame:
         if lang not in LANGS:
             raise TableError(f"lang: expected one of {', '.join(LANGS)}")
         gid = new_game_id()
+        while (folder / f"{gid}.table.json").exists() or (folder / f"{gid}.json").exists():
+            gid = new_game_id()  # two games started in the same second with the same letters
         tg = cls(
             game_id=gid, path=folder / f"{gid}.json", game=game, mode=str(mode), names=names, dealer=dealer,
             seed=seed, lang=str(lang), token=secrets.token_urlsafe(12),
@@ -236,21 +246,34 @@ class TableGame:
             raise SpecError(str(meta_path), "mode", f"one of {', '.join(MODES)}")
         if mode == "manual":
             return cls._load_manual(p, meta_path, meta)
-        data = load_transcript(p)
-        game = Game(data["edition"], data["players"], data.get("options") or {})
+        try:
+            data = load_transcript(p)
+        except SpecError:
+            raise
+        except ValueError as exc:  # e.g. a number of thousands of digits, which json refuses to convert
+            raise SpecError(str(p), "(file)", f"a readable transcript ({exc})") from None
+        try:
+            game = Game(data["edition"], data["players"], data.get("options") or {})
+        except OptionError as exc:
+            raise SpecError(str(p), "/options", f"a game the edition allows ({exc})") from None
         names = meta.get("names")
         if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
             names = [f"Seat {i}" for i in range(game.players)]
         seed = meta.get("seed") if mode == "dealer" else None
-        tg = cls(
-            game_id=p.name[: -len(".json")] if p.name.endswith(".json") else p.name, path=p, game=game, mode=mode,
-            names=list(names), dealer=int(data["dealer"]), seed=seed, lang=str(meta.get("lang", "en")),
-            token=str(meta.get("token") or secrets.token_urlsafe(12)), created=str(meta.get("created", "")),
-        )  # fmt: skip
+        if isinstance(seed, bool) or not isinstance(seed, (int, str, type(None))):
+            raise SpecError(str(meta_path), "seed", "a whole number or a word (the seed of the virtual deck)")
+        try:
+            tg = cls(
+                game_id=p.name[: -len(".json")] if p.name.endswith(".json") else p.name, path=p, game=game, mode=mode,
+                names=list(names), dealer=int(data["dealer"]), seed=seed, lang=str(meta.get("lang", "en")),
+                token=_token(meta), created=str(meta.get("created", "")),
+            )  # fmt: skip
+            if data.get("totals"):
+                tg.states = [game.new_initial_state(seed, dealer=tg.dealer, totals=data["totals"])]
+        except OptionError as exc:  # a dealer seat or totals that do not fit the players
+            raise SpecError(str(p), "/dealer" if "dealer" in str(exc) else "/totals", "", problem=str(exc)) from None
         if tg.lang not in LANGS:
             tg.lang = "en"
-        if data.get("totals"):
-            tg.states = [game.new_initial_state(seed, dealer=tg.dealer, totals=data["totals"])]
         for i, step in enumerate(data["steps"]):
             state = tg.states[-1]
             try:
@@ -259,6 +282,8 @@ class TableGame:
                         raise IllegalActionError("draw", state.legal_action_strings(), "a decision is due, not a card")
                     tg.states.append(state.apply_chance(step["draw"]))
                 else:
+                    if state.current_player == CHANCE:
+                        raise IllegalActionError(step["action"], [], "a card is due, not a decision")
                     if step["seat"] != state.current_player:
                         raise IllegalActionError(step["action"], [], f"it is seat {state.current_player}'s decision")
                     tg.states.append(state.apply(step["action"]))
@@ -266,6 +291,11 @@ class TableGame:
                 raise TableError(f"{p}: step {i} cannot be replayed: {exc}", rules_at(state)) from None
         redo = meta.get("redo") or []
         tg.redo_moves = [m for m in redo if isinstance(m, str)] if isinstance(redo, list) else []
+        steps = meta.get("steps")
+        if isinstance(steps, int) and steps != len(tg.states) - 1:
+            # the server stopped between writing the two files: the moves undone belong to
+            # another point of the game, and redoing them could replay a step twice
+            tg.redo_moves = []
         tg.version = int(meta.get("version", len(tg.states) - 1)) if isinstance(meta.get("version"), int) else len(tg.states) - 1
         return tg
 
@@ -277,17 +307,21 @@ class TableGame:
         edition = meta.get("edition", "flip7")
         if edition not in ("flip7", "vengeance"):
             raise bad("edition", "'flip7' or 'vengeance'")
-        names = meta.get("names")
-        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-            raise bad("names", "a list of player names")
+        try:
+            names = _check_names(meta.get("names"), 1)
+        except TableError as exc:
+            raise SpecError(str(meta_path), "names", "player names", problem=str(exc).removeprefix("names: ")) from None
         options = meta.get("options") or {}
         if not isinstance(options, dict):
             raise bad("options", "an object")
-        game = Game(str(edition), len(names), options)
+        try:
+            game = Game(str(edition), len(names), options)
+        except OptionError as exc:
+            raise bad("options", f"options the edition allows ({exc})") from None
         tg = cls(
             game_id=p.name[: -len(".json")], path=p, game=game, mode="manual", names=list(names), dealer=0, seed=None,
             lang=str(meta.get("lang", "en")) if meta.get("lang") in LANGS else "en",
-            token=str(meta.get("token") or secrets.token_urlsafe(12)), created=str(meta.get("created", "")),
+            token=_token(meta), created=str(meta.get("created", "")),
         )  # fmt: skip
         for key, target in (("rounds", tg.manual), ("redo_rounds", tg.manual_redo)):
             rounds = meta.get(key) or []
@@ -324,6 +358,7 @@ class TableGame:
             data["redo_rounds"] = self.manual_redo
         else:
             data["redo"] = self.redo_moves
+            data["steps"] = len(self.states) - 1  # the transcript's steps this redo list belongs to
         return data
 
     def save(self) -> None:
@@ -889,7 +924,7 @@ def saved_games(folder: Path) -> list[dict[str, Any]]:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
             continue
-        if not isinstance(meta, dict) or not _ID.match(str(meta.get("id", ""))):
+        if not isinstance(meta, dict) or not _ID.fullmatch(str(meta.get("id", ""))):
             continue
         out.append({k: meta.get(k) for k in ("id", "names", "edition", "mode", "created")})
     return out
@@ -897,7 +932,7 @@ def saved_games(folder: Path) -> list[dict[str, Any]]:
 
 def valid_id(game_id: str) -> bool:
     """Whether ``game_id`` is a well-formed game id (letters, digits, ``-``, ``_``)."""
-    return bool(_ID.match(game_id))
+    return bool(_ID.fullmatch(game_id))
 
 
 __all__ = [
