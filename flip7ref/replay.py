@@ -56,7 +56,8 @@ def load_transcript(path: str | Path) -> dict[str, Any]:
     """Read and validate a transcript file (JSON).
 
     Raises:
-        SpecError: missing file, not JSON, or a schema violation (file, path, expectation).
+        SpecError: missing file, not JSON (or nested too deeply, or a number too long to
+            read), or a schema violation (file, path, expectation).
     """
     p = Path(path)
     try:
@@ -65,6 +66,8 @@ def load_transcript(path: str | Path) -> dict[str, Any]:
         raise SpecError(str(p), f"line {exc.lineno}, column {exc.colno}", f"JSON ({exc.msg})") from None
     except RecursionError:
         raise SpecError(str(p), "", f"JSON nested at most {MAX_DEPTH} levels deep") from None
+    except ValueError:  # e.g. an integer of more digits than Python converts (4,300)
+        raise SpecError(str(p), "", "JSON whose numbers have at most 4,300 digits") from None
     where = too_deep(data)
     if where is not None:
         raise SpecError(str(p), where, f"JSON nested at most {MAX_DEPTH} levels deep")
