@@ -1,4 +1,4 @@
-"""``python -m flip7ref``: the same command line as ``flip7ref`` (see :mod:`flip7ref.cli`)."""
+"""``python -m flip7ref``: the same command line as ``flip7ref`` (see `flip7ref.cli`)."""
 
 import sys
 

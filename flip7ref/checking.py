@@ -2,22 +2,22 @@
 
 The harness does not compare an engine with a case's ``expect`` blindly:
 
-1. :func:`prepare` plays the case on the reference under its own options; a case the
+1. `prepare` plays the case on the reference under its own options; a case the
    reference cannot play is an ``error`` (the same verdict in-process and over the
    protocol).
-2. It works out the readings the engine plays (:func:`engine_options`, from the
+2. It works out the readings the engine plays (`engine_options`, from the
    engine's ``start`` description) and, when they differ from the case's, replays the
    case's decisions on the reference under them and derives the expected outcome
-   from that run (:func:`derive_expect`).  The case is skipped only when its
+   from that run (`derive_expect`).  The case is skipped only when its
    decisions are not legal under the engine's readings, and the reason says so.
-3. The request sent to the engine (:func:`request_case`) holds the setup, options,
+3. The request sent to the engine (`request_case`) holds the setup, options,
    actions and the seat taking each action — never the ``expect`` block.
-4. :func:`verdict` compares the engine's outcome, and blames the first difference on
-   the rule ids of the reference's observation there (:func:`blame`): the reference
+4. `verdict` compares the engine's outcome, and blames the first difference on
+   the rule ids of the reference's observation there (`blame`): the reference
    event through the edition table's ``events`` section, or for a field such as
    ``lines[2]`` or ``next.player`` the rules of the event or node that produced it.
 
-:func:`dependencies` plays a case under every modelled reading of every dispute of
+`dependencies` plays a case under every modelled reading of every dispute of
 its edition and lists the disputes its outcome depends on.
 """
 
@@ -167,7 +167,7 @@ class Prepared:
     changed: bool
 
     def request(self, *, auto_resolve: bool = False) -> dict[str, Any]:
-        """The case as sent to the engine: :data:`REQUEST_KEYS`, the engine's options and
+        """The case as sent to the engine: `REQUEST_KEYS`, the engine's options and
         ``actors`` (the seat taking each action).
 
         Args:
@@ -209,10 +209,10 @@ def prepare(case: Case, impl: Mapping[str, Any]) -> Prepared | CaseResult:
     Args:
         case: a conformance case.
         impl: the engine's ``implementation`` description (for the reference in-process,
-            :func:`flip7ref.harness.implementation`).
+            `flip7ref.harness.implementation`).
 
     Returns:
-        A :class:`Prepared` case, or a result already decided: ``error`` when the reference
+        A `Prepared` case, or a result already decided: ``error`` when the reference
         cannot play the case as written (an unknown option, an illegal action...), ``skip``
         when its decisions are not legal under the engine's readings.
     """
@@ -344,7 +344,7 @@ def only_events(expect: Mapping[str, Any], types: Sequence[str]) -> dict[str, An
 
 def verdict(prepared: Prepared, observed: Mapping[str, Any], events: Sequence[str] | None = None) -> CaseResult:
     """Judge an engine's observed outcome: ``pass``, or ``fail`` blamed on the rule ids of the
-    first difference (:func:`blame`), with every difference explained.
+    first difference (`blame`), with every difference explained.
 
     Args:
         prepared: the prepared case.

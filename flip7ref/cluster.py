@@ -8,12 +8,12 @@ units as its standard-library paths and submits them to a Dask scheduler.
   ``tournament_range``), at most a bounded window in flight, their integer
   counts merged as they finish — so the summary is the same as in one process.
 - ``solve``: the combinations of modifier cards that
-  :meth:`flip7ref.analysis.SoloSolver.solve` splits on, one Dask task each,
+  `flip7ref.analysis.SoloSolver.solve` splits on, one Dask task each,
   every combination depending on the combinations with one card more (Dask
   runs it once those are done and hands it their values).  The values, states
   and best actions are the same as in one process.
 
-:func:`connect` opens a client from a ``--cluster`` value: ``local:N`` starts a
+`connect` opens a client from a ``--cluster`` value: ``local:N`` starts a
 ``LocalCluster`` of N worker processes on this machine (one thread each),
 anything else is the address of a running scheduler
 (``tcp://host:8786``, started with ``dask scheduler`` and ``dask worker``).
@@ -69,7 +69,7 @@ def connect(text: str, *, processes: bool = True, timeout: float = 20) -> Iterat
     cluster shut down) on leaving the block.
 
     Args:
-        text: ``local:N`` or a scheduler address (see :func:`parse_cluster`).
+        text: ``local:N`` or a scheduler address (see `parse_cluster`).
         processes: for ``local:N``, worker processes (True: the games and the
             solve run in parallel) or threads of this process (False: quick to
             start, for tests; Python runs one thread at a time).
@@ -171,14 +171,14 @@ def presolve(
     cards: Callable[[tuple[int, ...]], tuple[int, ...]],
     above: Callable[[tuple[int, ...]], list[tuple[int, ...]]],
 ) -> Iterator[Any]:
-    """The parallel part of :meth:`SoloSolver.solve` on a cluster: one Dask task
+    """The parallel part of `SoloSolver.solve` on a cluster: one Dask task
     per combination of modifier cards (``tasks``, fullest first), each
     depending on the tasks of the combinations ``above`` it; yields each task's
     result ``(memo entries, best actions)`` as it finishes (the same pairs the
     standard-library workers send back).
 
     ``solve(setup, cards, *results above)`` is the task (the solver's own, so
-    this module needs nothing of :mod:`flip7ref.analysis`); ``setup`` is
+    this module needs nothing of `flip7ref.analysis`); ``setup`` is
     ``(position, exact, seat, max_states, ties)``; ``cards(task)`` gives the
     card codes a combination draws.
 

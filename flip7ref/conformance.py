@@ -6,11 +6,11 @@ case means: build the position, then for each decision first draw the top card
 at every chance node, then apply the decision; after the last one, draw until
 the next decision (or the end).  The *observed outcome* is a plain dict (events,
 statuses, lines, kept cards, round, round scores, totals, who is asked next and
-their legal actions, winners, the draw pile); :func:`compare` checks it against
+their legal actions, winners, the draw pile); `compare` checks it against
 the case's ``expect`` and explains the first difference.
 
 Foreign engines produce observed outcomes through the protocol of
-``conformance/PROTOCOL.md`` (see :mod:`flip7ref.harness`).
+``conformance/PROTOCOL.md`` (see `flip7ref.harness`).
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ class Difference:
 
 
 def compare_detailed(expect: Mapping[str, Any], observed: Mapping[str, Any]) -> list[Difference]:
-    """Compare an observed outcome with a case's ``expect``; one :class:`Difference` per
+    """Compare an observed outcome with a case's ``expect``; one `Difference` per
     difference, in the order of ``expect``'s keys (the first first)."""
     diffs: list[Difference] = []
     for key, want in expect.items():

@@ -1,8 +1,8 @@
 """The exceptions flip7ref raises.
 
-Every error a user can cause is a subclass of :class:`Flip7RefError`, so a
+Every error a user can cause is a subclass of `Flip7RefError`, so a
 caller (and the command line) can tell a user mistake from a bug.  Errors about
-bad input are also :class:`ValueError` subclasses, after python-chess.
+bad input are also `ValueError` subclasses, after python-chess.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class OptionError(Flip7RefError, ValueError):
 
 class StrategyError(OptionError):
     """A ``--strategy module:Class`` cannot be imported or built, does not fit the
-    :class:`~flip7ref.strategies.Strategy` protocol, or chose an illegal action."""
+    `Strategy` protocol, or chose an illegal action."""
 
 
 class CardError(Flip7RefError, ValueError):

@@ -8,7 +8,7 @@ so that the difference between the readings is seen rather than argued.
 ``flip7ref explain --case ID`` (or ``--transcript FILE``) walks a case or a game
 transcript step by step in plain words, naming for every event the rule ids
 behind it.  Those come from the ``events`` section of the edition table (event
-type -> rule ids; see :func:`event_rules`).
+type -> rule ids; see `event_rules`).
 """
 
 from __future__ import annotations
@@ -231,7 +231,7 @@ class Run:
         stopped: why play stopped before the case's end (an illegal action, a set-up
             that is invalid under these options), or None.
         observed: the observed outcome in the protocol's shape (see
-            :func:`flip7ref.conformance.outcome`); empty when nothing could be set up.
+            `flip7ref.conformance.outcome`); empty when nothing could be set up.
         diffs: the differences from the case's ``expect`` (empty: it holds); None when
             play stopped early.
     """
@@ -248,7 +248,7 @@ def run_case(case: Case) -> Run:
     """Play a case on the reference: draw the top card at each chance node, apply the
     case's actions in order, then draw until the next decision.
 
-    Unlike :func:`flip7ref.conformance.observe`, an action that is not legal does not
+    Unlike `flip7ref.conformance.observe`, an action that is not legal does not
     raise: play stops there and the run says why, so that a case written for one
     reading can be played under another.
 
@@ -256,7 +256,7 @@ def run_case(case: Case) -> Run:
         case: a conformance case (a mapping in ``case.schema.json`` shape).
 
     Returns:
-        The :class:`Run`.
+        The `Run`.
 
     Raises:
         Flip7RefError: more than 10,000 cards drawn without a decision (a broken position).
@@ -412,7 +412,7 @@ def reading_table(dispute: Dispute, case: Case, played: Sequence[tuple[DisputeRe
     Args:
         dispute: the dispute.
         case: the case.
-        played: the output of :func:`play_readings` for that case.
+        played: the output of `play_readings` for that case.
 
     Returns:
         ``(table, differing)``: a rich table with a row per outcome field and a column
@@ -673,7 +673,7 @@ def find_case(case_id: str, cases: Iterable[Case] | None = None) -> Case:
 
 
 def explain_case(case: Case, lang: str = "en") -> int:
-    """Print a case step by step with the rule ids of every event; see :func:`walk`.
+    """Print a case step by step with the rule ids of every event; see `walk`.
 
     Args:
         case: a conformance case.
@@ -784,7 +784,7 @@ def explain_transcript(path: str, lang: str = "en") -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    """``flip7ref explain --case ID | --transcript FILE``; see :func:`explain_case`, :func:`explain_transcript`.
+    """``flip7ref explain --case ID | --transcript FILE``; see `explain_case`, `explain_transcript`.
 
     Returns:
         0, or 1 when the case or transcript cannot be played to its end.

@@ -1,4 +1,4 @@
-"""A :class:`Game`: an edition table compiled for chosen options and a player count.
+"""A `Game`: an edition table compiled for chosen options and a player count.
 
 The game is the factory of states (OpenSpiel's shape): it resolves every option
 reference of the table once, turns card ids into small integer codes and keeps
@@ -32,7 +32,7 @@ _STATE_BUILDERS: dict[str, Callable[..., State]] = {}
 
 
 def install_state_builders(*, initial: Callable[..., State], position: Callable[..., State]) -> None:
-    """Install the functions behind :meth:`Game.new_initial_state` and :meth:`Game.new_position`."""
+    """Install the functions behind `Game.new_initial_state` and `Game.new_position`."""
     _STATE_BUILDERS["initial"] = initial
     _STATE_BUILDERS["position"] = position
 
@@ -93,7 +93,7 @@ class Game:
 
     Args:
         edition: an edition id (``"flip7"``), a path to a ``.yaml`` table, or a
-            loaded :class:`~flip7ref.spec.Edition`.
+            loaded `Edition`.
         players: number of seats (1 or more; seats are numbered 0..players-1
             clockwise, so the player on seat ``s``'s left is ``s + 1``).
         options: option values by name; unnamed options take the table's default.
@@ -294,14 +294,14 @@ class Game:
             seed: an int or str: the deck is shuffled deterministically from it and
                 cards are drawn from that ordered pile (same seed, same game); None
                 for an *open* game whose draw pile has no order, where a driver
-                picks each chance outcome (e.g. :meth:`State.sample_chance`).
+                picks each chance outcome (e.g. `State.sample_chance`).
             dealer: the seat that deals round 1 (0..players-1).
             stack: card names put on top of the pile, top first; the rest of the
                 deck follows below in seeded order (seed 0 when ``seed`` is None).
             totals: running totals (points) to start from, one per seat.
 
         Returns:
-            The first :class:`~flip7ref.state.State` that needs a decision or a chance outcome.
+            The first `State` that needs a decision or a chance outcome.
 
         Raises:
             OptionError: dealer out of range or totals of the wrong length.
@@ -350,7 +350,7 @@ class Game:
                 rules say (the table must then be empty); ``turn`` is ignored.
 
         Returns:
-            The settled :class:`~flip7ref.state.State` (the next decision or chance node).
+            The settled `State` (the next decision or chance node).
 
         Raises:
             CardError: an unknown card or a malformed card list.
@@ -358,8 +358,8 @@ class Game:
                 card in a line, a number twice in a live line (bar the Lucky 13
                 pair), a busted line without its duplicate, the numbers of a Flip 7,
                 more Second Chances than the hold limit, more copies of a card than
-                the deck(s) hold.  :meth:`State.from_dict` refuses the same positions
-                with the same messages (:mod:`flip7ref.position`).
+                the deck(s) hold.  `State.from_dict` refuses the same positions
+                with the same messages (`flip7ref.position`).
             OptionError: a seat, status or ``rest`` value out of range.
         """
         return _STATE_BUILDERS["position"](

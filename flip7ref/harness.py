@@ -202,7 +202,7 @@ def _depth_exceeds(value: object, limit: int) -> bool:
 
 
 def decode_line(raw: bytes) -> Any:
-    """Decode one line an engine printed: UTF-8, JSON, at most :data:`MAX_DEPTH` deep.
+    """Decode one line an engine printed: UTF-8, JSON, at most `MAX_DEPTH` deep.
 
     Raises:
         EngineError: invalid UTF-8, not JSON, nested too deeply, or a number too long to read.
@@ -233,17 +233,17 @@ class Engine:
 
     The engine runs in its own process group (a shell wrapper's children too), which
     is killed as a whole when the engine is restarted or closed.  Every read and write
-    is bounded by the timeout; lines longer than :data:`LINE_LIMIT` bytes are cut off.
+    is bounded by the timeout; lines longer than `LINE_LIMIT` bytes are cut off.
 
     Args:
         command: the command line that starts the engine (split like a shell would).
-        timeout: seconds to wait for each response (see :func:`check_timeout`).
+        timeout: seconds to wait for each response (see `check_timeout`).
         version: the protocol version to offer first; an engine that refuses it is
             restarted and offered version 1.
 
     Raises:
         ValueError: a bad ``timeout``.
-        EngineError: from :meth:`start` when the engine cannot be started or its
+        EngineError: from `start` when the engine cannot be started or its
             handshake is wrong (e.g. another protocol version).
     """
 
@@ -384,7 +384,7 @@ class Engine:
         return decode_line(line)
 
     def run(self, seq: int, case: Mapping[str, Any]) -> dict[str, Any]:
-        """Send one case (as :meth:`flip7ref.checking.Prepared.request` builds it); return the
+        """Send one case (as `flip7ref.checking.Prepared.request` builds it); return the
         validated response.
 
         Raises:
@@ -443,7 +443,7 @@ def supports(impl: Mapping[str, Any], case: Case) -> str | None:
     Checked: the edition; in protocol v2 the player counts (``players: [min, max]``) and
     mid-round positions (``positions: false`` engines only start fresh rounds).  Options
     are not a reason: the case is checked under the readings the engine plays
-    (:func:`flip7ref.checking.prepare`).
+    (`flip7ref.checking.prepare`).
     """
     editions = impl.get("editions") or {}
     if case["edition"] not in editions:
@@ -478,7 +478,7 @@ def run_engine(
 ) -> tuple[dict[str, Any], list[CaseResult]]:
     """Run cases against an engine process.
 
-    Each case is first prepared on the reference (:func:`flip7ref.checking.prepare`: the
+    Each case is first prepared on the reference (`flip7ref.checking.prepare`: the
     expected outcome under the readings the engine plays); the engine gets the setup,
     options and actions only.  ``on_start`` receives the engine's description after the
     handshake and ``on_result`` each result as soon as it is known.  The engine's process
@@ -487,7 +487,7 @@ def run_engine(
     Args:
         command: the engine's command line.
         cases: the cases.
-        timeout: seconds per answer (see :func:`check_timeout`).
+        timeout: seconds per answer (see `check_timeout`).
         version: the protocol version offered first (1 or 2).
 
     Returns:

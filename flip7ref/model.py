@@ -1,7 +1,7 @@
 """The interpreter's basic vocabulary, shared by every module and importing none of them.
 
 ``CHANCE`` and ``TERMINAL`` (the special values of ``State.current_player``), a
-seat's :class:`Status` and :class:`Player` record, and the card categories
+seat's `Status` and `Player` record, and the card categories
 (``NUMBER``, ``MODIFIER``, ``ACTION``: the codes ``Game.category`` holds).  They
 are re-exported from their former homes (``flip7ref.state``, ``flip7ref.game``)
 and from ``flip7ref``.
@@ -38,7 +38,7 @@ class Player(NamedTuple):
             in the order received (a busted line keeps its duplicate).
         kept: action cards lying in front of the player: a held Second Chance
             (F7-080), the Freeze that froze them (F7-062).
-        status: the player's :class:`Status`.
+        status: the player's `Status`.
     """
 
     line: tuple[int, ...] = ()

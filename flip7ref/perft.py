@@ -11,9 +11,9 @@ reference walks its own chance nodes until the round is scored and expects:
 - ``scores``: the exact probability of each round-score vector, as a fraction string;
 - ``divide``: the number of deal orders by the first card drawn.
 
-:func:`leaves` enumerates those orders; each becomes an ordinary ``round`` case with
-the pile stacked in that order (:func:`leaf_case`), so an engine is driven through the
-existing protocol, and :func:`aggregate` counts what it observed.
+`leaves` enumerates those orders; each becomes an ordinary ``round`` case with
+the pile stacked in that order (`leaf_case`), so an engine is driven through the
+existing protocol, and `aggregate` counts what it observed.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def leaves(case: Case) -> Iterator[Leaf]:
     """Every deal order of a perft case until the round is scored, depth first in table order.
 
     Raises:
-        Flip7RefError: more than :data:`LEAF_LIMIT` orders, or an invalid position.
+        Flip7RefError: more than `LEAF_LIMIT` orders, or an invalid position.
     """
     first = start(case)
     pile = Counter(_pile(case))

@@ -22,7 +22,7 @@ from .strategies import Strategy
 def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> State:
     """Play ``state`` to the end.
 
-    Chance nodes take :meth:`State.sample_chance` (the top of an ordered pile,
+    Chance nodes take `State.sample_chance` (the top of an ordered pile,
     or a random card with ``rng`` in an open state); seat ``s`` decides with
     ``strategies[s % len(strategies)]``.
 
@@ -36,7 +36,7 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
         The terminal state.
 
     Raises:
-        OptionError: ``state`` is not a :class:`State` or ``max_moves`` not a whole number.
+        OptionError: ``state`` is not a `State` or ``max_moves`` not a whole number.
         GameTooLongError: the game did not end within ``max_moves`` moves (a
             normal game takes a few hundred; strategies that never score, or a
             huge target score, can play forever).
@@ -155,7 +155,7 @@ class Summary:
     def as_dict(self) -> dict[str, object]:
         """The summary as JSON-able data (rates are fractions of 1).
 
-        ``ci95`` holds the 95 % intervals ``[low, high]`` (:mod:`flip7ref.stats`):
+        ``ci95`` holds the 95 % intervals ``[low, high]`` (`flip7ref.stats`):
         Wilson score intervals for ``bust_rate``, ``flip7_rate`` and each seat's
         ``win_share``; normal intervals for ``mean_rounds`` and
         ``mean_round_score``.  Busts and round scores of one game are not
@@ -208,8 +208,8 @@ def play_range(
     game: Game, strategies: Sequence[Strategy], seed: int | str, bounds: tuple[int, int], log: bool = False
 ) -> _Unit:
     """Games ``bounds[0]`` to ``bounds[1] - 1`` of a run: the unit of work that
-    :func:`simulate` hands to a process or a Dask worker.  Returns their
-    :class:`Summary` and, with ``log``, their :func:`game_record` lines."""
+    `simulate` hands to a process or a Dask worker.  Returns their
+    `Summary` and, with ``log``, their `game_record` lines."""
     part = Summary(players=game.players)
     records: list[dict[str, object]] | None = [] if log else None
     for i in range(*bounds):
@@ -232,9 +232,9 @@ def simulate(
     log: Callable[[dict[str, object]], None] | None = None,
     cluster: Any = None,
 ) -> Summary:
-    """Play ``games`` seeded games and return their :class:`Summary`.
+    """Play ``games`` seeded games and return their `Summary`.
 
-    Game ``i`` uses seed :func:`game_seed` ``(seed, i)`` for its deck and a
+    Game ``i`` uses seed `game_seed` ``(seed, i)`` for its deck and a
     strategy rng seeded from the same value, dealer ``i % players``; so the same
     arguments give the same statistics, whatever ``workers`` or ``cluster`` is.
 
@@ -249,8 +249,8 @@ def simulate(
             process pool), at most one per task of ``chunk`` games; 1 plays in
             this process.
         chunk: games per task sent to a worker.
-        log: called with the :func:`game_record` of every game, in game order.
-        cluster: a ``dask.distributed.Client`` (see :mod:`flip7ref.cluster`): the
+        log: called with the `game_record` of every game, in game order.
+        cluster: a ``dask.distributed.Client`` (see `flip7ref.cluster`): the
             same tasks of ``chunk`` games run on its workers instead (``workers``
             is then ignored).
 
@@ -347,6 +347,6 @@ def _play_range(seed: int | str, bounds: tuple[int, int], log: bool = False) -> 
 
 
 def iter_games(game: Any, games: Any, seed: Any, strategies: Any) -> Iterator[State]:
-    """Yield the terminal state of each game of a seeded run (see :func:`simulate`)."""
+    """Yield the terminal state of each game of a seeded run (see `simulate`)."""
     for i in range(games):
         yield _play_one(game, seed, i, strategies)

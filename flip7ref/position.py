@@ -1,7 +1,7 @@
 """One definition of a reachable position.
 
-:meth:`flip7ref.Game.new_position` (a position built from explicit zones) and
-:meth:`flip7ref.State.from_dict` (a serialized state) refuse the same positions
+`flip7ref.Game.new_position` (a position built from explicit zones) and
+`flip7ref.State.from_dict` (a serialized state) refuse the same positions
 with the same messages, through the checks of this module:
 
 - a line holds only number and modifier cards (F7-010, F7-035); an action card
@@ -21,9 +21,9 @@ with the same messages, through the checks of this module:
   (Brutal Mode's Flip 7 choice, V-082) is set only after a Flip 7 of a game
   with that choice.
 
-Every check raises :class:`PositionError`, which is both a
-:class:`~flip7ref.errors.CardError` (what ``new_position`` raised before) and a
-:class:`~flip7ref.errors.SerializationError` (what ``from_dict`` raises), with
+Every check raises `PositionError`, which is both a
+`CardError` (what ``new_position`` raised before) and a
+`SerializationError` (what ``from_dict`` raises), with
 a message that names the field (``lines[2]``, ``kept[0]``, ``draw``,
 ``bonus_to``...).
 """
@@ -51,7 +51,7 @@ _AUTOMATIC_FRAMES = ("deal", "resolve", "in_order")
 
 
 class PositionError(CardError, SerializationError):
-    """A position no game can reach (see :mod:`flip7ref.position`).
+    """A position no game can reach (see `flip7ref.position`).
 
     Attributes:
         field: the field at fault (``lines[2]``, ``kept[0]``, ``draw``, ``bonus_to``...).
@@ -66,7 +66,7 @@ class PositionError(CardError, SerializationError):
 
 class CardPool:
     """The cards of a game's deck(s), taken zone by zone: more copies of a card
-    than the deck holds is a :class:`PositionError` naming the zone (F7-002, F7-123)."""
+    than the deck holds is a `PositionError` naming the zone (F7-002, F7-123)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -128,7 +128,7 @@ def check_seat(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ..
 
 def check_state(state: State) -> None:
     """Refuse a state no game can reach: every check of the module, in the order
-    :meth:`~flip7ref.Game.new_position` makes them (seat by seat the line and the
+    `new_position` makes them (seat by seat the line and the
     kept cards, then the draw pile, the discard pile and the pending frames).
 
     Raises:
@@ -200,7 +200,7 @@ def check_state(state: State) -> None:
 
 MAX_DEPTH = 32
 """The deepest nesting of lists and objects serialized state data may have (a state
-written by :meth:`~flip7ref.State.to_dict` nests about ten levels)."""
+written by `to_dict` nests about ten levels)."""
 
 
 def too_deep(data: object, limit: int = MAX_DEPTH) -> str | None:

@@ -5,7 +5,7 @@ engine played it: the edition, options, seats and dealer, then every step in
 order — a card revealed from the pile (``{"draw": "7"}``), a decision
 (``{"seat": 1, "action": "hit"}``), or optionally, after a round ends, a score
 checkpoint (``{"checkpoint": {"round": 1, "scores": [...], "totals": [...]}}``,
-checked when present).  :func:`replay` plays it in the reference
+checked when present).  `replay` plays it in the reference
 (an open state: the transcript names every card) and returns either agreement
 with the final scores or the first divergence: which step, what the reference
 expected there, and the rule ids of the reference's event there.
@@ -80,7 +80,7 @@ def transcript(state: State, *, engine: str | None = None, checkpoints: bool = F
     """The transcript of the game that led to ``state`` (from its initial state).
 
     Args:
-        state: any state of a game started with :meth:`~flip7ref.game.Game.new_initial_state`.
+        state: any state of a game started with `new_initial_state`.
         engine: the engine name to record (default ``flip7ref <version>``).
         checkpoints: also record a score checkpoint after every finished round.
     """

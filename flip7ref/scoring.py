@@ -76,7 +76,7 @@ def score_line(
         bonus: whether the Flip 7 bonus is added; None means "when ``flip7``".
 
     Returns:
-        A :class:`ScoreBreakdown`.
+        A `ScoreBreakdown`.
     """
     made = flip7_count(game, line) >= game.flip7_distinct if flip7 is None else flip7
     give_bonus = made if bonus is None else bonus
@@ -189,14 +189,14 @@ def score_cards(game: Any, cards: Any) -> ScoreBreakdown:
             ``["3", "11", "x2", "+10"]``.
 
     Returns:
-        The :class:`ScoreBreakdown` of that line (Flip 7 decided from the line).
+        The `ScoreBreakdown` of that line (Flip 7 decided from the line).
 
     Raises:
         CardError: an unknown card, an action card (it never lies in a line), a
             duplicate number (the player would have busted), more numbers than a
             Flip 7 needs (the round would have ended), or more copies of a card
             than the decks hold.
-        OptionError: ``game`` is not a :class:`~flip7ref.game.Game`.
+        OptionError: ``game`` is not a `Game`.
     """
     if not isinstance(game, Game):
         raise OptionError(f"game: expected a flip7ref.Game, got {type(game).__name__}")

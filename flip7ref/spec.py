@@ -4,8 +4,8 @@ An edition table is a YAML file (``spec/editions/<id>.yaml``) validated against
 ``spec/schema/edition.schema.json`` and then checked for cross references (an
 option named by a card exists, a card named by a set-aside list exists, every
 rule id cited by a card or option is in the catalogue...).  The result is an
-:class:`Edition`, a read-only description the interpreter compiles into a
-:class:`flip7ref.Game` once options are chosen.
+`Edition`, a read-only description the interpreter compiles into a
+`flip7ref.Game` once options are chosen.
 
 YAML is read by safe loading only (PyYAML's C loader ``CSafeLoader`` where
 libyaml is available, else ``SafeLoader``), and bounded: a file size limit, a
@@ -13,7 +13,7 @@ limit on nesting and on the size of the document once its aliases are expanded
 (an alias-expansion bomb is refused before it is built), and no duplicate key.
 After the schema, a table is checked for meaning: every value an option reading
 gives a table key must be one the interpreter implements for that key
-(:func:`check_meaning`).
+(`check_meaning`).
 """
 
 from __future__ import annotations
@@ -296,7 +296,7 @@ class Edition:
         sources: the source register by key (raw mappings).
         event_rules: the rule ids behind each event type (``busted`` -> ``("F7-040", ...)``),
             from the table's optional ``events`` section; a key ``TYPE/DETAIL`` narrows
-            an event type by a detail of the event (see :mod:`flip7ref.explore`).
+            an event type by a detail of the event (see `flip7ref.explore`).
     """
 
     id: str
@@ -401,16 +401,16 @@ def read_yaml_file(path: Path, what: str) -> object:
     """Read a YAML file by safe loading, bounded, turning every failure into a SpecError.
 
     Raises:
-        SpecError: missing, unreadable, larger than :data:`MAX_YAML_BYTES`, not
-            UTF-8, not YAML, nested deeper than :data:`MAX_YAML_DEPTH`, more than
-            :data:`MAX_YAML_NODES` nodes once aliases are expanded (an alias bomb),
+        SpecError: missing, unreadable, larger than `MAX_YAML_BYTES`, not
+            UTF-8, not YAML, nested deeper than `MAX_YAML_DEPTH`, more than
+            `MAX_YAML_NODES` nodes once aliases are expanded (an alias bomb),
             a recursive alias, or a key given twice in one mapping.
     """
     return parse_yaml(read_text_file(path, what, limit=MAX_YAML_BYTES), str(path))
 
 
 def parse_yaml(text: str, file: str) -> object:
-    """Parse YAML text by safe loading, with the bounds of :func:`read_yaml_file`.
+    """Parse YAML text by safe loading, with the bounds of `read_yaml_file`.
 
     The document is composed into nodes first (aliases stay shared, so a bomb
     costs nothing yet), checked, and only then built into Python values.
@@ -622,7 +622,7 @@ def check_meaning(data: Mapping[str, Any], options: Mapping[str, OptionSpec], fi
 
 
 def parse_edition(data: object, file: str) -> Edition:
-    """Check already-parsed table data and build an :class:`Edition`.
+    """Check already-parsed table data and build an `Edition`.
 
     Args:
         data: the YAML document as plain Python data.
@@ -846,7 +846,7 @@ def load_edition(name: str) -> Edition:
     for shipped ids are cached; the returned object is read-only.
 
     Raises:
-        SpecError: when the table is malformed (see :func:`load_edition_file`).
+        SpecError: when the table is malformed (see `load_edition_file`).
         OptionError: when ``name`` is neither a shipped edition id nor a ``.yaml`` path.
     """
     from .errors import OptionError

@@ -1,18 +1,18 @@
 """The immutable game state and the interpreter's transitions.
 
-A :class:`State` never changes: :meth:`State.apply` and :meth:`State.apply_chance`
+A `State` never changes: `State.apply` and `State.apply_chance`
 return a new state.  Pending work is an explicit stack of *frames* (the deal,
 a draw, a forced draw such as Flip Three, a target choice, the assignment of
 set-aside cards, a queue of cards to resolve); ``current_player``,
 ``legal_actions`` and ``chance_outcomes`` read the top frame.
 
 Shape (after OpenSpiel): ``current_player`` is a seat (0..players-1),
-:data:`CHANCE` or :data:`TERMINAL`; at a chance node ``chance_outcomes()`` lists
-the card kinds that can be drawn with exact :class:`fractions.Fraction`
-probabilities; at a decision node ``legal_actions()`` lists :class:`Action`
-values in a stable order whose string forms parse back with :meth:`Action.parse`.
+`CHANCE` or `TERMINAL`; at a chance node ``chance_outcomes()`` lists
+the card kinds that can be drawn with exact `fractions.Fraction`
+probabilities; at a decision node ``legal_actions()`` lists `Action`
+values in a stable order whose string forms parse back with `Action.parse`.
 
-Internally a transition copies the state into a scratch :class:`_Work`, runs
+Internally a transition copies the state into a scratch `_Work`, runs
 the rules on it, settles every automatic step (dealing, resolving queues,
 reshuffling, scoring a round, starting the next) and freezes the result.
 """
@@ -54,7 +54,7 @@ _FAST_LANES = True
 @mypyc_attr(native_class=False)
 class _Frame:
     """Base of the frame classes: ``name`` is the frame's kind (``Deal.name == "deal"``), a class
-    attribute set by :func:`_kind` after the class is made (mypyc records class-body attributes
+    attribute set by `_kind` after the class is made (mypyc records class-body attributes
     as annotations, which attrs would take for fields)."""
 
     __slots__ = ()
@@ -229,7 +229,7 @@ class Action:
     another seat for -15).  ``steal S I`` takes card I (0-based, in the order of
     ``State.line``) of seat S; ``discard S I`` discards it; ``swap S I T J``
     exchanges card I of seat S with card J of seat T.  ``str(action)`` gives the
-    string form; :meth:`parse` reads it.
+    string form; `parse` reads it.
     """
 
     verb: str
@@ -305,7 +305,7 @@ class Event(NamedTuple):
 
     @classmethod
     def from_dict(cls, data: Any) -> Event:
-        """Rebuild an event from :meth:`to_dict` output."""
+        """Rebuild an event from `to_dict` output."""
         items = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k != "type")
         return cls(str(data["type"]), items)
 
@@ -364,8 +364,8 @@ class State(tuple[Any, ...]):
     """An immutable game position.
 
     Attributes:
-        game: the :class:`~flip7ref.game.Game` (edition, options, player count).
-        players: one :class:`Player` per seat.
+        game: the `Game` (edition, options, player count).
+        players: one `Player` per seat.
         draw: the draw pile as card codes, top first.  In an *ordered* state (a
             seeded or stacked game) the order is the real order of the pile; in an
             open state it is sorted and only the counts matter.
@@ -388,7 +388,7 @@ class State(tuple[Any, ...]):
             deck is exhausted, F7-115).
 
     States compare equal when their positions are equal (the history is not
-    compared).  Use :meth:`history` and :meth:`events` for what led here.
+    compared).  Use `history` and `events` for what led here.
     """
 
     # A tuple underneath (built with tuple.__new__, read through the same C-level
@@ -472,7 +472,7 @@ class State(tuple[Any, ...]):
 
     @property
     def current_player(self) -> int:
-        """The seat to decide, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+        """The seat to decide, `CHANCE` at a chance node, `TERMINAL` at the end."""
         if self.winners:
             return TERMINAL
         if not self.frames:
@@ -527,7 +527,7 @@ class State(tuple[Any, ...]):
 
         Returns:
             ``(card id, probability)`` pairs in table order; the probabilities are
-            :class:`~fractions.Fraction` values summing to 1 (the share of each
+            `Fraction` values summing to 1 (the share of each
             kind among the cards in the draw pile).  Empty when this is not a
             chance node.
         """
@@ -537,7 +537,7 @@ class State(tuple[Any, ...]):
     def chance_weights(self) -> list[tuple[str, int]]:
         """The chance outcomes as whole-number weights: ``(card id, copies in the
         draw pile)`` in table order; each probability is copies / draw-pile size
-        (:meth:`chance_outcomes` gives them as fractions).  Empty when this is
+        (`chance_outcomes` gives them as fractions).  Empty when this is
         not a chance node."""
         if self.current_player != CHANCE:
             return []
@@ -576,7 +576,7 @@ class State(tuple[Any, ...]):
         """Take a decision and return the resulting state.
 
         Args:
-            action: an :class:`Action` or its string form (``"hit"``, ``"target 2"``).
+            action: an `Action` or its string form (``"hit"``, ``"target 2"``).
 
         Returns:
             The next state, settled up to the next decision, chance node or the end.
@@ -626,7 +626,7 @@ class State(tuple[Any, ...]):
         return self._apply_legal(act)
 
     def _apply_legal(self, act: Action) -> State:
-        """:meth:`apply` of an action known to be legal (one of :meth:`legal_actions`),
+        """`apply` of an action known to be legal (one of `legal_actions`),
         without checking it again: for strategies that try every legal action."""
         work = _Work(self)
         _apply_action(work, act)
@@ -686,7 +686,7 @@ class State(tuple[Any, ...]):
         a Flip 7, a bust that ends the round or happens in the deal, a reshuffle.
         Gives the same state as the general path (tests/test_fast_lanes.py).
 
-        ``shared`` (from :meth:`chance_successors`): siblings drawn at the same
+        ``shared`` (from `chance_successors`): siblings drawn at the same
         chance node share the round end of a bust by the last active player
         (the same scores, totals and next round whichever number busts, as a
         busted player scores 0, F7-101); with ``shared.merge_ends``, the whole
@@ -799,7 +799,7 @@ class State(tuple[Any, ...]):
 
     def _round_end_plan(self, players: Sequence[Player], flip7: int | None, cards_left: bool) -> _RoundEnd | None:
         """What a round end with no pending work makes of this state's totals, round
-        and dealer (see :meth:`_fast_round_end`); ``cards_left``: whether the draw
+        and dealer (see `_fast_round_end`); ``cards_left``: whether the draw
         pile holds a card for the next deal."""
         g = self.game
         if flip7 is not None and g.flip7_choice:
@@ -851,7 +851,7 @@ class State(tuple[Any, ...]):
 
         Returns:
             ``(card id, copies in the draw pile, successor)`` triples in table
-            order: the pairs of :meth:`chance_weights`, each with
+            order: the pairs of `chance_weights`, each with
             ``self.apply_chance(card)`` (the probability of a triple is copies /
             draw-pile size).  Empty when this is not a chance node.
 
@@ -862,7 +862,7 @@ class State(tuple[Any, ...]):
         return self._chance_successors(merge_ends=False)
 
     def _chance_successors(self, *, merge_ends: bool) -> list[tuple[str, int, State]]:
-        """:meth:`chance_successors`; with ``merge_ends``, for exhaustive search
+        """`chance_successors`; with ``merge_ends``, for exhaustive search
         of a round that ends the game (the solver): every card that busts the
         player left alone and so ends the game gives the successor of the first
         such card, not its own (the positions differ only in which number lies
@@ -931,7 +931,7 @@ class State(tuple[Any, ...]):
         return _start_of(self)
 
     def replay(self) -> list[State]:
-        """Replay :meth:`history` from :meth:`initial_state`; returns every state.
+        """Replay `history` from `initial_state`; returns every state.
 
         The last state equals ``self`` (the interpreter is deterministic given its
         moves); the list starts with the initial state.
@@ -985,7 +985,7 @@ class State(tuple[Any, ...]):
         return seat
 
     def status(self, seat: Any) -> Status:
-        """The :class:`Status` of ``seat`` in the current round.
+        """The `Status` of ``seat`` in the current round.
 
         Raises:
             OptionError: ``seat`` is not a seat of this game.
@@ -1038,7 +1038,7 @@ class State(tuple[Any, ...]):
 
         Args:
             log: include the history and the events (needed to resume
-                :meth:`history` and :meth:`events` after :meth:`from_dict`).
+                `history` and `events` after `from_dict`).
         """
         ids = self.game.card_ids
         data: dict[str, Any] = {
@@ -1075,7 +1075,7 @@ class State(tuple[Any, ...]):
 
     @classmethod
     def from_dict(cls, data: Any, game: Any = None) -> State:
-        """Rebuild a state from :meth:`to_dict` output.
+        """Rebuild a state from `to_dict` output.
 
         Args:
             data: the serialized state.
@@ -1085,11 +1085,11 @@ class State(tuple[Any, ...]):
 
         Raises:
             SerializationError: a missing or malformed field (named in the message);
-                data nested deeper than :data:`flip7ref.position.MAX_DEPTH`; an
+                data nested deeper than `flip7ref.position.MAX_DEPTH`; an
                 ``edition`` that is not a shipped id (or not ``game``'s edition).
             PositionError: (a SerializationError) a position no game can reach, with
-                the message :meth:`Game.new_position` gives for the same cards (see
-                :mod:`flip7ref.position`).
+                the message `Game.new_position` gives for the same cards (see
+                `flip7ref.position`).
         """
         check_depth(data)
         return _state_from_dict(data, game)
@@ -1105,7 +1105,7 @@ except ImportError:  # pragma: no cover - other interpreters
 
 
 for _index, _name in enumerate(_STATE_FIELDS):
-    type.__setattr__(State, _name, _tuplegetter(_index, f"See :class:`State` ({_name})."))
+    type.__setattr__(State, _name, _tuplegetter(_index, f"See `State` ({_name})."))
 
 _new_state = cast(Callable[[tuple[Any, ...]], State], functools.partial(tuple.__new__, State))
 # The same shortcut for the named tuples the fast lanes build at every step (their
@@ -1132,7 +1132,7 @@ _DEALS: dict[int, Deal] = {}
 
 
 def _deal_frame(position: int) -> Deal:
-    """``Deal(position)``, shared like :func:`_draw_frame`."""
+    """``Deal(position)``, shared like `_draw_frame`."""
     frame = _DEALS.get(position)
     if frame is None:
         frame = _DEALS[position] = Deal(position)
@@ -1910,7 +1910,7 @@ def initial_state(
     stack: Any,
     totals: Any,
 ) -> State:
-    """Build round 1 of ``game`` (see :meth:`flip7ref.game.Game.new_initial_state`)."""
+    """Build round 1 of ``game`` (see `flip7ref.game.Game.new_initial_state`)."""
     n = game.players
     _check_seat("dealer", dealer, n)
     _check_totals(totals, n)
@@ -2126,7 +2126,7 @@ def position_state(
 ) -> State:
     """Build a mid-round position (after the deal) from explicit zones.
 
-    See :meth:`flip7ref.game.Game.new_position` for the arguments.
+    See `flip7ref.game.Game.new_position` for the arguments.
     """
     n = game.players
     _check_seat("dealer", dealer, n)

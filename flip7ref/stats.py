@@ -1,16 +1,16 @@
 """95 % confidence intervals for simulation and tournament summaries.
 
-Two intervals, both from the standard library's :class:`statistics.NormalDist`
+Two intervals, both from the standard library's `statistics.NormalDist`
 (its quantile gives z = 1.959964 for 95 %):
 
-- :func:`wilson` — the Wilson score interval of a proportion (win rates, bust
+- `wilson` — the Wilson score interval of a proportion (win rates, bust
   and Flip 7 rates): it stays inside [0, 1] and behaves near 0 and 1, where the
   plain normal interval does not.
-- :func:`mean_interval` — the normal interval of a mean, ``mean ± z·s/√n`` with
+- `mean_interval` — the normal interval of a mean, ``mean ± z·s/√n`` with
   ``s`` the sample standard deviation.  With the hundreds of games a summary
   rests on, Student's t quantile differs from z in the third decimal at most
   (t = 1.984 for n = 100, 1.962 for n = 1000).
-- :func:`difference` — the normal interval of the difference of two
+- `difference` — the normal interval of the difference of two
   independent estimates (used for "how much a reading changes it").
 
 Every function returns ``(low, high)`` floats; with no data, ``(nan, nan)``.

@@ -1,8 +1,8 @@
 """Strategies that choose decisions, for simulation, traces and tournaments.
 
-A strategy is any object that fits the :class:`Strategy` protocol: a ``name``
+A strategy is any object that fits the `Strategy` protocol: a ``name``
 and a ``choose(state, rng)`` method returning one of ``state.legal_actions()``.
-:func:`parse_strategy` builds the ones named on the command line: ``random``,
+`parse_strategy` builds the ones named on the command line: ``random``,
 ``threshold:N``, ``always-hit``, ``optimal-solo``, and a user's own class given
 as ``module:Class`` (or ``path/to/file.py:Class``).
 """
@@ -39,20 +39,20 @@ class Strategy(Protocol):
     - ``choose(state, rng) -> Action``: called at every decision node of the
       seat the strategy plays (``state.current_player`` is that seat, never a
       chance node); returns one of ``state.legal_actions()`` (an
-      :class:`~flip7ref.state.Action`; its string form such as ``"hit"`` is
-      accepted too).  ``rng`` (:class:`random.Random`) is the only randomness it
+      `Action`; its string form such as ``"hit"`` is
+      accepted too).  ``rng`` (`random.Random`) is the only randomness it
       may use, so that a seeded run is repeatable.  The decisions are Hit or
       Stay (``state.pending()[0] == "offer"``) and, in the middle of an action
       card, targets, picks of cards, a spare Second Chance, Brutal Mode's
       choice (see ``state.pending()``).  An action that is not legal stops the
-      run with a :class:`~flip7ref.errors.StrategyError` naming the strategy.
+      run with a `StrategyError` naming the strategy.
 
     Optional:
 
     - ``prepare(game)``: called once per run before any game, e.g. to solve or
       load a policy (``optimal-solo`` does).
     - ``action_distribution(state) -> [(Action, Fraction), ...]``: a mixed
-      strategy, evaluated exactly by :class:`~flip7ref.analysis.SoloSolver`.
+      strategy, evaluated exactly by `SoloSolver`.
 
     A class given as ``module:Class`` is built with no arguments.  With
     ``--workers N`` or ``--cluster`` the object is pickled to the workers: its
@@ -124,7 +124,7 @@ class ThresholdStrategy:
 
 
 def _other_decision(state: State) -> Action:
-    """Every decision but Hit-or-Stay, as :class:`ThresholdStrategy` documents."""
+    """Every decision but Hit-or-Stay, as `ThresholdStrategy` documents."""
     legal = state.legal_actions()
     seat = state.current_player
     kind, card = state.pending()
@@ -151,26 +151,26 @@ def _other_decision(state: State) -> Action:
 @mypyc_attr(native_class=False)
 class OptimalSoloStrategy:
     """Hit or Stay as the exact optimal solo policy says; other decisions as
-    :class:`ThresholdStrategy`.
+    `ThresholdStrategy`.
 
     The policy is the one that maximises the expected round score of one player
     alone in a round with a fresh deck of the edition's number and modifier
-    cards (see :mod:`flip7ref.analysis`; for Flip 7 worth 20.2291054307 points per
+    cards (see `flip7ref.analysis`; for Flip 7 worth 20.2291054307 points per
     round).  At an offer the player's numbers and modifiers are looked up in it;
     cards seen elsewhere and the other players are not taken into account.  The
     policy is solved at the first decision of each game table and options (about
     a minute for Flip 7 in one process; ``workers`` processes share the solve,
-    see :class:`~flip7ref.analysis.SoloSolver`) and kept for the life of the
-    process; :meth:`prepare` solves it ahead of time.
+    see `SoloSolver`) and kept for the life of the
+    process; `prepare` solves it ahead of time.
 
     It is for Flip 7 only: Vengeance's numbers and modifiers make about 414,000
-    solo states, more than :data:`MAX_SOLO_STATES`.  ``progress`` (settable) is
+    solo states, more than `MAX_SOLO_STATES`.  ``progress`` (settable) is
     called as ``progress(states solved, states expected)`` while the policy is
     solved; ``cluster`` (settable) is a Dask client to solve it on.
 
-    Raises (from :meth:`prepare` / the first decision):
+    Raises (from `prepare` / the first decision):
         OptionError: the edition's numbers and modifiers make too many solo
-            states to solve exactly (more than :data:`MAX_SOLO_STATES`): the
+            states to solve exactly (more than `MAX_SOLO_STATES`): the
             message says optimal-solo is for Flip 7 only.
     """
 
@@ -252,12 +252,12 @@ _NEVER = 10**9  # a threshold no line reaches: always-hit
 def parse_strategy(text: Any) -> Strategy:
     """Build a strategy from its name: ``random``, ``threshold:N`` (N >= 0 points),
     ``always-hit`` (hits at every offer; other decisions as threshold:N) or
-    ``optimal-solo`` (:class:`OptimalSoloStrategy`).
+    ``optimal-solo`` (`OptimalSoloStrategy`).
 
     Any other ``module:Class`` (``module`` a dotted module name importable from
     the current directory or ``sys.path``, or a ``.py`` file's path; ``Class`` a
     class or factory in it, dotted for nested names) is imported and called with
-    no arguments; the object must fit :class:`Strategy`.
+    no arguments; the object must fit `Strategy`.
 
     Raises:
         OptionError: ``text`` is not a string, an unknown strategy name or a malformed threshold.
@@ -287,14 +287,14 @@ def parse_strategy(text: Any) -> Strategy:
 
 
 def load_strategy(spec: str) -> Strategy:
-    """Import and build a user's strategy from ``module:Class`` (see :func:`parse_strategy`).
+    """Import and build a user's strategy from ``module:Class`` (see `parse_strategy`).
 
     The current directory is searched first for ``module`` (as a command run
     there expects); a ``.py`` path is loaded from that file.
 
     Raises:
         StrategyError: the module or the attribute cannot be found or imported,
-            building the object fails, or it does not fit :class:`Strategy`.
+            building the object fails, or it does not fit `Strategy`.
     """
     module_name, _, attr = spec.rpartition(":")
     if not module_name or not attr:

@@ -1,11 +1,11 @@
 """The suite for implementers in every language: a JSON export, and summaries of reports.
 
-:func:`export_json` writes the conformance suite as JSON (one file per edition, with
+`export_json` writes the conformance suite as JSON (one file per edition, with
 each case's ``depends_on``: the disputes its outcome depends on, found by playing it
 under every reading), beside the case and protocol schemas, so that an engine needs
 only a JSON parser.  The shipped copy is ``conformance/json/`` (a test checks it is
-current).  :func:`summary` turns a JSON-lines report of ``flip7ref conformance run``
-into Markdown; :func:`badge` into an SVG badge.
+current).  `summary` turns a JSON-lines report of ``flip7ref conformance run``
+into Markdown; `badge` into an SVG badge.
 """
 
 from __future__ import annotations

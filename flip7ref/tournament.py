@@ -6,7 +6,7 @@ repeated to fill the seats (seat ``s`` of rotation 0 plays strategy
 ``s mod k``).  Every deal is played once in each of the ``players`` rotations
 (rotation ``r`` moves every strategy ``r`` seats to the right), so that no
 strategy gains from its seat or from the cards of a deal: game ``i`` plays deal
-``i // players`` (deck seed :func:`~flip7ref.play.game_seed` ``(seed, deal)``,
+``i // players`` (deck seed `game_seed` ``(seed, deal)``,
 dealer ``deal mod players``, the strategies' rng seeded from the deal too) in
 rotation ``i mod players``.  ``games`` must therefore be a multiple of
 ``players``.
@@ -14,16 +14,16 @@ rotation ``i mod players``.  ``games`` must therefore be a multiple of
 Per strategy (an entry of the lineup) it reports the seat-games played, the
 win rate (wins / seat-games, a shared win counting for each winner) with its
 95 % Wilson score interval, and the mean final total with its 95 % normal
-interval (:mod:`flip7ref.stats`).  Deals are shared by the rotations, so seat-
+interval (`flip7ref.stats`).  Deals are shared by the rotations, so seat-
 games are not independent: the intervals are a guide, not a test.
 
-:func:`readings_sweep` plays the same tournament (same seed) once with the
+`readings_sweep` plays the same tournament (same seed) once with the
 given options and once for each non-default reading of every other option with
 named readings (``flip7ref options`` lists them): the "what if we played it the
 other way" table of every dispute.
 
 The games can be spread over ``workers`` processes (the standard library's
-process pool) or a Dask cluster (:mod:`flip7ref.cluster`); the result is the
+process pool) or a Dask cluster (`flip7ref.cluster`); the result is the
 same, as only integer counts are merged.
 """
 
@@ -105,14 +105,14 @@ class Entry:
 
 @attrs.define
 class TournamentResult:
-    """The result of :func:`run_tournament`.
+    """The result of `run_tournament`.
 
     Attributes:
         edition: edition id.
         players: seats per game.
         options: the options that differ from the defaults.
         games: games played.
-        entries: one :class:`Entry` per strategy, in lineup order.
+        entries: one `Entry` per strategy, in lineup order.
         seconds: wall time.
     """
 
@@ -286,7 +286,7 @@ def disputed_readings(edition: Edition, fixed: Sequence[str] = ()) -> Iterator[t
 
 @attrs.define
 class ReadingResult:
-    """One reading of a :func:`readings_sweep`: its tournament, or why it could not be played.
+    """One reading of a `readings_sweep`: its tournament, or why it could not be played.
 
     Attributes:
         option: the option changed.
@@ -304,7 +304,7 @@ class ReadingResult:
 
     def deltas(self, baseline: TournamentResult) -> list[dict[str, Any]]:
         """Per entry: the change of win rate and mean score against ``baseline``,
-        each with its 95 % normal interval of a difference (:func:`flip7ref.stats.difference`)."""
+        each with its 95 % normal interval of a difference (`flip7ref.stats.difference`)."""
         if self.result is None:
             return []
         out = []
@@ -341,7 +341,7 @@ def readings_sweep(
     progress: Callable[[str, int], None] | None = None,
 ) -> tuple[TournamentResult, list[ReadingResult]]:
     """The tournament with ``options``, then once for every reading of
-    :func:`disputed_readings` (the other options as given), same seed.
+    `disputed_readings` (the other options as given), same seed.
 
     ``progress(label, games finished)`` is called as each tournament goes
     (label ``baseline`` or ``option=reading``).
@@ -350,9 +350,9 @@ def readings_sweep(
         ``(baseline, [ReadingResult, ...])``.
 
     Raises:
-        as :func:`run_tournament` for the baseline; a reading that cannot be
+        as `run_tournament` for the baseline; a reading that cannot be
         played (an OptionError or GameTooLongError of its own) is reported in its
-        :class:`ReadingResult` instead.
+        `ReadingResult` instead.
     """
     base_game = Game(edition, players, options)
 

@@ -1,21 +1,21 @@
 """Exact analysis on the interpreter's own states.
 
 Everything here is computed by playing the interpreter: chance nodes come from
-:meth:`State.chance_weights` / :meth:`State.chance_outcomes`, transitions from
-:meth:`State.apply` and :meth:`State.apply_chance`, round scores from the
+`State.chance_weights` / `State.chance_outcomes`, transitions from
+`State.apply` and `State.apply_chance`, round scores from the
 interpreter's scoring at the end of the round.  No second model of the rules is
 involved, so the analysis also exercises the interpreter.
 
-- :func:`next_card` — at an offer (Hit or Stay), the exact probabilities that the
+- `next_card` — at an offer (Hit or Stay), the exact probabilities that the
   next card busts the player, makes their Flip 7, or is each card kind.
-- :class:`SoloSolver` — the expected round score of one player alone in a round
+- `SoloSolver` — the expected round score of one player alone in a round
   (draws without replacement from the cards not yet seen), under the optimal
   solo policy (exact dynamic programming over the interpreter's states, memoised
   on a canonical key) or under any fixed policy such as ``threshold:N``.
-- :func:`solo_deck_position` — a fresh one-player round with the deck restricted
+- `solo_deck_position` — a fresh one-player round with the deck restricted
   to chosen card categories (the Flip 7 solitaire analysis uses the 79 number
   cards, or the numbers and the six modifiers).
-- :func:`solo_projection` — the position one player faces, alone: their line and
+- `solo_projection` — the position one player faces, alone: their line and
   held cards, the draw and discard piles as they are.
 
 Rules involved: F7-030 (Hit or Stay), F7-034 (Stay banks the line), F7-040 and
@@ -25,17 +25,17 @@ F7-090..F7-102 (scoring) — and whatever else the interpreter applies.
 The package's modules, one job each (every name is imported from
 ``flip7ref.analysis``):
 
-- :mod:`~flip7ref.analysis.base` — :class:`AnalysisError`, :class:`Policy`,
-  :class:`SoloResult` and the shapes of the values solvers exchange;
-- :mod:`~flip7ref.analysis.odds` — :func:`next_card`;
-- :mod:`~flip7ref.analysis.solver` — :class:`SoloSolver`: the recursion, the memo
-  and its canonical keys, tie-breaks (:data:`TIES`), limits, the Dask task;
-- :mod:`~flip7ref.analysis.parallel` — the parallel solve: combinations of
-  modifier cards, their schedule, worker processes over pipes, :func:`usable_cores`;
-- :mod:`~flip7ref.analysis.positions` — :func:`solo_deck_position`,
-  :func:`solo_projection`, :func:`line_position`;
-- :mod:`~flip7ref.analysis.estimate` — :func:`solo_estimate`, :data:`US_PER_STATE`;
-- :mod:`~flip7ref.analysis.tables` — :func:`solo_policy_table`.
+- `base` — `AnalysisError`, `Policy`,
+  `SoloResult` and the shapes of the values solvers exchange;
+- `odds` — `next_card`;
+- `solver` — `SoloSolver`: the recursion, the memo
+  and its canonical keys, tie-breaks (`TIES`), limits, the Dask task;
+- `parallel` — the parallel solve: combinations of
+  modifier cards, their schedule, worker processes over pipes, `usable_cores`;
+- `positions` — `solo_deck_position`,
+  `solo_projection`, `line_position`;
+- `estimate` — `solo_estimate`, `US_PER_STATE`;
+- `tables` — `solo_policy_table`.
 """
 
 from .base import AnalysisError, Policy, SoloResult

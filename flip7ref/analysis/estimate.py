@@ -1,6 +1,6 @@
-"""How big a solve is before it runs: :func:`solo_estimate` (states and CPU
-seconds of the solve of :func:`~flip7ref.analysis.solo_deck_position`) and the
-measured cost per state it uses (:data:`US_PER_STATE`)."""
+"""How big a solve is before it runs: `solo_estimate` (states and CPU
+seconds of the solve of `solo_deck_position`) and the
+measured cost per state it uses (`US_PER_STATE`)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from .positions import solo_deck_position
 
 #: CPU microseconds per solved state measured here (benchmarks/solve_cost.py,
 #: CPython 3.11 on one core of a 2-core x86_64 sandbox): the estimates of
-#: :func:`solo_estimate` divide by these.
+#: `solo_estimate` divide by these.
 US_PER_STATE = {"numbers": 250.0, "actions": 2700.0}
 
 
 def solo_estimate(game: Game, categories: Iterable[str]) -> tuple[int, bool, float]:
-    """How big the solve of :func:`solo_deck_position` ``(game, categories)`` is
+    """How big the solve of `solo_deck_position` ``(game, categories)`` is
     likely to be, before solving it: ``(states, rough, cpu_seconds)``.
 
     Without action cards ``states`` is the number of lines the player can hold at
@@ -29,7 +29,7 @@ def solo_estimate(game: Game, categories: Iterable[str]) -> tuple[int, bool, flo
     magnitude (``rough`` True): a Freeze ends a solo round, while the positions
     inside a Flip Three and the duplicates a Second Chance discards add many
     more (the whole 94-card Flip 7 deck has about 1.2 x 10^9).  ``cpu_seconds``
-    is ``states`` times the cost per state measured here (:data:`US_PER_STATE`).
+    is ``states`` times the cost per state measured here (`US_PER_STATE`).
 
     Raises:
         OptionError: ``game`` has more than one player, or an unknown category.

@@ -1,4 +1,4 @@
-"""Next-card odds: :func:`next_card`, the exact probabilities at an offer of Hit
+"""Next-card odds: `next_card`, the exact probabilities at an offer of Hit
 or Stay that the next card busts the player, is cancelled by their Second Chance,
 makes their Flip 7, or is each card kind (F7-040, F7-050, F7-080)."""
 
@@ -70,7 +70,7 @@ def next_card(state: State) -> NextCard:
         state: a decision node where the player to act is offered Hit or Stay.
 
     Returns:
-        A :class:`NextCard` with exact :class:`~fractions.Fraction` probabilities.
+        A `NextCard` with exact `Fraction` probabilities.
 
     Raises:
         AnalysisError: the state is not such an offer.

@@ -1,11 +1,11 @@
-"""The parallel part of :meth:`SoloSolver.solve <flip7ref.analysis.SoloSolver.solve>`:
+"""The parallel part of `SoloSolver.solve <flip7ref.analysis.SoloSolver.solve>`:
 the combinations of modifier cards the solve splits on, the schedule that gives
-them to workers (:class:`_Schedule`), the worker processes over pipes
-(:class:`_Workers`) and what a worker does with a combination
-(:func:`_presolve_task`, also the body of the Dask task), and :func:`usable_cores`.
+them to workers (`_Schedule`), the worker processes over pipes
+(`_Workers`) and what a worker does with a combination
+(`_presolve_task`, also the body of the Dask task), and `usable_cores`.
 
 The solver is handed in (a worker solves with its own copy of a fresh solver), so
-this module does not import :mod:`flip7ref.analysis.solver`, which imports it."""
+this module does not import `flip7ref.analysis.solver`, which imports it."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def _combinations(most: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 class _Schedule:
     """Which worker solves which combination of modifier cards, and when (see
-    :meth:`SoloSolver.solve`).  A combination is a tuple of counts, one per
+    `SoloSolver.solve`).  A combination is a tuple of counts, one per
     modifier card; it builds on the combinations with one card more.  Its owner
     is the worker named by which of the first few cards it holds, so that a
     worker finds most of what a combination builds on in its own memo; a worker
@@ -110,7 +110,7 @@ def _combination(split: list[tuple[int, int]], task: tuple[int, ...]) -> tuple[i
 
 class _Workers:
     """Worker processes of a parallel solve, each with its own solver and memo,
-    given one combination at a time over a pipe (see :meth:`SoloSolver.solve`);
+    given one combination at a time over a pipe (see `SoloSolver.solve`);
     ``setup`` is the position and the fresh solver each worker copies.
 
     Started with the platform's way of starting processes; where that is fork and
@@ -152,7 +152,7 @@ class _Workers:
     def results(self, timeout: float | None = None) -> list[tuple[int, tuple[int, ...], bytes]]:
         """Wait for at least one worker to finish, or ``timeout`` seconds (then the list
         may be empty); ``(worker, combination, result)`` for each that did, the result
-        still pickled (see :func:`_loaded`)."""
+        still pickled (see `_loaded`)."""
         busy = [self.pipes[w] for w in range(self.count) if self.given[w] is not None]
         assert busy, "every combination left waits for another"  # cannot happen: see _Schedule
         out = []
@@ -213,7 +213,7 @@ def _presolve_task(
     solver: SoloSolver, state: State, cards: tuple[int, ...], seeds: list[tuple[_Key, _Triple]]
 ) -> _TaskResult:
     """In a worker: solve the position after drawing ``cards`` from ``state`` (see
-    :meth:`SoloSolver.solve`), given the values ``seeds`` of other workers; return
+    `SoloSolver.solve`), given the values ``seeds`` of other workers; return
     the states solved here, keys without the deck number."""
     deck = solver._deck_of(state)
     solver._memo.update(((deck, *key), value) for key, value in seeds)

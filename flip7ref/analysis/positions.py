@@ -1,7 +1,7 @@
 """Solo positions to analyse: a fresh one-player round over chosen card
-categories (:func:`solo_deck_position`), the offer one player faces with everyone
-else gone (:func:`solo_projection`), and a one-player offer built from a line and
-the cards seen (:func:`line_position`)."""
+categories (`solo_deck_position`), the offer one player faces with everyone
+else gone (`solo_projection`), and a one-player offer built from a line and
+the cards seen (`line_position`)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def solo_projection(state: State) -> State:
     held cards, the same draw pile (as unseen cards, no order)
     and discard pile.  Other players' cards are out of the game.  Useful to ask
     what the player can expect from the rest of the round on their own.  As in
-    :func:`solo_deck_position` the running total is set at the target score so
+    `solo_deck_position` the running total is set at the target score so
     the game ends with the round.
 
     Raises:
@@ -77,7 +77,7 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
     """A one-player offer: ``line`` in front of the player, ``seen`` cards gone
     (discarded), every other card of the deck unseen in the draw pile (open: no
     order).  The running total is set at the target score (see
-    :func:`solo_deck_position`).
+    `solo_deck_position`).
 
     Args:
         game: a one-player game.

@@ -1,9 +1,9 @@
-"""The solo solver: :class:`SoloSolver`, the expected round score of one player
+"""The solo solver: `SoloSolver`, the expected round score of one player
 alone by exact dynamic programming over the interpreter's states (memoised on a
-canonical key, :func:`_canonical`; ties, state and time limits, progress), and
-the Dask task of its parallel solve (:func:`_solve_combination`).  The
+canonical key, `_canonical`; ties, state and time limits, progress), and
+the Dask task of its parallel solve (`_solve_combination`).  The
 scheduling and worker processes of a parallel solve are in
-:mod:`flip7ref.analysis.parallel`."""
+`flip7ref.analysis.parallel`."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from .parallel import _combination, _combinations, _drawn, _loaded, _modifier_ca
 _T = TypeVar("_T")
 _NO_RNG = random.Random(0)
 TIES = ("hit", "stay")
-"""The tie-breaks of :class:`SoloSolver` (``ties``): the action taken when hit and stay are worth the same."""
+"""The tie-breaks of `SoloSolver` (``ties``): the action taken when hit and stay are worth the same."""
 
 
 def _cards(state: State) -> tuple[int, ...]:
@@ -40,7 +40,7 @@ def _canonical(state: State, cards: int) -> tuple[Any, ...]:
     """A key equal for states whose futures are the same: lines and held cards as
     multisets (the order of a line never matters to what happens next), no draw
     pile (the cards not elsewhere: an unseen pile has no order).  ``cards``
-    numbers the set of all cards (:func:`_cards`), which with the rest of the
+    numbers the set of all cards (`_cards`), which with the rest of the
     key determines the pile."""
     return (
         cards,
@@ -58,8 +58,8 @@ class SoloSolver:
     """Expected round score of one player alone, exactly, by dynamic programming.
 
     The player is the only one to decide: every decision node of the round must
-    belong to ``seat`` (a one-player game, e.g. from :func:`solo_deck_position`
-    or :func:`solo_projection`).  The round ends when the interpreter scores it;
+    belong to ``seat`` (a one-player game, e.g. from `solo_deck_position`
+    or `solo_projection`).  The round ends when the interpreter scores it;
     the value of an end is the player's score for that round
     (``state.last_scores[seat]``).
 
@@ -71,28 +71,28 @@ class SoloSolver:
             one (``choose(state, rng)``, e.g. ``threshold:N``, ``always-hit``), or
             one with ``action_distribution(state)`` giving ``(action, probability)``
             pairs (``random``: every legal action alike).
-        exact: compute with :class:`~fractions.Fraction` (slower) instead of floats.
+        exact: compute with `Fraction` (slower) instead of floats.
         seat: the player (0 in a one-player game).
-        max_states: give up (:class:`AnalysisError`) beyond this many decision
+        max_states: give up (`AnalysisError`) beyond this many decision
             states (memory and time grow with it: about a minute per 262,000
             states of CPython 3.11 on one core).
         ties: ``"hit"`` (the default) or ``"stay"``: the action the optimal policy
             takes at a Hit-or-Stay offer where both have the same expected score
             (exactly equal values: with floats, equal floats).  The value is the
-            same either way; P(bust), P(Flip 7) and :meth:`best_actions` are not
+            same either way; P(bust), P(Flip 7) and `best_actions` are not
             (see docs/analysis.md: the published solitaire figures are those of
             ``"stay"``).  Other decisions keep the first legal action on a tie.
-        workers: processes to solve in (see :meth:`solve`); 1 solves in this
+        workers: processes to solve in (see `solve`); 1 solves in this
             process.  Only the optimal policy is solved in parallel (a fixed
             policy reaches fewer states; it is always evaluated here).  Where
             workers start by forkserver or spawn (see docs/analysis.md), a script
             must solve under ``if __name__ == "__main__":``.
-        max_seconds: give up (:class:`AnalysisError`) once a solve has run this
+        max_seconds: give up (`AnalysisError`) once a solve has run this
             many seconds of wall time (checked every 256 states, and between
             combinations of a parallel solve); None: no limit.
         progress: called now and then (every 256 states, and after each
             combination of a parallel solve) with the states solved so far.
-        cluster: a ``dask.distributed.Client`` (see :mod:`flip7ref.cluster`):
+        cluster: a ``dask.distributed.Client`` (see `flip7ref.cluster`):
             the parallel part of the optimal solve runs on its workers, one Dask
             task per combination of modifier cards, instead of in ``workers``
             processes; the result is the same.
@@ -156,7 +156,7 @@ class SoloSolver:
         fullest first, each worker given the values of the positions it builds
         on; this process then solves ``state`` from those values.  The split only
         schedules the work: every value comes from the same recursion, so the
-        result, the states and :meth:`best_actions` are the same for any
+        result, the states and `best_actions` are the same for any
         ``workers``.  The split pays because in Flip 7 a modifier stays in the
         line until the round ends (F7-035): the positions after a combination
         lead only to positions holding at least those modifiers.  Where a modifier
@@ -182,10 +182,10 @@ class SoloSolver:
         legal action (then following the solver's policy), keyed by action string.
 
         With ``workers`` > 1 the positions after the decision are solved as in
-        :meth:`solve`.
+        `solve`.
 
         Raises:
-            AnalysisError: as :meth:`solve`.
+            AnalysisError: as `solve`.
         """
         self._own(state)
         self._start_clock()
@@ -203,7 +203,7 @@ class SoloSolver:
         """The optimal action at a decision node of the player (highest expected score).
 
         Raises:
-            AnalysisError: as :meth:`solve`.
+            AnalysisError: as `solve`.
         """
         self._own(state)
         key = _canonical(state, self._deck_of(state))
@@ -249,7 +249,7 @@ class SoloSolver:
 
     def _presolve(self, state: State) -> None:
         """Solve, in ``workers`` processes, the positions reached from ``state`` by
-        drawing each combination of its pile's modifier cards (see :meth:`solve`);
+        drawing each combination of its pile's modifier cards (see `solve`);
         their values and best actions join this solver's memo."""
         self.workers_used = 1
         split = _modifier_cards(state)
@@ -301,7 +301,7 @@ class SoloSolver:
             workers.close()
 
     def _merge_task(self, deck: int, memo: list[tuple[_Key, _Triple]], best: list[tuple[_Key, Action]]) -> None:
-        """Fold one combination's states into the memo (see :meth:`_presolve`)."""
+        """Fold one combination's states into the memo (see `_presolve`)."""
         before = len(self._memo)
         self._memo.update(((deck, *key), value) for key, value in memo)
         self._best.update(((deck, *key), action) for key, action in best)
@@ -415,10 +415,10 @@ class SoloSolver:
 
 
 def _solve_combination(setup: tuple[State, bool, int, int, str], cards: tuple[int, ...], *above: _TaskResult) -> _TaskResult:
-    """A Dask task of a parallel solve (:func:`flip7ref.cluster.presolve`): solve
+    """A Dask task of a parallel solve (`flip7ref.cluster.presolve`): solve
     the position after drawing ``cards`` in a fresh solver given the states of
     the combinations with one card more (``above``: their tasks' results), and
-    return the states solved here, as :func:`_presolve_task` does."""
+    return the states solved here, as `_presolve_task` does."""
     state, exact, seat, max_states, ties = setup
     solver = SoloSolver(exact=exact, seat=seat, max_states=max_states, ties=ties)
     seeds = [entry for memo, _ in above for entry in memo]

@@ -1,4 +1,4 @@
-"""The optimal solo policy as a table, :func:`solo_policy_table` (the
+"""The optimal solo policy as a table, `solo_policy_table` (the
 ``optimal-solo`` strategy plays by it)."""
 
 from __future__ import annotations
@@ -26,16 +26,16 @@ def solo_policy_table(
 ) -> dict[tuple[int, ...], bool]:
     """The optimal solo policy for ``game``'s numbers and modifiers, as a table.
 
-    Solves :func:`solo_deck_position` with ``categories`` (default ``number`` and
+    Solves `solo_deck_position` with ``categories`` (default ``number`` and
     ``modifier``) for a one-player copy of ``game`` and returns ``{line: stay?}``
     where ``line`` is the sorted tuple of card codes in front of the player at an
     offer.  ``workers``: processes to solve in, or ``cluster`` a Dask client (see
-    :meth:`SoloSolver.solve`); ``progress(states solved, states expected)`` is
+    `SoloSolver.solve`); ``progress(states solved, states expected)`` is
     called as the solve goes; ``ties``: the action of a line where hit and stay
-    are worth the same (see :class:`SoloSolver`).
+    are worth the same (see `SoloSolver`).
 
     Raises:
-        OptionError: the solo state space is estimated (:func:`solo_estimate`)
+        OptionError: the solo state space is estimated (`solo_estimate`)
             above ``max_states``; ``ties`` unknown.
     """
     solo = Game(game.edition, 1, game.options)

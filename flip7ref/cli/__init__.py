@@ -1,9 +1,9 @@
 """The ``flip7ref`` command line, one module per command group.
 
-Groups: :mod:`.play` (``simulate``, ``trace``, ``score``, ``options``),
-:mod:`.conformance` (``conformance run``/``serve``, ``replay``), :mod:`.analysis`
-(``odds``, ``solve``), :mod:`.tournament` (``tournament``); ``docs``, ``rules``, ``coverage`` (:mod:`flip7ref.docs`);
-``dispute``, ``explain`` (:mod:`flip7ref.explore`).  User mistakes (unknown
+Groups: `.play` (``simulate``, ``trace``, ``score``, ``options``),
+`.conformance` (``conformance run``/``serve``, ``replay``), `.analysis`
+(``odds``, ``solve``), `.tournament` (``tournament``); ``docs``, ``rules``, ``coverage`` (`flip7ref.docs`);
+``dispute``, ``explain`` (`flip7ref.explore`).  User mistakes (unknown
 edition, option, card, strategy...) print one line on stderr and exit with
 status 2; a failed check exits with 1; success exits with 0.  Bare ``flip7ref``
 prints the commands, one line each, and exits with 2: a missing command is a usage
@@ -22,11 +22,11 @@ from ..errors import Flip7RefError
 
 def version_text() -> str:
     """What ``flip7ref --version`` prints: the package version, then the engine protocol
-    version (:data:`flip7ref.harness.PROTOCOL_VERSION`) and the format versions of the
+    version (`flip7ref.harness.PROTOCOL_VERSION`) and the format versions of the
     conformance cases, transcripts and edition tables (the ``format`` constant of
     ``spec/schema/{case,transcript,edition}.schema.json``); the first line also says
     whether the core running is compiled with mypyc or pure Python
-    (:data:`flip7ref.compiled`, docs/build.md)."""
+    (`flip7ref.compiled`, docs/build.md)."""
     from ..harness import PROTOCOL_VERSION
     from ..spec import load_schema
 
@@ -39,7 +39,7 @@ def version_text() -> str:
 
 
 class _Version(argparse.Action):
-    """``--version``: print :func:`version_text` and exit 0 (computed only when asked)."""
+    """``--version``: print `version_text` and exit 0 (computed only when asked)."""
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         print(version_text())

@@ -1,4 +1,4 @@
-"""The ``odds`` and ``solve`` subcommands (exact analysis, see :mod:`flip7ref.analysis`)."""
+"""The ``odds`` and ``solve`` subcommands (exact analysis, see `flip7ref.analysis`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``tournament`` subcommand (see :mod:`flip7ref.tournament`)."""
+"""The ``tournament`` subcommand (see `flip7ref.tournament`)."""
 
 from __future__ import annotations
 

@@ -2,14 +2,14 @@
 
 Install with ``pip install 'flip7ref[rl]'`` (numpy, gymnasium, pettingzoo, open_spiel).
 
-- :func:`env` — a PettingZoo AEC environment for both editions and any options
-  (:class:`~flip7ref.rl.pettingzoo_env.Flip7Env`);
-- :class:`~flip7ref.rl.gym_env.Flip7GymEnv` — one seat as a Gymnasium environment,
+- `env` — a PettingZoo AEC environment for both editions and any options
+  (`Flip7Env`);
+- `Flip7GymEnv` — one seat as a Gymnasium environment,
   the other seats played by built-in strategies; registered as ``flip7ref/Flip7-v0``
   (``gymnasium.make("flip7ref/Flip7-v0", edition="vengeance", players=3)``);
-- :mod:`flip7ref.rl.openspiel_game` — the game registered with OpenSpiel as
+- `flip7ref.rl.openspiel_game` — the game registered with OpenSpiel as
   ``python_flip7ref`` (imported on demand: ``import flip7ref.rl.openspiel_game``);
-- :mod:`flip7ref.rl.encoding` — the action index and the observation encoding
+- `flip7ref.rl.encoding` — the action index and the observation encoding
   every adapter shares (documented in ``docs/rl.md``).
 
 Raises:

@@ -1,10 +1,10 @@
 """The action index and the observation encoding shared by every RL adapter.
 
-Both are derived from a :class:`~flip7ref.Game` (its edition table and player
+Both are derived from a `Game` (its edition table and player
 count) and documented in ``docs/rl.md``.  Nothing here reads the order of a
 seeded draw pile: the pile is seen as counts of card kinds only.
 
-Action index (:class:`ActionIndex`), for ``P`` players and the ``K`` *line kinds*
+Action index (`ActionIndex`), for ``P`` players and the ``K`` *line kinds*
 (the edition's number and modifier card kinds, in table order), blocks in this
 order, each present only when the edition has a card that needs it:
 
@@ -29,7 +29,7 @@ of one kind in one line are interchangeable), so several positional actions
 of the interpreter may share one index.  ``pair(a, b)`` for seats ``a < b`` is
 the position of ``(a, b)`` in ``itertools.combinations(range(P), 2)``.
 
-Observation (:class:`ObservationEncoder`): one flat ``float32`` vector, the
+Observation (`ObservationEncoder`): one flat ``float32`` vector, the
 sections in this order (``C`` = every card kind of the edition, ``P`` seats):
 
 ==================  ========  ==================================================
@@ -72,7 +72,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 DECISION_KINDS = ("offer", "play", "give", "keep_or_give", "assign", "cards", "flip7_bonus", "chance", "terminal")
-"""The kinds of :meth:`State.pending`, in the order of the observation's ``decision`` section."""
+"""The kinds of `State.pending`, in the order of the observation's ``decision`` section."""
 
 STATUSES = (Status.ACTIVE, Status.STAYED, Status.FROZEN, Status.BUSTED)
 """Statuses in the order of the observation's ``status`` section."""
@@ -101,7 +101,7 @@ def action_index(action: object, legal: Sequence[int] = ()) -> int:
 
 
 class ActionIndex:
-    """The bounded discrete action space of a game, and its mapping to :class:`Action` values.
+    """The bounded discrete action space of a game, and its mapping to `Action` values.
 
     Args:
         game: the game (edition, options, player count).
@@ -140,7 +140,7 @@ class ActionIndex:
         return self._kind_of[state.line(seat)[position]]
 
     def encode(self, state: State, action: Action | str) -> int:
-        """The index of ``action`` (an :class:`Action` or its string form) at ``state``.
+        """The index of ``action`` (an `Action` or its string form) at ``state``.
 
         Raises:
             IllegalActionError: the verb has no block in this game, or a seat or
@@ -169,7 +169,7 @@ class ActionIndex:
             raise IllegalActionError(str(act), [], "a seat or card position out of range for this state") from None
 
     def decode(self, state: State, index: int) -> Action:
-        """The :class:`Action` that index ``index`` stands for at ``state``.
+        """The `Action` that index ``index`` stands for at ``state``.
 
         A pick (Steal, Discard, Swap) names the first card of the chosen kind in
         the seat's line.  The result is legal when ``mask(state)[index]`` is 1.
@@ -210,7 +210,7 @@ class ActionIndex:
         return out
 
     def mask_array(self, state: State) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """:meth:`mask` as a numpy ``int8`` array (needs numpy, from the ``[rl]`` extra)."""
+        """`mask` as a numpy ``int8`` array (needs numpy, from the ``[rl]`` extra)."""
         import numpy as np
 
         out = np.zeros(self.size, dtype=np.int8)
@@ -237,7 +237,7 @@ class ActionIndex:
 
 
 class ObservationEncoder:
-    """Encodes a :class:`State` as the flat vector described in this module's docstring.
+    """Encodes a `State` as the flat vector described in this module's docstring.
 
     Args:
         game: the game (edition, options, player count).

@@ -1,9 +1,9 @@
 """A Gymnasium single-agent environment: one seat against built-in strategies.
 
 The learner plays seat ``seat``; every other seat is played by a strategy of
-:func:`flip7ref.strategies.parse_strategy` (``threshold:20``, ``random``,
+`flip7ref.strategies.parse_strategy` (``threshold:20``, ``random``,
 ``always-hit``...).  Chance nodes and the other seats' decisions are played
-inside :meth:`Flip7GymEnv.step` until the learner must decide again or the game
+inside `Flip7GymEnv.step` until the learner must decide again or the game
 ends.  Observations, the action index and the mask are those of the PettingZoo
 environment (``docs/rl.md``); the mask is also in ``info["action_mask"]``.
 
@@ -33,7 +33,7 @@ from .pettingzoo_env import DEFAULT_MAX_MOVES, check_common
 Obs = dict[str, Any]
 
 GYM_ID = "flip7ref/Flip7-v0"
-"""The id ``import flip7ref.rl`` registers :class:`Flip7GymEnv` under (``gymnasium.make(GYM_ID, ...)``)."""
+"""The id ``import flip7ref.rl`` registers `Flip7GymEnv` under (``gymnasium.make(GYM_ID, ...)``)."""
 
 
 class Flip7GymEnv(gym.Env[Obs, np.int64]):
@@ -152,7 +152,7 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
             not legal now leaves the game as it was and gives ``illegal_reward``.
 
         Raises:
-            OptionError: before :meth:`reset`, or after the game ended.
+            OptionError: before `reset`, or after the game ended.
             IllegalActionError: ``action`` is not a whole number (a bool, float, text...).
         """
         if self.state is None:

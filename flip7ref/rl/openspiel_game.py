@@ -2,14 +2,14 @@
 
 Importing this module registers the game with pyspiel.  It is sequential, with
 explicit stochastic chance: every chance node lists the card kinds the next draw
-can reveal with the interpreter's exact probabilities (:meth:`State.chance_outcomes`,
+can reveal with the interpreter's exact probabilities (`State.chance_outcomes`,
 as floats); a chance action is a card kind's code (its position in the edition
 table, ``Game.card_ids``).  The game has no hidden cards: it is perfect
 information, the draw pile being an unordered multiset (an *open* state of the
 interpreter) rather than a seeded order.
 
-Player actions use the index of :class:`~flip7ref.rl.encoding.ActionIndex`;
-observation tensors use :class:`~flip7ref.rl.encoding.ObservationEncoder` (both
+Player actions use the index of `ActionIndex`;
+observation tensors use `ObservationEncoder` (both
 documented in ``docs/rl.md``).
 
 Parameters (``pyspiel.load_game("python_flip7ref", {...})``):
@@ -104,10 +104,10 @@ class Flip7Game(pyspiel.Game):  # type: ignore[misc]
     """The OpenSpiel game of an edition, options and player count (see the module docstring).
 
     Attributes:
-        flip7ref_game: the interpreter's :class:`~flip7ref.Game`.
-        actions: the :class:`ActionIndex` (``actions.encode(state.flip7ref_state, action)``
-            turns an interpreter :class:`~flip7ref.Action` into a player action).
-        encoder: the :class:`ObservationEncoder` of the observation tensors.
+        flip7ref_game: the interpreter's `Game`.
+        actions: the `ActionIndex` (``actions.encode(state.flip7ref_state, action)``
+            turns an interpreter `Action` into a player action).
+        encoder: the `ObservationEncoder` of the observation tensors.
 
     Raises:
         OptionError: an unknown edition, option or reward, or too few players.
@@ -147,7 +147,7 @@ class Flip7Game(pyspiel.Game):  # type: ignore[misc]
 
 
 class Flip7State(pyspiel.State):  # type: ignore[misc]
-    """A position: the interpreter's open :class:`~flip7ref.State` and the move count."""
+    """A position: the interpreter's open `State` and the move count."""
 
     def __init__(self, game: Flip7Game, shared: _Shared) -> None:
         super().__init__(game)

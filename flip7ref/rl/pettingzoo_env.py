@@ -5,11 +5,11 @@ to act is the seat of the pending decision; the same agent may act several times
 in a row (a Hit and then the target of the Freeze it drew).  Chance nodes are
 resolved inside the environment: each game is a seeded game of the interpreter
 (``Game.new_initial_state(seed=...)``) whose ordered pile the agents never see;
-the game seeds come from the ``seed`` given to :meth:`Flip7Env.reset`.
+the game seeds come from the ``seed`` given to `Flip7Env.reset`.
 
 Observation: ``{"observation": float32[N], "action_mask": int8[A]}`` with the
-encoding of :class:`~flip7ref.rl.encoding.ObservationEncoder` and the index of
-:class:`~flip7ref.rl.encoding.ActionIndex` (both in ``docs/rl.md``); the mask is
+encoding of `ObservationEncoder` and the index of
+`ActionIndex` (both in ``docs/rl.md``); the mask is
 all zeros for an agent that is not to act.
 
 Rewards (``reward=``): ``points`` gives each seat its round score when a round
@@ -43,7 +43,7 @@ def resolve_chance(state: State, rng: random.Random | None = None) -> State:
     """Draw cards until ``state`` is a decision or terminal node.
 
     A seeded state draws the top of its ordered pile; an open state draws at
-    random with ``rng`` (:meth:`State.sample_chance`).
+    random with ``rng`` (`State.sample_chance`).
     """
     while state.is_chance_node():
         state = state.apply_chance(state.sample_chance(rng))
@@ -51,7 +51,7 @@ def resolve_chance(state: State, rng: random.Random | None = None) -> State:
 
 
 def check_common(reward: str, max_moves: int) -> None:
-    """Raise :class:`OptionError` for an unknown ``reward`` or a ``max_moves`` below 1."""
+    """Raise `OptionError` for an unknown ``reward`` or a ``max_moves`` below 1."""
     if reward not in REWARDS:
         raise OptionError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
     if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
@@ -73,11 +73,11 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         OptionError: an unknown edition, option, reward or render mode, or too few players.
 
     Attributes:
-        game: the :class:`~flip7ref.Game`.
-        state: the current :class:`~flip7ref.State` (None before :meth:`reset`).
-        actions: the :class:`ActionIndex`; ``actions.decode(env.state, i)`` is the
+        game: the `Game`.
+        state: the current `State` (None before `reset`).
+        actions: the `ActionIndex`; ``actions.decode(env.state, i)`` is the
             interpreter's action for index ``i``.
-        encoder: the :class:`ObservationEncoder`.
+        encoder: the `ObservationEncoder`.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"name": "flip7ref_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
@@ -200,7 +200,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
             print(self.render())
 
     def render(self) -> str | None:
-        """The table as text (``ansi``: returned; ``human``: also printed by :meth:`step`)."""
+        """The table as text (``ansi``: returned; ``human``: also printed by `step`)."""
         if self.render_mode is None or self.state is None:
             return None
         s = self.state
@@ -228,5 +228,5 @@ def env(
     max_moves: int = DEFAULT_MAX_MOVES,
     render_mode: str | None = None,
 ) -> Flip7Env:
-    """The PettingZoo AEC environment of ``edition`` for ``players`` seats (see :class:`Flip7Env`)."""
+    """The PettingZoo AEC environment of ``edition`` for ``players`` seats (see `Flip7Env`)."""
     return Flip7Env(edition, players, options, reward=reward, max_moves=max_moves, render_mode=render_mode)

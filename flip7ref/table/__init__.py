@@ -5,8 +5,8 @@ The page records each revealed card (referee mode) or deals from a seeded
 virtual deck (dealer mode), shows whose decision it is with the legal decisions as
 buttons, explains every step with its rule ids, keeps the score pad, undoes and
 redoes any step, and saves the game after every step as a transcript.  A manual
-mode is only a score pad.  :mod:`.session` holds the game logic (no HTTP),
-:mod:`.app` the web application, :mod:`.server` the command.
+mode is only a score pad.  `.session` holds the game logic (no HTTP),
+`.app` the web application, `.server` the command.
 """
 
 from __future__ import annotations

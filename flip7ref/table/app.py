@@ -8,7 +8,7 @@ Routes (every ``/api`` answer is JSON; an error is ``{"error": message, "rules":
 - ``GET /`` and ``GET /game/{id}``: the page (``static/index.html``); ``/static/...``
 - ``GET /api/meta``: editions with their options, languages, the interface texts,
   the saved games
-- ``POST /api/games``: a new game (see :meth:`TableGame.create`)
+- ``POST /api/games``: a new game (see `TableGame.create`)
 - ``POST /api/games/open``: open a saved game by id
 - ``GET /api/games/{id}``: the game's view
 - ``POST /api/games/{id}/{op}`` with ``op`` in ``reveal`` (``card``), ``deal``,
@@ -145,7 +145,7 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         first: a game to serve from the start (``--resume``).
 
     Returns:
-        The application; ``app.state.table`` is its :class:`Table`.
+        The application; ``app.state.table`` is its `Table`.
     """
     table = Table(Path(folder), token_required=token_required)
     if first is not None:

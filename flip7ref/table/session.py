@@ -1,10 +1,10 @@
 """One game at the table: the history of immutable states, undo/redo, saving, the score pad.
 
-This module knows nothing of HTTP; :mod:`flip7ref.table.app` puts it on the web.
-A :class:`TableGame` keeps every state since the start (``states[0]`` is the
+This module knows nothing of HTTP; `flip7ref.table.app` puts it on the web.
+A `TableGame` keeps every state since the start (``states[0]`` is the
 initial state, ``states[-1]`` the current one) and the moves undone (for redo).
 Every change bumps ``version``; a change that names an older version is refused
-with :class:`StaleError` (two phones tapping at once: one step wins).
+with `StaleError` (two phones tapping at once: one step wins).
 
 Files, under the data folder (or where ``--resume`` found the game):
 
@@ -125,10 +125,10 @@ def _token(meta: Mapping[str, Any]) -> str:
 class TableGame:
     """A game at the table; see the module docstring.
 
-    Build one with :meth:`create` or :meth:`load`; read it with :meth:`view`;
-    change it with :meth:`reveal`, :meth:`deal`, :meth:`act`, :meth:`undo`,
-    :meth:`redo`, :meth:`fix` and (manual mode) :meth:`enter_scores`.  Every
-    change takes the ``version`` the caller saw and raises :class:`StaleError`
+    Build one with `create` or `load`; read it with `view`;
+    change it with `reveal`, `deal`, `act`, `undo`,
+    `redo`, `fix` and (manual mode) `enter_scores`.  Every
+    change takes the ``version`` the caller saw and raises `StaleError`
     when the game has moved on; a refused change leaves the game and its files
     as they were.
     """
