@@ -124,6 +124,14 @@ def _rules_at(state: State) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def rules_at(state: State) -> tuple[str, ...]:
+    """The public name of the rule ids that govern the node ``state`` is at (a
+    tuple of rule ids, e.g. ``("F7-080", "F7-030")``, without repeats): the pending
+    card's rules, the stay rules at an offer, and the turn rules at an offer or a
+    chance node.  Raises nothing."""
+    return _rules_at(state)
+
+
 def replay(data: Mapping[str, Any]) -> ReplayResult:
     """Replay a transcript in the reference; see the module docstring.
 

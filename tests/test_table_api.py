@@ -489,3 +489,34 @@ def test_steps_and_card_names_in_the_games_language(client: TestClient, lang: st
     assert play.state["steps"][0]["text"] == [dealt]
     assert play.state["card_names"]["second_chance"] == card
     assert client.get(f"/api/games/{play.gid}/ruling/0").json()["events"][0]["text"] == dealt
+
+
+@pytest.mark.rules("V-045", "V-046", "V-020", "F7-100", "F7-101")
+@pytest.mark.parametrize(
+    ("card", "move", "scores", "ann", "cy"),
+    [("swap", "swap 0 0 2 0", [0, 5, 3], ["9", "9"], ["3"]),  # Ann gives her 3 for Cy's 9 and busts
+     ("steal", "steal 2 0", [0, 5, 0], ["3", "9", "9"], [])],  # Ann steals Cy's 9 and busts
+)  # fmt: skip
+def test_the_breakdown_of_a_round_ended_by_a_swap_or_steal(
+    folder: Path, card: str, move: str, scores: list[int], ann: list[str], cy: list[str]
+) -> None:
+    """The pad's breakdown is rebuilt from the round's final lines, after the card moved."""
+    tg = TableGame.create(folder, {"edition": "vengeance", "names": ["Ann", "Bob", "Cy"], "dealer": 0})
+    for c in ("5", "9", "3"):  # dealt to Bob, Cy, Ann
+        tg.reveal(tg.version, c)
+    tg.act(tg.version, "stay")  # Bob
+    tg.act(tg.version, "stay")  # Cy
+    tg.act(tg.version, "hit")  # Ann
+    tg.reveal(tg.version, "9")
+    tg.act(tg.version, "hit")
+    tg.reveal(tg.version, card)
+    tg.act(tg.version, "target 0")
+    assert [tg.state.line(s) for s in range(3)] == [["3", "9"], ["5"], ["9"]]
+    tg.act(tg.version, move)  # Ann's line gets a second 9: the last active player busts, the round ends
+    pad = tg.score_pad()
+    assert pad["rounds"][0]["scores"] == scores
+    bd = pad["rounds"][0]["breakdown"]
+    assert bd[0] is not None and bd[0]["busted"] and bd[0]["score"] == 0 and bd[0]["cards"] == ann
+    assert bd[1] == {"numbers": 5, "multiplied": 5, "modifiers": 0, "bonus": 0, "flip7": False, "busted": False,
+                     "penalty": 0, "score": 5, "cards": ["5"], "modifier_cards": []}  # fmt: skip
+    assert bd[2] is not None and bd[2]["numbers"] == scores[2] and bd[2]["cards"] == cy

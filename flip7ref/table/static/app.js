@@ -210,11 +210,17 @@ function seatsBox() {
 
 function breakdown(b) {
   if (!b) return null;
-  if (b.busted) return h("span", { class: "bd" }, t("busted"));
-  let s = t("numbers") + " " + b.numbers;
-  if (b.multiplied !== b.numbers) s += " → " + b.multiplied;
-  if (b.modifiers) s += ", " + t("modifiers") + " " + (b.modifiers > 0 ? "+" : "") + b.modifiers;
-  if (b.bonus) s += ", " + t("bonus") + " +" + b.bonus;
+  let s;
+  if (b.busted) {
+    s = t("busted");
+    if (b.score - (b.penalty || 0)) s += ", " + t("modifiers") + " " + b.modifiers;  // V-081: the negatives count
+  } else {
+    s = t("numbers") + " " + b.numbers;
+    if (b.multiplied !== b.numbers) s += " → " + b.multiplied;
+    if (b.modifiers) s += ", " + t("modifiers") + " " + (b.modifiers > 0 ? "+" : "") + b.modifiers;
+    if (b.bonus) s += ", " + t("bonus") + " +" + b.bonus;
+  }
+  if (b.penalty) s += ", " + t("penalty") + " " + b.penalty;
   return h("span", { class: "bd" }, s);
 }
 
