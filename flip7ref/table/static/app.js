@@ -276,6 +276,8 @@ async function showRuling(i) {
 }
 
 function fixCard(i) {
+  const open = document.getElementById("fix-form");  // one correction form at a time
+  if (open) open.remove();
   const input = h("input", { id: "fix-input", list: "card-list-all", "aria-label": t("correct") });
   const list = h("datalist", { id: "card-list-all" }, Object.keys(G.card_names).map((id) => h("option", { value: id }, cardName(id))));
   const form = h("form", { id: "fix-form", onsubmit: (e) => { e.preventDefault(); post("fix", { step: i, card: input.value.trim() }); } },
