@@ -520,3 +520,27 @@ def test_the_breakdown_of_a_round_ended_by_a_swap_or_steal(
     assert bd[1] == {"numbers": 5, "multiplied": 5, "modifiers": 0, "bonus": 0, "flip7": False, "busted": False,
                      "penalty": 0, "score": 5, "cards": ["5"], "modifier_cards": []}  # fmt: skip
     assert bd[2] is not None and bd[2]["numbers"] == scores[2] and bd[2]["cards"] == cy
+
+
+@pytest.mark.rules("V-082", "V-022")
+def test_the_breakdown_shows_a_brutal_mode_penalty(folder: Path) -> None:
+    """Bob's Flip 7 in Brutal Mode: he gives Ann −15 instead of taking +15; the pad says so."""
+    tg = TableGame.create(folder, {"edition": "vengeance", "names": ["Ann", "Bob", "Cy"], "options": {"brutal": "true"}})
+    tg.reveal(tg.version, "1")  # Bob
+    tg.reveal(tg.version, "-4")  # Cy's deal card, given to Ann
+    tg.act(tg.version, "target 0")
+    for seat_move, c in (("hit", "4"), ("hit", "3"), ("stay", None), ("hit", "5"), ("stay", None)):  # Bob, Cy, Ann, Bob, Cy
+        tg.act(tg.version, seat_move)
+        if c:
+            tg.reveal(tg.version, c)
+    for c in ("6", "7", "8", "9"):  # Bob: seven different numbers
+        tg.act(tg.version, "hit")
+        tg.reveal(tg.version, c)
+    assert tg.state.pending()[0] == "flip7_bonus"
+    tg.act(tg.version, "target 0")  # the choice ends the round in the same step
+    row = tg.score_pad()["rounds"][0]
+    assert row["scores"] == [-19, 40, 3]
+    ann, bob, cy = row["breakdown"]
+    assert (ann["modifiers"], ann["penalty"], ann["score"], ann["cards"]) == (-4, -15, -19, ["-4"])
+    assert (bob["numbers"], bob["flip7"], bob["bonus"], bob["penalty"], bob["score"]) == (40, True, 0, 0, 40)
+    assert (cy["numbers"], cy["score"]) == (3, 3)
