@@ -1792,6 +1792,14 @@ def _game_end(game: Game, totals: Sequence[int]) -> tuple[tuple[int, ...], bool]
     return tuple([i for i, t in enumerate(totals) if t == best]), game.tie == "shared-win"
 
 
+def game_end(game: Game, totals: Sequence[int]) -> tuple[tuple[int, ...], bool]:
+    """The public name of the game-end rule (F7-120, F7-121, option ``tie``):
+    ``totals`` are the players' totals in points after a round; returns
+    ``(leaders, over)`` as seat indices and whether the game is over.  Raises
+    ``ValueError`` for empty ``totals``."""
+    return _game_end(game, totals)
+
+
 def _reshuffle(w: _Work) -> None:
     """F7-113: the discard pile becomes the new deck; cards on the table stay."""
     cards = sorted(w.discard)

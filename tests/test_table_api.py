@@ -575,7 +575,7 @@ def test_a_transcript_with_a_number_json_cannot_convert_is_refused(folder: Path)
     bad.write_text('{"format": 1' + "0" * 5000 + "}")
     with pytest.raises(SpecError) as info:
         TableGame.load(bad)
-    assert str(info.value).startswith(f"{bad}, at (file): expected a readable transcript (Exceeds the limit")
+    assert str(info.value) == f"{bad}: expected JSON whose numbers have at most 4,300 digits"
 
 
 @pytest.mark.parametrize(
@@ -609,3 +609,58 @@ def test_a_data_folder_that_is_a_file_is_refused(
     afile.write_text("")
     assert main(["table", "--no-browser", "--data", str(afile)]) == 2
     assert capsys.readouterr().err == f"flip7ref: error: --data: expected a folder for the saved games, but {afile} is a file\n"
+
+
+@pytest.mark.rules("V-045", "V-046", "V-020", "F7-100", "F7-101")
+@pytest.mark.parametrize(
+    ("card", "move", "scores", "ann", "cy"),
+    [("swap", "swap 0 0 2 0", [0, 5, 3], ["9", "9"], ["3"]),  # Ann gives her 3 for Cy's 9 and busts
+     ("steal", "steal 2 0", [0, 5, 0], ["3", "9", "9"], [])],  # Ann steals Cy's 9 and busts
+)  # fmt: skip
+def test_the_breakdown_of_a_round_ended_by_a_swap_or_steal(
+    folder: Path, card: str, move: str, scores: list[int], ann: list[str], cy: list[str]
+) -> None:
+    """The pad's breakdown is rebuilt from the round's final lines, after the card moved."""
+    tg = TableGame.create(folder, {"edition": "vengeance", "names": ["Ann", "Bob", "Cy"], "dealer": 0})
+    for c in ("5", "9", "3"):  # dealt to Bob, Cy, Ann
+        tg.reveal(tg.version, c)
+    tg.act(tg.version, "stay")  # Bob
+    tg.act(tg.version, "stay")  # Cy
+    tg.act(tg.version, "hit")  # Ann
+    tg.reveal(tg.version, "9")
+    tg.act(tg.version, "hit")
+    tg.reveal(tg.version, card)
+    tg.act(tg.version, "target 0")
+    assert [tg.state.line(s) for s in range(3)] == [["3", "9"], ["5"], ["9"]]
+    tg.act(tg.version, move)  # Ann's line gets a second 9: the last active player busts, the round ends
+    pad = tg.score_pad()
+    assert pad["rounds"][0]["scores"] == scores
+    bd = pad["rounds"][0]["breakdown"]
+    assert bd[0] is not None and bd[0]["busted"] and bd[0]["score"] == 0 and bd[0]["cards"] == ann
+    assert bd[1] == {"numbers": 5, "multiplied": 5, "modifiers": 0, "bonus": 0, "flip7": False, "busted": False,
+                     "penalty": 0, "score": 5, "cards": ["5"], "modifier_cards": []}  # fmt: skip
+    assert bd[2] is not None and bd[2]["numbers"] == scores[2] and bd[2]["cards"] == cy
+
+
+@pytest.mark.rules("V-082", "V-022")
+def test_the_breakdown_shows_a_brutal_mode_penalty(folder: Path) -> None:
+    """Bob's Flip 7 in Brutal Mode: he gives Ann −15 instead of taking +15; the pad says so."""
+    tg = TableGame.create(folder, {"edition": "vengeance", "names": ["Ann", "Bob", "Cy"], "options": {"brutal": "true"}})
+    tg.reveal(tg.version, "1")  # Bob
+    tg.reveal(tg.version, "-4")  # Cy's deal card, given to Ann
+    tg.act(tg.version, "target 0")
+    for seat_move, c in (("hit", "4"), ("hit", "3"), ("stay", None), ("hit", "5"), ("stay", None)):  # Bob, Cy, Ann, Bob, Cy
+        tg.act(tg.version, seat_move)
+        if c:
+            tg.reveal(tg.version, c)
+    for c in ("6", "7", "8", "9"):  # Bob: seven different numbers
+        tg.act(tg.version, "hit")
+        tg.reveal(tg.version, c)
+    assert tg.state.pending()[0] == "flip7_bonus"
+    tg.act(tg.version, "target 0")  # the choice ends the round in the same step
+    row = tg.score_pad()["rounds"][0]
+    assert row["scores"] == [-19, 40, 3]
+    ann, bob, cy = row["breakdown"]
+    assert (ann["modifiers"], ann["penalty"], ann["score"], ann["cards"]) == (-4, -15, -19, ["-4"])
+    assert (bob["numbers"], bob["flip7"], bob["bonus"], bob["penalty"], bob["score"]) == (40, True, 0, 0, 40)
+    assert (cy["numbers"], cy["score"]) == (3, 3)

@@ -357,3 +357,59 @@ def test_manual_score_entry_to_a_win(browser: WebDriver, server: Server, data: P
     shot(drv, "manual-score-pad")
     meta = json.loads((data / f"{gid}.table.json").read_text())
     assert meta["rounds"] == [[120, 80], [80, 120], [15, 0]]
+
+
+def chips(drv: WebDriver, seat: int) -> list[str]:
+    """The cards in front of a seat, as the page shows them."""
+    return [e.text for e in drv.find_elements(By.CSS_SELECTOR, f".seat[data-seat='{seat}'] .line > *")]
+
+
+def fix(drv: WebDriver, step: int, card_id: str, *, refused: bool = False) -> None:
+    """Tap ✎ on a step of the log, type the right card and enter it."""
+    before = _version(drv)
+    button = wait_for(drv, f"li[data-step='{step}'] button.fix")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    field = wait_for(drv, f"li[data-step='{step}'] #fix-input")
+    field.send_keys(card_id)
+    drv.find_element(By.CSS_SELECTOR, f"li[data-step='{step}'] #fix-form button[type=submit]").click()
+    if refused:
+        WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "msg").text)
+        assert _version(drv) == before
+    else:
+        WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+@pytest.mark.rules("F7-004", "F7-040", "F7-041")
+def test_correcting_a_mis_entered_card(browser: WebDriver, server: Server, data: Path) -> None:
+    """The ✎ of a step corrects its card: the later steps are replayed while they stay
+    legal, a correction the deck cannot give is refused with the rule, nothing is lost."""
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob\nCy")
+    for c in ("5", "6", "0"):  # dealt to Bob, Cy, Ann
+        card(drv, c)
+    act(drv, "hit")  # Bob
+    card(drv, "9")
+    # Bob's card was a 0: but the only 0 is in front of Ann, so the correction is refused
+    fix(drv, 4, "0", refused=True)
+    msg = drv.find_element(By.ID, "msg").text
+    assert "no 0 can be revealed" in msg and "1 in front of Ann" in msg and "F7-004" in msg
+    assert chips(drv, 1) == ["5", "9"]
+    assert len(drv.find_elements(By.ID, "fix-form")) == 1
+    # Cy's card was an 8, not a 6: the three later steps are kept
+    fix(drv, 1, "8")
+    assert chips(drv, 2) == ["8"]
+    assert chips(drv, 1) == ["5", "9"]
+    assert chips(drv, 0) == ["0"]
+    assert "Cy is dealt 8" in text(drv, "li[data-step='1']")
+    assert text(drv, "#who").startswith("Cy decides")  # the game goes on where it was
+    # Bob's hit was a second 5: he busts, and the correction stands
+    fix(drv, 4, "5")
+    assert text(drv, ".seat[data-seat='1'] .status") == "busted"
+    assert "Bob busts on 5" in text(drv, "li[data-step='4']")
+    steps = saved(data, gid)["steps"]
+    assert [s["draw"] for s in steps if "draw" in s] == ["5", "8", "0", "5"]
+    from flip7ref.replay import replay
+
+    assert replay(saved(data, gid)).agrees

@@ -41,7 +41,7 @@ from ..game import MODIFIER, NUMBER, Game
 from ..replay import load_transcript, rules_at, transcript
 from ..scoring import score_line
 from ..spec import Edition, load_edition
-from ..state import CHANCE, TERMINAL, Event, State, Status, _game_end
+from ..state import CHANCE, TERMINAL, Event, State, Status, game_end
 from ..text import card_name, describe
 
 MODES = ("referee", "dealer", "manual")
@@ -246,12 +246,7 @@ class TableGame:
             raise SpecError(str(meta_path), "mode", f"one of {', '.join(MODES)}")
         if mode == "manual":
             return cls._load_manual(p, meta_path, meta)
-        try:
-            data = load_transcript(p)
-        except SpecError:
-            raise
-        except ValueError as exc:  # e.g. a number of thousands of digits, which json refuses to convert
-            raise SpecError(str(p), "(file)", f"a readable transcript ({exc})") from None
+        data = load_transcript(p)  # SpecError for whatever it cannot read (too deep, numbers too long...)
         try:
             game = Game(data["edition"], data["players"], data.get("options") or {})
         except OptionError as exc:
@@ -618,7 +613,7 @@ class TableGame:
         if not self.manual:
             return (), False
         totals = [sum(r[i] for r in self.manual) for i in range(len(self.names))]
-        return _game_end(self.game, totals)
+        return game_end(self.game, totals)
 
     # ------------------------------------------------------------------ views
 
@@ -627,26 +622,54 @@ class TableGame:
             seat = int(m.group(1))
             return self.names[seat] if seat < len(self.names) else m.group(0)
 
-        return re.sub(r"\bseat (\d+)\b", name, text)
+        def names(m: re.Match[str]) -> str:
+            seats = [int(x) for x in m.group(1).split(", ")]
+            return ", ".join(self.names[s] for s in seats) if all(s < len(self.names) for s in seats) else m.group(0)
+
+        return re.sub(r"\bseat (\d+)\b", name, re.sub(r"\bseats (\d+(?:, \d+)*)\b", names, text))
 
     def describe(self, event: Event) -> str:
         """One readable line for an event, with the players' names, in the game's
-        language (``static/events.json``; English for the events it does not list)."""
+        language (``static/events.json``; English from :func:`flip7ref.text.describe`)."""
         return self._describe(event, self.game)
 
+    @staticmethod
+    def template_key(event: Event, game: Game) -> str:
+        """The key of an event's template in ``static/events.json``: ``TYPE`` or
+        ``TYPE/DETAIL``, where DETAIL is the ``via`` of ``dealt`` (``deal``,
+        ``hit``), the ``reason`` of ``stayed`` and ``discarded`` (``card`` for a
+        card id), the ``outcome`` of ``forced_draw_ended``, ``take``/``give`` for
+        ``flip7_bonus_chosen`` and ``shared`` for a ``game_won`` by several seats."""
+        t = event.type
+        if t == "dealt" and event.get("via") in ("deal", "hit"):
+            return f"dealt/{event.get('via')}"
+        if t in ("stayed", "discarded", "forced_draw_ended"):
+            detail = event.get("outcome" if t == "forced_draw_ended" else "reason")
+            if detail is None:
+                return t
+            return f"{t}/{'card' if detail in game.codes else detail}"
+        if t == "flip7_bonus_chosen":
+            return f"{t}/{'take' if event.get('points', 0) > 0 else 'give'}"
+        if t == "game_won" and len(event.get("winners", ())) > 1:
+            return f"{t}/shared"
+        return t
+
     def _describe(self, event: Event, game: Game) -> str:
-        templates = _event_texts().get(self.lang, {})
-        template = templates.get(f"{event.type}/{event.get('via')}") or templates.get(event.type)
-        if template is None or (event.type == "stayed" and event.get("reason")):
+        template = _event_texts().get(self.lang, {}).get(self.template_key(event, game))
+        if template is None:
             return self._name_seats(describe(event, game, self.lang))
         values: dict[str, str] = {}
         for key, value in event.data:
             if key in ("seat", "target", "by", "first", "second", "dealer") and isinstance(value, int):
                 values[key] = self.names[value] if 0 <= value < len(self.names) else str(value)
-            elif key in ("card", "via", "shield", "first_card", "second_card") and isinstance(value, str):
+            elif key in ("card", "via", "shield", "first_card", "second_card", "reason") and isinstance(value, str):
                 values[key] = card_name(game, value, self.lang) if value in game.codes else value
-            elif key == "winners":
+            elif key in ("winners", "leaders"):
                 values[key] = ", ".join(self.names[w] for w in value)
+            elif key == "cards" and isinstance(value, tuple):
+                values[key] = ", ".join(card_name(game, c, self.lang) for c in value)
+            elif key == "points" and isinstance(value, int):
+                values[key] = f"{value:+d}"
             elif isinstance(value, tuple):
                 values[key] = ", ".join(map(str, value))
             else:
@@ -742,21 +765,24 @@ class TableGame:
     def score_pad(self) -> dict[str, Any]:
         """Per-round scores with breakdowns, running totals, winners and ties.
 
-        A breakdown (numbers, ×2 or ÷2, modifiers, Flip 7 bonus) is rebuilt from
-        the lines just before the round was scored; it is left out (None) for a
-        seat where the rebuilt line does not give the round's score (a Brutal Mode
-        penalty, a card moved in the last step).
+        A breakdown (numbers, ×2 or ÷2, modifiers, Flip 7 bonus, Brutal Mode's
+        penalty) is rebuilt from the round's final lines: the lines just before
+        the step that ended the round, with that step's events applied (cards
+        dealt, a Swap, Steal or Discard, an Unlucky 7 wipe, a Second Chance used),
+        then scored by :func:`flip7ref.scoring.score_line` as the interpreter
+        scores a round (F7-100..F7-102, F7-050; V-081, V-082).  It is left out
+        (None) for a seat where the rebuilt score is not the round's score.
         """
         rounds: list[dict[str, Any]] = []
         tied: list[int] = []
         prev = self.states[0]
-        for st in self.states[1:]:
+        for st, move in zip(self.states[1:], self.state.history(), strict=True):
             for e in st.last_events():
                 if e.type == "round_scored":
                     scores = list(e.get("scores"))
                     rounds.append({
                         "round": e.get("round"), "scores": scores, "totals": list(e.get("totals")),
-                        "flip7": e.get("flip7"), "breakdown": self._breakdowns(prev, st.last_events(), scores),
+                        "flip7": e.get("flip7"), "breakdown": self._breakdowns(prev, st.last_events(), scores, move),
                     })  # fmt: skip
                     tied = []
                 elif e.type == "tie_another_round":
@@ -765,37 +791,78 @@ class TableGame:
         state = self.state
         return {"rounds": rounds, "totals": list(state.totals), "winners": list(state.winners), "tied": tied}
 
-    def _breakdowns(self, prev: State, events: Sequence[Event], scores: Sequence[int]) -> list[dict[str, Any] | None]:
+    def _final_lines(
+        self, prev: State, events: Sequence[Event], move: str
+    ) -> tuple[list[list[int]], list[bool], int | None, int | None]:
+        """``(lines, busted, flip7, bonus_to)`` of each seat when the round in
+        ``events`` (one step's events after ``prev``, made by ``move``) was scored."""
         g = self.game
         lines = [list(p.line) for p in prev.players]
         busted = [p.status is Status.BUSTED for p in prev.players]
-        flip7: int | None = None
+        bonus_to = prev.bonus_to
+        words = move.split()
+        at = [int(w) for w in words[1:]] if words and words[0] in ("steal", "discard", "swap") else []
+
+        def take(seat: int, card: str, index: int | None = None) -> None:
+            line, code = lines[seat], g.codes[card]
+            if index is not None and index < len(line) and line[index] == code:
+                del line[index]
+            elif code in line:
+                del line[len(line) - 1 - line[::-1].index(code)]  # the last copy: the one just received
+
         for e in events:
             t, seat = e.type, e.get("seat")
             if t == "round_scored":
-                flip7 = e.get("flip7")
-                break
+                return lines, busted, e.get("flip7"), bonus_to
             if t == "dealt" and g.category[g.codes[e.get("card")]] in (NUMBER, MODIFIER):
                 lines[seat].append(g.codes[e.get("card")])
             elif t == "busted":
                 busted[seat] = True
-            elif t == "second_chance_used" and g.codes[e.get("card")] in lines[seat]:
-                lines[seat].reverse()
-                lines[seat].remove(g.codes[e.get("card")])
-                lines[seat].reverse()
-            elif t in ("line_wiped", "stolen", "swapped", "card_discarded"):
-                return [None] * len(scores)
+            elif t == "second_chance_used" or (t == "discarded" and e.get("reason") == "busted" and seat is not None):
+                take(seat, e.get("card"))
+            elif t == "line_wiped":  # V-033: the Unlucky 7 stays, the rest goes
+                for c in e.get("cards"):
+                    take(seat, c)
+            elif t == "stolen":  # V-046: from the target's line to the stealer's
+                take(e.get("target"), e.get("card"), at[1] if at else None)
+                lines[seat].append(g.codes[e.get("card")])
+            elif t == "card_discarded":  # V-047
+                take(seat, e.get("card"), at[1] if at else None)
+            elif t == "swapped":  # V-045
+                a, b = e.get("first"), e.get("second")
+                take(a, e.get("first_card"), at[1] if at else None)
+                take(b, e.get("second_card"), at[3] if at else None)
+                lines[a].append(g.codes[e.get("second_card")])
+                lines[b].append(g.codes[e.get("first_card")])
+            elif t == "flip7_bonus_chosen":  # V-082
+                bonus_to = e.get("target")
+        return lines, busted, None, bonus_to
+
+    def _breakdowns(self, prev: State, events: Sequence[Event], scores: Sequence[int], move: str) -> list[dict[str, Any] | None]:
+        g = self.game
+        lines, busted, flip7, bonus_to = self._final_lines(prev, events, move)
+        penalised = bonus_to if bonus_to is not None and bonus_to != flip7 else None
         out: list[dict[str, Any] | None] = []
         for seat, line in enumerate(lines):
-            b = score_line(g, line, flip7=flip7 == seat, busted=busted[seat])
-            if b.score != scores[seat]:
+            made = flip7 == seat
+            shared = g.flip7_bonus_to == "all-non-busted" and flip7 is not None and not busted[seat]
+            bonus = (made and penalised is None) or shared
+            if made or bonus:
+                b = score_line(g, line, flip7=made, busted=busted[seat], bonus=bonus)
+            else:  # as the interpreter: the line alone decides
+                b = score_line(g, line, busted=busted[seat])
+            score = b.score
+            if busted[seat] and g.busted_score == "modifiers":  # V-081: the negatives given still count
+                score = b.modifiers
+            penalty = -g.flip7_bonus if seat == penalised else 0
+            if score + penalty != scores[seat]:
                 out.append(None)
                 continue
             mods = [g.card_ids[c] for c in line if g.category[c] == MODIFIER]
             out.append({
                 "numbers": b.numbers, "multiplied": b.multiplied, "modifiers": b.modifiers, "bonus": b.bonus,
-                "flip7": b.flip7, "busted": b.busted, "score": b.score, "cards": [g.card_ids[c] for c in line],
-                "modifier_cards": mods,
+                "flip7": b.flip7, "busted": b.busted, "penalty": penalty, "score": score + penalty,
+                "cards": [g.card_ids[c] for c in line], "modifier_cards": mods,
             })  # fmt: skip
         return out
 

@@ -210,11 +210,17 @@ function seatsBox() {
 
 function breakdown(b) {
   if (!b) return null;
-  if (b.busted) return h("span", { class: "bd" }, t("busted"));
-  let s = t("numbers") + " " + b.numbers;
-  if (b.multiplied !== b.numbers) s += " → " + b.multiplied;
-  if (b.modifiers) s += ", " + t("modifiers") + " " + (b.modifiers > 0 ? "+" : "") + b.modifiers;
-  if (b.bonus) s += ", " + t("bonus") + " +" + b.bonus;
+  let s;
+  if (b.busted) {
+    s = t("busted");
+    if (b.score - (b.penalty || 0)) s += ", " + t("modifiers") + " " + b.modifiers;  // V-081: the negatives count
+  } else {
+    s = t("numbers") + " " + b.numbers;
+    if (b.multiplied !== b.numbers) s += " → " + b.multiplied;
+    if (b.modifiers) s += ", " + t("modifiers") + " " + (b.modifiers > 0 ? "+" : "") + b.modifiers;
+    if (b.bonus) s += ", " + t("bonus") + " +" + b.bonus;
+  }
+  if (b.penalty) s += ", " + t("penalty") + " " + b.penalty;
   return h("span", { class: "bd" }, s);
 }
 
@@ -270,6 +276,8 @@ async function showRuling(i) {
 }
 
 function fixCard(i) {
+  const open = document.getElementById("fix-form");  // one correction form at a time
+  if (open) open.remove();
   const input = h("input", { id: "fix-input", list: "card-list-all", "aria-label": t("correct") });
   const list = h("datalist", { id: "card-list-all" }, Object.keys(G.card_names).map((id) => h("option", { value: id }, cardName(id))));
   const form = h("form", { id: "fix-form", onsubmit: (e) => { e.preventDefault(); post("fix", { step: i, card: input.value.trim() }); } },
