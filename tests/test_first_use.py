@@ -53,6 +53,9 @@ def test_version_names_package_protocol_and_formats(capsys: pytest.CaptureFixtur
     assert f"engine protocol {PROTOCOL_VERSION};" in out
     schema = json.loads((ROOT / "spec" / "schema" / "case.schema.json").read_text(encoding="utf-8"))
     assert f"case format {schema['properties']['format']['const']};" in out
+    from flip7ref.conformance import SUITE_VERSION
+
+    assert f"conformance suite {SUITE_VERSION};" in out
     assert re.search(r"transcript format \d+; edition table format \d+$", out.strip())
     assert out.strip() == version_text()
 

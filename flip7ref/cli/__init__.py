@@ -21,19 +21,21 @@ from ..errors import Flip7RefError
 
 
 def version_text() -> str:
-    """What ``flip7ref --version`` prints: the package version, then the engine protocol
+    """What ``flip7ref --version`` prints: the package version, then the conformance suite's
+    version (`flip7ref.conformance.SUITE_VERSION`), the engine protocol
     version (`flip7ref.harness.PROTOCOL_VERSION`) and the format versions of the
     conformance cases, transcripts and edition tables (the ``format`` constant of
     ``spec/schema/{case,transcript,edition}.schema.json``); the first line also says
     whether the core running is compiled with mypyc or pure Python
     (`flip7ref.compiled`, docs/build.md)."""
+    from ..conformance import SUITE_VERSION
     from ..harness import PROTOCOL_VERSION
     from ..spec import load_schema
 
     fmt = {name: load_schema(name)["properties"]["format"]["const"] for name in ("case", "transcript", "edition")}
     return (
         f"flip7ref {__version__} ({'compiled with mypyc' if compiled else 'pure Python'})\n"
-        f"engine protocol {PROTOCOL_VERSION}; conformance suite case format {fmt['case']}; "
+        f"conformance suite {SUITE_VERSION}; engine protocol {PROTOCOL_VERSION}; case format {fmt['case']}; "
         f"transcript format {fmt['transcript']}; edition table format {fmt['edition']}"
     )
 
