@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -92,12 +93,22 @@ def connect(text: str, *, processes: bool = True, timeout: float = 20) -> Iterat
                     )
                 )  # fmt: skip
                 client = stack.enter_context(distributed.Client(cluster))
+                if processes:  # Ctrl-C reaches them too (one process group): the client ends them, quietly
+                    client.run(_ignore_interrupt)
             else:
                 client = stack.enter_context(distributed.Client(value, timeout=timeout))
         except (OSError, TimeoutError, ValueError) as exc:
             where = f"a local cluster of {value} workers" if kind == "local" else f"the Dask scheduler at {value}"
             raise ClusterError(f"--cluster: cannot reach {where}: {exc}") from None
         yield client
+
+
+def _ignore_interrupt() -> None:
+    """On a local worker process (``Client.run``, in its main thread): ignore
+    SIGINT, which the terminal sends to every process of the group on Ctrl-C,
+    so that the worker does not print a traceback of it while this process
+    closes the cluster (which ends the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def size(client: Any) -> tuple[int, int]:

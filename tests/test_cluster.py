@@ -177,3 +177,17 @@ def test_cli_tournament_and_solve_take_cluster(monkeypatch: pytest.MonkeyPatch, 
     assert main(["simulate", "--games", "4", "--cluster", "local:1"]) == 0
     assert "Dask cluster       local:1 (1 worker, 1 thread)" in capsys.readouterr().out
     assert opened == ["local:2", "local:1", "local:1"]
+
+
+def _ignores_sigint() -> bool:
+    import signal
+
+    return bool(signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
+
+
+def test_local_worker_processes_ignore_ctrl_c() -> None:
+    """Ctrl-C reaches a LocalCluster's worker processes too; they ignore it (no traceback of theirs
+    before "flip7ref: interrupted") and the client ends them on leaving `connect`."""
+    with connect("local:1") as c:
+        assert list(c.run(_ignores_sigint).values()) == [True]
+    assert not _ignores_sigint()  # this process still takes Ctrl-C
