@@ -89,7 +89,9 @@ class SoloSolver:
             must solve under ``if __name__ == "__main__":``.
         max_seconds: give up (`AnalysisError`) once a solve has run this
             many seconds of wall time (checked every 256 states, and between
-            combinations of a parallel solve); None: no limit.
+            combinations of a parallel solve; on a ``cluster`` the client stops
+            waiting then, cancels the Dask tasks, and each task stops by itself
+            at the same deadline); None: no limit.
         progress: called now and then (every 256 states, and after each
             combination of a parallel solve) with the states solved so far.
         cluster: a ``dask.distributed.Client`` (see `flip7ref.cluster`):
