@@ -276,11 +276,13 @@ class SoloSolver:
             # each task stops by the same moment (wall clock, so on any machine), and the client stops waiting then
             setup = (state, self.exact, self.seat, self.max_states, self.ties, left, None if left is None else time.time() + left)
             try:
-                for memo, best in presolve(
+                for result in presolve(
                     self.cluster, _solve_combination, setup, _combinations(most), lambda t: _combination(split, t),
                     plan0.above, timeout=left,
                 ):  # fmt: skip
-                    self._merge_task(deck, memo, best)
+                    if result is None:  # the task ran out of time
+                        raise self._stopped()
+                    self._merge_task(deck, *result)
             except (TimeoutError, _Stopped):  # the client's wait or a task ran out of time: the futures are cancelled
                 raise self._stopped() from None
             from ..cluster import size
@@ -427,8 +429,10 @@ class SoloSolver:
 
 
 def _solve_combination(
-    setup: tuple[State, bool, int, int, str, float | None, float | None], cards: tuple[int, ...], *above: _TaskResult
-) -> _TaskResult:
+    setup: tuple[State, bool, int, int, str, float | None, float | None],
+    cards: tuple[int, ...],
+    *above: _TaskResult | None,
+) -> _TaskResult | None:
     """A Dask task of a parallel solve (`flip7ref.cluster.presolve`): solve
     the position after drawing ``cards`` in a fresh solver given the states of
     the combinations with one card more (``above``: their tasks' results), and
@@ -437,16 +441,23 @@ def _solve_combination(
     ``setup`` is ``(state, exact, seat, max_states, ties, seconds, until)``:
     with a limit, ``seconds`` left when the solve was submitted and ``until``,
     the same moment as ``time.time()`` (seconds since the epoch); the task
-    gives up (`AnalysisError`, checked every 256 states) at the earlier of
-    ``until`` and ``seconds`` after it starts, so no worker goes on past the
-    client's ``max_seconds``."""
+    gives up (checked every 256 states) at the earlier of ``until`` and
+    ``seconds`` after it starts, so no worker goes on past the client's
+    ``max_seconds``; it then returns None (as do the tasks after it), which
+    the client turns into its `AnalysisError` (a result, not an exception,
+    so the workers log no failed task)."""
     state, exact, seat, max_states, ties, seconds, until = setup
     limit = None
     if seconds is not None and until is not None:
         limit = min(seconds, until - time.time())
         if limit <= 0:
-            raise _Stopped("stopped (--max-seconds) before this combination started")
+            return None
+    if any(result is None for result in above):
+        return None
     solver = SoloSolver(exact=exact, seat=seat, max_states=max_states, ties=ties, max_seconds=limit)
     solver._start_clock()
-    seeds = [entry for memo, _ in above for entry in memo]
-    return _presolve_task(solver, state, cards, seeds)
+    seeds = [entry for result in above if result is not None for entry in result[0]]
+    try:
+        return _presolve_task(solver, state, cards, seeds)
+    except _Stopped:
+        return None
