@@ -190,3 +190,16 @@ def test_local_worker_processes_ignore_ctrl_c() -> None:
     with connect("local:1") as c:
         assert list(c.run(_ignores_sigint).values()) == [True]
     assert not _ignores_sigint()  # this process still takes Ctrl-C
+
+
+def test_cli_solve_max_seconds_on_a_cluster(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`solve --cluster local:2 --max-seconds 1` on the action-card deck: exit 2 and the one-line error."""
+    import flip7ref.cluster as cluster
+
+    real = cluster.connect
+    monkeypatch.setattr(cluster, "connect", lambda text, **_: real(text, processes=False))
+    args = ["solve", "--cards", "numbers,modifiers,actions", "--cluster", "local:2", "--max-seconds", "1"]
+    assert main(args) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("flip7ref: error: stopped after 1 s (--max-seconds) with ")
+    assert not any("Traceback" in line for line in err)
