@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -92,12 +93,22 @@ def connect(text: str, *, processes: bool = True, timeout: float = 20) -> Iterat
                     )
                 )  # fmt: skip
                 client = stack.enter_context(distributed.Client(cluster))
+                if processes:  # Ctrl-C reaches them too (one process group): the client ends them, quietly
+                    client.run(_ignore_interrupt)
             else:
                 client = stack.enter_context(distributed.Client(value, timeout=timeout))
         except (OSError, TimeoutError, ValueError) as exc:
             where = f"a local cluster of {value} workers" if kind == "local" else f"the Dask scheduler at {value}"
             raise ClusterError(f"--cluster: cannot reach {where}: {exc}") from None
         yield client
+
+
+def _ignore_interrupt() -> None:
+    """On a local worker process (``Client.run``, in its main thread): ignore
+    SIGINT, which the terminal sends to every process of the group on Ctrl-C,
+    so that the worker does not print a traceback of it while this process
+    closes the cluster (which ends the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def size(client: Any) -> tuple[int, int]:
@@ -166,10 +177,12 @@ def run_units(
 def presolve(
     client: Any,
     solve: Callable[..., Any],
-    setup: tuple[Any, bool, int, int, str],
+    setup: tuple[Any, ...],
     tasks: Sequence[tuple[int, ...]],
     cards: Callable[[tuple[int, ...]], tuple[int, ...]],
     above: Callable[[tuple[int, ...]], list[tuple[int, ...]]],
+    *,
+    timeout: float | None = None,
 ) -> Iterator[Any]:
     """The parallel part of `SoloSolver.solve` on a cluster: one Dask task
     per combination of modifier cards (``tasks``, fullest first), each
@@ -178,11 +191,21 @@ def presolve(
     standard-library workers send back).
 
     ``solve(setup, cards, *results above)`` is the task (the solver's own, so
-    this module needs nothing of `flip7ref.analysis`); ``setup`` is
-    ``(position, exact, seat, max_states, ties)``; ``cards(task)`` gives the
+    this module needs nothing of `flip7ref.analysis`); ``setup`` (sent to
+    every worker once) is what the task needs besides (see
+    `flip7ref.analysis.solver._solve_combination`); ``cards(task)`` gives the
     card codes a combination draws.
 
+    On leaving, however it ends (the last result, an error, ``timeout``, Ctrl-C
+    or the caller closing the generator), every task still queued or running is
+    cancelled (``Client.cancel``; a task already running stops at its own
+    deadline, see ``setup``).
+
+    Args:
+        timeout: seconds (from this call) to wait for all the tasks; None: no limit.
+
     Raises:
+        TimeoutError: the tasks were not all done within ``timeout`` seconds.
         AnalysisError: a task did (e.g. more than ``max_states`` states).
     """
     distributed = _distributed()
@@ -192,7 +215,7 @@ def presolve(
         deps = [futures[t] for t in above(task)]
         futures[task] = client.submit(solve, shared, cards(task), *deps, pure=False)
     try:
-        for future in distributed.as_completed(list(futures.values())):
+        for future in distributed.as_completed(list(futures.values()), timeout=timeout):
             yield future.result()
     finally:
         client.cancel(list(futures.values()))

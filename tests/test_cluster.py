@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from flip7ref import Game
-from flip7ref.analysis import SoloSolver, solo_deck_position
+from flip7ref.analysis import AnalysisError, SoloSolver, solo_deck_position
+from flip7ref.analysis.parallel import _combination, _combinations, _modifier_cards
+from flip7ref.analysis.solver import _solve_combination
 from flip7ref.cli import main
 from flip7ref.cluster import ClusterError, connect, parse_cluster
 from flip7ref.errors import OptionError
@@ -70,6 +73,46 @@ def test_solve_on_the_cluster_is_the_same_as_one_process(client: Any) -> None:
     assert many.best_actions() == one.best_actions()
     assert many._memo == one._memo
     assert b.workers == 2
+
+
+def _idle(client: Any, within: float = 20) -> bool:
+    """True once the scheduler holds no task and no worker runs one (polled: Dask releases them asynchronously)."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        tasks = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+        running = sum(client.run(lambda dask_worker: len(dask_worker.state.executing)).values())
+        if not tasks and not running and not client.futures:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_max_seconds_stops_a_solve_on_the_cluster(client: Any) -> None:
+    """A solve of hours (the action cards) stops soon after max_seconds with the one-process error,
+    and nothing is left queued or running on the cluster (issue 18)."""
+    state = solo_deck_position(Game("flip7", 1), ["number", "modifier", "action"])
+    solver = SoloSolver(cluster=client, max_seconds=1.5, max_states=10**9)
+    start = time.monotonic()
+    with pytest.raises(AnalysisError, match=r"^stopped after 1.5 s \(--max-seconds\) with [\d,]+ states solved: restrict"):
+        solver.solve(state)
+    assert time.monotonic() - start < 30  # without the limit on the cluster: hours
+    assert _idle(client)
+    # the cluster is still usable afterwards
+    assert SoloSolver(cluster=client).solve(_after(solo_deck_position(Game("flip7", 1), ["number", "modifier"]),
+                                                   ["0", "1", "2", "3"])).states == 46 * 64  # fmt: skip
+
+
+def test_a_combination_task_respects_the_deadline() -> None:
+    """Each Dask task stops by itself at the solve's deadline (it may run on a worker the client cannot stop)."""
+    state = solo_deck_position(Game("flip7", 1), ["number", "modifier", "action"])
+    split = _modifier_cards(state)
+    cards = _combination(split, _combinations(tuple(n for _, n in split))[0])  # every modifier drawn: hours still
+    late = (state, False, 0, 10**9, "hit", 5.0, time.time() - 1)
+    assert _solve_combination(late, cards) is None
+    start = time.monotonic()
+    assert _solve_combination((state, False, 0, 10**9, "hit", 0.5, time.time() + 60), cards) is None
+    assert time.monotonic() - start < 20  # hours without the limit
+    assert _solve_combination((state, False, 0, 10**9, "hit", 60.0, time.time() + 60), cards, None) is None
 
 
 def test_cli_simulate_local_cluster_equals_one_process(capsys: pytest.CaptureFixture[str]) -> None:
@@ -133,3 +176,30 @@ def test_cli_tournament_and_solve_take_cluster(monkeypatch: pytest.MonkeyPatch, 
     assert main(["simulate", "--games", "4", "--cluster", "local:1"]) == 0
     assert "Dask cluster       local:1 (1 worker, 1 thread)" in capsys.readouterr().out
     assert opened == ["local:2", "local:1", "local:1"]
+
+
+def _ignores_sigint() -> bool:
+    import signal
+
+    return bool(signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
+
+
+def test_local_worker_processes_ignore_ctrl_c() -> None:
+    """Ctrl-C reaches a LocalCluster's worker processes too; they ignore it (no traceback of theirs
+    before "flip7ref: interrupted") and the client ends them on leaving `connect`."""
+    with connect("local:1") as c:
+        assert list(c.run(_ignores_sigint).values()) == [True]
+    assert not _ignores_sigint()  # this process still takes Ctrl-C
+
+
+def test_cli_solve_max_seconds_on_a_cluster(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`solve --cluster local:2 --max-seconds 1` on the action-card deck: exit 2 and the one-line error."""
+    import flip7ref.cluster as cluster
+
+    real = cluster.connect
+    monkeypatch.setattr(cluster, "connect", lambda text, **_: real(text, processes=False))
+    args = ["solve", "--cards", "numbers,modifiers,actions", "--cluster", "local:2", "--max-seconds", "1"]
+    assert main(args) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("flip7ref: error: stopped after 1 s (--max-seconds) with ")
+    assert not any("Traceback" in line for line in err)

@@ -18,6 +18,11 @@ class AnalysisError(Flip7RefError, ValueError):
     """The state does not fit the analysis asked for (e.g. it is not an offer)."""
 
 
+class _Stopped(AnalysisError):
+    """A solve ran past its ``max_seconds`` (raised in a Dask task too, so that
+    the client tells it from the other errors of a task)."""
+
+
 class Policy(Protocol):
     """Anything with ``choose(state, rng)`` returning a legal action (a strategy)."""
 

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from ..errors import OptionError
 from ..state import CHANCE, STAY, Action, State, _frame_cards
-from .base import AnalysisError, Policy, SoloResult, _Key, _TaskResult, _Triple
+from .base import AnalysisError, Policy, SoloResult, _Key, _Stopped, _TaskResult, _Triple
 from .parallel import _combination, _combinations, _drawn, _loaded, _modifier_cards, _presolve_task, _Schedule, _Workers
 
 _T = TypeVar("_T")
@@ -89,7 +89,9 @@ class SoloSolver:
             must solve under ``if __name__ == "__main__":``.
         max_seconds: give up (`AnalysisError`) once a solve has run this
             many seconds of wall time (checked every 256 states, and between
-            combinations of a parallel solve); None: no limit.
+            combinations of a parallel solve; on a ``cluster`` the client stops
+            waiting then, cancels the Dask tasks, and each task stops by itself
+            at the same deadline); None: no limit.
         progress: called now and then (every 256 states, and after each
             combination of a parallel solve) with the states solved so far.
         cluster: a ``dask.distributed.Client`` (see `flip7ref.cluster`):
@@ -235,11 +237,15 @@ class SoloSolver:
         if self.progress is not None:
             self.progress(len(self._memo))
         if self._deadline is not None and time.perf_counter() > self._deadline:
-            self._open.clear()
-            raise AnalysisError(
-                f"stopped after {self.max_seconds:g} s (--max-seconds) with {len(self._memo):,} states solved: "
-                "restrict the deck (e.g. --cards numbers,modifiers) or allow more time"
-            )
+            raise self._stopped()
+
+    def _stopped(self) -> AnalysisError:
+        """The error of a solve past its ``max_seconds``."""
+        self._open.clear()
+        return _Stopped(
+            f"stopped after {self.max_seconds:g} s (--max-seconds) with {len(self._memo):,} states solved: "
+            "restrict the deck (e.g. --cards numbers,modifiers) or allow more time"
+        )
 
     def _too_many(self) -> AnalysisError:
         return AnalysisError(
@@ -266,11 +272,19 @@ class SoloSolver:
 
             self.workers_used = 1
             plan0 = _Schedule(most, 1)
-            setup = (state, self.exact, self.seat, self.max_states, self.ties)
-            for memo, best in presolve(
-                self.cluster, _solve_combination, setup, _combinations(most), lambda t: _combination(split, t), plan0.above
-            ):
-                self._merge_task(deck, memo, best)
+            left = None if self._deadline is None else self._deadline - time.perf_counter()
+            # each task stops by the same moment (wall clock, so on any machine), and the client stops waiting then
+            setup = (state, self.exact, self.seat, self.max_states, self.ties, left, None if left is None else time.time() + left)
+            try:
+                for result in presolve(
+                    self.cluster, _solve_combination, setup, _combinations(most), lambda t: _combination(split, t),
+                    plan0.above, timeout=left,
+                ):  # fmt: skip
+                    if result is None:  # the task ran out of time
+                        raise self._stopped()
+                    self._merge_task(deck, *result)
+            except (TimeoutError, _Stopped):  # the client's wait or a task ran out of time: the futures are cancelled
+                raise self._stopped() from None
             from ..cluster import size
 
             self.workers_used = max(1, size(self.cluster)[0])
@@ -414,12 +428,36 @@ class SoloSolver:
         return (value, bust, flip7)
 
 
-def _solve_combination(setup: tuple[State, bool, int, int, str], cards: tuple[int, ...], *above: _TaskResult) -> _TaskResult:
+def _solve_combination(
+    setup: tuple[State, bool, int, int, str, float | None, float | None],
+    cards: tuple[int, ...],
+    *above: _TaskResult | None,
+) -> _TaskResult | None:
     """A Dask task of a parallel solve (`flip7ref.cluster.presolve`): solve
     the position after drawing ``cards`` in a fresh solver given the states of
     the combinations with one card more (``above``: their tasks' results), and
-    return the states solved here, as `_presolve_task` does."""
-    state, exact, seat, max_states, ties = setup
-    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states, ties=ties)
-    seeds = [entry for memo, _ in above for entry in memo]
-    return _presolve_task(solver, state, cards, seeds)
+    return the states solved here, as `_presolve_task` does.
+
+    ``setup`` is ``(state, exact, seat, max_states, ties, seconds, until)``:
+    with a limit, ``seconds`` left when the solve was submitted and ``until``,
+    the same moment as ``time.time()`` (seconds since the epoch); the task
+    gives up (checked every 256 states) at the earlier of ``until`` and
+    ``seconds`` after it starts, so no worker goes on past the client's
+    ``max_seconds``; it then returns None (as do the tasks after it), which
+    the client turns into its `AnalysisError` (a result, not an exception,
+    so the workers log no failed task)."""
+    state, exact, seat, max_states, ties, seconds, until = setup
+    limit = None
+    if seconds is not None and until is not None:
+        limit = min(seconds, until - time.time())
+        if limit <= 0:
+            return None
+    if any(result is None for result in above):
+        return None
+    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states, ties=ties, max_seconds=limit)
+    solver._start_clock()
+    seeds = [entry for result in above if result is not None for entry in result[0]]
+    try:
+        return _presolve_task(solver, state, cards, seeds)
+    except _Stopped:
+        return None
