@@ -31,7 +31,7 @@ a message that names the field (``lines[2]``, ``kept[0]``, ``draw``,
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -246,12 +246,39 @@ _FIELD_WORDS = {
 }
 
 
+def _kind_of(name: str, annotation: object) -> str:
+    """A frame field's annotation as text (``"int"``, ``"tuple[int, ...]"``...).  In the pure
+    build attrs gives the annotation's text; in the mypyc-compiled build it gives the bare
+    class (``int``, ``tuple``: the item types are gone), so a tuple is read as card codes
+    unless the field is the one holding ``(card, target, chooser)`` triples."""
+    if isinstance(annotation, str):
+        return annotation
+    if annotation is tuple:
+        return "tuple[tuple[int, int, int], ...]" if name == "items" else "tuple[int, ...]"
+    return str(getattr(annotation, "__name__", annotation))
+
+
+def check_data_fields(data: Mapping[str, Any]) -> None:
+    """Refuse serialized state data whose ``round_over`` is not a boolean or whose
+    ``shuffle_seed`` is neither a string nor null, before a state is built from it
+    (the same messages as :func:`check_state`, in both builds).
+
+    Raises:
+        PositionError: naming the field.
+    """
+    if "round_over" in data and type(data["round_over"]) is not bool:
+        raise PositionError("state data: round_over", f"expected true or false, got {_short(data['round_over'])}")
+    seed = data.get("shuffle_seed")
+    if seed is not None and not isinstance(seed, str):
+        raise PositionError("state data: shuffle_seed", f"expected a string or null, got {_short(seed)}")
+
+
 def _check_frame_fields(frame: Any, index: int) -> None:
     """Refuse a frame field of the wrong type (by the frame class's annotations), so
     that no deserialized frame fails later inside the interpreter."""
     for field in attrs.fields(type(frame)):
         value = getattr(frame, field.name)
-        kind = str(field.type)
+        kind = _kind_of(field.name, field.type)
         if kind == "int":
             ok = type(value) is int and value >= 0
         elif kind == "str":

@@ -37,7 +37,7 @@ from .model import MODIFIER, NUMBER
 from .model import TERMINAL as TERMINAL
 from .model import Player as Player
 from .model import Status as Status
-from .position import CardPool, check_depth, check_edition_field, check_seat, check_state
+from .position import CardPool, check_data_fields, check_depth, check_edition_field, check_seat, check_state
 from .scoring import flip7_count, score_points
 
 STATE_FORMAT = 1
@@ -2041,6 +2041,7 @@ def _state_from_dict(data: Any, given: Any) -> State:
                     value = tuple(value)
                 kwargs[field.name] = value
             frames.append(cls(**kwargs))
+        check_data_fields(data)  # before the typed fields meet the compiled State
         flip7 = data.get("flip7")
         for key in ("flip7", "bonus_to"):
             value = data.get(key)
