@@ -146,3 +146,26 @@ def test_dispute_and_explain_show_perft_cases(capsys: pytest.CaptureFixture[str]
     assert main(["explain", "--case", "F7-C5001"]) == 0
     out = capsys.readouterr().out
     assert "6 deal orders until the round is scored" in out and "probability 1/3" in out
+
+
+def test_a_perft_case_on_an_engine_emitting_only_some_event_types() -> None:
+    """An engine declaring the v2 ``events`` capability without ``round_scored`` passes a perft
+    case when its ``round_scores`` are right (each deal order is judged on its declared event
+    types), and fails it when they are wrong."""
+    from flip7ref.conformance import observe
+    from flip7ref.harness import implementation
+    from flip7ref.perft import check
+
+    (case,) = [c for c in _perft() if c["id"] == "V-C5016"]
+    impl = {**implementation(), "events": ["dealt", "busted"]}
+
+    def send(request: Any, index: int, wrong: bool = False) -> Any:
+        seen = observe(request)
+        (scored,) = [e for e in seen["events"] if e["type"] == "round_scored" and e["round"] == 1]
+        scores = [s + 1 for s in scored["scores"]] if wrong else scored["scores"]
+        events = [e for e in seen["events"] if e["type"] in ("dealt", "busted")]
+        return {**seen, "events": events, "round_scores": scores}
+
+    assert check(case, impl, send).status == "pass"
+    result = check(case, impl, lambda request, index: send(request, index, wrong=True))
+    assert result.status == "fail" and result.message.startswith("outcomes[")
