@@ -250,11 +250,14 @@ def _event_rules(data: Mapping[str, Any], edition: Edition) -> tuple[str, ...]:
 _PLAIN = ("round_started", "round_scored", "game_won", "tie_another_round", "reshuffled", "deck_exhausted")
 
 
-def blame(diff: Difference, prepared: Prepared) -> tuple[str, ...]:
+def blame(diff: Difference, prepared: Prepared, types: Sequence[str] | None = None) -> tuple[str, ...]:
     """The rule ids behind the reference's observation at a difference.
 
-    ``events[i]``: the reference's event ``i`` (or, when the engine emitted more, the
-    engine's extra event) through the table's ``events`` section; an ``events_include``
+    ``types``: the event types an engine emits (protocol v2 ``events``; None: all), for which
+    an ``events[i]`` index counts only events of those types, as `verdict` compared them.
+
+    ``events[i]``: the reference's event ``i`` (of ``types``; or, when the engine emitted more,
+    the engine's extra event) through the table's ``events`` section; an ``events_include``
     entry: the reference event it matches; ``statuses``, ``lines``, ``kept`` of a seat:
     the last reference event about that seat; ``next``: the rules of the node the
     reference stops at; ``round_scores``, ``totals``, ``round``, ``winners``: the last
@@ -272,8 +275,9 @@ def blame(diff: Difference, prepared: Prepared) -> tuple[str, ...]:
         return ()
 
     if diff.key == "events" and isinstance(diff.index, int):
-        if diff.index < len(events):
-            found = _event_rules(events[diff.index], edition)
+        compared = events if types is None else [e for e in events if e.get("type") in set(types)]
+        if diff.index < len(compared):
+            found = _event_rules(compared[diff.index], edition)
         elif isinstance(diff.other, Mapping):
             found = _event_rules(diff.other, edition)
     elif diff.key == "events_include" and isinstance(diff.other, Mapping):
@@ -367,7 +371,7 @@ def verdict(prepared: Prepared, observed: Mapping[str, Any], events: Sequence[st
     if prepared.changed:
         shown = ", ".join(f"{k}={v}" for k, v in sorted(prepared.options.items())) or "the table defaults"
         texts.append(f"(expected outcome computed by the reference under the engine's readings: {shown})")
-    return _result(prepared, "fail", diffs[0].text, texts, blame(diffs[0], prepared))
+    return _result(prepared, "fail", diffs[0].text, texts, blame(diffs[0], prepared, events))
 
 
 _ACTION = re.compile(r"\baction (\d+)\b")

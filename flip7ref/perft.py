@@ -207,7 +207,9 @@ def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any]
     """Check a perft case on an engine: every deal order is sent as a ``round`` case (through
     ``send``, which returns the engine's observed outcome or an error message), and the counts
     of what it observed are compared with the expectations — the case's, or, when the engine
-    plays other readings, the reference's under those.
+    plays other readings, the reference's under those.  An engine declaring the v2 ``events``
+    capability has each deal order judged on those event types only (its round scores are
+    then read from ``round_scores`` when it emits no ``round_scored`` events).
 
     Returns:
         ``pass``; ``fail`` (the count differences, then the first deal order whose round scores
@@ -238,7 +240,7 @@ def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any]
             return attrs.evolve(failed(prepared, f"deal order {index + 1}: {answer}"), case_id=case["id"])
         observed.append((leaf, round_scores(answer, own["setup"].get("round", 1))))
         if first_bad is None:
-            result = verdict(prepared, answer)
+            result = verdict(prepared, answer, impl.get("events"))
             if result.status != "pass":
                 first_bad = result
     diffs = compare_perft(expect, aggregate(observed))

@@ -191,3 +191,21 @@ def test_protocol_v2_capabilities() -> None:
             only = [e for e in observed["events"] if e["type"] in ("busted", "stayed")]
             assert verdict(prepared, {**observed, "events": only}, events=["busted", "stayed"]).status == "pass"
     assert forced > 0
+
+
+@pytest.mark.rules("F7-060", "F7-062")
+def test_an_events_difference_under_the_events_capability_blames_the_compared_event() -> None:
+    """An engine declaring only ``frozen`` events (protocol v2 ``events``) that reports the wrong
+    Freeze: the difference is ``events[0]`` of the filtered list, which is the reference's
+    fourth event (after round_started, dealt, target_chosen), so the blame is Freeze's rules,
+    not those of round_started."""
+    (case,) = [c for c in load_cases() if c["id"] == "F7-C0202"]
+    prepared = prepare(case, implementation())
+    assert isinstance(prepared, Prepared)
+    observed = dict(prepared.run.observed)
+    assert [e["type"] for e in observed["events"]][:4] == ["round_started", "dealt", "target_chosen", "frozen"]
+    frozen = [{**e, "seat": 1 - e["seat"]} for e in observed["events"] if e["type"] == "frozen"]
+    result = verdict(prepared, {**observed, "events": frozen}, events=["frozen"])
+    assert result.status == "fail"
+    assert result.message.startswith("events[0]")
+    assert result.blame == ("F7-060", "F7-062")

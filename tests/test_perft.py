@@ -4,6 +4,7 @@ pile (independently of the reference's chance nodes), and driven through the pro
 from __future__ import annotations
 
 import itertools
+import math
 import sys
 from collections import Counter
 from fractions import Fraction
@@ -23,6 +24,12 @@ SERVE = f"{sys.executable} -m flip7ref.cli conformance serve"
 
 def _perft() -> list[Any]:
     return [c for c in load_cases() if c["kind"] == "perft"]
+
+
+def _full_orders(case: Any) -> int:
+    """How many distinct orders of the whole pile there are (what the brute force plays)."""
+    pile = case["setup"]["pile"].values()
+    return math.factorial(sum(pile)) // math.prod(math.factorial(n) for n in pile)
 
 
 def _brute_force(case: Any) -> dict[str, Any]:
@@ -55,16 +62,57 @@ def _brute_force(case: Any) -> dict[str, Any]:
 
 
 def test_at_least_thirty_perft_cases_across_both_editions() -> None:
-    """31 perft cases, with Flip Three, Flip Four, Second Chance, Swap, Steal and the special numbers."""
+    """33 perft cases, with Flip Three and Flip Four chains, Second Chance, Swap, Steal and the special numbers."""
     cases = _perft()
     assert len(cases) >= 30
     assert {c["edition"] for c in cases} == {"flip7", "vengeance"}
     piles = {card for c in cases for card in c["setup"]["pile"]}
-    assert {"flip_three", "flip_four", "second_chance", "swap", "steal", "unlucky7", "lucky13", "freeze"} <= piles
+    assert {"flip_three", "flip_four", "second_chance", "swap", "steal", "unlucky7", "lucky13", "0", "freeze"} <= piles
     assert any(c["setup"]["pile"].get("flip_three", 0) == 2 for c in cases)  # a chain
+    assert any(c["setup"]["pile"].get("flip_four", 0) == 2 for c in cases)  # a chain
 
 
-@pytest.mark.parametrize("case", [c for c in _perft() if c["expect"]["orders"] <= 40], ids=lambda c: c["id"])
+@pytest.mark.rules("V-044", "V-040")
+def test_the_flip_four_chain_resolves_a_flip_four_revealed_by_a_flip_four() -> None:
+    """V-C5015 has deal orders where the second Flip Four is dealt by the first (and set aside),
+    the first's four cards end without a bust, and the second is then resolved: a target is
+    chosen and a second forced draw starts at once.  By hand: seat 0 (12) must bust on a 12
+    first, seat 1 (11) hit the Flip Four and take 9, 10, 12 and the other Flip Four in any of
+    4! = 24 orders (seat 0 as the first target would bust on the 12)."""
+    from flip7ref.conformance import build_state
+    from flip7ref.perft import leaf_case, leaves
+
+    (case,) = [c for c in _perft() if c["id"] == "V-C5015"]
+    chained = []
+    for index, leaf in enumerate(leaves(case)):
+        state = build_state(leaf_case(case, index, leaf))
+        while not (state.is_terminal() or state.round != 1):
+            state = state.apply_chance(state.next_card()) if state.current_player == CHANCE else state.apply(decide(case, state))
+        events = [(e.type, e.get("card"), e.get("outcome")) for e in state.events()]
+        resolved = [("forced_draw_ended", "flip_four", "complete"), ("target_chosen", "flip_four", None)]
+        for i in range(len(events)):
+            if events[i : i + 2] == resolved and events[i + 2][0] == "forced_draw_started":
+                start = max(j for j in range(i) if events[j][0] == "forced_draw_started")
+                if ("set_aside", "flip_four", None) in events[start:i]:
+                    chained.append(leaf)
+    assert len(chained) == 24
+    assert {leaf.cards[:2] for leaf in chained} == {("12", "flip_four")}
+    assert {frozenset(leaf.cards[2:6]) for leaf in chained} == {frozenset({"9", "10", "12", "flip_four"})}
+
+
+@pytest.mark.rules("V-030", "V-031", "V-032")
+def test_the_zero_perft_case_scores_zero_and_a_flip_7_with_it() -> None:
+    """V-C5016: seat 0 holds 1-5; drawing The Zero then a new number is a Flip 7 worth 1+..+5+6+0+15 = 36;
+    The Zero then the 5 busts (0)."""
+    (case,) = [c for c in _perft() if c["id"] == "V-C5016"]
+    outcomes = case["expect"]["outcomes"]
+    assert outcomes["[36, 0]"] == 1 and outcomes["[36, 14]"] == 1
+    assert sum(n for key, n in outcomes.items() if key.startswith("[36,")) == 2
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in _perft() if c["expect"]["orders"] <= 40 or _full_orders(c) <= 500], ids=lambda c: c["id"]
+)
 def test_perft_counts_match_a_brute_force_over_every_permutation(case: Any) -> None:
     """orders, outcomes and exact score probabilities equal a count over all permutations of the pile."""
     brute = _brute_force(case)
@@ -98,3 +146,26 @@ def test_dispute_and_explain_show_perft_cases(capsys: pytest.CaptureFixture[str]
     assert main(["explain", "--case", "F7-C5001"]) == 0
     out = capsys.readouterr().out
     assert "6 deal orders until the round is scored" in out and "probability 1/3" in out
+
+
+def test_a_perft_case_on_an_engine_emitting_only_some_event_types() -> None:
+    """An engine declaring the v2 ``events`` capability without ``round_scored`` passes a perft
+    case when its ``round_scores`` are right (each deal order is judged on its declared event
+    types), and fails it when they are wrong."""
+    from flip7ref.conformance import observe
+    from flip7ref.harness import implementation
+    from flip7ref.perft import check
+
+    (case,) = [c for c in _perft() if c["id"] == "V-C5016"]
+    impl = {**implementation(), "events": ["dealt", "busted"]}
+
+    def send(request: Any, index: int, wrong: bool = False) -> Any:
+        seen = observe(request)
+        (scored,) = [e for e in seen["events"] if e["type"] == "round_scored" and e["round"] == 1]
+        scores = [s + 1 for s in scored["scores"]] if wrong else scored["scores"]
+        events = [e for e in seen["events"] if e["type"] in ("dealt", "busted")]
+        return {**seen, "events": events, "round_scores": scores}
+
+    assert check(case, impl, send).status == "pass"
+    result = check(case, impl, lambda request, index: send(request, index, wrong=True))
+    assert result.status == "fail" and result.message.startswith("outcomes[")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from flip7ref.cli import main
-from flip7ref.conformance import load_cases, observe
+from flip7ref.conformance import SUITE_VERSION, load_cases, observe
 from flip7ref.spec import load_schema, validate
 from flip7ref.suite import badge, export_documents, read_report, shipped_export, summary
 
@@ -72,7 +72,7 @@ def test_summary_and_badge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert out.startswith("# Conformance: wrong-resolve-after-bust")
     assert "| flip7 | 1 | 2 | 0 | 0 |" in out
     assert "| flip7 | F7-073 | 2 |" in out
-    assert "coverage: 3 of 3 cases run (100.0%)" in out and "protocol: 1" in out and "suite: flip7ref 1.1.0" in out
+    assert "coverage: 3 of 3 cases run (100.0%)" in out and "protocol: 1" in out and f"suite: flip7ref {SUITE_VERSION}" in out
     assert "flip7 readings declared: " in out
     text = svg.read_text()
     assert text.startswith("<svg") and "1/3 passed" in text

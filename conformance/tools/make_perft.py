@@ -99,6 +99,20 @@ VENGEANCE = [
         "threshold:9",
         {},
     ),
+    (  # the second Flip Four is revealed while the first is resolved, and then resolved itself
+        "Two Flip Fours chained",
+        {0: ["12"], 1: ["11"]},
+        {"flip_four": 2, "9": 1, "10": 1, "12": 3},
+        "threshold:25",
+        {},
+    ),
+    (  # its holder may not stay; 0 unless a Flip 7, which scores the line plus 15
+        "The Zero",
+        {0: ["1", "2", "3", "4", "5"], 1: ["9"]},
+        {"0": 1, "6": 1, "5": 1, "9": 1},
+        "threshold:20",
+        {},
+    ),
 ]
 
 
