@@ -32,8 +32,8 @@ import attrs
 
 from .conformance import Case, CaseResult, Difference, compare_detailed, errored
 from .errors import Flip7RefError
-from .explore import Run, disputes, event_rules, run_case, with_option
-from .replay import rules_at
+from .explore import Run, disputes, run_case, with_option
+from .replay import event_rules, rules_at
 from .spec import Edition, load_edition
 from .state import CHANCE, TERMINAL, Event
 

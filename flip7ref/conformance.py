@@ -23,6 +23,7 @@ import attrs
 
 from .errors import Flip7RefError, SpecError
 from .game import Game
+from .perft import expectations as perft_expectations
 from .scoring import score_cards
 from .spec import read_yaml_file, validate
 from .state import CHANCE, TERMINAL, State
@@ -161,9 +162,7 @@ def observe(case: Case) -> dict[str, Any]:
         b = score_cards(Game(case["edition"], 1, case.get("options") or {}), case["line"])
         return {"score": b.score, "flip7": b.flip7}
     if case["kind"] == "perft":
-        from .perft import expectations
-
-        return expectations(case)
+        return perft_expectations(case)
     state = draw_to_decision(build_state(case))
     actors = case.get("actors")
     for i, action in enumerate(case.get("actions") or ()):

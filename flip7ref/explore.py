@@ -14,7 +14,6 @@ type -> rule ids; see `event_rules`).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -23,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .conformance import Case, build_state, compare, load_cases, observe, outcome
-from .errors import CardError, Flip7RefError, IllegalActionError, OptionError
+from .errors import Flip7RefError, IllegalActionError, OptionError
 from .game import Game
+from .replay import event_rules as event_rules  # re-exported: its home was this module
 from .replay import load_transcript, replay
 from .spec import Edition, edition_ids, load_edition
 from .state import CHANCE, TERMINAL, Event, State
@@ -34,40 +34,11 @@ if TYPE_CHECKING:  # rich is imported by the commands that print with it (a fast
     from rich.console import Console
     from rich.table import Table
 
-DETAILS = ("via", "reason", "outcome")
 """Event fields that narrow an ``events`` entry (``dealt/hit``, ``discarded/target busted``...)."""
 
 _DRAW_LIMIT = 10_000
 
 # --------------------------------------------------------------------------- rule ids of events
-
-
-def event_rules(event: Event, edition: Edition) -> tuple[str, ...]:
-    """The rule ids behind one event, read from the edition table's ``events`` section.
-
-    An entry ``TYPE/DETAIL`` wins over ``TYPE``; the details tried, in order, are the
-    event's ``via`` (``dealt``), ``reason`` (``stayed``, ``discarded``) and ``outcome``
-    (``forced_draw_ended``), then the id of its ``card``, then that card's category.
-
-    Args:
-        event: an event emitted by the interpreter.
-        edition: the edition table the game was played with.
-
-    Returns:
-        The rule ids (a tuple of strings such as ``("F7-040", "F7-041")``); empty when
-        the table maps nothing to the event.
-    """
-    table = edition.event_rules
-    details: list[object] = [event.get(key) for key in DETAILS]
-    card = event.get("card")
-    if isinstance(card, str):
-        details.append(card)
-        with contextlib.suppress(CardError):
-            details.append(edition.card(card).category)
-    for detail in details:
-        if detail is not None and f"{event.type}/{detail}" in table:
-            return table[f"{event.type}/{detail}"]
-    return table.get(event.type, ())
 
 
 # --------------------------------------------------------------------------- disputes

@@ -30,7 +30,7 @@ from typing import IO, Any
 
 import jsonschema
 
-from . import __version__, perft
+from . import __version__, perft_check
 from .checking import cut, failed, prepare, verdict
 from .conformance import Case, CaseResult, errored, observe
 from .errors import Flip7RefError
@@ -539,13 +539,13 @@ def _run_one(engine: Engine, impl: Mapping[str, Any], seq: int, case: Case, aliv
                 engine.close()
                 return str(exc)
             if response.get("skipped"):
-                return perft.Skipped(cut(str(response.get("message") or "skipped by the engine")))
+                return perft_check.Skipped(cut(str(response.get("message") or "skipped by the engine")))
             if response.get("errored"):
                 return f"engine errored: {cut(str(response.get('message') or 'no message'))}"
             outcome: Mapping[str, Any] = response["outcome"]
             return outcome
 
-        return perft.check(case, impl, send)
+        return perft_check.check(case, impl, send)
     prepared = prepare(case, impl)
     if isinstance(prepared, CaseResult):
         return prepared
@@ -580,7 +580,7 @@ def run_in_process(cases: Iterable[Case], on_result: Callable[[CaseResult], None
     results = []
     for case in cases:
         if case["kind"] == "perft":
-            result = perft.check(case, impl, _observe_leaf)
+            result = perft_check.check(case, impl, _observe_leaf)
             results.append(result)
             if on_result is not None:
                 on_result(result)

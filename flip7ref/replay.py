@@ -13,6 +13,7 @@ expected there, and the rule ids of the reference's event there.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,11 +21,11 @@ from typing import Any
 
 import attrs
 
-from .errors import Flip7RefError, SpecError
+from .errors import CardError, Flip7RefError, SpecError
 from .game import Game
 from .position import MAX_DEPTH, too_deep
-from .spec import read_text_file, validate
-from .state import CHANCE, TERMINAL, State
+from .spec import Edition, read_text_file, validate
+from .state import CHANCE, TERMINAL, Event, State
 
 
 @attrs.frozen
@@ -120,6 +121,38 @@ def _topic_rules(state: State, *topics: str) -> list[str]:
     return [r.id for r in state.game.edition.rules.values() if r.topic in topics]
 
 
+DETAILS = ("via", "reason", "outcome")
+"""The event fields whose value refines an ``events:`` entry (``TYPE/DETAIL``), in order."""
+
+
+def event_rules(event: Event, edition: Edition) -> tuple[str, ...]:
+    """The rule ids behind one event, read from the edition table's ``events`` section.
+
+    An entry ``TYPE/DETAIL`` wins over ``TYPE``; the details tried, in order, are the
+    event's ``via`` (``dealt``), ``reason`` (``stayed``, ``discarded``) and ``outcome``
+    (``forced_draw_ended``), then the id of its ``card``, then that card's category.
+
+    Args:
+        event: an event emitted by the interpreter.
+        edition: the edition table the game was played with.
+
+    Returns:
+        The rule ids (a tuple of strings such as ``("F7-040", "F7-041")``); empty when
+        the table maps nothing to the event.
+    """
+    table = edition.event_rules
+    details: list[object] = [event.get(key) for key in DETAILS]
+    card = event.get("card")
+    if isinstance(card, str):
+        details.append(card)
+        with contextlib.suppress(CardError):
+            details.append(edition.card(card).category)
+    for detail in details:
+        if detail is not None and f"{event.type}/{detail}" in table:
+            return table[f"{event.type}/{detail}"]
+    return table.get(event.type, ())
+
+
 def rules_at(state: State) -> tuple[str, ...]:
     """Rule ids that govern the node a state is at, read from the edition table:
     the card in question's rules, and the catalogue's rules on turns (offers,
@@ -141,8 +174,6 @@ def divergence_rules(state: State, *, turns: bool = False) -> tuple[str, ...]:
     emitted before it (through the edition table's ``events`` section), then the rules of
     the card in question; with ``turns``, the catalogue's rules on turns after those (a
     decision by the wrong seat, a draw instead of a decision)."""
-    from .explore import event_rules
-
     edition = state.game.edition
     events = state.events()
     found: list[str] = list(event_rules(events[-1], edition)) if events else []
@@ -157,8 +188,6 @@ def divergence_rules(state: State, *, turns: bool = False) -> tuple[str, ...]:
 
 
 def _event_rules_of(state: State, *types: str) -> tuple[str, ...]:
-    from .explore import event_rules
-
     for event in reversed(state.events()):
         if event.type in types:
             return event_rules(event, state.game.edition)

@@ -154,7 +154,7 @@ def test_a_perft_case_on_an_engine_emitting_only_some_event_types() -> None:
     types), and fails it when they are wrong."""
     from flip7ref.conformance import observe
     from flip7ref.harness import implementation
-    from flip7ref.perft import check
+    from flip7ref.perft_check import check
 
     (case,) = [c for c in _perft() if c["id"] == "V-C5016"]
     impl = {**implementation(), "events": ["dealt", "busted"]}

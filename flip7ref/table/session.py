@@ -36,9 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardError, Flip7RefError, IllegalActionError, OptionError, SpecError
-from ..explore import event_rules
 from ..game import MODIFIER, NUMBER, Game
-from ..replay import load_transcript, rules_at, transcript
+from ..replay import event_rules, load_transcript, rules_at, transcript
 from ..scoring import score_line
 from ..spec import Edition, load_edition
 from ..state import CHANCE, TERMINAL, Event, State, Status, game_end

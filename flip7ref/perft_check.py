@@ -1,0 +1,70 @@
+"""Checking an engine on a perft case: every deal order of `flip7ref.perft` sent as an
+ordinary round case over the protocol, the counts compared with the reference's.
+
+Kept apart from `flip7ref.perft`, which `flip7ref.conformance` imports for the
+expectations, because judging an engine needs `flip7ref.checking` (above conformance).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from .checking import Prepared, engine_options, failed, prepare, verdict
+from .conformance import Case, CaseResult, errored
+from .errors import Flip7RefError
+from .perft import Leaf, aggregate, compare_perft, leaf_case, leaves, round_scores
+
+
+class Skipped(str):
+    """What ``send`` returns for a deal order the engine skipped (its message)."""
+
+
+def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any], int], Mapping[str, Any] | str]) -> CaseResult:
+    """Check a perft case on an engine: every deal order is sent as a ``round`` case (through
+    ``send``, which returns the engine's observed outcome or an error message), and the counts
+    of what it observed are compared with the expectations — the case's, or, when the engine
+    plays other readings, the reference's under those.  An engine declaring the v2 ``events``
+    capability has each deal order judged on those event types only (its round scores are
+    then read from ``round_scores`` when it emits no ``round_scored`` events).
+
+    Returns:
+        ``pass``; ``fail`` (the count differences, then the first deal order whose round scores
+        differ, blamed as an ordinary case); ``error`` (the first deal order the engine failed,
+        or a perft case the reference cannot enumerate); ``skip`` (decisions not legal under
+        the engine's readings).
+    """
+    try:
+        options = engine_options(impl, case)
+        own = {**case, "options": options}
+        found = list(leaves(own))
+    except Flip7RefError as exc:
+        return errored(case, "error", f"the reference cannot enumerate this perft case: {exc}")
+    same = options == dict(case.get("options") or {})
+    expect = dict(case["expect"]) if same else aggregate([(leaf, list(leaf.scores)) for leaf in found])
+    observed: list[tuple[Leaf, Any]] = []
+    first_bad: CaseResult | None = None
+    for index, leaf in enumerate(found):
+        prepared = prepare(leaf_case(own, index, leaf), impl)
+        if not isinstance(prepared, Prepared):
+            return attrs.evolve(prepared, case_id=case["id"])
+        answer = send(prepared.request(), index)
+        if isinstance(answer, Skipped):
+            return errored(case, "skip", f"deal order {index + 1}: {answer}")
+        if isinstance(answer, str):
+            return attrs.evolve(failed(prepared, f"deal order {index + 1}: {answer}"), case_id=case["id"])
+        observed.append((leaf, round_scores(answer, own["setup"].get("round", 1))))
+        if first_bad is None:
+            result = verdict(prepared, answer, impl.get("events"))
+            if result.status != "pass":
+                first_bad = result
+    diffs = compare_perft(expect, aggregate(observed))
+    if not diffs and first_bad is None:
+        return CaseResult(case["id"], case["edition"], tuple(case["rules"]), case["source"], "pass")
+    if first_bad is not None:
+        diffs.append(f"first deal order that differs: {first_bad.message}")
+    blame = first_bad.blame if first_bad is not None else tuple(case["rules"])
+    common = (case["id"], case["edition"], tuple(case["rules"]), case["source"])
+    return CaseResult(*common, "fail", diffs[0], tuple(diffs), blame=blame)
