@@ -13,6 +13,7 @@ Quick start::
     print(state.totals, state.winners)
 """
 
+from . import builders as _builders  # noqa: F401 - installs Game's state builders
 from . import state as _state_module
 from .errors import (
     CardError,

@@ -13,13 +13,12 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import attrs
-from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
-
 from .errors import OptionError
 from .model import ACTION as ACTION  # re-exported: their home was this module
 from .model import MODIFIER as MODIFIER
 from .model import NUMBER as NUMBER
+from .primitives import Effect as Effect  # re-exported: its home was this module
+from .primitives import effect_from_table
 from .spec import CATEGORIES, Edition, load_edition
 
 if TYPE_CHECKING:
@@ -35,46 +34,6 @@ def install_state_builders(*, initial: Callable[..., State], position: Callable[
     """Install the functions behind `Game.new_initial_state` and `Game.new_position`."""
     _STATE_BUILDERS["initial"] = initial
     _STATE_BUILDERS["position"] = position
-
-
-@mypyc_attr(native_class=False)
-@attrs.frozen
-class Effect:
-    """An action card's effect primitive with its parameters, options resolved.
-
-    Attributes:
-        primitive: the primitive's name (``freeze``, ``forced_draw``, ``bust_shield``...).
-        targets: who may be chosen: ``active`` or ``non_busted`` players.
-        keep_card: whether the card stays in front of its target after use.
-        count: cards to draw (forced draws).
-        set_aside: card-kind codes set aside when revealed inside a forced draw.
-        on_bust: ``discard`` or ``resolve``: the set-aside cards when the target busts.
-        assigner: ``target`` or ``giver``: who assigns set-aside cards.
-        then_stay: whether the target must stay once the effect is over.
-        hold_limit: how many copies a player may hold (bust shields).
-        first_copy: ``keep`` or ``may-give`` (bust shields).
-        self_target: ``allowed`` or ``only-when-alone``: may the drawer choose themselves.
-        resolution: how set-aside cards are resolved after a forced draw:
-            ``assign-all-first`` (all assigned, then resolved in that order, F7-074)
-            or ``in-order`` (each resolved in reveal order as if just received, V-044).
-        scope: for Swap, ``any-two`` or ``own-and-other`` (D-V-10).
-        chooser: for Discard, who picks the card: ``giver`` or ``recipient`` (D-V-11).
-    """
-
-    primitive: str
-    targets: str = "active"
-    keep_card: bool = False
-    count: int = 0
-    set_aside: frozenset[int] = frozenset()
-    on_bust: str = "discard"
-    assigner: str = "target"
-    then_stay: bool = False
-    hold_limit: int = 1
-    first_copy: str = "keep"
-    self_target: str = "allowed"
-    resolution: str = "assign-all-first"
-    scope: str = "any-two"
-    chooser: str = "giver"
 
 
 def _resolve(value: Any, options: Mapping[str, str | int]) -> Any:
@@ -208,22 +167,9 @@ class Game:
                 set_aside.update(c.index for c in self.edition.cards if c.category == ref)
             else:
                 set_aside.add(self.edition.card(ref).index)
-        return Effect(
-            primitive=values["primitive"],
-            targets=values.get("targets", "active"),
-            keep_card=bool(values.get("keep_card", False)),
-            count=int(values.get("count", 0)),
-            set_aside=frozenset(set_aside),
-            on_bust=values.get("on_bust", "discard"),
-            assigner=values.get("assigner", "target"),
-            then_stay=bool(values.get("then_stay", False)),
-            hold_limit=int(values.get("hold_limit", 1)),
-            first_copy=values.get("first_copy", "keep"),
-            self_target=values.get("self_target", "allowed"),
-            resolution=values.get("resolution", "assign-all-first"),
-            scope=values.get("scope", "any-two"),
-            chooser=values.get("chooser", "giver"),
-        )
+        if "set_aside" in values:
+            values["set_aside"] = frozenset(set_aside)
+        return effect_from_table(values)  # the primitive's own parameters (flip7ref.primitives)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and other._key == self._key

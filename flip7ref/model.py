@@ -1,16 +1,23 @@
-"""The interpreter's basic vocabulary, shared by every module and importing none of them.
+"""The interpreter's basic vocabulary, shared by every module (it imports only the errors).
 
 ``CHANCE`` and ``TERMINAL`` (the special values of ``State.current_player``), a
-seat's `Status` and `Player` record, and the card categories
-(``NUMBER``, ``MODIFIER``, ``ACTION``: the codes ``Game.category`` holds).  They
-are re-exported from their former homes (``flip7ref.state``, ``flip7ref.game``)
-and from ``flip7ref``.
+seat's `Status` and `Player` record, the card categories (``NUMBER``,
+``MODIFIER``, ``ACTION``: the codes ``Game.category`` holds), a decision
+(`Action`, with `HIT` and `STAY`) and something that happened (`Event`; every
+event type is built by its constructor in `flip7ref.events`).  They are
+re-exported from their former homes (``flip7ref.state``, ``flip7ref.game``) and
+from ``flip7ref``.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import attrs
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
+
+from .errors import IllegalActionError
 
 CHANCE = -1
 """``current_player`` at a chance node (a card must be drawn)."""
@@ -44,3 +51,104 @@ class Player(NamedTuple):
     line: tuple[int, ...] = ()
     kept: tuple[int, ...] = ()
     status: Status = Status.ACTIVE
+
+
+_VERBS = ("hit", "stay", "target", "steal", "discard", "swap")
+_ARITY = {"hit": 0, "stay": 0, "target": 1, "steal": 2, "discard": 2, "swap": 4}
+
+
+@mypyc_attr(native_class=False)
+@attrs.frozen(order=True)
+class Action:
+    """A decision a player can take.
+
+    ``hit`` and ``stay`` answer an offer (F7-030); ``target N`` chooses seat N for
+    the card in question (a Freeze, a Flip Three, a spare Second Chance, a
+    set-aside card, a modifier; in Brutal Mode after a Flip 7, oneself for +15 or
+    another seat for -15).  ``steal S I`` takes card I (0-based, in the order of
+    ``State.line``) of seat S; ``discard S I`` discards it; ``swap S I T J``
+    exchanges card I of seat S with card J of seat T.  ``str(action)`` gives the
+    string form; `parse` reads it.
+    """
+
+    verb: str
+    args: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join([self.verb, *(str(a) for a in self.args)])
+
+    @classmethod
+    def parse(cls, text: Any) -> Action:
+        """Parse a string form such as ``"hit"``, ``"stay"`` or ``"target 2"``.
+
+        Raises:
+            IllegalActionError: when the text is not an action of this vocabulary.
+        """
+        if not isinstance(text, str):
+            raise IllegalActionError(repr(text), [], "expected an action's string form, such as 'hit' or 'target 2'")
+        words = text.strip().lower().split()
+        if not words or words[0] not in _VERBS:
+            raise IllegalActionError(text, [], f"unknown action (known verbs: {', '.join(_VERBS)})")
+        try:
+            args = tuple(int(w) for w in words[1:])
+        except ValueError:
+            raise IllegalActionError(text, [], "arguments must be whole numbers (seats and card positions)") from None
+        arity = _ARITY[words[0]]
+        if len(args) != arity:
+            raise IllegalActionError(text, [], f"{words[0]!r} takes {arity} number{'s' if arity != 1 else ''}")
+        return cls(words[0], args)
+
+    def sort_key(self) -> tuple[int, tuple[int, ...]]:
+        """Key for the stable order of legal actions."""
+        return (_VERBS.index(self.verb), self.args)
+
+
+HIT = Action("hit")
+"""Take a card (F7-031)."""
+STAY = Action("stay")
+"""Stop and bank the line (F7-034)."""
+_TARGETS: dict[int, Action] = {}
+
+
+def target(seat: int) -> Action:
+    """``Action("target", (seat,))``, shared (actions are immutable values)."""
+    action = _TARGETS.get(seat)
+    if action is None:
+        action = _TARGETS[seat] = Action("target", (seat,))
+    return action
+
+
+class Event(NamedTuple):
+    """Something that happened, in the canonical event vocabulary (an immutable named tuple).
+
+    Every event type has one constructor in `flip7ref.events` (which also gives its
+    readable text).
+
+    Attributes:
+        type: the event name (``dealt``, ``busted``, ``stayed``, ``frozen``,
+            ``flip7``, ``second_chance_used``, ``round_scored``, ``game_won``...).
+        data: ``(key, value)`` pairs; values are ints, strings, None or tuples.
+    """
+
+    type: str
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key`` in the event's data, or ``default``."""
+        for k, v in self.data:
+            if k == key:
+                return v
+        return default
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as a JSON-able dict: ``{"type": ..., key: value...}``."""
+        out: dict[str, Any] = {"type": self.type}
+        for k, v in self.data:
+            out[k] = list(v) if isinstance(v, tuple) else v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Event:
+        """Rebuild an event from `to_dict` output."""
+        items = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k != "type")
+        return cls(str(data["type"]), items)

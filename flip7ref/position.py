@@ -38,7 +38,8 @@ import attrs
 
 from .errors import CardError, SerializationError
 from .game import ACTION, MODIFIER, NUMBER, Game
-from .scoring import flip7_count
+from .lines import flip7_count, repeat_allowed, same_rank
+from .primitives.forced_draw import ForcedDrawEffect
 from .spec import edition_ids
 
 if TYPE_CHECKING:
@@ -105,14 +106,12 @@ def check_seat(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ..
             raise PositionError(f"lines[{seat}]", f"{game.card_ids[c]!r} is an action card; put it in kept")
     for c in kept:
         eff = game.effect[c]
-        if eff is None or not (eff.primitive == "bust_shield" or eff.keep_card):
+        if eff is None or not eff.stays_in_front():
             raise PositionError(f"kept[{seat}]", f"{game.card_ids[c]!r} never stays in front of a player")
     numbers = [c for c in line if game.category[c] == NUMBER]
     ranks = [game.rank[c] for c in numbers]
     repeated = sorted(r for r in set(ranks) if ranks.count(r) > 1)
-    pair_ok = all(
-        ranks.count(r) == 2 and any("pair_allowed" in game.traits[c] for c in numbers if game.rank[c] == r) for r in repeated
-    )  # V-036: the Lucky 13 pair
+    pair_ok = all(repeat_allowed(game, same_rank(game, line, r)) for r in repeated)  # V-036: the Lucky 13 pair
     if status.value == "busted":
         if not repeated and game.busted_cards == "keep":  # D-V-27: under "discard" the busted line was discarded
             raise PositionError(f"lines[{seat}]", "a busted line holds the duplicate that busted it")
@@ -122,8 +121,9 @@ def check_seat(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ..
         raise PositionError(f"lines[{seat}]", "a Flip 7 ends the round at once; a position mid-round holds fewer numbers")
     for c in sorted(set(kept)):
         eff = game.effect[c]
-        if eff is not None and eff.primitive == "bust_shield" and kept.count(c) > eff.hold_limit:
-            raise PositionError(f"kept[{seat}]", f"at most {eff.hold_limit} {game.card_ids[c]!r} per player")
+        most = eff.most_held() if eff is not None else None
+        if most is not None and kept.count(c) > most:
+            raise PositionError(f"kept[{seat}]", f"at most {most} {game.card_ids[c]!r} per player")
 
 
 def check_state(state: State) -> None:
@@ -166,8 +166,9 @@ def check_state(state: State) -> None:
     for i, frame in enumerate(state.frames):
         f: Any = frame  # the fields read below belong to the frame types named
         _check_frame_fields(f, i)
-        if f.name == "forced_draw" and game.effect[f.card] is not None and f.remaining > game.effect[f.card].count:
-            raise bad(f"frames/{i}/remaining", f"at most {game.effect[f.card].count} cards still to draw")
+        drawn = game.effect[f.card] if f.name == "forced_draw" else None
+        if isinstance(drawn, ForcedDrawEffect) and f.remaining > drawn.count:
+            raise bad(f"frames/{i}/remaining", f"at most {drawn.count} cards still to draw")
         for field in ("seat", "target", "giver", "chooser", "owner", "resolver"):
             if hasattr(f, field) and getattr(f, field) not in seats:
                 raise bad(f"frames/{i}/{field}", f"a seat 0..{n - 1}")

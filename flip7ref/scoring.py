@@ -16,7 +16,10 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from .errors import CardError, OptionError
 from .game import Game
-from .model import MODIFIER, NUMBER
+from .lines import distinct_numbers as distinct_numbers  # re-exported: their home was this module
+from .lines import flip7_count as flip7_count
+from .lines import repeat_allowed, same_rank
+from .model import MODIFIER, NUMBER, Player, Status
 
 
 @mypyc_attr(native_class=False)
@@ -43,22 +46,6 @@ class ScoreBreakdown:
     busted: bool
     score: int
     steps: tuple[tuple[str, int], ...]
-
-
-def distinct_numbers(game: Game, line: Sequence[int]) -> int:
-    """How many different number ranks a line holds."""
-    return len({game.rank[c] for c in line if game.category[c] == NUMBER})
-
-
-def flip7_count(game: Game, line: Sequence[int]) -> int:
-    """What a line counts toward the seven of a Flip 7 (F7-050, V-022).
-
-    Different ranks, or (``flip7_counts: cards``, D-V-03) number cards, so that
-    Lucky 13 and a regular 13 count twice.
-    """
-    if game.flip7_counts == "cards":
-        return sum(1 for c in line if game.category[c] == NUMBER)
-    return distinct_numbers(game, line)
 
 
 def score_line(
@@ -224,6 +211,44 @@ def score_cards(game: Any, cards: Any) -> ScoreBreakdown:
 
 
 def _duplicate_allowed(game: Game, line: Sequence[int], rank: int) -> bool:
-    """Whether a line may hold two numbers of ``rank`` (a Lucky-13-style trait)."""
-    same = [c for c in line if game.category[c] == NUMBER and game.rank[c] == rank]
-    return len(same) == 2 and any("pair_allowed" in game.traits[c] for c in same)
+    """Whether a line may hold two numbers of ``rank`` (the Lucky 13 pair, V-036)."""
+    return repeat_allowed(game, same_rank(game, line, rank))
+
+
+def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus_to: int | None) -> tuple[int, ...]:
+    """Each seat's round score in points (F7-100..F7-102, F7-050; V-081, V-082).
+
+    Args:
+        game: the game.
+        players: every seat's cards and status at the round's end.
+        flip7: the seat that made the Flip 7 this round, or None.
+        bonus_to: Brutal Mode (V-082): the seat the Flip 7 maker gave the bonus to
+            (itself: +15; another seat: -15 for that seat), or None.
+
+    Returns:
+        One score per seat: 0 for a busted seat (F7-101; under option
+        ``busted_score: modifiers`` the negative modifiers given to it, V-081),
+        else the line's score with the Flip 7 bonus for its maker (or every
+        non-busted seat, option ``flip7_bonus_to``).
+    """
+    g = game
+    if flip7 is None and bonus_to is None and g.busted_score != "modifiers":  # no bonus, no penalty: a bust scores 0 (F7-101)
+        return tuple([0 if p.status is Status.BUSTED else score_points(g, p.line) for p in players])
+    scores = []
+    penalised = bonus_to if bonus_to is not None and bonus_to != flip7 else None
+    for seat, p in enumerate(players):
+        busted = p.status is Status.BUSTED
+        made = flip7 == seat
+        bonus = (made and penalised is None) or (g.flip7_bonus_to == "all-non-busted" and flip7 is not None and not busted)
+        if busted and g.busted_score == "modifiers":  # V-081: a busted player still scores negatives given to them
+            score = sum(m[1] for c in p.line if (m := g.modifier[c]) is not None and m[0] == "add")
+        elif busted:  # F7-101
+            score = 0
+        elif not made and not bonus:
+            score = score_points(g, p.line)
+        else:
+            score = score_points(g, p.line, flip7=made, bonus=bonus)
+        if seat == penalised:  # V-082
+            score -= g.flip7_bonus
+        scores.append(score)
+    return tuple(scores)

@@ -1,0 +1,240 @@
+"""The fast lanes: the commonest steps taken without the scratch copy and the generic dispatch.
+
+A Hit at an offer, a Stay, a plain card drawn for a Hit or in the deal, and the
+round end that follows them.  A lane skips machinery only: it decides with the
+same rule functions as the general path (`flip7ref.lines`: duplicates, bust
+guards, Flip 7, staying; `flip7ref.engine`: the next active seat, the deal order,
+the round-end plan, the opening of the next round) and builds its events with
+the same constructors (`flip7ref.events`).  Where a step needs more (an action
+card, a trait, a guard that could cancel a bust, a Brutal Mode choice, a
+reshuffle), a lane returns None or hands over to the general settling.
+tests/test_fast_lanes.py takes every step both ways.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+
+from . import events
+from .engine import (
+    NO_CARDS,
+    Deal,
+    Draw,
+    RoundEnd,
+    deal_frame,
+    draw_frame,
+    next_active,
+    next_deal,
+    opening,
+    plan_round_end,
+    settle,
+)
+from .frames import Frame
+from .history import new_log, start_of
+from .lines import guard_of, is_duplicate, makes_flip7, may_stay
+from .model import MODIFIER, NUMBER, Event, Player, Status
+from .work import Work
+
+if TYPE_CHECKING:
+    from .state import State
+
+_S = TypeVar("_S", bound="State")
+_new_player = cast(Callable[[tuple[Any, ...]], Player], functools.partial(tuple.__new__, Player))
+
+
+class Siblings:
+    """What the sibling outcomes of one chance node share (see `plain_card`): the
+    round end of a bust by the player left alone (``planned`` once looked for;
+    ``plan`` None where the general path decides), and with ``merge_ends`` the
+    successor of the first such bust when it ends the game (``end``)."""
+
+    __slots__ = ("end", "merge_ends", "plan", "planned")
+
+    def __init__(self, merge_ends: bool) -> None:
+        self.merge_ends = merge_ends
+        self.planned = False
+        self.plan: Ending | None = None
+        self.end: Any = None
+
+
+class Ending(NamedTuple):
+    """A round end a lane applies: `flip7ref.engine.plan_round_end`'s plan, and for a
+    next round its opening frames, turn and ``round_started`` event (None: the game is over)."""
+
+    plan: RoundEnd
+    frames: tuple[Frame, ...]
+    turn: int | None
+    started: Event | None
+
+
+def _build(s: _S, fields: tuple[Any, ...]) -> _S:
+    return cast(_S, tuple.__new__(type(s), fields))
+
+
+def derive(
+    s: _S, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
+    evs: tuple[Event, ...],
+) -> _S:
+    """A successor of ``s`` that differs in players, draw pile, frames and turn only."""
+    log = new_log((s._log, move, evs, start_of(s)))
+    return _build(s, (
+        s.game, players, draw, s.discard, frames, s.dealer, turn, s.round, s.totals, s.last_scores, s.flip7,
+        s.round_over, s.winners, s.shuffle_seed, s.shuffles, s.bonus_to, s.round_shuffles, log,
+    ))  # fmt: skip
+
+
+def hit(s: _S) -> _S:
+    """A Hit at an offer with cards on the pile (F7-030, F7-031): one card to draw, the turn passes on."""
+    return derive(s, s.players, s.draw, (draw_frame(s.turn, "hit"),), (s.turn + 1) % len(s.players), "hit", ())
+
+
+def stay(s: _S) -> _S | None:
+    """A Stay at an offer (F7-034), or None when the seat may not stay."""
+    seat = s.turn
+    p = s.players[seat]
+    if not may_stay(s.game, p):
+        return None
+    changed = list(s.players)
+    changed[seat] = _new_player((p.line, p.kept, Status.STAYED))
+    after = (seat + 1) % len(changed)
+    stayed = events.stayed(seat)
+    turn = next_active(changed, after)
+    if turn is None:  # the last player stays: the round ends (F7-110)
+        return finish(s, changed, s.draw, (), after, None, "stay", [stayed])
+    return derive(s, tuple(changed), s.draw, (), turn, "stay", (stayed,))
+
+
+def plain_card(s: _S, code: int, shared: Siblings | None = None) -> _S | None:
+    """Card ``code`` drawn for a Hit or in the deal (F7-020, F7-035, F7-040, F7-041,
+    F7-050), or None when the general path is needed: a card with a trait, an
+    action card, a modifier given away, a bust a guard could cancel or in the deal,
+    a busted line discarded (D-V-27), an offer at the deal slot, a reshuffle.
+
+    ``shared`` (from ``State.chance_successors``): siblings drawn at the same
+    chance node share the round end of a bust by the last active player (the same
+    scores, totals and next round whichever number busts, as a busted player
+    scores 0, F7-101); with ``shared.merge_ends``, the whole successor when that
+    round end is the end of the game."""
+    frames = s.frames
+    top = frames[-1]
+    if type(top) is not Draw:
+        return None
+    dealing = top.reason == "deal"
+    if dealing and (len(frames) != 2 or type(frames[0]) is not Deal):
+        return None
+    if not dealing and len(frames) != 1:
+        return None
+    g = s.game
+    cat = g.category[code]
+    if g.traits[code] or not (cat == NUMBER or (cat == MODIFIER and g.modifiers_to == "receiver")):
+        return None
+    seat = top.seat
+    p = s.players[seat]
+    busted = cat == NUMBER and is_duplicate(g, p.line, code)  # F7-040
+    if busted:
+        if dealing or g.busted_cards == "discard" or guard_of(g, p) is not None:
+            return None  # the general path: a bust in the deal, D-V-27 (b), F7-080
+        if shared is not None and shared.end is not None:
+            return shared.end  # type: ignore[no-any-return]  # the game-ending bust of a sibling (merge_ends)
+    line = (*p.line, code)
+    made = not busted and cat == NUMBER and len(line) >= g.flip7_distinct and makes_flip7(g, p.status, line, s.flip7)
+    index = s.draw.index(code)
+    draw = s.draw[1:] if index == 0 else s.draw[:index] + s.draw[index + 1 :]
+    changed = list(s.players)
+    changed[seat] = _new_player((line, p.kept, Status.BUSTED if busted else p.status))
+    card = g.card_ids[code]
+    move = "chance " + card
+    dealt = events.dealt(seat, card, top.reason)
+    if made:  # F7-050: the round ends
+        return finish(s, changed, draw, frames[:-1], s.turn, seat, move, [dealt, events.flip7(seat)])
+    evs = (dealt, events.busted(seat, card)) if busted else (dealt,)
+    turn = s.turn
+    if dealing:
+        deal = frames[0]
+        assert type(deal) is Deal
+        position, dealt_to, offered = next_deal(g, changed, s.dealer, deal.position)
+        if dealt_to is not None:
+            if not draw or offered:
+                return None  # a reshuffle first, or a Hit-or-Stay offer at the slot (general path)
+            return derive(s, tuple(changed), draw, (deal_frame(position), draw_frame(dealt_to, "deal")), turn, move, evs)
+    active = next_active(changed, turn)
+    if active is not None:
+        return derive(s, tuple(changed), draw, (), active, move, evs)
+    # nobody left to act: the round ends (F7-110)
+    if shared is not None and busted and g.busted_score != "modifiers" and draw:
+        if not shared.planned:
+            shared.plan = round_end(s, changed, None, True)
+            shared.planned = True
+        ending = shared.plan
+        if ending is not None:
+            end = round_end_state(s, ending, changed, draw, turn, move, evs)
+            if shared.merge_ends and ending.turn is None:
+                shared.end = end
+            return end
+    return finish(s, changed, draw, (), turn, None, move, list(evs))
+
+
+def finish(
+    s: _S, players: list[Player], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, flip7: int | None,
+    move: str, evs: list[Event],
+) -> _S:
+    """Hand a step a lane began over to the round end (its own lane when no work is
+    pending) or to the general settling."""
+    if not frames:
+        ending = round_end(s, players, flip7, bool(draw))
+        if ending is not None:
+            return round_end_state(s, ending, players, draw, turn, move, evs)
+    work = Work(s)
+    work.players = players
+    work.draw = list(draw)
+    work.frames = list(frames)
+    work.turn = turn
+    if flip7 is not None:
+        work.flip7 = flip7
+    work.events = evs
+    settle(work)
+    return work.freeze(type(s), s, move)
+
+
+def round_end(s: State, players: Sequence[Player], flip7: int | None, cards_left: bool) -> Ending | None:
+    """The round end of `flip7ref.engine.plan_round_end` for a table with no pending
+    work, or None for the general path: a Brutal Mode choice first (V-082), a fresh
+    shuffle between rounds (D-F7-20), a next round that starts with a reshuffle
+    (``cards_left`` False)."""
+    g = s.game
+    if flip7 is not None and g.flip7_choice:
+        return None
+    plan = plan_round_end(g, players, s.totals, s.round, s.dealer, flip7, s.bonus_to)
+    if plan.winners:
+        return Ending(plan, (), None, None)
+    if g.between_rounds == "fresh-shuffle" or not cards_left:
+        return None
+    frames, turn = opening(g, len(players), plan.dealer)
+    return Ending(plan, frames, turn, events.round_started(s.round + 1, plan.dealer))
+
+
+def round_end_state(
+    s: _S, ending: Ending, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str, evs: Sequence[Event]
+) -> _S:
+    """The state a planned round end leads to: the table cleared (F7-083: no Second
+    Chance carries over; F7-111), the game over (F7-120) or the next round dealt to
+    its first card (F7-112)."""
+    discard = list(s.discard)
+    for p in players:
+        discard += p.line
+        discard += p.kept
+    plan = ending.plan
+    empty = (NO_CARDS,) * len(players)
+    if ending.turn is None or ending.started is None:  # the game is over
+        log = new_log((s._log, move, (*evs, plan.scored, *plan.after), start_of(s)))
+        return _build(s, (
+            s.game, empty, draw, tuple(discard), (), s.dealer, turn, s.round, plan.totals, plan.scores, None, False,
+            plan.winners, s.shuffle_seed, s.shuffles, None, s.round_shuffles, log,
+        ))  # fmt: skip
+    log = new_log((s._log, move, (*evs, plan.scored, *plan.after, ending.started), start_of(s)))
+    return _build(s, (
+        s.game, empty, draw, tuple(discard), ending.frames, plan.dealer, ending.turn, s.round + 1, plan.totals,
+        plan.scores, None, False, (), s.shuffle_seed, s.shuffles, None, 0, log,
+    ))  # fmt: skip

@@ -1,0 +1,152 @@
+"""A card entering a line: the rules of numbers in front of a player.
+
+One home for: when a number is a duplicate (F7-040) and when a repeated rank is
+allowed (the Lucky 13 pair, V-036); what counts toward the seven of a Flip 7
+(F7-050, V-022, D-V-03) and when a Flip 7 is out of reach (D-V-26); Unlucky 7
+wiping the line (V-033); when a player may stay (F7-033); and the receiving of a
+number (F7-035, F7-040, F7-041, F7-050), with bust guards as a hook: a kept card
+whose effect `guards_bust` (a Second Chance, F7-080) is asked to save the line
+before it busts.  The general path (`receive_number`), the fast lanes of
+`flip7ref.state`, scoring and position checks all call these functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from . import events
+from .model import MODIFIER, NUMBER, Player, Status
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .work import Work
+
+
+def repeat_allowed(game: Game, same: Sequence[int]) -> bool:
+    """Whether number cards ``same`` (all of one rank) may lie in one line together: one
+    card always; two when either has the ``pair_allowed`` trait (Lucky 13, V-036)."""
+    if len(same) <= 1:
+        return True
+    return len(same) == 2 and any("pair_allowed" in game.traits[c] for c in same)
+
+
+def same_rank(game: Game, line: Sequence[int], rank: int) -> list[int]:
+    """The number cards of ``line`` with ``rank``."""
+    category, ranks = game.category, game.rank
+    return [c for c in line if category[c] == NUMBER and ranks[c] == rank]
+
+
+def is_duplicate(game: Game, line: Sequence[int], code: int) -> bool:
+    """Whether number ``code`` entering ``line`` is a duplicate that busts (F7-040, V-036)."""
+    same = same_rank(game, line, game.rank[code])
+    return bool(same) and not repeat_allowed(game, [*same, code])
+
+
+def wipes(game: Game, code: int) -> bool:
+    """Whether number ``code`` clears the line it enters and never busts (Unlucky 7, V-033)."""
+    return "wipe_on_enter" in game.traits[code]
+
+
+def distinct_numbers(game: Game, line: Sequence[int]) -> int:
+    """How many different number ranks a line holds."""
+    return len({game.rank[c] for c in line if game.category[c] == NUMBER})
+
+
+def flip7_count(game: Game, line: Sequence[int]) -> int:
+    """What a line counts toward the seven of a Flip 7 (F7-050, V-022).
+
+    Different ranks, or (``flip7_counts: cards``, D-V-03) number cards, so that
+    Lucky 13 and a regular 13 count twice.
+    """
+    if game.flip7_counts == "cards":
+        return sum(1 for c in line if game.category[c] == NUMBER)
+    return distinct_numbers(game, line)
+
+
+def zero_locked(game: Game, status: Status, line: Sequence[int]) -> bool:
+    """D-V-26 (option reading ``no-flip7``, V-031, V-043): a stayed player holding The
+    Zero can no longer make a Flip 7 (once Just One More has made them stop short of
+    seven numbers, the Dutch text says a Flip 7 is out of reach and they keep 0)."""
+    return (
+        game.zero_after_stay == "no-flip7"
+        and status is Status.STAYED
+        and bool(game.no_stay)
+        and any(c in game.no_stay for c in line)
+    )
+
+
+def makes_flip7(game: Game, status: Status, line: Sequence[int], flip7: int | None) -> bool:
+    """Whether ``line`` (just grown by a number) makes a Flip 7 that ends the round:
+    seven counted (F7-050), nobody has made one this round, not out of reach (D-V-26)."""
+    return flip7 is None and flip7_count(game, line) >= game.flip7_distinct and not zero_locked(game, status, line)
+
+
+def may_stay(game: Game, p: Player) -> bool:
+    """Whether ``p`` may answer an offer with Stay: F7-033 and option ``stay_requires``;
+    a ``no_stay`` trait card in the line forbids it (Just One More's The Zero, V-031)."""
+    if game.no_stay and any(c in game.no_stay for c in p.line):
+        return False
+    need = game.stay_requires
+    if need == "nothing":
+        return True
+    if need == "number-card":
+        return any(game.category[c] == NUMBER for c in p.line)
+    return bool(p.line or p.kept)
+
+
+def guard_of(game: Game, p: Player) -> int | None:
+    """The first kept card of ``p`` whose effect guards against a bust (F7-080), or None."""
+    for c in p.kept:
+        eff = game.effect[c]
+        if eff is not None and eff.guards_bust():
+            return c
+    return None
+
+
+def receive_number(w: Work, code: int, seat: int) -> None:
+    """A number card arrives for ``seat`` (F7-035, F7-040, F7-041, F7-050; V-020, V-033, V-036).
+
+    Unlucky 7 wipes the line (V-033); a duplicate is first offered to a bust guard
+    (F7-080), else the player busts (D-V-27: under ``busted_cards: discard`` the
+    line goes to the discard pile at once); otherwise the card joins the line and
+    may make a Flip 7."""
+    g = w.game
+    p = w.players[seat]
+    if wipes(g, code):
+        wiped = tuple(c for c in p.line if g.category[c] in (NUMBER, MODIFIER))
+        w.to_discard(*wiped)
+        w.set_line(seat, (code,))
+        if wiped:
+            w.emit(events.line_wiped(seat, tuple(g.card_ids[c] for c in wiped)))
+        return
+    if is_duplicate(g, p.line, code):
+        guard = guard_of(g, p)
+        if guard is not None:
+            eff = g.effect[guard]
+            assert eff is not None
+            eff.use_guard(w, seat, code, guard)
+            return
+        w.players[seat] = Player((*p.line, code), p.kept, Status.BUSTED)  # F7-040, F7-041
+        w.emit(events.busted(seat, g.card_ids[code]))
+        if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
+            for c in (*p.line, code):
+                w.emit(events.discarded(g.card_ids[c], seat, "busted"))
+            w.to_discard(*p.line, code)
+            w.set_line(seat, ())
+        return
+    line = (*p.line, code)
+    w.set_line(seat, line)
+    if makes_flip7(g, p.status, line, w.flip7):  # F7-050, V-022
+        w.flip7 = seat
+        w.emit(events.flip7(seat))
+
+
+def enter(w: Work, code: int, seat: int) -> None:
+    """A card moved from another line enters ``seat``'s line: the receiving rules apply
+    to a number (a duplicate busts, Unlucky 7 wipes, Lucky 13 allows a pair, Flip 7
+    counts, V-037); a modifier simply joins."""
+    if w.game.category[code] == NUMBER:
+        receive_number(w, code, seat)
+    else:
+        w.set_line(seat, (*w.players[seat].line, code))

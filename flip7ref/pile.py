@@ -1,0 +1,53 @@
+"""The draw pile: reshuffles and an exhausted deck (F7-113..F7-116, V-075).
+
+`supply` is the one rule for a frame that needs a card: a card is waiting on the
+pile (a chance node), or the discard pile is reshuffled into a new deck (at most
+``game.reshuffles`` times in a round, F7-116), or no card is left and option
+``empty_deck`` decides (F7-115): the round ends, or the draw is given up
+(`flip7ref.frames.Frame.exhaust`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from . import events
+
+if TYPE_CHECKING:
+    from .frames import Frame
+    from .work import Work
+
+
+def reshuffle(w: Work) -> None:
+    """F7-113: the discard pile becomes the new deck; cards on the table stay.  The new
+    pile is ordered from ``shuffle_seed`` and the reshuffle count (sorted when open)."""
+    cards = sorted(w.discard)
+    w.discard.clear()
+    w.shuffles += 1
+    w.round_shuffles += 1
+    if w.shuffle_seed is not None:
+        random.Random(f"{w.shuffle_seed}:{w.shuffles}").shuffle(cards)
+    w.draw = cards
+    w.emit(events.reshuffled(len(cards)))
+
+
+def supply(w: Work, top: Frame) -> bool:
+    """``top`` (a draw on top of the stack) needs a card.
+
+    Returns:
+        False when a card is on the pile (the state is a chance node); True after
+        a reshuffle (F7-113, F7-114, F7-116) or an exhausted deck (F7-115).
+    """
+    if w.draw:
+        return False
+    if w.discard and w.round_shuffles < w.game.reshuffles:  # F7-116: a bounded number per round
+        reshuffle(w)
+        return True
+    w.emit(events.deck_exhausted())  # F7-115 / option empty_deck
+    if w.game.empty_deck == "end-round":
+        w.round_over = True
+        return True
+    w.frames.pop()
+    top.exhaust(w)
+    return True

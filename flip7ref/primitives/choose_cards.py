@@ -1,0 +1,100 @@
+"""The card-picking primitives' shared decision (Swap, Steal, Discard; V-045..V-048).
+
+A `CardPick` effect played on a seat opens a `ChooseCards` frame: its ``chooser``
+picks the card(s) the action moves; the primitive lists the legal picks
+(`CardPick.choices`) and carries the pick out (`CardPick.move`); the action card
+is then discarded (V-040).  With no legal pick left the card is discarded unused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
+
+from .. import events
+from ..frames import Frame, frame_kind
+from ..model import Action, Player
+from .base import Effect
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..work import Work
+
+
+@mypyc_attr(native_class=False)
+@attrs.frozen
+class CardPick(Effect):
+    """Base of the effects that move cards of lines (Swap, Steal, Discard)."""
+
+    def picker(self, chooser: int, seat: int) -> int:
+        """Who picks the cards when ``chooser`` played the card on ``seat`` (default: ``seat``)."""
+        return seat
+
+    def play(self, w: Work, code: int, chooser: int, seat: int) -> None:
+        w.frames.append(ChooseCards(code, self.picker(chooser, seat), seat))
+
+    def choices(self, game: Game, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
+        """The legal picks at ``frame``, in a stable order."""
+        raise NotImplementedError  # pragma: no cover - every card-picking primitive defines it
+
+    def move(self, w: Work, frame: ChooseCards, act: Action) -> None:
+        """Carry out the pick ``act``."""
+        raise NotImplementedError  # pragma: no cover
+
+
+def take(w: Work, seat: int, index: int) -> int:
+    """Remove and return card ``index`` of ``seat``'s line."""
+    line = list(w.players[seat].line)
+    code = line.pop(index)
+    w.set_line(seat, tuple(line))
+    return code
+
+
+def effect_of(game: Game, code: int) -> CardPick:
+    eff = game.effect[code]
+    assert isinstance(eff, CardPick)
+    return eff
+
+
+@frame_kind("choose_cards")
+@mypyc_attr(native_class=False)
+@attrs.frozen
+class ChooseCards(Frame):
+    """A decision: ``chooser`` picks the card(s) a Swap, Steal or Discard moves.
+
+    Attributes:
+        card: the action card being resolved.
+        chooser: who picks.
+        resolver: the player the action was played on (who swaps, steals or discards).
+    """
+
+    card: int
+    chooser: int
+    resolver: int
+
+    def decider(self) -> int:
+        return self.chooser
+
+    def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
+        return effect_of(game, self.card).choices(game, players, self)
+
+    def pending(self, game: Game) -> tuple[str, str | None]:
+        return ("cards", game.card_ids[self.card])
+
+    def decide(self, w: Work, act: Action) -> None:
+        effect_of(w.game, self.card).move(w, self, act)
+        w.to_discard(self.card)  # V-040
+
+    def settle(self, w: Work) -> bool:
+        if self.legal(w.game, w.players):
+            return False
+        w.frames.pop()
+        w.to_discard(self.card)
+        w.emit(events.discarded(w.cid(self.card), self.resolver, "no valid target"))
+        return True
+
+    def held_cards(self) -> tuple[int, ...]:
+        return (self.card,)

@@ -1,0 +1,165 @@
+"""A state as plain JSON-able data, and back (``State.to_dict`` / ``State.from_dict``).
+
+The format (``format: 1``, documented in docs/api and checked by
+``spec/schema/state.schema.json``): the edition id, player count and options;
+every zone with card ids; the seats' lines, kept cards and statuses; the pending
+frames (`flip7ref.frames.frame_to_dict`); with ``log``, the history's moves and
+events and the state the history starts from.  Reading refuses malformed data
+with a `SerializationError` naming the field, and positions no game can reach
+with a `flip7ref.position.PositionError` (the checks of `Game.new_position`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from . import engine as _engine  # noqa: F401 - loads the deal's frame classes into FRAME_TYPES
+from . import primitives as _primitives  # noqa: F401 - loads the primitives' frame classes
+from .errors import CardError, OptionError, SerializationError
+from .frames import FRAME_TYPES, Frame, frame_from_dict, frame_to_dict
+from .game import Game
+from .history import Log, chain
+from .model import Event, Player, Status
+from .position import check_data_fields, check_edition_field, check_state
+
+if TYPE_CHECKING:
+    from .state import State
+
+STATE_FORMAT = 1
+"""The version of the serialized state format."""
+
+_S = TypeVar("_S", bound="State")
+
+
+def state_to_dict(state: State, log: bool) -> dict[str, Any]:
+    """``state.to_dict(log=log)`` (see `State.to_dict`)."""
+    ids = state.game.card_ids
+    data: dict[str, Any] = {
+        "format": STATE_FORMAT,
+        "edition": state.game.edition.id,
+        "players": state.num_players,
+        "options": dict(state.game.options),
+        "dealer": state.dealer,
+        "turn": state.turn,
+        "round": state.round,
+        "totals": list(state.totals),
+        "last_scores": list(state.last_scores),
+        "flip7": state.flip7,
+        "round_over": state.round_over,
+        "winners": list(state.winners),
+        "shuffle_seed": state.shuffle_seed,
+        "shuffles": state.shuffles,
+        "bonus_to": state.bonus_to,
+        "round_shuffles": state.round_shuffles,
+        "draw": [ids[c] for c in state.draw],
+        "discard": [ids[c] for c in state.discard],
+        "seats": [
+            {"line": [ids[c] for c in p.line], "kept": [ids[c] for c in p.kept], "status": p.status.value}
+            for p in state.players
+        ],
+        "frames": [frame_to_dict(f, ids) for f in state.frames],
+    }
+    if log:
+        data["log"] = [{"move": lg.move, "events": [e.to_dict() for e in lg.events]} for lg in chain(state._log)]
+        start = state.initial_state()
+        if start is not state:
+            data["start"] = state_to_dict(start, False)
+    return data
+
+
+def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
+    """Rebuild a ``cls`` (`State`) from `state_to_dict` output (see `State.from_dict`)."""
+
+    def need(key: str, kind: type | tuple[type, ...]) -> Any:
+        if key not in data:
+            raise SerializationError(f"state data: missing field {key!r}")
+        value = data[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+            raise SerializationError(f"state data: field {key!r} has the wrong type ({type(value).__name__})")
+        return value
+
+    if not isinstance(data, Mapping):
+        raise SerializationError(f"state data: expected a JSON object (a mapping), got {type(data).__name__}")
+    if given is not None and not isinstance(given, Game):
+        raise SerializationError(f"game: expected a flip7ref.Game, got {type(given).__name__}")
+    game: Game | None = given
+    if data.get("format") != STATE_FORMAT or isinstance(data.get("format"), bool):
+        raise SerializationError(f"state data: field 'format' must be {STATE_FORMAT}, got {data.get('format')!r}")
+    edition = check_edition_field(data.get("edition"), game)  # a shipped id, or the game's: no path is opened
+    if game is None:
+        try:
+            game = Game(edition, need("players", int), need("options", dict))
+        except (OptionError, CardError) as exc:
+            raise SerializationError(f"state data: {exc}") from None
+        except RecursionError:
+            raise SerializationError("state data: options: nested too deeply") from None
+
+    def code(name: object, where: str) -> int:
+        try:
+            return game.code(str(name))
+        except CardError:
+            raise SerializationError(f"state data: {where}: unknown card {name!r}") from None
+
+    try:
+        seats = need("seats", list)
+        if len(seats) != game.players:
+            raise SerializationError(f"state data: field 'seats' has {len(seats)} entries, expected {game.players}")
+        players = tuple(
+            Player(
+                tuple(code(c, f"seats/{i}/line") for c in s["line"]),
+                tuple(code(c, f"seats/{i}/kept") for c in s["kept"]),
+                _status(s["status"], f"seats/{i}/status"),
+            )
+            for i, s in enumerate(seats)
+        )
+        frames: list[Frame] = []
+        for i, f in enumerate(need("frames", list)):
+            kind = FRAME_TYPES.get(f.get("frame"))
+            if kind is None:
+                raise SerializationError(f"state data: frames/{i}: unknown frame {f.get('frame')!r}")
+            frames.append(frame_from_dict(kind, f, code, f"frames/{i}"))
+        check_data_fields(data)  # before the typed fields meet the compiled State
+        flip7 = data.get("flip7")
+        for key in ("flip7", "bonus_to"):
+            value = data.get(key)
+            if value is not None and type(value) is not int:
+                raise SerializationError(f"state data: {key}: expected a seat number or null, got {value!r}")
+        fields = (
+            game,
+            players,
+            tuple(code(c, "draw") for c in need("draw", list)),
+            tuple(code(c, "discard") for c in need("discard", list)),
+            tuple(frames),
+            need("dealer", int),
+            need("turn", int),
+            need("round", int),
+            tuple(need("totals", list)),
+            tuple(need("last_scores", list)),
+            flip7,
+            data.get("round_over", False),
+            tuple(need("winners", list)),
+            data.get("shuffle_seed"),
+            need("shuffles", int),
+            data.get("bonus_to"),
+            data.get("round_shuffles", 0),
+        )
+        start = state_from_dict(cls, data["start"], game) if "start" in data else None
+        log: Log | None = None
+        for entry in data.get("log") or []:
+            log = Log(log, str(entry["move"]), tuple(Event.from_dict(e) for e in entry["events"]), start)
+        state = cls(*fields, log)
+        check_state(state)  # the one definition of a reachable position (flip7ref.position)
+        return state
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
+        if isinstance(exc, SerializationError):
+            raise
+        what = f"missing field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise SerializationError(f"state data: malformed entry ({what})") from None
+
+
+def _status(value: object, where: str) -> Status:
+    try:
+        return Status(value)
+    except ValueError:
+        raise SerializationError(f"state data: {where}: expected one of active, stayed, frozen, busted, got {value!r}") from None
