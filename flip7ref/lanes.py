@@ -70,7 +70,7 @@ class Ending(NamedTuple):
 
 
 def _build(s: _S, fields: tuple[Any, ...]) -> _S:
-    return cast(_S, tuple.__new__(type(s), fields))
+    return tuple.__new__(type(s), fields)
 
 
 def derive(
@@ -183,9 +183,9 @@ def finish(
     """Hand a step a lane began over to the round end (its own lane when no work is
     pending) or to the general settling."""
     if not frames:
-        ending = round_end(s, players, flip7, bool(draw))
-        if ending is not None:
-            return round_end_state(s, ending, players, draw, turn, move, evs)
+        fast = fast_round_end(s, players, draw, turn, flip7, move, evs)
+        if fast is not None:
+            return fast
     work = Work(s)
     work.players = players
     work.draw = list(draw)
@@ -196,6 +196,18 @@ def finish(
     work.events = evs
     settle(work)
     return work.freeze(type(s), s, move)
+
+
+def fast_round_end(
+    s: _S, players: Sequence[Player], draw: tuple[int, ...], turn: int, flip7: int | None, move: str, evs: Sequence[Event]
+) -> _S | None:
+    """The round end lane for a table with no pending work (F7-050, F7-100..F7-102,
+    F7-083, F7-111, F7-112, F7-120, F7-121), or None where the general path decides
+    (see `round_end`)."""
+    ending = round_end(s, players, flip7, bool(draw))
+    if ending is None:
+        return None
+    return round_end_state(s, ending, players, draw, turn, move, evs)
 
 
 def round_end(s: State, players: Sequence[Player], flip7: int | None, cards_left: bool) -> Ending | None:

@@ -17,7 +17,7 @@ import random
 import pytest
 
 import flip7ref.state as state_module
-from flip7ref import Game, State, Status
+from flip7ref import Game, State, Status, lanes
 from flip7ref.state import HIT, Draw
 
 OPTION_SETS = {
@@ -129,9 +129,9 @@ def test_deal_and_stay_lanes_are_taken_and_agree(monkeypatch: pytest.MonkeyPatch
     game = Game("flip7", 3)
     start = game.new_initial_state(stack=["5", "9", "x2", "4"], dealer=2)
     assert isinstance(start.frames[-1], Draw) and start.frames[-1].reason == "deal"
-    assert start._fast_plain_card(game.code("5")) is not None
+    assert lanes.plain_card(start, game.code("5")) is not None
     offer = game.new_position(turn=1, lines={0: ["3"], 1: ["7"], 2: ["8"]}, seed=2)
-    assert offer._fast_stay() is not None
+    assert lanes.stay(offer) is not None
     states = [start]
     for move in ("chance 5", "chance 9", "chance x2", "stay", "hit", "chance 4"):
         states.append(states[-1].apply_move(move))
@@ -146,13 +146,14 @@ def test_deal_and_stay_lanes_are_taken_and_agree(monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.mark.rules("F7-120", "F7-121")
-def test_round_end_lane_leaves_a_tie_to_the_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The last Stay of a round that ties the lead at the target: the lane declines
-    (another round, D-F7-22) and the general path plays on; the events are not
-    duplicated by the lane's attempt."""
+def test_round_end_lane_plays_another_round_after_a_tie(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last Stay of a round that ties the lead at the target: the lane applies the
+    same round-end plan as the general path (another round, F7-121, D-F7-22), with the
+    same events once each."""
     game = Game("flip7", 2)
     s = game.new_position(turn=1, lines={0: ["5"], 1: ["12", "3"]}, statuses={0: "stayed"}, totals=[195, 185], seed=1)
-    assert s._fast_round_end(list(s.players), s.draw, 1, None, "stay", []) is None
+    lane = lanes.fast_round_end(s, list(s.players), s.draw, 1, None, "stay", [])
+    assert lane is not None and lane.round == 2 and lane.totals == (200, 200) and not lane.winners
     after = s.apply("stay")
     assert after.totals == (200, 200) and not after.is_terminal() and after.round == 2
     assert [e.type for e in after.last_events()] == ["stayed", "round_scored", "tie_another_round", "round_started"]
@@ -166,7 +167,7 @@ def test_round_end_lane_ends_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """The last Stay reaching the target: the lane scores the round and ends the game."""
     game = Game("flip7", 2)
     s = game.new_position(turn=1, lines={0: ["5", "x2"], 1: ["12", "+4"]}, statuses={0: "stayed"}, totals=[150, 185], seed=1)
-    fast = s._fast_round_end(list(s.players), s.draw, 1, None, "stay", [])
+    fast = lanes.fast_round_end(s, list(s.players), s.draw, 1, None, "stay", [])
     assert fast is not None and fast.winners == (1,) and fast.totals == (160, 201)
     after = s.apply("stay")
     assert after.winners == (1,) and after.last_scores == (10, 16)

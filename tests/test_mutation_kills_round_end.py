@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import flip7ref.state as state_module
-from flip7ref import Event, Game, State, Status
+from flip7ref import Event, Game, State, Status, engine, events, scoring
+from flip7ref import lanes as fast_lanes
 from flip7ref.scoring import score_line, score_points
 from flip7ref.spec import spec_dir
 from flip7ref.state import Deal, Draw
@@ -35,13 +36,13 @@ def _same(a: State, b: State) -> None:
 def _count_plans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the calls of ``State._round_end_plan`` (one entry per call) from now on."""
     calls: list[int] = []
-    plan = State._round_end_plan
+    plan = fast_lanes.round_end
 
     def counting(self: State, *args: object) -> object:
         calls.append(1)
         return plan(self, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(State, "_round_end_plan", counting)
+    monkeypatch.setattr(fast_lanes, "round_end", counting)
     return calls
 
 
@@ -49,24 +50,24 @@ def _count_plans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_shared_frames_and_events_are_built_when_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     """The caches of frames and dealt events start empty in a fresh process: a miss
     builds the right value, stores it and hands out the same object next time."""
-    monkeypatch.setattr(state_module, "_DEALS", {})
-    monkeypatch.setattr(state_module, "_DRAWS", {})
-    monkeypatch.setattr(state_module, "_DEALT", {})
-    deals, draws, dealts = state_module._DEALS, state_module._DRAWS, state_module._DEALT
-    deal = state_module._deal_frame(3)
+    monkeypatch.setattr(engine, "_DEALS", {})
+    monkeypatch.setattr(engine, "_DRAWS", {})
+    monkeypatch.setattr(events, "_DEALT", {})
+    deals, draws, dealts = engine._DEALS, engine._DRAWS, events._DEALT
+    deal = engine.deal_frame(3)
     assert type(deal) is Deal and deal == Deal(3) and deal.position == 3
-    assert deals == {3: Deal(3)} and state_module._deal_frame(3) is deal
-    assert state_module._deal_frame(4) == Deal(4) and state_module._deal_frame(4) is not deal
-    draw = state_module._draw_frame(2, "hit")
+    assert deals == {3: Deal(3)} and engine.deal_frame(3) is deal
+    assert engine.deal_frame(4) == Deal(4) and engine.deal_frame(4) is not deal
+    draw = engine.draw_frame(2, "hit")
     assert type(draw) is Draw and (draw.seat, draw.reason) == (2, "hit")
-    assert draws == {(2, "hit"): Draw(2, "hit")} and state_module._draw_frame(2, "hit") is draw
-    assert state_module._draw_frame(2, "deal") == Draw(2, "deal") and state_module._draw_frame(1, "hit") == Draw(1, "hit")
-    dealt = state_module._dealt_event(1, "x2", "deal")
+    assert draws == {(2, "hit"): Draw(2, "hit")} and engine.draw_frame(2, "hit") is draw
+    assert engine.draw_frame(2, "deal") == Draw(2, "deal") and engine.draw_frame(1, "hit") == Draw(1, "hit")
+    dealt = events.dealt(1, "x2", "deal")
     assert dealt == Event("dealt", (("seat", 1), ("card", "x2"), ("via", "deal")))
     assert type(dealt) is Event and dealt.type == "dealt"
-    assert dealts == {(1, "x2", "deal"): dealt} and state_module._dealt_event(1, "x2", "deal") is dealt
-    assert state_module._dealt_event(1, "x2", "hit") == Event("dealt", (("seat", 1), ("card", "x2"), ("via", "hit")))
-    assert state_module._dealt_event(0, "5", "deal") == Event("dealt", (("seat", 0), ("card", "5"), ("via", "deal")))
+    assert dealts == {(1, "x2", "deal"): dealt} and events.dealt(1, "x2", "deal") is dealt
+    assert events.dealt(1, "x2", "hit") == Event("dealt", (("seat", 1), ("card", "x2"), ("via", "hit")))
+    assert events.dealt(0, "5", "deal") == Event("dealt", (("seat", 0), ("card", "5"), ("via", "deal")))
 
 
 @pytest.mark.rules("F7-020", "F7-030")
@@ -75,9 +76,9 @@ def test_lanes_with_empty_caches_deal_a_round_like_the_general_path(monkeypatch:
     frames and events as the general path."""
     game = Game("flip7", 3)
     moves = ["chance 5", "chance 9", "chance x2", "hit", "chance 4"]
-    monkeypatch.setattr(state_module, "_DEALS", {})
-    monkeypatch.setattr(state_module, "_DRAWS", {})
-    monkeypatch.setattr(state_module, "_DEALT", {})
+    monkeypatch.setattr(engine, "_DEALS", {})
+    monkeypatch.setattr(engine, "_DRAWS", {})
+    monkeypatch.setattr(events, "_DEALT", {})
     fast = [game.new_initial_state(stack=["5", "9", "x2", "4"], dealer=2)]
     for move in moves:
         fast.append(fast[-1].apply_move(move))
@@ -131,7 +132,7 @@ def test_chance_successors_with_the_lanes_off(monkeypatch: pytest.MonkeyPatch) -
         raise AssertionError("a fast lane was used with _FAST_LANES off")
 
     monkeypatch.setattr(state_module, "_FAST_LANES", False)
-    monkeypatch.setattr(State, "_fast_plain_card", refuse)
+    monkeypatch.setattr(fast_lanes, "plain_card", refuse)
     slow = s.chance_successors()
     assert [(c, n) for c, n, _ in slow] == [(c, n) for c, n, _ in fast] == s.chance_weights()
     for (card, _, a), (_, _, b) in zip(fast, slow, strict=True):
@@ -168,7 +169,7 @@ def test_round_end_lane_deals_the_next_round(monkeypatch: pytest.MonkeyPatch) ->
         turn=2, lines={0: ["5", "x2"], 1: ["12", "3", "12"], 2: ["7", "+4"]}, statuses={0: "stayed", 1: "busted"},
         totals=[10, 20, 30], seed=1, dealer=1,
     )  # fmt: skip
-    lane = s._fast_round_end(list(s.players), s.draw, 2, None, "stay", [])
+    lane = fast_lanes.fast_round_end(s, list(s.players), s.draw, 2, None, "stay", [])
     assert lane is not None
     assert (lane.round, lane.dealer, lane.turn, lane.totals, lane.last_scores) == (2, 2, 0, (20, 20, 41), (10, 0, 11))
     assert lane.frames == (Deal(1), Draw(0, "deal")) and lane.draw == s.draw and lane.winners == ()
@@ -194,7 +195,7 @@ def test_shared_win_tie_at_the_target_ends_the_game(lanes: bool, monkeypatch: py
     if lanes:  # the lane ends the game itself (it does not decline to the general path)
         stayed = list(s.players)
         stayed[1] = stayed[1]._replace(status=Status.STAYED)
-        lane = s._fast_round_end(stayed, s.draw, 1, None, "stay", [])
+        lane = fast_lanes.fast_round_end(s, stayed, s.draw, 1, None, "stay", [])
         assert lane is not None and lane.winners == (0, 1) and lane.totals == (200, 200)
     monkeypatch.setattr(state_module, "_FAST_LANES", lanes)
     after = s.apply("stay")
@@ -224,7 +225,7 @@ def test_flip7_by_a_hit_scores_the_bonus(
     ).apply("hit")  # fmt: skip
     made = list(s.players)
     made[0] = made[0]._replace(line=(*made[0].line, game.code("7")))
-    lane = s._fast_round_end(made, s.draw[1:], 0, 0, "chance 7", [])
+    lane = fast_lanes.fast_round_end(s, made, s.draw[1:], 0, 0, "chance 7", [])
     assert lane is not None and lane.last_scores == scores
     after = s.apply_chance("7")
     totals = (10 + scores[0], 20 + scores[1], 30)
@@ -249,12 +250,12 @@ def test_round_scores_of_busted_players_and_brutal_choices(monkeypatch: pytest.M
         statuses={1: "stayed", 2: "busted"}, totals=[10, 20, 30], seed=1,
     )  # fmt: skip
     players = s.players
-    assert state_module._round_scores(brutal, players, None, None) == (0, 7, -6)
-    assert state_module._round_scores(plain, players, None, None) == (0, 7, 0)
-    assert state_module._round_scores(plain, players, 1, None) == (0, 22, 0)
-    assert state_module._round_scores(brutal, players, 1, 1) == (0, 22, -6)
-    assert state_module._round_scores(brutal, players, 1, 0) == (-15, 7, -6)
-    assert state_module._round_scores(brutal, players, 1, 2) == (0, 7, -21)
+    assert scoring.round_scores(brutal, players, None, None) == (0, 7, -6)
+    assert scoring.round_scores(plain, players, None, None) == (0, 7, 0)
+    assert scoring.round_scores(plain, players, 1, None) == (0, 22, 0)
+    assert scoring.round_scores(brutal, players, 1, 1) == (0, 22, -6)
+    assert scoring.round_scores(brutal, players, 1, 0) == (-15, 7, -6)
+    assert scoring.round_scores(brutal, players, 1, 2) == (0, 7, -21)
     after = s.apply("stay")
     assert (after.round, after.totals, after.last_scores) == (2, (10, 27, 24), (0, 7, -6))
     monkeypatch.setattr(state_module, "_FAST_LANES", False)
@@ -358,17 +359,17 @@ def test_game_end_after_a_round() -> None:
     at or past it wins; tied leaders play on, or all win with ``tie: shared-win``."""
     game = Game("flip7", 3)
     shared = Game("flip7", 3, {"tie": "shared-win"})
-    assert state_module._game_end(game, [199, 150, 0]) == ((), False)
-    assert state_module._game_end(game, [150, 200, 199]) == ((1,), True)
-    assert state_module._game_end(game, (230, 150, 230)) == ((0, 2), False)
-    assert state_module._game_end(shared, (230, 150, 230)) == ((0, 2), True)
-    assert state_module._game_end(shared, (210, 250, 230)) == ((1,), True)
+    assert engine.game_end(game, [199, 150, 0]) == ((), False)
+    assert engine.game_end(game, [150, 200, 199]) == ((1,), True)
+    assert engine.game_end(game, (230, 150, 230)) == ((0, 2), False)
+    assert engine.game_end(shared, (230, 150, 230)) == ((0, 2), True)
+    assert engine.game_end(shared, (210, 250, 230)) == ((1,), True)
 
 
 @pytest.mark.rules("F7-020", "F7-030")
 def test_first_seat_of_the_deal_and_offers() -> None:
     """The deal and the offers start at the dealer's left, or at the dealer with
     ``start_seat: dealer``, wrapping round the table."""
-    assert state_module._first_seat(Game("flip7", 4), 3, 4) == 0  # the dealer's left
-    assert state_module._first_seat(Game("flip7", 4), 1, 4) == 2
-    assert state_module._first_seat(Game("flip7", 4, {"start_seat": "dealer"}), 3, 4) == 3
+    assert engine.first_seat(Game("flip7", 4), 3, 4) == 0  # the dealer's left
+    assert engine.first_seat(Game("flip7", 4), 1, 4) == 2
+    assert engine.first_seat(Game("flip7", 4, {"start_seat": "dealer"}), 3, 4) == 3

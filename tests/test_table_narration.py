@@ -10,6 +10,7 @@ until it has a template in ``flip7ref/table/static/events.json``.
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import re
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 import flip7ref.state
+from flip7ref import events
 from flip7ref.game import Game
 from flip7ref.spec import load_edition
 from flip7ref.state import Event
@@ -31,27 +33,31 @@ DETAILED = {"stayed": "reason", "discarded": "reason", "forced_draw_ended": "out
 
 
 def _emitted() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """``(type -> data keys, type -> literal details)`` of every event the interpreter emits."""
-    tree = ast.parse(Path(flip7ref.state.__file__).read_text(encoding="utf-8"))
+    """``(type -> data keys, type -> literal details)`` of every event the interpreter emits.
+
+    Every event is built by its constructor in flip7ref.events, whose parameters are the
+    event's data keys; the literal details (a reason, an outcome) are the constant
+    arguments the interpreter's modules pass to those constructors (or to the forced
+    draw's ``finish``)."""
     keys: dict[str, set[str]] = {}
+    for name, fn in vars(events).items():
+        if callable(fn) and getattr(fn, "__module__", "") == events.__name__ and not name.startswith("_"):
+            if inspect.signature(fn).return_annotation in ("Event", Event) and name != "make":
+                keys[name] = set(inspect.signature(fn).parameters)
+    position = {"discarded": 2, "stayed": 1, "forced_draw_ended": 2}
     details: dict[str, set[str]] = {t: set() for t in DETAILED}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        first = node.args[0] if node.args else None
-        if name == "emit" and isinstance(first, ast.Constant) and isinstance(first.value, str):
-            found = keys.setdefault(first.value, set())
-            for kw in node.keywords:
-                assert kw.arg is not None
-                found.add(kw.arg)
-                if DETAILED.get(first.value) == kw.arg and isinstance(kw.value, ast.Constant) and kw.value.value:
-                    details[first.value].add(kw.value.value)
-        elif name == "Event" and isinstance(first, ast.Constant) and isinstance(first.value, str):
-            pairs = [e for e in getattr(node.args[1], "elts", []) if isinstance(e, ast.Tuple)]
-            keys.setdefault(first.value, set()).update(p.elts[0].value for p in pairs if isinstance(p.elts[0], ast.Constant))
-        elif name == "_finish_forced" and len(node.args) == 3 and isinstance(node.args[2], ast.Constant):
-            details["forced_draw_ended"].add(node.args[2].value)
+    package = Path(flip7ref.state.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in position and len(node.args) > position[name]:
+                arg = node.args[position[name]]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    details[name].add(arg.value)
+            elif name == "finish" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant):
+                details["forced_draw_ended"].add(node.args[1].value)
     return keys, details
 
 
