@@ -231,7 +231,7 @@ def _helps_receiver(state: State, card: str) -> bool:
     code = game.code(card)
     effect = game.effect[code]
     if effect is not None:
-        return effect.primitive in ("swap", "steal")
+        return effect.helps_target()
     modifier = game.modifier[code]
     return modifier is not None and (modifier[0] == "multiply" or (modifier[0] == "add" and modifier[1] > 0))
 

@@ -103,7 +103,7 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
     kept = [c for c in line if game.category[game.code(c)] == ACTION]
     for card in kept:
         effect = game.effect[game.code(card)]
-        if effect is None or effect.primitive != "bust_shield":
+        if effect is None or not effect.guards_bust():
             raise CardError(
                 f"{card!r} is an action card resolved as soon as it is drawn; only a held Second Chance "
                 "can lie in front of a player who is offered Hit or Stay"

@@ -1,0 +1,134 @@
+"""The interpreter's layout (issue 15): one module per primitive, a registry equal to the
+schema, no dispatch on primitive names outside the registry, no import circle."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+import flip7ref
+from flip7ref.primitives import PRIMITIVES, Effect
+
+PACKAGE = Path(flip7ref.__file__).parent
+SCHEMA = json.loads((PACKAGE.parent / "spec" / "schema" / "edition.schema.json").read_text(encoding="utf-8"))
+
+
+def test_registry_equals_the_schema_enum() -> None:
+    """Adding a primitive means one module, one registry entry and one schema value: the two lists agree."""
+    enum = _effect_definition(SCHEMA)["properties"]["primitive"]["enum"]  # type: ignore[index]
+    assert sorted(enum) == sorted(PRIMITIVES)
+
+
+@pytest.mark.parametrize("name", sorted(PRIMITIVES))
+def test_each_primitive_has_its_own_module(name: str) -> None:
+    cls = PRIMITIVES[name]
+    assert issubclass(cls, Effect) and cls.primitive == name
+    assert cls.__module__ == f"flip7ref.primitives.{name}"
+
+
+def test_every_effect_parameter_of_the_schema_belongs_to_a_primitive() -> None:
+    import attrs
+
+    effect = _effect_definition(SCHEMA)
+    params = set(effect["properties"]) - {"primitive"}
+    owned = {f.name for cls in PRIMITIVES.values() for f in attrs.fields(cls)}
+    assert params <= owned, f"parameters no primitive reads: {sorted(params - owned)}"
+
+
+def _effect_definition(node: object) -> dict[str, object]:
+    if isinstance(node, dict):
+        prop = node.get("properties", {})
+        if isinstance(prop, dict) and isinstance(prop.get("primitive"), dict) and "enum" in prop["primitive"]:
+            return node
+        for value in node.values():
+            found = _effect_definition(value)
+            if found:
+                return found
+    elif isinstance(node, list):
+        for value in node:
+            found = _effect_definition(value)
+            if found:
+                return found
+    return {}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+def test_no_dispatch_on_primitive_names_outside_the_registry() -> None:
+    """No ``effect.primitive == ...`` (or ``!=``, ``in``) outside flip7ref.primitives: the
+    interpreter and the tools call the effects' hooks instead."""
+    found = []
+    for name, path in _modules().items():
+        if name.startswith("flip7ref.primitives"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                if any(isinstance(s, ast.Attribute) and s.attr == "primitive" for s in sides):
+                    found.append(f"{path.name}:{node.lineno}")
+    assert found == []
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The package modules ``name`` imports, deferred imports included, TYPE_CHECKING blocks left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                visit(node.orelse)
+                continue
+            if isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                target = f"{base}.{node.module}" if node.level and node.module else (node.module or base)
+                for alias in node.names:
+                    full = f"{target}.{alias.name}"
+                    out.add(full if full in known else target)
+            elif isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    visit([child])
+                elif hasattr(child, "body") and isinstance(getattr(child, "body"), list):
+                    visit([c for c in child.body if isinstance(c, ast.stmt)])  # type: ignore[attr-defined]
+
+    visit(tree.body)
+    return {m for m in out if m in known and m != name}
+
+
+def test_no_import_circle() -> None:
+    """No two modules of the package import each other, directly or through others
+    (deferred imports count; TYPE_CHECKING imports do not)."""
+    modules = _modules()
+    known = set(modules)
+    graph = {name: _imports(name, path, known) for name, path in modules.items()}
+    # a package's __init__ importing its own submodules is the package loading them, not a circle
+    for name in graph:
+        graph[name] = {m for m in graph[name] if not m.startswith(name + ".")}
+    circles = []
+    for start in graph:
+        stack = [(start, [start])]
+        seen = set()
+        while stack:
+            node, trail = stack.pop()
+            for nxt in graph[node]:
+                if nxt == start:
+                    circles.append(" -> ".join([*trail, start]))
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, [*trail, nxt]))
+    assert circles == []
