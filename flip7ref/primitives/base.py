@@ -36,8 +36,17 @@ if TYPE_CHECKING:
 
 
 @mypyc_attr(native_class=False)
+class _Named:
+    """Holds the class attribute ``primitive`` outside the attrs class (mypyc records a
+    class-body annotation as an instance one, which attrs would take for a field)."""
+
+    __slots__ = ()
+    primitive: ClassVar[str]
+
+
+@mypyc_attr(native_class=False)
 @attrs.frozen
-class Effect:
+class Effect(_Named):
     """An action card's effect: its primitive (the class) with its parameters, options resolved.
 
     Attributes:
@@ -49,7 +58,6 @@ class Effect:
     ``forced_draw``, ``bust_shield``, ``swap``, ``steal``, ``discard_card``).
     """
 
-    primitive: ClassVar[str]
     targets: str = "active"
     self_target: str = "allowed"
 
