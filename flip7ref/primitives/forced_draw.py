@@ -12,7 +12,7 @@ exhausted (F7-115); its card is discarded at the end (F7-078).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
@@ -59,9 +59,8 @@ class ForcedDrawEffect(Effect):
 
 
 def _effect(game: Game, code: int) -> ForcedDrawEffect:
-    eff = game.effect[code]
-    assert isinstance(eff, ForcedDrawEffect)
-    return eff
+    """The effect of the forced-draw card ``code`` (see `flip7ref.primitives.choose_cards.effect_of`)."""
+    return cast(ForcedDrawEffect, game.effect[code])
 
 
 @frame_kind("forced_draw")
