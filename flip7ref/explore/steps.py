@@ -7,8 +7,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from ..conformance import Case, load_cases
-from ..errors import OptionError
+from ..conformance import Case
 from ..game import Game
 from ..replay import event_rules, load_transcript, replay
 from ..spec import Edition, load_edition
@@ -134,23 +133,6 @@ def _legend(edition: Edition, cited: Sequence[str]) -> None:
     for rid in cited:
         rule = edition.rules.get(rid)
         print(f"  {rid}  {rule.text if rule else '(not in the catalogue)'}")
-
-
-def find_case(case_id: str, cases: Iterable[Case] | None = None) -> Case:
-    """The conformance case with id ``case_id`` (case-insensitive), e.g. ``"F7-C0100"``.
-
-    Args:
-        case_id: the case id.
-        cases: the cases to search (default: the shipped suite).
-
-    Raises:
-        OptionError: no case has that id.
-        SpecError: a malformed case file (when loading the shipped suite).
-    """
-    for case in load_cases() if cases is None else cases:
-        if str(case["id"]).casefold() == case_id.strip().casefold():
-            return case
-    raise OptionError(f"unknown case {case_id!r} ('flip7ref conformance run' lists the suite; ids look like F7-C0100 or V-C0045)")
 
 
 def explain_case(case: Case, lang: str = "en") -> int:
