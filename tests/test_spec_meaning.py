@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from flip7ref import SpecError, load_edition, load_edition_file, spec
-from flip7ref.spec import MAX_DECK_CARDS, MAX_YAML_NODES, _yaml_loader, parse_yaml, read_yaml_file, spec_dir
+from flip7ref import SpecError, load_edition, load_edition_file, textfiles
+from flip7ref.spec import MAX_DECK_CARDS, MAX_YAML_NODES, parse_yaml, read_yaml_file, spec_dir
+from flip7ref.textfiles import _yaml_loader
 
 EDITIONS = spec_dir() / "editions"
 
@@ -158,7 +159,7 @@ def test_a_shipped_id_is_never_read_from_the_working_folder(tmp_path: Path, monk
 
 def test_the_python_loader_keeps_the_bounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without libyaml the pure-Python SafeLoader reads the tables, with the same checks."""
-    monkeypatch.setattr(spec, "_yaml_loader", lambda: yaml.SafeLoader)
+    monkeypatch.setattr(textfiles, "_yaml_loader", lambda: yaml.SafeLoader)
     shipped = EDITIONS / "flip7.yaml"
     assert read_yaml_file(shipped, "edition table file") == yaml.load(
         shipped.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader

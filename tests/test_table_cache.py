@@ -67,3 +67,30 @@ def test_an_unwritable_cache_folder_is_skipped(table: Path, monkeypatch: pytest.
     blocker.write_text("", encoding="utf-8")
     monkeypatch.setenv("FLIP7REF_CACHE_DIR", str(blocker / "cache"))  # a folder inside a file: cannot be made
     assert load_edition_file(table).id == "flip7"
+
+
+LOADED_AT_START = (
+    "import sys, flip7ref\n"
+    "flip7ref.Game('flip7', 4).new_initial_state(seed=1)\n"
+    "print(' '.join(sorted(sys.modules)))\n"
+)
+
+
+def test_a_start_from_the_cache_reads_no_yaml_and_checks_no_schema(tmp_path: Path) -> None:
+    """A table read from the cache loads none of what reading and checking a table file needs
+    (yaml, jsonschema, and flip7ref's modules for them), nor rich: a fast start (docs/build.md)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "FLIP7REF_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("FLIP7REF_NO_CACHE", None)
+    runs = [
+        set(subprocess.run([sys.executable, "-c", LOADED_AT_START], env=env, capture_output=True, text=True, check=True,
+                           cwd=tmp_path).stdout.split())
+        for _ in range(2)
+    ]  # fmt: skip
+    parsing = {"yaml", "jsonschema", "flip7ref.textfiles", "flip7ref.schema", "flip7ref.edition_check"}
+    assert parsing <= runs[0], "the first run reads the table file: the check below would prove nothing"
+    assert not (parsing | {"rich"}) & runs[1]
+    assert {"flip7ref.spec", "flip7ref.edition", "flip7ref.state"} <= runs[1]

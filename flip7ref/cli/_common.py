@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..errors import OptionError
 from ..game import Game
@@ -44,6 +45,26 @@ def check_output(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise OptionError(f"{flag} {path}: cannot write there (permission denied)")
+
+
+def open_report(flag: str, path: str) -> IO[str]:
+    """Open the JSON-lines file of ``flag`` (``--report``, ``--log``) for writing; the caller closes it.
+
+    Raises:
+        OptionError: the file cannot be opened (the reason, e.g. permission denied).
+    """
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise OptionError(f"{flag} {path}: {exc.strerror or exc}") from None
+
+
+def write_json_line(stream: IO[str], record: Mapping[str, object], *, flush: bool = False) -> None:
+    """Write ``record`` as one line of JSON (keys sorted), flushed at once if ``flush``
+    (a report that must hold every result so far when the run is stopped)."""
+    stream.write(json.dumps(record, sort_keys=True) + "\n")
+    if flush:
+        stream.flush()
 
 
 def user_output_to_stderr() -> contextlib.AbstractContextManager[Any]:

@@ -10,6 +10,7 @@ from typing import IO
 from ..checking import cut
 from ..conformance import CaseResult
 from ..errors import OptionError
+from ._common import open_report, write_json_line
 
 
 class _Terminated(Exception):
@@ -86,18 +87,13 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
 
     def write(result: CaseResult) -> None:
         if report:
-            report[0].write(json.dumps(result.to_dict(), sort_keys=True) + "\n")
-            report[0].flush()
+            write_json_line(report[0], result.to_dict(), flush=True)
 
     def start(impl: dict[str, object] | None) -> None:
         if args.report:
-            try:
-                report.append(open(args.report, "w", encoding="utf-8"))  # noqa: SIM115 - closed below
-            except OSError as exc:
-                raise OptionError(f"--report {args.report}: {exc.strerror or exc}") from None
+            report.append(open_report("--report", args.report))  # closed below
             protocol = impl.pop("protocol", None) if impl else None
-            report[0].write(json.dumps({**header, "protocol": protocol, "implementation": impl}, sort_keys=True) + "\n")
-            report[0].flush()
+            write_json_line(report[0], {**header, "protocol": protocol, "implementation": impl}, flush=True)
 
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
     try:

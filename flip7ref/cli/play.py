@@ -22,11 +22,13 @@ from ._common import (
     check_output,
     cluster_client,
     make_game,
+    open_report,
     parse_seed,
     pick_strategies,
     progress_bar,
     showing_progress,
     user_output_to_stderr,
+    write_json_line,
 )
 
 
@@ -56,11 +58,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     show = showing_progress(args) and args.games >= 50
     if args.log:
         check_output("--log", args.log)
-    log_file = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
+    log_file = open_report("--log", args.log) if args.log else None  # closed below
     try:
         def log(record: dict[str, object]) -> None:
             assert log_file is not None
-            log_file.write(json.dumps(record, sort_keys=True) + "\n")
+            write_json_line(log_file, record)
 
         with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "simulating", args.games) as update:
             for strategy in strategies:

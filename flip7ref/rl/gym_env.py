@@ -27,8 +27,8 @@ from ..errors import OptionError
 from ..game import Game
 from ..state import TERMINAL, State
 from ..strategies import Strategy, parse_strategy
-from .encoding import ActionIndex, ObservationEncoder, action_index
-from .pettingzoo_env import DEFAULT_MAX_MOVES, check_common
+from .encoding import ActionIndex, ObservationEncoder
+from .episode import DEFAULT_MAX_MOVES, check_common, render_table, step_reward, take_decision
 
 Obs = dict[str, Any]
 
@@ -160,19 +160,16 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
         state = self.state
         if state.is_terminal():
             raise OptionError("the game has ended (terminated): call reset() before step()")
-        index = action_index(action, self.actions.legal_indices(state))
+        after = take_decision(self.actions, state, action)
         self.moves += 1
         truncated = self.moves >= self.max_moves
-        if index not in self.actions.legal_indices(state):
+        if after is None:
             obs = self._obs(state)
             return obs, self.illegal_reward, False, truncated, {"action_mask": obs["action_mask"], "illegal_action": True}
-        new = self._advance(state.apply(self.actions.decode(state, index)))
+        new = self._advance(after)
         self.state = new
         terminated = new.is_terminal()
-        if self.reward_kind == "points":
-            reward = float(new.totals[self.seat] - state.totals[self.seat])
-        else:
-            reward = (1.0 if self.seat in new.winners else -1.0) if terminated else 0.0
+        reward = step_reward(self.reward_kind, state, new, self.seat)
         obs = self._obs(new)
         return obs, reward, terminated, truncated and not terminated, {"action_mask": obs["action_mask"]}
 
@@ -181,8 +178,5 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
         if self.render_mode is None or self.state is None:
             return None
         s = self.state
-        rows = [f"round {s.round}, dealer {s.dealer}, you are seat {self.seat}, decision: {s.pending()[0]}"]
-        for seat in range(s.num_players):
-            line = " ".join(s.line(seat) + s.kept(seat)) or "-"
-            rows.append(f"  seat {seat}: {s.status(seat).value:7} total {s.totals[seat]:4}  {line}")
-        return "\n".join(rows)
+        first = f"round {s.round}, dealer {s.dealer}, you are seat {self.seat}, decision: {s.pending()[0]}"
+        return render_table(s, first, "seat ")

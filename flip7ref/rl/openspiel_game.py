@@ -36,7 +36,7 @@ from ..errors import OptionError
 from ..game import Game
 from ..state import CHANCE, TERMINAL, State
 from .encoding import POINTS_BOUND, ActionIndex, ObservationEncoder
-from .pettingzoo_env import DEFAULT_MAX_MOVES, check_common
+from .episode import DEFAULT_MAX_MOVES, check_common
 
 SHORT_NAME = "python_flip7ref"
 MAX_PLAYERS = 36

@@ -31,31 +31,8 @@ from pettingzoo import AECEnv
 from ..errors import IllegalActionError, OptionError
 from ..game import Game
 from ..state import TERMINAL, State
-from .encoding import ActionIndex, ObservationEncoder, action_index
-
-DEFAULT_MAX_MOVES = 5_000
-"""Decisions after which an episode is truncated (a 4-player game under random play takes a few hundred)."""
-
-REWARDS = ("points", "win")
-
-
-def resolve_chance(state: State, rng: random.Random | None = None) -> State:
-    """Draw cards until ``state`` is a decision or terminal node.
-
-    A seeded state draws the top of its ordered pile; an open state draws at
-    random with ``rng`` (`State.sample_chance`).
-    """
-    while state.is_chance_node():
-        state = state.apply_chance(state.sample_chance(rng))
-    return state
-
-
-def check_common(reward: str, max_moves: int) -> None:
-    """Raise `OptionError` for an unknown ``reward`` or a ``max_moves`` below 1."""
-    if reward not in REWARDS:
-        raise OptionError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
-    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
-        raise OptionError(f"max_moves: expected a whole number >= 1, got {max_moves!r}")
+from .encoding import ActionIndex, ObservationEncoder
+from .episode import DEFAULT_MAX_MOVES, REWARDS, check_common, render_table, resolve_chance, step_reward, take_decision
 
 
 class Flip7Env(AECEnv):  # type: ignore[misc]
@@ -170,24 +147,19 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        index = None if action is None else action_index(action, self.actions.legal_indices(state))
-        if index is None or index not in self.actions.legal_indices(state):
+        after = None if action is None else take_decision(self.actions, state, action)
+        if after is None:
             legal = [f"{i} ({self.actions.describe(i)})" for i in self.actions.legal_indices(state)]
             raise IllegalActionError(str(action), legal, f"{agent} must choose a legal action index")
         self._cumulative_rewards[agent] = 0.0
-        new = resolve_chance(state.apply(self.actions.decode(state, index)))
+        new = resolve_chance(after)
         self.state = new
         self.moves += 1
         for a in self.agents:
-            self.rewards[a] = 0.0
-        if self.reward_kind == "points":
-            for seat, (before, after) in enumerate(zip(state.totals, new.totals, strict=True)):
-                self.rewards[self.possible_agents[seat]] = float(after - before)
+            self.rewards[a] = step_reward(self.reward_kind, state, new, self._seat[a])
         if new.current_player == TERMINAL:
             for a in self.agents:
                 self.terminations[a] = True
-                if self.reward_kind == "win":
-                    self.rewards[a] = 1.0 if self._seat[a] in new.winners else -1.0
             self.agent_selection = self.agents[0]
         elif self.moves >= self.max_moves:
             for a in self.agents:
@@ -204,11 +176,8 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         if self.render_mode is None or self.state is None:
             return None
         s = self.state
-        rows = [f"round {s.round}, dealer {s.dealer}, to act: {s.current_player}, decision: {s.pending()[0]}"]
-        for seat in range(s.num_players):
-            line = " ".join(s.line(seat) + s.kept(seat)) or "-"
-            rows.append(f"  player_{seat}: {s.status(seat).value:7} total {s.totals[seat]:4}  {line}")
-        return "\n".join(rows)
+        first = f"round {s.round}, dealer {s.dealer}, to act: {s.current_player}, decision: {s.pending()[0]}"
+        return render_table(s, first, "player_")
 
     def close(self) -> None:
         """Nothing to release."""
@@ -230,3 +199,6 @@ def env(
 ) -> Flip7Env:
     """The PettingZoo AEC environment of ``edition`` for ``players`` seats (see `Flip7Env`)."""
     return Flip7Env(edition, players, options, reward=reward, max_moves=max_moves, render_mode=render_mode)
+
+
+__all__ = ["DEFAULT_MAX_MOVES", "REWARDS", "Flip7Env", "check_common", "env", "resolve_chance"]

@@ -5,8 +5,9 @@ The page records each revealed card (referee mode) or deals from a seeded
 virtual deck (dealer mode), shows whose decision it is with the legal decisions as
 buttons, explains every step with its rule ids, keeps the score pad, undoes and
 redoes any step, and saves the game after every step as a transcript.  A manual
-mode is only a score pad.  `.session` holds the game logic (no HTTP),
-`.app` the web application, `.server` the command.
+mode is only a score pad.  `.session` holds the game logic (no HTTP; `TableGame`
+is put together from `.record`, `.files`, `.narration`, `.scorepad`, `.rulings`
+and `.views`), `.app` the web application, `.server` the command.
 """
 
 from __future__ import annotations

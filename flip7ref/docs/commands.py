@@ -1,0 +1,195 @@
+"""The ``docs``, ``rules`` and ``coverage`` commands (`register` adds them to the ``flip7ref`` parser)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..conformance import Case
+from ..errors import OptionError
+from ..spec import Edition, Rule
+from .citations import coverage, default_tests_dir
+from .index import (
+    CONFIDENCE,
+    LANGS,
+    cards_for_rule,
+    cases_by_rule,
+    disputes_touching,
+    editions_named,
+    find_rule,
+    options_touching,
+    shipped_cases,
+)
+from .render import generate, option_values
+from .search import RuleMatch, search_rules
+from .writing import default_docs_dir, stale_files, write_docs
+
+
+def _shorten(names: Sequence[str], full: bool, limit: int = 3) -> str:
+    if full or len(names) <= limit:
+        return ", ".join(names)
+    return ", ".join(names[:limit]) + f", … (+{len(names) - limit})"
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    """``flip7ref docs``: write the generated docs, or with ``--check`` report stale ones (exit 1)."""
+    out = Path(args.out) if args.out else default_docs_dir()
+    docs = generate()
+    if args.check:
+        stale = stale_files(out, docs)
+        if stale:
+            print(f"out of date under {out}: {', '.join(stale)} (run 'flip7ref docs' to regenerate)")
+            return 1
+        print(f"up to date: {', '.join(docs)} under {out}")
+        return 0
+    changed = write_docs(out, docs)
+    print(f"wrote {', '.join(changed)} under {out}" if changed else f"already up to date under {out}")
+    return 0
+
+
+def _print_rule(edition: Edition, rule: Rule, lang: str, cases: Sequence[Case]) -> None:
+    print(f"{rule.id}  {rule.text}")
+    confidence = CONFIDENCE.get(rule.confidence, rule.confidence)
+    print(f"edition     {edition.id}; topic {rule.topic or 'none'}; confidence {rule.confidence} ({confidence})")
+    cards = cards_for_rule(edition, rule.id)
+    if cards:
+        print(f"cards ({lang})  " + ", ".join(f"{c.name(lang)} ({c.id})" for c in cards))
+    print("sources")
+    for key in rule.sources:
+        title = (edition.sources.get(key) or {}).get("title", "not in the source register")
+        print(f"    {key}: {title}")
+    options = options_touching(edition, rule.id)
+    print("options" + ("" if options else "     none"))
+    for o in options:
+        dispute = f"; dispute {o.dispute}" if o.dispute else ""
+        print(f"    {o.name} (default {o.default}{dispute}): {o.summary}")
+        for r in o.readings:
+            print(f"      - {r.name}{' (default)' if r.name == str(o.default) else ''}: {r.summary}")
+        if o.integer is not None:
+            print(f"      - or {option_values(o)}")
+    disputes = disputes_touching(edition, rule.id)
+    if disputes:
+        print("disputes    " + ", ".join(f"{d} ({edition.disputes[d].get('status', '')})" for d in disputes))
+    checked = cases_by_rule(cases).get(rule.id, [])
+    print(f"cases ({len(checked)})" + (f"  {', '.join(checked)}" if checked else "  none"))
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """``flip7ref rules``: list, show or search the rules."""
+    lang = args.lang or "en"
+    if args.id is not None:
+        if args.search is not None:
+            raise OptionError("give a rule id or --search, not both")
+        pool = editions_named(args.edition) if args.edition else editions_named("all")
+        edition, rule = find_rule(args.id, pool)
+        _print_rule(edition, rule, lang, shipped_cases())
+        return 0
+    editions = editions_named(args.edition or ("all" if args.search is not None else "flip7"))
+    if args.search is not None:
+        matches = search_rules(editions, args.search, lang)
+        if not matches:
+            where = ", ".join(e.id for e in editions)
+            print(f"no rule of {where} matches {args.search!r}")
+            return 1
+    else:
+        matches = [RuleMatch(e.id, e.rules[rid], ()) for e in editions for rid in sorted(e.rules)]
+    by_id = {e.id: e for e in editions}
+    for m in matches:
+        print(f"{m.rule.id}  {m.rule.text}")
+        if m.via:
+            print(f"        matched in: {', '.join(m.via)}")
+        cards = cards_for_rule(by_id[m.edition], m.rule.id)
+        if args.lang and cards:
+            print(f"        cards ({lang}): {', '.join(c.name(lang) for c in cards)}")
+    return 0
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    """``flip7ref coverage``: tests and cases citing each rule id; exit 1 when one has none."""
+    from rich.console import Console
+    from rich.table import Table
+
+    editions = editions_named(args.edition)
+    tests = Path(args.tests) if args.tests else default_tests_dir()
+    if tests is not None and not tests.is_dir():
+        raise OptionError(f"--tests {args.tests!r}: not a folder")
+    rows, unknown = coverage(editions, tests)
+    console = Console(highlight=False)
+    if not console.is_terminal:  # logs and pipes: wide enough for test names, not the 80-column fallback
+        console = Console(highlight=False, width=max(console.width, 160))
+    table = Table(title="rule coverage: tests and conformance cases citing each rule id")
+    for col in ("rule", "tests", "cases"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        mark = "" if row.covered else " [bold red]UNCOVERED[/]"
+        tests_cell = f"{len(row.tests)}  {_shorten(row.tests, args.full)}" if tests is not None else "-"
+        table.add_row(f"{row.rule}{mark}", tests_cell, f"{len(row.cases)}  {_shorten(row.cases, args.full)}".rstrip())
+    console.print(table)
+    if tests is None:
+        console.print("no tests/ folder found (an installed package?): counting conformance cases only")
+    if unknown:
+        console.print(f"cited but defined by no table: {', '.join(unknown)}", markup=False)
+    uncovered = [r.rule for r in rows if not r.covered]
+    with_tests = sum(1 for r in rows if r.tests)
+    with_cases = sum(1 for r in rows if r.cases)
+    tested = f"{with_tests} cited by tests, " if tests is not None else ""
+    summary = f"{len(rows)} rules of {', '.join(e.id for e in editions)}: {tested}{with_cases} cited by cases"
+    if uncovered:
+        console.print(f"{summary}; cited by nothing: {', '.join(uncovered)}", markup=False)
+        return 1
+    console.print(f"{summary}; every rule is covered", markup=False)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``docs``, ``rules`` and ``coverage`` subcommands to the ``flip7ref`` parser.
+
+    Args:
+        sub: the subparsers object of the top-level parser; each added parser sets
+            ``func`` to a function taking the parsed namespace and returning an exit status.
+    """
+    p = sub.add_parser(
+        "docs",
+        help="generate the rules reference and the disputes page (docs/)",
+        description="Generate rules/<edition>.md for every edition and disputes.md from the edition tables and the "
+        "conformance suite. --check compares instead of writing and exits 1 naming the out-of-date files. Only files "
+        "that 'flip7ref docs' wrote (a marker on their first line) are overwritten or deleted: a folder holding one "
+        "without it is refused (exit 2) before anything is written.",
+    )
+    p.add_argument("--out", metavar="DIR", help="the docs folder (default: docs/ of the source checkout, else ./docs)")
+    p.add_argument("--check", action="store_true", help="do not write; exit 1 when a generated file is out of date")
+    p.set_defaults(func=cmd_docs)
+
+    p = sub.add_parser(
+        "rules",
+        help="list, show or search the rules",
+        description="Without arguments, list the rules of an edition (ID  text). With a rule id (of any edition), show "
+        "the rule with its sources, the options touching it and the conformance cases checking it. --search finds "
+        "rules of every edition (or --edition's) by words in their text, the options touching them and card names in "
+        "--lang.",
+    )
+    p.add_argument("id", nargs="?", metavar="ID", help="a rule id, e.g. F7-073 or V-045")
+    p.add_argument(
+        "--edition",
+        help="edition id, 'all', or a .yaml table (default: flip7 for the list; every edition for --search and an ID)",
+    )
+    p.add_argument(
+        "--search",
+        metavar="WORDS",
+        help="words that must all occur, in any order (case, accents and endings ignored: 'freeze myself' finds "
+        "'freeze themselves')",
+    )
+    p.add_argument("--lang", choices=LANGS, help="language of card names to search and show (default en)")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser(
+        "coverage",
+        help="the tests and conformance cases citing each rule id",
+        description="For each rule id, list the tests (@pytest.mark.rules markers in tests/) and conformance cases "
+        "citing it. Exit 1 when a rule id is cited by neither. Without a tests/ folder, cases alone count.",
+    )
+    p.add_argument("--edition", default="all", help="edition id, 'all' or a .yaml table (default %(default)s)")
+    p.add_argument("--tests", metavar="DIR", help="the test folder (default: tests/ of the source checkout)")
+    p.add_argument("--full", action="store_true", help="list every citing test and case, not the first three")
+    p.set_defaults(func=cmd_coverage)

@@ -1,0 +1,201 @@
+"""The files of a game at the table: writing them atomically, finding saved games, resuming one.
+
+``<id>.json`` is the game as a transcript, ``<id>.table.json`` the rest (names,
+mode, seed, language, moves undone, token; the round scores on a manual score
+pad); see `flip7ref.table.session`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import secrets
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Self
+
+from ..errors import Flip7RefError, IllegalActionError, OptionError, SpecError
+from ..game import Game
+from ..replay import load_transcript, rules_at
+from ..state import CHANCE
+from .record import GAME_ID, LANGS, MODES, TableError, TableRecord, check_names
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temporary file, fsync, rename).
+
+    Raises:
+        OSError: the folder cannot be written (the old file is left as it was).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def new_game_id() -> str:
+    """A fresh game id: the UTC time and a few random letters (``20261201-081500-k3f9``)."""
+    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2)
+
+
+def meta_file(path: Path) -> Path:
+    name = path.name[: -len(".json")] if path.name.endswith(".json") else path.name
+    return path.with_name(name + ".table.json")
+
+
+def token_from(meta: Mapping[str, Any]) -> str:
+    """The game's token from its ``.table.json`` (a fresh one when missing or not a token)."""
+    token = meta.get("token")
+    if isinstance(token, str) and re.fullmatch(r"[A-Za-z0-9_-]{8,64}", token):
+        return token
+    return secrets.token_urlsafe(12)
+
+
+def saved_games(folder: Path) -> list[dict[str, Any]]:
+    """The games saved under ``folder``, newest first: id, names, edition, mode, created."""
+    out: list[dict[str, Any]] = []
+    if not folder.is_dir():
+        return out
+    for meta_path in sorted(folder.glob("*.table.json"), reverse=True):
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        if not isinstance(meta, dict) or not GAME_ID.fullmatch(str(meta.get("id", ""))):
+            continue
+        out.append({k: meta.get(k) for k in ("id", "names", "edition", "mode", "created")})
+    return out
+
+
+def valid_id(game_id: str) -> bool:
+    """Whether ``game_id`` is a well-formed game id (letters, digits, ``-``, ``_``)."""
+    return bool(GAME_ID.fullmatch(game_id))
+
+
+class Resuming(TableRecord):
+    """`load`: a saved game resumed from its files."""
+
+    @classmethod
+    def load(cls, path: str | Path) -> Self:
+        """Resume a saved game from its transcript (or, for a manual score pad, its
+        ``.table.json``), replaying every step.
+
+        Raises:
+            SpecError: the file is missing, not JSON, or does not follow its schema.
+            TableError: a step of the transcript is not legal (the step is named).
+        """
+        p = Path(path)
+        if p.name.endswith(".table.json"):
+            meta_path = p
+            p = p.with_name(p.name[: -len(".table.json")] + ".json")
+        else:
+            meta_path = meta_file(p)
+        meta: dict[str, Any] = {}
+        if meta_path.exists():
+            try:
+                raw = json.loads(meta_path.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError) as exc:
+                raise SpecError(str(meta_path), "(file)", f"a readable JSON file ({exc})") from None
+            if not isinstance(raw, dict):
+                raise SpecError(str(meta_path), "(root)", "a JSON object")
+            meta = raw
+        mode = meta.get("mode", "referee")
+        if mode not in MODES:
+            raise SpecError(str(meta_path), "mode", f"one of {', '.join(MODES)}")
+        if mode == "manual":
+            return cls._load_manual(p, meta_path, meta)
+        data = load_transcript(p)  # SpecError for whatever it cannot read (too deep, numbers too long...)
+        try:
+            game = Game(data["edition"], data["players"], data.get("options") or {})
+        except OptionError as exc:
+            raise SpecError(str(p), "/options", f"a game the edition allows ({exc})") from None
+        names = meta.get("names")
+        if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
+            names = [f"Seat {i}" for i in range(game.players)]
+        seed = meta.get("seed") if mode == "dealer" else None
+        if isinstance(seed, bool) or not isinstance(seed, (int, str, type(None))):
+            raise SpecError(str(meta_path), "seed", "a whole number or a word (the seed of the virtual deck)")
+        try:
+            tg = cls(
+                game_id=p.name[: -len(".json")] if p.name.endswith(".json") else p.name, path=p, game=game, mode=mode,
+                names=list(names), dealer=int(data["dealer"]), seed=seed, lang=str(meta.get("lang", "en")),
+                token=token_from(meta), created=str(meta.get("created", "")),
+            )  # fmt: skip
+            if data.get("totals"):
+                tg.states = [game.new_initial_state(seed, dealer=tg.dealer, totals=data["totals"])]
+        except OptionError as exc:  # a dealer seat or totals that do not fit the players
+            raise SpecError(str(p), "/dealer" if "dealer" in str(exc) else "/totals", "", problem=str(exc)) from None
+        if tg.lang not in LANGS:
+            tg.lang = "en"
+        for i, step in enumerate(data["steps"]):
+            state = tg.states[-1]
+            try:
+                if "draw" in step:
+                    if state.current_player != CHANCE:
+                        raise IllegalActionError("draw", state.legal_action_strings(), "a decision is due, not a card")
+                    tg.states.append(state.apply_chance(step["draw"]))
+                else:
+                    if state.current_player == CHANCE:
+                        raise IllegalActionError(step["action"], [], "a card is due, not a decision")
+                    if step["seat"] != state.current_player:
+                        raise IllegalActionError(step["action"], [], f"it is seat {state.current_player}'s decision")
+                    tg.states.append(state.apply(step["action"]))
+            except Flip7RefError as exc:
+                raise TableError(f"{p}: step {i} cannot be replayed: {exc}", rules_at(state)) from None
+        redo = meta.get("redo") or []
+        tg.redo_moves = [m for m in redo if isinstance(m, str)] if isinstance(redo, list) else []
+        steps = meta.get("steps")
+        if isinstance(steps, int) and steps != len(tg.states) - 1:
+            # the server stopped between writing the two files: the moves undone belong to
+            # another point of the game, and redoing them could replay a step twice
+            tg.redo_moves = []
+        tg.version = int(meta.get("version", len(tg.states) - 1)) if isinstance(meta.get("version"), int) else len(tg.states) - 1
+        return tg
+
+    @classmethod
+    def _load_manual(cls, p: Path, meta_path: Path, meta: Mapping[str, Any]) -> Self:
+        def bad(field: str, expected: str) -> SpecError:
+            return SpecError(str(meta_path), field, expected)
+
+        edition = meta.get("edition", "flip7")
+        if edition not in ("flip7", "vengeance"):
+            raise bad("edition", "'flip7' or 'vengeance'")
+        try:
+            names = check_names(meta.get("names"), 1)
+        except TableError as exc:
+            raise SpecError(str(meta_path), "names", "player names", problem=str(exc).removeprefix("names: ")) from None
+        options = meta.get("options") or {}
+        if not isinstance(options, dict):
+            raise bad("options", "an object")
+        try:
+            game = Game(str(edition), len(names), options)
+        except OptionError as exc:
+            raise bad("options", f"options the edition allows ({exc})") from None
+        tg = cls(
+            game_id=p.name[: -len(".json")], path=p, game=game, mode="manual", names=list(names), dealer=0, seed=None,
+            lang=str(meta.get("lang", "en")) if meta.get("lang") in LANGS else "en",
+            token=token_from(meta), created=str(meta.get("created", "")),
+        )  # fmt: skip
+        for key, target in (("rounds", tg.manual), ("redo_rounds", tg.manual_redo)):
+            rounds = meta.get(key) or []
+            if not isinstance(rounds, list):
+                raise bad(key, "a list of rounds")
+            for i, row in enumerate(rounds):
+                if not (isinstance(row, list) and len(row) == len(names) and all(type(v) is int for v in row)):
+                    raise bad(f"{key}/{i}", f"a list of {len(names)} whole numbers")
+                target.append(list(row))
+        version = meta.get("version")
+        tg.version = version if isinstance(version, int) else len(tg.manual)
+        return tg

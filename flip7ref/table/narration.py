@@ -1,0 +1,86 @@
+"""Events told at the table: with the players' names, in the game's language (``static/events.json``)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+
+from ..game import Game
+from ..state import Event
+from ..text import card_name, describe
+from .record import TableRecord
+
+
+class Narration(TableRecord):
+    """Describing events for the page: `describe`, `template_key`."""
+
+    def _name_seats(self, text: str) -> str:
+        def name(m: re.Match[str]) -> str:
+            seat = int(m.group(1))
+            return self.names[seat] if seat < len(self.names) else m.group(0)
+
+        def names(m: re.Match[str]) -> str:
+            seats = [int(x) for x in m.group(1).split(", ")]
+            return ", ".join(self.names[s] for s in seats) if all(s < len(self.names) for s in seats) else m.group(0)
+
+        return re.sub(r"\bseat (\d+)\b", name, re.sub(r"\bseats (\d+(?:, \d+)*)\b", names, text))
+
+    def describe(self, event: Event) -> str:
+        """One readable line for an event, with the players' names, in the game's
+        language (``static/events.json``; English from :func:`flip7ref.text.describe`)."""
+        return self._describe(event, self.game)
+
+    @staticmethod
+    def template_key(event: Event, game: Game) -> str:
+        """The key of an event's template in ``static/events.json``: ``TYPE`` or
+        ``TYPE/DETAIL``, where DETAIL is the ``via`` of ``dealt`` (``deal``,
+        ``hit``), the ``reason`` of ``stayed`` and ``discarded`` (``card`` for a
+        card id), the ``outcome`` of ``forced_draw_ended``, ``take``/``give`` for
+        ``flip7_bonus_chosen`` and ``shared`` for a ``game_won`` by several seats."""
+        t = event.type
+        if t == "dealt" and event.get("via") in ("deal", "hit"):
+            return f"dealt/{event.get('via')}"
+        if t in ("stayed", "discarded", "forced_draw_ended"):
+            detail = event.get("outcome" if t == "forced_draw_ended" else "reason")
+            if detail is None:
+                return t
+            return f"{t}/{'card' if detail in game.codes else detail}"
+        if t == "flip7_bonus_chosen":
+            return f"{t}/{'take' if event.get('points', 0) > 0 else 'give'}"
+        if t == "game_won" and len(event.get("winners", ())) > 1:
+            return f"{t}/shared"
+        return t
+
+    def _describe(self, event: Event, game: Game) -> str:
+        template = _event_texts().get(self.lang, {}).get(self.template_key(event, game))
+        if template is None:
+            return self._name_seats(describe(event, game, self.lang))
+        values: dict[str, str] = {}
+        for key, value in event.data:
+            if key in ("seat", "target", "by", "first", "second", "dealer") and isinstance(value, int):
+                values[key] = self.names[value] if 0 <= value < len(self.names) else str(value)
+            elif key in ("card", "via", "shield", "first_card", "second_card", "reason") and isinstance(value, str):
+                values[key] = card_name(game, value, self.lang) if value in game.codes else value
+            elif key in ("winners", "leaders"):
+                values[key] = ", ".join(self.names[w] for w in value)
+            elif key == "cards" and isinstance(value, tuple):
+                values[key] = ", ".join(card_name(game, c, self.lang) for c in value)
+            elif key == "points" and isinstance(value, int):
+                values[key] = f"{value:+d}"
+            elif isinstance(value, tuple):
+                values[key] = ", ".join(map(str, value))
+            else:
+                values[key] = str(value)
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError):
+            return self._name_seats(describe(event, game, self.lang))
+
+
+@functools.cache
+def _event_texts() -> dict[str, dict[str, str]]:
+    """The event templates by language (``static/events.json``)."""
+    data: dict[str, dict[str, str]] = json.loads((Path(__file__).parent / "static" / "events.json").read_text(encoding="utf-8"))
+    return data

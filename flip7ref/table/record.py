@@ -1,0 +1,108 @@
+"""The record of one game at the table, shared by the parts of `flip7ref.table.session.TableGame`.
+
+The constants of the table, its errors (`TableError`, `StaleError`), the check of
+the players' names, and `TableRecord`: the attributes (game, names, mode, history
+of states) that the session, the narration, the score pad, the rulings and the
+page's view all read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import Flip7RefError
+from ..game import Game
+from ..state import State
+
+MODES = ("referee", "dealer", "manual")
+"""``referee``: real cards, each revealed card entered; ``dealer``: a seeded virtual
+deck deals; ``manual``: only round scores are typed in."""
+
+LANGS = ("en", "nl", "de", "fr", "no")
+MAX_PLAYERS = 18
+MAX_NAME = 40
+META_FORMAT = 1
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class TableError(Flip7RefError):
+    """A request the table refuses: the message says why; ``rules`` the rule ids behind it."""
+
+    def __init__(self, message: str, rules: Sequence[str] = (), status: int = 400) -> None:
+        super().__init__(message)
+        self.rules = tuple(rules)
+        self.status = status
+
+
+class StaleError(TableError):
+    """The request was made on an older version of the game (someone else's step won)."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"state changed: the game is at version {version}; here is the new state", status=409)
+
+
+def check_names(names: object, low: int) -> list[str]:
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise TableError("names: expected a list of player names (strings), seat 0 first")
+    clean = [" ".join(n.split())[:MAX_NAME] for n in names]
+    if not low <= len(clean) <= MAX_PLAYERS:
+        raise TableError(f"names: expected {low} to {MAX_PLAYERS} players, got {len(clean)}")
+    if any(not n for n in clean):
+        raise TableError("names: a player's name is empty")
+    if len(set(clean)) != len(clean):
+        raise TableError("names: two players have the same name")
+    return clean
+
+
+class TableRecord:
+    """What every part of a `flip7ref.table.session.TableGame` reads: the game, the
+    players, the mode and the history of states (see the session module's docstring).
+
+    Attributes:
+        id: the game id (``20261201-081500-k3f9``); ``path`` its transcript file.
+        game: the `flip7ref.Game`; ``mode`` one of `MODES`; ``names`` the players, seat 0 first.
+        dealer: the seat dealing round 1; ``seed`` the virtual deck's seed (dealer mode).
+        lang: the language of card names and texts; ``token`` the game's access token.
+        version: bumped by every change; ``states`` every state since the start;
+            ``redo_moves`` the moves undone; ``manual``/``manual_redo`` the round
+            scores typed in (manual mode) and those undone.
+    """
+
+    def __init__(
+        self, *, game_id: str, path: Path, game: Game, mode: str, names: list[str], dealer: int,
+        seed: int | str | None, lang: str, token: str, created: str,
+    ) -> None:  # fmt: skip
+        self.id = game_id
+        self.path = path
+        self.game = game
+        self.mode = mode
+        self.names = names
+        self.dealer = dealer
+        self.seed = seed
+        self.lang = lang
+        self.token = token
+        self.created = created
+        self.version = 0
+        self.states: list[State] = []
+        self.redo_moves: list[str] = []
+        self.manual: list[list[int]] = []
+        self.manual_redo: list[list[int]] = []
+        if mode != "manual":
+            self.states.append(game.new_initial_state(seed if mode == "dealer" else None, dealer=dealer))
+
+    @property
+    def state(self) -> State:
+        """The current state (not in manual mode)."""
+        if not self.states:
+            raise TableError("this is a manual score pad: there are no cards to play")
+        return self.states[-1]
+
+    def _not_manual(self) -> None:
+        if self.mode == "manual":
+            raise TableError("this is a manual score pad: enter round scores instead")
+
+    def _rule(self, rid: str) -> dict[str, str]:
+        rule = self.game.edition.rules.get(rid)
+        return {"id": rid, "text": rule.text if rule else ""}

@@ -1,0 +1,102 @@
+"""What the page shows: the whole game as JSON-able data (`Views.view`), an edition's start-page catalogue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..replay import rules_at
+from ..spec import Edition
+from ..state import CHANCE, TERMINAL, State
+from .rulings import Rulings
+from .scorepad import ScorePad
+
+
+class Views(Rulings, ScorePad):
+    """`view`: the game as the page (``static/app.js``) reads it."""
+
+    def _action_view(self, state: State, text: str) -> dict[str, Any]:
+        words = text.split()
+        verb, args = words[0], [int(w) for w in words[1:]]
+        out: dict[str, Any] = {"action": text, "verb": verb}
+        if verb == "target":
+            out["seat"] = args[0]
+        elif verb in ("steal", "discard"):
+            out["seat"], out["card"] = args[0], state.line(args[0])[args[1]]
+        elif verb == "swap":
+            out["seat"], out["card"] = args[0], state.line(args[0])[args[1]]
+            out["seat2"], out["card2"] = args[2], state.line(args[2])[args[3]]
+        return out
+
+    def view(self) -> dict[str, Any]:
+        """The whole game as JSON-able data for the page (see ``static/app.js``)."""
+        game = self.game
+        base: dict[str, Any] = {
+            "id": self.id,
+            "version": self.version,
+            "mode": self.mode,
+            "edition": game.edition.id,
+            "edition_title": game.edition.title,
+            "options": dict(game.options),
+            "names": self.names,
+            "lang": self.lang,
+            "file": str(self.path),
+            "card_names": {c.id: c.name(self.lang) for c in game.edition.cards},
+            "categories": {c.id: c.category for c in game.edition.cards},
+            "target_score": game.target_score,
+            "tie": game.tie,
+        }
+        if self.mode == "manual":
+            base.update(pad=self.pad(), undo=bool(self.manual), redo=bool(self.manual_redo), finished=self.manual_winners()[1])
+            return base
+        state = self.state
+        current = state.current_player
+        kind, card = state.pending()
+        receiver = None
+        if current == CHANCE and state.frames:
+            top = state.frames[-1]
+            receiver = getattr(top, "seat", getattr(top, "target", None))
+        seats = []
+        for s in range(state.num_players):
+            seats.append({
+                "name": self.names[s], "line": state.line(s), "kept": state.kept(s), "status": state.status(s).value,
+                "total": state.totals[s], "value": state.line_value(s), "dealer": s == state.dealer,
+            })  # fmt: skip
+        chance = [{"card": c, "left": n} for c, n in state.chance_weights()] if current == CHANCE else []
+        actions = [self._action_view(state, a) for a in state.legal_action_strings()]
+        steps = []
+        before = self.states[0]
+        for i, (st, move) in enumerate(zip(self.states[1:], state.history(), strict=True)):
+            steps.append({
+                "index": i, "move": move, "card": move[len("chance ") :] if move.startswith("chance ") else None,
+                "seat": None if before.current_player < 0 else before.current_player,
+                "text": [self.describe(e) for e in st.last_events()],
+            })  # fmt: skip
+            before = st
+        base.update(
+            round=state.round, dealer=state.dealer, current=current,
+            who=None if current < 0 else current, receiver=receiver,
+            pending={"kind": kind, "card": card}, seats=seats, draw_count=len(state.draw),
+            discard_count=len(state.discard), chance=chance, actions=actions, steps=steps,
+            pad=self.pad(), undo=len(self.states) > 1, redo=bool(self.redo_moves),
+            finished=state.is_terminal(), winners=list(state.winners), terminal=current == TERMINAL,
+            rules_here=[self._rule(r) for r in rules_at(state)],
+        )  # fmt: skip
+        return base
+
+
+def edition_catalogue(edition: Edition, lang: str = "en") -> dict[str, Any]:
+    """What the start page needs of an edition: title, player limits, options with
+    their readings and defaults, card names."""
+    return {
+        "id": edition.id,
+        "title": edition.title,
+        "min_players": int(edition.thresholds.get("min_players", 1)),
+        "options": [
+            {
+                "name": o.name, "summary": o.summary, "default": o.coerce(o.default), "dispute": o.dispute,
+                "integer": list(o.integer) if o.integer else None,
+                "readings": [{"name": r.name, "summary": r.summary} for r in o.readings],
+            }
+            for o in edition.options.values()
+        ],
+    }  # fmt: skip
