@@ -235,11 +235,9 @@ def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus
     if flip7 is None and bonus_to is None and g.busted_score != "modifiers":  # no bonus, no penalty: a bust scores 0 (F7-101)
         return tuple([0 if p.status is Status.BUSTED else score_points(g, p.line) for p in players])
     scores = []
-    penalised = bonus_to if bonus_to is not None and bonus_to != flip7 else None
     for seat, p in enumerate(players):
         busted = p.status is Status.BUSTED
-        made = flip7 == seat
-        bonus = (made and penalised is None) or (g.flip7_bonus_to == "all-non-busted" and flip7 is not None and not busted)
+        made, bonus, penalty = flip7_terms(g, seat, busted, flip7, bonus_to)
         if busted and g.busted_score == "modifiers":  # V-081: a busted player still scores negatives given to them
             score = sum(m[1] for c in p.line if (m := g.modifier[c]) is not None and m[0] == "add")
         elif busted:  # F7-101
@@ -248,7 +246,20 @@ def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus
             score = score_points(g, p.line)
         else:
             score = score_points(g, p.line, flip7=made, bonus=bonus)
-        if seat == penalised:  # V-082
-            score -= g.flip7_bonus
-        scores.append(score)
+        scores.append(score - penalty)
     return tuple(scores)
+
+
+def flip7_terms(game: Game, seat: int, busted: bool, flip7: int | None, bonus_to: int | None) -> tuple[bool, bool, int]:
+    """What a round's Flip 7 means for ``seat``'s score: ``(made, bonus, penalty)``.
+
+    ``made``: the seat made the Flip 7 (F7-050); ``bonus``: the Flip 7 bonus is added
+    to its line (the maker, unless Brutal Mode's choice gave it away, V-082; every
+    non-busted seat under option ``flip7_bonus_to: all-non-busted``); ``penalty``:
+    points taken off (the bonus, for the seat the maker gave -15 to, V-082), else 0.
+    ``flip7`` is the maker's seat or None, ``bonus_to`` the Brutal Mode choice or None.
+    """
+    penalised = bonus_to if bonus_to is not None and bonus_to != flip7 else None
+    made = flip7 == seat
+    bonus = (made and penalised is None) or (game.flip7_bonus_to == "all-non-busted" and flip7 is not None and not busted)
+    return made, bonus, game.flip7_bonus if seat == penalised else 0

@@ -103,7 +103,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.stmt):
                     visit([child])
-                elif hasattr(child, "body") and isinstance(getattr(child, "body"), list):
+                elif hasattr(child, "body") and isinstance(child.body, list):
                     visit([c for c in child.body if isinstance(c, ast.stmt)])  # type: ignore[attr-defined]
 
     visit(tree.body)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..game import MODIFIER, NUMBER
-from ..scoring import score_line
+from ..scoring import flip7_terms, score_line
 from ..state import Event, State, Status, game_end
 from .record import TableRecord
 
@@ -118,12 +118,9 @@ class ScorePad(TableRecord):
     def _breakdowns(self, prev: State, events: Sequence[Event], scores: Sequence[int], move: str) -> list[dict[str, Any] | None]:
         g = self.game
         lines, busted, flip7, bonus_to = self._final_lines(prev, events, move)
-        penalised = bonus_to if bonus_to is not None and bonus_to != flip7 else None
         out: list[dict[str, Any] | None] = []
         for seat, line in enumerate(lines):
-            made = flip7 == seat
-            shared = g.flip7_bonus_to == "all-non-busted" and flip7 is not None and not busted[seat]
-            bonus = (made and penalised is None) or shared
+            made, bonus, penalty = flip7_terms(g, seat, busted[seat], flip7, bonus_to)  # as the interpreter scores
             if made or bonus:
                 b = score_line(g, line, flip7=made, busted=busted[seat], bonus=bonus)
             else:  # as the interpreter: the line alone decides
@@ -131,14 +128,13 @@ class ScorePad(TableRecord):
             score = b.score
             if busted[seat] and g.busted_score == "modifiers":  # V-081: the negatives given still count
                 score = b.modifiers
-            penalty = -g.flip7_bonus if seat == penalised else 0
-            if score + penalty != scores[seat]:
+            if score - penalty != scores[seat]:
                 out.append(None)
                 continue
             mods = [g.card_ids[c] for c in line if g.category[c] == MODIFIER]
             out.append({
                 "numbers": b.numbers, "multiplied": b.multiplied, "modifiers": b.modifiers, "bonus": b.bonus,
-                "flip7": b.flip7, "busted": b.busted, "penalty": penalty, "score": score + penalty,
+                "flip7": b.flip7, "busted": b.busted, "penalty": -penalty, "score": score - penalty,
                 "cards": [g.card_ids[c] for c in line], "modifier_cards": mods,
             })  # fmt: skip
         return out
