@@ -41,9 +41,9 @@ def _emitted() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     draw's ``finish``)."""
     keys: dict[str, set[str]] = {}
     for name, fn in vars(events).items():
-        if callable(fn) and getattr(fn, "__module__", "") == events.__name__ and not name.startswith("_"):
-            if inspect.signature(fn).return_annotation in ("Event", Event) and name != "make":
-                keys[name] = set(inspect.signature(fn).parameters)
+        public = callable(fn) and getattr(fn, "__module__", "") == events.__name__ and not name.startswith("_")
+        if public and name != "make" and inspect.signature(fn).return_annotation in ("Event", Event):
+            keys[name] = set(inspect.signature(fn).parameters)
     position = {"discarded": 2, "stayed": 1, "forced_draw_ended": 2}
     details: dict[str, set[str]] = {t: set() for t in DETAILED}
     package = Path(flip7ref.state.__file__).parent
