@@ -36,7 +36,9 @@ settings.register_profile(
     stateful_step_count=300,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+# CI and mutmut runs (mutmut sets MUTANT_UNDER_TEST) use the derandomized ci profile.
+_CI = bool(os.environ.get("CI")) or "MUTANT_UNDER_TEST" in os.environ
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if _CI else "dev"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

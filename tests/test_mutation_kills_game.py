@@ -1,0 +1,303 @@
+"""Tests written against mutants that survived the mutmut run of issue 15 (docs/mutation-testing.md).
+
+The run mutates flip7ref/game.py, scoring.py, position.py and model.py (``[tool.mutmut]`` in
+pyproject.toml, ``python tools/mutation.py run``).  Each test pins a value or an exact message
+the earlier tests left loose.
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import attrs
+import pytest
+
+from flip7ref import CardError, Game, OptionError
+from flip7ref.game import ACTION, MODIFIER, Effect, _resolve, _truthy
+from flip7ref.scoring import score_cards
+from flip7ref.spec import spec_dir
+
+# --- scoring.py: score_cards --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "kind"), [("flip7", "str"), (None, "NoneType"), (3, "int")])
+def test_score_cards_refuses_what_is_not_a_game_naming_its_type(game: object, kind: str) -> None:
+    with pytest.raises(OptionError) as info:
+        score_cards(game, ["3"])
+    assert str(info.value) == f"game: expected a flip7ref.Game, got {kind}"
+
+
+@pytest.mark.rules("F7-035")
+@pytest.mark.parametrize(("edition", "card"), [("flip7", "freeze"), ("flip7", "Second Chance"), ("vengeance", "swap")])
+def test_score_cards_refuses_an_action_card_by_the_name_given(edition: str, card: str) -> None:
+    """An action card never lies in a line (it is resolved or kept, F7-035): the message quotes the name as given."""
+    g = Game(edition, 3)
+    with pytest.raises(CardError) as info:
+        score_cards(g, ["3", card, "5"])
+    assert str(info.value) == f"{card!r} is an action card; a scored line holds only number and modifier cards"
+
+
+# --- game.py: what a table compiles to --------------------------------------------------------
+
+_FLIP7_ROUND = {
+    "initial_deal": True,
+    "early_cards": "offer",
+    "early_second_chance": "deal",
+    "start_seat": "dealer-left",
+    "stay_requires": "any-card",
+    "stay_protects": True,
+    "modifiers_to": "receiver",
+    "empty_deck": "stay",
+    "between_rounds": "carry-over",
+    "flip7_bonus_to": "maker",
+    "modifier_targets": "non_busted",
+    "flip7_counts": "distinct",
+    "busted_score": "zero",
+    "flip7_choice": False,
+    "set_aside_order": "queue",
+    "reshuffles": 1,
+    "zero_after_stay": "general-rules",
+    "busted_cards": "keep",
+    "unusable_actions": "refuse",
+    "zero_with_negatives": "zero",
+    "target_score": 200,
+    "tie": "another-round",
+    "decks": 1,
+    "flip7_distinct": 7,
+    "flip7_bonus": 15,
+}
+_VENGEANCE_ROUND = _FLIP7_ROUND | {
+    "early_cards": "skip",
+    "stay_requires": "nothing",
+    "stay_protects": False,
+    "modifiers_to": "choose",
+    "flip7_counts": "cards",
+    "zero_after_stay": "no-flip7",
+}
+
+
+def _round_facts(game: Game) -> dict[str, object]:
+    return {name: getattr(game, name) for name in _FLIP7_ROUND}
+
+
+@pytest.mark.rules("F7-020", "F7-025", "F7-026", "F7-033", "F7-034", "F7-035", "F7-050", "F7-111", "F7-115", "F7-116")
+def test_flip7_table_compiles_to_its_default_readings() -> None:
+    """Every round and game-end fact of the Flip 7 table at its default options; the keys the
+    table leaves out (Vengeance's) read as the base rules."""
+    g = Game("flip7", 4)
+    assert _round_facts(g) == _FLIP7_ROUND
+    assert g.scoring == ("sum_numbers", "multiply", "add_modifiers", "flip7_bonus")
+    assert (g.sums_numbers, g.modifier_pipeline, g.floors_at_zero, g.adds_flip7_bonus) == (True, True, False, True)
+    assert g.no_stay == frozenset()
+
+
+@pytest.mark.rules("V-011", "V-014", "V-017", "V-022", "V-031", "V-038", "V-050", "V-060", "V-071", "V-072", "V-075")
+def test_vengeance_table_compiles_to_its_default_readings() -> None:
+    g = Game("vengeance", 4)
+    assert _round_facts(g) == _VENGEANCE_ROUND
+    assert g.scoring == ("sum_numbers", "multiply", "add_modifiers", "floor_zero", "zero_unless_flip7", "flip7_bonus")
+    assert (g.sums_numbers, g.modifier_pipeline, g.floors_at_zero, g.adds_flip7_bonus) == (True, True, True, True)
+    assert {g.card_ids[c] for c in g.no_stay} == {"0"}  # V-031: holding only The Zero, no Stay
+
+
+@pytest.mark.rules("V-080", "V-081", "V-082")
+def test_brutal_mode_readings_resolve_through_nested_options() -> None:
+    """modifier_targets depends on two options (brutal, then stayed_targetable): each pair gives its value;
+    Brutal Mode drops the floor at zero (its step is ``unless: brutal``)."""
+    expected = {
+        ("false", "yes"): "non_busted",
+        ("false", "no"): "active",
+        ("true", "yes"): "any",
+        ("true", "no"): "active_or_busted",
+    }
+    for (brutal, stayed), targets in expected.items():
+        g = Game("vengeance", 3, {"brutal": brutal, "stayed_targetable": stayed})
+        assert g.modifier_targets == targets, (brutal, stayed)
+        assert g.stay_protects is (stayed == "no")
+        assert g.busted_score == ("modifiers" if brutal == "true" else "zero")
+        assert g.flip7_choice is (brutal == "true")
+        assert g.floors_at_zero is (brutal == "false")
+        assert ("floor_zero" in g.scoring) is (brutal == "false")
+    g = Game("vengeance", 3, {"brutal": "true"})
+    assert g.scoring == ("sum_numbers", "multiply", "add_modifiers", "zero_unless_flip7", "flip7_bonus")
+    assert g.modifier_pipeline is True  # floor_zero is one of the steps the fast path may skip
+
+
+def test_a_table_without_the_optional_round_keys_reads_the_base_rules(tmp_path: Path) -> None:
+    """A house-rule table may leave out the optional keys of ``round``: a player with early cards is
+    skipped by the deal, a Second Chance of the deal is dealt past, one reshuffle a round, set-aside
+    cards in a queue, the Flip 7 bonus to its maker."""
+    text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
+    optional = ("  early_cards:", "  early_second_chance:", "  reshuffles:", "  set_aside_order:", "  flip7_bonus_to:")
+    kept, in_round = [], False
+    for line in text.splitlines(keepends=True):
+        in_round = line == "round:\n" or (in_round and line.startswith(" "))
+        if not (in_round and line.startswith(optional)):
+            kept.append(line)
+    assert len(kept) == len(text.splitlines()) - 5
+    path = tmp_path / "bare.yaml"
+    path.write_text("".join(kept), encoding="utf-8")
+    g = Game(path, 3)
+    facts = _round_facts(g)
+    assert facts == _FLIP7_ROUND | {"early_cards": "skip"}
+    assert g.options["reshuffles"] == 1  # the option still exists; the round no longer reads it
+    assert Game(path, 3, {"reshuffles": 3}).reshuffles == 1
+
+
+@pytest.mark.rules("F7-002", "F7-123")
+@pytest.mark.parametrize(("players", "decks"), [(1, 1), (18, 1), (19, 2), (36, 2), (37, 3), (144, 8)])
+def test_one_deck_per_eighteen_players(players: int, decks: int) -> None:
+    g = Game("flip7", players)
+    assert g.decks == decks
+    assert len(g.deck) == 94 * decks
+
+
+@pytest.mark.rules("F7-002", "F7-123")
+def test_more_players_than_eight_decks_serve_is_refused() -> None:
+    with pytest.raises(OptionError) as info:
+        Game("flip7", 145)
+    assert str(info.value) == "players: 145 players need 9 decks; at most 8 are supported"
+    assert Game("flip7", 3, {"decks": 2}).decks == 2
+
+
+def _effect_names(game: Game, effect: Effect) -> dict[str, object]:
+    fields = attrs.asdict(effect, recurse=False)
+    fields["set_aside"] = sorted(game.card_ids[c] for c in effect.set_aside)
+    return fields
+
+
+_DEFAULT_EFFECT = {
+    "targets": "active",
+    "keep_card": False,
+    "count": 0,
+    "set_aside": [],
+    "on_bust": "discard",
+    "assigner": "target",
+    "then_stay": False,
+    "hold_limit": 1,
+    "first_copy": "keep",
+    "self_target": "allowed",
+    "resolution": "assign-all-first",
+    "scope": "any-two",
+    "chooser": "giver",
+}
+
+
+@pytest.mark.rules("F7-060", "F7-062", "F7-070", "F7-074", "F7-080", "F7-082")
+def test_flip7_action_effects_at_default_options() -> None:
+    """The effect records of Flip 7's action cards, every parameter (the ones the table leaves out take
+    the primitive's defaults)."""
+    g = Game("flip7", 4)
+    effects = {g.card_ids[c]: _effect_names(g, e) for c, e in enumerate(g.effect) if e is not None}
+    assert effects == {
+        "freeze": _DEFAULT_EFFECT | {"primitive": "freeze", "keep_card": True},
+        "flip_three": _DEFAULT_EFFECT | {"primitive": "forced_draw", "count": 3, "set_aside": ["flip_three", "freeze"]},
+        "second_chance": _DEFAULT_EFFECT | {"primitive": "bust_shield"},
+    }
+
+
+@pytest.mark.rules("F7-070", "F7-074", "F7-080")
+def test_flip7_action_effects_follow_their_options() -> None:
+    options = {
+        "self_target": "only-when-alone",
+        "flip_three_bust": "resolve",
+        "set_aside_assigner": "giver",
+        "second_chance_in_flip_three": "set-aside",
+        "first_second_chance": "may-give",
+    }
+    g = Game("flip7", 4, options)
+    effects = {g.card_ids[c]: _effect_names(g, e) for c, e in enumerate(g.effect) if e is not None}
+    assert effects["flip_three"] == _DEFAULT_EFFECT | {
+        "primitive": "forced_draw",
+        "count": 3,
+        "set_aside": ["flip_three", "freeze", "second_chance"],
+        "on_bust": "resolve",
+        "assigner": "giver",
+        "self_target": "only-when-alone",
+    }
+    assert effects["freeze"]["self_target"] == "only-when-alone"
+    assert effects["second_chance"] == _DEFAULT_EFFECT | {"primitive": "bust_shield", "first_copy": "may-give"}
+
+
+@pytest.mark.rules("V-040", "V-041", "V-042", "V-043", "V-044", "V-045")
+def test_vengeance_action_effects_at_default_and_other_options() -> None:
+    g = Game("vengeance", 4)
+    effects = {g.card_ids[c]: _effect_names(g, e) for c, e in enumerate(g.effect) if e is not None}
+    others = sorted(g.card_ids[c] for c in range(len(g.card_ids)) if g.category[c] in (MODIFIER, ACTION))
+    assert effects == {
+        "just_one_more": _DEFAULT_EFFECT | {"primitive": "forced_draw", "targets": "non_busted", "count": 1, "then_stay": True},
+        "flip_four": _DEFAULT_EFFECT
+        | {"primitive": "forced_draw", "targets": "non_busted", "count": 4, "set_aside": others, "resolution": "in-order"},
+        "swap": _DEFAULT_EFFECT | {"primitive": "swap", "targets": "non_busted"},
+        "steal": _DEFAULT_EFFECT | {"primitive": "steal", "targets": "non_busted"},
+        "discard": _DEFAULT_EFFECT | {"primitive": "discard_card", "targets": "non_busted"},
+    }
+    g = Game(
+        "vengeance",
+        4,
+        {
+            "stayed_targetable": "no",
+            "swap_scope": "own-and-other",
+            "discard_chooser": "recipient",
+            "flip_four_cards": "immediate",
+        },
+    )
+    effects = {g.card_ids[c]: _effect_names(g, e) for c, e in enumerate(g.effect) if e is not None}
+    assert {name: e["targets"] for name, e in effects.items()} == dict.fromkeys(effects, "active")
+    assert effects["swap"]["scope"] == "own-and-other"
+    assert effects["discard"]["chooser"] == "recipient"
+    assert effects["flip_four"]["set_aside"] == []
+
+
+def test_truthy_words_of_unless() -> None:
+    """``unless:`` of a scoring step is true for true, 1, "on", "yes", "true" and nothing else."""
+    for value in (True, 1, "on", "yes", "true"):
+        assert _truthy(value), value
+    for value in (False, 0, "off", "no", "false", "1", "True", None, 2):
+        assert not _truthy(value), value
+
+
+def test_resolve_replaces_only_option_references() -> None:
+    options: dict[str, str | int] = {"a": "x", "b": 3}
+    assert _resolve({"option": "a"}, options) == "x"
+    assert _resolve({"option": "a", "values": {"x": "chosen", "y": "other"}}, options) == "chosen"
+    assert _resolve({"option": "b", "values": {"3": {"option": "a"}}}, options) == "x"  # a value naming another option
+    assert _resolve({"option": "a", "other": 1}, options) == {"option": "a", "other": 1}  # not a reference
+    assert _resolve({"values": {"x": 1}}, options) == {"values": {"x": 1}}
+    assert _resolve("plain", options) == "plain"
+
+
+# --- game.py: the small methods -----------------------------------------------------------------
+
+
+@pytest.mark.rules("F7-115", "F7-116")
+def test_move_and_stack_bounds_follow_the_documented_formulas() -> None:
+    """max_moves_per_round = 4 (k + 1) D + 2 N + 1 and max_pending = 2 D + 4 (docs/termination.md)."""
+    g = Game("flip7", 4)
+    assert len(g.deck) == 94
+    assert g.max_moves_per_round() == 4 * 2 * 94 + 2 * 4 + 1 == 761
+    assert g.max_pending() == 2 * 94 + 4 == 192
+    g = Game("flip7", 19, {"reshuffles": 3})
+    assert g.max_moves_per_round() == 4 * 4 * 188 + 2 * 19 + 1
+    assert g.max_pending() == 2 * 188 + 4
+
+
+def test_repr_and_non_default_options_show_only_what_differs() -> None:
+    assert repr(Game("flip7", 4)) == "Game('flip7', players=4, options={})"
+    g = Game("vengeance", 3, {"tie": "shared-win", "brutal": "true", "reshuffles": 1})
+    assert repr(g) == "Game('vengeance', players=3, options={'brutal': 'true', 'tie': 'shared-win'})"
+    assert g.non_default_options() == {"brutal": "true", "tie": "shared-win"}
+    assert Game("flip7", 2).non_default_options() == {}
+
+
+def test_games_pickle_as_their_arguments_and_compare_by_them() -> None:
+    g = Game("vengeance", 3, {"brutal": "true"})
+    back = pickle.loads(pickle.dumps(g))
+    assert back == g and hash(back) == hash(g)
+    assert back.options == g.options and back.players == 3
+    assert g.__reduce__() == (Game, (g.edition, 3, dict(g.options)))
+    assert g != Game("vengeance", 4, {"brutal": "true"})
+    assert g != Game("vengeance", 3)
+    assert g != "vengeance"
+    assert Game("flip7", 3) == Game("flip7", 3, {"tie": "another-round"})
