@@ -13,8 +13,9 @@ from pathlib import Path
 import attrs
 import pytest
 
-from flip7ref import CardError, Game, OptionError
+from flip7ref import CardError, Game, OptionError, SerializationError
 from flip7ref.game import ACTION, MODIFIER, Effect, _resolve, _truthy
+from flip7ref.position import MAX_DEPTH, _kind_of, _short, check_depth, too_deep
 from flip7ref.scoring import score_cards
 from flip7ref.spec import spec_dir
 
@@ -301,3 +302,64 @@ def test_games_pickle_as_their_arguments_and_compare_by_them() -> None:
     assert g != Game("vengeance", 3)
     assert g != "vengeance"
     assert Game("flip7", 3) == Game("flip7", 3, {"tie": "another-round"})
+
+
+# --- position.py: the helpers of the serialized-data checks -------------------------------------
+
+
+def _nested(levels: int) -> list[object]:
+    """``levels`` lists, each the only item of the one before: ``[[[...]]]``."""
+    top: list[object] = []
+    inner = top
+    for _ in range(levels - 1):
+        new: list[object] = []
+        inner.append(new)
+        inner = new
+    return top
+
+
+def test_too_deep_reports_the_first_value_at_the_limit_with_its_path() -> None:
+    assert too_deep([[1]], limit=2) is None
+    assert too_deep([[[1]]], limit=2) == "/0/0"
+    assert too_deep({"a": [{"b": []}]}, limit=3) == "/a/0/b"
+    assert too_deep({"a": [{"b": []}]}, limit=4) is None
+    assert too_deep((("x",),), limit=1) == "/0"  # tuples count like lists
+    assert too_deep(_nested(MAX_DEPTH)) is None
+    assert too_deep(_nested(MAX_DEPTH + 1)) == "/0/0/0/0/0/0/..."
+
+
+def test_too_deep_cuts_the_path_after_six_steps() -> None:
+    nine = _nested(9)
+    assert too_deep(nine, limit=6) == "/0/0/0/0/0/0"
+    assert too_deep(nine, limit=7) == "/0/0/0/0/0/0/..."
+    assert too_deep(nine, limit=8) == "/0/0/0/0/0/0/..."
+    assert too_deep(nine, limit=9) is None
+
+
+def test_check_depth_names_what_was_read_the_limit_and_the_path() -> None:
+    with pytest.raises(SerializationError) as info:
+        check_depth(_nested(9), "case", 3)
+    assert str(info.value) == "case: nested more than 3 levels deep (at /0/0/0)"
+    with pytest.raises(SerializationError) as info:
+        check_depth(_nested(MAX_DEPTH + 1))
+    assert str(info.value) == f"state data: nested more than {MAX_DEPTH} levels deep (at /0/0/0/0/0/0/...)"
+    check_depth(_nested(MAX_DEPTH))  # at the limit: accepted
+
+
+def test_short_cuts_long_values_to_forty_characters() -> None:
+    assert _short([1, 2]) == "[1, 2]"
+    assert _short("x" * 38) == "'" + "x" * 38 + "'"  # 40 characters: kept
+    assert _short("x" * 39) == "'" + "x" * 36 + "..."
+    assert len(_short("y" * 500)) == 40
+    assert _short("abcdef", limit=5) == "'a..."
+    assert _short(_nested(200_000)) == "a deeply nested list"
+
+
+def test_kind_of_reads_pure_and_compiled_annotations() -> None:
+    """attrs gives the annotation's text in the pure build and the bare class in the compiled one."""
+    assert _kind_of("seat", "int") == "int"
+    assert _kind_of("cards", "tuple[int, ...]") == "tuple[int, ...]"
+    assert _kind_of("seat", int) == "int"
+    assert _kind_of("flag", bool) == "bool"
+    assert _kind_of("cards", tuple) == "tuple[int, ...]"
+    assert _kind_of("items", tuple) == "tuple[tuple[int, int, int], ...]"

@@ -4,7 +4,8 @@ Usage (from the repository root, in a venv with ``pip install -e '.[dev]' mutmut
 
     python tools/mutation.py run                  # every module of [tool.mutmut] only_mutate
     python tools/mutation.py run flip7ref/game.py # one module (re-runs its mutants)
-    python tools/mutation.py run --new            # only mutants without a verdict yet
+    python tools/mutation.py run --resume         # per module, only mutants not checked yet (after a stop)
+    python tools/mutation.py run --new            # only mutants without a verdict yet, in one mutmut run
     python tools/mutation.py run --survivors      # re-run every mutant not killed (after new tests)
     python tools/mutation.py report               # table per module + every survivor
     python tools/mutation.py report --markdown --diff --fail-under 90
@@ -135,6 +136,10 @@ def run(args: argparse.Namespace) -> int:
         jobs = [("(survivors)", names)]
     elif args.new:
         jobs = [("(new)", [])]
+    elif args.resume:
+        unchecked = [n for n, v in results().items() if v == "not checked"]
+        jobs = [(m, [n for n in unchecked if mutant_module(n) == module_name(m)]) for m in modules]
+        jobs = [(m, names) for m, names in jobs if names]
     else:
         jobs = [(m, [f"{module_name(m)}.*"]) for m in modules]
     status = 0
@@ -150,7 +155,8 @@ def run(args: argparse.Namespace) -> int:
         code = subprocess.run(base + patterns, cwd=ROOT, env=env).returncode
         wall, cpu = time.monotonic() - wall, _cpu_children() - cpu
         load_after = os.getloadavg()
-        timings[label] = {
+        runs = [] if not (args.resume or args.survivors) else timings.get(label, [])
+        entry = {
             "wall_s": round(wall, 1),
             "cpu_s": round(cpu, 1),
             "load_before": [round(x, 2) for x in load_before],
@@ -158,7 +164,9 @@ def run(args: argparse.Namespace) -> int:
             "max_children": args.max_children,
             "exit_code": code,
             "finished": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+            "mutants_named": len(patterns) if patterns and "*" not in patterns[0] else None,
         }
+        timings[label] = [*runs, entry]
         TIMINGS.parent.mkdir(exist_ok=True)
         TIMINGS.write_text(json.dumps(timings, indent=2) + "\n", encoding="utf-8")
         print(f"   {label}: wall {wall:.0f} s, CPU {cpu:.0f} s, load {load_before[0]:.2f} -> {load_after[0]:.2f}", flush=True)
@@ -189,10 +197,17 @@ def report(args: argparse.Namespace) -> int:
         rate = 100.0 * sum(counts[k] for k in KILLED) / n if n else 0.0
         worst = min(worst, rate) if path != "total" and n else worst
         other = n - counts["killed"] - counts["survived"] - counts["timeout"]
-        times = f"{timing['wall_s']:.0f} / {timing['cpu_s']:.0f}" if timing else ""
-        load = f"{timing['load_before'][0]:.2f}-{timing['load_after'][0]:.2f}" if timing else ""
+        times = f"{sum(t['wall_s'] for t in timing):.0f} / {sum(t['cpu_s'] for t in timing):.0f}" if timing else ""
+        loads = [x for t in timing or [] for x in (t["load_before"][0], t["load_after"][0])]
+        load = f"{min(loads):.2f}-{max(loads):.2f}" if loads else ""
         cells = [path, n, counts["killed"], counts["survived"], counts["timeout"], other, f"{rate:.1f} %", times, load]
         print(("| " + " | ".join(map(str, cells)) + " |") if md else "  ".join(f"{c!s:>10}" for c in cells))
+    for label in ("(new)", "(survivors)"):
+        for t in timings.get(label, []):
+            print(
+                f"{label} run finished {t['finished']}: wall {t['wall_s']:.0f} s, CPU {t['cpu_s']:.0f} s, "
+                f"load {t['load_before'][0]:.2f}-{t['load_after'][0]:.2f}, {t['mutants_named'] or 'all'} mutants"
+            )
     if total["killed"] + total["timeout"] != sum(total.values()):
         print("\nNot killed:" if not md else "\nNot killed:\n")
     for name in sorted(verdicts):
@@ -218,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument("--max-children", type=int, default=2, help="mutmut workers (default 2)")
     p_run.add_argument("--nice", type=int, default=10, help="niceness of the run (default 10)")
     p_run.add_argument("--new", action="store_true", help="only the mutants without a verdict (one mutmut run)")
+    p_run.add_argument("--resume", action="store_true", help="per module, only the mutants not checked yet (after a stop)")
     p_run.add_argument("--survivors", action="store_true", help="re-run every mutant not killed (after adding tests)")
     p_run.set_defaults(func=run)
     p_rep = sub.add_parser("report", help="kill rate per module and every mutant not killed")
