@@ -15,7 +15,7 @@ import pytest
 
 from flip7ref import CardError, Game, OptionError, SerializationError
 from flip7ref.game import ACTION, MODIFIER, Effect, _resolve, _truthy
-from flip7ref.position import MAX_DEPTH, _kind_of, _short, check_depth, too_deep
+from flip7ref.position import MAX_DEPTH, PositionError, _check_frame_fields, _kind_of, _short, check_depth, too_deep
 from flip7ref.scoring import score_cards
 from flip7ref.spec import spec_dir
 
@@ -363,3 +363,76 @@ def test_kind_of_reads_pure_and_compiled_annotations() -> None:
     assert _kind_of("flag", bool) == "bool"
     assert _kind_of("cards", tuple) == "tuple[int, ...]"
     assert _kind_of("items", tuple) == "tuple[tuple[int, int, int], ...]"
+    assert _kind_of("seed", int | None) == "int | None"  # no __name__: its text (a kind no check knows)
+
+
+@attrs.frozen
+class _Probe:
+    """A frame-like record with a field of every kind ``_check_frame_fields`` knows (no shipped
+    frame has a bool field; the annotations are text, as attrs gives them in the pure build)."""
+
+    seat: int
+    word: str
+    flag: bool
+    cards: tuple[int, ...]
+    items: tuple[tuple[int, int, int], ...]
+    other: float
+
+
+_GOOD = {"seat": 0, "word": "hit", "flag": False, "cards": (0, 3), "items": ((1, 0, 2),), "other": 0.5}
+
+
+def test_frame_fields_of_the_right_kinds_pass() -> None:
+    _check_frame_fields(_Probe(**_GOOD), 0)  # type: ignore[arg-type]
+    _check_frame_fields(_Probe(**(_GOOD | {"flag": True, "cards": (), "items": (), "other": "anything"})), 0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "expected"),
+    [
+        ("seat", -1, "a whole number from 0"),
+        ("seat", True, "a whole number from 0"),
+        ("word", 3, "a string"),
+        ("word", None, "a string"),
+        ("flag", 1, "true or false"),
+        ("flag", "yes", "true or false"),
+        ("cards", [0, 3], "a list of whole numbers from 0"),
+        ("cards", (0, -3), "a list of whole numbers from 0"),
+        ("cards", (0, "3"), "a list of whole numbers from 0"),
+        ("cards", (False,), "a list of whole numbers from 0"),
+        ("items", ((1, 0),), "a list of [card, seat, seat] entries"),
+        ("items", ([1, 0, 2],), "a list of [card, seat, seat] entries"),
+        ("items", ((1, 0, "2"),), "a list of [card, seat, seat] entries"),
+        ("items", [(1, 0, 2)], "a list of [card, seat, seat] entries"),
+    ],
+)
+def test_a_frame_field_of_the_wrong_kind_is_named_with_what_was_expected(field: str, value: object, expected: str) -> None:
+    with pytest.raises(PositionError) as info:
+        _check_frame_fields(_Probe(**(_GOOD | {field: value})), 4)  # type: ignore[arg-type]
+    assert info.value.field == f"state data: frames/4/{field}"
+    assert info.value.expected == f"expected {expected}, got {_short(value)}"
+    assert str(info.value) == f"state data: frames/4/{field}: expected {expected}, got {_short(value)}"
+
+
+def test_position_error_keeps_field_and_expected() -> None:
+    error = PositionError("lines[2]", "a busted line holds the duplicate that busted it")
+    assert (error.field, error.expected) == ("lines[2]", "a busted line holds the duplicate that busted it")
+    assert str(error) == "lines[2]: a busted line holds the duplicate that busted it"
+    assert isinstance(error, CardError) and isinstance(error, SerializationError)
+
+
+def test_frame_fields_read_like_the_compiled_build_with_bare_classes() -> None:
+    """In the compiled build attrs gives bare classes (``tuple``, ``int``): ``items`` is still read as
+    [card, seat, seat] entries and any other tuple as card codes."""
+    compiled = attrs.make_class(
+        "Compiled",
+        {"seat": attrs.field(type=int), "cards": attrs.field(type=tuple), "items": attrs.field(type=tuple)},
+        frozen=True,
+    )
+    _check_frame_fields(compiled(seat=1, cards=(0, 2), items=((1, 0, 2),)), 0)
+    with pytest.raises(PositionError) as info:
+        _check_frame_fields(compiled(seat=1, cards=((0, 2),), items=((1, 0, 2),)), 2)
+    assert str(info.value) == "state data: frames/2/cards: expected a list of whole numbers from 0, got ((0, 2),)"
+    with pytest.raises(PositionError) as info:
+        _check_frame_fields(compiled(seat=1, cards=(0,), items=(1, 0, 2)), 2)
+    assert str(info.value) == "state data: frames/2/items: expected a list of [card, seat, seat] entries, got (1, 0, 2)"

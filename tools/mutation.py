@@ -212,7 +212,7 @@ def report(args: argparse.Namespace) -> int:
         print("\nNot killed:" if not md else "\nNot killed:\n")
     for name in sorted(verdicts):
         verdict = verdicts[name]
-        if verdict in KILLED or not any(fnmatch.fnmatch(mutant_module(name), module_name(p)) for p in modules):
+        if verdict in (*KILLED, "not checked") or not any(fnmatch.fnmatch(mutant_module(name), module_name(p)) for p in modules):
             continue
         print(f"- `{name}` ({mutant_function(name)}): {verdict}" if md else f"  {verdict:>10}  {name}")
         if args.diff:
