@@ -13,9 +13,18 @@ from pathlib import Path
 import attrs
 import pytest
 
-from flip7ref import CardError, Game, OptionError, SerializationError
+from flip7ref import CardError, Game, OptionError, SerializationError, State
 from flip7ref.game import ACTION, MODIFIER, Effect, _resolve, _truthy
-from flip7ref.position import MAX_DEPTH, PositionError, _check_frame_fields, _kind_of, _short, check_depth, too_deep
+from flip7ref.position import (
+    MAX_DEPTH,
+    PositionError,
+    _check_frame_fields,
+    _kind_of,
+    _short,
+    check_depth,
+    check_state,
+    too_deep,
+)
 from flip7ref.scoring import score_cards
 from flip7ref.spec import spec_dir
 
@@ -436,3 +445,75 @@ def test_frame_fields_read_like_the_compiled_build_with_bare_classes() -> None:
     with pytest.raises(PositionError) as info:
         _check_frame_fields(compiled(seat=1, cards=(0,), items=(1, 0, 2)), 2)
     assert str(info.value) == "state data: frames/2/items: expected a list of [card, seat, seat] entries, got (1, 0, 2)"
+
+
+# --- position.py: check_state on states built directly (past from_dict's own checks) ----------
+
+_STATE_FIELDS = (
+    "game", "players", "draw", "discard", "frames", "dealer", "turn", "round", "totals", "last_scores", "flip7",
+    "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "round_shuffles",
+)  # fmt: skip
+
+
+def _with(state: State, **changes: object) -> State:
+    """``state`` with some fields replaced, built with the public constructor (no check runs)."""
+    return State(**({name: getattr(state, name) for name in _STATE_FIELDS} | changes))
+
+
+_SEEDED = Game("flip7", 3).new_initial_state(seed=1)
+
+
+@pytest.mark.rules("F7-116")
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"dealer": 3}, "dealer: expected a seat 0..2"),
+        ({"turn": -1}, "turn: expected a seat 0..2"),
+        ({"totals": (0, 0)}, "totals: expected 3 whole numbers"),
+        ({"totals": (0, 0, 1.5)}, "totals: expected 3 whole numbers"),
+        ({"last_scores": (0, "1", 0)}, "last_scores: expected whole numbers"),
+        ({"winners": (3,)}, "winners/flip7: expected seats 0..2"),
+        ({"flip7": 3}, "winners/flip7: expected seats 0..2"),
+        ({"round": 0}, "round/shuffles: expected a round from 1 and a non-negative shuffle count"),
+        ({"shuffles": -1}, "round/shuffles: expected a round from 1 and a non-negative shuffle count"),
+        (
+            {"round_shuffles": 2, "shuffles": 5},
+            "round_shuffles: expected a whole number 0..1, at most 'shuffles' (F7-116, V-075)",
+        ),
+        (
+            {"round_shuffles": 1, "shuffles": 0},
+            "round_shuffles: expected a whole number 0..1, at most 'shuffles' (F7-116, V-075)",
+        ),
+        ({"round_shuffles": -1}, "round_shuffles: expected a whole number 0..1, at most 'shuffles' (F7-116, V-075)"),
+        ({"round_shuffles": True}, "round_shuffles: expected a whole number 0..1, at most 'shuffles' (F7-116, V-075)"),
+        ({"round_over": 1}, "round_over: expected true or false, got 1"),
+        ({"round_over": None}, "round_over: expected true or false, got None"),
+        ({"bonus_to": "0"}, "bonus_to: expected a seat 0..2 or null, got '0'"),
+        ({"bonus_to": 3}, "bonus_to: expected a seat 0..2 or null, got 3"),
+        ({"bonus_to": 0}, "bonus_to: expected null: only the Flip 7 maker's choice in Brutal Mode sets it (V-082)"),
+        ({"bonus_to": 0, "flip7": 1}, "bonus_to: expected null: only the Flip 7 maker's choice in Brutal Mode sets it (V-082)"),
+        ({"shuffle_seed": 5}, "shuffle_seed: expected a string or null, got 5"),
+    ],
+)
+def test_check_state_refuses_each_malformed_field_with_its_message(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(PositionError) as info:
+        check_state(_with(_SEEDED, **changes))
+    assert str(info.value) == f"state data: {message}"
+
+
+@pytest.mark.rules("F7-116", "V-082")
+def test_check_state_accepts_the_edges_of_each_range() -> None:
+    check_state(_SEEDED)
+    check_state(Game("flip7", 3).new_initial_state())  # an open state: no shuffle seed
+    for changes in (
+        {"round_shuffles": 1, "shuffles": 1},
+        {"round_shuffles": 1, "shuffles": 4},
+        {"shuffle_seed": None},
+        {"last_scores": (1, 2)},
+        {"dealer": 2, "turn": 0},
+    ):
+        check_state(_with(_SEEDED, **changes))
+    brutal = Game("vengeance", 3, {"brutal": "true"}).new_initial_state(seed=1)
+    check_state(_with(brutal, bonus_to=0, flip7=1))  # the maker's choice after a Flip 7 (V-082)
+    with pytest.raises(PositionError, match="only the Flip 7 maker's choice"):
+        check_state(_with(brutal, bonus_to=0))
