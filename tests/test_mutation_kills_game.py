@@ -21,7 +21,9 @@ from flip7ref.position import (
     _check_frame_fields,
     _kind_of,
     _short,
+    check_data_fields,
     check_depth,
+    check_edition_field,
     check_state,
     too_deep,
 )
@@ -517,3 +519,49 @@ def test_check_state_accepts_the_edges_of_each_range() -> None:
     check_state(_with(brutal, bonus_to=0, flip7=1))  # the maker's choice after a Flip 7 (V-082)
     with pytest.raises(PositionError, match="only the Flip 7 maker's choice"):
         check_state(_with(brutal, bonus_to=0))
+
+
+@pytest.mark.rules("F7-002", "F7-060")
+def test_check_state_counts_the_cards_held_by_pending_frames() -> None:
+    """A Freeze waiting for its target is a card of the state: with all three Freezes also in the
+    discard pile, the frames hold a copy more than the deck (F7-002)."""
+    g = Game("flip7", 3)
+    s = g.new_position(lines={0: ["3"], 1: ["4"], 2: ["5"]}, draw=["freeze"])
+    s = s.apply(s.legal_actions()[0]).apply_chance("freeze")  # seat 1 hits and reveals the Freeze
+    assert [f.name for f in s.frames] == ["choose_target"]
+    freeze = g.code("freeze")
+    check_state(s)
+    crowded = _with(s, draw=tuple(c for c in s.draw if c != freeze), discard=(*s.discard, freeze, freeze, freeze))
+    with pytest.raises(PositionError) as info:
+        check_state(crowded)
+    assert str(info.value) == "frames: more copies of 'freeze' than the deck holds"
+
+
+def test_check_data_fields_refuses_before_a_state_is_built() -> None:
+    check_data_fields({})
+    check_data_fields({"round_over": True, "shuffle_seed": None})
+    check_data_fields({"round_over": False, "shuffle_seed": "7"})
+    with pytest.raises(PositionError) as info:
+        check_data_fields({"round_over": 1})
+    assert str(info.value) == "state data: round_over: expected true or false, got 1"
+    with pytest.raises(PositionError) as info:
+        check_data_fields({"round_over": False, "shuffle_seed": 7})
+    assert str(info.value) == "state data: shuffle_seed: expected a string or null, got 7"
+    with pytest.raises(PositionError) as info:
+        check_data_fields({"shuffle_seed": ["x" * 60]})
+    assert str(info.value) == "state data: shuffle_seed: expected a string or null, got ['xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."
+
+
+def test_check_edition_field_quotes_at_most_forty_characters_of_a_long_edition() -> None:
+    long = "x" * 39 + "yz" + "w" * 20
+    with pytest.raises(SerializationError) as info:
+        check_edition_field(long, None)
+    assert str(info.value) == (
+        "state data: edition: expected one of flip7, vengeance (a table file is used only when the caller passes "
+        f"its game), got {'x' * 39 + 'y'!r}"
+    )
+    with pytest.raises(SerializationError) as info:
+        check_edition_field(long, Game("flip7", 3))
+    assert str(info.value) == f"state data: edition: the data is of edition {'x' * 39 + 'y'!r}, the game given of 'flip7'"
+    assert check_edition_field("vengeance", None) == "vengeance"
+    assert check_edition_field("flip7", Game("flip7", 3)) == "flip7"
