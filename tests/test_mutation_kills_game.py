@@ -8,13 +8,14 @@ the earlier tests left loose.
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
 import pytest
 
 from flip7ref import CardError, Game, OptionError, SerializationError, State
-from flip7ref.game import ACTION, MODIFIER, Effect, _resolve, _truthy
+from flip7ref.game import _STATE_BUILDERS, ACTION, MODIFIER, Effect, _resolve, _truthy, install_state_builders
 from flip7ref.position import (
     MAX_DEPTH,
     PositionError,
@@ -565,3 +566,72 @@ def test_check_edition_field_quotes_at_most_forty_characters_of_a_long_edition()
     assert str(info.value) == f"state data: edition: the data is of edition {'x' * 39 + 'y'!r}, the game given of 'flip7'"
     assert check_edition_field("vengeance", None) == "vengeance"
     assert check_edition_field("flip7", Game("flip7", 3)) == "flip7"
+
+
+def test_games_that_differ_hash_apart() -> None:
+    games = [Game("flip7", 3), Game("flip7", 4), Game("vengeance", 3), Game("vengeance", 3, {"brutal": "true"})]
+    assert len({hash(g) for g in games}) == len(games)
+    assert len(set(games)) == len(games)
+
+
+def test_game_hands_every_argument_to_the_installed_state_builders() -> None:
+    """flip7ref.state installs the two builders behind new_initial_state / new_position; the game
+    passes each argument on unchanged (the builders are put back afterwards)."""
+    saved = dict(_STATE_BUILDERS)
+    calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
+
+    def recorder(kind: str) -> Callable[..., State]:
+        def build(*args: object, **kwargs: object) -> State:
+            calls.append((kind, args, kwargs))
+            return _SEEDED
+
+        return build
+
+    g = Game("flip7", 3)
+    try:
+        install_state_builders(initial=recorder("initial"), position=recorder("position"))
+        assert g.new_initial_state(7, dealer=2, stack=["3"], totals=[1, 2, 3]) is _SEEDED
+        assert g.new_initial_state() is _SEEDED
+        assert g.new_position() is _SEEDED
+        assert (
+            g.new_position(
+                dealer=1,
+                turn=2,
+                lines={0: ["3"]},
+                kept={1: ["second_chance"]},
+                statuses={2: "stayed"},
+                draw=["5"],
+                discard=["6"],
+                totals=[0, 1, 2],
+                round_number=4,
+                seed=None,
+                rest="out",
+                deal=True,
+            )
+            is _SEEDED
+        )
+    finally:
+        _STATE_BUILDERS.clear()
+        _STATE_BUILDERS.update(saved)
+    assert calls == [
+        ("initial", (g,), {"seed": 7, "dealer": 2, "stack": ["3"], "totals": [1, 2, 3]}),
+        ("initial", (g,), {"seed": None, "dealer": 0, "stack": None, "totals": None}),
+        (
+            "position",
+            (g,),
+            {
+                "dealer": 0, "turn": None, "lines": None, "kept": None, "statuses": None, "draw": (), "discard": (),
+                "totals": None, "round_number": 1, "seed": 0, "rest": "below", "deal": False,
+            },
+        ),
+        (
+            "position",
+            (g,),
+            {
+                "dealer": 1, "turn": 2, "lines": {0: ["3"]}, "kept": {1: ["second_chance"]}, "statuses": {2: "stayed"},
+                "draw": ["5"], "discard": ["6"], "totals": [0, 1, 2], "round_number": 4, "seed": None, "rest": "out",
+                "deal": True,
+            },
+        ),
+    ]  # fmt: skip
+    assert g.new_initial_state(seed=1) == _SEEDED  # the real builders are back
