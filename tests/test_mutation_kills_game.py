@@ -635,3 +635,33 @@ def test_game_hands_every_argument_to_the_installed_state_builders() -> None:
         ),
     ]  # fmt: skip
     assert g.new_initial_state(seed=1) == _SEEDED  # the real builders are back
+
+
+def test_game_defaults_to_four_player_flip7() -> None:
+    g = Game()
+    assert g == Game("flip7", 4)
+    assert (g.edition.id, g.players, g.non_default_options()) == ("flip7", 4, {})
+
+
+@pytest.mark.parametrize("players", [True, 2.0, "3", None])
+def test_players_must_be_a_whole_number(players: object) -> None:
+    with pytest.raises(OptionError) as info:
+        Game("flip7", players)
+    assert str(info.value) == f"players: expected a whole number, got {players!r}"
+
+
+@pytest.mark.rules("F7-122")
+def test_a_table_minimum_player_count_is_enforced(tmp_path: Path) -> None:
+    """Both shipped tables take one player (F7-122, V-073); a table may ask for more."""
+    with pytest.raises(OptionError) as info:
+        Game("flip7", 0)
+    assert str(info.value) == "players: 0 is too few for flip7 (at least 1)"
+    assert Game("vengeance", 1).players == 1
+    text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
+    assert text.count("\n  min_players: 1 ") == 1
+    path = tmp_path / "three_up.yaml"
+    path.write_text(text.replace("\n  min_players: 1 ", "\n  min_players: 3 "), encoding="utf-8")
+    with pytest.raises(OptionError) as info:
+        Game(path, 2)
+    assert str(info.value) == "players: 2 is too few for flip7 (at least 3)"
+    assert Game(path, 3).players == 3
