@@ -665,3 +665,14 @@ def test_a_table_minimum_player_count_is_enforced(tmp_path: Path) -> None:
         Game(path, 2)
     assert str(info.value) == "players: 2 is too few for flip7 (at least 3)"
     assert Game(path, 3).players == 3
+    path.write_text(text.replace("\n  min_players: 1 ", "\n  # no minimum "), encoding="utf-8")
+    assert Game(path, 1).players == 1  # a table without min_players takes one player
+
+
+def test_options_must_be_a_mapping() -> None:
+    with pytest.raises(OptionError) as info:
+        Game("flip7", 3, ["tie"])
+    assert str(info.value) == "options: expected a mapping of option names to values, got list"
+    with pytest.raises(OptionError) as info:
+        Game("flip7", 3, "tie=shared-win")
+    assert str(info.value) == "options: expected a mapping of option names to values, got str"
