@@ -676,3 +676,16 @@ def test_options_must_be_a_mapping() -> None:
     with pytest.raises(OptionError) as info:
         Game("flip7", 3, "tie=shared-win")
     assert str(info.value) == "options: expected a mapping of option names to values, got str"
+
+
+@attrs.frozen
+class _ProbeOtherFirst:
+    note: float  # a kind _check_frame_fields does not know: skipped, and the fields after it still checked
+    seat: int
+
+
+def test_frame_fields_after_a_field_of_another_kind_are_still_checked() -> None:
+    _check_frame_fields(_ProbeOtherFirst(note=0.5, seat=2), 1)
+    with pytest.raises(PositionError) as info:
+        _check_frame_fields(_ProbeOtherFirst(note=0.5, seat=-2), 1)
+    assert str(info.value) == "state data: frames/1/seat: expected a whole number from 0, got -2"

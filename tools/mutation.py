@@ -194,13 +194,23 @@ def report(args: argparse.Namespace) -> int:
     worst = 100.0
     for path, counts, timing in rows:
         n = sum(counts.values())
-        rate = 100.0 * sum(counts[k] for k in KILLED) / n if n else 0.0
+        rate = 100.0 * sum(counts[k] for k in KILLED) / n if n else float("nan")
         worst = min(worst, rate) if path != "total" and n else worst
         other = n - counts["killed"] - counts["survived"] - counts["timeout"]
         times = f"{sum(t['wall_s'] for t in timing):.0f} / {sum(t['cpu_s'] for t in timing):.0f}" if timing else ""
         loads = [x for t in timing or [] for x in (t["load_before"][0], t["load_after"][0])]
         load = f"{min(loads):.2f}-{max(loads):.2f}" if loads else ""
-        cells = [path, n, counts["killed"], counts["survived"], counts["timeout"], other, f"{rate:.1f} %", times, load]
+        cells = [
+            path,
+            n,
+            counts["killed"],
+            counts["survived"],
+            counts["timeout"],
+            other,
+            f"{rate:.1f} %" if n else "n/a",
+            times,
+            load,
+        ]
         print(("| " + " | ".join(map(str, cells)) + " |") if md else "  ".join(f"{c!s:>10}" for c in cells))
     for label in ("(new)", "(survivors)"):
         for t in timings.get(label, []):
