@@ -15,7 +15,7 @@ import attrs
 import pytest
 
 from flip7ref import CardError, Game, OptionError, SerializationError, State
-from flip7ref.game import _STATE_BUILDERS, ACTION, MODIFIER, Effect, _resolve, _truthy, install_state_builders
+from flip7ref.game import _STATE_BUILDERS, ACTION, MODIFIER, NUMBER, Effect, _resolve, _truthy, install_state_builders
 from flip7ref.position import (
     MAX_DEPTH,
     PositionError,
@@ -689,3 +689,32 @@ def test_frame_fields_after_a_field_of_another_kind_are_still_checked() -> None:
     with pytest.raises(PositionError) as info:
         _check_frame_fields(_ProbeOtherFirst(note=0.5, seat=-2), 1)
     assert str(info.value) == "state data: frames/1/seat: expected a whole number from 0, got -2"
+
+
+def test_an_unknown_option_lists_the_known_ones() -> None:
+    g = Game("vengeance", 3)
+    with pytest.raises(OptionError) as info:
+        Game("vengeance", 3, {"nope": 1})
+    assert str(info.value) == f"unknown option 'nope' for edition vengeance (known options: {', '.join(g.edition.options)})"
+    assert "(known options: brutal, lucky13_flip7, stayed_targetable, " in str(info.value)
+
+
+def test_cards_without_a_rank_have_rank_minus_one() -> None:
+    for edition in ("flip7", "vengeance"):
+        g = Game(edition, 3)
+        ranks = {g.card_ids[c]: g.rank[c] for c in range(len(g.card_ids))}
+        assert {ranks[g.card_ids[c]] for c in range(len(g.card_ids)) if g.category[c] != NUMBER} == {-1}
+        assert ranks["0"] == 0 and ranks["12"] == 12
+
+
+@pytest.mark.rules("F7-020")
+@pytest.mark.parametrize(("value", "dealt"), [("true", True), ("false", False), ("deal", True), ("none", False)])
+def test_initial_deal_reads_booleans_and_words(tmp_path: Path, value: str, dealt: bool) -> None:
+    """The table's ``initial_deal`` may be true/false or the words deal/none (the option's readings)."""
+    text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
+    old = "  initial_deal: {option: initial_deal}"
+    assert text.count(old) == 1
+    path = tmp_path / f"deal_{value}.yaml"
+    path.write_text(text.replace(old, f"  initial_deal: {value}"), encoding="utf-8")
+    assert Game(path, 3).initial_deal is dealt
+    assert Game("flip7", 3, {"initial_deal": value if value in ("deal", "none") else "deal"}).initial_deal is (value != "none")
