@@ -718,3 +718,23 @@ def test_initial_deal_reads_booleans_and_words(tmp_path: Path, value: str, dealt
     path.write_text(text.replace(old, f"  initial_deal: {value}"), encoding="utf-8")
     assert Game(path, 3).initial_deal is dealt
     assert Game("flip7", 3, {"initial_deal": value if value in ("deal", "none") else "deal"}).initial_deal is (value != "none")
+
+
+@pytest.mark.rules("F7-002", "F7-123")
+def test_a_table_without_a_decks_option_has_no_deck_limit(tmp_path: Path) -> None:
+    """The limit on decks comes from the ``decks`` option's integer range; a table without that
+    option (or without the range) deals any number of decks."""
+    text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
+    option = "\n  decks:\n    summary: How many decks are shuffled together."
+    assert text.count("  decks: {option: decks}") == 1 and text.count(option) == 1
+    fixed = tmp_path / "no_decks_option.yaml"
+    fixed.write_text(
+        text.replace("  decks: {option: decks}", "  decks: auto").replace(option, option.replace("decks:", "deck_count:", 1)),
+        encoding="utf-8",
+    )
+    g = Game(fixed, 200)
+    assert "decks" not in g.edition.options
+    assert (g.decks, len(g.deck)) == (12, 12 * 94)
+    unbounded = tmp_path / "no_range.yaml"
+    unbounded.write_text(text.replace("    integer: {minimum: 1, maximum: 8}\n", "", 1), encoding="utf-8")
+    assert Game(unbounded, 200).decks == 12
