@@ -28,7 +28,7 @@ from flip7ref.position import (
     check_state,
     too_deep,
 )
-from flip7ref.scoring import score_cards
+from flip7ref.scoring import score_cards, score_line, score_points
 from flip7ref.spec import spec_dir
 
 # --- scoring.py: score_cards --------------------------------------------------------------
@@ -738,3 +738,21 @@ def test_a_table_without_a_decks_option_has_no_deck_limit(tmp_path: Path) -> Non
     unbounded = tmp_path / "no_range.yaml"
     unbounded.write_text(text.replace("    integer: {minimum: 1, maximum: 8}\n", "", 1), encoding="utf-8")
     assert Game(unbounded, 200).decks == 12
+
+
+@pytest.mark.rules("V-030")
+def test_a_modifier_with_a_trait_takes_the_full_pipeline(tmp_path: Path) -> None:
+    """score_points' fast path takes only modifiers without a trait: a house-rule -2 carrying
+    The Zero's ``zero`` trait zeroes the line short of a Flip 7 (V-030), as the full pipeline says."""
+    text = (spec_dir() / "editions" / "vengeance.yaml").read_text(encoding="utf-8")
+    old = '  - {id: "-2", category: modifier, count: 1, modifier: {op: add, value: -2}, rules: [V-006, V-051]}'
+    assert text.count(old) == 1
+    path = tmp_path / "zero_minus_two.yaml"
+    path.write_text(text.replace(old, old.replace("rules:", "traits: [zero], rules:")), encoding="utf-8")
+    g = Game(path, 3)
+    line = [g.code(c) for c in ("5", "6", "-2")]
+    assert g.plain_modifier[g.code("-2")] is False and g.plain_modifier[g.code("-4")] is True
+    assert score_line(g, line).score == 0
+    assert score_points(g, line) == 0
+    plain = Game("vengeance", 3)
+    assert score_points(plain, [plain.code(c) for c in ("5", "6", "-2")]) == 9
