@@ -175,26 +175,29 @@ def test_more_players_than_eight_decks_serve_is_refused() -> None:
 
 
 def _effect_names(game: Game, effect: Effect) -> dict[str, object]:
-    fields = attrs.asdict(effect, recurse=False)
-    fields["set_aside"] = sorted(game.card_ids[c] for c in effect.set_aside)
+    fields: dict[str, object] = {"primitive": effect.primitive, **attrs.asdict(effect, recurse=False)}
+    if "set_aside" in fields:
+        fields["set_aside"] = sorted(game.card_ids[c] for c in effect.set_aside)  # type: ignore[attr-defined]
     return fields
 
 
-_DEFAULT_EFFECT = {
-    "targets": "active",
-    "keep_card": False,
-    "count": 0,
-    "set_aside": [],
-    "on_bust": "discard",
-    "assigner": "target",
-    "then_stay": False,
-    "hold_limit": 1,
-    "first_copy": "keep",
-    "self_target": "allowed",
-    "resolution": "assign-all-first",
-    "scope": "any-two",
-    "chooser": "giver",
-}
+_COMMON = {"targets": "active", "self_target": "allowed"}
+_OWN_DEFAULTS: dict[str, dict[str, object]] = {  # each primitive's own parameters (flip7ref.primitives)
+    "freeze": {"keep_card": False},
+    "forced_draw": {
+        "count": 0, "set_aside": [], "on_bust": "discard", "assigner": "target", "then_stay": False,
+        "resolution": "assign-all-first",
+    },
+    "bust_shield": {"hold_limit": 1, "first_copy": "keep"},
+    "swap": {"scope": "any-two"},
+    "steal": {},
+    "discard_card": {"chooser": "giver"},
+}  # fmt: skip
+
+
+def _default(primitive: str) -> dict[str, object]:
+    """The effect record of ``primitive`` with every parameter at its default."""
+    return {"primitive": primitive, **_COMMON, **_OWN_DEFAULTS[primitive]}
 
 
 @pytest.mark.rules("F7-060", "F7-062", "F7-070", "F7-074", "F7-080", "F7-082")
@@ -204,9 +207,9 @@ def test_flip7_action_effects_at_default_options() -> None:
     g = Game("flip7", 4)
     effects = {g.card_ids[c]: _effect_names(g, e) for c, e in enumerate(g.effect) if e is not None}
     assert effects == {
-        "freeze": _DEFAULT_EFFECT | {"primitive": "freeze", "keep_card": True},
-        "flip_three": _DEFAULT_EFFECT | {"primitive": "forced_draw", "count": 3, "set_aside": ["flip_three", "freeze"]},
-        "second_chance": _DEFAULT_EFFECT | {"primitive": "bust_shield"},
+        "freeze": _default("freeze") | {"keep_card": True},
+        "flip_three": _default("forced_draw") | {"count": 3, "set_aside": ["flip_three", "freeze"]},
+        "second_chance": _default("bust_shield"),
     }
 
 
@@ -221,8 +224,7 @@ def test_flip7_action_effects_follow_their_options() -> None:
     }
     g = Game("flip7", 4, options)
     effects = {g.card_ids[c]: _effect_names(g, e) for c, e in enumerate(g.effect) if e is not None}
-    assert effects["flip_three"] == _DEFAULT_EFFECT | {
-        "primitive": "forced_draw",
+    assert effects["flip_three"] == _default("forced_draw") | {
         "count": 3,
         "set_aside": ["flip_three", "freeze", "second_chance"],
         "on_bust": "resolve",
@@ -230,7 +232,7 @@ def test_flip7_action_effects_follow_their_options() -> None:
         "self_target": "only-when-alone",
     }
     assert effects["freeze"]["self_target"] == "only-when-alone"
-    assert effects["second_chance"] == _DEFAULT_EFFECT | {"primitive": "bust_shield", "first_copy": "may-give"}
+    assert effects["second_chance"] == _default("bust_shield") | {"first_copy": "may-give"}
 
 
 @pytest.mark.rules("V-040", "V-041", "V-042", "V-043", "V-044", "V-045")
@@ -239,12 +241,11 @@ def test_vengeance_action_effects_at_default_and_other_options() -> None:
     effects = {g.card_ids[c]: _effect_names(g, e) for c, e in enumerate(g.effect) if e is not None}
     others = sorted(g.card_ids[c] for c in range(len(g.card_ids)) if g.category[c] in (MODIFIER, ACTION))
     assert effects == {
-        "just_one_more": _DEFAULT_EFFECT | {"primitive": "forced_draw", "targets": "non_busted", "count": 1, "then_stay": True},
-        "flip_four": _DEFAULT_EFFECT
-        | {"primitive": "forced_draw", "targets": "non_busted", "count": 4, "set_aside": others, "resolution": "in-order"},
-        "swap": _DEFAULT_EFFECT | {"primitive": "swap", "targets": "non_busted"},
-        "steal": _DEFAULT_EFFECT | {"primitive": "steal", "targets": "non_busted"},
-        "discard": _DEFAULT_EFFECT | {"primitive": "discard_card", "targets": "non_busted"},
+        "just_one_more": _default("forced_draw") | {"targets": "non_busted", "count": 1, "then_stay": True},
+        "flip_four": _default("forced_draw") | {"targets": "non_busted", "count": 4, "set_aside": others, "resolution": "in-order"},
+        "swap": _default("swap") | {"targets": "non_busted"},
+        "steal": _default("steal") | {"targets": "non_busted"},
+        "discard": _default("discard_card") | {"targets": "non_busted"},
     }
     g = Game(
         "vengeance",
