@@ -242,7 +242,8 @@ def test_vengeance_action_effects_at_default_and_other_options() -> None:
     others = sorted(g.card_ids[c] for c in range(len(g.card_ids)) if g.category[c] in (MODIFIER, ACTION))
     assert effects == {
         "just_one_more": _default("forced_draw") | {"targets": "non_busted", "count": 1, "then_stay": True},
-        "flip_four": _default("forced_draw") | {"targets": "non_busted", "count": 4, "set_aside": others, "resolution": "in-order"},
+        "flip_four": _default("forced_draw")
+        | {"targets": "non_busted", "count": 4, "set_aside": others, "resolution": "in-order"},
         "swap": _default("swap") | {"targets": "non_busted"},
         "steal": _default("steal") | {"targets": "non_busted"},
         "discard": _default("discard_card") | {"targets": "non_busted"},
