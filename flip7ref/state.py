@@ -202,7 +202,10 @@ class State(tuple[Any, ...]):
             return TERMINAL
         if not self.frames:
             return self.turn
-        return self.frames[-1].decider()
+        top = self.frames[-1]
+        if type(top) is Draw:  # the commonest frame: a card to draw (a shortcut of Draw.decider)
+            return CHANCE
+        return top.decider()
 
     def is_terminal(self) -> bool:
         """Whether the game is over (F7-120)."""
