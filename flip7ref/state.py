@@ -325,6 +325,15 @@ class State(tuple[Any, ...]):
             raise IllegalActionError(str(act), [str(a) for a in legal], who)
         return self._apply_legal(act)
 
+    def successors(self) -> list[tuple[Action, State]]:
+        """Every legal action with the state it leads to, in `legal_actions` order (for
+        search and one-move lookahead: each action is checked once, not again by `apply`).
+
+        Returns:
+            ``(action, successor)`` pairs; empty at chance and terminal nodes.
+        """
+        return [(act, self._apply_legal(act)) for act in self.legal_actions()]
+
     def _apply_legal(self, act: Action) -> State:
         """`apply` of an action known to be legal (one of `legal_actions`),
         without checking it again: for strategies that try every legal action."""

@@ -129,7 +129,8 @@ def _other_decision(state: State) -> Action:
     seat = state.current_player
     kind, card = state.pending()
     if kind == "cards":
-        return max(legal, key=lambda a: (_advantage(state, state.apply(a), seat), [-x for x in a.args]))
+        best = max(state.successors(), key=lambda pair: (_advantage(state, pair[1], seat), [-x for x in pair[0].args]))
+        return best[0]
     seats = [a.args[0] for a in legal if a.args]
     if kind == "keep_or_give" and seat in seats:
         return Action("target", (seat,))
