@@ -144,8 +144,12 @@ def plain_card(s: _S, code: int, shared: Siblings | None = None) -> _S | None:
             return shared.end  # type: ignore[no-any-return]  # the game-ending bust of a sibling (merge_ends)
     line = (*p.line, code)
     made = not busted and cat == NUMBER and len(line) >= g.flip7_distinct and makes_flip7(g, p.status, line, s.flip7)
-    index = s.draw.index(code)
-    draw = s.draw[1:] if index == 0 else s.draw[:index] + s.draw[index + 1 :]
+    pile = s.draw
+    if pile[0] == code:  # an ordered pile gives its top card: no search
+        draw = pile[1:]
+    else:
+        index = pile.index(code)
+        draw = pile[:index] + pile[index + 1 :]
     changed = list(s.players)
     changed[seat] = _new_player((line, p.kept, Status.BUSTED if busted else p.status))
     card = g.card_ids[code]

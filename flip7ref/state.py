@@ -359,7 +359,8 @@ class State(tuple[Any, ...]):
         code = game.codes.get(card) if type(card) is str else None
         if code is None:
             code = game.code(card)
-        if _FAST_LANES and self.frames and not self.winners and code in self.draw:
+        pile = self.draw
+        if _FAST_LANES and self.frames and not self.winners and pile and (pile[0] == code or code in pile):
             fast = lanes.plain_card(self, code)
             if fast is not None:
                 return fast
