@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import random
 import time
+from bisect import bisect_right
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
 
 from ..errors import OptionError
-from ..state import CHANCE, STAY, Action, State, _frame_cards
+from ..game import MODIFIER, NUMBER, Game
+from ..state import CHANCE, HIT, STAY, Action, State, _frame_cards
 from .base import AnalysisError, Policy, SoloResult, _Key, _Stopped, _TaskResult, _Triple
 from .parallel import _combination, _combinations, _drawn, _loaded, _modifier_cards, _presolve_task, _Schedule, _Workers
 
 _T = TypeVar("_T")
 _NO_RNG = random.Random(0)
+_OTHER, _REPEAT, _JOINS = 0, 1, 2  # the outcomes of a Hit's card (see SoloSolver._hit)
 TIES = ("hit", "stay")
 """The tie-breaks of `SoloSolver` (``ties``): the action taken when hit and stay are worth the same."""
 
@@ -142,6 +145,13 @@ class SoloSolver:
         self._round = 0
         self._decks: dict[tuple[int, ...], int] = {}  # each set of all cards solved over, numbered
         self._deck = 0
+        # the hit table (see `_hit`): per canonical key with the player's line left out,
+        # the value of each line a Hit's card can make
+        self._moves: dict[tuple[Any, ...], dict[tuple[int, ...], _Triple]] = {}
+        self._plain_game: Game | None = None
+        self._plain: tuple[bool, ...] = ()
+        self._unjoined: set[int] = set()  # plain cards seen doing more than joining the line
+        self._verify = False  # build every successor and check the hit table against it (tests)
         self.workers_used = 1  # processes the last solve ran in: 1 when nothing was shared out
 
     @property
@@ -352,10 +362,11 @@ class SoloSolver:
             return self._leaf(state)
         return self._node(state)
 
-    def _node(self, state: State) -> _Triple:
+    def _node(self, state: State, key: tuple[Any, ...] | None = None) -> _Triple:
         if state.current_player == -1:
             return self._chance(state)
-        key = _canonical(state, self._deck)
+        if key is None:
+            key = _canonical(state, self._deck)
         known = self._memo.get(key)
         if known is not None:
             return known
@@ -373,18 +384,18 @@ class SoloSolver:
         legal = state.legal_actions()
         distribution = getattr(self.policy, "action_distribution", None)
         if distribution is not None:
-            result = self._mix([(p, self._after(state.apply(a))) for a, p in distribution(state)])
+            result = self._mix([(p, self._act(state, key, a)) for a, p in distribution(state)])
             action = legal[0]
         elif self.policy is not None:
             action = self.policy.choose(state, _NO_RNG)
-            result = self._after(state.apply(action))
+            result = self._act(state, key, action)
         else:
             best: _Triple | None = None
             if self.ties == "stay" and STAY in legal:  # the first of equal values wins: stay is tried first
                 legal = [STAY, *(a for a in legal if a != STAY)]
             action = legal[0]
             for a in legal:
-                r = self._after(state.apply(a))
+                r = self._act(state, key, a)
                 if best is None or r[0] > best[0]:
                     best, action = r, a
             assert best is not None
@@ -395,6 +406,124 @@ class SoloSolver:
         if not len(self._memo) & 255 and (self._deadline is not None or self.progress is not None):
             self._check()
         return result
+
+    def _act(self, state: State, key: tuple[Any, ...], action: Action) -> _Triple:
+        """The value of taking ``action`` at the decision state ``state`` (canonical ``key``)."""
+        if not state.frames and (action is HIT or action == HIT):
+            return self._hit(state, key)
+        return self._after(state.apply(action))
+
+    def _plain_cards(self, game: Game) -> tuple[bool, ...]:
+        """Per card code: a card that joins the line of the player who draws it and does
+        nothing else (see `_hit`): a number without traits, or a modifier without
+        traits where modifiers go to the line of their receiver (F7-035; in
+        Vengeance the revealer gives them to a chosen player, V-050)."""
+        if game is not self._plain_game:
+            modifiers = game.modifiers_to == "receiver"
+            self._plain = tuple(
+                (cat == NUMBER or (cat == MODIFIER and modifiers)) and not traits
+                for cat, traits in zip(game.category, game.traits, strict=True)
+            )
+            self._plain_game = game
+            self._unjoined = set()
+        return self._plain
+
+    def _hit(self, state: State, key: tuple[Any, ...]) -> _Triple:
+        """The value of a Hit at the offer ``state`` (canonical ``key``), building only
+        the successors not met before.
+
+        The successor of drawing a plain card (a number or modifier card without
+        traits) into a line of plain cards is valued by the line it makes, as a
+        multiset, and the rest of the canonical key (the *hit table*,
+        ``_moves``): drawing ``c`` into ``L`` and ``c'`` into ``L'`` with
+        ``L + c == L' + c'`` lead to the same position up to the order of the line
+        (such cards commute: each only joins the line, and a line's order never
+        matters, as in `_canonical`).  A card met before at an equal line is
+        not drawn again: the interpreter builds each position once, not once per
+        parent (each decision state has about 13 parents, each Flip 7 seven).
+        The numbers that repeat one of the line (busts, or saves by a held Second
+        Chance) are not in the table: with nothing held, every bust of this
+        node is worth what the first is (as `State._chance_successors` merges
+        them: a busted player scores the same whichever number busts, F7-101);
+        with a card held each is drawn.  Where most outcomes are new the node is
+        expanded at once by `State._chance_successors`.  ``_verify`` (for the
+        tests) builds every successor as well and checks the values agree."""
+        chance = state.apply(HIT)
+        seat = self.seat
+        if chance.current_player != CHANCE or chance.round != self._round:
+            return self._after(chance)
+        game = state.game
+        plain = self._plain_cards(game)
+        line, kept, status = key[1][seat]
+        if not all(plain[c] for c in line):
+            return self._node(chance)
+        players = key[1]
+        table = self._moves.setdefault((key[0], (*players[:seat], (kept, status), *players[seat + 1 :]), *key[2:]), {})
+        category, rank = game.category, game.rank
+        ranks = {rank[c] for c in line if category[c] == NUMBER}
+        weights = chance.chance_weights()
+        codes, unjoined = game.codes, self._unjoined
+        outcomes: list[tuple[str, int, int, tuple[int, ...], _Triple | None]] = []
+        missing = 0  # outcomes to build
+        repeats = False
+        for card, count in weights:
+            code = codes[card]
+            if not plain[code] or code in unjoined:
+                outcomes.append((card, count, _OTHER, (), None))
+                missing += 1
+            elif category[code] == NUMBER and rank[code] in ranks:
+                outcomes.append((card, count, _REPEAT, (), None))
+                repeats = True
+            else:
+                i = bisect_right(line, code)
+                made = (*line[:i], code, *line[i:])
+                known = table.get(made)
+                if known is None:
+                    missing += 1
+                outcomes.append((card, count, _JOINS, made, known))
+        leaf, node, round_number, exact, verify = self._leaf, self._node, self._round, self.exact, self._verify
+        built: dict[str, State] = {}
+        if verify or 2 * (missing + repeats) > len(weights):
+            built = {card: child for card, _, child in chance._chance_successors(merge_ends=True)}
+        total = sum(n for _, n in weights)
+        value = bust = flip7 = Fraction(0) if exact else 0.0
+        last: State | None = None  # the last leaf met, and its value
+        ended: _Triple = (0, 0, 0)
+        busted: _Triple | None = None  # the value of a bust at this node (nothing held)
+        for card, count, kind, made, guess in outcomes:
+            if kind == _REPEAT and not kept:
+                guess = busted
+            if guess is not None and not verify:
+                v, b, f = guess
+            else:
+                child = built.get(card)
+                if child is None:
+                    child = chance.apply_chance(card)
+                over = child.round != round_number or bool(child.winners)
+                if child is last:  # the shared successor of the game-ending busts (merge_ends)
+                    v, b, f = ended
+                elif over:
+                    v, b, f = ended = leaf(child)
+                    last = child
+                elif kind == _JOINS and child.current_player == seat:
+                    known_key = _canonical(child, self._deck)
+                    if known_key != (key[0], (*players[:seat], (made, kept, status), *players[seat + 1 :]), *key[2:]):
+                        kind = _OTHER  # not simply the card joining the line: never predicted again
+                        self._unjoined.add(codes[card])
+                    v, b, f = node(child, known_key)
+                else:
+                    v, b, f = node(child)
+                if guess is not None and guess != (v, b, f):
+                    raise AssertionError(f"drawing {card} at {key}: the hit table gives {guess}, the interpreter {(v, b, f)}")
+                if kind == _JOINS:
+                    table[made] = (v, b, f)
+                elif kind == _REPEAT and over and busted is None:
+                    busted = (v, b, f)
+            p = Fraction(count, total) if exact else count / total
+            value += p * v
+            bust += p * b
+            flip7 += p * f
+        return (value, bust, flip7)
 
     def _mix(self, weighted: list[tuple[Fraction, _Triple]]) -> _Triple:
         value = bust = flip7 = Fraction(0) if self.exact else 0.0
