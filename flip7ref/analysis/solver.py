@@ -7,6 +7,7 @@ scheduling and worker processes of a parallel solve are in
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from bisect import bisect_right
@@ -17,7 +18,7 @@ from typing import Any, TypeVar
 from ..errors import OptionError
 from ..game import MODIFIER, NUMBER, Game
 from ..state import CHANCE, HIT, STAY, Action, State, _frame_cards
-from .base import AnalysisError, Policy, SoloResult, _Key, _Stopped, _TaskResult, _Triple
+from .base import AnalysisError, Policy, SoloResult, _Key, _Number, _Stopped, _TaskResult, _Triple
 from .parallel import _combination, _combinations, _drawn, _loaded, _modifier_cards, _presolve_task, _Schedule, _Workers
 
 _T = TypeVar("_T")
@@ -151,6 +152,7 @@ class SoloSolver:
         self._plain_game: Game | None = None
         self._plain: tuple[bool, ...] = ()
         self._unjoined: set[int] = set()  # plain cards seen doing more than joining the line
+        self._busts: dict[tuple[Any, ...], _Triple] = {}  # the value of a bust, by the rest of the key and the line's other cards
         self._verify = False  # build every successor and check the hit table against it (tests)
         self.workers_used = 1  # processes the last solve ran in: 1 when nothing was shared out
 
@@ -278,15 +280,15 @@ class SoloSolver:
         if all(s is None or _canonical(s, deck) in self._memo for s in starts):
             return  # solved before (or nothing to solve)
         if self.cluster is not None:
-            from ..cluster import presolve
-
+            # looked up at run time: the module needs dask (an extra), which the compiled build does not type-check
+            cluster: Any = importlib.import_module("flip7ref.cluster")
             self.workers_used = 1
             plan0 = _Schedule(most, 1)
             left = None if self._deadline is None else self._deadline - time.perf_counter()
             # each task stops by the same moment (wall clock, so on any machine), and the client stops waiting then
             setup = (state, self.exact, self.seat, self.max_states, self.ties, left, None if left is None else time.time() + left)
             try:
-                for result in presolve(
+                for result in cluster.presolve(
                     self.cluster, _solve_combination, setup, _combinations(most), lambda t: _combination(split, t),
                     plan0.above, timeout=left,
                 ):  # fmt: skip
@@ -295,9 +297,7 @@ class SoloSolver:
                     self._merge_task(deck, *result)
             except (TimeoutError, _Stopped):  # the client's wait or a task ran out of time: the futures are cancelled
                 raise self._stopped() from None
-            from ..cluster import size
-
-            self.workers_used = max(1, size(self.cluster)[0])
+            self.workers_used = max(1, cluster.size(self.cluster)[0])
             return
         blank = SoloSolver(exact=self.exact, seat=self.seat, max_states=self.max_states, ties=self.ties)  # copied in each worker
         workers = _Workers(min(self.workers, len(starts)), (state, blank))
@@ -353,8 +353,8 @@ class SoloSolver:
                 busted = True
             elif e.type == "round_scored" and e.get("flip7") == self.seat:
                 made = True
-        one = Fraction(1) if self.exact else 1.0
-        zero = one * 0
+        one: _Number = Fraction(1) if self.exact else 1.0
+        zero: _Number = one * 0
         return (score * one, one if busted else zero, one if made else zero)
 
     def _after(self, state: State) -> _Triple:
@@ -442,60 +442,82 @@ class SoloSolver:
         not drawn again: the interpreter builds each position once, not once per
         parent (each decision state has about 13 parents, each Flip 7 seven).
         The numbers that repeat one of the line (busts, or saves by a held Second
-        Chance) are not in the table: with nothing held, every bust of this
-        node is worth what the first is (as `State._chance_successors` merges
-        them: a busted player scores the same whichever number busts, F7-101);
-        with a card held each is drawn.  Where most outcomes are new the node is
+        Chance) are not in the table.  With nothing held, a bust is valued once per
+        rest of the key and the line's cards other than numbers (``_busts``): a
+        busted player's round score does not depend on the numbers of the line
+        (F7-101: zero; at most the modifiers, where an option scores them) and the
+        solve ends with the round, so every bust of these nodes is worth what the
+        first built was (as `State._chance_successors` merges the busts of one
+        node).  With a card held each repeat is drawn.  The outcomes are the
+        cards of the pile (a Hit draws nothing yet), so a node whose every
+        outcome is known is not built at all; where most are new it is
         expanded at once by `State._chance_successors`.  ``_verify`` (for the
         tests) builds every successor as well and checks the values agree."""
-        chance = state.apply(HIT)
         seat = self.seat
-        if chance.current_player != CHANCE or chance.round != self._round:
-            return self._after(chance)
         game = state.game
         plain = self._plain_cards(game)
         line, kept, status = key[1][seat]
-        if not all(plain[c] for c in line):
-            return self._node(chance)
+        draw = state.draw  # the pile of the chance node after the Hit (a Hit draws nothing yet)
+        if not draw or not all(plain[c] for c in line):
+            return self._after(state.apply(HIT))
         players = key[1]
-        table = self._moves.setdefault((key[0], (*players[:seat], (kept, status), *players[seat + 1 :]), *key[2:]), {})
-        category, rank = game.category, game.rank
+        rest = (key[0], (*players[:seat], (kept, status), *players[seat + 1 :]), *key[2:])
+        table = self._moves.get(rest)
+        if table is None:
+            table = self._moves[rest] = {}
+        category, rank, ids = game.category, game.rank, game.card_ids
         ranks = {rank[c] for c in line if category[c] == NUMBER}
-        weights = chance.chance_weights()
-        codes, unjoined = game.codes, self._unjoined
-        outcomes: list[tuple[str, int, int, tuple[int, ...], _Triple | None]] = []
+        # the chance outcomes (as State.chance_weights gives them: copies in the pile, by code)
+        counts: dict[int, int] = {}
+        for c in draw:
+            counts[c] = counts.get(c, 0) + 1
+        unjoined = self._unjoined
+        # with nothing held, every repeat of a number busts alike (see above)
+        busts = None if kept else (rest, tuple(c for c in line if category[c] != NUMBER))
+        busted = None if busts is None else self._busts.get(busts)
+        outcomes: list[tuple[int, int, int, tuple[int, ...], _Triple | None]] = []
         missing = 0  # outcomes to build
         repeats = False
-        for card, count in weights:
-            code = codes[card]
+        for code in sorted(counts):
+            count = counts[code]
             if not plain[code] or code in unjoined:
-                outcomes.append((card, count, _OTHER, (), None))
+                outcomes.append((code, count, _OTHER, (), None))
                 missing += 1
             elif category[code] == NUMBER and rank[code] in ranks:
-                outcomes.append((card, count, _REPEAT, (), None))
-                repeats = True
+                outcomes.append((code, count, _REPEAT, (), busted))
+                if busted is None:
+                    repeats = True
             else:
                 i = bisect_right(line, code)
                 made = (*line[:i], code, *line[i:])
                 known = table.get(made)
                 if known is None:
                     missing += 1
-                outcomes.append((card, count, _JOINS, made, known))
-        leaf, node, round_number, exact, verify = self._leaf, self._node, self._round, self.exact, self._verify
+                outcomes.append((code, count, _JOINS, made, known))
+        exact, verify = self.exact, self._verify
+        chance: State | None = None
         built: dict[str, State] = {}
-        if verify or 2 * (missing + repeats) > len(weights):
-            built = {card: child for card, _, child in chance._chance_successors(merge_ends=True)}
-        total = sum(n for _, n in weights)
-        value = bust = flip7 = Fraction(0) if exact else 0.0
+        if missing or repeats or verify:
+            chance = state.apply(HIT)
+            if chance.current_player != CHANCE or chance.round != self._round:
+                return self._after(chance)
+            if verify and chance.chance_weights() != [(ids[c], n) for c, n, _, _, _ in outcomes]:
+                raise AssertionError(f"the chance outcomes after a Hit at {key} are not the pile's cards")
+            if verify or 2 * (missing + repeats) > len(outcomes):
+                built = {card: child for card, _, child in chance._chance_successors(merge_ends=True)}
+        leaf, node, round_number = self._leaf, self._node, self._round
+        total = len(draw)
+        value: _Number = Fraction(0) if exact else 0.0
+        bust: _Number = value
+        flip7: _Number = value
         last: State | None = None  # the last leaf met, and its value
         ended: _Triple = (0, 0, 0)
-        busted: _Triple | None = None  # the value of a bust at this node (nothing held)
-        for card, count, kind, made, guess in outcomes:
-            if kind == _REPEAT and not kept:
-                guess = busted
+        for code, count, kind, made, guess in outcomes:
             if guess is not None and not verify:
                 v, b, f = guess
             else:
+                assert chance is not None
+                card = ids[code]
                 child = built.get(card)
                 if child is None:
                     child = chance.apply_chance(card)
@@ -509,26 +531,28 @@ class SoloSolver:
                     known_key = _canonical(child, self._deck)
                     if known_key != (key[0], (*players[:seat], (made, kept, status), *players[seat + 1 :]), *key[2:]):
                         kind = _OTHER  # not simply the card joining the line: never predicted again
-                        self._unjoined.add(codes[card])
+                        unjoined.add(code)
                     v, b, f = node(child, known_key)
                 else:
                     v, b, f = node(child)
                 if guess is not None and guess != (v, b, f):
-                    raise AssertionError(f"drawing {card} at {key}: the hit table gives {guess}, the interpreter {(v, b, f)}")
+                    raise AssertionError(f"drawing {card} at {key}: the tables give {guess}, the interpreter {(v, b, f)}")
                 if kind == _JOINS:
                     table[made] = (v, b, f)
-                elif kind == _REPEAT and over and busted is None:
-                    busted = (v, b, f)
-            p = Fraction(count, total) if exact else count / total
+                elif kind == _REPEAT and busts is not None and over and busted is None:
+                    busted = self._busts[busts] = (v, b, f)
+            p: _Number = Fraction(count, total) if exact else count / total
             value += p * v
             bust += p * b
             flip7 += p * f
         return (value, bust, flip7)
 
     def _mix(self, weighted: list[tuple[Fraction, _Triple]]) -> _Triple:
-        value = bust = flip7 = Fraction(0) if self.exact else 0.0
+        value: _Number = Fraction(0) if self.exact else 0.0
+        bust: _Number = value
+        flip7: _Number = value
         for p, (v, b, f) in weighted:
-            q = p if self.exact else float(p)
+            q: _Number = p if self.exact else float(p)
             value += q * v
             bust += q * b
             flip7 += q * f
@@ -537,7 +561,9 @@ class SoloSolver:
     def _chance(self, state: State) -> _Triple:
         successors = state._chance_successors(merge_ends=True)  # the same value for every game-ending bust
         total = sum(n for _, n, _ in successors)
-        value = bust = flip7 = Fraction(0) if self.exact else 0.0
+        value: _Number = Fraction(0) if self.exact else 0.0
+        bust: _Number = value
+        flip7: _Number = value
         leaf, node, round_number, exact = self._leaf, self._node, self._round, self.exact
         last: State | None = None  # the last leaf met, and its value
         ended: _Triple = (0, 0, 0)
@@ -550,7 +576,7 @@ class SoloSolver:
                 last = child
             else:
                 v, b, f = node(child)
-            p = Fraction(count, total) if exact else count / total
+            p: _Number = Fraction(count, total) if exact else count / total
             value += p * v
             bust += p * b
             flip7 += p * f
