@@ -11,6 +11,7 @@ import importlib
 import random
 import time
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -148,7 +149,8 @@ class SoloSolver:
         self._deck = 0
         # the hit table (see `_hit`): per canonical key with the player's line left out,
         # the value of each line a Hit's card can make
-        self._moves: dict[tuple[Any, ...], dict[tuple[int, ...], _Triple]] = {}
+        self._moves: dict[tuple[Any, ...], dict[int, _Triple]] = {}
+        self._bits = 1  # bits a card code of a line takes in the hit table's numbers
         self._plain_game: Game | None = None
         self._plain: tuple[bool, ...] = ()
         self._unjoined: set[int] = set()  # plain cards seen doing more than joining the line
@@ -229,7 +231,12 @@ class SoloSolver:
 
     def _deck_of(self, state: State) -> int:
         """The number of ``state``'s set of all cards, the solve's deck from now on."""
-        self._deck = self._decks.setdefault(_cards(state), len(self._decks))
+        cards = _cards(state)
+        self._deck = self._decks.setdefault(cards, len(self._decks))
+        bits = max(Counter(cards).values(), default=1).bit_length() + 1  # room for every copy of a card in one line
+        if bits > self._bits:
+            self._bits = bits
+            self._moves = {}  # numbered with fewer bits
         return self._deck
 
     def _run(self, state: State, compute: Callable[[], _T]) -> _T:
@@ -426,6 +433,7 @@ class SoloSolver:
             )
             self._plain_game = game
             self._unjoined = set()
+            self._moves = {}
         return self._plain
 
     def _hit(self, state: State, key: tuple[Any, ...]) -> _Triple:
@@ -458,38 +466,47 @@ class SoloSolver:
         plain = self._plain_cards(game)
         line, kept, status = key[1][seat]
         draw = state.draw  # the pile of the chance node after the Hit (a Hit draws nothing yet)
-        if not draw or not all(plain[c] for c in line):
+        if not draw:
             return self._after(state.apply(HIT))
+        # the line as a number, ``bits`` bits a card code: a multiset a card joins by one addition
+        bits = self._bits
+        category, rank, ids = game.category, game.rank, game.card_ids
+        held = 0
+        ranks = set()
+        others = []  # the line's cards other than numbers
+        for c in line:
+            if not plain[c]:
+                return self._after(state.apply(HIT))
+            held += 1 << (bits * c)
+            if category[c] == NUMBER:
+                ranks.add(rank[c])
+            else:
+                others.append(c)
         players = key[1]
         rest = (key[0], (*players[:seat], (kept, status), *players[seat + 1 :]), *key[2:])
         table = self._moves.get(rest)
         if table is None:
             table = self._moves[rest] = {}
-        category, rank, ids = game.category, game.rank, game.card_ids
-        ranks = {rank[c] for c in line if category[c] == NUMBER}
         # the chance outcomes (as State.chance_weights gives them: copies in the pile, by code)
-        counts: dict[int, int] = {}
-        for c in draw:
-            counts[c] = counts.get(c, 0) + 1
+        counts = Counter(draw)
         unjoined = self._unjoined
         # with nothing held, every repeat of a number busts alike (see above)
-        busts = None if kept else (rest, tuple(c for c in line if category[c] != NUMBER))
+        busts = None if kept else (rest, tuple(others))
         busted = None if busts is None else self._busts.get(busts)
-        outcomes: list[tuple[int, int, int, tuple[int, ...], _Triple | None]] = []
+        outcomes: list[tuple[int, int, int, int, _Triple | None]] = []
         missing = 0  # outcomes to build
         repeats = False
         for code in sorted(counts):
             count = counts[code]
             if not plain[code] or code in unjoined:
-                outcomes.append((code, count, _OTHER, (), None))
+                outcomes.append((code, count, _OTHER, 0, None))
                 missing += 1
             elif category[code] == NUMBER and rank[code] in ranks:
-                outcomes.append((code, count, _REPEAT, (), busted))
+                outcomes.append((code, count, _REPEAT, 0, busted))
                 if busted is None:
                     repeats = True
             else:
-                i = bisect_right(line, code)
-                made = (*line[:i], code, *line[i:])
+                made = held + (1 << (bits * code))
                 known = table.get(made)
                 if known is None:
                     missing += 1
@@ -529,7 +546,9 @@ class SoloSolver:
                     last = child
                 elif kind == _JOINS and child.current_player == seat:
                     known_key = _canonical(child, self._deck)
-                    if known_key != (key[0], (*players[:seat], (made, kept, status), *players[seat + 1 :]), *key[2:]):
+                    i = bisect_right(line, code)
+                    joined = (*line[:i], code, *line[i:])
+                    if known_key != (key[0], (*players[:seat], (joined, kept, status), *players[seat + 1 :]), *key[2:]):
                         kind = _OTHER  # not simply the card joining the line: never predicted again
                         unjoined.add(code)
                     v, b, f = node(child, known_key)
