@@ -524,9 +524,10 @@ class SoloSolver:
                 built = {card: child for card, _, child in chance._chance_successors(merge_ends=True)}
         leaf, node, round_number = self._leaf, self._node, self._round
         total = len(draw)
-        value: _Number = Fraction(0) if exact else 0.0
+        value: _Number = Fraction(0)
         bust: _Number = value
         flip7: _Number = value
+        fvalue = fbust = fflip7 = 0.0
         last: State | None = None  # the last leaf met, and its value
         ended: _Triple = (0, 0, 0)
         for code, count, kind, made, guess in outcomes:
@@ -560,11 +561,17 @@ class SoloSolver:
                     table[made] = (v, b, f)
                 elif kind == _REPEAT and busts is not None and over and busted is None:
                     busted = self._busts[busts] = (v, b, f)
-            p: _Number = Fraction(count, total) if exact else count / total
-            value += p * v
-            bust += p * b
-            flip7 += p * f
-        return (value, bust, flip7)
+            if exact:
+                p: _Number = Fraction(count, total)
+                value += p * v
+                bust += p * b
+                flip7 += p * f
+            else:  # the same float operations, on unboxed floats where compiled
+                q: float = count / total
+                fvalue += q * float(v)
+                fbust += q * float(b)
+                fflip7 += q * float(f)
+        return (value, bust, flip7) if exact else (fvalue, fbust, fflip7)
 
     def _mix(self, weighted: list[tuple[Fraction, _Triple]]) -> _Triple:
         value: _Number = Fraction(0) if self.exact else 0.0
