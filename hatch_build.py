@@ -68,6 +68,7 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[type-arg]
         # in the source tree they would shadow the .py files of an editable install.
         if self.target_name != "wheel" or version == "editable" or pure_requested():
             return
-        for pattern in ("flip7ref/*.so", "flip7ref/*.pyd", "flip7ref/*/*.so", "flip7ref/*/*.pyd", "*__mypyc.*.so", "*__mypyc.*.pyd"):
+        patterns = ("flip7ref/*.so", "flip7ref/*.pyd", "flip7ref/*/*.so", "flip7ref/*/*.pyd", "*__mypyc.*.so", "*__mypyc.*.pyd")
+        for pattern in patterns:
             for path in glob.glob(os.path.join(self.root, pattern)):
                 os.remove(path)
