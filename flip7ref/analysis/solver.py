@@ -146,6 +146,7 @@ class SoloSolver:
         self._open: set[tuple[Any, ...]] = set()
         self._round = 0
         self._decks: dict[tuple[int, ...], int] = {}  # each set of all cards solved over, numbered
+        self._all: list[dict[int, int]] = []  # the copies of each card in each of them
         self._deck = 0
         # the hit table (see `_hit`): per canonical key with the player's line left out,
         # the value of each line a Hit's card can make
@@ -233,6 +234,8 @@ class SoloSolver:
         """The number of ``state``'s set of all cards, the solve's deck from now on."""
         cards = _cards(state)
         self._deck = self._decks.setdefault(cards, len(self._decks))
+        if self._deck == len(self._all):
+            self._all.append(dict(sorted(Counter(cards).items())))  # copies of each card, by code
         bits = max(Counter(cards).values(), default=1).bit_length() + 1  # room for every copy of a card in one line
         if bits > self._bits:
             self._bits = bits
@@ -487,8 +490,16 @@ class SoloSolver:
         table = self._moves.get(rest)
         if table is None:
             table = self._moves[rest] = {}
-        # the chance outcomes (as State.chance_weights gives them: copies in the pile, by code)
-        counts = Counter(draw)
+        # the chance outcomes (as State.chance_weights gives them: copies in the pile, by code),
+        # counted as the canonical key sees the pile: the solve's cards not elsewhere (no frames here)
+        counts = dict(self._all[key[0]])
+        for p_line, p_kept, _ in players:
+            for c in p_line:
+                counts[c] -= 1
+            for c in p_kept:
+                counts[c] -= 1
+        for c in key[2]:
+            counts[c] -= 1
         unjoined = self._unjoined
         # with nothing held, every repeat of a number busts alike (see above)
         busts = None if kept else (rest, tuple(others))
@@ -496,8 +507,9 @@ class SoloSolver:
         outcomes: list[tuple[int, int, int, int, _Triple | None]] = []
         missing = 0  # outcomes to build
         repeats = False
-        for code in sorted(counts):
-            count = counts[code]
+        for code, count in counts.items():
+            if not count:
+                continue
             if not plain[code] or code in unjoined:
                 outcomes.append((code, count, _OTHER, 0, None))
                 missing += 1
