@@ -264,7 +264,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "--max-states",
             type=int,
             default=1_000_000,
-            help="give up beyond this many solved states (default %(default)s; about 25 s of CPU per 262,000 without action cards)",
+            help="give up beyond this many solved states (default %(default)s; about 25 s of CPU per 262,000, no action cards)",
         )
         p.add_argument(
             "--max-seconds",
