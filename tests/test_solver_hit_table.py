@@ -18,6 +18,7 @@ import pytest
 
 from flip7ref import Game
 from flip7ref.analysis import SoloSolver, solo_deck_position
+from flip7ref.errors import OptionError
 from flip7ref.state import State
 from flip7ref.strategies import ThresholdStrategy
 
@@ -87,3 +88,19 @@ def test_an_exact_solve_gives_fractions_and_a_float_solve_floats() -> None:
     rough = SoloSolver().solve(state)
     assert all(type(v) is float for v in (rough.value, rough.bust, rough.flip7))
     assert rough.value == float(exact.value)
+
+
+def test_the_solver_checks_its_arguments_in_both_builds() -> None:
+    """A public entry point of a compiled module: wrong types raise OptionError, never a bare TypeError."""
+    for bad in (True, -1, 1.5, "0"):
+        with pytest.raises(OptionError, match="seat must be a whole number"):
+            SoloSolver(seat=bad)
+    for workers in (2.5, "2", True):
+        with pytest.raises(OptionError, match="workers must be a whole number"):
+            SoloSolver(workers=workers)
+    with pytest.raises(OptionError, match="max_states must be a whole number"):
+        SoloSolver(max_states=10.0)
+    with pytest.raises(OptionError, match="ties must be one of"):
+        SoloSolver(ties=1)
+    solver = SoloSolver(max_seconds=60, exact=1)
+    assert solver.max_seconds == 60.0 and solver.exact is True

@@ -105,22 +105,26 @@ class SoloSolver:
             processes; the result is the same.
 
     Raises:
-        OptionError: ``workers`` below 1, ``max_seconds`` not positive; ``ties`` neither ``"hit"`` nor ``"stay"``.
+        OptionError: ``workers`` below 1, ``max_seconds`` not positive; ``ties`` neither ``"hit"`` nor ``"stay"``;
+            ``seat`` or ``max_states`` not a whole number.
     """
 
     def __init__(
         self,
-        policy: Policy | None = None,
+        policy: Any = None,
         *,
-        exact: bool = False,
-        seat: int = 0,
-        max_states: int = 1_000_000,
-        workers: int = 1,
-        max_seconds: float | None = None,
-        progress: Callable[[int], None] | None = None,
+        exact: Any = False,
+        seat: Any = 0,
+        max_states: Any = 1_000_000,
+        workers: Any = 1,
+        max_seconds: Any = None,
+        progress: Any = None,
         cluster: Any = None,
-        ties: str = "hit",
+        ties: Any = "hit",
     ) -> None:
+        # typed loosely (a public entry point, compiled): the checks below raise OptionError in both builds
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise OptionError(f"seat must be a whole number, at least 0 (got {seat!r})")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise OptionError(f"workers must be a whole number, at least 1 (got {workers!r})")
         if max_seconds is not None and (
@@ -131,16 +135,16 @@ class SoloSolver:
             raise OptionError(f"max_states must be a whole number of states, at least 1 (got {max_states!r})")
         if ties not in TIES:
             raise OptionError(f"ties must be one of {', '.join(TIES)} (got {ties!r})")
-        self.ties = ties
-        self.max_seconds = max_seconds
-        self.progress = progress
+        self.ties: str = ties
+        self.max_seconds: float | None = None if max_seconds is None else float(max_seconds)
+        self.progress: Callable[[int], None] | None = progress
         self.cluster = cluster
         self._deadline: float | None = None
-        self.policy = policy
-        self.workers = workers
-        self.exact = exact
-        self.seat = seat
-        self.max_states = max_states
+        self.policy: Policy | None = policy
+        self.workers: int = workers
+        self.exact: bool = bool(exact)
+        self.seat: int = seat
+        self.max_states: int = max_states
         self._memo: dict[tuple[Any, ...], _Triple] = {}
         self._best: dict[tuple[Any, ...], Action] = {}
         self._open: set[tuple[Any, ...]] = set()
