@@ -1,3 +1,50 @@
-"""Tests written against surviving mutants of the new core (issue 15, docs/mutation-testing.md): rules."""
+"""Tests written against surviving mutants of the new core's rule modules (issue 15):
+``flip7ref.lines``, ``flip7ref.targets``, ``flip7ref.pile``, ``flip7ref.engine``.
+
+Each test calls one rule function on a position built with ``Game.new_position`` and
+asserts the exact result.  See docs/mutation-testing.md.
+"""
 
 from __future__ import annotations
+
+import pytest
+
+from flip7ref import Game, Status
+from flip7ref.lines import guard_of, receive_number
+from flip7ref.model import Player
+from flip7ref.work import Work
+
+
+def _code(game: Game, card: str) -> int:
+    """The code of one copy of ``card`` (through a position's draw pile)."""
+    return next(c for c in game.new_position(turn=0, seed=None).draw if game.card_ids[c] == card)
+
+
+@pytest.mark.rules("F7-080")
+def test_a_kept_card_that_guards_nothing_is_no_bust_guard() -> None:
+    """Only a kept card whose effect guards against a bust (a Second Chance) saves a line:
+    a Freeze lying in front (the ``keep_card`` reading) is not offered the duplicate."""
+    game = Game("flip7", 3)
+    freeze, chance = _code(game, "freeze"), _code(game, "second_chance")
+    assert guard_of(game, Player((), (freeze,), Status.FROZEN)) is None
+    assert guard_of(game, Player((), (freeze, chance), Status.ACTIVE)) == chance
+    assert guard_of(game, Player((), (), Status.ACTIVE)) is None
+
+
+@pytest.mark.rules("F7-050")
+def test_a_second_flip7_in_a_round_does_not_replace_the_first() -> None:
+    """A number that makes seven for a second player after someone already made a Flip 7 this
+    round neither moves the Flip 7 nor announces another one."""
+    game = Game("flip7", 3)
+    s = game.new_position(turn=0, lines={0: ["1", "2", "3", "4", "5", "6"]}, draw=["7"], seed=None)
+    seven = next(c for c in s.draw if game.card_ids[c] == "7")
+    w = Work(s)
+    w.draw.clear()
+    w.flip7 = 2
+    receive_number(w, seven, 0)
+    assert w.flip7 == 2 and [e.type for e in w.events] == []
+    assert len(w.players[0].line) == 7
+    fresh = Work(s)
+    fresh.draw.clear()
+    receive_number(fresh, seven, 0)
+    assert fresh.flip7 == 0 and [e.type for e in fresh.events] == ["flip7"]
