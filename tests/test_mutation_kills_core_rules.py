@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from flip7ref import Game, Status
-from flip7ref.lines import guard_of, receive_number
+from flip7ref.lines import guard_of, receive_number, repeat_allowed
 from flip7ref.model import Player
 from flip7ref.work import Work
 
@@ -48,3 +48,20 @@ def test_a_second_flip7_in_a_round_does_not_replace_the_first() -> None:
     fresh.draw.clear()
     receive_number(fresh, seven, 0)
     assert fresh.flip7 == 0 and [e.type for e in fresh.events] == ["flip7"]
+
+
+@pytest.mark.rules("F7-040", "V-036")
+def test_one_card_of_a_rank_is_always_allowed() -> None:
+    """``repeat_allowed``: no card or one card of a rank may always lie in a line; two only
+    when one is Lucky 13 (V-036); three never."""
+    game = Game("vengeance", 3)
+    pos = game.new_position(turn=0, seed=None)
+    thirteens = [c for c in pos.draw if game.card_ids[c] == "13"]
+    lucky = next(c for c in pos.draw if "pair_allowed" in game.traits[c])
+    twelves = [c for c in pos.draw if game.card_ids[c] == "12"]
+    assert repeat_allowed(game, []) is True
+    assert repeat_allowed(game, [twelves[0]]) is True
+    assert repeat_allowed(game, [thirteens[0]]) is True
+    assert repeat_allowed(game, twelves[:2]) is False
+    assert repeat_allowed(game, [thirteens[0], lucky]) is True
+    assert repeat_allowed(game, [thirteens[0], thirteens[1], lucky]) is False
