@@ -193,7 +193,7 @@ def presolve(
     ``solve(setup, cards, *results above)`` is the task (the solver's own, so
     this module needs nothing of `flip7ref.analysis`); ``setup`` (sent to
     every worker once) is what the task needs besides (see
-    `flip7ref.analysis.solver._solve_combination`); ``cards(task)`` gives the
+    `flip7ref.analysis.parallel._solve_combination`); ``cards(task)`` gives the
     card codes a combination draws.
 
     On leaving, however it ends (the last result, an error, ``timeout``, Ctrl-C

@@ -15,13 +15,10 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
-
-import attrs
-from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from . import events
-from .frames import Frame, frame_kind
+from .frames import Frame, register_frame
 from .lines import may_stay
 from .model import CHANCE, HIT, STAY, Action, Event, Player, Status, target
 from .pile import reshuffle, supply
@@ -110,13 +107,20 @@ def answer_offer(w: Work, seat: int, act: Action) -> None:
         w.emit(events.stayed(seat))
 
 
-@frame_kind("deal")
-@mypyc_attr(native_class=False)
-@attrs.frozen
 class Deal(Frame):
     """The initial deal is under way; ``position`` indexes the deal order (F7-020)."""
 
+    name: ClassVar[str] = "deal"
+    FIELDS: ClassVar[tuple[str, ...]] = ("position",)
+    KINDS: ClassVar[tuple[str, ...]] = ("int",)
+
     position: int
+
+    def __init__(self, position: int) -> None:
+        self.position = position
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.position,)
 
     def settle(self, w: Work) -> bool:
         position, dealt_to, offered = next_deal(w.game, w.players, w.dealer, self.position)
@@ -128,15 +132,24 @@ class Deal(Frame):
         return True
 
 
-@frame_kind("deal_offer")
-@mypyc_attr(native_class=False)
-@attrs.frozen
+register_frame(Deal)
+
 class DealOffer(Frame):
     """A decision in the deal: the deal reached ``seat``, who already holds cards (from
     an early Flip Three), so they are asked Hit or Stay at their slot before the deal
     goes on (F7-025, option ``deal_after_early_cards`` = ``offer``)."""
 
+    name: ClassVar[str] = "deal_offer"
+    FIELDS: ClassVar[tuple[str, ...]] = ("seat",)
+    KINDS: ClassVar[tuple[str, ...]] = ("int",)
+
     seat: int
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.seat,)
 
     def decider(self) -> int:
         return self.seat
@@ -151,14 +164,24 @@ class DealOffer(Frame):
         answer_offer(w, self.seat, act)  # the deal goes on afterwards
 
 
-@frame_kind("draw")
-@mypyc_attr(native_class=False)
-@attrs.frozen
+register_frame(DealOffer)
+
 class Draw(Frame):
     """A chance node: one card goes to ``seat`` (``reason``: ``deal`` or ``hit``)."""
 
+    name: ClassVar[str] = "draw"
+    FIELDS: ClassVar[tuple[str, ...]] = ("seat", "reason")
+    KINDS: ClassVar[tuple[str, ...]] = ("int", "str")
+
     seat: int
     reason: str
+
+    def __init__(self, seat: int, reason: str) -> None:
+        self.seat = seat
+        self.reason = reason
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.seat, self.reason)
 
     def decider(self) -> int:
         return CHANCE
@@ -176,13 +199,22 @@ class Draw(Frame):
             w.emit(events.stayed(self.seat, "empty deck"))
 
 
-@frame_kind("flip7_choice")
-@mypyc_attr(native_class=False)
-@attrs.frozen
+register_frame(Draw)
+
 class Flip7Choice(Frame):
     """A decision (Brutal Mode, V-082): the Flip 7 maker takes +15 or gives another player -15."""
 
+    name: ClassVar[str] = "flip7_choice"
+    FIELDS: ClassVar[tuple[str, ...]] = ("seat",)
+    KINDS: ClassVar[tuple[str, ...]] = ("int",)
+
     seat: int
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.seat,)
 
     def decider(self) -> int:
         return self.seat
@@ -199,6 +231,8 @@ class Flip7Choice(Frame):
         points = w.game.flip7_bonus * (1 if seat == self.seat else -1)
         w.emit(events.flip7_bonus_chosen(self.seat, seat, points))
 
+
+register_frame(Flip7Choice)
 
 _DRAWS: dict[tuple[int, str], Draw] = {}
 _DEALS: dict[int, Deal] = {}

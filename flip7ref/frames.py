@@ -2,10 +2,13 @@
 
 A state's pending work is a stack of frames, bottom first (the deal under way, a
 card to draw, a Flip Three in progress, a target to choose...).  Each frame kind
-is a frozen attrs class registered under its ``name`` with `frame_kind`; its
-module owns its rules (`flip7ref.engine`: the deal, a draw, the Brutal Mode
-choice; `flip7ref.targets`: choosing a target; `flip7ref.primitives`: the frames of
-each primitive).  The protocol (methods of `Frame`, each with a default):
+is a small value class (a native class when compiled with mypyc) registered under
+its ``name`` with `register_frame`; its fields are listed in ``FIELDS`` (the
+constructor's order) with their kinds in ``KINDS``; frames are values: equal when
+their kind and fields are, hashable, never changed once made.  Its module owns
+its rules (`flip7ref.engine`: the deal, a draw, the Brutal Mode choice;
+`flip7ref.targets`: choosing a target; `flip7ref.primitives`: the frames of each
+primitive).  The protocol (methods of `Frame`, each with a default):
 
 - `Frame.decider`: who acts on it: a seat, or `CHANCE` for a card to draw;
 - `Frame.legal`: the legal actions it offers, in a stable order;
@@ -23,10 +26,7 @@ value...}``, card codes as ids).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
-
-import attrs
-from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import events
 from .model import Action, Player
@@ -36,14 +36,38 @@ if TYPE_CHECKING:
     from .work import Work
 
 
-@mypyc_attr(native_class=False)
 class Frame:
-    """Base of the frame classes.  ``name`` is the frame's kind (``Deal.name == "deal"``),
-    a class attribute set by `frame_kind` (mypyc records class-body attributes as
-    annotations, which attrs would take for fields)."""
+    """Base of the frame classes: the protocol's defaults, and value semantics from
+    ``FIELDS`` (equality, hashing, ``repr``, pickling).
 
-    __slots__ = ()
-    name: ClassVar[str]
+    Class attributes: ``name`` (the frame's kind, ``Deal.name == "deal"``), ``FIELDS``
+    (the field names in constructor order), ``KINDS`` (each field's type as text:
+    ``int``, ``str``, ``tuple[int, ...]``, ``tuple[tuple[int, int, int], ...]``).
+    """
+
+    name: ClassVar[str] = ""
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    KINDS: ClassVar[tuple[str, ...]] = ()
+
+    def key(self) -> tuple[Any, ...]:
+        """The field values in ``FIELDS`` order."""
+        return tuple(getattr(self, f) for f in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, Frame) and self.key() == other.key()
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.key()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={v!r}" for f, v in zip(self.FIELDS, self.key(), strict=True))
+        return f"{type(self).__name__}({fields})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), self.key())
 
     def decider(self) -> int:
         """The seat to decide, or `CHANCE` when a card must be drawn for this frame."""
@@ -89,20 +113,13 @@ class Frame:
         """No card is left anywhere to draw for this frame (F7-115, ``empty_deck: stop-drawing``)."""
 
 
-_FrameClass = TypeVar("_FrameClass", bound=type[Frame])
 FRAME_TYPES: dict[str, type[Frame]] = {}
 """Every frame class by its ``name`` (filled as the modules that own them load)."""
 
 
-def frame_kind(name: str) -> Callable[[_FrameClass], _FrameClass]:
-    """Class decorator: name a frame class and register it in `FRAME_TYPES`."""
-
-    def named(cls: _FrameClass) -> _FrameClass:
-        cls.name = name
-        FRAME_TYPES[name] = cls
-        return cls
-
-    return named
+def register_frame(cls: type[Frame]) -> None:
+    """Register a frame class in `FRAME_TYPES` under its ``name``."""
+    FRAME_TYPES[cls.name] = cls
 
 
 _CARD_FIELDS = ("card",)
@@ -112,37 +129,38 @@ _CARD_LISTS = ("set_aside", "cards")
 def frame_to_dict(f: Frame, ids: Sequence[str]) -> dict[str, Any]:
     """The JSON form of a frame: ``{"frame": name, field: value...}``, cards as ids."""
     data: dict[str, Any] = {"frame": f.name}
-    for field in attrs.fields(cast(Any, type(f))):
-        value = getattr(f, field.name)
-        if field.name in _CARD_FIELDS:
+    for name, value in zip(f.FIELDS, f.key(), strict=True):
+        if name in _CARD_FIELDS:
             value = ids[value]
-        elif field.name in _CARD_LISTS:
+        elif name in _CARD_LISTS:
             value = [ids[c] for c in value]
-        elif field.name == "items":
+        elif name == "items":
             value = [[ids[c], t, ch] for c, t, ch in value]
         elif isinstance(value, tuple):
             value = list(value)
-        data[field.name] = value
+        data[name] = value
     return data
 
 
-def frame_from_dict(cls: type[Frame], data: Any, code: Callable[[object, str], int], where: str) -> Frame:
-    """Rebuild a frame of class ``cls`` from `frame_to_dict` output; ``code(name, where)``
-    turns a card id into its code (raising for an unknown card).
+def frame_args(cls: type[Frame], data: Any, code: Callable[[object, str], int], where: str) -> list[Any]:
+    """The constructor arguments of a ``cls`` frame read from `frame_to_dict` output, in
+    ``FIELDS`` order (cards as codes, lists as tuples); ``code(name, where)`` turns a
+    card id into its code (raising for an unknown card).  The caller checks their types
+    (``flip7ref.position.check_frame_args``) before building the frame.
 
     Raises:
         KeyError, TypeError, ValueError: a missing or malformed field (the caller words the error).
     """
-    kwargs: dict[str, Any] = {}
-    for field in attrs.fields(cast(Any, cls)):
-        value = data[field.name]
-        if field.name in _CARD_FIELDS:
+    args: list[Any] = []
+    for name in cls.FIELDS:
+        value = data[name]
+        if name in _CARD_FIELDS:
             value = code(value, f"{where}/card")
-        elif field.name in _CARD_LISTS:
-            value = tuple(code(c, f"{where}/{field.name}") for c in value)
-        elif field.name == "items":
+        elif name in _CARD_LISTS:
+            value = tuple(code(c, f"{where}/{name}") for c in value)
+        elif name == "items":
             value = tuple((code(c, f"{where}/items"), int(t), int(ch)) for c, t, ch in value)
         elif isinstance(value, list):
             value = tuple(value)
-        kwargs[field.name] = value
-    return cls(**kwargs)
+        args.append(value)
+    return args

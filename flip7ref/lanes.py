@@ -32,7 +32,7 @@ from .engine import (
     settle,
 )
 from .frames import Frame
-from .history import new_log, start_of
+from .history import Log, new_log, start_of
 from .lines import guard_of, is_duplicate, makes_flip7, may_stay
 from .model import MODIFIER, NUMBER, Event, Player, Status
 from .work import Work
@@ -78,11 +78,15 @@ def derive(
     evs: tuple[Event, ...],
 ) -> _S:
     """A successor of ``s`` that differs in players, draw pile, frames and turn only."""
-    log = new_log((s._log, move, evs, start_of(s)))
-    return _build(s, (
-        s.game, players, draw, s.discard, frames, s.dealer, turn, s.round, s.totals, s.last_scores, s.flip7,
-        s.round_over, s.winners, s.shuffle_seed, s.shuffles, s.bonus_to, s.round_shuffles, log,
-    ))  # fmt: skip
+    fields = list(s)  # one copy of the 18 fields, not 18 attribute reads (State is a tuple; see flip7ref.state)
+    parent: Log | None = fields[17]
+    start = s if parent is None or parent.start is None else parent.start
+    fields[1] = players
+    fields[2] = draw
+    fields[4] = frames
+    fields[6] = turn
+    fields[17] = new_log((parent, move, evs, start))
+    return _build(s, tuple(fields))
 
 
 def hit(s: _S) -> _S:
@@ -140,8 +144,12 @@ def plain_card(s: _S, code: int, shared: Siblings | None = None) -> _S | None:
             return shared.end  # type: ignore[no-any-return]  # the game-ending bust of a sibling (merge_ends)
     line = (*p.line, code)
     made = not busted and cat == NUMBER and len(line) >= g.flip7_distinct and makes_flip7(g, p.status, line, s.flip7)
-    index = s.draw.index(code)
-    draw = s.draw[1:] if index == 0 else s.draw[:index] + s.draw[index + 1 :]
+    pile = s.draw
+    if pile[0] == code:  # an ordered pile gives its top card: no search
+        draw = pile[1:]
+    else:
+        index = pile.index(code)
+        draw = pile[:index] + pile[index + 1 :]
     changed = list(s.players)
     changed[seat] = _new_player((line, p.kept, Status.BUSTED if busted else p.status))
     card = g.card_ids[code]

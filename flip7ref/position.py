@@ -34,8 +34,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from .errors import CardError, SerializationError
 from .game import ACTION, MODIFIER, NUMBER, Game
 from .lines import flip7_count, repeat_allowed, same_rank
@@ -247,18 +245,6 @@ _FIELD_WORDS = {
 }
 
 
-def _kind_of(name: str, annotation: object) -> str:
-    """A frame field's annotation as text (``"int"``, ``"tuple[int, ...]"``...).  In the pure
-    build attrs gives the annotation's text; in the mypyc-compiled build it gives the bare
-    class (``int``, ``tuple``: the item types are gone), so a tuple is read as card codes
-    unless the field is the one holding ``(card, target, chooser)`` triples."""
-    if isinstance(annotation, str):
-        return annotation
-    if annotation is tuple:
-        return "tuple[tuple[int, int, int], ...]" if name == "items" else "tuple[int, ...]"
-    return str(getattr(annotation, "__name__", annotation))
-
-
 def check_data_fields(data: Mapping[str, Any]) -> None:
     """Refuse serialized state data whose ``round_over`` is not a boolean or whose
     ``shuffle_seed`` is neither a string nor null, before a state is built from it
@@ -275,11 +261,18 @@ def check_data_fields(data: Mapping[str, Any]) -> None:
 
 
 def _check_frame_fields(frame: Any, index: int) -> None:
-    """Refuse a frame field of the wrong type (by the frame class's annotations), so
-    that no deserialized frame fails later inside the interpreter."""
-    for field in attrs.fields(type(frame)):
-        value = getattr(frame, field.name)
-        kind = _kind_of(field.name, field.type)
+    """Refuse a frame field of the wrong type (see `check_frame_args`)."""
+    check_frame_args(type(frame), list(frame.key()), index)
+
+
+def check_frame_args(cls: Any, args: list[Any], index: int) -> None:
+    """Refuse a field value of the wrong type for frame class ``cls`` (by its ``KINDS``),
+    so that no deserialized frame fails later inside the interpreter.
+
+    Raises:
+        PositionError: naming ``frames/<index>/<field>`` and what was expected.
+    """
+    for name, kind, value in zip(cls.FIELDS, cls.KINDS, args, strict=True):
         if kind == "int":
             ok = type(value) is int and value >= 0
         elif kind == "str":
@@ -295,7 +288,7 @@ def _check_frame_fields(frame: Any, index: int) -> None:
         else:
             continue  # a field of another kind: its own checks
         if not ok:
-            raise PositionError(f"state data: frames/{index}/{field.name}", f"expected {_FIELD_WORDS[kind]}, got {_short(value)}")
+            raise PositionError(f"state data: frames/{index}/{name}", f"expected {_FIELD_WORDS[kind]}, got {_short(value)}")
 
 
 def check_edition_field(value: object, game: Game | None) -> str:

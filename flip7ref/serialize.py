@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from . import engine as _engine  # noqa: F401 - loads the deal's frame classes into FRAME_TYPES
 from . import primitives as _primitives  # noqa: F401 - loads the primitives' frame classes
 from .errors import CardError, OptionError, SerializationError
-from .frames import FRAME_TYPES, Frame, frame_from_dict, frame_to_dict
+from .frames import FRAME_TYPES, Frame, frame_args, frame_to_dict
 from .game import Game
 from .history import Log, chain
 from .model import Event, Player, Status
-from .position import check_data_fields, check_edition_field, check_state
+from .position import check_data_fields, check_edition_field, check_frame_args, check_state
 
 if TYPE_CHECKING:
     from .state import State
@@ -118,7 +118,9 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
             kind = FRAME_TYPES.get(f.get("frame"))
             if kind is None:
                 raise SerializationError(f"state data: frames/{i}: unknown frame {f.get('frame')!r}")
-            frames.append(frame_from_dict(kind, f, code, f"frames/{i}"))
+            args = frame_args(kind, f, code, f"frames/{i}")
+            check_frame_args(kind, args, i)  # before the values meet a compiled frame's typed fields
+            frames.append(kind(*args))
         check_data_fields(data)  # before the typed fields meet the compiled State
         flip7 = data.get("flip7")
         for key in ("flip7", "bonus_to"):

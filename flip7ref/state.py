@@ -202,7 +202,10 @@ class State(tuple[Any, ...]):
             return TERMINAL
         if not self.frames:
             return self.turn
-        return self.frames[-1].decider()
+        top = self.frames[-1]
+        if type(top) is Draw:  # the commonest frame: a card to draw (a shortcut of Draw.decider)
+            return CHANCE
+        return top.decider()
 
     def is_terminal(self) -> bool:
         """Whether the game is over (F7-120)."""
@@ -322,6 +325,15 @@ class State(tuple[Any, ...]):
             raise IllegalActionError(str(act), [str(a) for a in legal], who)
         return self._apply_legal(act)
 
+    def successors(self) -> list[tuple[Action, State]]:
+        """Every legal action with the state it leads to, in `legal_actions` order (for
+        search and one-move lookahead: each action is checked once, not again by `apply`).
+
+        Returns:
+            ``(action, successor)`` pairs; empty at chance and terminal nodes.
+        """
+        return [(act, self._apply_legal(act)) for act in self.legal_actions()]
+
     def _apply_legal(self, act: Action) -> State:
         """`apply` of an action known to be legal (one of `legal_actions`),
         without checking it again: for strategies that try every legal action."""
@@ -347,7 +359,8 @@ class State(tuple[Any, ...]):
         code = game.codes.get(card) if type(card) is str else None
         if code is None:
             code = game.code(card)
-        if _FAST_LANES and self.frames and not self.winners and code in self.draw:
+        pile = self.draw
+        if _FAST_LANES and self.frames and not self.winners and pile and (pile[0] == code or code in pile):
             fast = lanes.plain_card(self, code)
             if fast is not None:
                 return fast
@@ -372,7 +385,7 @@ class State(tuple[Any, ...]):
             return self.apply_chance(move[len("chance ") :])
         return self.apply(move)
 
-    def chance_successors(self) -> list[tuple[str, int, State]]:
+    def chance_successors(self, *, merge_ends: bool = False) -> list[tuple[str, int, State]]:
         """Every chance outcome with the state it leads to, for exhaustive search.
 
         Returns:
@@ -384,16 +397,19 @@ class State(tuple[Any, ...]):
         The successors of a card drawn for a Hit are built together, sharing the
         work they have in common (the round end of every bust of a player left
         alone, F7-040, F7-100); the result is the same as applying each card.
+
+        Args:
+            merge_ends: for exhaustive search of a round that ends the game (the
+                solver): every card that busts the player left alone and so ends
+                the game gives the successor of the first such card, not its own
+                (the positions differ only in which number lies on the discard
+                pile: the same scores, totals and winners, no future, F7-101,
+                F7-120).
         """
-        return self._chance_successors(merge_ends=False)
+        return self._chance_successors(merge_ends=merge_ends)
 
     def _chance_successors(self, *, merge_ends: bool) -> list[tuple[str, int, State]]:
-        """`chance_successors`; with ``merge_ends``, for exhaustive search
-        of a round that ends the game (the solver): every card that busts the
-        player left alone and so ends the game gives the successor of the first
-        such card, not its own (the positions differ only in which number lies
-        on the discard pile: the same scores, totals and winners, no future,
-        F7-101, F7-120)."""
+        """`chance_successors` (the name the solver used first)."""
         weights = self.chance_weights()
         if not weights:
             return []
@@ -508,8 +524,14 @@ class State(tuple[Any, ...]):
         """The single winner's seat, or None (game not over, or a shared win)."""
         return self.winners[0] if len(self.winners) == 1 else None
 
-    def _may_stay(self, seat: int) -> bool:
-        return may_stay(self.game, self.players[seat])
+    def may_stay(self, seat: Any) -> bool:
+        """Whether ``seat`` may answer a Hit-or-Stay offer with Stay now (F7-033, option
+        ``stay_requires``; not with The Zero in the line, V-031).
+
+        Raises:
+            OptionError: ``seat`` is not a seat of this game.
+        """
+        return may_stay(self.game, self.players[self._seat(seat)])
 
     def cards_in_play(self) -> Counter[int]:
         """Every card code the state holds, in every zone (for conservation checks)."""

@@ -117,7 +117,7 @@ class ThresholdStrategy:
         """The threshold decision for the player to act (no randomness used)."""
         if state.pending()[0] == "offer":  # an offer of Hit or Stay (F7-030, F7-033; at a deal slot, F7-025)
             seat = state.current_player  # an offer goes to an active player: the line's value is its score
-            if score_points(state.game, state.players[seat].line) >= self.threshold and state._may_stay(seat):
+            if score_points(state.game, state.players[seat].line) >= self.threshold and state.may_stay(seat):
                 return STAY
             return HIT
         return _other_decision(state)
@@ -129,7 +129,8 @@ def _other_decision(state: State) -> Action:
     seat = state.current_player
     kind, card = state.pending()
     if kind == "cards":
-        return max(legal, key=lambda a: (_advantage(state, state._apply_legal(a), seat), [-x for x in a.args]))
+        best = max(state.successors(), key=lambda pair: (_advantage(state, pair[1], seat), [-x for x in pair[0].args]))
+        return best[0]
     seats = [a.args[0] for a in legal if a.args]
     if kind == "keep_or_give" and seat in seats:
         return Action("target", (seat,))
@@ -222,7 +223,7 @@ class OptimalSoloStrategy:
         stay = self.prepare(state.game).get(tuple(sorted(state.players[seat].line)))
         if stay is None:  # a line the solo deck cannot make (e.g. after a Swap): threshold:20
             stay = state.line_value(seat) >= 20
-        return STAY if stay and state._may_stay(seat) else HIT
+        return STAY if stay and state.may_stay(seat) else HIT
 
 
 def _helps_receiver(state: State, card: str) -> bool:

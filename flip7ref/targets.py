@@ -10,13 +10,10 @@ target choice; `play` carries out a card on the chosen seat through its effect.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-import attrs
-from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import events
-from .frames import Frame, frame_kind
+from .frames import Frame, register_frame
 from .lines import receive_number
 from .model import MODIFIER, NUMBER, Action, Player, Status, target
 
@@ -63,9 +60,6 @@ def targets_for(game: Game, players: Sequence[Player], code: int, chooser: int, 
     return usable
 
 
-@frame_kind("choose_target")
-@mypyc_attr(native_class=False)
-@attrs.frozen
 class ChooseTarget(Frame):
     """A decision: ``chooser`` picks a seat in ``allowed`` for ``card``.
 
@@ -74,10 +68,23 @@ class ChooseTarget(Frame):
     chooser may keep it by choosing themselves).
     """
 
+    name: ClassVar[str] = "choose_target"
+    FIELDS: ClassVar[tuple[str, ...]] = ("card", "chooser", "allowed", "purpose")
+    KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "tuple[int, ...]", "str")
+
     card: int
     chooser: int
     allowed: tuple[int, ...]
     purpose: str
+
+    def __init__(self, card: int, chooser: int, allowed: tuple[int, ...], purpose: str) -> None:
+        self.card = card
+        self.chooser = chooser
+        self.allowed = allowed
+        self.purpose = purpose
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.card, self.chooser, self.allowed, self.purpose)
 
     def decider(self) -> int:
         return self.chooser
@@ -100,6 +107,8 @@ class ChooseTarget(Frame):
     def held_cards(self) -> tuple[int, ...]:
         return (self.card,)
 
+
+register_frame(ChooseTarget)
 
 def offer_target(w: Work, code: int, chooser: int, targets: str) -> None:
     """An action (or a modifier given away) needs a target: a decision for ``chooser``;

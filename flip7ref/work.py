@@ -46,23 +46,26 @@ class Work:
     events: list[Event]
 
     def __init__(self, s: State) -> None:
-        self.game = s.game
-        self.players = list(s.players)
-        self.draw = list(s.draw)
-        self.discard = list(s.discard)
-        self.frames = list(s.frames)
-        self.dealer = s.dealer
-        self.turn = s.turn
-        self.round = s.round
-        self.totals = list(s.totals)
-        self.last_scores = s.last_scores
-        self.flip7 = s.flip7
-        self.round_over = s.round_over
-        self.winners = s.winners
-        self.shuffle_seed = s.shuffle_seed
-        self.shuffles = s.shuffles
-        self.bonus_to = s.bonus_to
-        self.round_shuffles = s.round_shuffles
+        # one pass over the state's fields (a tuple underneath), not 17 attribute reads
+        (game, players, draw, discard, frames, dealer, turn, round_, totals, last_scores, flip7, round_over,
+         winners, shuffle_seed, shuffles, bonus_to, round_shuffles, _) = s  # fmt: skip
+        self.game = game
+        self.players = list(players)
+        self.draw = list(draw)
+        self.discard = list(discard)
+        self.frames = list(frames)
+        self.dealer = dealer
+        self.turn = turn
+        self.round = round_
+        self.totals = list(totals)
+        self.last_scores = last_scores
+        self.flip7 = flip7
+        self.round_over = round_over
+        self.winners = winners
+        self.shuffle_seed = shuffle_seed
+        self.shuffles = shuffles
+        self.bonus_to = bonus_to
+        self.round_shuffles = round_shuffles
         self.events = []
 
     def emit(self, event: Event) -> None:

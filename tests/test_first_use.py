@@ -77,11 +77,11 @@ def test_trace_help_does_not_mention_workers(capsys: pytest.CaptureFixture[str])
 
 
 def test_solve_spinner_names_the_time_of_its_own_deck() -> None:
-    """A numbers deck's spinner does not quote the numbers+modifiers minute."""
-    assert "minute" not in solve_spinner_text(["number"])
+    """A numbers deck's spinner does not quote the numbers+modifiers time."""
+    assert "25 s" not in solve_spinner_text(["number"])
     assert "second" in solve_spinner_text(["number"])
-    assert "minute" in solve_spinner_text(["number", "modifier"])
-    assert "minute" not in solve_spinner_text(["number", "action"])
+    assert "about 25 s of CPU" in solve_spinner_text(["number", "modifier"])
+    assert "25 s" not in solve_spinner_text(["number", "action"])
 
 
 # --------------------------------------------------------------------------- docs in a foreign folder

@@ -20,7 +20,6 @@ from flip7ref.position import (
     MAX_DEPTH,
     PositionError,
     _check_frame_fields,
-    _kind_of,
     _short,
     check_data_fields,
     check_depth,
@@ -369,28 +368,18 @@ def test_short_cuts_long_values_to_forty_characters() -> None:
     assert _short(_nested(200_000)) == "a deeply nested list"
 
 
-def test_kind_of_reads_pure_and_compiled_annotations() -> None:
-    """attrs gives the annotation's text in the pure build and the bare class in the compiled one."""
-    assert _kind_of("seat", "int") == "int"
-    assert _kind_of("cards", "tuple[int, ...]") == "tuple[int, ...]"
-    assert _kind_of("seat", int) == "int"
-    assert _kind_of("flag", bool) == "bool"
-    assert _kind_of("cards", tuple) == "tuple[int, ...]"
-    assert _kind_of("items", tuple) == "tuple[tuple[int, int, int], ...]"
-    assert _kind_of("seed", int | None) == "int | None"  # no __name__: its text (a kind no check knows)
-
-
-@attrs.frozen
 class _Probe:
-    """A frame-like record with a field of every kind ``_check_frame_fields`` knows (no shipped
-    frame has a bool field; the annotations are text, as attrs gives them in the pure build)."""
+    """A frame-like value with a field of every kind ``check_frame_args`` knows (no shipped
+    frame has a bool field), its kinds declared as a frame class declares them."""
 
-    seat: int
-    word: str
-    flag: bool
-    cards: tuple[int, ...]
-    items: tuple[tuple[int, int, int], ...]
-    other: float
+    FIELDS = ("seat", "word", "flag", "cards", "items", "other")
+    KINDS = ("int", "str", "bool", "tuple[int, ...]", "tuple[tuple[int, int, int], ...]", "float")
+
+    def __init__(self, seat: object, word: object, flag: object, cards: object, items: object, other: object) -> None:
+        self.seat, self.word, self.flag, self.cards, self.items, self.other = seat, word, flag, cards, items, other
+
+    def key(self) -> tuple[object, ...]:
+        return (self.seat, self.word, self.flag, self.cards, self.items, self.other)
 
 
 _GOOD = {"seat": 0, "word": "hit", "flag": False, "cards": (0, 3), "items": ((1, 0, 2),), "other": 0.5}
@@ -435,21 +424,13 @@ def test_position_error_keeps_field_and_expected() -> None:
     assert isinstance(error, CardError) and isinstance(error, SerializationError)
 
 
-def test_frame_fields_read_like_the_compiled_build_with_bare_classes() -> None:
-    """In the compiled build attrs gives bare classes (``tuple``, ``int``): ``items`` is still read as
-    [card, seat, seat] entries and any other tuple as card codes."""
-    compiled = attrs.make_class(
-        "Compiled",
-        {"seat": attrs.field(type=int), "cards": attrs.field(type=tuple), "items": attrs.field(type=tuple)},
-        frozen=True,
-    )
-    _check_frame_fields(compiled(seat=1, cards=(0, 2), items=((1, 0, 2),)), 0)
-    with pytest.raises(PositionError) as info:
-        _check_frame_fields(compiled(seat=1, cards=((0, 2),), items=((1, 0, 2),)), 2)
-    assert str(info.value) == "state data: frames/2/cards: expected a list of whole numbers from 0, got ((0, 2),)"
-    with pytest.raises(PositionError) as info:
-        _check_frame_fields(compiled(seat=1, cards=(0,), items=(1, 0, 2)), 2)
-    assert str(info.value) == "state data: frames/2/items: expected a list of [card, seat, seat] entries, got (1, 0, 2)"
+def test_every_shipped_frame_declares_a_kind_check_frame_args_knows() -> None:
+    """The kinds the frame classes declare are the ones the check reads (a new kind would be skipped)."""
+    from flip7ref.frames import FRAME_TYPES
+
+    known = {"int", "str", "bool", "tuple[int, ...]", "tuple[tuple[int, int, int], ...]"}
+    assert {k for cls in FRAME_TYPES.values() for k in cls.KINDS} <= known
+    assert FRAME_TYPES["resolve"].KINDS == ("tuple[tuple[int, int, int], ...]",)
 
 
 # --- position.py: check_state on states built directly (past from_dict's own checks) ----------
@@ -680,10 +661,17 @@ def test_options_must_be_a_mapping() -> None:
     assert str(info.value) == "options: expected a mapping of option names to values, got str"
 
 
-@attrs.frozen
 class _ProbeOtherFirst:
-    note: float  # a kind _check_frame_fields does not know: skipped, and the fields after it still checked
-    seat: int
+    """A kind the check does not know first (skipped), then a seat (still checked)."""
+
+    FIELDS = ("note", "seat")
+    KINDS = ("float", "int")
+
+    def __init__(self, note: object, seat: object) -> None:
+        self.note, self.seat = note, seat
+
+    def key(self) -> tuple[object, ...]:
+        return (self.note, self.seat)
 
 
 def test_frame_fields_after_a_field_of_another_kind_are_still_checked() -> None:

@@ -70,6 +70,11 @@ class SoloResult:
         return out
 
 
-_Triple = tuple[Any, Any, Any]  # (expected score, P(bust), P(Flip 7)), floats or Fractions
+_Number = Any
+"""A value of the solver: a float, or a `Fraction` in an exact solve.  Typed ``Any`` on
+purpose: compiled with mypyc, a value declared ``float`` (or ``float | Fraction``, which
+mypyc may narrow) can be converted to a float where it crosses a compiled boundary, and
+an exact solve must stay exact."""
+_Triple = tuple[_Number, _Number, _Number]  # (expected score, P(bust), P(Flip 7)), floats or Fractions
 _Key = tuple[Any, ...]  # a canonical key (see _canonical), with or without its deck number
 _TaskResult = tuple[list[tuple[_Key, _Triple]], list[tuple[_Key, Action]]]

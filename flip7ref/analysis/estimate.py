@@ -14,7 +14,7 @@ from .positions import solo_deck_position
 #: CPU microseconds per solved state measured here (benchmarks/solve_cost.py,
 #: CPython 3.11 on one core of a 2-core x86_64 sandbox): the estimates of
 #: `solo_estimate` divide by these.
-US_PER_STATE = {"numbers": 250.0, "actions": 2700.0}
+US_PER_STATE = {"numbers": 100.0, "actions": 2700.0}  # pure Python; numbers: since the hit table (docs/analysis.md)
 
 
 def solo_estimate(game: Game, categories: Iterable[str]) -> tuple[int, bool, float]:

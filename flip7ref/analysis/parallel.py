@@ -15,6 +15,7 @@ import os
 import pickle
 import signal
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterable
 from multiprocessing.connection import Connection, wait
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Flip7RefError
 from ..game import MODIFIER
 from ..state import CHANCE, HIT, State
-from .base import AnalysisError, _Key, _TaskResult, _Triple
+from .base import AnalysisError, _Key, _Stopped, _TaskResult, _Triple
 
 if TYPE_CHECKING:
     from .solver import SoloSolver
@@ -233,3 +234,41 @@ def usable_cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return os.cpu_count() or 1
+
+
+def _solve_combination(
+    solver_class: type[SoloSolver],
+    setup: tuple[State, bool, int, int, str, float | None, float | None],
+    cards: tuple[int, ...],
+    *above: _TaskResult | None,
+) -> _TaskResult | None:
+    """A Dask task of a parallel solve (`flip7ref.cluster.presolve`; ``solver_class`` is
+    `flip7ref.analysis.solver.SoloSolver`, bound by the solver, which this module does
+    not import): solve
+    the position after drawing ``cards`` in a fresh solver given the states of
+    the combinations with one card more (``above``: their tasks' results), and
+    return the states solved here, as `_presolve_task` does.
+
+    ``setup`` is ``(state, exact, seat, max_states, ties, seconds, until)``:
+    with a limit, ``seconds`` left when the solve was submitted and ``until``,
+    the same moment as ``time.time()`` (seconds since the epoch); the task
+    gives up (checked every 256 states) at the earlier of ``until`` and
+    ``seconds`` after it starts, so no worker goes on past the client's
+    ``max_seconds``; it then returns None (as do the tasks after it), which
+    the client turns into its `AnalysisError` (a result, not an exception,
+    so the workers log no failed task)."""
+    state, exact, seat, max_states, ties, seconds, until = setup
+    limit = None
+    if seconds is not None and until is not None:
+        limit = min(seconds, until - time.time())
+        if limit <= 0:
+            return None
+    if any(result is None for result in above):
+        return None
+    solver = solver_class(exact=exact, seat=seat, max_states=max_states, ties=ties, max_seconds=limit)
+    solver._start_clock()
+    seeds = [entry for result in above if result is not None for entry in result[0]]
+    try:
+        return _presolve_task(solver, state, cards, seeds)
+    except _Stopped:
+        return None

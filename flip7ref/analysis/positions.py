@@ -22,24 +22,34 @@ def solo_deck_position(game: Game, categories: Iterable[str]) -> State:
 
     Args:
         game: a one-player game.
-        categories: any of ``number``, ``modifier``, ``action``; e.g. ``["number"]``
-            for the 79 number cards of Flip 7, ``["number", "modifier"]`` for those
-            and the six modifiers.
+        categories: any of ``number``, ``modifier``, ``action``, or card ids of the
+            edition (every copy of that card); e.g. ``["number"]`` for the 79 number
+            cards of Flip 7, ``["number", "modifier"]`` for those and the six
+            modifiers, ``["number", "modifier", "second_chance"]`` with the three
+            Second Chances as well.
 
     Returns:
         The open state (no pile order) at the first card of the deal.
 
     Raises:
-        OptionError: the game has more than one player, or an unknown category.
+        OptionError: the game has more than one player, or a name that is neither a
+            category nor a card id.
     """
     if game.players != 1:
         raise OptionError(f"a solo round needs a one-player game, got {game.players} players")
     wanted = set()
+    cards = set()
     for name in categories:
-        if name not in CATEGORIES:
-            raise OptionError(f"unknown card category {name!r} (expected one of {', '.join(CATEGORIES)})")
-        wanted.add(CATEGORIES.index(name))
-    deck = [game.card_ids[c] for c in sorted(game.deck) if game.category[c] in wanted]
+        if name in CATEGORIES:
+            wanted.add(CATEGORIES.index(name))
+        elif isinstance(name, str) and name in game.codes:
+            cards.add(game.codes[name])
+        else:
+            raise OptionError(
+                f"unknown card category {name!r} (expected one of {', '.join(CATEGORIES)}, or a card id of the "
+                f"edition such as {game.card_ids[-1]!r})"
+            )
+    deck = [game.card_ids[c] for c in sorted(game.deck) if game.category[c] in wanted or c in cards]
     return game.new_position(draw=deck, rest="out", seed=None, deal=True, totals=[game.target_score])
 
 

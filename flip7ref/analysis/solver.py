@@ -1,57 +1,34 @@
 """The solo solver: `SoloSolver`, the expected round score of one player
 alone by exact dynamic programming over the interpreter's states (memoised on a
-canonical key, `_canonical`; ties, state and time limits, progress), and
-the Dask task of its parallel solve (`_solve_combination`).  The
-scheduling and worker processes of a parallel solve are in
-`flip7ref.analysis.parallel`."""
+canonical key, `flip7ref.analysis.keys`; ties, state and time limits,
+progress).  The scheduling, the worker processes and the Dask task of a
+parallel solve are in `flip7ref.analysis.parallel`."""
 
 from __future__ import annotations
 
+import functools
+import importlib
 import random
 import time
+from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
 
 from ..errors import OptionError
-from ..state import CHANCE, STAY, Action, State, _frame_cards
-from .base import AnalysisError, Policy, SoloResult, _Key, _Stopped, _TaskResult, _Triple
-from .parallel import _combination, _combinations, _drawn, _loaded, _modifier_cards, _presolve_task, _Schedule, _Workers
+from ..game import MODIFIER, NUMBER, Game
+from ..state import CHANCE, HIT, STAY, Action, State
+from .base import AnalysisError, Policy, SoloResult, _Key, _Number, _Stopped, _Triple
+from .keys import _canonical as _canonical  # re-exported: its home was this module
+from .keys import _cards as _cards
+from .parallel import _combination, _combinations, _drawn, _loaded, _modifier_cards, _Schedule, _solve_combination, _Workers
 
 _T = TypeVar("_T")
 _NO_RNG = random.Random(0)
+_OTHER, _REPEAT, _JOINS = 0, 1, 2  # the outcomes of a Hit's card (see SoloSolver._hit)
 TIES = ("hit", "stay")
 """The tie-breaks of `SoloSolver` (``ties``): the action taken when hit and stay are worth the same."""
-
-
-def _cards(state: State) -> tuple[int, ...]:
-    """Every card of ``state`` (pile, discard, lines, held, pending in frames), sorted:
-    the same for every state reached from it, as no card leaves the game."""
-    cards = [*state.draw, *state.discard]
-    for p in state.players:
-        cards += p.line
-        cards += p.kept
-    for f in state.frames:
-        cards += _frame_cards(f)
-    return tuple(sorted(cards))
-
-
-def _canonical(state: State, cards: int) -> tuple[Any, ...]:
-    """A key equal for states whose futures are the same: lines and held cards as
-    multisets (the order of a line never matters to what happens next), no draw
-    pile (the cards not elsewhere: an unseen pile has no order).  ``cards``
-    numbers the set of all cards (`_cards`), which with the rest of the
-    key determines the pile."""
-    return (
-        cards,
-        tuple((tuple(sorted(p.line)), tuple(sorted(p.kept)), p.status) for p in state.players),
-        tuple(sorted(state.discard)),
-        state.frames,
-        state.turn,
-        state.flip7,
-        state.bonus_to,
-        state.round_shuffles,  # F7-116: the reshuffles left this round shape the future
-    )
 
 
 class SoloSolver:
@@ -74,8 +51,8 @@ class SoloSolver:
         exact: compute with `Fraction` (slower) instead of floats.
         seat: the player (0 in a one-player game).
         max_states: give up (`AnalysisError`) beyond this many decision
-            states (memory and time grow with it: about a minute per 262,000
-            states of CPython 3.11 on one core).
+            states (memory and time grow with it: about 25 s of CPU per 262,000
+            states without action cards, CPython 3.11, pure Python).
         ties: ``"hit"`` (the default) or ``"stay"``: the action the optimal policy
             takes at a Hit-or-Stay offer where both have the same expected score
             (exactly equal values: with floats, equal floats).  The value is the
@@ -100,22 +77,26 @@ class SoloSolver:
             processes; the result is the same.
 
     Raises:
-        OptionError: ``workers`` below 1, ``max_seconds`` not positive; ``ties`` neither ``"hit"`` nor ``"stay"``.
+        OptionError: ``workers`` below 1, ``max_seconds`` not positive; ``ties`` neither ``"hit"`` nor ``"stay"``;
+            ``seat`` or ``max_states`` not a whole number.
     """
 
     def __init__(
         self,
-        policy: Policy | None = None,
+        policy: Any = None,
         *,
-        exact: bool = False,
-        seat: int = 0,
-        max_states: int = 1_000_000,
-        workers: int = 1,
-        max_seconds: float | None = None,
-        progress: Callable[[int], None] | None = None,
+        exact: Any = False,
+        seat: Any = 0,
+        max_states: Any = 1_000_000,
+        workers: Any = 1,
+        max_seconds: Any = None,
+        progress: Any = None,
         cluster: Any = None,
-        ties: str = "hit",
+        ties: Any = "hit",
     ) -> None:
+        # typed loosely (a public entry point, compiled): the checks below raise OptionError in both builds
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise OptionError(f"seat must be a whole number, at least 0 (got {seat!r})")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise OptionError(f"workers must be a whole number, at least 1 (got {workers!r})")
         if max_seconds is not None and (
@@ -126,22 +107,32 @@ class SoloSolver:
             raise OptionError(f"max_states must be a whole number of states, at least 1 (got {max_states!r})")
         if ties not in TIES:
             raise OptionError(f"ties must be one of {', '.join(TIES)} (got {ties!r})")
-        self.ties = ties
-        self.max_seconds = max_seconds
-        self.progress = progress
+        self.ties: str = ties
+        self.max_seconds: float | None = None if max_seconds is None else float(max_seconds)
+        self.progress: Callable[[int], None] | None = progress
         self.cluster = cluster
         self._deadline: float | None = None
-        self.policy = policy
-        self.workers = workers
-        self.exact = exact
-        self.seat = seat
-        self.max_states = max_states
+        self.policy: Policy | None = policy
+        self.workers: int = workers
+        self.exact: bool = bool(exact)
+        self.seat: int = seat
+        self.max_states: int = max_states
         self._memo: dict[tuple[Any, ...], _Triple] = {}
         self._best: dict[tuple[Any, ...], Action] = {}
         self._open: set[tuple[Any, ...]] = set()
         self._round = 0
         self._decks: dict[tuple[int, ...], int] = {}  # each set of all cards solved over, numbered
+        self._all: list[dict[int, int]] = []  # the copies of each card in each of them
         self._deck = 0
+        # the hit table (see `_hit`): per canonical key with the player's line left out,
+        # the value of each line a Hit's card can make
+        self._moves: dict[tuple[Any, ...], dict[int, _Triple]] = {}
+        self._bits = 1  # bits a card code of a line takes in the hit table's numbers
+        self._plain_game: Game | None = None
+        self._plain: tuple[bool, ...] = ()
+        self._unjoined: set[int] = set()  # plain cards seen doing more than joining the line
+        self._busts: dict[tuple[Any, ...], _Triple] = {}  # the value of a bust, by the rest of the key and the line's other cards
+        self._verify = False  # build every successor and check the hit table against it (tests)
         self.workers_used = 1  # processes the last solve ran in: 1 when nothing was shared out
 
     @property
@@ -217,7 +208,14 @@ class SoloSolver:
 
     def _deck_of(self, state: State) -> int:
         """The number of ``state``'s set of all cards, the solve's deck from now on."""
-        self._deck = self._decks.setdefault(_cards(state), len(self._decks))
+        cards = _cards(state)
+        self._deck = self._decks.setdefault(cards, len(self._decks))
+        if self._deck == len(self._all):
+            self._all.append(dict(sorted(Counter(cards).items())))  # copies of each card, by code
+        bits = max(Counter(cards).values(), default=1).bit_length() + 1  # room for every copy of a card in one line
+        if bits > self._bits:
+            self._bits = bits
+            self._moves = {}  # numbered with fewer bits
         return self._deck
 
     def _run(self, state: State, compute: Callable[[], _T]) -> _T:
@@ -268,26 +266,25 @@ class SoloSolver:
         if all(s is None or _canonical(s, deck) in self._memo for s in starts):
             return  # solved before (or nothing to solve)
         if self.cluster is not None:
-            from ..cluster import presolve
-
+            # looked up at run time: the module needs dask (an extra), which the compiled build does not type-check
+            cluster: Any = importlib.import_module("flip7ref.cluster")
             self.workers_used = 1
             plan0 = _Schedule(most, 1)
             left = None if self._deadline is None else self._deadline - time.perf_counter()
             # each task stops by the same moment (wall clock, so on any machine), and the client stops waiting then
             setup = (state, self.exact, self.seat, self.max_states, self.ties, left, None if left is None else time.time() + left)
+            solve_task = functools.partial(_solve_combination, SoloSolver)  # the task gets its solver class handed in
             try:
-                for result in presolve(
-                    self.cluster, _solve_combination, setup, _combinations(most), lambda t: _combination(split, t),
-                    plan0.above, timeout=left,
+                for result in cluster.presolve(
+                    self.cluster, solve_task, setup, _combinations(most), lambda t: _combination(split, t), plan0.above,
+                    timeout=left,
                 ):  # fmt: skip
                     if result is None:  # the task ran out of time
                         raise self._stopped()
                     self._merge_task(deck, *result)
             except (TimeoutError, _Stopped):  # the client's wait or a task ran out of time: the futures are cancelled
                 raise self._stopped() from None
-            from ..cluster import size
-
-            self.workers_used = max(1, size(self.cluster)[0])
+            self.workers_used = max(1, cluster.size(self.cluster)[0])
             return
         blank = SoloSolver(exact=self.exact, seat=self.seat, max_states=self.max_states, ties=self.ties)  # copied in each worker
         workers = _Workers(min(self.workers, len(starts)), (state, blank))
@@ -343,8 +340,8 @@ class SoloSolver:
                 busted = True
             elif e.type == "round_scored" and e.get("flip7") == self.seat:
                 made = True
-        one = Fraction(1) if self.exact else 1.0
-        zero = one * 0
+        one: _Number = Fraction(1) if self.exact else 1.0
+        zero: _Number = one * 0
         return (score * one, one if busted else zero, one if made else zero)
 
     def _after(self, state: State) -> _Triple:
@@ -352,10 +349,11 @@ class SoloSolver:
             return self._leaf(state)
         return self._node(state)
 
-    def _node(self, state: State) -> _Triple:
+    def _node(self, state: State, key: tuple[Any, ...] | None = None) -> _Triple:
         if state.current_player == -1:
             return self._chance(state)
-        key = _canonical(state, self._deck)
+        if key is None:
+            key = _canonical(state, self._deck)
         known = self._memo.get(key)
         if known is not None:
             return known
@@ -373,18 +371,18 @@ class SoloSolver:
         legal = state.legal_actions()
         distribution = getattr(self.policy, "action_distribution", None)
         if distribution is not None:
-            result = self._mix([(p, self._after(state.apply(a))) for a, p in distribution(state)])
+            result = self._mix([(p, self._act(state, key, a)) for a, p in distribution(state)])
             action = legal[0]
         elif self.policy is not None:
             action = self.policy.choose(state, _NO_RNG)
-            result = self._after(state.apply(action))
+            result = self._act(state, key, action)
         else:
             best: _Triple | None = None
             if self.ties == "stay" and STAY in legal:  # the first of equal values wins: stay is tried first
                 legal = [STAY, *(a for a in legal if a != STAY)]
             action = legal[0]
             for a in legal:
-                r = self._after(state.apply(a))
+                r = self._act(state, key, a)
                 if best is None or r[0] > best[0]:
                     best, action = r, a
             assert best is not None
@@ -396,19 +394,191 @@ class SoloSolver:
             self._check()
         return result
 
+    def _act(self, state: State, key: tuple[Any, ...], action: Action) -> _Triple:
+        """The value of taking ``action`` at the decision state ``state`` (canonical ``key``)."""
+        if not state.frames and (action is HIT or action == HIT):
+            return self._hit(state, key)
+        return self._after(state.apply(action))
+
+    def _plain_cards(self, game: Game) -> tuple[bool, ...]:
+        """Per card code: a card that joins the line of the player who draws it and does
+        nothing else (see `_hit`): a number without traits, or a modifier without
+        traits where modifiers go to the line of their receiver (F7-035; in
+        Vengeance the revealer gives them to a chosen player, V-050)."""
+        if game is not self._plain_game:
+            modifiers = game.modifiers_to == "receiver"
+            self._plain = tuple(
+                (cat == NUMBER or (cat == MODIFIER and modifiers)) and not traits
+                for cat, traits in zip(game.category, game.traits, strict=True)
+            )
+            self._plain_game = game
+            self._unjoined = set()
+            self._moves = {}
+        return self._plain
+
+    def _hit(self, state: State, key: tuple[Any, ...]) -> _Triple:
+        """The value of a Hit at the offer ``state`` (canonical ``key``), building only
+        the successors not met before.
+
+        The successor of drawing a plain card (a number or modifier card without
+        traits) into a line of plain cards is valued by the line it makes, as a
+        multiset, and the rest of the canonical key (the *hit table*,
+        ``_moves``): drawing ``c`` into ``L`` and ``c'`` into ``L'`` with
+        ``L + c == L' + c'`` lead to the same position up to the order of the line
+        (such cards commute: each only joins the line, and a line's order never
+        matters, as in `_canonical`).  A card met before at an equal line is
+        not drawn again: the interpreter builds each position once, not once per
+        parent (each decision state has about 13 parents, each Flip 7 seven).
+        The numbers that repeat one of the line (busts, or saves by a held Second
+        Chance) are not in the table.  With nothing held, a bust is valued once per
+        rest of the key and the line's cards other than numbers (``_busts``): a
+        busted player's round score does not depend on the numbers of the line
+        (F7-101: zero; at most the modifiers, where an option scores them) and the
+        solve ends with the round, so every bust of these nodes is worth what the
+        first built was (as `State.chance_successors` merges the busts of one
+        node).  With a card held each repeat is drawn.  The outcomes are the
+        cards of the pile (a Hit draws nothing yet), so a node whose every
+        outcome is known is not built at all; where most are new it is
+        expanded at once by `State.chance_successors`.  ``_verify`` (for the
+        tests) builds every successor as well and checks the values agree."""
+        seat = self.seat
+        game = state.game
+        plain = self._plain_cards(game)
+        line, kept, status = key[1][seat]
+        draw = state.draw  # the pile of the chance node after the Hit (a Hit draws nothing yet)
+        if not draw:
+            return self._after(state.apply(HIT))
+        # the line as a number, ``bits`` bits a card code: a multiset a card joins by one addition
+        bits = self._bits
+        category, rank, ids = game.category, game.rank, game.card_ids
+        held = 0
+        ranks = set()
+        others = []  # the line's cards other than numbers
+        for c in line:
+            if not plain[c]:
+                return self._after(state.apply(HIT))
+            held += 1 << (bits * c)
+            if category[c] == NUMBER:
+                ranks.add(rank[c])
+            else:
+                others.append(c)
+        players = key[1]
+        rest = (key[0], (*players[:seat], (kept, status), *players[seat + 1 :]), *key[2:])
+        table = self._moves.get(rest)
+        if table is None:
+            table = self._moves[rest] = {}
+        # the chance outcomes (as State.chance_weights gives them: copies in the pile, by code),
+        # counted as the canonical key sees the pile: the solve's cards not elsewhere (no frames here)
+        counts = dict(self._all[key[0]])
+        for p_line, p_kept, _ in players:
+            for c in p_line:
+                counts[c] -= 1
+            for c in p_kept:
+                counts[c] -= 1
+        for c in key[2]:
+            counts[c] -= 1
+        unjoined = self._unjoined
+        # with nothing held, every repeat of a number busts alike (see above)
+        busts = None if kept else (rest, tuple(others))
+        busted = None if busts is None else self._busts.get(busts)
+        outcomes: list[tuple[int, int, int, int, _Triple | None]] = []
+        missing = 0  # outcomes to build
+        repeats = False
+        for code, count in counts.items():
+            if not count:
+                continue
+            if not plain[code] or code in unjoined:
+                outcomes.append((code, count, _OTHER, 0, None))
+                missing += 1
+            elif category[code] == NUMBER and rank[code] in ranks:
+                outcomes.append((code, count, _REPEAT, 0, busted))
+                if busted is None:
+                    repeats = True
+            else:
+                made = held + (1 << (bits * code))
+                known = table.get(made)
+                if known is None:
+                    missing += 1
+                outcomes.append((code, count, _JOINS, made, known))
+        exact, verify = self.exact, self._verify
+        chance: State | None = None
+        built: dict[str, State] = {}
+        if missing or repeats or verify:
+            chance = state.apply(HIT)
+            if chance.current_player != CHANCE or chance.round != self._round:
+                return self._after(chance)
+            if verify and chance.chance_weights() != [(ids[c], n) for c, n, _, _, _ in outcomes]:
+                raise AssertionError(f"the chance outcomes after a Hit at {key} are not the pile's cards")
+            if verify or 2 * (missing + repeats) > len(outcomes):
+                built = {card: child for card, _, child in chance.chance_successors(merge_ends=True)}
+        leaf, node, round_number = self._leaf, self._node, self._round
+        total = len(draw)
+        value: _Number = Fraction(0)
+        bust: _Number = value
+        flip7: _Number = value
+        fvalue = fbust = fflip7 = 0.0
+        last: State | None = None  # the last leaf met, and its value
+        ended: _Triple = (0, 0, 0)
+        for code, count, kind, made, guess in outcomes:
+            if guess is not None and not verify:
+                v, b, f = guess
+            else:
+                assert chance is not None
+                card = ids[code]
+                child = built.get(card)
+                if child is None:
+                    child = chance.apply_chance(card)
+                over = child.round != round_number or bool(child.winners)
+                if child is last:  # the shared successor of the game-ending busts (merge_ends)
+                    v, b, f = ended
+                elif over:
+                    v, b, f = ended = leaf(child)
+                    last = child
+                elif kind == _JOINS and child.current_player == seat:
+                    known_key = _canonical(child, self._deck)
+                    i = bisect_right(line, code)
+                    joined = (*line[:i], code, *line[i:])
+                    if known_key != (key[0], (*players[:seat], (joined, kept, status), *players[seat + 1 :]), *key[2:]):
+                        kind = _OTHER  # not simply the card joining the line: never predicted again
+                        unjoined.add(code)
+                    v, b, f = node(child, known_key)
+                else:
+                    v, b, f = node(child)
+                if guess is not None and guess != (v, b, f):
+                    raise AssertionError(f"drawing {card} at {key}: the tables give {guess}, the interpreter {(v, b, f)}")
+                if kind == _JOINS:
+                    table[made] = (v, b, f)
+                elif kind == _REPEAT and busts is not None and over and busted is None:
+                    busted = self._busts[busts] = (v, b, f)
+            if exact:
+                p: _Number = Fraction(count, total)
+                value += p * v
+                bust += p * b
+                flip7 += p * f
+            else:  # the same float operations, on unboxed floats where compiled
+                q: float = count / total
+                fvalue += q * float(v)
+                fbust += q * float(b)
+                fflip7 += q * float(f)
+        return (value, bust, flip7) if exact else (fvalue, fbust, fflip7)
+
     def _mix(self, weighted: list[tuple[Fraction, _Triple]]) -> _Triple:
-        value = bust = flip7 = Fraction(0) if self.exact else 0.0
+        value: _Number = Fraction(0) if self.exact else 0.0
+        bust: _Number = value
+        flip7: _Number = value
         for p, (v, b, f) in weighted:
-            q = p if self.exact else float(p)
+            q: _Number = p if self.exact else float(p)
             value += q * v
             bust += q * b
             flip7 += q * f
         return (value, bust, flip7)
 
     def _chance(self, state: State) -> _Triple:
-        successors = state._chance_successors(merge_ends=True)  # the same value for every game-ending bust
+        successors = state.chance_successors(merge_ends=True)  # the same value for every game-ending bust
         total = sum(n for _, n, _ in successors)
-        value = bust = flip7 = Fraction(0) if self.exact else 0.0
+        value: _Number = Fraction(0) if self.exact else 0.0
+        bust: _Number = value
+        flip7: _Number = value
         leaf, node, round_number, exact = self._leaf, self._node, self._round, self.exact
         last: State | None = None  # the last leaf met, and its value
         ended: _Triple = (0, 0, 0)
@@ -421,43 +591,8 @@ class SoloSolver:
                 last = child
             else:
                 v, b, f = node(child)
-            p = Fraction(count, total) if exact else count / total
+            p: _Number = Fraction(count, total) if exact else count / total
             value += p * v
             bust += p * b
             flip7 += p * f
         return (value, bust, flip7)
-
-
-def _solve_combination(
-    setup: tuple[State, bool, int, int, str, float | None, float | None],
-    cards: tuple[int, ...],
-    *above: _TaskResult | None,
-) -> _TaskResult | None:
-    """A Dask task of a parallel solve (`flip7ref.cluster.presolve`): solve
-    the position after drawing ``cards`` in a fresh solver given the states of
-    the combinations with one card more (``above``: their tasks' results), and
-    return the states solved here, as `_presolve_task` does.
-
-    ``setup`` is ``(state, exact, seat, max_states, ties, seconds, until)``:
-    with a limit, ``seconds`` left when the solve was submitted and ``until``,
-    the same moment as ``time.time()`` (seconds since the epoch); the task
-    gives up (checked every 256 states) at the earlier of ``until`` and
-    ``seconds`` after it starts, so no worker goes on past the client's
-    ``max_seconds``; it then returns None (as do the tasks after it), which
-    the client turns into its `AnalysisError` (a result, not an exception,
-    so the workers log no failed task)."""
-    state, exact, seat, max_states, ties, seconds, until = setup
-    limit = None
-    if seconds is not None and until is not None:
-        limit = min(seconds, until - time.time())
-        if limit <= 0:
-            return None
-    if any(result is None for result in above):
-        return None
-    solver = SoloSolver(exact=exact, seat=seat, max_states=max_states, ties=ties, max_seconds=limit)
-    solver._start_clock()
-    seeds = [entry for result in above if result is not None for entry in result[0]]
-    try:
-        return _presolve_task(solver, state, cards, seeds)
-    except _Stopped:
-        return None

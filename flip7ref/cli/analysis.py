@@ -22,13 +22,18 @@ from ._common import make_game as game_of
 _CATEGORY_WORDS = {"numbers": "number", "modifiers": "modifier", "actions": "action"}
 
 
-def _categories(text: str) -> list[str]:
+def _categories(text: str, game: Game | None = None) -> list[str]:
+    """The categories of ``--cards``; with ``game`` (``solve``), card ids of its edition too."""
     out: list[str] = []
     for word in (w.strip() for w in text.split(",")):
         name = _CATEGORIES_BY_WORD.get(word)
+        if name is None and game is not None and word in game.codes:
+            name = word
         if name is None:
+            ids = " or card ids (e.g. second_chance)" if game is not None else ""
             raise OptionError(
-                f"--cards {text!r}: unknown category {word!r}; expected a comma-separated list of numbers, modifiers, actions"
+                f"--cards {text!r}: unknown category {word!r}; expected a comma-separated list of numbers, modifiers, "
+                f"actions{ids}"
             )
         if name not in out:
             out.append(name)
@@ -39,7 +44,7 @@ _CATEGORIES_BY_WORD = {**_CATEGORY_WORDS, **{v: v for v in _CATEGORY_WORDS.value
 
 
 def _cards_words(categories: list[str]) -> str:
-    return ",".join(f"{c}s" for c in categories)
+    return ",".join(f"{c}s" if c in _CATEGORY_WORDS.values() else c for c in categories)
 
 
 def _cards(text: str | None, flag: str) -> list[str]:
@@ -98,7 +103,7 @@ def solve_spinner_text(categories: list[str]) -> str:
     """The spinner of ``solve`` for a deck of ``categories`` (``["number"]``, ...): the time
     it names is that deck's (numbers alone take about a second, with the modifiers about a
     minute of CPU); other decks name none."""
-    when = {("number",): "about a second", ("modifier", "number"): "about a minute of CPU"}.get(tuple(sorted(categories)))
+    when = {("number",): "about a second", ("modifier", "number"): "about 25 s of CPU"}.get(tuple(sorted(categories)))
     return f"solving {_cards_words(categories)} exactly" + (f" ({when})" if when else "") + "..."
 
 
@@ -219,7 +224,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     """``flip7ref solve``: the optimal (or a given policy's) expected solo round score."""
     game = _game(args)
-    categories = _categories(args.cards)
+    categories = _categories(args.cards, game)
     state = solo_deck_position(game, categories)
     policy = None
     if args.policy:
@@ -259,7 +264,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "--max-states",
             type=int,
             default=1_000_000,
-            help="give up beyond this many solved states (default %(default)s; about a minute per 262,000)",
+            help="give up beyond this many solved states (default %(default)s; about 25 s of CPU per 262,000, no action cards)",
         )
         p.add_argument(
             "--max-seconds",
@@ -298,7 +303,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="card categories kept in the unseen deck when the hit and stay values are solved (numbers, "
         "modifiers, actions; default %(default)s: with action cards the exact solve is far larger). The "
         "next-card odds always use every unseen card. A short line means a long solve: the empty line "
-        "solves all 262,143 states of numbers and modifiers (about a minute).",
+        "solves all 262,143 states of numbers and modifiers (about 25 s of CPU).",
     )
     common(p)
     p.add_argument(
@@ -320,7 +325,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "numbers,modifiers.",
     )
     p.add_argument("--cards", default="numbers", help="card categories in the deck: numbers, modifiers, actions, "
-                   "comma-separated (default %(default)s)")  # fmt: skip
+                   "or card ids (every copy), comma-separated, e.g. numbers,modifiers,second_chance "
+                   "(default %(default)s)")  # fmt: skip
     p.add_argument("--policy", help="evaluate this policy exactly instead of the optimal one: threshold:N, always-hit or random")
     common(p)
     p.add_argument(

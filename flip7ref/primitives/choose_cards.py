@@ -9,13 +9,13 @@ is then discarded (V-040).  With no legal pick left the card is discarded unused
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .. import events
-from ..frames import Frame, frame_kind
+from ..frames import Frame, register_frame
 from ..model import Action, Player
 from .base import Effect
 
@@ -60,9 +60,6 @@ def effect_of(game: Game, code: int) -> CardPick:
     return cast(CardPick, game.effect[code])
 
 
-@frame_kind("choose_cards")
-@mypyc_attr(native_class=False)
-@attrs.frozen
 class ChooseCards(Frame):
     """A decision: ``chooser`` picks the card(s) a Swap, Steal or Discard moves.
 
@@ -72,9 +69,21 @@ class ChooseCards(Frame):
         resolver: the player the action was played on (who swaps, steals or discards).
     """
 
+    name: ClassVar[str] = "choose_cards"
+    FIELDS: ClassVar[tuple[str, ...]] = ("card", "chooser", "resolver")
+    KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "int")
+
     card: int
     chooser: int
     resolver: int
+
+    def __init__(self, card: int, chooser: int, resolver: int) -> None:
+        self.card = card
+        self.chooser = chooser
+        self.resolver = resolver
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.card, self.chooser, self.resolver)
 
     def decider(self) -> int:
         return self.chooser
@@ -99,3 +108,6 @@ class ChooseCards(Frame):
 
     def held_cards(self) -> tuple[int, ...]:
         return (self.card,)
+
+
+register_frame(ChooseCards)

@@ -12,13 +12,13 @@ exhausted (F7-115); its card is discarded at the end (F7-078).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .. import events
-from ..frames import Frame, frame_kind
+from ..frames import Frame, register_frame
 from ..model import CHANCE, Action, Player, Status, target
 from ..pile import supply
 from ..targets import receive, targets_for
@@ -63,9 +63,6 @@ def _effect(game: Game, code: int) -> ForcedDrawEffect:
     return cast(ForcedDrawEffect, game.effect[code])
 
 
-@frame_kind("forced_draw")
-@mypyc_attr(native_class=False)
-@attrs.frozen
 class ForcedDraw(Frame):
     """A forced draw (Flip Three) in progress (F7-070..F7-073).
 
@@ -77,11 +74,25 @@ class ForcedDraw(Frame):
         set_aside: codes of cards revealed inside and set aside, in reveal order.
     """
 
+    name: ClassVar[str] = "forced_draw"
+    FIELDS: ClassVar[tuple[str, ...]] = ("target", "giver", "card", "remaining", "set_aside")
+    KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "int", "int", "tuple[int, ...]")
+
     target: int
     giver: int
     card: int
     remaining: int
-    set_aside: tuple[int, ...] = ()
+    set_aside: tuple[int, ...]
+
+    def __init__(self, target: int, giver: int, card: int, remaining: int, set_aside: tuple[int, ...] = ()) -> None:
+        self.target = target
+        self.giver = giver
+        self.card = card
+        self.remaining = remaining
+        self.set_aside = set_aside
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.target, self.giver, self.card, self.remaining, self.set_aside)
 
     def decider(self) -> int:
         return CHANCE
@@ -148,9 +159,8 @@ class ForcedDraw(Frame):
             w.frames.append(Assign(chooser, self.target, self.set_aside))
 
 
-@frame_kind("assign")
-@mypyc_attr(native_class=False)
-@attrs.frozen
+register_frame(ForcedDraw)
+
 class Assign(Frame):
     """A decision: ``chooser`` assigns set-aside cards in reveal order (F7-073, F7-074).
 
@@ -161,10 +171,23 @@ class Assign(Frame):
         targets: the seats chosen so far (-1: no eligible seat, discarded).
     """
 
+    name: ClassVar[str] = "assign"
+    FIELDS: ClassVar[tuple[str, ...]] = ("chooser", "owner", "cards", "targets")
+    KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "tuple[int, ...]", "tuple[int, ...]")
+
     chooser: int
     owner: int
     cards: tuple[int, ...]
-    targets: tuple[int, ...] = ()
+    targets: tuple[int, ...]
+
+    def __init__(self, chooser: int, owner: int, cards: tuple[int, ...], targets: tuple[int, ...] = ()) -> None:
+        self.chooser = chooser
+        self.owner = owner
+        self.cards = cards
+        self.targets = targets
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.chooser, self.owner, self.cards, self.targets)
 
     def allowed(self, game: Game, players: Sequence[Player]) -> tuple[int, ...]:
         """The seats the next card may be assigned to."""
@@ -184,7 +207,7 @@ class Assign(Frame):
     def decide(self, w: Work, act: Action) -> None:
         seat = act.args[0]
         w.emit(events.assigned(self.chooser, w.cid(self.cards[len(self.targets)]), seat))
-        w.frames.append(attrs.evolve(self, targets=(*self.targets, seat)))
+        w.frames.append(Assign(self.chooser, self.owner, self.cards, (*self.targets, seat)))
 
     def settle(self, w: Work) -> bool:
         g = w.game
@@ -203,10 +226,10 @@ class Assign(Frame):
         card = self.cards[len(self.targets)]
         eff = g.effect[card]
         if eff is not None and eff.guards_bust():  # a set-aside Second Chance goes to the forced draw's target
-            w.frames[-1] = attrs.evolve(self, targets=(*self.targets, self.owner))
+            w.frames[-1] = Assign(self.chooser, self.owner, self.cards, (*self.targets, self.owner))
             return True
         if not self.allowed(g, w.players):
-            w.frames[-1] = attrs.evolve(self, targets=(*self.targets, -1))
+            w.frames[-1] = Assign(self.chooser, self.owner, self.cards, (*self.targets, -1))
             return True
         return False
 
@@ -214,14 +237,23 @@ class Assign(Frame):
         return self.cards
 
 
-@frame_kind("resolve")
-@mypyc_attr(native_class=False)
-@attrs.frozen
+register_frame(Assign)
+
 class Resolve(Frame):
     """Assigned cards taking effect in assignment order: ``(card, target, chooser)`` items
     (F7-074, F7-075)."""
 
+    name: ClassVar[str] = "resolve"
+    FIELDS: ClassVar[tuple[str, ...]] = ("items",)
+    KINDS: ClassVar[tuple[str, ...]] = ("tuple[tuple[int, int, int], ...]",)
+
     items: tuple[tuple[int, int, int], ...]
+
+    def __init__(self, items: tuple[tuple[int, int, int], ...]) -> None:
+        self.items = items
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.items,)
 
     def settle(self, w: Work) -> bool:
         if not self.items:
@@ -241,15 +273,25 @@ class Resolve(Frame):
         return tuple(item[0] for item in self.items)
 
 
-@frame_kind("in_order")
-@mypyc_attr(native_class=False)
-@attrs.frozen
+register_frame(Resolve)
+
 class InOrder(Frame):
     """Set-aside cards resolved one by one in reveal order, each as if ``chooser`` had
     just received it (V-044); carried out even if the chooser busts meanwhile."""
 
+    name: ClassVar[str] = "in_order"
+    FIELDS: ClassVar[tuple[str, ...]] = ("chooser", "cards")
+    KINDS: ClassVar[tuple[str, ...]] = ("int", "tuple[int, ...]")
+
     chooser: int
     cards: tuple[int, ...]
+
+    def __init__(self, chooser: int, cards: tuple[int, ...]) -> None:
+        self.chooser = chooser
+        self.cards = cards
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.chooser, self.cards)
 
     def settle(self, w: Work) -> bool:
         if not self.cards:
@@ -261,3 +303,6 @@ class InOrder(Frame):
 
     def held_cards(self) -> tuple[int, ...]:
         return self.cards
+
+
+register_frame(InOrder)

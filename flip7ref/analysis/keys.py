@@ -1,0 +1,37 @@
+"""The solver's canonical keys: which states have the same future for a solo solve."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..state import State
+
+
+def _cards(state: State) -> tuple[int, ...]:
+    """Every card of ``state`` (pile, discard, lines, held, pending in frames), sorted:
+    the same for every state reached from it, as no card leaves the game."""
+    cards = [*state.draw, *state.discard]
+    for p in state.players:
+        cards += p.line
+        cards += p.kept
+    for f in state.frames:
+        cards += f.held_cards()
+    return tuple(sorted(cards))
+
+
+def _canonical(state: State, cards: int) -> tuple[Any, ...]:
+    """A key equal for states whose futures are the same: lines and held cards as
+    multisets (the order of a line never matters to what happens next), no draw
+    pile (the cards not elsewhere: an unseen pile has no order).  ``cards``
+    numbers the set of all cards (`_cards`), which with the rest of the
+    key determines the pile."""
+    return (
+        cards,
+        tuple((tuple(sorted(p.line)), tuple(sorted(p.kept)), p.status) for p in state.players),
+        tuple(sorted(state.discard)),
+        state.frames,
+        state.turn,
+        state.flip7,
+        state.bonus_to,
+        state.round_shuffles,  # F7-116: the reshuffles left this round shape the future
+    )

@@ -1,0 +1,65 @@
+"""The frame classes as values (flip7ref.frames): fields, equality, hashing, repr,
+pickling and the JSON form, for every registered kind."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import flip7ref  # noqa: F401 - loads every frame class
+from flip7ref import Game
+from flip7ref.engine import Deal, Draw
+from flip7ref.frames import FRAME_TYPES, Frame, frame_args, frame_to_dict
+from flip7ref.primitives.forced_draw import Assign, ForcedDraw
+
+SAMPLES = {"int": 1, "str": "hit", "tuple[int, ...]": (2, 3), "tuple[tuple[int, int, int], ...]": ((2, 1, 0),)}
+
+
+def _sample(cls: type[Frame]) -> Frame:
+    return cls(*(SAMPLES[k] for k in cls.KINDS))
+
+
+def test_every_kind_is_registered_under_its_name() -> None:
+    kinds = ["deal", "deal_offer", "draw", "forced_draw", "choose_target", "assign", "resolve", "in_order", "choose_cards"]
+    assert sorted(FRAME_TYPES) == sorted([*kinds, "flip7_choice"])
+    for name, cls in FRAME_TYPES.items():
+        assert cls.name == name
+
+
+@pytest.mark.parametrize("name", sorted(FRAME_TYPES))
+def test_fields_kinds_and_constructor_agree(name: str) -> None:
+    cls = FRAME_TYPES[name]
+    assert len(cls.KINDS) == len(cls.FIELDS)
+    values = tuple(SAMPLES[k] for k in cls.KINDS)
+    by_name = cls(**dict(zip(cls.FIELDS, values, strict=True)))  # the constructor's parameters are FIELDS, by name
+    assert by_name.key() == values and by_name == _sample(cls)  # ... and in that order
+    assert tuple(getattr(by_name, f) for f in cls.FIELDS) == values
+
+
+@pytest.mark.parametrize("name", sorted(FRAME_TYPES))
+def test_value_semantics(name: str) -> None:
+    cls = FRAME_TYPES[name]
+    a, b = _sample(cls), _sample(cls)
+    assert a == b and (a != b) is False and hash(a) == hash(b) and a is not b
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert repr(a) == f"{cls.__name__}(" + ", ".join(f"{f}={v!r}" for f, v in zip(cls.FIELDS, a.key(), strict=True)) + ")"
+
+
+def test_frames_of_other_kinds_or_fields_differ() -> None:
+    assert Draw(1, "hit") != Draw(1, "deal") and Draw(1, "hit") != Draw(2, "hit")
+    assert Deal(1) != Draw(1, "hit") and Deal(1) != (1,)
+    assert ForcedDraw(0, 1, 5, 3) == ForcedDraw(0, 1, 5, 3, ()) and ForcedDraw(0, 1, 5, 3).set_aside == ()
+    assert Assign(0, 1, (5,)).targets == ()
+    assert len({Draw(1, "hit"), Draw(1, "hit"), Deal(1)}) == 2
+
+
+def test_json_form_round_trips() -> None:
+    game = Game("flip7", 3)
+    code = game.code("flip_three")
+    frame = ForcedDraw(2, 0, code, 2, (game.code("freeze"),))
+    data = frame_to_dict(frame, game.card_ids)
+    expected = {"frame": "forced_draw", "target": 2, "giver": 0, "card": "flip_three", "remaining": 2}
+    assert data == {**expected, "set_aside": ["freeze"]}
+    args = frame_args(ForcedDraw, data, lambda name, where: game.code(str(name)), "frames/0")
+    assert ForcedDraw(*args) == frame
