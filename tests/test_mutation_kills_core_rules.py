@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from flip7ref import Game, Status
+from flip7ref.engine import Draw
 from flip7ref.lines import guard_of, receive_number, repeat_allowed
 from flip7ref.model import Player
 from flip7ref.work import Work
@@ -65,3 +66,24 @@ def test_one_card_of_a_rank_is_always_allowed() -> None:
     assert repeat_allowed(game, twelves[:2]) is False
     assert repeat_allowed(game, [thirteens[0], lucky]) is True
     assert repeat_allowed(game, [thirteens[0], thirteens[1], lucky]) is False
+
+
+@pytest.mark.rules("F7-115")
+@pytest.mark.parametrize(
+    ("reason", "status", "after"),
+    [
+        ("hit", Status.ACTIVE, Status.STAYED),  # the Hit becomes a Stay
+        ("deal", Status.ACTIVE, Status.ACTIVE),  # a deal card given up: still active
+        ("hit", Status.BUSTED, Status.BUSTED),
+        ("hit", Status.FROZEN, Status.FROZEN),
+    ],
+)
+def test_an_exhausted_draw_turns_only_an_active_players_hit_into_a_stay(reason: str, status: Status, after: Status) -> None:
+    game = Game("flip7", 3)
+    line = ["5", "5"] if status is Status.BUSTED else ["5"]
+    w = Work(game.new_position(turn=1, lines={0: line, 1: ["6"]}, statuses={0: status.value}, seed=None))
+    Draw(0, reason).exhaust(w)
+    assert w.players[0].status is after
+    assert [(e.type, e.data) for e in w.events] == (
+        [("stayed", (("seat", 0), ("reason", "empty deck")))] if after is not status else []
+    )
