@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from flip7ref import Game, Status
-from flip7ref.engine import Draw
+from flip7ref.engine import Draw, has_early_cards, plan_round_end
 from flip7ref.lines import guard_of, receive_number, repeat_allowed
 from flip7ref.model import Player
 from flip7ref.work import Work
@@ -87,3 +87,32 @@ def test_an_exhausted_draw_turns_only_an_active_players_hit_into_a_stay(reason: 
     assert [(e.type, e.data) for e in w.events] == (
         [("stayed", (("seat", 0), ("reason", "empty deck")))] if after is not status else []
     )
+
+
+@pytest.mark.rules("F7-025", "F7-026")
+def test_a_held_card_other_than_a_second_chance_is_early_cards() -> None:
+    """``has_early_cards``: a line card, or a held card that guards nothing (a Freeze kept in
+    front), counts; a lone Second Chance does not at the default reading of
+    ``deal_after_second_chance``, and does at ``early-cards``."""
+    game = Game("flip7", 3)
+    freeze, chance, five = _code(game, "freeze"), _code(game, "second_chance"), _code(game, "5")
+    assert has_early_cards(game, Player((), (freeze,), Status.ACTIVE)) is True
+    assert has_early_cards(game, Player((), (chance, freeze), Status.ACTIVE)) is True
+    assert has_early_cards(game, Player((), (chance,), Status.ACTIVE)) is False
+    assert has_early_cards(game, Player((five,), (), Status.ACTIVE)) is True
+    assert has_early_cards(game, Player((), (), Status.ACTIVE)) is False
+    early = Game("flip7", 3, {"deal_after_second_chance": "early-cards"})
+    assert has_early_cards(early, Player((), (chance,), Status.ACTIVE)) is True
+
+
+@pytest.mark.rules("F7-112", "F7-120")
+def test_a_round_end_that_does_not_end_the_game_has_no_winners() -> None:
+    """``plan_round_end``: no winner is an empty tuple, the next dealer is on the dealer's left."""
+    game = Game("flip7", 3)
+    players = [Player((_code(game, "5"),), (), Status.STAYED), Player(), Player()]
+    plan = plan_round_end(game, players, [10, 20, 30], 2, 2, None, None)
+    assert plan.winners == () and plan.dealer == 0 and plan.after == ()
+    assert plan.scores == (5, 0, 0) and plan.totals == (15, 20, 30)
+    won = plan_round_end(game, players, [199, 20, 30], 2, 2, None, None)
+    assert won.winners == (0,) and won.totals == (204, 20, 30)
+    assert [e.type for e in won.after] == ["game_won"]
