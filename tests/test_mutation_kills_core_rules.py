@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from flip7ref import Game, Status
-from flip7ref.engine import Draw, has_early_cards, plan_round_end
+from flip7ref.engine import Draw, has_early_cards, next_deal, plan_round_end
 from flip7ref.lines import guard_of, receive_number, repeat_allowed
 from flip7ref.model import Player
 from flip7ref.work import Work
@@ -116,3 +116,16 @@ def test_a_round_end_that_does_not_end_the_game_has_no_winners() -> None:
     won = plan_round_end(game, players, [199, 20, 30], 2, 2, None, None)
     assert won.winners == (0,) and won.totals == (204, 20, 30)
     assert [e.type for e in won.after] == ["game_won"]
+
+
+@pytest.mark.rules("F7-020")
+def test_the_deal_over_is_position_n_no_seat_and_no_offer() -> None:
+    """``next_deal``: ``(n, None, False)`` once the deal order is done, also when the seats
+    left are not active; an active seat is dealt in order from the dealer's left."""
+    game = Game("flip7", 3)
+    idle = [Player(), Player(), Player()]
+    assert next_deal(game, idle, 0, 3) == (3, None, False)
+    assert next_deal(game, idle, 0, 0) == (1, 1, False)
+    assert next_deal(game, idle, 2, 2) == (3, 2, False)
+    stayed = [Player((), (), Status.STAYED)] * 3
+    assert next_deal(game, stayed, 0, 1) == (3, None, False)
