@@ -1,3 +1,106 @@
-"""Tests written against surviving mutants of the new core (issue 15, docs/mutation-testing.md): primitives."""
+"""Tests written against surviving mutants of ``flip7ref.primitives`` (issue 15).
+
+Each test pins an exact value: a forced draw's set-aside cards in play, a frame
+step on a scratch copy (``flip7ref.work.Work``), the registry decorator, the
+hooks the strategies read.  See docs/mutation-testing.md.
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+from flip7ref import Game
+from flip7ref.primitives.base import PRIMITIVES, Effect, primitive
+from flip7ref.primitives.forced_draw import Resolve
+from flip7ref.work import Work
+
+
+def _code(game: Game, card: str) -> int:
+    """The code of one copy of ``card`` (through a position's draw pile)."""
+    return next(c for c in game.new_position(turn=0, seed=None).draw if game.card_ids[c] == card)
+
+
+@pytest.mark.rules("F7-073", "F7-074", "F7-076")
+def test_a_set_aside_second_chance_goes_to_the_target_after_an_assignment() -> None:
+    """Second Chance set aside in a Flip Three (D-F7-14 ``set-aside``): once Ben assigns the
+    Freeze set aside before it, the Second Chance goes to Ben, the Flip Three's target."""
+    game = Game("flip7", 3, {"second_chance_in_flip_three": "set-aside"})
+    s = game.new_position(
+        dealer=2, lines={0: ["1"], 1: ["2"], 2: ["3"]}, draw=["flip_three", "freeze", "second_chance", "5"], seed=None
+    )
+    s = s.apply("hit").apply_chance("flip_three").apply("target 1")
+    for card in ("freeze", "second_chance", "5"):
+        s = s.apply_chance(card)
+    assert s.pending() == ("assign", "freeze")
+    assert s.to_dict(log=False)["frames"] == [
+        {"frame": "assign", "chooser": 1, "owner": 1, "cards": ["freeze", "second_chance"], "targets": []}
+    ]
+    s = s.apply("target 2")
+    assert [(e.type, dict(e.data)) for e in s.last_events()] == [
+        ("assigned", {"seat": 1, "card": "freeze", "target": 2}),
+        ("frozen", {"seat": 2, "by": 1}),
+        ("second_chance_kept", {"seat": 1, "card": "second_chance"}),
+    ]
+    assert [game.card_ids[c] for c in s.players[1].kept] == ["second_chance"]
+    assert s.pending() == ("offer", None) and s.current_player == 1
+
+
+@pytest.mark.rules("F7-074", "F7-075")
+def test_a_set_aside_card_without_a_target_is_discarded_by_the_resolve_step() -> None:
+    """An assigned item with no seat (-1: nobody was eligible) goes to the discard pile."""
+    game = Game("flip7", 3)
+    freeze = _code(game, "freeze")
+    w = Work(game.new_position(turn=0, lines={0: ["1"]}, seed=None))
+    w.discard.clear()
+    w.frames = [Resolve(((freeze, -1, 0),))]
+    assert w.frames[-1].settle(w) is True
+    assert w.discard == [freeze]
+    assert [(e.type, dict(e.data)) for e in w.events] == [
+        ("discarded", {"card": "freeze", "seat": None, "reason": "target no longer eligible"})
+    ]
+    assert len(w.frames) == 1 and w.frames[0].key() == ((),)
+
+
+def test_the_primitive_decorator_names_and_registers_the_class() -> None:
+    """``@primitive(name)`` sets the class's ``primitive`` and registers it in ``PRIMITIVES``;
+    an effect that does not implement ``play`` says which primitive it is."""
+
+    @attrs.frozen
+    class Probe(Effect):
+        pass
+
+    try:
+        assert primitive("test_probe")(Probe) is Probe
+        assert Probe.primitive == "test_probe" and PRIMITIVES["test_probe"] is Probe
+        w: Any = None
+        with pytest.raises(NotImplementedError, match=r"^primitive 'test_probe' is not implemented$"):
+            Probe().play(w, 0, 0, 0)
+        with pytest.raises(AssertionError) as caught:
+            Probe().use_guard(w, 0, 0, 0)
+        assert caught.value.args == (Probe(),)
+    finally:
+        PRIMITIVES.pop("test_probe", None)
+    assert "test_probe" not in PRIMITIVES
+
+
+@pytest.mark.parametrize(
+    ("edition", "card", "helps"),
+    [
+        ("vengeance", "swap", True),
+        ("vengeance", "steal", True),
+        ("vengeance", "flip_four", False),
+        ("vengeance", "discard", False),
+        ("vengeance", "just_one_more", False),
+        ("flip7", "freeze", False),
+        ("flip7", "second_chance", False),
+    ],
+)
+def test_only_swap_and_steal_usually_help_their_target(edition: str, card: str, helps: bool) -> None:
+    """``helps_target`` (read by the strategies): the seat a Swap or Steal is played on
+    usually gains; a Freeze, a forced draw or a Discard does not."""
+    game = Game(edition, 3)
+    eff = game.effect[_code(game, card)]
+    assert eff is not None and eff.helps_target() is helps
