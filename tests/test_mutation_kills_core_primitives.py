@@ -13,7 +13,9 @@ import attrs
 import pytest
 
 from flip7ref import Game
+from flip7ref.model import Player, Status
 from flip7ref.primitives.base import PRIMITIVES, Effect, primitive
+from flip7ref.primitives.bust_shield import held, is_shield
 from flip7ref.primitives.forced_draw import Resolve
 from flip7ref.work import Work
 
@@ -104,3 +106,32 @@ def test_only_swap_and_steal_usually_help_their_target(edition: str, card: str, 
     game = Game(edition, 3)
     eff = game.effect[_code(game, card)]
     assert eff is not None and eff.helps_target() is helps
+
+
+def test_a_resolve_step_discarding_an_assigned_card_names_its_seat() -> None:
+    """The discard event of a Resolve item names the seat it was assigned to, seat 0
+    included (only a house-rule table that sets a non-action card aside reaches this with
+    a seat: docs/mutation-testing.md, findings)."""
+    game = Game("flip7", 3)
+    x2 = _code(game, "x2")
+    w = Work(game.new_position(turn=0, lines={0: ["1"]}, seed=None))
+    w.discard.clear()
+    w.frames = [Resolve(((x2, 0, 1),))]
+    assert w.frames[-1].settle(w) is True
+    assert w.discard == [x2]
+    assert [(e.type, dict(e.data)) for e in w.events] == [
+        ("discarded", {"card": "x2", "seat": 0, "reason": "target no longer eligible"})
+    ]
+
+
+@pytest.mark.rules("F7-080", "F7-082")
+def test_only_a_second_chance_is_a_bust_shield() -> None:
+    """``is_shield`` / ``held``: a Second Chance guards a bust; a Freeze kept in front or a
+    number does not, and is not counted against the hold limit."""
+    game = Game("flip7", 3)
+    chance, freeze, five = _code(game, "second_chance"), _code(game, "freeze"), _code(game, "5")
+    assert is_shield(game, chance) is True
+    assert is_shield(game, freeze) is False
+    assert is_shield(game, five) is False
+    assert held(game, Player((five,), (freeze, chance), Status.ACTIVE)) == 1
+    assert held(game, Player((), (freeze,), Status.FROZEN)) == 0
