@@ -16,7 +16,7 @@ from flip7ref import Game
 from flip7ref.model import Player, Status
 from flip7ref.primitives.base import PRIMITIVES, Effect, primitive
 from flip7ref.primitives.bust_shield import held, is_shield
-from flip7ref.primitives.forced_draw import Resolve
+from flip7ref.primitives.forced_draw import Assign, Resolve
 from flip7ref.work import Work
 
 
@@ -135,3 +135,33 @@ def test_only_a_second_chance_is_a_bust_shield() -> None:
     assert is_shield(game, five) is False
     assert held(game, Player((five,), (freeze, chance), Status.ACTIVE)) == 1
     assert held(game, Player((), (freeze,), Status.FROZEN)) == 0
+
+
+@pytest.mark.rules("F7-073", "F7-074", "F7-076")
+def test_the_assign_step_keeps_its_chooser_and_owner() -> None:
+    """``Assign.settle``: a set-aside Second Chance is assigned to the owner (the forced
+    draw's target) without a decision; a card nobody may take is marked -1 (discarded at
+    its turn); the chooser and the owner stay the same in both."""
+    game = Game("flip7", 3)
+    chance, freeze, flip_three = _code(game, "second_chance"), _code(game, "freeze"), _code(game, "flip_three")
+    w = Work(game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, seed=None))
+    w.frames = [Assign(1, 2, (chance, freeze))]
+    assert w.frames[-1].settle(w) is True
+    assert w.frames[-1].key() == (1, 2, (chance, freeze), (2,)) and w.events == []
+    assert w.frames[-1].settle(w) is False  # the Freeze waits for seat 1's choice
+    assert w.frames[-1].decider() == 1
+    stayed = Work(game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, seed=None))
+    for seat in range(3):
+        stayed.set_status(seat, Status.STAYED)  # nobody is left whom a Freeze may target
+    stayed.frames = [Assign(0, 1, (freeze, flip_three))]
+    assert stayed.frames[-1].settle(stayed) is True
+    assert stayed.frames[-1].key() == (0, 1, (freeze, flip_three), (-1,))
+
+
+def test_a_set_aside_card_without_an_effect_may_go_to_an_active_seat() -> None:
+    """``Assign.allowed`` for a set-aside card that is not an action card (a house-rule
+    ``set_aside`` may name a category): the active seats."""
+    game = Game("flip7", 3)
+    x2 = _code(game, "x2")
+    s = game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, statuses={1: "stayed"}, seed=None)
+    assert Assign(0, 0, (x2,)).allowed(game, s.players) == (0, 2)
