@@ -16,7 +16,7 @@ from flip7ref import Game
 from flip7ref.model import Player, Status
 from flip7ref.primitives.base import PRIMITIVES, Effect, primitive
 from flip7ref.primitives.bust_shield import held, is_shield
-from flip7ref.primitives.forced_draw import Assign, Resolve
+from flip7ref.primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
 from flip7ref.work import Work
 
 
@@ -165,3 +165,22 @@ def test_a_set_aside_card_without_an_effect_may_go_to_an_active_seat() -> None:
     x2 = _code(game, "x2")
     s = game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, statuses={1: "stayed"}, seed=None)
     assert Assign(0, 0, (x2,)).allowed(game, s.players) == (0, 2)
+
+
+@pytest.mark.rules("V-044")
+@pytest.mark.parametrize("queued", [False, True])
+def test_an_emptied_in_order_queue_is_replaced_not_stacked_on(queued: bool) -> None:
+    """``ForcedDraw.finish`` under Vengeance's in-order resolution: the set-aside cards of a
+    completed Flip Four replace an emptied in-order queue below it (the stack never grows
+    without a card), and are stacked on a queue that still holds cards; the target chooses."""
+    game = Game("vengeance", 3)
+    flip_four, swap, steal = _code(game, "flip_four"), _code(game, "swap"), _code(game, "steal")
+    w = Work(game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, seed=None))
+    below = InOrder(2, (steal,) if queued else ())
+    w.frames = [below, ForcedDraw(1, 0, flip_four, 0, (swap,))]
+    assert w.frames[-1].settle(w) is True
+    keys = [(type(f).__name__, f.key()) for f in w.frames]
+    if queued:
+        assert keys == [("InOrder", (2, (steal,))), ("InOrder", (1, (swap,)))]
+    else:
+        assert keys == [("InOrder", (1, (swap,)))]
