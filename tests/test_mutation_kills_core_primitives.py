@@ -184,3 +184,16 @@ def test_an_emptied_in_order_queue_is_replaced_not_stacked_on(queued: bool) -> N
         assert keys == [("InOrder", (2, (steal,))), ("InOrder", (1, (swap,)))]
     else:
         assert keys == [("InOrder", (1, (swap,)))]
+
+
+def test_from_table_coerces_booleans_and_whole_numbers_by_the_default_type() -> None:
+    """``Effect.from_table``: a parameter whose default is a bool is made a bool, one whose
+    default is an int an int; a missing parameter keeps its default; others pass as given."""
+    from flip7ref.primitives.bust_shield import BustShield
+    from flip7ref.primitives.freeze import Freeze
+
+    shield = BustShield.from_table({"hold_limit": "2", "first_copy": "may-give"})
+    assert shield == BustShield(hold_limit=2, first_copy="may-give") and type(shield.hold_limit) is int
+    freeze = Freeze.from_table({"keep_card": 1, "targets": "any"})
+    assert freeze.keep_card is True and freeze.targets == "any" and freeze.self_target == "allowed"
+    assert Freeze.from_table({"keep_card": 0}).keep_card is False
