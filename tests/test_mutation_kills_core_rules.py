@@ -1,5 +1,5 @@
 """Tests written against surviving mutants of the new core's rule modules (issue 15):
-``flip7ref.lines``, ``flip7ref.targets``, ``flip7ref.pile``, ``flip7ref.engine``.
+``flip7ref.lines``, ``flip7ref.targets``, ``flip7ref.pile``, ``flip7ref.engine``, ``flip7ref.events``.
 
 Each test calls one rule function on a position built with ``Game.new_position`` and
 asserts the exact result.  See docs/mutation-testing.md.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from flip7ref import Game, Status
+from flip7ref import events as ev
 from flip7ref.engine import Draw, has_early_cards, next_deal, plan_round_end
 from flip7ref.lines import guard_of, receive_number, repeat_allowed
 from flip7ref.model import Player
@@ -129,3 +130,38 @@ def test_the_deal_over_is_position_n_no_seat_and_no_offer() -> None:
     assert next_deal(game, idle, 2, 2) == (3, 2, False)
     stayed = [Player((), (), Status.STAYED)] * 3
     assert next_deal(game, stayed, 0, 1) == (3, None, False)
+
+
+def test_describe_gives_each_event_one_line_with_card_names_in_the_language() -> None:
+    """``events.describe`` / ``card_name``: the describer of the event's type, card names in
+    ``lang`` (English by default; a number's id is its name; ``?`` for no card); an event
+    type without a describer gives its name and data."""
+    game = Game("flip7", 3)
+    assert ev.describe(ev.dealt(1, "7", "deal"), game) == "seat 1 is dealt 7"
+    assert ev.describe(ev.dealt(2, "x2", "hit"), game) == "seat 2 hits and gets x2"
+    assert ev.describe(ev.dealt(0, "5", "flip_three"), game) == "seat 0 flips (Flip Three!) 5"
+    assert ev.describe(ev.busted(2, "second_chance"), game) == "seat 2 busts on Second Chance!"
+    assert ev.describe(ev.busted(2, "second_chance"), game, "de") == "seat 2 busts on Zweite Chance"
+    assert ev.describe(ev.dealt(0, "5", "flip_three"), game, lang="de") == "seat 0 flips (Drei am Stück) 5"
+    assert ev.describe(ev.make("mystery", ("a", 1), ("b", "x")), game) == "mystery a=1, b=x"
+    assert ev.describe(ev.make("empty"), game) == "empty"
+    assert ev.card_name(game, None) == "?" and ev.card_name(game, "7") == "7"
+    assert ev.card_name(game, "second_chance") == "Second Chance!"
+    assert ev.card_name(game, "second_chance", "de") == "Zweite Chance"
+    assert ev.make("x", ("a", 1)) == ("x", (("a", 1),)) and ev.make("x", ("a", 1)).type == "x"
+
+
+def test_the_text_decorator_registers_a_describer() -> None:
+    """``@_text(type)`` registers the describer (called here: at import time mutmut's workers
+    are already forked), and ``describe`` then uses it."""
+    game = Game("flip7", 3)
+
+    def probe(e: object, g: object, lang: str) -> str:
+        return f"probe in {lang}"
+
+    try:
+        assert ev._text("test_probe")(probe) is probe
+        assert ev.TEXT["test_probe"] is probe
+        assert ev.describe(ev.make("test_probe"), game, "fr") == "probe in fr"
+    finally:
+        ev.TEXT.pop("test_probe", None)
