@@ -7,6 +7,7 @@ hooks the strategies read.  See docs/mutation-testing.md.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -17,6 +18,7 @@ from flip7ref.model import Player, Status
 from flip7ref.primitives.base import PRIMITIVES, Effect, primitive
 from flip7ref.primitives.bust_shield import held, is_shield
 from flip7ref.primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
+from flip7ref.spec import spec_dir
 from flip7ref.work import Work
 
 
@@ -197,3 +199,23 @@ def test_from_table_coerces_booleans_and_whole_numbers_by_the_default_type() -> 
     freeze = Freeze.from_table({"keep_card": 1, "targets": "any"})
     assert freeze.keep_card is True and freeze.targets == "any" and freeze.self_target == "allowed"
     assert Freeze.from_table({"keep_card": 0}).keep_card is False
+
+
+@pytest.mark.rules("F7-073", "F7-074", "F7-035")
+def test_a_set_aside_card_without_an_effect_reaches_the_seat_it_is_assigned_to(tmp_path: Path) -> None:
+    """A house table that also sets modifiers aside in a Flip Three (resolved after the
+    assignments, F7-074): the x2 assigned to an active seat joins that seat's line as a
+    received card (F7-035); it used to be discarded as 'target no longer eligible'."""
+    text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
+    house = text.replace("immediate: [freeze, flip_three]\n", "immediate: [freeze, flip_three, x2]\n")
+    assert house != text
+    (tmp_path / "house.yaml").write_text(house, encoding="utf-8")
+    game = Game(str(tmp_path / "house.yaml"), 3)
+    s = game.new_position(turn=0, lines={2: ["5"]}, draw=["flip_three", "x2", "3", "4"], seed=1)
+    s = s.apply("hit").apply_chance("flip_three").apply("target 1")
+    for card in ("x2", "3", "4"):
+        s = s.apply_chance(card)
+    assert s.pending() == ("assign", "x2") and s.current_player == 1
+    s = s.apply("target 2")
+    assert s.line(2) == ["5", "x2"] and "x2" not in [game.card_ids[c] for c in s.discard]
+    assert [e.type for e in s.last_events()] == ["assigned"]

@@ -21,7 +21,7 @@ from .. import events
 from ..frames import Frame, register_frame
 from ..model import CHANCE, Action, Player, Status, target
 from ..pile import supply
-from ..targets import receive, targets_for
+from ..targets import eligible, receive, targets_for
 from .base import Effect, primitive
 
 if TYPE_CHECKING:
@@ -264,6 +264,8 @@ class Resolve(Frame):
         eff = w.game.effect[card]
         if seat >= 0 and eff is not None:
             eff.assigned(w, card, chooser, seat)
+        elif seat >= 0 and seat in eligible(w.players, "active"):  # a set-aside card that is no action (a house table)
+            receive(w, card, seat)  # it arrives like a drawn card (F7-035), as Assign offered it to an active seat
         else:
             w.to_discard(card)
             w.emit(events.discarded(w.cid(card), seat if seat >= 0 else None, "target no longer eligible"))
