@@ -326,7 +326,8 @@ class RoundEnd(NamedTuple):
         after: the events after the table is cleared: ``game_won``, or
             ``tie_another_round``, or none.
         winners: the winning seats when the game is over, else empty.
-        dealer: the next round's dealer (the seat on the dealer's left, F7-112).
+        dealer: the next round's dealer (the seat on the dealer's left, F7-112); when the
+            game is over, the dealer of its last round.
     """
 
     scores: tuple[int, ...]

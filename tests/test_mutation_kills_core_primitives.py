@@ -112,11 +112,11 @@ def test_only_swap_and_steal_usually_help_their_target(edition: str, card: str, 
 
 def test_a_resolve_step_discarding_an_assigned_card_names_its_seat() -> None:
     """The discard event of a Resolve item names the seat it was assigned to, seat 0
-    included (only a house-rule table that sets a non-action card aside reaches this with
-    a seat: docs/mutation-testing.md, findings)."""
+    included, when that seat is no longer active (only a house-rule table that sets a
+    non-action card aside reaches this with a seat: docs/mutation-testing.md, findings)."""
     game = Game("flip7", 3)
     x2 = _code(game, "x2")
-    w = Work(game.new_position(turn=0, lines={0: ["1"]}, seed=None))
+    w = Work(game.new_position(turn=1, lines={0: ["1"]}, statuses={0: "stayed"}, seed=None))
     w.discard.clear()
     w.frames = [Resolve(((x2, 0, 1),))]
     assert w.frames[-1].settle(w) is True
@@ -219,3 +219,14 @@ def test_a_set_aside_card_without_an_effect_reaches_the_seat_it_is_assigned_to(t
     s = s.apply("target 2")
     assert s.line(2) == ["5", "x2"] and "x2" not in [game.card_ids[c] for c in s.discard]
     assert [e.type for e in s.last_events()] == ["assigned"]
+
+
+def test_an_effect_without_a_play_rule_says_so() -> None:
+    """The default `Effect.play` names the primitive, or the class when it was never registered."""
+
+    @attrs.frozen
+    class Unregistered(Effect):
+        pass
+
+    with pytest.raises(NotImplementedError, match=r"^primitive 'Unregistered' is not implemented$"):
+        Unregistered().play(None, 0, 0, 0)  # type: ignore[arg-type]

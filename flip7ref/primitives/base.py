@@ -89,7 +89,8 @@ class Effect(_Named):
 
     def play(self, w: Work, code: int, chooser: int, seat: int) -> None:
         """The card ``code``, played by ``chooser``, takes effect on ``seat``."""
-        raise NotImplementedError(f"primitive {self.primitive!r} is not implemented")  # pragma: no cover
+        name = getattr(self, "primitive", type(self).__name__)  # an effect class never registered has no name
+        raise NotImplementedError(f"primitive {name!r} is not implemented")
 
     def chosen(self, w: Work, frame: ChooseTarget, seat: int) -> None:
         """``frame.chooser`` chose ``seat`` at a target choice for this card: `play` it."""
