@@ -77,18 +77,22 @@ class Work:
         return self.game.card_ids[code]
 
     def set_line(self, seat: int, line: tuple[int, ...]) -> None:
+        """Give ``seat`` the line ``line`` (card codes), keeping its kept cards and status."""
         p = self.players[seat]
         self.players[seat] = Player(line, p.kept, p.status)
 
     def set_kept(self, seat: int, kept: tuple[int, ...]) -> None:
+        """Give ``seat`` the kept cards ``kept`` (card codes), keeping its line and status."""
         p = self.players[seat]
         self.players[seat] = Player(p.line, kept, p.status)
 
     def set_status(self, seat: int, status: Status) -> None:
+        """Give ``seat`` the `Status` ``status``, keeping its cards."""
         p = self.players[seat]
         self.players[seat] = Player(p.line, p.kept, status)
 
     def to_discard(self, *codes: int) -> None:
+        """Put the cards ``codes`` on the discard pile, in that order."""
         self.discard.extend(codes)
 
     def next_seat(self, seat: int) -> int:

@@ -119,6 +119,12 @@ def test_no_import_circle() -> None:
     # a package's __init__ importing its own submodules is the package loading them, not a circle
     for name in graph:
         graph[name] = {m for m in graph[name] if not m.startswith(name + ".")}
+    circles = _circles(graph)
+    assert circles == []
+
+
+def _circles(graph: dict[str, set[str]]) -> list[str]:
+    """Every import circle of ``graph`` (module -> modules it imports), as ``a -> b -> a`` texts."""
     circles = []
     for start in graph:
         stack = [(start, [start])]
@@ -131,4 +137,18 @@ def test_no_import_circle() -> None:
                 elif nxt not in seen:
                     seen.add(nxt)
                     stack.append((nxt, [*trail, nxt]))
-    assert circles == []
+    return circles
+
+
+def test_the_circle_check_finds_circles_and_reads_deferred_imports(tmp_path: Path) -> None:
+    """The check itself can fail: a circle through three modules is found, a deferred import
+    counts, a TYPE_CHECKING import does not."""
+    found = _circles({"p.a": {"p.b"}, "p.b": {"p.c"}, "p.c": {"p.a"}})
+    assert found == ["p.a -> p.b -> p.c -> p.a", "p.b -> p.c -> p.a -> p.b", "p.c -> p.a -> p.b -> p.c"]
+    assert _circles({"p.a": {"p.b"}, "p.b": set()}) == []
+    source = tmp_path / "a.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .c import X\n\ndef f():\n    from .b import Y\n",
+        encoding="utf-8",
+    )
+    assert _imports("p.a", source, {"p.a", "p.b", "p.c"}) == {"p.b"}
