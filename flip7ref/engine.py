@@ -134,12 +134,9 @@ class Deal(Frame):
 
 register_frame(Deal)
 
-class DealOffer(Frame):
-    """A decision in the deal: the deal reached ``seat``, who already holds cards (from
-    an early Flip Three), so they are asked Hit or Stay at their slot before the deal
-    goes on (F7-025, option ``deal_after_early_cards`` = ``offer``)."""
+class SeatDecision(Frame):
+    """Base of the frames whose one field is the seat that decides (`DealOffer`, `Flip7Choice`)."""
 
-    name: ClassVar[str] = "deal_offer"
     FIELDS: ClassVar[tuple[str, ...]] = ("seat",)
     KINDS: ClassVar[tuple[str, ...]] = ("int",)
 
@@ -153,6 +150,14 @@ class DealOffer(Frame):
 
     def decider(self) -> int:
         return self.seat
+
+
+class DealOffer(SeatDecision):
+    """A decision in the deal: the deal reached ``seat``, who already holds cards (from
+    an early Flip Three), so they are asked Hit or Stay at their slot before the deal
+    goes on (F7-025, option ``deal_after_early_cards`` = ``offer``)."""
+
+    name: ClassVar[str] = "deal_offer"
 
     def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
         return offer(game, players, self.seat)
@@ -201,23 +206,11 @@ class Draw(Frame):
 
 register_frame(Draw)
 
-class Flip7Choice(Frame):
+
+class Flip7Choice(SeatDecision):
     """A decision (Brutal Mode, V-082): the Flip 7 maker takes +15 or gives another player -15."""
 
     name: ClassVar[str] = "flip7_choice"
-    FIELDS: ClassVar[tuple[str, ...]] = ("seat",)
-    KINDS: ClassVar[tuple[str, ...]] = ("int",)
-
-    seat: int
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-    def key(self) -> tuple[Any, ...]:
-        return (self.seat,)
-
-    def decider(self) -> int:
-        return self.seat
 
     def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
         return [target(s) for s in range(len(players))]
