@@ -80,7 +80,7 @@ def derive(
     """A successor of ``s`` that differs in players, draw pile, frames and turn only."""
     fields = list(s)  # one copy of the 18 fields, not 18 attribute reads (State is a tuple; see flip7ref.state)
     parent: Log | None = fields[17]
-    start = s if parent is None or parent.start is None else parent.start
+    start = s if parent is None or parent.start is None else parent.start  # history.start_of, from the copied field
     fields[1] = players
     fields[2] = draw
     fields[4] = frames
