@@ -36,7 +36,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -295,6 +294,8 @@ def _cache_file(path: Path) -> Path | None:
 
 def _write_cache(cache: Path, edition: Edition) -> None:
     """Write the cache file atomically; a cache that cannot be written is skipped."""
+    import tempfile  # only when a table was read from its file (tempfile imports shutil, bz2, lzma...)
+
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".edition-")
