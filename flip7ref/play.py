@@ -6,7 +6,6 @@ import itertools
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, cast
 
 import attrs
@@ -290,6 +289,9 @@ def simulate(
             if progress is not None:
                 progress(summary.games)
     else:
+        # imported here: concurrent.futures' process pool brings in multiprocessing, which one process does not need
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
         with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
             # a bounded window of tasks in flight: memory stays flat however many games;
             # the counts are integers, so the order partial summaries arrive in does not matter
