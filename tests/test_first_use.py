@@ -190,3 +190,54 @@ def test_licence_and_changelog() -> None:
         schema = json.loads((ROOT / "spec" / "schema" / f"{name}.schema.json").read_text(encoding="utf-8"))
         label = {"case": "conformance case format", "transcript": "transcript format", "edition": "edition table format"}[name]
         assert f"| {label} | {schema['properties']['format']['const']} |" in changelog
+
+
+def test_each_command_is_mapped_to_the_group_that_registers_it() -> None:
+    """`flip7ref.cli.COMMANDS` names every command once, with the group whose parser has it, in the listed order."""
+    from flip7ref.cli import COMMANDS, GROUPS
+
+    def names(parser: object) -> list[str]:
+        return list(parser._subparsers._group_actions[0].choices)  # type: ignore[attr-defined]
+
+    every = names(build_parser())
+    assert list(COMMANDS) == every
+    assert set(COMMANDS.values()) == set(GROUPS)
+    for command, group in COMMANDS.items():
+        alone = names(build_parser(command))
+        assert command in alone and alone == [c for c in every if COMMANDS[c] == group]
+    assert names(build_parser("no-such-command")) == every
+
+
+def test_one_command_imports_only_its_group(tmp_path: Path) -> None:
+    """`flip7ref score` builds the parser of its own group only: the other groups' modules (and the
+    process pool of `simulate`) are not imported, so the command starts fast (docs/build.md)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from flip7ref.cli import main\n"
+        "assert main(['score', '3', '11']) == 0\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path)
+    loaded = set(done.stdout.split())
+    assert "flip7ref.cli.play" in loaded
+    others = {"flip7ref.cli.analysis", "flip7ref.cli.conformance", "flip7ref.cli.tournament", "flip7ref.cli.table",
+              "flip7ref.docs", "flip7ref.explore", "flip7ref.analysis", "flip7ref.tournament", "flip7ref.harness"}  # fmt: skip
+    assert not others & loaded
+    assert not {"concurrent.futures.process", "multiprocessing"} & loaded
+
+
+@pytest.mark.parametrize("argv", [["score", "--help"], ["--help"], ["nonsense"], ["score", "3", "11", "--bogus"]])
+def test_a_parser_for_one_group_says_the_same_as_the_whole_parser(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Help and usage errors read the same whether the parser holds one group or all of them."""
+    outputs = []
+    for parser in (build_parser(argv[0]), build_parser()):
+        with pytest.raises(SystemExit) as stop:
+            parser.parse_args(argv)
+        outputs.append((stop.value.code, *capsys.readouterr()))
+    assert outputs[0] == outputs[1]
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert (stop.value.code, *capsys.readouterr()) == outputs[1]

@@ -59,27 +59,80 @@ def command_list(parser: argparse.ArgumentParser) -> str:
     return "\n".join(lines)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``flip7ref`` command."""
-    from .. import docs, explore
-    from . import analysis, conformance, play, table, tournament
+GROUPS = ("play", "conformance", "docs", "explore", "analysis", "tournament", "table")
+"""The command groups, in the order ``flip7ref`` lists their commands (`COMMANDS` maps each command to one)."""
 
+COMMANDS = {
+    "simulate": "play", "trace": "play", "score": "play", "options": "play",
+    "replay": "conformance", "conformance": "conformance",
+    "docs": "docs", "rules": "docs", "coverage": "docs",
+    "dispute": "explore", "explain": "explore",
+    "odds": "analysis", "solve": "analysis",
+    "tournament": "tournament",
+    "table": "table",
+}  # fmt: skip
+"""Each command and the group that registers it, so that running one command imports only its group
+(a test checks this against what the groups register)."""
+
+
+def _register(group: str, sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Import one command group's module and add its commands to ``sub``."""
+    if group == "docs":
+        from ..docs import commands as docs
+
+        docs.register(sub)
+    elif group == "explore":
+        from ..explore import commands as explore
+
+        explore.register(sub)
+    elif group == "play":
+        from . import play
+
+        play.register(sub)
+    elif group == "conformance":
+        from . import conformance
+
+        conformance.register(sub)
+    elif group == "analysis":
+        from . import analysis
+
+        analysis.register(sub)
+    elif group == "tournament":
+        from . import tournament
+
+        tournament.register(sub)
+    else:
+        from . import table
+
+        table.register(sub)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``flip7ref`` command.
+
+    Args:
+        command: a command name (a key of `COMMANDS`) to build the parser for that command's
+            group only, which imports only that group's modules (a fast start for one command);
+            None, or a name that is not a command, for the parser of every command.
+    """
     parser = argparse.ArgumentParser(
         prog="flip7ref",
         description="Rules reference and interpreter for Flip 7 and Flip 7: With a Vengeance.",
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="show the versions of flip7ref, its protocol and formats")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (play, conformance, docs, explore, analysis, tournament, table):
-        group.register(sub)
+    for group in (COMMANDS[command],) if command in COMMANDS else GROUPS:
+        _register(group, sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 user error, 130
     interrupted with Ctrl-C)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    # the first word names the command (the top-level parser has no option that takes a value)
+    parser = build_parser(words[0] if words else None)
+    args = parser.parse_args(words)
     if args.command is None:  # bare `flip7ref`: the commands, one line each (exit 2, see the module docstring)
         print(command_list(parser))
         return 2
