@@ -32,13 +32,17 @@ Only `flip7ref.edition` is imported with this module; the others when first used
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+try:  # the interpreter's built-in BLAKE2, as random takes _sha512: hashlib would load OpenSSL at every start
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b
 
 from .edition import CATEGORIES, CardKind, Edition, OptionSpec, Reading, Rule, edition_ids, short_repr, spec_dir
 from .errors import CardError, SpecError
@@ -256,7 +260,7 @@ def cache_dir() -> Path | None:
     """The folder of the table cache, or None when ``FLIP7REF_NO_CACHE`` is set.
 
     ``FLIP7REF_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/flip7ref`` (``~/.cache/flip7ref``).
-    A checked table is kept there under a digest of the table's bytes, its path, the
+    A checked table is kept there under a BLAKE2b digest of the table's bytes, its path, the
     edition schema, the source of the modules that read and check it, the package version and the Python version,
     so a cached table is used only for exactly the same input and code; reading it
     skips YAML, schema validation and the cross-reference checks (docs/build.md).
@@ -277,7 +281,7 @@ def _cache_file(path: Path) -> Path | None:
     try:
         from . import __version__
 
-        digest = hashlib.sha256()
+        digest = blake2b(digest_size=32)
         for part in (
             path.read_bytes(),
             str(path).encode(),
@@ -288,7 +292,7 @@ def _cache_file(path: Path) -> Path | None:
             digest.update(len(part).to_bytes(8, "little") + part)
     except (OSError, SpecError):  # an unreadable table is reported by the normal path
         return None
-    place = hashlib.sha256(str(path).encode()).hexdigest()[:16]  # one cache file per table path
+    place = blake2b(str(path).encode(), digest_size=8).hexdigest()  # one cache file per table path
     return folder / f"edition-{place}-{digest.hexdigest()}.pickle"
 
 
