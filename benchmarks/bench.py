@@ -31,7 +31,7 @@ Usage:
     python benchmarks/bench.py [--games 300] [--repeat 3] [--solve-modifiers [--solve-workers N]] [--rl [--rl-steps N]]
         [--json out.json]
     python benchmarks/bench.py --compare pure=src --compare main=git:44ceb32 --compare compiled=VENV/bin/python \
-        [--measure games:flip7 --measure startup ...] [--rounds 7] [--games 300] [--json out.json]
+        [--measure games:flip7 --measure startup ...] [--rounds 7] [--games 300] [--cold-bytecode] [--json out.json]
 """
 
 from __future__ import annotations
@@ -159,6 +159,10 @@ def main() -> None:
         help="with --compare: games:flip7, games:vengeance, startup, score, solve (default: games of both editions, startup)",
     )  # fmt: skip
     parser.add_argument("--rounds", type=int, default=7, help="with --compare: rounds (default %(default)s)")
+    parser.add_argument(
+        "--cold-bytecode", action="store_true",
+        help="with --compare: no warm-up run and PYTHONDONTWRITEBYTECODE kept (see benchmarks/side_by_side.py)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.compare:
         from side_by_side import compare
@@ -169,7 +173,7 @@ def main() -> None:
         measures = args.measure or ["games:flip7", "games:vengeance", "startup"]
         if not set(measures) <= known:
             parser.error(f"--measure: expected some of {', '.join(sorted(known))}")
-        compare(args.compare, measures, args.rounds, args.games, args.json)
+        compare(args.compare, measures, args.rounds, args.games, args.json, warm=not args.cold_bytecode)
         return
     if args.games < 1 or args.repeat < 1 or args.solve_workers < 1:
         parser.error("--games, --repeat and --solve-workers must be at least 1")
