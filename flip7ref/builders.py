@@ -54,7 +54,7 @@ def initial_state(
     work = Work(state)
     start_round(work, dealer, 1, first=True)
     settle(work)
-    return work.freeze(State, None, "")
+    return work.freeze(state, "", True)
 
 
 def _fresh(
@@ -193,7 +193,7 @@ def position_state(
             raise OptionError("deal: a round that starts with its deal has no cards on the table and no stayed players")
         start_round(work, dealer, round_number, first=True)
     settle(work)
-    return work.freeze(State, None, "")
+    return work.freeze(state, "", True)
 
 
 install_state_builders(initial=initial_state, position=position_state)

@@ -27,9 +27,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from fractions import Fraction
-from typing import Any
-
-from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
+from typing import Any, Final
 
 from . import lanes
 from .engine import Deal as Deal
@@ -84,8 +82,7 @@ _STATE_FIELDS = (
 )  # fmt: skip
 
 
-@mypyc_attr(native_class=False)  # a tuple subclass: mypyc compiles its methods but not its layout
-class State(tuple[Any, ...]):
+class State:
     """An immutable game position.
 
     Attributes:
@@ -114,54 +111,84 @@ class State(tuple[Any, ...]):
 
     States compare equal when their positions are equal (the history is not
     compared).  Use `history` and `events` for what led here.
+
+    A native class when compiled with mypyc (docs/build.md): its fields are
+    ``Final`` (read-only from Python); in the pure build `__setattr__` refuses
+    assignment.  It cannot be subclassed.
     """
 
-    # A tuple underneath (built with tuple.__new__, read through the same C-level
-    # accessors as a named tuple): creating a state is the interpreter's commonest
-    # step, and this is several times faster than a frozen attrs class.
-    __slots__ = ()
+    game: Final[Game]
+    players: Final[tuple[Player, ...]]
+    draw: Final[tuple[int, ...]]
+    discard: Final[tuple[int, ...]]
+    frames: Final[tuple[Frame, ...]]
+    dealer: Final[int]
+    turn: Final[int]
+    round: Final[int]
+    totals: Final[tuple[int, ...]]
+    last_scores: Final[tuple[int, ...]]
+    flip7: Final[int | None]
+    round_over: Final[bool]
+    winners: Final[tuple[int, ...]]
+    shuffle_seed: Final[str | None]
+    shuffles: Final[int]
+    bonus_to: Final[int | None]
+    round_shuffles: Final[int]
+    _log: Final[Log | None]
 
-    # the fields (read through the accessors installed below the class)
-    game: Game
-    players: tuple[Player, ...]
-    draw: tuple[int, ...]
-    discard: tuple[int, ...]
-    frames: tuple[Frame, ...]
-    dealer: int
-    turn: int
-    round: int
-    totals: tuple[int, ...]
-    last_scores: tuple[int, ...]
-    flip7: int | None
-    round_over: bool
-    winners: tuple[int, ...]
-    shuffle_seed: str | None
-    shuffles: int
-    bonus_to: int | None
-    round_shuffles: int
-    _log: Log | None
-
-    def __new__(
-        cls, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
+    def __init__(
+        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
         frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...],
         last_scores: tuple[int, ...], flip7: int | None, round_over: bool, winners: tuple[int, ...],
         shuffle_seed: str | None, shuffles: int, bonus_to: int | None = None, round_shuffles: int = 0,
         _log: Log | None = None,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.draw = draw
+        self.discard = discard
+        self.frames = frames
+        self.dealer = dealer
+        self.turn = turn
+        self.round = round
+        self.totals = totals
+        self.last_scores = last_scores
+        self.flip7 = flip7
+        self.round_over = round_over
+        self.winners = winners
+        self.shuffle_seed = shuffle_seed
+        self.shuffles = shuffles
+        self.bonus_to = bonus_to
+        self.round_shuffles = round_shuffles
+        self._log = _log
+
+    def _make(
+        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
+        frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...],
+        last_scores: tuple[int, ...], flip7: int | None, round_over: bool, winners: tuple[int, ...],
+        shuffle_seed: str | None, shuffles: int, bonus_to: int | None, round_shuffles: int, _log: Log | None,
     ) -> State:
-        return tuple.__new__(cls, (
+        """A new state with these fields: the constructor for the modules this one
+        imports (`flip7ref.lanes`, `flip7ref.work`), which cannot import it back."""
+        return State(
             game, players, draw, discard, frames, dealer, turn, round, totals, last_scores, flip7, round_over,
             winners, shuffle_seed, shuffles, bonus_to, round_shuffles, _log,
-        ))  # fmt: skip
+        )  # fmt: skip
 
-    def __getnewargs__(self) -> tuple[Any, ...]:
-        return tuple(self)
+    def _fields(self) -> tuple[Any, ...]:
+        """Every field in constructor order (the history link last)."""
+        return (
+            self.game, self.players, self.draw, self.discard, self.frames, self.dealer, self.turn, self.round,
+            self.totals, self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed,
+            self.shuffles, self.bonus_to, self.round_shuffles, self._log,
+        )  # fmt: skip
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (State, self._fields())
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _STATE_FIELDS[:-1])
         return f"State({fields})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"State is immutable: cannot set {name!r} (apply a move to get a new state)")
 
     # -- identity -------------------------------------------------------------
 
@@ -340,7 +367,7 @@ class State(tuple[Any, ...]):
         work = Work(self)
         decide(work, act)
         settle(work)
-        return work.freeze(State, self, str(act))
+        return work.freeze(self, str(act))
 
     def apply_chance(self, card: Any) -> State:
         """Reveal ``card`` as the next drawn card and return the resulting state.
@@ -375,7 +402,7 @@ class State(tuple[Any, ...]):
         work.draw.pop(index)
         reveal(work, code)
         settle(work)
-        return work.freeze(State, self, f"chance {self.game.card_ids[code]}")
+        return work.freeze(self, f"chance {self.game.card_ids[code]}")
 
     def apply_move(self, move: Any) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""
@@ -575,17 +602,3 @@ class State(tuple[Any, ...]):
         """
         check_depth(data)
         return state_from_dict(cls, data, game)
-
-
-try:  # the C-level item accessor behind collections.namedtuple (CPython 3.8+)
-    from collections import _tuplegetter  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - other interpreters
-    from operator import itemgetter
-
-    def _tuplegetter(index: int, doc: str) -> Any:
-        return property(itemgetter(index), doc=doc)
-
-
-for _index, _name in enumerate(_STATE_FIELDS):
-    type.__setattr__(State, _name, _tuplegetter(_index, f"See `State` ({_name})."))
-
