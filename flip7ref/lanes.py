@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from . import events
 from .engine import (
@@ -32,7 +32,7 @@ from .engine import (
     settle,
 )
 from .frames import Frame
-from .history import Log, new_log, start_of
+from .history import new_log, start_of
 from .lines import guard_of, is_duplicate, makes_flip7, may_stay
 from .model import MODIFIER, NUMBER, Event, Player, Status
 from .work import Work

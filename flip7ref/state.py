@@ -325,11 +325,19 @@ class State:
                 terminal node.
         """
         if not self.frames and not self.winners and _FAST_LANES:
-            is_hit = action is HIT or action == "hit" or (type(action) is Action and action.verb == "hit" and not action.args)
-            if self.draw and is_hit:
+            # the verb of a Hit or a Stay (by identity first: an Action's == is Python-level code)
+            if action is HIT or action is STAY:
+                verb = action.verb
+            elif type(action) is str:
+                verb = action
+            elif type(action) is Action and not action.args:
+                verb = action.verb
+            else:
+                verb = ""
+            if verb == "hit" and self.draw:
                 # A Hit at an offer (F7-030, F7-031): one card to draw, the turn passes on.
                 return lanes.hit(self)
-            if action is STAY or action == "stay" or (type(action) is Action and action.verb == "stay" and not action.args):
+            if verb == "stay":
                 fast = lanes.stay(self)
                 if fast is not None:
                     return fast
