@@ -24,6 +24,7 @@ takes every step both ways.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections import Counter
 from fractions import Fraction
@@ -610,3 +611,49 @@ class State:
         """
         check_depth(data)
         return state_from_dict(cls, data, game)
+
+
+def _refuse_assignment(self: Any, name: str, value: object) -> None:
+    raise AttributeError(f"State is immutable: cannot set {name!r} (apply a move to get a new state)")
+
+
+def _tuple_layout(native: type[State]) -> type[State]:
+    """The pure build's `State`: the same methods over a tuple (docs/build.md).
+
+    Compiled, `State` is a native class whose ``Final`` fields Python code cannot
+    assign.  Interpreted, a plain class would need a Python-level ``__setattr__`` to
+    refuse assignment, and every construction would pay for going around it; a tuple
+    subclass is immutable for free, is built in one C call and reads a field through
+    the C-level accessor of named tuples.  So the pure build re-creates the class over
+    a tuple: the class body's methods unchanged, ``__init__`` replaced by ``__new__``,
+    `State._make` by one ``tuple.__new__``.
+    """
+    try:  # the C-level item accessor behind collections.namedtuple (CPython 3.8+)
+        from collections import _tuplegetter  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - other interpreters
+        from operator import itemgetter
+
+        def _tuplegetter(index: int, doc: str) -> Any:
+            return property(itemgetter(index), doc=doc)
+
+    namespace = {k: v for k, v in vars(native).items() if k not in ("__dict__", "__weakref__", "__init__")}
+    signature = inspect.signature(native.__init__)
+
+    def __new__(cls: type[State], *args: Any, **kwargs: Any) -> State:
+        bound = signature.bind(None, *args, **kwargs)  # the constructor's own arguments and defaults
+        bound.apply_defaults()
+        return tuple.__new__(cls, list(bound.arguments.values())[1:])  # type: ignore[type-var]
+
+    def _make(self: State, *fields: Any) -> State:
+        return tuple.__new__(State_, fields)  # type: ignore[type-var]
+
+    namespace.update(__slots__=(), __new__=__new__, _make=_make, __setattr__=_refuse_assignment)
+    namespace["_make"].__doc__ = native._make.__doc__
+    for index, name in enumerate(_STATE_FIELDS):
+        namespace[name] = _tuplegetter(index, f"See `State` ({name}).")
+    State_: type[State] = type("State", (tuple,), namespace)
+    return State_
+
+
+if __file__.endswith(".py"):  # the pure build (flip7ref.compiled is False)
+    globals()["State"] = _tuple_layout(State)
