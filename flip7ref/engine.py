@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from . import events
 from .frames import Frame, register_frame
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .work import Work
 
-NO_CARDS = Player()
+NO_CARDS: Final = Player()
 """An active player with nothing in front of them (players are immutable: shared)."""
 
 
@@ -226,8 +226,8 @@ class Flip7Choice(SeatDecision):
 
 register_frame(Flip7Choice)
 
-_DRAWS: dict[tuple[int, str], Draw] = {}
-_DEALS: dict[int, Deal] = {}
+_DRAWS: Final[dict[tuple[int, str], Draw]] = {}
+_DEALS: Final[dict[int, Deal]] = {}
 
 
 def draw_frame(seat: int, reason: str) -> Draw:

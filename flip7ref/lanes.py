@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from . import events
 from .engine import (
@@ -40,7 +40,7 @@ from .work import Work
 if TYPE_CHECKING:
     from .state import State
 
-_new_player = cast(Callable[[tuple[Any, ...]], Player], functools.partial(tuple.__new__, Player))
+_new_player: Final = cast(Callable[[tuple[Any, ...]], Player], functools.partial(tuple.__new__, Player))
 
 
 class Siblings:

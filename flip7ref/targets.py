@@ -10,7 +10,7 @@ target choice; `play` carries out a card on the chosen seat through its effect.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from . import events
 from .frames import Frame, register_frame
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .work import Work
 
-TARGET_STATUSES: dict[str, tuple[Status, ...]] = {
+TARGET_STATUSES: Final[dict[str, tuple[Status, ...]]] = {
     "active": (Status.ACTIVE,),  # F7-061, F7-072
     "non_busted": (Status.ACTIVE, Status.STAYED, Status.FROZEN),  # V-042
     "active_or_busted": (Status.ACTIVE, Status.BUSTED),  # Brutal Mode with protected stays

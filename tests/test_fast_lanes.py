@@ -290,20 +290,16 @@ def test_merged_ends_keep_each_bust_when_the_game_goes_on() -> None:
 
 
 @pytest.mark.rules("F7-101", "F7-120")
-def test_solver_gives_the_same_exact_values_with_merged_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_solver_gives_the_same_exact_values_with_merged_ends() -> None:
     """Merging the game-ending busts leaves every value of the solve unchanged (exact)."""
     from flip7ref.analysis import SoloSolver
 
     game = Game("flip7", 1)
     start = _solo_six_card_node(game)
     merged = SoloSolver(exact=True).solve(start)
-    original = State._chance_successors
-
-    def unmerged(self: State, *, merge_ends: bool) -> list[tuple[str, int, State]]:
-        return original(self, merge_ends=False)
-
-    monkeypatch.setattr(State, "_chance_successors", unmerged)
-    plain = SoloSolver(exact=True).solve(start)
+    unmerged = SoloSolver(exact=True)
+    unmerged._merge_ends = False
+    plain = unmerged.solve(start)
     assert (merged.value, merged.bust, merged.flip7, merged.states) == (plain.value, plain.bust, plain.flip7, plain.states)
     assert merged.states > 500
 
