@@ -109,7 +109,7 @@ def test_fast_lane_bust_passes_the_turn(monkeypatch: pytest.MonkeyPatch) -> None
 def test_state_is_an_immutable_value() -> None:
     """States refuse attribute assignment, pickle and copy to equal states, and compare by position."""
     s = Game("flip7", 3).new_initial_state(seed=4)
-    with pytest.raises(AttributeError, match="immutable|not writable"):  # pure build | compiled (a Final field)
+    with pytest.raises(AttributeError, match=r"immutable|not writable"):  # pure build | compiled (a Final field)
         s.turn = 2  # type: ignore[misc]
     for other in (pickle.loads(pickle.dumps(s)), copy.copy(s), copy.deepcopy(s)):
         assert other == s and (other != s) is False and hash(other) == hash(s)
