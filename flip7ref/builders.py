@@ -10,7 +10,6 @@ imports the modules above it.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ from .engine import first_seat, settle, start_round
 from .errors import CardError, OptionError
 from .game import Game, install_state_builders
 from .model import Player, Status
+from .pile import shuffled
 from .position import CardPool, check_seat
 from .state import State
 from .work import Work
@@ -41,7 +41,7 @@ def initial_state(
     shuffle_seed: str | None = None
     if seed is not None or stack:
         shuffle_seed = str(seed if seed is not None else 0)
-        random.Random(f"{shuffle_seed}:0").shuffle(cards)
+        shuffled(cards, shuffle_seed, 0)
     top: list[int] = []
     for name in stack or ():
         code = game.code(name)
@@ -54,7 +54,7 @@ def initial_state(
     work = Work(state)
     start_round(work, dealer, 1, first=True)
     settle(work)
-    return work.freeze(State, None, "")
+    return work.freeze(state, "", True)
 
 
 def _fresh(
@@ -174,7 +174,7 @@ def position_state(
     remaining = sorted(pool.left.elements())
     shuffle_seed = str(seed) if seed is not None else None
     if shuffle_seed is not None:
-        random.Random(f"{shuffle_seed}:0").shuffle(remaining)
+        shuffled(remaining, shuffle_seed, 0)
     if rest == "below":
         pile, dis = top + tuple(remaining), dis
     elif rest == "discard":
@@ -193,7 +193,7 @@ def position_state(
             raise OptionError("deal: a round that starts with its deal has no cards on the table and no stayed players")
         start_round(work, dealer, round_number, first=True)
     settle(work)
-    return work.freeze(State, None, "")
+    return work.freeze(state, "", True)
 
 
 install_state_builders(initial=initial_state, position=position_state)

@@ -13,15 +13,14 @@ This module also owns the frames of the deal and the offers (`Deal`,
 from __future__ import annotations
 
 import operator
-import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from . import events
 from .frames import Frame, register_frame
 from .lines import may_stay
 from .model import CHANCE, HIT, STAY, Action, Event, Player, Status, target
-from .pile import reshuffle, supply
+from .pile import reshuffle, shuffled, supply
 from .scoring import round_scores
 from .targets import receive
 
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .work import Work
 
-NO_CARDS = Player()
+NO_CARDS: Final = Player()
 """An active player with nothing in front of them (players are immutable: shared)."""
 
 
@@ -227,8 +226,8 @@ class Flip7Choice(SeatDecision):
 
 register_frame(Flip7Choice)
 
-_DRAWS: dict[tuple[int, str], Draw] = {}
-_DEALS: dict[int, Deal] = {}
+_DRAWS: Final[dict[tuple[int, str], Draw]] = {}
+_DEALS: Final[dict[int, Deal]] = {}
 
 
 def draw_frame(seat: int, reason: str) -> Draw:
@@ -384,7 +383,7 @@ def start_round(w: Work, dealer: int, number: int, *, first: bool = False) -> No
         w.discard.clear()
         w.shuffles += 1
         if w.shuffle_seed is not None:
-            random.Random(f"{w.shuffle_seed}:{w.shuffles}").shuffle(cards)
+            shuffled(cards, w.shuffle_seed, w.shuffles)
         w.draw = cards
     w.turn = first_seat(g, dealer, len(w.players))
     w.emit(events.round_started(number, dealer))

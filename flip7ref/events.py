@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from .model import Event
 
 if TYPE_CHECKING:
     from .game import Game
 
-_new = cast(Callable[[tuple[Any, ...]], Event], functools.partial(tuple.__new__, Event))
+_new: Final = cast(Callable[[tuple[Any, ...]], Event], functools.partial(tuple.__new__, Event))
 
 
 def make(type_: str, *pairs: tuple[str, Any]) -> Event:
@@ -28,7 +28,7 @@ def make(type_: str, *pairs: tuple[str, Any]) -> Event:
 
 # --------------------------------------------------------------------------- the deal and the offers
 
-_DEALT: dict[tuple[int, str, str], Event] = {}
+_DEALT: Final[dict[tuple[int, str, str], Event]] = {}
 
 
 def dealt(seat: int, card: str, via: str) -> Event:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from .model import Event
 
@@ -26,7 +26,7 @@ class Log(NamedTuple):
     start: State | None = None  # the state the history starts from; None: the state holding this link
 
 
-new_log = cast(Callable[[tuple[Any, ...]], Log], functools.partial(tuple.__new__, Log))
+new_log: Final = cast(Callable[[tuple[Any, ...]], Log], functools.partial(tuple.__new__, Log))
 """``Log(*fields)`` built at C speed (a transition adds one link)."""
 
 

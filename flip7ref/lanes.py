@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from . import events
 from .engine import (
@@ -32,7 +32,7 @@ from .engine import (
     settle,
 )
 from .frames import Frame
-from .history import Log, new_log, start_of
+from .history import new_log, start_of
 from .lines import guard_of, is_duplicate, makes_flip7, may_stay
 from .model import MODIFIER, NUMBER, Event, Player, Status
 from .work import Work
@@ -40,8 +40,7 @@ from .work import Work
 if TYPE_CHECKING:
     from .state import State
 
-_S = TypeVar("_S", bound="State")
-_new_player = cast(Callable[[tuple[Any, ...]], Player], functools.partial(tuple.__new__, Player))
+_new_player: Final = cast(Callable[[tuple[Any, ...]], Player], functools.partial(tuple.__new__, Player))
 
 
 class Siblings:
@@ -69,32 +68,26 @@ class Ending(NamedTuple):
     started: Event | None
 
 
-def _build(s: _S, fields: tuple[Any, ...]) -> _S:
-    return tuple.__new__(type(s), fields)
-
-
 def derive(
-    s: _S, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
+    s: State, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
     evs: tuple[Event, ...],
-) -> _S:
+) -> State:
     """A successor of ``s`` that differs in players, draw pile, frames and turn only."""
-    fields = list(s)  # one copy of the 18 fields, not 18 attribute reads (State is a tuple; see flip7ref.state)
-    parent: Log | None = fields[17]
-    start = s if parent is None or parent.start is None else parent.start  # history.start_of, from the copied field
-    fields[1] = players
-    fields[2] = draw
-    fields[4] = frames
-    fields[6] = turn
-    fields[17] = new_log((parent, move, evs, start))
-    return _build(s, tuple(fields))
+    parent = s._log
+    start = s if parent is None or parent.start is None else parent.start  # history.start_of, from the read link
+    return s._make(
+        s.game, players, draw, s.discard, frames, s.dealer, turn, s.round, s.totals, s.last_scores, s.flip7,
+        s.round_over, s.winners, s.shuffle_seed, s.shuffles, s.bonus_to, s.round_shuffles,
+        new_log((parent, move, evs, start)),
+    )  # fmt: skip
 
 
-def hit(s: _S) -> _S:
+def hit(s: State) -> State:
     """A Hit at an offer with cards on the pile (F7-030, F7-031): one card to draw, the turn passes on."""
     return derive(s, s.players, s.draw, (draw_frame(s.turn, "hit"),), (s.turn + 1) % len(s.players), "hit", ())
 
 
-def stay(s: _S) -> _S | None:
+def stay(s: State) -> State | None:
     """A Stay at an offer (F7-034), or None when the seat may not stay."""
     seat = s.turn
     p = s.players[seat]
@@ -110,7 +103,7 @@ def stay(s: _S) -> _S | None:
     return derive(s, tuple(changed), s.draw, (), turn, "stay", (stayed,))
 
 
-def plain_card(s: _S, code: int, shared: Siblings | None = None) -> _S | None:
+def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | None:
     """Card ``code`` drawn for a Hit or in the deal (F7-020, F7-035, F7-040, F7-041,
     F7-050), or None when the general path is needed: a card with a trait, an
     action card, a modifier given away, a bust a guard could cancel or in the deal,
@@ -185,9 +178,9 @@ def plain_card(s: _S, code: int, shared: Siblings | None = None) -> _S | None:
 
 
 def finish(
-    s: _S, players: list[Player], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, flip7: int | None,
+    s: State, players: list[Player], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, flip7: int | None,
     move: str, evs: list[Event],
-) -> _S:
+) -> State:
     """Hand a step a lane began over to the round end (its own lane when no work is
     pending) or to the general settling."""
     if not frames:
@@ -203,12 +196,12 @@ def finish(
         work.flip7 = flip7
     work.events = evs
     settle(work)
-    return work.freeze(type(s), s, move)
+    return work.freeze(s, move)
 
 
 def fast_round_end(
-    s: _S, players: Sequence[Player], draw: tuple[int, ...], turn: int, flip7: int | None, move: str, evs: Sequence[Event]
-) -> _S | None:
+    s: State, players: Sequence[Player], draw: tuple[int, ...], turn: int, flip7: int | None, move: str, evs: Sequence[Event]
+) -> State | None:
     """The round end lane for a table with no pending work (F7-050, F7-100..F7-102,
     F7-083, F7-111, F7-112, F7-120, F7-121), or None where the general path decides
     (see `round_end`)."""
@@ -236,8 +229,8 @@ def round_end(s: State, players: Sequence[Player], flip7: int | None, cards_left
 
 
 def round_end_state(
-    s: _S, ending: Ending, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str, evs: Sequence[Event]
-) -> _S:
+    s: State, ending: Ending, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str, evs: Sequence[Event]
+) -> State:
     """The state a planned round end leads to: the table cleared (F7-083: no Second
     Chance carries over; F7-111), the game over (F7-120) or the next round dealt to
     its first card (F7-112)."""
@@ -249,12 +242,12 @@ def round_end_state(
     empty = (NO_CARDS,) * len(players)
     if ending.turn is None or ending.started is None:  # the game is over
         log = new_log((s._log, move, (*evs, plan.scored, *plan.after), start_of(s)))
-        return _build(s, (
+        return s._make(
             s.game, empty, draw, tuple(discard), (), s.dealer, turn, s.round, plan.totals, plan.scores, None, False,
             plan.winners, s.shuffle_seed, s.shuffles, None, s.round_shuffles, log,
-        ))  # fmt: skip
+        )  # fmt: skip
     log = new_log((s._log, move, (*evs, plan.scored, *plan.after, ending.started), start_of(s)))
-    return _build(s, (
+    return s._make(
         s.game, empty, draw, tuple(discard), ending.frames, plan.dealer, ending.turn, s.round + 1, plan.totals,
         plan.scores, None, False, (), s.shuffle_seed, s.shuffles, None, 0, log,
-    ))  # fmt: skip
+    )  # fmt: skip

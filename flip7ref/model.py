@@ -12,19 +12,21 @@ from ``flip7ref``.
 from __future__ import annotations
 
 import enum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .errors import IllegalActionError
 
-CHANCE = -1
+CHANCE: Final = -1
 """``current_player`` at a chance node (a card must be drawn)."""
-TERMINAL = -2
+TERMINAL: Final = -2
 """``current_player`` once the game is over."""
 
-NUMBER, MODIFIER, ACTION = 0, 1, 2
+NUMBER: Final = 0
+MODIFIER: Final = 1
+ACTION: Final = 2
 """Card categories: the values of ``Game.category[code]`` (in the order of ``spec.CATEGORIES``)."""
 
 
@@ -54,7 +56,7 @@ class Player(NamedTuple):
 
 
 _VERBS = ("hit", "stay", "target", "steal", "discard", "swap")
-_ARITY = {"hit": 0, "stay": 0, "target": 1, "steal": 2, "discard": 2, "swap": 4}
+_ARITY: Final = {"hit": 0, "stay": 0, "target": 1, "steal": 2, "discard": 2, "swap": 4}
 
 
 @mypyc_attr(native_class=False)
@@ -103,11 +105,11 @@ class Action:
         return (_VERBS.index(self.verb), self.args)
 
 
-HIT = Action("hit")
+HIT: Final = Action("hit")
 """Take a card (F7-031)."""
-STAY = Action("stay")
+STAY: Final = Action("stay")
 """Stop and bank the line (F7-034)."""
-_TARGETS: dict[int, Action] = {}
+_TARGETS: Final[dict[int, Action]] = {}
 
 
 def target(seat: int) -> Action:

@@ -19,6 +19,26 @@ if TYPE_CHECKING:
     from .work import Work
 
 
+def shuffled(cards: list[int], seed: str, count: int) -> None:
+    """Put ``cards`` (card codes) in the order of the ``count``-th shuffle of a game seeded
+    with ``seed``, in place.
+
+    The order is the one ``random.Random(f"{seed}:{count}").shuffle(cards)`` gives on
+    CPython 3.11 (a Fisher-Yates shuffle from the last position down, each position's
+    partner drawn by rejection from ``getrandbits``), written out here so that the
+    compiled build runs it as native code and a seeded game keeps its deal should a
+    later Python change ``random.shuffle``; tests/test_fingerprint.py compares the two.
+    """
+    bits = random.Random(f"{seed}:{count}").getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        width = n.bit_length()
+        j = bits(width)
+        while j >= n:
+            j = bits(width)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def reshuffle(w: Work) -> None:
     """F7-113: the discard pile becomes the new deck; cards on the table stay.  The new
     pile is ordered from ``shuffle_seed`` and the reshuffle count (sorted when open)."""
@@ -27,7 +47,7 @@ def reshuffle(w: Work) -> None:
     w.shuffles += 1
     w.round_shuffles += 1
     if w.shuffle_seed is not None:
-        random.Random(f"{w.shuffle_seed}:{w.shuffles}").shuffle(cards)
+        shuffled(cards, w.shuffle_seed, w.shuffles)
     w.draw = cards
     w.emit(events.reshuffled(len(cards)))
 

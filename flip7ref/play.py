@@ -6,7 +6,7 @@ import itertools
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, cast
+from typing import Any
 
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
@@ -46,32 +46,33 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
         raise OptionError(f"state: expected a flip7ref.State, got {type(state).__name__}")
     if isinstance(max_moves, bool) or not isinstance(max_moves, int):
         raise OptionError(f"max_moves: expected a whole number, got {max_moves!r}")
+    s: State = state  # checked above: a typed name, so compiled code calls State's methods directly
     count = len(strategies)
     moves = 0
     while moves < max_moves:
-        player = state.current_player
+        player = s.current_player
         if player == -2:
-            return cast(State, state)  # the parameter is typed loosely (docs/build.md)
+            return s
         moves += 1
         if player == -1:
-            state = state.apply_chance(state.sample_chance(rng))
+            s = s.apply_chance(s.sample_chance(rng))
             continue
         strategy = strategies[player % count]
         try:
-            action = strategy.choose(state, rng)
+            action = strategy.choose(s, rng)
         except (Exception, SystemExit) as exc:  # the user's code failed: say whose and where, not a traceback
             name = getattr(strategy, "name", type(strategy).__name__)
             raise StrategyError(f"strategy {name!r} at seat {player} failed in choose(): {type(exc).__name__}: {exc}") from None
         try:
-            state = state.apply(action)
+            s = s.apply(action)
         except IllegalActionError as exc:
             raise StrategyError(f"strategy {strategy.name!r} at seat {player} chose an {exc}") from None
-        if action is HIT and moves < max_moves and state.current_player == -1:
+        if action is HIT and moves < max_moves and s.current_player == -1:
             # the card of the Hit at once (the loop's next step, without its checks)
             moves += 1
-            state = state.apply_chance(state.sample_chance(rng))
-    if state.current_player == -2:
-        return cast(State, state)
+            s = s.apply_chance(s.sample_chance(rng))
+    if s.current_player == -2:
+        return s
     raise GameTooLongError(
         f"the game did not end within {max_moves} moves (do the strategies ever score? is the target score reachable?)"
     )

@@ -24,12 +24,11 @@ takes every step both ways.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections import Counter
 from fractions import Fraction
-from typing import Any
-
-from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
+from typing import Any, Final
 
 from . import lanes
 from .engine import Deal as Deal
@@ -84,8 +83,7 @@ _STATE_FIELDS = (
 )  # fmt: skip
 
 
-@mypyc_attr(native_class=False)  # a tuple subclass: mypyc compiles its methods but not its layout
-class State(tuple[Any, ...]):
+class State:
     """An immutable game position.
 
     Attributes:
@@ -114,54 +112,84 @@ class State(tuple[Any, ...]):
 
     States compare equal when their positions are equal (the history is not
     compared).  Use `history` and `events` for what led here.
+
+    A native class when compiled with mypyc (docs/build.md): its fields are
+    ``Final`` (read-only from Python); in the pure build `__setattr__` refuses
+    assignment.  It cannot be subclassed.
     """
 
-    # A tuple underneath (built with tuple.__new__, read through the same C-level
-    # accessors as a named tuple): creating a state is the interpreter's commonest
-    # step, and this is several times faster than a frozen attrs class.
-    __slots__ = ()
+    game: Final[Game]
+    players: Final[tuple[Player, ...]]
+    draw: Final[tuple[int, ...]]
+    discard: Final[tuple[int, ...]]
+    frames: Final[tuple[Frame, ...]]
+    dealer: Final[int]
+    turn: Final[int]
+    round: Final[int]
+    totals: Final[tuple[int, ...]]
+    last_scores: Final[tuple[int, ...]]
+    flip7: Final[int | None]
+    round_over: Final[bool]
+    winners: Final[tuple[int, ...]]
+    shuffle_seed: Final[str | None]
+    shuffles: Final[int]
+    bonus_to: Final[int | None]
+    round_shuffles: Final[int]
+    _log: Final[Log | None]
 
-    # the fields (read through the accessors installed below the class)
-    game: Game
-    players: tuple[Player, ...]
-    draw: tuple[int, ...]
-    discard: tuple[int, ...]
-    frames: tuple[Frame, ...]
-    dealer: int
-    turn: int
-    round: int
-    totals: tuple[int, ...]
-    last_scores: tuple[int, ...]
-    flip7: int | None
-    round_over: bool
-    winners: tuple[int, ...]
-    shuffle_seed: str | None
-    shuffles: int
-    bonus_to: int | None
-    round_shuffles: int
-    _log: Log | None
-
-    def __new__(
-        cls, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
+    def __init__(
+        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
         frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...],
         last_scores: tuple[int, ...], flip7: int | None, round_over: bool, winners: tuple[int, ...],
         shuffle_seed: str | None, shuffles: int, bonus_to: int | None = None, round_shuffles: int = 0,
         _log: Log | None = None,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.draw = draw
+        self.discard = discard
+        self.frames = frames
+        self.dealer = dealer
+        self.turn = turn
+        self.round = round
+        self.totals = totals
+        self.last_scores = last_scores
+        self.flip7 = flip7
+        self.round_over = round_over
+        self.winners = winners
+        self.shuffle_seed = shuffle_seed
+        self.shuffles = shuffles
+        self.bonus_to = bonus_to
+        self.round_shuffles = round_shuffles
+        self._log = _log
+
+    def _make(
+        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
+        frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...],
+        last_scores: tuple[int, ...], flip7: int | None, round_over: bool, winners: tuple[int, ...],
+        shuffle_seed: str | None, shuffles: int, bonus_to: int | None, round_shuffles: int, _log: Log | None,
     ) -> State:
-        return tuple.__new__(cls, (
+        """A new state with these fields: the constructor for the modules this one
+        imports (`flip7ref.lanes`, `flip7ref.work`), which cannot import it back."""
+        return State(
             game, players, draw, discard, frames, dealer, turn, round, totals, last_scores, flip7, round_over,
             winners, shuffle_seed, shuffles, bonus_to, round_shuffles, _log,
-        ))  # fmt: skip
+        )  # fmt: skip
 
-    def __getnewargs__(self) -> tuple[Any, ...]:
-        return tuple(self)
+    def _fields(self) -> tuple[Any, ...]:
+        """Every field in constructor order (the history link last)."""
+        return (
+            self.game, self.players, self.draw, self.discard, self.frames, self.dealer, self.turn, self.round,
+            self.totals, self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed,
+            self.shuffles, self.bonus_to, self.round_shuffles, self._log,
+        )  # fmt: skip
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (State, self._fields())
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _STATE_FIELDS[:-1])
         return f"State({fields})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"State is immutable: cannot set {name!r} (apply a move to get a new state)")
 
     # -- identity -------------------------------------------------------------
 
@@ -298,11 +326,19 @@ class State(tuple[Any, ...]):
                 terminal node.
         """
         if not self.frames and not self.winners and _FAST_LANES:
-            is_hit = action is HIT or action == "hit" or (type(action) is Action and action.verb == "hit" and not action.args)
-            if self.draw and is_hit:
+            # the verb of a Hit or a Stay (by identity first: an Action's == is Python-level code)
+            if action is HIT or action is STAY:
+                verb = action.verb
+            elif type(action) is str:
+                verb = action
+            elif type(action) is Action and not action.args:
+                verb = action.verb
+            else:
+                verb = ""
+            if verb == "hit" and self.draw:
                 # A Hit at an offer (F7-030, F7-031): one card to draw, the turn passes on.
                 return lanes.hit(self)
-            if action is STAY or action == "stay" or (type(action) is Action and action.verb == "stay" and not action.args):
+            if verb == "stay":
                 fast = lanes.stay(self)
                 if fast is not None:
                     return fast
@@ -340,7 +376,7 @@ class State(tuple[Any, ...]):
         work = Work(self)
         decide(work, act)
         settle(work)
-        return work.freeze(State, self, str(act))
+        return work.freeze(self, str(act))
 
     def apply_chance(self, card: Any) -> State:
         """Reveal ``card`` as the next drawn card and return the resulting state.
@@ -375,7 +411,7 @@ class State(tuple[Any, ...]):
         work.draw.pop(index)
         reveal(work, code)
         settle(work)
-        return work.freeze(State, self, f"chance {self.game.card_ids[code]}")
+        return work.freeze(self, f"chance {self.game.card_ids[code]}")
 
     def apply_move(self, move: Any) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""
@@ -577,15 +613,47 @@ class State(tuple[Any, ...]):
         return state_from_dict(cls, data, game)
 
 
-try:  # the C-level item accessor behind collections.namedtuple (CPython 3.8+)
-    from collections import _tuplegetter  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - other interpreters
-    from operator import itemgetter
-
-    def _tuplegetter(index: int, doc: str) -> Any:
-        return property(itemgetter(index), doc=doc)
+def _refuse_assignment(self: Any, name: str, value: object) -> None:
+    raise AttributeError(f"State is immutable: cannot set {name!r} (apply a move to get a new state)")
 
 
-for _index, _name in enumerate(_STATE_FIELDS):
-    type.__setattr__(State, _name, _tuplegetter(_index, f"See `State` ({_name})."))
+def _tuple_layout(native: type[State]) -> type[State]:
+    """The pure build's `State`: the same methods over a tuple (docs/build.md).
 
+    Compiled, `State` is a native class whose ``Final`` fields Python code cannot
+    assign.  Interpreted, a plain class would need a Python-level ``__setattr__`` to
+    refuse assignment, and every construction would pay for going around it; a tuple
+    subclass is immutable for free, is built in one C call and reads a field through
+    the C-level accessor of named tuples.  So the pure build re-creates the class over
+    a tuple: the class body's methods unchanged, ``__init__`` replaced by ``__new__``,
+    `State._make` by one ``tuple.__new__``.
+    """
+    try:  # the C-level item accessor behind collections.namedtuple (CPython 3.8+)
+        from collections import _tuplegetter  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - other interpreters
+        from operator import itemgetter
+
+        def _tuplegetter(index: int, doc: str) -> Any:
+            return property(itemgetter(index), doc=doc)
+
+    namespace = {k: v for k, v in vars(native).items() if k not in ("__dict__", "__weakref__", "__init__")}
+    signature = inspect.signature(native.__init__)
+
+    def __new__(cls: type[State], *args: Any, **kwargs: Any) -> State:
+        bound = signature.bind(None, *args, **kwargs)  # the constructor's own arguments and defaults
+        bound.apply_defaults()
+        return tuple.__new__(cls, list(bound.arguments.values())[1:])  # type: ignore[type-var]
+
+    def _make(self: State, *fields: Any) -> State:
+        return tuple.__new__(State_, fields)  # type: ignore[type-var]
+
+    namespace.update(__slots__=(), __new__=__new__, _make=_make, __setattr__=_refuse_assignment)
+    namespace["_make"].__doc__ = native._make.__doc__
+    for index, name in enumerate(_STATE_FIELDS):
+        namespace[name] = _tuplegetter(index, f"See `State` ({name}).")
+    State_: type[State] = type("State", (tuple,), namespace)
+    return State_
+
+
+if __file__.endswith(".py"):  # the pure build (flip7ref.compiled is False)
+    globals()["State"] = _tuple_layout(State)

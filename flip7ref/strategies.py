@@ -229,7 +229,7 @@ class OptimalSoloStrategy:
 def _helps_receiver(state: State, card: str) -> bool:
     """Whether a card is best played on oneself (Swap, Steal, a score-raising modifier)."""
     game = state.game
-    code = game.code(card)
+    code = game.codes[card]  # a card id from State.pending
     effect = game.effect[code]
     if effect is not None:
         return effect.helps_target()

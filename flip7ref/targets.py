@@ -10,7 +10,7 @@ target choice; `play` carries out a card on the chosen seat through its effect.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from . import events
 from .frames import Frame, register_frame
@@ -21,13 +21,15 @@ if TYPE_CHECKING:
     from .game import Game
     from .work import Work
 
-TARGET_STATUSES: dict[str, frozenset[Status]] = {
-    "active": frozenset({Status.ACTIVE}),  # F7-061, F7-072
-    "non_busted": frozenset({Status.ACTIVE, Status.STAYED, Status.FROZEN}),  # V-042
-    "active_or_busted": frozenset({Status.ACTIVE, Status.BUSTED}),  # Brutal Mode with protected stays
-    "any": frozenset(Status),  # Brutal Mode (V-081)
+TARGET_STATUSES: Final[dict[str, tuple[Status, ...]]] = {
+    "active": (Status.ACTIVE,),  # F7-061, F7-072
+    "non_busted": (Status.ACTIVE, Status.STAYED, Status.FROZEN),  # V-042
+    "active_or_busted": (Status.ACTIVE, Status.BUSTED),  # Brutal Mode with protected stays
+    "any": tuple(Status),  # Brutal Mode (V-081)
 }
-"""The statuses a card's ``targets`` value admits (the edition schema admits no other value)."""
+"""The statuses a card's ``targets`` value admits (the edition schema admits no other value).
+Tuples, not sets: a membership test compares by identity and never calls the enum's
+Python-level ``__hash__``."""
 
 
 def eligible(players: Sequence[Player], targets: str) -> tuple[int, ...]:
@@ -109,6 +111,7 @@ class ChooseTarget(Frame):
 
 
 register_frame(ChooseTarget)
+
 
 def offer_target(w: Work, code: int, chooser: int, targets: str) -> None:
     """An action (or a modifier given away) needs a target: a decision for ``chooser``;

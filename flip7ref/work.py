@@ -9,7 +9,7 @@ typed attributes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 from .history import new_log, start_of
 from .model import Event, Player, Status
@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from .frames import Frame
     from .game import Game
     from .state import State
-
-_S = TypeVar("_S", bound="State")
 
 
 class Work:
@@ -46,26 +44,23 @@ class Work:
     events: list[Event]
 
     def __init__(self, s: State) -> None:
-        # one pass over the state's fields (a tuple underneath), not 17 attribute reads
-        (game, players, draw, discard, frames, dealer, turn, round_, totals, last_scores, flip7, round_over,
-         winners, shuffle_seed, shuffles, bonus_to, round_shuffles, _) = s  # fmt: skip
-        self.game = game
-        self.players = list(players)
-        self.draw = list(draw)
-        self.discard = list(discard)
-        self.frames = list(frames)
-        self.dealer = dealer
-        self.turn = turn
-        self.round = round_
-        self.totals = list(totals)
-        self.last_scores = last_scores
-        self.flip7 = flip7
-        self.round_over = round_over
-        self.winners = winners
-        self.shuffle_seed = shuffle_seed
-        self.shuffles = shuffles
-        self.bonus_to = bonus_to
-        self.round_shuffles = round_shuffles
+        self.game = s.game
+        self.players = list(s.players)
+        self.draw = list(s.draw)
+        self.discard = list(s.discard)
+        self.frames = list(s.frames)
+        self.dealer = s.dealer
+        self.turn = s.turn
+        self.round = s.round
+        self.totals = list(s.totals)
+        self.last_scores = s.last_scores
+        self.flip7 = s.flip7
+        self.round_over = s.round_over
+        self.winners = s.winners
+        self.shuffle_seed = s.shuffle_seed
+        self.shuffles = s.shuffles
+        self.bonus_to = s.bonus_to
+        self.round_shuffles = s.round_shuffles
         self.events = []
 
     def emit(self, event: Event) -> None:
@@ -99,16 +94,16 @@ class Work:
         """The seat on ``seat``'s left (seats are numbered clockwise)."""
         return (seat + 1) % len(self.players)
 
-    def freeze(self, cls: type[_S], parent: _S | None, move: str) -> _S:
-        """The state (of class ``cls``, a `State`) this work holds, its history one link
-        longer than ``parent``'s (None: a new game, whose history starts here)."""
-        if parent is None:
+    def freeze(self, parent: State, move: str, first: bool = False) -> State:
+        """The state this work holds, its history one link longer than ``parent``'s
+        (the state the transition started from); with ``first``, a new game whose
+        history starts here (``parent`` is then the state the work was copied from)."""
+        if first:
             log = new_log((None, move, tuple(self.events), None))
         else:
             log = new_log((parent._log, move, tuple(self.events), start_of(parent)))
-        fields: tuple[Any, ...] = (
+        return parent._make(
             self.game, tuple(self.players), tuple(self.draw), tuple(self.discard), tuple(self.frames), self.dealer,
             self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7, self.round_over, self.winners,
             self.shuffle_seed, self.shuffles, self.bonus_to, self.round_shuffles, log,
         )  # fmt: skip
-        return tuple.__new__(cls, fields)

@@ -109,7 +109,7 @@ def test_fast_lane_bust_passes_the_turn(monkeypatch: pytest.MonkeyPatch) -> None
 def test_state_is_an_immutable_value() -> None:
     """States refuse attribute assignment, pickle and copy to equal states, and compare by position."""
     s = Game("flip7", 3).new_initial_state(seed=4)
-    with pytest.raises(AttributeError, match="immutable"):
+    with pytest.raises(AttributeError, match=r"immutable|not writable"):  # pure build | compiled (a Final field)
         s.turn = 2  # type: ignore[misc]
     for other in (pickle.loads(pickle.dumps(s)), copy.copy(s), copy.deepcopy(s)):
         assert other == s and (other != s) is False and hash(other) == hash(s)
@@ -290,20 +290,16 @@ def test_merged_ends_keep_each_bust_when_the_game_goes_on() -> None:
 
 
 @pytest.mark.rules("F7-101", "F7-120")
-def test_solver_gives_the_same_exact_values_with_merged_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_solver_gives_the_same_exact_values_with_merged_ends() -> None:
     """Merging the game-ending busts leaves every value of the solve unchanged (exact)."""
     from flip7ref.analysis import SoloSolver
 
     game = Game("flip7", 1)
     start = _solo_six_card_node(game)
     merged = SoloSolver(exact=True).solve(start)
-    original = State._chance_successors
-
-    def unmerged(self: State, *, merge_ends: bool) -> list[tuple[str, int, State]]:
-        return original(self, merge_ends=False)
-
-    monkeypatch.setattr(State, "_chance_successors", unmerged)
-    plain = SoloSolver(exact=True).solve(start)
+    unmerged = SoloSolver(exact=True)
+    unmerged._merge_ends = False
+    plain = unmerged.solve(start)
     assert (merged.value, merged.bust, merged.flip7, merged.states) == (plain.value, plain.bust, plain.flip7, plain.states)
     assert merged.states > 500
 

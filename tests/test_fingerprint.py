@@ -52,3 +52,23 @@ def test_fingerprint_of_seeded_games(edition: str) -> None:
     if os.environ.get("FLIP7REF_FINGERPRINT_PRINT"):
         print(f"\n{edition}: {got} (compiled={flip7ref.compiled})")
     assert got == EXPECTED[edition], f"{edition}: the games differ from the committed fingerprint (compiled={flip7ref.compiled})"
+
+
+def test_the_seeded_shuffle_is_the_order_of_random_shuffle() -> None:
+    """`flip7ref.pile.shuffled` (compiled with the core) puts cards in the order
+    ``random.Random(f"{seed}:{count}").shuffle`` gives, for every length up to a deck
+    and more, and seeds of games, reshuffles and odd strings."""
+    from flip7ref.pile import shuffled
+
+    for length in (0, 1, 2, 3, 7, 13, 64, 94, 95, 200):
+        for seed, count in (("0", 0), ("1", 0), ("7:3", 2), ("seed with spaces", 11), ("é", 1)):
+            cards = list(range(length))
+            expected = list(range(length))
+            random.Random(f"{seed}:{count}").shuffle(expected)
+            shuffled(cards, seed, count)
+            assert cards == expected, (length, seed, count)
+    deck = [0, 0, 1, 5, 5, 5, 12]  # repeated codes, as a deck has
+    expected = list(deck)
+    random.Random("4:0").shuffle(expected)
+    shuffled(deck, "4", 0)
+    assert deck == expected and deck != sorted(deck)

@@ -133,6 +133,7 @@ class SoloSolver:
         self._unjoined: set[int] = set()  # plain cards seen doing more than joining the line
         self._busts: dict[tuple[Any, ...], _Triple] = {}  # the value of a bust, by the rest of the key and the line's other cards
         self._verify = False  # build every successor and check the hit table against it (tests)
+        self._merge_ends = True  # State.chance_successors(merge_ends=...): tests compare with False
         self.workers_used = 1  # processes the last solve ran in: 1 when nothing was shared out
 
     @property
@@ -510,7 +511,7 @@ class SoloSolver:
             if verify and chance.chance_weights() != [(ids[c], n) for c, n, _, _, _ in outcomes]:
                 raise AssertionError(f"the chance outcomes after a Hit at {key} are not the pile's cards")
             if verify or 2 * (missing + repeats) > len(outcomes):
-                built = {card: child for card, _, child in chance.chance_successors(merge_ends=True)}
+                built = {card: child for card, _, child in chance.chance_successors(merge_ends=self._merge_ends)}
         leaf, node, round_number = self._leaf, self._node, self._round
         total = len(draw)
         value: _Number = Fraction(0)
@@ -574,7 +575,7 @@ class SoloSolver:
         return (value, bust, flip7)
 
     def _chance(self, state: State) -> _Triple:
-        successors = state.chance_successors(merge_ends=True)  # the same value for every game-ending bust
+        successors = state.chance_successors(merge_ends=self._merge_ends)  # the same value for every game-ending bust
         total = sum(n for _, n, _ in successors)
         value: _Number = Fraction(0) if self.exact else 0.0
         bust: _Number = value
