@@ -27,8 +27,7 @@ from __future__ import annotations
 import inspect
 import random
 from collections import Counter
-from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from . import lanes
 from .engine import Deal as Deal
@@ -61,6 +60,9 @@ from .serialize import STATE_FORMAT as STATE_FORMAT
 from .serialize import state_from_dict, state_to_dict
 from .targets import ChooseTarget as ChooseTarget
 from .work import Work
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "CHANCE", "FRAME_TYPES", "HIT", "STAY", "TERMINAL", "Action", "Assign", "ChooseCards", "ChooseTarget", "Deal",
@@ -270,6 +272,8 @@ class State:
             kind among the cards in the draw pile).  Empty when this is not a
             chance node.
         """
+        from fractions import Fraction  # here, not at import: fractions costs start-up time
+
         total = len(self.draw)
         return [(card, Fraction(count, total)) for card, count in self.chance_weights()]
 

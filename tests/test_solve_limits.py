@@ -51,6 +51,28 @@ def test_max_seconds_stops_a_solve_shared_among_workers() -> None:
         signal.signal(signal.SIGALRM, previous)
 
 
+def test_a_solve_pauses_the_garbage_collector_and_restores_it() -> None:
+    """The cyclic collector is off during a solve (seen from its progress callback) and
+    back on afterwards, also when the solve stops with an error; a caller that had it off
+    finds it still off."""
+    import gc
+
+    seen: list[bool] = []
+    state = solo_deck_position(Game("flip7", 1), ["number"])
+    assert gc.isenabled()
+    assert SoloSolver(progress=lambda _: seen.append(gc.isenabled())).solve(state).states == 4095
+    assert seen and not any(seen) and gc.isenabled()
+    with pytest.raises(AnalysisError, match="more than 10 states"):
+        SoloSolver(max_states=10).solve(state)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        SoloSolver().solve(state)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_progress_reports_the_states_solved() -> None:
     seen: list[int] = []
     result = SoloSolver(progress=seen.append).solve(solo_deck_position(Game("flip7", 1), ["number"]))

@@ -96,4 +96,6 @@ def test_a_start_from_the_cache_reads_no_yaml_and_checks_no_schema(tmp_path: Pat
     # nor what only writing the cache needs (tempfile brings in shutil, bz2 and lzma), nor hashlib (it loads
     # OpenSSL; the cache key is the built-in BLAKE2)
     assert not {"tempfile", "shutil", "bz2", "lzma", "hashlib"} & runs[1]
+    # nor fractions (only State.chance_outcomes builds a Fraction; it imports decimal)
+    assert "fractions" not in runs[1]
     assert {"flip7ref.spec", "flip7ref.edition", "flip7ref.state"} <= runs[1]
