@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 import flip7ref.state as state_module
-from flip7ref import Action, Game
+from flip7ref import Action, Game, OptionError, SerializationError, State
 from flip7ref.engine import Deal, Draw
 from flip7ref.frames import FRAME_TYPES, Frame, frame_to_dict, register_frame
+from flip7ref.serialize import state_from_dict
 from tests.helpers import flip
 
 
@@ -142,3 +143,48 @@ def test_a_flip7_inside_a_resolved_flip_three_discards_the_cards_still_to_resolv
     ]
     assert s.cards_in_play() == Counter(g.deck)
     assert [g.card_ids[c] for c in s.discard].count("freeze") == 1
+
+
+# --------------------------------------------------------------------------- flip7ref.serialize
+
+
+def _saved(log: bool = False) -> dict[str, Any]:
+    return Game("flip7", 3).new_initial_state(seed=1).to_dict(log=log)
+
+
+def _refused(data: Any) -> str:
+    with pytest.raises(SerializationError) as info:
+        State.from_dict(data)
+    return str(info.value)
+
+
+def test_from_dict_names_a_bad_option_and_a_bad_status() -> None:
+    """An unknown option is refused with the game's own message behind "state data: "; a
+    seat status that is not a status names the seat and the four statuses."""
+    data = _saved()
+    data["options"] = {"nope": 1}
+    with pytest.raises(OptionError) as info:
+        Game("flip7", 3, {"nope": 1})
+    assert _refused(data) == f"state data: {info.value}"
+    assert str(info.value).startswith("unknown option 'nope' for edition flip7 (known options: ")
+    data = _saved()
+    data["seats"][1]["status"] = "asleep"
+    assert _refused(data) == "state data: seats/1/status: expected one of active, stayed, frozen, busted, got 'asleep'"
+
+
+def test_state_from_dict_called_directly_refuses_options_too_deep_to_read() -> None:
+    """State.from_dict bounds the depth first (flip7ref.position.check_depth); the reader
+    under it (flip7ref.serialize.state_from_dict) still turns options too deep to read into
+    a SerializationError rather than a RecursionError."""
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(20_000):
+        node["a"] = {}
+        node = node["a"]
+    data = _saved()
+    data["options"] = {"tie": deep}
+    with pytest.raises(SerializationError) as info:
+        state_from_dict(State, data, None)
+    assert str(info.value) == "state data: options: nested too deeply"
+    with pytest.raises(SerializationError, match=r"^state data: nested more than \d+ levels deep"):
+        State.from_dict(data)
