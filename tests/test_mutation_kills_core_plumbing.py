@@ -10,6 +10,7 @@ import pytest
 
 import flip7ref.state as state_module
 from flip7ref import Action, Game, OptionError, SerializationError, State
+from flip7ref.builders import position_state
 from flip7ref.engine import Deal, Draw
 from flip7ref.frames import FRAME_TYPES, Frame, frame_to_dict, register_frame
 from flip7ref.serialize import state_from_dict
@@ -188,3 +189,18 @@ def test_state_from_dict_called_directly_refuses_options_too_deep_to_read() -> N
     assert str(info.value) == "state data: options: nested too deeply"
     with pytest.raises(SerializationError, match=r"^state data: nested more than \d+ levels deep"):
         State.from_dict(data)
+
+
+# --------------------------------------------------------------------------- flip7ref.builders
+
+
+def test_the_position_builder_defaults_are_those_of_new_position() -> None:
+    """flip7ref.builders.position_state called with the game alone builds what
+    Game.new_position() builds: dealer 0, round 1, seed 0, the rest below the draw pile,
+    no deal."""
+    g = Game("flip7", 3)
+    built = position_state(g)
+    assert built == g.new_position()
+    assert (built.dealer, built.turn, built.round, built.shuffle_seed) == (0, 1, 1, "0")
+    assert len(built.draw) == len(g.deck) and built.discard == () and built.frames == ()
+    assert [p.line for p in built.players] == [(), (), ()]
