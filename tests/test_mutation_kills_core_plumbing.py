@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import pickle
+from collections import Counter
+from typing import Any
+
 import pytest
 
 import flip7ref.state as state_module
-from flip7ref import Game
+from flip7ref import Action, Game, OptionError, SerializationError, State
+from flip7ref.builders import position_state
+from flip7ref.engine import Deal, Draw
+from flip7ref.frames import FRAME_TYPES, Frame, frame_to_dict, register_frame
+from flip7ref.serialize import state_from_dict
+from tests.helpers import flip
 
 
 @pytest.mark.rules("V-081", "F7-101", "F7-110")
@@ -30,3 +39,168 @@ def test_lone_busts_under_brutal_mode_are_each_scored_with_their_negatives(
         assert fast == slow and fast.last_events() == slow.last_events(), card
     busts = {card: after.last_scores[2] for card, _, after in general if card in ("7", "9")}
     assert busts == {"7": -4, "9": -4}
+
+
+# --------------------------------------------------------------------------- flip7ref.frames
+
+
+class _Probe(Frame):
+    """A frame kind that keeps every default of the protocol (no frame of the package does:
+    each overrides ``key``), so the base class's value semantics are tested on their own."""
+
+    name = "probe"
+    FIELDS = ("seat", "cards")
+    KINDS = ("int", "tuple[int, ...]")
+
+    def __init__(self, seat: int, cards: tuple[int, ...]) -> None:
+        self.seat = seat
+        self.cards = cards
+
+
+class _Short(_Probe):
+    """A broken frame kind: its ``key`` has fewer values than ``FIELDS`` names."""
+
+    name = "short"
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.seat,)
+
+
+def test_the_base_frame_gives_value_semantics_from_fields() -> None:
+    """Frame.key reads FIELDS in order; equality, repr and pickling follow from it."""
+    a, b = _Probe(1, (2, 3)), _Probe(1, (2, 3))
+    assert a.key() == (1, (2, 3))
+    assert a == b and (a != b) is False and hash(a) == hash(b)
+    assert a != _Probe(1, (3, 2)) and a != _Probe(0, (2, 3))
+    assert repr(a) == "_Probe(seat=1, cards=(2, 3))"
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert a.__reduce__() == (_Probe, (1, (2, 3)))
+
+
+def test_the_base_frame_defaults() -> None:
+    """The protocol's defaults: no legal action, a chance node's pending, no automatic step,
+    no held card; the deciding methods that must be overridden refuse, naming the frame."""
+    game = Game("flip7", 3)
+    probe = _Probe(1, (2, 3))
+    assert probe.legal(game, ()) == [] and probe.pending(game) == ("chance", None)
+    assert probe.settle(None) is False and probe.held_cards() == () and probe.exhaust(None) is None  # type: ignore[arg-type]
+    with pytest.raises(AssertionError) as info:
+        probe.decider()
+    assert info.value.args == ("unsettled frame on top: _Probe(seat=1, cards=(2, 3))",)
+    with pytest.raises(AssertionError) as info:
+        probe.decide(None, Action("stay"))  # type: ignore[arg-type]
+    assert info.value.args == (probe,)
+    with pytest.raises(AssertionError) as info:
+        probe.reveal(None, 4)  # type: ignore[arg-type]
+    assert info.value.args == (probe,)
+
+
+def test_distinct_frames_hash_apart() -> None:
+    """Frames are dictionary keys (the solver's memo holds states): different frames do not
+    all share one hash."""
+    frames = [Draw(seat, "hit") for seat in range(6)] + [Deal(seat) for seat in range(6)]
+    assert len(set(frames)) == 12
+    assert len({hash(f) for f in frames}) == 12
+
+
+def test_a_frame_whose_key_disagrees_with_its_fields_is_refused() -> None:
+    """repr and the JSON form refuse a frame class whose ``key`` does not match ``FIELDS``
+    (instead of silently dropping a field from the saved state)."""
+    broken = _Short(1, (2,))
+    with pytest.raises(ValueError, match="zip"):
+        repr(broken)
+    with pytest.raises(ValueError, match="zip"):
+        frame_to_dict(broken, Game("flip7", 3).card_ids)
+
+
+def test_register_frame_files_the_class_under_its_name() -> None:
+    assert "probe" not in FRAME_TYPES
+    register_frame(_Probe)
+    try:
+        assert FRAME_TYPES["probe"] is _Probe
+    finally:
+        del FRAME_TYPES["probe"]
+
+
+@pytest.mark.rules("F7-052", "F7-071")
+def test_a_flip7_inside_a_resolved_flip_three_discards_the_cards_still_to_resolve() -> None:
+    """Flip 7: Ben's Flip Three on Ann sets a Flip Three and a Freeze aside; Ann gives the
+    Flip Three to herself, the Freeze to Cat. Resolving her own Flip Three, Ann reaches a
+    Flip 7: the round ends (F7-052) and the Freeze, still waiting in the Resolve frame, is
+    discarded with the reason "round ended" (Frame.end_with_round)."""
+    g = Game("flip7", 3)
+    s = g.new_position(
+        turn=1, lines={0: ["1", "2", "3", "4"], 1: ["9"], 2: ["10"]},
+        draw=["flip_three", "flip_three", "freeze", "5", "6", "7", "8"],
+    )  # fmt: skip
+    s = flip(flip(s.apply("hit")).apply("target 0"), 3).apply("target 0").apply("target 2")
+    assert [f.name for f in s.frames] == ["resolve", "forced_draw"]
+    s = flip(s, 2)
+    assert s.round == 2 and s.round_scores() == (43, 9, 10)
+    ended = [e.to_dict() for e in s.last_events() if e.type in ("forced_draw_ended", "discarded")]
+    assert ended == [
+        {"type": "forced_draw_ended", "seat": 0, "card": "flip_three", "outcome": "round ended"},
+        {"type": "discarded", "card": "freeze", "seat": None, "reason": "round ended"},
+    ]
+    assert s.cards_in_play() == Counter(g.deck)
+    assert [g.card_ids[c] for c in s.discard].count("freeze") == 1
+
+
+# --------------------------------------------------------------------------- flip7ref.serialize
+
+
+def _saved(log: bool = False) -> dict[str, Any]:
+    return Game("flip7", 3).new_initial_state(seed=1).to_dict(log=log)
+
+
+def _refused(data: Any) -> str:
+    with pytest.raises(SerializationError) as info:
+        State.from_dict(data)
+    return str(info.value)
+
+
+def test_from_dict_names_a_bad_option_and_a_bad_status() -> None:
+    """An unknown option is refused with the game's own message behind "state data: "; a
+    seat status that is not a status names the seat and the four statuses."""
+    data = _saved()
+    data["options"] = {"nope": 1}
+    with pytest.raises(OptionError) as info:
+        Game("flip7", 3, {"nope": 1})
+    assert _refused(data) == f"state data: {info.value}"
+    assert str(info.value).startswith("unknown option 'nope' for edition flip7 (known options: ")
+    data = _saved()
+    data["seats"][1]["status"] = "asleep"
+    assert _refused(data) == "state data: seats/1/status: expected one of active, stayed, frozen, busted, got 'asleep'"
+
+
+def test_state_from_dict_called_directly_refuses_options_too_deep_to_read() -> None:
+    """State.from_dict bounds the depth first (flip7ref.position.check_depth); the reader
+    under it (flip7ref.serialize.state_from_dict) still turns options too deep to read into
+    a SerializationError rather than a RecursionError."""
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(20_000):
+        node["a"] = {}
+        node = node["a"]
+    data = _saved()
+    data["options"] = {"tie": deep}
+    with pytest.raises(SerializationError) as info:
+        state_from_dict(State, data, None)
+    assert str(info.value) == "state data: options: nested too deeply"
+    with pytest.raises(SerializationError, match=r"^state data: nested more than \d+ levels deep"):
+        State.from_dict(data)
+
+
+# --------------------------------------------------------------------------- flip7ref.builders
+
+
+def test_the_position_builder_defaults_are_those_of_new_position() -> None:
+    """flip7ref.builders.position_state called with the game alone builds what
+    Game.new_position() builds: dealer 0, round 1, seed 0, the rest below the draw pile,
+    no deal."""
+    g = Game("flip7", 3)
+    built = position_state(g)
+    assert built == g.new_position()
+    assert (built.dealer, built.turn, built.round, built.shuffle_seed) == (0, 1, 1, "0")
+    assert len(built.draw) == len(g.deck) and built.discard == () and built.frames == ()
+    assert [p.line for p in built.players] == [(), (), ()]
