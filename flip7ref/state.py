@@ -24,50 +24,33 @@ takes every step both ways.
 
 from __future__ import annotations
 
-import inspect
 import random
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Final
 
 from . import lanes
-from .engine import Deal as Deal
-from .engine import DealOffer as DealOffer
-from .engine import Draw as Draw
-from .engine import Flip7Choice as Flip7Choice
-from .engine import decide, offer, reveal, settle
-from .engine import game_end as game_end  # re-exported: its home was this module
+from .engine import Deal, DealOffer, Draw, Flip7Choice, decide, game_end, offer, reveal, settle  # game_end: re-exported
 from .errors import IllegalActionError, OptionError
-from .frames import FRAME_TYPES as FRAME_TYPES
-from .frames import Frame as Frame
+from .frames import FRAME_TYPES, Frame
 from .game import Game
 from .history import Log, chain, start_of
 from .lines import may_stay
-from .model import _ARITY, Action, Event
-from .model import CHANCE as CHANCE  # re-exported: their home was this module
-from .model import HIT as HIT
-from .model import STAY as STAY
-from .model import TERMINAL as TERMINAL
-from .model import Player as Player
-from .model import Status as Status
+from .model import _ARITY, CHANCE, HIT, STAY, TERMINAL, Action, Event, Player, Status  # CHANCE..Status: re-exported
 from .position import check_depth
-from .primitives.choose_cards import ChooseCards as ChooseCards
-from .primitives.forced_draw import Assign as Assign
-from .primitives.forced_draw import ForcedDraw as ForcedDraw
-from .primitives.forced_draw import InOrder as InOrder
-from .primitives.forced_draw import Resolve as Resolve
+from .primitives.choose_cards import ChooseCards
+from .primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
 from .scoring import score_points
-from .serialize import STATE_FORMAT as STATE_FORMAT
-from .serialize import state_from_dict, state_to_dict
-from .targets import ChooseTarget as ChooseTarget
+from .serialize import STATE_FORMAT, state_from_dict, state_to_dict
+from .targets import ChooseTarget
 from .work import Work
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
 __all__ = [
-    "CHANCE", "FRAME_TYPES", "HIT", "STAY", "TERMINAL", "Action", "Assign", "ChooseCards", "ChooseTarget", "Deal",
-    "DealOffer", "Draw", "Event", "Flip7Choice", "ForcedDraw", "Frame", "InOrder", "Player", "Resolve", "State",
-    "Status", "game_end",
+    "CHANCE", "FRAME_TYPES", "HIT", "STATE_FORMAT", "STAY", "TERMINAL", "Action", "Assign", "ChooseCards",
+    "ChooseTarget", "Deal", "DealOffer", "Draw", "Event", "Flip7Choice", "ForcedDraw", "Frame", "InOrder", "Player",
+    "Resolve", "State", "Status", "game_end",
 ]  # fmt: skip
 
 # The fast lanes of State.apply / State.apply_chance; tests switch them off to compare with the general path.
@@ -210,18 +193,6 @@ class State:
 
     def __hash__(self) -> int:
         return hash(self._position())
-
-    def __lt__(self, other: object) -> bool:
-        return NotImplemented
-
-    def __le__(self, other: object) -> bool:
-        return NotImplemented
-
-    def __gt__(self, other: object) -> bool:
-        return NotImplemented
-
-    def __ge__(self, other: object) -> bool:
-        return NotImplemented
 
     # -- OpenSpiel-shaped queries ---------------------------------------------
 
@@ -446,10 +417,6 @@ class State:
                 pile: the same scores, totals and winners, no future, F7-101,
                 F7-120).
         """
-        return self._chance_successors(merge_ends=merge_ends)
-
-    def _chance_successors(self, *, merge_ends: bool) -> list[tuple[str, int, State]]:
-        """`chance_successors` (the name the solver used first)."""
         weights = self.chance_weights()
         if not weights:
             return []
@@ -617,47 +584,7 @@ class State:
         return state_from_dict(cls, data, game)
 
 
-def _refuse_assignment(self: Any, name: str, value: object) -> None:
-    raise AttributeError(f"State is immutable: cannot set {name!r} (apply a move to get a new state)")
+if __file__.endswith(".py"):  # the pure build (flip7ref.compiled is False): State over a tuple
+    from .tuple_layout import over_tuple
 
-
-def _tuple_layout(native: type[State]) -> type[State]:
-    """The pure build's `State`: the same methods over a tuple (docs/build.md).
-
-    Compiled, `State` is a native class whose ``Final`` fields Python code cannot
-    assign.  Interpreted, a plain class would need a Python-level ``__setattr__`` to
-    refuse assignment, and every construction would pay for going around it; a tuple
-    subclass is immutable for free, is built in one C call and reads a field through
-    the C-level accessor of named tuples.  So the pure build re-creates the class over
-    a tuple: the class body's methods unchanged, ``__init__`` replaced by ``__new__``,
-    `State._make` by one ``tuple.__new__``.
-    """
-    try:  # the C-level item accessor behind collections.namedtuple (CPython 3.8+)
-        from collections import _tuplegetter  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - other interpreters
-        from operator import itemgetter
-
-        def _tuplegetter(index: int, doc: str) -> Any:
-            return property(itemgetter(index), doc=doc)
-
-    namespace = {k: v for k, v in vars(native).items() if k not in ("__dict__", "__weakref__", "__init__")}
-    signature = inspect.signature(native.__init__)
-
-    def __new__(cls: type[State], *args: Any, **kwargs: Any) -> State:
-        bound = signature.bind(None, *args, **kwargs)  # the constructor's own arguments and defaults
-        bound.apply_defaults()
-        return tuple.__new__(cls, list(bound.arguments.values())[1:])  # type: ignore[type-var]
-
-    def _make(self: State, *fields: Any) -> State:
-        return tuple.__new__(State_, fields)  # type: ignore[type-var]
-
-    namespace.update(__slots__=(), __new__=__new__, _make=_make, __setattr__=_refuse_assignment)
-    namespace["_make"].__doc__ = native._make.__doc__
-    for index, name in enumerate(_STATE_FIELDS):
-        namespace[name] = _tuplegetter(index, f"See `State` ({name}).")
-    State_: type[State] = type("State", (tuple,), namespace)
-    return State_
-
-
-if __file__.endswith(".py"):  # the pure build (flip7ref.compiled is False)
-    globals()["State"] = _tuple_layout(State)
+    globals()["State"] = over_tuple(State, _STATE_FIELDS, "_make")

@@ -258,7 +258,7 @@ def test_merged_ends_give_the_first_bust_for_every_game_ending_bust() -> None:
     game = Game("flip7", 1)
     s = _solo_six_card_node(game)
     plain = s.chance_successors()
-    merged = s._chance_successors(merge_ends=True)
+    merged = s.chance_successors(merge_ends=True)
     assert [(c, n) for c, n, _ in merged] == [(c, n) for c, n, _ in plain] == s.chance_weights()
     busts = [c for c, _, _ in plain if c in ("12", "11", "3", "9")]
     assert busts == ["3", "9", "11", "12"]  # table order: the first is "3"
@@ -280,7 +280,7 @@ def test_merged_ends_keep_each_bust_when_the_game_goes_on() -> None:
     """Below the target the bust starts another round from a different pile: no merging."""
     game = Game("flip7", 1)
     s = game.new_position(turn=0, lines={0: ["12", "11", "3", "9", "x2"]}, totals=[0], seed=None).apply("hit")
-    merged = s._chance_successors(merge_ends=True)
+    merged = s.chance_successors(merge_ends=True)
     plain = s.chance_successors()
     assert [(c, n) for c, n, _ in merged] == [(c, n) for c, n, _ in plain]
     for (card, _, a), (_, _, b) in zip(merged, plain, strict=True):

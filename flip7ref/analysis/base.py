@@ -23,6 +23,22 @@ class _Stopped(AnalysisError):
     the client tells it from the other errors of a task)."""
 
 
+def _stopped(max_seconds: float | None, states: int) -> _Stopped:
+    """The error of a solve past its ``max_seconds`` with ``states`` solved."""
+    return _Stopped(
+        f"stopped after {max_seconds:g} s (--max-seconds) with {states:,} states solved: "
+        "restrict the deck (e.g. --cards numbers,modifiers) or allow more time"
+    )
+
+
+def _too_many(max_states: int) -> AnalysisError:
+    """The error of a solve with more than ``max_states`` decision states."""
+    return AnalysisError(
+        f"more than {max_states:,} states to solve: restrict the deck (e.g. --cards numbers), "
+        "lengthen the line, or raise the limit (--max-states)"
+    )
+
+
 class Policy(Protocol):
     """Anything with ``choose(state, rng)`` returning a legal action (a strategy)."""
 

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from ..errors import OptionError
 from ..game import MODIFIER, NUMBER, Game
 from ..state import CHANCE, HIT, STAY, Action, State
-from .base import AnalysisError, Policy, SoloResult, _Key, _Number, _Stopped, _Triple
+from .base import AnalysisError, Policy, SoloResult, _Key, _Number, _Stopped, _stopped, _too_many, _Triple
 from .keys import _canonical as _canonical  # re-exported: its home was this module
 from .keys import _cards as _cards
 from .parallel import _combination, _combinations, _drawn, _loaded, _modifier_cards, _Schedule, _solve_combination, _Workers
@@ -223,10 +223,8 @@ class SoloSolver:
     def _run(self, state: State, compute: Callable[[], _T]) -> _T:
         self._round = state.round
         self._deck_of(state)
-        # The cyclic garbage collector is paused while a solve runs: a solve allocates
-        # millions of objects (states, keys, memo entries) that form no cycles, and each
-        # collection would walk the whole growing memo (about an eighth of a compiled
-        # solve's time).  It is switched back on afterwards if it was on.
+        # the cyclic collector is paused: a solve makes millions of objects in no cycle, and each
+        # collection walked the whole growing memo (about an eighth of a compiled solve)
         collecting = gc.isenabled()
         gc.disable()
         try:
@@ -251,16 +249,7 @@ class SoloSolver:
     def _stopped(self) -> AnalysisError:
         """The error of a solve past its ``max_seconds``."""
         self._open.clear()
-        return _Stopped(
-            f"stopped after {self.max_seconds:g} s (--max-seconds) with {len(self._memo):,} states solved: "
-            "restrict the deck (e.g. --cards numbers,modifiers) or allow more time"
-        )
-
-    def _too_many(self) -> AnalysisError:
-        return AnalysisError(
-            f"more than {self.max_states:,} states to solve: restrict the deck (e.g. --cards numbers), "
-            "lengthen the line, or raise the limit (--max-states)"
-        )
+        return _stopped(self.max_seconds, len(self._memo))
 
     def _presolve(self, state: State) -> None:
         """Solve, in ``workers`` processes, the positions reached from ``state`` by
@@ -328,7 +317,7 @@ class SoloSolver:
         self._memo.update(((deck, *key), value) for key, value in memo)
         self._best.update(((deck, *key), action) for key, action in best)
         if len(self._memo) > max(before, self.max_states):
-            raise self._too_many()
+            raise _too_many(self.max_states)
         if self._deadline is not None or self.progress is not None:
             self._check()
 
@@ -376,7 +365,7 @@ class SoloSolver:
             )
         if len(self._memo) >= self.max_states:
             self._open.clear()
-            raise self._too_many()
+            raise _too_many(self.max_states)
         self._own(state)
         self._open.add(key)
         legal = state.legal_actions()
