@@ -122,6 +122,26 @@ def test_state_is_an_immutable_value() -> None:
     assert isinstance(s.frames[-1], Draw)
 
 
+def test_state_constructor_takes_fields_by_position_or_name_with_defaults() -> None:
+    """State(...) takes its 18 fields positionally or by name, the last three defaulted, and
+    refuses a missing, unknown or repeated one with TypeError (both builds: the native
+    __init__, or the pure tuple layout's __new__)."""
+    s = Game("flip7", 2).new_initial_state(seed=3)
+    assert State(*s._fields()) == s
+    named = {name: getattr(s, name) for name in ("game", "players", "draw", "discard", "frames", "dealer", "turn",
+             "round", "totals", "last_scores", "flip7", "round_over", "winners", "shuffle_seed", "shuffles")}  # fmt: skip
+    t = State(**named)
+    assert t == s and (t.bonus_to, t.round_shuffles, t._log) == (None, 0, None)
+    with pytest.raises(TypeError):
+        State(**{k: v for k, v in named.items() if k != "game"})
+    with pytest.raises(TypeError):
+        State(**named, nope=1)
+    with pytest.raises(TypeError):
+        State(s.game, **named)
+    with pytest.raises(TypeError):
+        State(*s._fields(), 1)
+
+
 @pytest.mark.rules("F7-020", "F7-025", "F7-034")
 def test_deal_and_stay_lanes_are_taken_and_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     """A plain deal card and a Stay with others still active go through the lanes, with
