@@ -204,3 +204,78 @@ def test_the_position_builder_defaults_are_those_of_new_position() -> None:
     assert (built.dealer, built.turn, built.round, built.shuffle_seed) == (0, 1, 1, "0")
     assert len(built.draw) == len(g.deck) and built.discard == () and built.frames == ()
     assert [p.line for p in built.players] == [(), (), ()]
+
+
+# --------------------------------------------------------------------------- flip7ref.tuple_layout
+# `over_tuple` runs once, when flip7ref.state is imported, before mutmut forks a worker per
+# mutant: only a call inside a test reaches its mutants, so these tests re-create a small class.
+
+
+class _Pair:
+    """A value class as written for the compiled build (fields set by ``__init__``)."""
+
+    left: int
+    right: int
+    label: str | None
+
+    def __init__(self, left: int, right: int = 2, label: str | None = None) -> None:
+        self.left = left
+        self.right = right
+        self.label = label
+
+    def _make(self, *values: Any) -> _Pair:
+        """A new pair from every field, positionally."""
+        raise AssertionError("replaced by over_tuple")
+
+    def total(self) -> int:
+        return self.left + self.right
+
+
+def _pair_class() -> Any:
+    from flip7ref.tuple_layout import over_tuple
+
+    return over_tuple(_Pair, ("left", "right", "label"), "_make")
+
+
+def test_over_tuple_builds_tuples_of_the_constructor_arguments_with_their_defaults() -> None:
+    pair = _pair_class()
+    assert pair.__name__ == "_Pair" and pair.__bases__ == (tuple,)
+    assert "__init__" not in vars(pair) and "__dict__" not in vars(pair) and "__weakref__" not in vars(pair)
+    assert pair.__slots__ == ()
+    p = pair(1)
+    assert type(p) is pair and tuple(p) == (1, 2, None)
+    assert (p.left, p.right, p.label) == (1, 2, None)
+    assert tuple(pair(4, 5, "x")) == (4, 5, "x")
+    assert tuple(pair(7, label="y")) == (7, 2, "y")
+    assert tuple(pair(right=0, left=3)) == (3, 0, None)
+    assert p.total() == 3  # the class body's methods are kept
+    assert not hasattr(p, "__dict__")
+    with pytest.raises(TypeError):
+        pair(1, 2, 3, 4)  # the constructor's own signature is enforced
+    with pytest.raises(TypeError):
+        pair()
+    assert pair.left.__doc__ == "See `_Pair` (left)." and pair.label.__doc__ == "See `_Pair` (label)."
+
+
+def test_over_tuple_turns_the_factory_method_into_one_tuple_new() -> None:
+    pair = _pair_class()
+    q = pair(1)._make(8, 9, "z")
+    assert type(q) is pair and tuple(q) == (8, 9, "z") and q.total() == 17
+    assert pair._make.__doc__ == "A new pair from every field, positionally."
+
+
+def test_over_tuple_refuses_assignment_and_ordering() -> None:
+    pair = _pair_class()
+    p, q = pair(1), pair(2)
+    for attribute in ("left", "other"):
+        with pytest.raises(AttributeError) as info:
+            setattr(p, attribute, 5)
+        assert str(info.value) == f"_Pair is immutable: cannot set {attribute!r} (apply a move to get a new state)"
+    assert tuple(p) == (1, 2, None)
+    for method in ("__lt__", "__le__", "__gt__", "__ge__"):
+        assert getattr(p, method)(q) is NotImplemented, method
+    with pytest.raises(TypeError):
+        _ = p < q
+    with pytest.raises(TypeError):
+        _ = p >= q
+    assert p == pair(1) and hash(p) == hash(pair(1)) and p != q
