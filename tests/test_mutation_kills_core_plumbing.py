@@ -279,3 +279,51 @@ def test_over_tuple_refuses_assignment_and_ordering() -> None:
     with pytest.raises(TypeError):
         _ = p >= q
     assert p == pair(1) and hash(p) == hash(pair(1)) and p != q
+
+
+# --------------------------------------------------------------------------- flip7ref.state
+
+
+def _native_state_class() -> Any:
+    """`flip7ref.state.State` as written: the class mypyc compiles.  The pure build replaces it
+    by its tuple re-creation when the module is imported (docs/build.md), so its ``__init__``
+    and ``_make`` never run there; here the module's code runs once more with a ``__file__``
+    that is not a ``.py`` file, which keeps the class as written."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("flip7ref.state", state_module.__file__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__file__ = f"{state_module.__file__}.native"
+    spec.loader.exec_module(module)
+    native = module.State
+    assert native is not State and tuple not in native.__mro__
+    return native
+
+
+def test_the_native_state_class_sets_every_field_from_its_arguments() -> None:
+    native = _native_state_class()
+    fields = state_module._STATE_FIELDS
+    values = [object() for _ in fields]
+    s = native(*values)
+    assert all(getattr(s, name) is value for name, value in zip(fields, values, strict=True))
+    t = native(*values[:15])  # bonus_to, round_shuffles and the history link have defaults
+    assert (t.bonus_to, t.round_shuffles, t._log) == (None, 0, None)
+    assert all(getattr(t, name) is value for name, value in zip(fields[:15], values[:15], strict=True))
+    others = [object() for _ in fields]
+    u = s._make(*others)  # the factory of flip7ref.lanes and Work.freeze
+    assert type(u) is native
+    assert all(getattr(u, name) is value for name, value in zip(fields, others, strict=True))
+
+
+def test_the_native_state_class_plays_like_the_tuple_one() -> None:
+    native = _native_state_class()
+    s = Game("flip7", 3).new_initial_state(seed=7)
+    n = native(*s._fields())
+    for _ in range(40):
+        if s.is_terminal():
+            break
+        move = f"chance {s.sample_chance()}" if s.is_chance_node() else s.legal_action_strings()[0]
+        s, n = s.apply_move(move), n.apply_move(move)
+        assert type(n) is native and n._fields()[:-1] == s._fields()[:-1]
+        assert n.last_events() == s.last_events() and n.history() == s.history()
