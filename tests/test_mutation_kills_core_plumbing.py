@@ -327,3 +327,26 @@ def test_the_native_state_class_plays_like_the_tuple_one() -> None:
         s, n = s.apply_move(move), n.apply_move(move)
         assert type(n) is native and n._fields()[:-1] == s._fields()[:-1]
         assert n.last_events() == s.last_events() and n.history() == s.history()
+
+
+# --------------------------------------------------------------------------- flip7ref.work
+
+
+@pytest.mark.rules("F7-076", "F7-062", "F7-082")
+def test_a_set_aside_second_chance_kept_by_a_frozen_target_leaves_them_frozen() -> None:
+    """Under ``second_chance_in_flip_three: set-aside`` (D-F7-14) the Freeze and the Second
+    Chance of a Flip Three wait until its three cards are out; the Freeze, assigned first,
+    freezes the target, then the Second Chance reaches them as if just received: they keep
+    it (they hold none and are not busted) and stay frozen: keeping a card changes no status
+    (`Work.set_kept`)."""
+    game = Game("flip7", 3, {"second_chance_in_flip_three": "set-aside"})
+    s = game.new_position(turn=0, lines={0: ["5"], 1: ["3"], 2: ["7"]}, draw=["flip_three", "freeze", "second_chance", "9"])
+    s = flip(s.apply("hit"))
+    assert s.pending() == ("play", "flip_three")
+    s = flip(s.apply("target 1"), 3)
+    assert s.pending() == ("assign", "freeze")
+    s = s.apply("target 1")
+    assert [e.type for e in s.last_events()] == ["assigned", "frozen", "second_chance_kept"]
+    assert s.status(1).value == "frozen"
+    assert (s.line(1), s.kept(1)) == (["3", "9"], ["freeze", "second_chance"])
+    assert s.pending() == ("offer", None) and s.current_player == 2
