@@ -350,3 +350,18 @@ def test_a_set_aside_second_chance_kept_by_a_frozen_target_leaves_them_frozen() 
     assert s.status(1).value == "frozen"
     assert (s.line(1), s.kept(1)) == (["3", "9"], ["freeze", "second_chance"])
     assert s.pending() == ("offer", None) and s.current_player == 2
+
+
+def test_the_state_repr_names_every_field_but_the_history_link() -> None:
+    s = Game("flip7", 3).new_position(lines={0: ["5"]}, draw=["7"], seed=None)
+    text = repr(s)
+    active = "status=<Status.ACTIVE: 'active'>"
+    assert text.startswith(
+        f"State(game=Game('flip7', players=3, options={{}}), players=(Player(line=(5,), kept=(), {active}), "
+        f"Player(line=(), kept=(), {active}), Player(line=(), kept=(), {active})), draw=(0, 1, 2, 2, 3, "
+    )
+    assert text.endswith(
+        "), discard=(), frames=(), dealer=0, turn=1, round=1, totals=(0, 0, 0), last_scores=(), flip7=None, "
+        "round_over=False, winners=(), shuffle_seed=None, shuffles=0, bonus_to=None, round_shuffles=0)"
+    )
+    assert "_log" not in text
