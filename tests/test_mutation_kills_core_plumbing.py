@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import flip7ref.state as state_module
-from flip7ref import Action, Game, OptionError, SerializationError, State
+from flip7ref import Action, Game, IllegalActionError, OptionError, SerializationError, State
 from flip7ref.builders import position_state
 from flip7ref.engine import Deal, Draw
 from flip7ref.frames import FRAME_TYPES, Frame, frame_to_dict, register_frame
@@ -365,3 +365,60 @@ def test_the_state_repr_names_every_field_but_the_history_link() -> None:
         "round_over=False, winners=(), shuffle_seed=None, shuffles=0, bonus_to=None, round_shuffles=0)"
     )
     assert "_log" not in text
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
+    """Record each call of the fast lane ``flip7ref.lanes.<name>`` from now on (it still runs)."""
+    from flip7ref import lanes
+
+    calls: list[str] = []
+    lane = getattr(lanes, name)
+
+    def spying(*args: Any) -> Any:
+        calls.append(name)
+        return lane(*args)
+
+    monkeypatch.setattr(lanes, name, spying)
+    return calls
+
+
+def _general(s: State, move: str, monkeypatch: pytest.MonkeyPatch) -> State:
+    with monkeypatch.context() as m:
+        m.setattr(state_module, "_FAST_LANES", False)
+        return s.apply_move(move)
+
+
+def test_hit_and_stay_take_their_fast_lane_in_every_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Hit or a Stay at an offer takes its lane (`flip7ref.lanes.hit`, `stay`: the speed of
+    every game loop) whether it comes as a string, the shared constant or another equal
+    `Action`; anything else takes the general path.  Each gives the general path's state."""
+    from flip7ref.model import HIT, STAY
+
+    hits, stays = _spy(monkeypatch, "hit"), _spy(monkeypatch, "stay")
+    s = Game("flip7", 3).new_position(turn=0, lines={0: ["5"], 1: ["3"], 2: ["7"]}, draw=["9"])
+    for verb, constant in (("hit", HIT), ("stay", STAY)):
+        for action in (verb, constant, Action(verb, ())):
+            hits.clear(), stays.clear()
+            after = s.apply(action)
+            assert (hits, stays) == (([verb], []) if verb == "hit" else ([], [verb])), action
+            assert after == _general(s, verb, monkeypatch) and after.last_events() == _general(s, verb, monkeypatch).last_events()
+    hits.clear(), stays.clear()
+    with pytest.raises(IllegalActionError):
+        s.apply(Action("target", (1,)))
+    with pytest.raises(IllegalActionError):
+        s.apply("target 1")
+    assert (hits, stays) == ([], [])
+
+
+def test_a_card_drawn_from_anywhere_in_the_pile_takes_the_plain_card_lane(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`State.apply_chance` hands a plain card to `flip7ref.lanes.plain_card` whether it is
+    the top card (ordered pile) or any card of an open pile, and gives the general path's state."""
+    calls = _spy(monkeypatch, "plain_card")
+    game = Game("flip7", 3)
+    for seed in (0, None):  # ordered (the 9 on top), open (sorted: the 9 is not first)
+        s = game.new_position(turn=0, lines={0: ["5"], 1: ["3"], 2: ["7"]}, draw=["9"], seed=seed).apply("hit")
+        assert s.is_chance_node() and (s.draw[0] == game.codes["9"]) is (seed == 0)
+        calls.clear()
+        after = s.apply_chance("9")
+        assert calls == ["plain_card"], seed
+        assert after == _general(s, "chance 9", monkeypatch) and after.line(0) == ["5", "9"]
