@@ -166,9 +166,6 @@ def position_state(
             raise OptionError(f"statuses[{seat}]: expected one of active, stayed, frozen, busted") from None
         check_seat(game, seat, line, held, status, None)
         players.append(Player(line, held, status))
-    for seat in lines or {}:
-        if not 0 <= seat < n:
-            raise OptionError(f"lines: seat {seat} is not a seat 0..{n - 1}")
     top = take(draw, "draw")
     dis = take(discard, "discard")
     remaining = sorted(pool.left.elements())

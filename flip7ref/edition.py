@@ -8,6 +8,7 @@ the interpreter compiles into a `flip7ref.Game` (and that the table cache pickle
 from __future__ import annotations
 
 import os
+import reprlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -50,8 +51,12 @@ def _whole(text: str) -> bool:
 
 
 def short_repr(value: object, limit: int = 60) -> str:
-    """A value as it would read in a one-line message, cut to ``limit`` characters."""
-    text = repr(value).replace("\n", " ")
+    """A value as it would read in a one-line message, cut to ``limit`` characters (a
+    value nested too deeply for `repr` is abbreviated by `reprlib`)."""
+    try:
+        text = repr(value).replace("\n", " ")
+    except RecursionError:
+        text = reprlib.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -165,7 +170,7 @@ class OptionSpec:
         allowed = ", ".join(names)
         if self.integer is not None:
             allowed += ", or a whole number"
-        raise OptionError(f"option {self.name}: unknown value {value!r} (expected {allowed})")
+        raise OptionError(f"option {self.name}: unknown value {short_repr(value, 200)} (expected {allowed})")
 
 
 @attrs.frozen

@@ -12,9 +12,10 @@ This module also owns the frames of the deal and the offers (`Deal`,
 
 from __future__ import annotations
 
+import functools
 import operator
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, cast
 
 from . import events
 from .frames import Frame, register_frame
@@ -330,6 +331,10 @@ class RoundEnd(NamedTuple):
     dealer: int
 
 
+_round_end: Final = cast(Callable[[tuple[Any, ...]], RoundEnd], functools.partial(tuple.__new__, RoundEnd))
+"""``RoundEnd(*fields)`` built in C (a named tuple's own constructor is Python code)."""
+
+
 def plan_round_end(
     game: Game, players: Sequence[Player], totals: Sequence[int], round: int, dealer: int, flip7: int | None,
     bonus_to: int | None,
@@ -341,9 +346,9 @@ def plan_round_end(
     scored = events.round_scored(round, scores, new, flip7)
     leaders, over = game_end(game, new)
     if leaders and over:
-        return RoundEnd(scores, new, scored, (events.game_won(leaders, new, round),), leaders, dealer)
+        return _round_end((scores, new, scored, (events.game_won(leaders, new, round),), leaders, dealer))
     after = (events.tie_another_round(leaders),) if leaders else ()
-    return RoundEnd(scores, new, scored, after, (), (dealer + 1) % len(players))
+    return _round_end((scores, new, scored, after, (), (dealer + 1) % len(players)))
 
 
 def end_round(w: Work) -> None:

@@ -34,13 +34,12 @@ from .engine import (
 from .frames import Frame
 from .history import new_log, start_of
 from .lines import guard_of, is_duplicate, makes_flip7, may_stay
-from .model import MODIFIER, NUMBER, Event, Player, Status
+from .model import MODIFIER, NUMBER, Event, Player, Status, make_player
 from .work import Work
 
 if TYPE_CHECKING:
     from .state import State
 
-_new_player: Final = cast(Callable[[tuple[Any, ...]], Player], functools.partial(tuple.__new__, Player))
 
 
 class Siblings:
@@ -66,6 +65,10 @@ class Ending(NamedTuple):
     frames: tuple[Frame, ...]
     turn: int | None
     started: Event | None
+
+
+_ending: Final = cast(Callable[[tuple[Any, ...]], Ending], functools.partial(tuple.__new__, Ending))
+"""``Ending(*fields)`` built in C (a named tuple's own constructor is Python code)."""
 
 
 def derive(
@@ -94,7 +97,7 @@ def stay(s: State) -> State | None:
     if not may_stay(s.game, p):
         return None
     changed = list(s.players)
-    changed[seat] = _new_player((p.line, p.kept, Status.STAYED))
+    changed[seat] = make_player((p.line, p.kept, Status.STAYED))
     after = (seat + 1) % len(changed)
     stayed = events.stayed(seat)
     turn = next_active(changed, after)
@@ -144,7 +147,7 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
         index = pile.index(code)
         draw = pile[:index] + pile[index + 1 :]
     changed = list(s.players)
-    changed[seat] = _new_player((line, p.kept, Status.BUSTED if busted else p.status))
+    changed[seat] = make_player((line, p.kept, Status.BUSTED if busted else p.status))
     card = g.card_ids[code]
     move = "chance " + card
     dealt = events.dealt(seat, card, top.reason)
@@ -221,11 +224,11 @@ def round_end(s: State, players: Sequence[Player], flip7: int | None, cards_left
         return None
     plan = plan_round_end(g, players, s.totals, s.round, s.dealer, flip7, s.bonus_to)
     if plan.winners:
-        return Ending(plan, (), None, None)
+        return _ending((plan, (), None, None))
     if g.between_rounds == "fresh-shuffle" or not cards_left:
         return None
     frames, turn = opening(g, len(players), plan.dealer)
-    return Ending(plan, frames, turn, events.round_started(s.round + 1, plan.dealer))
+    return _ending((plan, frames, turn, events.round_started(s.round + 1, plan.dealer)))
 
 
 def round_end_state(

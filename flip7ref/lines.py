@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import events
-from .model import MODIFIER, NUMBER, Player, Status
+from .model import MODIFIER, NUMBER, Player, Status, make_player
 
 if TYPE_CHECKING:
     from .game import Game
@@ -127,7 +127,7 @@ def receive_number(w: Work, code: int, seat: int) -> None:
             assert eff is not None
             eff.use_guard(w, seat, code, guard)
             return
-        w.players[seat] = Player((*p.line, code), p.kept, Status.BUSTED)  # F7-040, F7-041
+        w.players[seat] = make_player(((*p.line, code), p.kept, Status.BUSTED))  # F7-040, F7-041
         w.emit(events.busted(seat, g.card_ids[code]))
         if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
             for c in (*p.line, code):

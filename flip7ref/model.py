@@ -12,7 +12,9 @@ from ``flip7ref``.
 from __future__ import annotations
 
 import enum
-from typing import Any, Final, NamedTuple
+import functools
+from collections.abc import Callable
+from typing import Any, Final, NamedTuple, cast
 
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
@@ -53,6 +55,14 @@ class Player(NamedTuple):
     line: tuple[int, ...] = ()
     kept: tuple[int, ...] = ()
     status: Status = Status.ACTIVE
+
+
+make_player: Final = cast(
+    Callable[[tuple[tuple[int, ...], tuple[int, ...], Status]], Player], functools.partial(tuple.__new__, Player)
+)
+"""``Player(line, kept, status)`` from the tuple of its three fields, built in C: a named
+tuple's own constructor is Python code, which compiled callers would run for every new
+player (docs/build.md)."""
 
 
 _VERBS = ("hit", "stay", "target", "steal", "discard", "swap")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .history import new_log, start_of
-from .model import Event, Player, Status
+from .model import Event, Player, Status, make_player
 
 if TYPE_CHECKING:
     from .frames import Frame
@@ -74,17 +74,17 @@ class Work:
     def set_line(self, seat: int, line: tuple[int, ...]) -> None:
         """Give ``seat`` the line ``line`` (card codes), keeping its kept cards and status."""
         p = self.players[seat]
-        self.players[seat] = Player(line, p.kept, p.status)
+        self.players[seat] = make_player((line, p.kept, p.status))
 
     def set_kept(self, seat: int, kept: tuple[int, ...]) -> None:
         """Give ``seat`` the kept cards ``kept`` (card codes), keeping its line and status."""
         p = self.players[seat]
-        self.players[seat] = Player(p.line, kept, p.status)
+        self.players[seat] = make_player((p.line, kept, p.status))
 
     def set_status(self, seat: int, status: Status) -> None:
         """Give ``seat`` the `Status` ``status``, keeping its cards."""
         p = self.players[seat]
-        self.players[seat] = Player(p.line, p.kept, status)
+        self.players[seat] = make_player((p.line, p.kept, status))
 
     def to_discard(self, *codes: int) -> None:
         """Put the cards ``codes`` on the discard pile, in that order."""

@@ -629,6 +629,15 @@ def test_unknown_option_value_messages_exact() -> None:
     helpers.check_option_error("flip7", {"tie": True}, r"^option tie: unknown value True \(expected another-round, shared-win\)$")
 
 
+def test_an_option_value_nested_too_deeply_to_print_is_an_option_error() -> None:
+    """A value nested 20,000 deep (whose repr overflows the stack) gets the one-line
+    OptionError, abbreviated, not a RecursionError."""
+    deep: object = {}
+    for _ in range(20_000):
+        deep = {"x": deep}
+    helpers.check_option_error("flip7", {"tie": deep}, r"^option tie: unknown value \{'x': \{'x': \{.*\(expected another-round")
+
+
 @pytest.mark.parametrize(("option", "value", "bound"), helpers.INTEGERS_OUT_OF_RANGE)
 def test_integer_option_out_of_range(option: str, value: int, bound: str) -> None:
     """An integer outside an integer option's range raises OptionError naming the option and the range."""

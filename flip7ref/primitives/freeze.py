@@ -9,7 +9,7 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .. import events
-from ..model import Status
+from ..model import Status, make_player
 from .base import Effect, primitive
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ class Freeze(Effect):
 
     def play(self, w: Work, code: int, chooser: int, seat: int) -> None:
         p = w.players[seat]
-        w.players[seat] = p._replace(kept=(*p.kept, code) if self.keep_card else p.kept, status=Status.FROZEN)
+        w.players[seat] = make_player((p.line, (*p.kept, code) if self.keep_card else p.kept, Status.FROZEN))
         if not self.keep_card:
             w.to_discard(code)
         w.emit(events.frozen(seat, chooser))
