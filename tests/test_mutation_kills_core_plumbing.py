@@ -11,7 +11,7 @@ import pytest
 
 import flip7ref
 import flip7ref.state as state_module
-from flip7ref import Action, Game, OptionError, SerializationError, State
+from flip7ref import Action, Game, IllegalActionError, OptionError, SerializationError, State
 from flip7ref.builders import position_state
 from flip7ref.engine import Deal, Draw
 from flip7ref.frames import FRAME_TYPES, Frame, frame_to_dict, register_frame
@@ -216,3 +216,232 @@ def test_the_position_builder_defaults_are_those_of_new_position() -> None:
     assert (built.dealer, built.turn, built.round, built.shuffle_seed) == (0, 1, 1, "0")
     assert len(built.draw) == len(g.deck) and built.discard == () and built.frames == ()
     assert [p.line for p in built.players] == [(), (), ()]
+
+
+# --------------------------------------------------------------------------- flip7ref.tuple_layout
+# `over_tuple` runs once, when flip7ref.state is imported, before mutmut forks a worker per
+# mutant: only a call inside a test reaches its mutants, so these tests re-create a small class.
+_TUPLE_LAYOUT = pytest.mark.skipif(flip7ref.compiled, reason="the pure build's layout (compiled, State is native)")
+
+
+class _Pair:
+    """A value class as written for the compiled build (fields set by ``__init__``)."""
+
+    left: int
+    right: int
+    label: str | None
+
+    def __init__(self, left: int, right: int = 2, label: str | None = None) -> None:
+        self.left = left
+        self.right = right
+        self.label = label
+
+    def _make(self, *values: Any) -> _Pair:
+        """A new pair from every field, positionally."""
+        raise AssertionError("replaced by over_tuple")
+
+    def total(self) -> int:
+        return self.left + self.right
+
+
+def _pair_class() -> Any:
+    from flip7ref.tuple_layout import over_tuple
+
+    return over_tuple(_Pair, ("left", "right", "label"), "_make")
+
+
+@_TUPLE_LAYOUT
+def test_over_tuple_builds_tuples_of_the_constructor_arguments_with_their_defaults() -> None:
+    pair = _pair_class()
+    assert pair.__name__ == "_Pair" and pair.__bases__ == (tuple,)
+    assert "__init__" not in vars(pair) and "__dict__" not in vars(pair) and "__weakref__" not in vars(pair)
+    assert pair.__slots__ == ()
+    p = pair(1)
+    assert type(p) is pair and tuple(p) == (1, 2, None)
+    assert (p.left, p.right, p.label) == (1, 2, None)
+    assert tuple(pair(4, 5, "x")) == (4, 5, "x")
+    assert tuple(pair(7, label="y")) == (7, 2, "y")
+    assert tuple(pair(right=0, left=3)) == (3, 0, None)
+    assert p.total() == 3  # the class body's methods are kept
+    assert not hasattr(p, "__dict__")
+    with pytest.raises(TypeError):
+        pair(1, 2, 3, 4)  # the constructor's own signature is enforced
+    with pytest.raises(TypeError):
+        pair()
+    assert pair.left.__doc__ == "See `_Pair` (left)." and pair.label.__doc__ == "See `_Pair` (label)."
+
+
+@_TUPLE_LAYOUT
+def test_over_tuple_turns_the_factory_method_into_one_tuple_new() -> None:
+    pair = _pair_class()
+    q = pair(1)._make(8, 9, "z")
+    assert type(q) is pair and tuple(q) == (8, 9, "z") and q.total() == 17
+    assert pair._make.__doc__ == "A new pair from every field, positionally."
+
+
+@_TUPLE_LAYOUT
+def test_over_tuple_refuses_assignment_and_ordering() -> None:
+    pair = _pair_class()
+    p, q = pair(1), pair(2)
+    for attribute in ("left", "other"):
+        with pytest.raises(AttributeError) as info:
+            setattr(p, attribute, 5)
+        assert str(info.value) == f"_Pair is immutable: cannot set {attribute!r} (apply a move to get a new state)"
+    assert tuple(p) == (1, 2, None)
+    for method in ("__lt__", "__le__", "__gt__", "__ge__"):
+        assert getattr(p, method)(q) is NotImplemented, method
+    with pytest.raises(TypeError):
+        _ = p < q
+    with pytest.raises(TypeError):
+        _ = p >= q
+    assert p == pair(1) and hash(p) == hash(pair(1)) and p != q
+
+
+# --------------------------------------------------------------------------- flip7ref.state
+# Pure build only: compiled, `State` is already the native class (its module is no .py file to
+# run again), and compiled code calls the lanes directly, not through the module's attributes.
+_PURE = pytest.mark.skipif(flip7ref.compiled, reason="runs flip7ref/state.py's source / spies on module attributes")
+
+
+def _native_state_class() -> Any:
+    """`flip7ref.state.State` as written: the class mypyc compiles.  The pure build replaces it
+    by its tuple re-creation when the module is imported (docs/build.md), so its ``__init__``
+    and ``_make`` never run there; here the module's code runs once more with a ``__file__``
+    that is not a ``.py`` file, which keeps the class as written."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("flip7ref.state", state_module.__file__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__file__ = f"{state_module.__file__}.native"
+    spec.loader.exec_module(module)
+    native = module.State
+    assert native is not State and tuple not in native.__mro__
+    return native
+
+
+@_PURE
+def test_the_native_state_class_sets_every_field_from_its_arguments() -> None:
+    native = _native_state_class()
+    fields = state_module._STATE_FIELDS
+    values = [object() for _ in fields]
+    s = native(*values)
+    assert all(getattr(s, name) is value for name, value in zip(fields, values, strict=True))
+    t = native(*values[:15])  # bonus_to, round_shuffles and the history link have defaults
+    assert (t.bonus_to, t.round_shuffles, t._log) == (None, 0, None)
+    assert all(getattr(t, name) is value for name, value in zip(fields[:15], values[:15], strict=True))
+    others = [object() for _ in fields]
+    u = s._make(*others)  # the factory of flip7ref.lanes and Work.freeze
+    assert type(u) is native
+    assert all(getattr(u, name) is value for name, value in zip(fields, others, strict=True))
+
+
+@_PURE
+def test_the_native_state_class_plays_like_the_tuple_one() -> None:
+    native = _native_state_class()
+    s = Game("flip7", 3).new_initial_state(seed=7)
+    n = native(*s._fields())
+    for _ in range(40):
+        if s.is_terminal():
+            break
+        move = f"chance {s.sample_chance()}" if s.is_chance_node() else s.legal_action_strings()[0]
+        s, n = s.apply_move(move), n.apply_move(move)
+        assert type(n) is native and n._fields()[:-1] == s._fields()[:-1]
+        assert n.last_events() == s.last_events() and n.history() == s.history()
+
+
+# --------------------------------------------------------------------------- flip7ref.work
+
+
+@pytest.mark.rules("F7-076", "F7-062", "F7-082")
+def test_a_set_aside_second_chance_kept_by_a_frozen_target_leaves_them_frozen() -> None:
+    """Under ``second_chance_in_flip_three: set-aside`` (D-F7-14) the Freeze and the Second
+    Chance of a Flip Three wait until its three cards are out; the Freeze, assigned first,
+    freezes the target, then the Second Chance reaches them as if just received: they keep
+    it (they hold none and are not busted) and stay frozen: keeping a card changes no status
+    (`Work.set_kept`)."""
+    game = Game("flip7", 3, {"second_chance_in_flip_three": "set-aside"})
+    s = game.new_position(turn=0, lines={0: ["5"], 1: ["3"], 2: ["7"]}, draw=["flip_three", "freeze", "second_chance", "9"])
+    s = flip(s.apply("hit"))
+    assert s.pending() == ("play", "flip_three")
+    s = flip(s.apply("target 1"), 3)
+    assert s.pending() == ("assign", "freeze")
+    s = s.apply("target 1")
+    assert [e.type for e in s.last_events()] == ["assigned", "frozen", "second_chance_kept"]
+    assert s.status(1).value == "frozen"
+    assert (s.line(1), s.kept(1)) == (["3", "9"], ["freeze", "second_chance"])
+    assert s.pending() == ("offer", None) and s.current_player == 2
+
+
+def test_the_state_repr_names_every_field_but_the_history_link() -> None:
+    s = Game("flip7", 3).new_position(lines={0: ["5"]}, draw=["7"], seed=None)
+    text = repr(s)
+    active = "status=<Status.ACTIVE: 'active'>"
+    assert text.startswith(
+        f"State(game=Game('flip7', players=3, options={{}}), players=(Player(line=(5,), kept=(), {active}), "
+        f"Player(line=(), kept=(), {active}), Player(line=(), kept=(), {active})), draw=(0, 1, 2, 2, 3, "
+    )
+    assert text.endswith(
+        "), discard=(), frames=(), dealer=0, turn=1, round=1, totals=(0, 0, 0), last_scores=(), flip7=None, "
+        "round_over=False, winners=(), shuffle_seed=None, shuffles=0, bonus_to=None, round_shuffles=0)"
+    )
+    assert "_log" not in text
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
+    """Record each call of the fast lane ``flip7ref.lanes.<name>`` from now on (it still runs)."""
+    from flip7ref import lanes
+
+    calls: list[str] = []
+    lane = getattr(lanes, name)
+
+    def spying(*args: Any) -> Any:
+        calls.append(name)
+        return lane(*args)
+
+    monkeypatch.setattr(lanes, name, spying)
+    return calls
+
+
+def _general(s: State, move: str, monkeypatch: pytest.MonkeyPatch) -> State:
+    with monkeypatch.context() as m:
+        m.setattr(state_module, "_FAST_LANES", False)
+        return s.apply_move(move)
+
+
+@_PURE
+def test_hit_and_stay_take_their_fast_lane_in_every_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Hit or a Stay at an offer takes its lane (`flip7ref.lanes.hit`, `stay`: the speed of
+    every game loop) whether it comes as a string, the shared constant or another equal
+    `Action`; anything else takes the general path.  Each gives the general path's state."""
+    from flip7ref.model import HIT, STAY
+
+    hits, stays = _spy(monkeypatch, "hit"), _spy(monkeypatch, "stay")
+    s = Game("flip7", 3).new_position(turn=0, lines={0: ["5"], 1: ["3"], 2: ["7"]}, draw=["9"])
+    for verb, constant in (("hit", HIT), ("stay", STAY)):
+        for action in (verb, constant, Action(verb, ())):
+            hits.clear(), stays.clear()
+            after = s.apply(action)
+            assert (hits, stays) == (([verb], []) if verb == "hit" else ([], [verb])), action
+            assert after == _general(s, verb, monkeypatch) and after.last_events() == _general(s, verb, monkeypatch).last_events()
+    hits.clear(), stays.clear()
+    with pytest.raises(IllegalActionError):
+        s.apply(Action("target", (1,)))
+    with pytest.raises(IllegalActionError):
+        s.apply("target 1")
+    assert (hits, stays) == ([], [])
+
+
+@_PURE
+def test_a_card_drawn_from_anywhere_in_the_pile_takes_the_plain_card_lane(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`State.apply_chance` hands a plain card to `flip7ref.lanes.plain_card` whether it is
+    the top card (ordered pile) or any card of an open pile, and gives the general path's state."""
+    calls = _spy(monkeypatch, "plain_card")
+    game = Game("flip7", 3)
+    for seed in (0, None):  # ordered (the 9 on top), open (sorted: the 9 is not first)
+        s = game.new_position(turn=0, lines={0: ["5"], 1: ["3"], 2: ["7"]}, draw=["9"], seed=seed).apply("hit")
+        assert s.is_chance_node() and (s.draw[0] == game.codes["9"]) is (seed == 0)
+        calls.clear()
+        after = s.apply_chance("9")
+        assert calls == ["plain_card"], seed
+        assert after == _general(s, "chance 9", monkeypatch) and after.line(0) == ["5", "9"]
