@@ -19,7 +19,9 @@ with the same messages, through the checks of this module:
 - ``round_over`` is a boolean; ``flip7``, ``bonus_to``, ``dealer``, ``turn``,
   ``winners`` and the seats named by pending frames are seats; ``bonus_to``
   (Brutal Mode's Flip 7 choice, V-082) is set only after a Flip 7 of a game
-  with that choice.
+  with that choice; ``flip7`` (the seat whose Flip 7 is ending the round) is set only
+  while that player's Brutal Mode choice is pending (a Flip 7 ends the round in the move
+  that makes it, F7-050).
 
 Every check raises `PositionError`, which is both a
 `CardError` (what ``new_position`` raised before) and a
@@ -180,6 +182,10 @@ def check_state(state: State) -> None:
             raise bad(f"frames/{i}/card", "an action card")
     if state.frames and state.frames[-1].name in _AUTOMATIC_FRAMES and not state.winners:
         raise bad("frames", "a decision or a draw on top of the pending-work stack")
+    top = state.frames[-1] if state.frames else None
+    if state.flip7 is not None and not (top is not None and top.name == "flip7_choice" and top.decider() == state.flip7):
+        raise bad("flip7", "null: a Flip 7 ends the round in the move that makes it (F7-050), unless its maker's "
+                  "Brutal Mode choice is pending (V-082)")  # fmt: skip
     # the checks new_position makes, in its order and with its messages
     pool = CardPool(game)
     for seat, p in enumerate(state.players):

@@ -279,3 +279,40 @@ def test_a_frame_field_of_the_wrong_type_or_beyond_the_card_is_refused(value: ob
     with pytest.raises(PositionError) as info:
         State.from_dict(data)
     assert str(info.value) == message
+
+
+@pytest.mark.rules("F7-050", "V-082")
+@pytest.mark.parametrize(("edition", "options"), [("flip7", {}), ("vengeance", {"brutal": "true"})])
+def test_from_dict_refuses_a_flip7_maker_while_the_round_goes_on(edition: str, options: dict[str, str]) -> None:
+    """A Flip 7 ends the round in the move that makes it (F7-050), or leaves its maker's Brutal
+    Mode choice pending (V-082): no game reaches ``flip7`` set at a plain Hit-or-Stay offer.
+    (Accepted before, such a position played differently in the Stay lane, where round 1 went
+    on, and in the general path, which scored the round.)"""
+    game = Game(edition, 3, options)
+    data = game.new_position(turn=1, lines={0: ["5"], 1: ["3"], 2: ["7"]}, seed=None).to_dict(log=False)
+    data["flip7"] = 0
+    with pytest.raises(PositionError) as info:
+        State.from_dict(data)
+    assert str(info.value) == (
+        "state data: flip7: expected null: a Flip 7 ends the round in the move that makes it (F7-050), unless its "
+        "maker's Brutal Mode choice is pending (V-082)"
+    )
+
+
+@pytest.mark.rules("F7-050", "V-082")
+def test_a_pending_brutal_mode_choice_keeps_its_flip7_maker_through_from_dict() -> None:
+    """The one reachable position with ``flip7`` set: the maker's Brutal Mode choice on top;
+    it reads back equal, and with another seat as the maker it is refused."""
+    game = Game("vengeance", 3, {"brutal": "true"})
+    s = game.new_initial_state(seed=0)
+    rng = random.Random(0)
+    for _ in range(20_000):
+        if s.pending()[0] == "flip7_bonus" or s.is_terminal():
+            break
+        s = s.apply_chance(s.sample_chance(rng)) if s.is_chance_node() else s.apply(s.legal_actions()[0])
+    assert s.pending()[0] == "flip7_bonus" and s.flip7 == s.current_player
+    data = s.to_dict(log=False)
+    assert State.from_dict(data) == s
+    data["flip7"] = (s.flip7 + 1) % 3
+    with pytest.raises(PositionError, match="flip7: expected null"):
+        State.from_dict(data)
