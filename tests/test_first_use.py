@@ -194,14 +194,14 @@ def test_licence_and_changelog() -> None:
 
 def test_each_command_is_mapped_to_the_group_that_registers_it() -> None:
     """`flip7ref.cli.COMMANDS` names every command once, with the group whose parser has it, in the listed order."""
-    from flip7ref.cli import COMMANDS, GROUPS
+    from flip7ref.cli import _GROUP_MODULES, COMMANDS, GROUPS
 
     def names(parser: object) -> list[str]:
         return list(parser._subparsers._group_actions[0].choices)  # type: ignore[attr-defined]
 
     every = names(build_parser())
     assert list(COMMANDS) == every
-    assert set(COMMANDS.values()) == set(GROUPS)
+    assert set(COMMANDS.values()) == set(GROUPS) == set(_GROUP_MODULES)
     for command, group in COMMANDS.items():
         alone = names(build_parser(command))
         assert command in alone and alone == [c for c in every if COMMANDS[c] == group]

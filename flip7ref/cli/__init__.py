@@ -13,6 +13,7 @@ mistake like any missing argument, so a script that forgets it fails.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
@@ -75,36 +76,16 @@ COMMANDS = {
 (a test checks this against what the groups register)."""
 
 
+_GROUP_MODULES = {
+    "play": ".play", "conformance": ".conformance", "docs": "..docs.commands", "explore": "..explore.commands",
+    "analysis": ".analysis", "tournament": ".tournament", "table": ".table",
+}  # fmt: skip
+"""The module of each command group (relative to this package); each has ``register(sub)``."""
+
+
 def _register(group: str, sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Import one command group's module and add its commands to ``sub``."""
-    if group == "docs":
-        from ..docs import commands as docs
-
-        docs.register(sub)
-    elif group == "explore":
-        from ..explore import commands as explore
-
-        explore.register(sub)
-    elif group == "play":
-        from . import play
-
-        play.register(sub)
-    elif group == "conformance":
-        from . import conformance
-
-        conformance.register(sub)
-    elif group == "analysis":
-        from . import analysis
-
-        analysis.register(sub)
-    elif group == "tournament":
-        from . import tournament
-
-        tournament.register(sub)
-    else:
-        from . import table
-
-        table.register(sub)
+    importlib.import_module(_GROUP_MODULES[group], __package__).register(sub)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
