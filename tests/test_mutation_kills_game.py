@@ -500,7 +500,10 @@ def test_check_state_accepts_the_edges_of_each_range() -> None:
     ):
         check_state(_with(_SEEDED, **changes))
     brutal = Game("vengeance", 3, {"brutal": "true"}).new_initial_state(seed=1)
-    check_state(_with(brutal, bonus_to=0, flip7=1))  # the maker's choice after a Flip 7 (V-082)
+    # a maker with a choice made but no Flip7Choice pending: no game reaches it (the choice is made and
+    # the round scored in one move, V-082), so flip7 is refused before bonus_to is looked at
+    with pytest.raises(PositionError, match="flip7: expected null"):
+        check_state(_with(brutal, bonus_to=0, flip7=1))
     with pytest.raises(PositionError, match="only the Flip 7 maker's choice"):
         check_state(_with(brutal, bonus_to=0))
 
