@@ -10,10 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import threading
-import warnings
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -44,19 +40,6 @@ settings.register_profile(
 # CI and mutmut runs (mutmut sets MUTANT_UNDER_TEST) use the derandomized ci profile.
 _CI = bool(os.environ.get("CI")) or "MUTANT_UNDER_TEST" in os.environ
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if _CI else "dev"))
-
-
-@pytest.fixture(autouse=True)
-def _keep_the_interrupt_handler(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A test that leaves SIGINT ignored in this process (once seen intermittently in CI
-    around the Dask cluster tests, cause not found) would make every later subprocess
-    inherit SIG_IGN, so that the harness's Ctrl-C tests hang: put the handler back after
-    each test, and warn naming the test that changed it."""
-    before = signal.getsignal(signal.SIGINT)
-    yield
-    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) != before:
-        warnings.warn(f"{request.node.nodeid} left the SIGINT handler changed; restored", stacklevel=1)
-        signal.signal(signal.SIGINT, before)
 
 
 def pytest_configure(config: pytest.Config) -> None:

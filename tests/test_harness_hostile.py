@@ -98,7 +98,12 @@ def test_signal_to_the_harness_stops_the_engine(tmp_path: Path, sig: int, status
     command = f"sh -c '{sys.executable} {HOSTILE} hang {pidfile}; true'"
     argv = [sys.executable, "-m", "flip7ref.cli", "conformance", "run", "--engine", command, "--timeout", "60",
             "--report", str(report), *[arg for i in IDS for arg in ("--case", i)]]  # fmt: skip
-    harness = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT at its default in the harness even when the tests themselves run with it ignored
+    # (a background job of a script, `pytest &`, starts so): an ignored signal stays ignored across exec
+    harness = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(report.read_text().splitlines() if report.exists() else []) < 2:
         time.sleep(0.05)  # the first case is reported: the engine now hangs on the second
