@@ -12,15 +12,14 @@ This module also owns the frames of the deal and the offers (`Deal`,
 
 from __future__ import annotations
 
-import functools
 import operator
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from . import events
 from .frames import Frame, register_frame
 from .lines import may_stay
-from .model import CHANCE, HIT, STAY, Action, Event, Player, Status, target
+from .model import CHANCE, HIT, STAY, Action, Event, Player, Status, target, tuple_maker
 from .pile import reshuffle, shuffled, supply
 from .scoring import round_scores
 from .targets import receive
@@ -331,8 +330,8 @@ class RoundEnd(NamedTuple):
     dealer: int
 
 
-_round_end: Final = cast(Callable[[tuple[Any, ...]], RoundEnd], functools.partial(tuple.__new__, RoundEnd))
-"""``RoundEnd(*fields)`` built in C (a named tuple's own constructor is Python code)."""
+_round_end: Final = tuple_maker(RoundEnd)
+"""``RoundEnd(*fields)`` built in C (`flip7ref.model.tuple_maker`)."""
 
 
 def plan_round_end(

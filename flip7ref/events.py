@@ -9,16 +9,15 @@ An `Event` is a type name and ``(key, value)`` pairs; card values are card ids
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
-from .model import Event
+from .model import Event, tuple_maker
 
 if TYPE_CHECKING:
     from .game import Game
 
-_new: Final = cast(Callable[[tuple[Any, ...]], Event], functools.partial(tuple.__new__, Event))
+_new: Final = tuple_maker(Event)
 
 
 def make(type_: str, *pairs: tuple[str, Any]) -> Event:

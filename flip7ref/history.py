@@ -7,11 +7,9 @@ history starts from (``start``).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from .model import Event
+from .model import Event, tuple_maker
 
 if TYPE_CHECKING:
     from .state import State
@@ -26,7 +24,7 @@ class Log(NamedTuple):
     start: State | None = None  # the state the history starts from; None: the state holding this link
 
 
-new_log: Final = cast(Callable[[tuple[Any, ...]], Log], functools.partial(tuple.__new__, Log))
+new_log: Final = tuple_maker(Log)
 """``Log(*fields)`` built at C speed (a transition adds one link)."""
 
 

@@ -13,9 +13,8 @@ tests/test_fast_lanes.py takes every step both ways.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from . import events
 from .engine import (
@@ -34,7 +33,7 @@ from .engine import (
 from .frames import Frame
 from .history import new_log, start_of
 from .lines import guard_of, is_duplicate, makes_flip7, may_stay
-from .model import MODIFIER, NUMBER, Event, Player, Status, make_player
+from .model import MODIFIER, NUMBER, Event, Player, Status, make_player, tuple_maker
 from .work import Work
 
 if TYPE_CHECKING:
@@ -67,8 +66,8 @@ class Ending(NamedTuple):
     started: Event | None
 
 
-_ending: Final = cast(Callable[[tuple[Any, ...]], Ending], functools.partial(tuple.__new__, Ending))
-"""``Ending(*fields)`` built in C (a named tuple's own constructor is Python code)."""
+_ending: Final = tuple_maker(Ending)
+"""``Ending(*fields)`` built in C (`flip7ref.model.tuple_maker`)."""
 
 
 def derive(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Callable
-from typing import Any, Final, NamedTuple, cast
+from typing import Any, Final, NamedTuple, TypeVar, cast
 
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
@@ -57,12 +57,19 @@ class Player(NamedTuple):
     status: Status = Status.ACTIVE
 
 
-make_player: Final = cast(
-    Callable[[tuple[tuple[int, ...], tuple[int, ...], Status]], Player], functools.partial(tuple.__new__, Player)
-)
-"""``Player(line, kept, status)`` from the tuple of its three fields, built in C: a named
-tuple's own constructor is Python code, which compiled callers would run for every new
-player (docs/build.md)."""
+_T = TypeVar("_T")
+
+
+def tuple_maker(cls: type[_T]) -> Callable[[tuple[Any, ...]], _T]:
+    """A maker of the named tuple class ``cls``: called with the tuple of its fields (in
+    order, all given), it returns ``cls(*fields)``, built in C.  A named tuple's own
+    constructor is Python code, which compiled callers would run for every new value
+    (docs/build.md)."""
+    return cast(Callable[[tuple[Any, ...]], _T], functools.partial(tuple.__new__, cls))
+
+
+make_player: Final[Callable[[tuple[tuple[int, ...], tuple[int, ...], Status]], Player]] = tuple_maker(Player)
+"""``Player(line, kept, status)`` from the tuple of its three fields (`tuple_maker`)."""
 
 
 _VERBS = ("hit", "stay", "target", "steal", "discard", "swap")

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 def shuffled(cards: list[int], seed: str, count: int) -> None:
     """Put ``cards`` (card codes) in the order of the ``count``-th shuffle of a game seeded
-    with ``seed``, in place.
+    with ``seed``, in place: the first deck (``count`` 0, F7-010), each reshuffle of the
+    discard pile (F7-113) and each fresh shuffle between rounds (D-F7-20).  Raises nothing.
 
     The order is the one ``random.Random(f"{seed}:{count}").shuffle(cards)`` gives on
     CPython 3.11 (a Fisher-Yates shuffle from the last position down, each position's

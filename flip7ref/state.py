@@ -179,11 +179,9 @@ class State:
     # -- identity -------------------------------------------------------------
 
     def _position(self) -> tuple[Any, ...]:
-        return (
-            self.game, self.players, self.draw, tuple(sorted(self.discard)), self.frames, self.dealer, self.turn,
-            self.round, self.totals, self.last_scores, self.flip7, self.round_over, self.winners,
-            self.shuffle_seed, self.shuffles, self.bonus_to, self.round_shuffles,
-        )  # fmt: skip
+        """The fields that make the position: every field but the history, the discard pile as a multiset."""
+        fields = self._fields()
+        return (*fields[:3], tuple(sorted(self.discard)), *fields[4:17])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self._position() == other._position()
