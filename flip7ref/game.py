@@ -114,6 +114,9 @@ class Game:
         self.modifier_targets: str = str(rnd.get("modifier_targets", "non_busted"))
         self.flip7_counts: str = str(rnd.get("flip7_counts", "distinct"))
         self.busted_score: str = str(rnd.get("busted_score", "zero"))
+        # a busted seat scores nothing whatever its line (F7-101): the fast lanes may share one
+        # round end between the busting cards of a chance node (flip7ref.lanes)
+        self.bust_scores_nothing: bool = self.busted_score != "modifiers"
         self.flip7_choice: bool = bool(rnd.get("flip7_choice", False))
         self.set_aside_order: str = str(rnd.get("set_aside_order", "queue"))
         self.reshuffles: int = int(rnd.get("reshuffles", 1))

@@ -96,7 +96,7 @@ def stay(s: State) -> State | None:
     if not may_stay(s.game, p):
         return None
     changed = list(s.players)
-    changed[seat] = make_player((p.line, p.kept, Status.STAYED))
+    changed[seat] = make_player((p.line, p.kept, Status.STAYED, p.flip7_barred))
     after = (seat + 1) % len(changed)
     stayed = events.stayed(seat)
     turn = next_active(changed, after)
@@ -138,7 +138,7 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
         if shared is not None and shared.end is not None:
             return shared.end  # type: ignore[no-any-return]  # the game-ending bust of a sibling (merge_ends)
     line = (*p.line, code)
-    made = not busted and cat == NUMBER and len(line) >= g.flip7_distinct and makes_flip7(g, p.status, line, s.flip7)
+    made = not busted and cat == NUMBER and makes_flip7(g, p.flip7_barred, line, s.flip7)
     pile = s.draw
     if pile[0] == code:  # an ordered pile gives its top card: no search
         draw = pile[1:]
@@ -146,7 +146,7 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
         index = pile.index(code)
         draw = pile[:index] + pile[index + 1 :]
     changed = list(s.players)
-    changed[seat] = make_player((line, p.kept, Status.BUSTED if busted else p.status))
+    changed[seat] = make_player((line, p.kept, Status.BUSTED if busted else p.status, p.flip7_barred))
     card = g.card_ids[code]
     move = "chance " + card
     dealt = events.dealt(seat, card, top.reason)
@@ -166,7 +166,7 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
     if active is not None:
         return derive(s, tuple(changed), draw, (), active, move, evs)
     # nobody left to act: the round ends (F7-110)
-    if shared is not None and busted and g.busted_score != "modifiers" and draw:
+    if shared is not None and busted and g.bust_scores_nothing and draw:
         if not shared.planned:
             shared.plan = round_end(s, changed, None, True)
             shared.planned = True

@@ -2,7 +2,7 @@
 
 One home for: when a number is a duplicate (F7-040) and when a repeated rank is
 allowed (the Lucky 13 pair, V-036); what counts toward the seven of a Flip 7
-(F7-050, V-022, D-V-03) and when a Flip 7 is out of reach (D-V-26); Unlucky 7
+(F7-050, V-022, D-V-03) and when a Flip 7 is barred (D-V-26); Unlucky 7
 wiping the line (V-033); when a player may stay (F7-033); and the receiving of a
 number (F7-035, F7-040, F7-041, F7-050), with bust guards as a hook: a kept card
 whose effect `guards_bust` (a Second Chance, F7-080) is asked to save the line
@@ -64,22 +64,51 @@ def flip7_count(game: Game, line: Sequence[int]) -> int:
     return distinct_numbers(game, line)
 
 
-def zero_locked(game: Game, status: Status, line: Sequence[int]) -> bool:
-    """D-V-26 (option reading ``no-flip7``, V-031, V-043): a stayed player holding The
-    Zero can no longer make a Flip 7 (once Just One More has made them stop short of
-    seven numbers, the Dutch text says a Flip 7 is out of reach and they keep 0)."""
+def holds_seven(game: Game, line: Sequence[int]) -> bool:
+    """Whether ``line`` holds the seven counted numbers of a Flip 7 (`flip7_count` reaches
+    the edition's ``flip7_distinct``; F7-050, V-022, D-V-03), whether or not they make one:
+    a forced draw stops there too (V-044, the Dutch FAQ)."""
+    return len(line) >= game.flip7_distinct and flip7_count(game, line) >= game.flip7_distinct
+
+
+def flip7_line(game: Game, line: Sequence[int], barred: bool = False) -> bool:
+    """The one decider of F7-050 (with V-022, D-V-03 and D-V-26): whether ``line`` holds a
+    Flip 7 — seven counted numbers (`flip7_count`; The Zero counts as one, V-032) — for a
+    player whose Flip 7 is not barred (``barred``: `Player.flip7_barred`, D-V-26).
+
+    Args:
+        game: the compiled game.
+        line: card codes of the line (numbers and modifiers).
+        barred: the player's ``flip7_barred`` flag.
+
+    Returns:
+        True when the line is a Flip 7.  Raises nothing for codes of the game.
+    """
+    return not barred and holds_seven(game, line)
+
+
+def makes_flip7(game: Game, barred: bool, line: Sequence[int], flip7: int | None) -> bool:
+    """Whether ``line`` (just grown by a number) makes the Flip 7 that ends the round
+    (F7-050): nobody has made one this round (``flip7`` is None) and `flip7_line` says so."""
+    return flip7 is None and flip7_line(game, line, barred)
+
+
+def bars_flip7(game: Game, p: Player) -> bool:
+    """The one decider of D-V-26 (V-038): whether Just One More, having just made ``p``
+    stop (V-043), bars ``p``'s Flip 7 for the rest of the round.
+
+    Under reading ``no-flip7`` of option ``zero_just_one_more`` it does when ``p`` holds
+    The Zero (a ``no_stay`` card, V-031) at that moment and has not busted: the Dutch
+    text says such a player, stopped short of seven numbers, can no longer make a Flip 7
+    and keeps 0.  Nobody else is barred: a player who stayed before The Zero reached
+    them (by a Swap, a Steal or a Flip Four) still makes a Flip 7 with seven numbers.
+    """
     return (
         game.zero_after_stay == "no-flip7"
-        and status is Status.STAYED
+        and p.status is not Status.BUSTED
         and bool(game.no_stay)
-        and any(c in game.no_stay for c in line)
+        and any(c in game.no_stay for c in p.line)
     )
-
-
-def makes_flip7(game: Game, status: Status, line: Sequence[int], flip7: int | None) -> bool:
-    """Whether ``line`` (just grown by a number) makes a Flip 7 that ends the round:
-    seven counted (F7-050), nobody has made one this round, not out of reach (D-V-26)."""
-    return flip7 is None and flip7_count(game, line) >= game.flip7_distinct and not zero_locked(game, status, line)
 
 
 def may_stay(game: Game, p: Player) -> bool:
@@ -127,7 +156,7 @@ def receive_number(w: Work, code: int, seat: int) -> None:
             assert eff is not None
             eff.use_guard(w, seat, code, guard)
             return
-        w.players[seat] = make_player(((*p.line, code), p.kept, Status.BUSTED))  # F7-040, F7-041
+        w.players[seat] = make_player(((*p.line, code), p.kept, Status.BUSTED, p.flip7_barred))  # F7-040, F7-041
         w.emit(events.busted(seat, g.card_ids[code]))
         if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
             for c in (*p.line, code):
@@ -137,7 +166,7 @@ def receive_number(w: Work, code: int, seat: int) -> None:
         return
     line = (*p.line, code)
     w.set_line(seat, line)
-    if makes_flip7(g, p.status, line, w.flip7):  # F7-050, V-022
+    if makes_flip7(g, p.flip7_barred, line, w.flip7):  # F7-050, V-022
         w.flip7 = seat
         w.emit(events.flip7(seat))
 
