@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import OptionError
+from .lane_readings import lanes_checked
 from .model import ACTION as ACTION  # re-exported: their home was this module
 from .model import MODIFIER as MODIFIER
 from .model import NUMBER as NUMBER
@@ -89,6 +90,8 @@ class Game:
         self.edition: Edition = ed
         self.players: int = players
         self.options: Mapping[str, str | int] = resolved
+        # the fast lanes run only for the readings they were checked for (flip7ref.lane_readings)
+        self.fast_lanes: bool = lanes_checked(resolved)
         self.kinds = ed.cards
         self.card_ids: tuple[str, ...] = tuple(c.id for c in ed.cards)
         self.codes: dict[str, int] = {c: i for i, c in enumerate(self.card_ids)}  # exact ids; see code()

@@ -298,7 +298,7 @@ class State:
                 message names it and the legal ones), or the state is a chance or
                 terminal node.
         """
-        if not self.frames and not self.winners and _FAST_LANES:
+        if not self.frames and not self.winners and _FAST_LANES and self.game.fast_lanes:
             # the verb of a Hit or a Stay (by identity first: an Action's == is Python-level code)
             if action is HIT or action is STAY:
                 verb = action.verb
@@ -369,7 +369,7 @@ class State:
         if code is None:
             code = game.code(card)
         pile = self.draw
-        if _FAST_LANES and self.frames and not self.winners and pile and (pile[0] == code or code in pile):
+        if _FAST_LANES and game.fast_lanes and self.frames and not self.winners and pile and (pile[0] == code or code in pile):
             fast = lanes.plain_card(self, code)
             if fast is not None:
                 return fast
@@ -418,7 +418,7 @@ class State:
         weights = self.chance_weights()
         if not weights:
             return []
-        if not _FAST_LANES:
+        if not (_FAST_LANES and self.game.fast_lanes):
             return [(card, count, self.apply_chance(card)) for card, count in weights]
         codes = self.game.codes
         shared = lanes.Siblings(merge_ends)
