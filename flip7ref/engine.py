@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from . import events
 from .frames import Frame, register_frame
-from .lines import may_stay
+from .lines import may_stay, stays
 from .model import CHANCE, HIT, STAY, Action, Event, Player, Status, target, tuple_maker
 from .pile import reshuffle, shuffled, supply
 from .scoring import round_scores
@@ -102,7 +102,7 @@ def answer_offer(w: Work, seat: int, act: Action) -> None:
     if act.verb == "hit":
         w.frames.append(Draw(seat, "hit"))
     else:
-        w.set_status(seat, Status.STAYED)
+        w.players[seat] = stays(w.players[seat])
         w.emit(events.stayed(seat))
 
 

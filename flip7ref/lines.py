@@ -124,6 +124,12 @@ def may_stay(game: Game, p: Player) -> bool:
     return bool(p.line or p.kept)
 
 
+def stays(p: Player) -> Player:
+    """``p`` after a Stay (F7-034): the same cards, status stayed.  The general path
+    (`flip7ref.engine.answer_offer`) and the Stay lane both build the stayed player with it."""
+    return make_player((p.line, p.kept, Status.STAYED, p.flip7_barred))
+
+
 def guard_of(game: Game, p: Player) -> int | None:
     """The first kept card of ``p`` whose effect guards against a bust (F7-080), or None."""
     for c in p.kept:
@@ -131,6 +137,20 @@ def guard_of(game: Game, p: Player) -> int | None:
         if eff is not None and eff.guards_bust():
             return c
     return None
+
+
+def line_grows(game: Game, p: Player, code: int, busts: bool, flip7: int | None) -> tuple[Player, bool]:
+    """The outcome of card ``code`` joining ``p``'s line, no bust guard or wipe involved:
+    ``(the player after, whether it makes the Flip 7 that ends the round)``.  ``busts``
+    is `is_duplicate`'s verdict for a number (F7-040: the player busts, keeping the
+    duplicate in the line, F7-041); a card that does not bust may make a Flip 7 (F7-050,
+    `makes_flip7`; a modifier never does).  The general path and the fast lanes both
+    build a grown line with this function."""
+    line = (*p.line, code)
+    if busts:
+        return make_player((line, p.kept, Status.BUSTED, p.flip7_barred)), False
+    after = make_player((line, p.kept, p.status, p.flip7_barred))
+    return after, game.category[code] == NUMBER and makes_flip7(game, p.flip7_barred, line, flip7)
 
 
 def receive_number(w: Work, code: int, seat: int) -> None:
@@ -149,14 +169,17 @@ def receive_number(w: Work, code: int, seat: int) -> None:
         if wiped:
             w.emit(events.line_wiped(seat, tuple(g.card_ids[c] for c in wiped)))
         return
-    if is_duplicate(g, p.line, code):
+    busts = is_duplicate(g, p.line, code)
+    if busts:
         guard = guard_of(g, p)
         if guard is not None:
             eff = g.effect[guard]
             assert eff is not None
             eff.use_guard(w, seat, code, guard)
             return
-        w.players[seat] = make_player(((*p.line, code), p.kept, Status.BUSTED, p.flip7_barred))  # F7-040, F7-041
+    after, made = line_grows(g, p, code, busts, w.flip7)
+    w.players[seat] = after
+    if busts:  # F7-040, F7-041
         w.emit(events.busted(seat, g.card_ids[code]))
         if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
             for c in (*p.line, code):
@@ -164,9 +187,7 @@ def receive_number(w: Work, code: int, seat: int) -> None:
             w.to_discard(*p.line, code)
             w.set_line(seat, ())
         return
-    line = (*p.line, code)
-    w.set_line(seat, line)
-    if makes_flip7(g, p.flip7_barred, line, w.flip7):  # F7-050, V-022
+    if made:  # F7-050, V-022
         w.flip7 = seat
         w.emit(events.flip7(seat))
 
