@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from . import events
 from .frames import Frame, register_frame
-from .lines import may_stay
+from .lines import may_stay, stays
 from .model import CHANCE, HIT, STAY, Action, Event, Player, Status, target, tuple_maker
 from .pile import reshuffle, shuffled, supply
 from .scoring import round_scores
@@ -102,7 +102,7 @@ def answer_offer(w: Work, seat: int, act: Action) -> None:
     if act.verb == "hit":
         w.frames.append(Draw(seat, "hit"))
     else:
-        w.set_status(seat, Status.STAYED)
+        w.players[seat] = stays(w.players[seat])
         w.emit(events.stayed(seat))
 
 
@@ -266,7 +266,11 @@ def reveal(w: Work, code: int) -> None:
 
 
 def settle(w: Work) -> None:
-    """Run every automatic step until a decision, a chance node or the end."""
+    """Run every automatic step until a decision, a chance node or the end.
+
+    The one decider of the round's end (F7-110, F7-050): the round ends when a Flip 7 has
+    been made (after its maker's Brutal Mode choice, V-082) or the round is declared over,
+    or when no active player is left to be offered a card."""
     g = w.game
     while not w.winners:
         if w.flip7 is not None and g.flip7_choice and w.bonus_to is None:  # V-082

@@ -80,7 +80,8 @@ def forced_draw_started(seat: int, card: str, by: int, count: int) -> Event:
 
 
 def forced_draw_ended(seat: int, card: str, outcome: str) -> Event:
-    """``seat``'s forced draw of ``card`` ends: ``complete``, ``bust``, ``exhausted`` or ``round ended``."""
+    """``seat``'s forced draw of ``card`` ends: ``complete``, ``bust``, ``seven numbers`` (a barred
+    target holds seven numbers, D-V-26), ``exhausted`` or ``round ended``."""
     return _new(("forced_draw_ended", (("seat", seat), ("card", card), ("outcome", outcome))))
 
 

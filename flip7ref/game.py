@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import OptionError
+from .lane_readings import lanes_checked
 from .model import ACTION as ACTION  # re-exported: their home was this module
 from .model import MODIFIER as MODIFIER
 from .model import NUMBER as NUMBER
@@ -89,6 +90,8 @@ class Game:
         self.edition: Edition = ed
         self.players: int = players
         self.options: Mapping[str, str | int] = resolved
+        # the fast lanes run only for the readings they were checked for (flip7ref.lane_readings)
+        self.fast_lanes: bool = lanes_checked(resolved)
         self.kinds = ed.cards
         self.card_ids: tuple[str, ...] = tuple(c.id for c in ed.cards)
         self.codes: dict[str, int] = {c: i for i, c in enumerate(self.card_ids)}  # exact ids; see code()
@@ -114,6 +117,9 @@ class Game:
         self.modifier_targets: str = str(rnd.get("modifier_targets", "non_busted"))
         self.flip7_counts: str = str(rnd.get("flip7_counts", "distinct"))
         self.busted_score: str = str(rnd.get("busted_score", "zero"))
+        # a busted seat scores nothing whatever its line (F7-101): the fast lanes may share one
+        # round end between the busting cards of a chance node (flip7ref.lanes)
+        self.bust_scores_nothing: bool = self.busted_score != "modifiers"
         self.flip7_choice: bool = bool(rnd.get("flip7_choice", False))
         self.set_aside_order: str = str(rnd.get("set_aside_order", "queue"))
         self.reshuffles: int = int(rnd.get("reshuffles", 1))

@@ -32,8 +32,8 @@ from .engine import (
 )
 from .frames import Frame
 from .history import new_log, start_of
-from .lines import guard_of, is_duplicate, makes_flip7, may_stay
-from .model import MODIFIER, NUMBER, Event, Player, Status, make_player, tuple_maker
+from .lines import guard_of, is_duplicate, line_grows, may_stay, stays
+from .model import MODIFIER, NUMBER, Event, Player, tuple_maker
 from .work import Work
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def stay(s: State) -> State | None:
     if not may_stay(s.game, p):
         return None
     changed = list(s.players)
-    changed[seat] = make_player((p.line, p.kept, Status.STAYED))
+    changed[seat] = stays(p)
     after = (seat + 1) % len(changed)
     stayed = events.stayed(seat)
     turn = next_active(changed, after)
@@ -137,8 +137,7 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
             return None  # the general path: a bust in the deal, D-V-27 (b), F7-080
         if shared is not None and shared.end is not None:
             return shared.end  # type: ignore[no-any-return]  # the game-ending bust of a sibling (merge_ends)
-    line = (*p.line, code)
-    made = not busted and cat == NUMBER and len(line) >= g.flip7_distinct and makes_flip7(g, p.status, line, s.flip7)
+    after, made = line_grows(g, p, code, busted, s.flip7)  # the general path's outcome of the card
     pile = s.draw
     if pile[0] == code:  # an ordered pile gives its top card: no search
         draw = pile[1:]
@@ -146,7 +145,7 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
         index = pile.index(code)
         draw = pile[:index] + pile[index + 1 :]
     changed = list(s.players)
-    changed[seat] = make_player((line, p.kept, Status.BUSTED if busted else p.status))
+    changed[seat] = after
     card = g.card_ids[code]
     move = "chance " + card
     dealt = events.dealt(seat, card, top.reason)
@@ -166,7 +165,7 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
     if active is not None:
         return derive(s, tuple(changed), draw, (), active, move, evs)
     # nobody left to act: the round ends (F7-110)
-    if shared is not None and busted and g.busted_score != "modifiers" and draw:
+    if shared is not None and busted and g.bust_scores_nothing and draw:
         if not shared.planned:
             shared.plan = round_end(s, changed, None, True)
             shared.planned = True

@@ -2,7 +2,7 @@
 
 One home for: when a number is a duplicate (F7-040) and when a repeated rank is
 allowed (the Lucky 13 pair, V-036); what counts toward the seven of a Flip 7
-(F7-050, V-022, D-V-03) and when a Flip 7 is out of reach (D-V-26); Unlucky 7
+(F7-050, V-022, D-V-03) and when a Flip 7 is barred (D-V-26); Unlucky 7
 wiping the line (V-033); when a player may stay (F7-033); and the receiving of a
 number (F7-035, F7-040, F7-041, F7-050), with bust guards as a hook: a kept card
 whose effect `guards_bust` (a Second Chance, F7-080) is asked to save the line
@@ -64,22 +64,51 @@ def flip7_count(game: Game, line: Sequence[int]) -> int:
     return distinct_numbers(game, line)
 
 
-def zero_locked(game: Game, status: Status, line: Sequence[int]) -> bool:
-    """D-V-26 (option reading ``no-flip7``, V-031, V-043): a stayed player holding The
-    Zero can no longer make a Flip 7 (once Just One More has made them stop short of
-    seven numbers, the Dutch text says a Flip 7 is out of reach and they keep 0)."""
+def holds_seven(game: Game, line: Sequence[int]) -> bool:
+    """Whether ``line`` holds the seven counted numbers of a Flip 7 (`flip7_count` reaches
+    the edition's ``flip7_distinct``; F7-050, V-022, D-V-03), whether or not they make one:
+    a forced draw stops there too (V-044, the Dutch FAQ)."""
+    return len(line) >= game.flip7_distinct and flip7_count(game, line) >= game.flip7_distinct
+
+
+def flip7_line(game: Game, line: Sequence[int], barred: bool = False) -> bool:
+    """The one decider of F7-050 (with V-022, D-V-03 and D-V-26): whether ``line`` holds a
+    Flip 7 — seven counted numbers (`flip7_count`; The Zero counts as one, V-032) — for a
+    player whose Flip 7 is not barred (``barred``: `Player.flip7_barred`, D-V-26).
+
+    Args:
+        game: the compiled game.
+        line: card codes of the line (numbers and modifiers).
+        barred: the player's ``flip7_barred`` flag.
+
+    Returns:
+        True when the line is a Flip 7.  Raises nothing for codes of the game.
+    """
+    return not barred and holds_seven(game, line)
+
+
+def makes_flip7(game: Game, barred: bool, line: Sequence[int], flip7: int | None) -> bool:
+    """Whether ``line`` (just grown by a number) makes the Flip 7 that ends the round
+    (F7-050): nobody has made one this round (``flip7`` is None) and `flip7_line` says so."""
+    return flip7 is None and flip7_line(game, line, barred)
+
+
+def bars_flip7(game: Game, p: Player) -> bool:
+    """The one decider of D-V-26 (V-038): whether Just One More, having just made ``p``
+    stop (V-043), bars ``p``'s Flip 7 for the rest of the round.
+
+    Under reading ``no-flip7`` of option ``zero_just_one_more`` it does when ``p`` holds
+    The Zero (a ``no_stay`` card, V-031) at that moment and has not busted: the Dutch
+    text says such a player, stopped short of seven numbers, can no longer make a Flip 7
+    and keeps 0.  Nobody else is barred: a player who stayed before The Zero reached
+    them (by a Swap, a Steal or a Flip Four) still makes a Flip 7 with seven numbers.
+    """
     return (
         game.zero_after_stay == "no-flip7"
-        and status is Status.STAYED
+        and p.status is not Status.BUSTED
         and bool(game.no_stay)
-        and any(c in game.no_stay for c in line)
+        and any(c in game.no_stay for c in p.line)
     )
-
-
-def makes_flip7(game: Game, status: Status, line: Sequence[int], flip7: int | None) -> bool:
-    """Whether ``line`` (just grown by a number) makes a Flip 7 that ends the round:
-    seven counted (F7-050), nobody has made one this round, not out of reach (D-V-26)."""
-    return flip7 is None and flip7_count(game, line) >= game.flip7_distinct and not zero_locked(game, status, line)
 
 
 def may_stay(game: Game, p: Player) -> bool:
@@ -95,6 +124,12 @@ def may_stay(game: Game, p: Player) -> bool:
     return bool(p.line or p.kept)
 
 
+def stays(p: Player) -> Player:
+    """``p`` after a Stay (F7-034): the same cards, status stayed.  The general path
+    (`flip7ref.engine.answer_offer`) and the Stay lane both build the stayed player with it."""
+    return make_player((p.line, p.kept, Status.STAYED, p.flip7_barred))
+
+
 def guard_of(game: Game, p: Player) -> int | None:
     """The first kept card of ``p`` whose effect guards against a bust (F7-080), or None."""
     for c in p.kept:
@@ -102,6 +137,20 @@ def guard_of(game: Game, p: Player) -> int | None:
         if eff is not None and eff.guards_bust():
             return c
     return None
+
+
+def line_grows(game: Game, p: Player, code: int, busts: bool, flip7: int | None) -> tuple[Player, bool]:
+    """The outcome of card ``code`` joining ``p``'s line, no bust guard or wipe involved:
+    ``(the player after, whether it makes the Flip 7 that ends the round)``.  ``busts``
+    is `is_duplicate`'s verdict for a number (F7-040: the player busts, keeping the
+    duplicate in the line, F7-041); a card that does not bust may make a Flip 7 (F7-050,
+    `makes_flip7`; a modifier never does).  The general path and the fast lanes both
+    build a grown line with this function."""
+    line = (*p.line, code)
+    if busts:
+        return make_player((line, p.kept, Status.BUSTED, p.flip7_barred)), False
+    after = make_player((line, p.kept, p.status, p.flip7_barred))
+    return after, game.category[code] == NUMBER and makes_flip7(game, p.flip7_barred, line, flip7)
 
 
 def receive_number(w: Work, code: int, seat: int) -> None:
@@ -120,14 +169,17 @@ def receive_number(w: Work, code: int, seat: int) -> None:
         if wiped:
             w.emit(events.line_wiped(seat, tuple(g.card_ids[c] for c in wiped)))
         return
-    if is_duplicate(g, p.line, code):
+    busts = is_duplicate(g, p.line, code)
+    if busts:
         guard = guard_of(g, p)
         if guard is not None:
             eff = g.effect[guard]
             assert eff is not None
             eff.use_guard(w, seat, code, guard)
             return
-        w.players[seat] = make_player(((*p.line, code), p.kept, Status.BUSTED))  # F7-040, F7-041
+    after, made = line_grows(g, p, code, busts, w.flip7)
+    w.players[seat] = after
+    if busts:  # F7-040, F7-041
         w.emit(events.busted(seat, g.card_ids[code]))
         if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
             for c in (*p.line, code):
@@ -135,9 +187,7 @@ def receive_number(w: Work, code: int, seat: int) -> None:
             w.to_discard(*p.line, code)
             w.set_line(seat, ())
         return
-    line = (*p.line, code)
-    w.set_line(seat, line)
-    if makes_flip7(g, p.status, line, w.flip7):  # F7-050, V-022
+    if made:  # F7-050, V-022
         w.flip7 = seat
         w.emit(events.flip7(seat))
 

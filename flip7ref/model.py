@@ -50,11 +50,15 @@ class Player(NamedTuple):
         kept: action cards lying in front of the player: a held Second Chance
             (F7-080), the Freeze that froze them (F7-062).
         status: the player's `Status`.
+        flip7_barred: a Flip 7 is out of reach for this player for the rest of the round:
+            Just One More made them stop while they held The Zero (D-V-26, reading
+            ``no-flip7``; decided by `flip7ref.lines.bars_flip7`).
     """
 
     line: tuple[int, ...] = ()
     kept: tuple[int, ...] = ()
     status: Status = Status.ACTIVE
+    flip7_barred: bool = False
 
 
 _T = TypeVar("_T")
@@ -68,8 +72,8 @@ def tuple_maker(cls: type[_T]) -> Callable[[tuple[Any, ...]], _T]:
     return cast(Callable[[tuple[Any, ...]], _T], functools.partial(tuple.__new__, cls))
 
 
-make_player: Final[Callable[[tuple[tuple[int, ...], tuple[int, ...], Status]], Player]] = tuple_maker(Player)
-"""``Player(line, kept, status)`` from the tuple of its three fields (`tuple_maker`)."""
+make_player: Final[Callable[[tuple[tuple[int, ...], tuple[int, ...], Status, bool]], Player]] = tuple_maker(Player)
+"""``Player(line, kept, status, flip7_barred)`` from the tuple of its four fields (`tuple_maker`)."""
 
 
 _VERBS = ("hit", "stay", "target", "steal", "discard", "swap")

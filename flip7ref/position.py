@@ -11,9 +11,12 @@ with the same messages, through the checks of this module:
   two 13s, one of them Lucky 13; a third busts); Unlucky 7 is an ordinary 7 once
   in the line (V-034), so a live line never holds it beside another 7; a busted
   line holds the duplicate that busted it (F7-040);
-- a line with the numbers of a Flip 7 (F7-050; seven distinct numbers, or seven
-  number cards where the Lucky 13 pair counts twice, ``lucky13_flip7``) exists
-  only while that Flip 7 ends the round: its maker is the state's ``flip7``;
+- a line that is a Flip 7 (`flip7ref.lines.flip7_line`, the decider play uses: F7-050;
+  seven distinct numbers, or seven number cards where the Lucky 13 pair counts twice,
+  ``lucky13_flip7``; not for a player whose Flip 7 is barred, D-V-26) exists only while
+  that Flip 7 ends the round: its maker is the state's ``flip7``; a barred player
+  (``flip7_barred``) has stayed or busted, under reading ``no-flip7`` of an edition with
+  The Zero;
 - no player holds more Second Chances than the hold limit (F7-082);
 - no zone holds more copies of a card than the deck(s) hold (F7-002, F7-123);
 - ``round_over`` is a boolean; ``flip7``, ``bonus_to``, ``dealer``, ``turn``,
@@ -38,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import CardError, SerializationError
 from .game import ACTION, MODIFIER, NUMBER, Game
-from .lines import flip7_count, repeat_allowed, same_rank
+from .lines import flip7_line, repeat_allowed, same_rank
 from .primitives.forced_draw import ForcedDrawEffect
 from .spec import edition_ids
 
@@ -87,7 +90,9 @@ class CardPool:
         return taken
 
 
-def check_seat(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ...], status: Status, flip7: int | None) -> None:
+def check_seat(
+    game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ...], status: Status, flip7: int | None, barred: bool = False
+) -> None:
     """Refuse cards in front of ``seat`` that no game can reach (see the module).
 
     Args:
@@ -97,6 +102,7 @@ def check_seat(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ..
         kept: card codes lying in front of the player.
         status: the player's status.
         flip7: the seat whose Flip 7 is ending the round, or None.
+        barred: the player's ``flip7_barred`` flag (D-V-26).
 
     Raises:
         PositionError: naming ``lines[seat]`` or ``kept[seat]``.
@@ -117,8 +123,14 @@ def check_seat(game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ..
             raise PositionError(f"lines[{seat}]", "a busted line holds the duplicate that busted it")
     elif repeated and not pair_ok:
         raise PositionError(f"lines[{seat}]", f"number {repeated[0]} twice in a line that has not busted")
-    elif flip7_count(game, line) >= game.flip7_distinct and flip7 != seat:
+    elif flip7_line(game, line, barred) and flip7 != seat:  # F7-050: the decider of play itself
         raise PositionError(f"lines[{seat}]", "a Flip 7 ends the round at once; a position mid-round holds fewer numbers")
+    if barred and not (game.zero_after_stay == "no-flip7" and game.no_stay and status.value in ("stayed", "busted")):
+        raise PositionError(
+            f"seats[{seat}].flip7_barred",
+            "false: only Just One More stopping a holder of The Zero bars a Flip 7 (D-V-26, reading no-flip7); "
+            "the player has then stayed",
+        )
     for c in sorted(set(kept)):
         eff = game.effect[c]
         most = eff.most_held() if eff is not None else None
@@ -191,7 +203,7 @@ def check_state(state: State) -> None:
     for seat, p in enumerate(state.players):
         pool.take(p.line, f"lines[{seat}]")
         pool.take(p.kept, f"kept[{seat}]")
-        check_seat(game, seat, p.line, p.kept, p.status, state.flip7)
+        check_seat(game, seat, p.line, p.kept, p.status, state.flip7, p.flip7_barred)
     pool.take(state.draw, "draw")
     pool.take(state.discard, "discard")
     pending = state.cards_in_play()  # the frames' cards: every card of the state, less the zones

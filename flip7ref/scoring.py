@@ -18,7 +18,7 @@ from .errors import CardError, OptionError
 from .game import Game
 from .lines import distinct_numbers as distinct_numbers  # re-exported: their home was this module
 from .lines import flip7_count as flip7_count
-from .lines import repeat_allowed, same_rank
+from .lines import flip7_line, repeat_allowed, same_rank
 from .model import MODIFIER, NUMBER, Player, Status
 
 
@@ -33,9 +33,11 @@ class ScoreBreakdown:
         modifiers: the sum of the adding modifiers (+N, or −N in Vengeance).
         bonus: the Flip 7 bonus added (0 without a Flip 7).
         flip7: whether the line is a Flip 7.
-        busted: whether the player busted (then ``score`` is 0).
-        score: the round score.
+        busted: whether the player busted (then ``score`` is 0, or the negatives given
+            to them under ``busted_score: modifiers``, V-081).
+        score: the round score (with ``penalty`` taken off).
         steps: ``(step name, running value)`` after each pipeline step.
+        penalty: points taken off by Brutal Mode's Flip 7 choice (V-082), else 0.
     """
 
     numbers: int
@@ -46,6 +48,7 @@ class ScoreBreakdown:
     busted: bool
     score: int
     steps: tuple[tuple[str, int], ...]
+    penalty: int = 0
 
 
 def score_line(
@@ -58,18 +61,18 @@ def score_line(
         line: card-kind codes in front of the player (numbers and modifiers; other
             cards are ignored).
         flip7: whether the line made a Flip 7; None to decide from the line
-            (seven different numbers).
+            (`flip7ref.lines.flip7_line`: seven counted numbers).
         busted: a busted player scores 0 (F7-101).
         bonus: whether the Flip 7 bonus is added; None means "when ``flip7``".
 
     Returns:
         A `ScoreBreakdown`.
     """
-    made = flip7_count(game, line) >= game.flip7_distinct if flip7 is None else flip7
+    made = flip7_line(game, line) if flip7 is None else flip7
     give_bonus = made if bonus is None else bonus
     numbers = sum(game.rank[c] for c in line if game.category[c] == NUMBER)
     mods = [game.modifier[c] for c in line if game.category[c] == MODIFIER]
-    adds = sum(v for m in mods if m is not None and m[0] == "add" for v in [m[1]])
+    adds = _adding_modifiers(game, line)
     value = 0
     multiplied = numbers
     steps: list[tuple[str, int]] = []
@@ -147,9 +150,7 @@ def score_points(game: Game, line: Sequence[int], *, flip7: bool | None = None, 
         else:
             return score_line(game, line, flip7=flip7, bonus=bonus).score
     if flip7 is None:
-        if numbers >= game.flip7_distinct:  # maybe a Flip 7 (F7-050): the full pipeline decides
-            return score_line(game, line, bonus=bonus).score
-        flip7 = False
+        flip7 = numbers >= game.flip7_distinct and flip7_line(game, line)  # F7-050
     if mods is not None:
         adds = 0
         for op, value in mods:  # multiplying in line order, as the pipeline does
@@ -216,7 +217,7 @@ def _duplicate_allowed(game: Game, line: Sequence[int], rank: int) -> bool:
 
 
 def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus_to: int | None) -> tuple[int, ...]:
-    """Each seat's round score in points (F7-100..F7-102, F7-050; V-081, V-082).
+    """Each seat's round score in points: `seat_score` for every seat.
 
     Args:
         game: the game.
@@ -226,28 +227,55 @@ def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus
             (itself: +15; another seat: -15 for that seat), or None.
 
     Returns:
-        One score per seat: 0 for a busted seat (F7-101; under option
-        ``busted_score: modifiers`` the negative modifiers given to it, V-081),
-        else the line's score with the Flip 7 bonus for its maker (or every
-        non-busted seat, option ``flip7_bonus_to``).
+        One score per seat, in seat order.
     """
-    g = game
-    if flip7 is None and bonus_to is None and g.busted_score != "modifiers":  # no bonus, no penalty: a bust scores 0 (F7-101)
-        return tuple([0 if p.status is Status.BUSTED else score_points(g, p.line) for p in players])
-    scores = []
-    for seat, p in enumerate(players):
-        busted = p.status is Status.BUSTED
-        made, bonus, penalty = flip7_terms(g, seat, busted, flip7, bonus_to)
-        if busted and g.busted_score == "modifiers":  # V-081: a busted player still scores negatives given to them
-            score = sum(m[1] for c in p.line if (m := g.modifier[c]) is not None and m[0] == "add")
-        elif busted:  # F7-101
-            score = 0
-        elif not made and not bonus:
-            score = score_points(g, p.line)
-        else:
-            score = score_points(g, p.line, flip7=made, bonus=bonus)
-        scores.append(score - penalty)
-    return tuple(scores)
+    return tuple([seat_score(game, seat, p.line, p.status is Status.BUSTED, flip7, bonus_to) for seat, p in enumerate(players)])
+
+
+def seat_score(game: Game, seat: int, line: Sequence[int], busted: bool, flip7: int | None, bonus_to: int | None) -> int:
+    """The one decider of a seat's round score (F7-100..F7-102, F7-050; V-030, V-081, V-082).
+
+    The round end, `State.line_value`, the table's score pad, the RL observation and the
+    strategies all score a seat with this function.
+
+    Args:
+        game: the game.
+        seat: the seat scored.
+        line: its card codes (numbers and modifiers).
+        busted: whether it busted this round.
+        flip7: the seat that made the Flip 7 this round, or None.  A line is a Flip 7 only
+            when its seat made one: the line's cards never decide it again here (a barred
+            line of seven numbers, D-V-26, scores as no Flip 7).
+        bonus_to: Brutal Mode's Flip 7 choice (V-082), or None.
+
+    Returns:
+        Points: 0 for a busted seat (F7-101; under option ``busted_score: modifiers`` the
+        adding modifiers in its line, V-081), else the line's pipeline score with the Flip 7
+        bonus when `flip7_terms` gives it; less Brutal Mode's penalty.  May be negative in
+        Brutal Mode.  Raises nothing for codes of the game.
+    """
+    made, bonus, penalty = flip7_terms(game, seat, busted, flip7, bonus_to)
+    if not busted:
+        return score_points(game, line, flip7=made, bonus=bonus) - penalty
+    if game.busted_score == "modifiers":  # V-081: a busted player still scores the negatives given to them
+        return _adding_modifiers(game, line) - penalty
+    return -penalty  # F7-101
+
+
+def seat_breakdown(
+    game: Game, seat: int, line: Sequence[int], busted: bool, flip7: int | None, bonus_to: int | None
+) -> ScoreBreakdown:
+    """How `seat_score` reached a seat's round score: the line's `score_line` breakdown
+    with ``score`` set to `seat_score`'s value and Brutal Mode's ``penalty`` (points
+    taken off, V-082).  Arguments as `seat_score`."""
+    made, bonus, penalty = flip7_terms(game, seat, busted, flip7, bonus_to)
+    b = score_line(game, line, flip7=made, busted=busted, bonus=bonus)
+    return attrs.evolve(b, score=seat_score(game, seat, line, busted, flip7, bonus_to), penalty=penalty)
+
+
+def _adding_modifiers(game: Game, line: Sequence[int]) -> int:
+    """The sum of the adding modifiers (+N, −N) in ``line``, in points."""
+    return sum(m[1] for c in line if (m := game.modifier[c]) is not None and m[0] == "add")
 
 
 def flip7_terms(game: Game, seat: int, busted: bool, flip7: int | None, bonus_to: int | None) -> tuple[bool, bool, int]:

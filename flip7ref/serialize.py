@@ -11,7 +11,7 @@ with a `flip7ref.position.PositionError` (the checks of `Game.new_position`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import engine as _engine  # noqa: F401 - loads the deal's frame classes into FRAME_TYPES
@@ -54,10 +54,7 @@ def state_to_dict(state: State, log: bool) -> dict[str, Any]:
         "round_shuffles": state.round_shuffles,
         "draw": [ids[c] for c in state.draw],
         "discard": [ids[c] for c in state.discard],
-        "seats": [
-            {"line": [ids[c] for c in p.line], "kept": [ids[c] for c in p.kept], "status": p.status.value}
-            for p in state.players
-        ],
+        "seats": [_seat_to_dict(p, ids) for p in state.players],
         "frames": [frame_to_dict(f, ids) for f in state.frames],
     }
     if log:
@@ -110,6 +107,7 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
                 tuple(code(c, f"seats/{i}/line") for c in s["line"]),
                 tuple(code(c, f"seats/{i}/kept") for c in s["kept"]),
                 _status(s["status"], f"seats/{i}/status"),
+                _barred(s.get("flip7_barred", False), f"seats/{i}/flip7_barred"),
             )
             for i, s in enumerate(seats)
         )
@@ -158,6 +156,21 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
             raise
         what = f"missing field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
         raise SerializationError(f"state data: malformed entry ({what})") from None
+
+
+def _seat_to_dict(p: Player, ids: Sequence[str]) -> dict[str, Any]:
+    """A seat's JSON form: ``line``, ``kept``, ``status``, and ``flip7_barred: true`` only
+    when set (D-V-26), so states of every other game serialize as before."""
+    seat: dict[str, Any] = {"line": [ids[c] for c in p.line], "kept": [ids[c] for c in p.kept], "status": p.status.value}
+    if p.flip7_barred:
+        seat["flip7_barred"] = True
+    return seat
+
+
+def _barred(value: object, where: str) -> bool:
+    if type(value) is not bool:
+        raise SerializationError(f"state data: {where}: expected true or false, got {value!r}")
+    return value
 
 
 def _status(value: object, where: str) -> Status:

@@ -39,7 +39,7 @@ from .model import _ARITY, CHANCE, HIT, STAY, TERMINAL, Action, Event, Player, S
 from .position import check_depth
 from .primitives.choose_cards import ChooseCards
 from .primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
-from .scoring import score_points
+from .scoring import seat_score
 from .serialize import STATE_FORMAT, state_from_dict, state_to_dict
 from .targets import ChooseTarget
 from .work import Work
@@ -298,7 +298,7 @@ class State:
                 message names it and the legal ones), or the state is a chance or
                 terminal node.
         """
-        if not self.frames and not self.winners and _FAST_LANES:
+        if not self.frames and not self.winners and _FAST_LANES and self.game.fast_lanes:
             # the verb of a Hit or a Stay (by identity first: an Action's == is Python-level code)
             if action is HIT or action is STAY:
                 verb = action.verb
@@ -369,7 +369,7 @@ class State:
         if code is None:
             code = game.code(card)
         pile = self.draw
-        if _FAST_LANES and self.frames and not self.winners and pile and (pile[0] == code or code in pile):
+        if _FAST_LANES and game.fast_lanes and self.frames and not self.winners and pile and (pile[0] == code or code in pile):
             fast = lanes.plain_card(self, code)
             if fast is not None:
                 return fast
@@ -418,7 +418,7 @@ class State:
         weights = self.chance_weights()
         if not weights:
             return []
-        if not _FAST_LANES:
+        if not (_FAST_LANES and self.game.fast_lanes):
             return [(card, count, self.apply_chance(card)) for card, count in weights]
         codes = self.game.codes
         shared = lanes.Siblings(merge_ends)
@@ -509,13 +509,16 @@ class State:
         return [self.game.card_ids[c] for c in self.players[self._seat(seat)].kept]
 
     def line_value(self, seat: Any) -> int:
-        """What ``seat``'s line would score if the round ended now (points).
+        """What ``seat``'s line would score if the round ended now (points): the round
+        score `flip7ref.scoring.seat_score` gives it (F7-100..F7-102, V-030, V-081, V-082),
+        with this state's Flip 7 and Brutal Mode choice.
 
         Raises:
             OptionError: ``seat`` is not a seat of this game.
         """
-        p = self.players[self._seat(seat)]
-        return 0 if p.status is Status.BUSTED else score_points(self.game, p.line)
+        s = self._seat(seat)
+        p = self.players[s]
+        return seat_score(self.game, s, p.line, p.status is Status.BUSTED, self.flip7, self.bonus_to)
 
     def round_scores(self) -> tuple[int, ...]:
         """The round scores (points) of the last finished round, one per seat."""

@@ -23,7 +23,7 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from .errors import OptionError, StrategyError
 from .game import Game
-from .scoring import score_points
+from .scoring import seat_score
 from .state import HIT, STAY, Action, State
 
 
@@ -116,8 +116,9 @@ class ThresholdStrategy:
     def choose(self, state: State, rng: random.Random) -> Action:
         """The threshold decision for the player to act (no randomness used)."""
         if state.pending()[0] == "offer":  # an offer of Hit or Stay (F7-030, F7-033; at a deal slot, F7-025)
-            seat = state.current_player  # an offer goes to an active player: the line's value is its score
-            if score_points(state.game, state.players[seat].line) >= self.threshold and state.may_stay(seat):
+            seat = state.current_player  # an offer goes to an active (not busted) player
+            value = seat_score(state.game, seat, state.players[seat].line, False, state.flip7, state.bonus_to)
+            if value >= self.threshold and state.may_stay(seat):
                 return STAY
             return HIT
         return _other_decision(state)

@@ -74,17 +74,22 @@ class Work:
     def set_line(self, seat: int, line: tuple[int, ...]) -> None:
         """Give ``seat`` the line ``line`` (card codes), keeping its kept cards and status."""
         p = self.players[seat]
-        self.players[seat] = make_player((line, p.kept, p.status))
+        self.players[seat] = make_player((line, p.kept, p.status, p.flip7_barred))
 
     def set_kept(self, seat: int, kept: tuple[int, ...]) -> None:
         """Give ``seat`` the kept cards ``kept`` (card codes), keeping its line and status."""
         p = self.players[seat]
-        self.players[seat] = make_player((p.line, kept, p.status))
+        self.players[seat] = make_player((p.line, kept, p.status, p.flip7_barred))
 
     def set_status(self, seat: int, status: Status) -> None:
         """Give ``seat`` the `Status` ``status``, keeping its cards."""
         p = self.players[seat]
-        self.players[seat] = make_player((p.line, p.kept, status))
+        self.players[seat] = make_player((p.line, p.kept, status, p.flip7_barred))
+
+    def bar_flip7(self, seat: int) -> None:
+        """Bar ``seat``'s Flip 7 for the rest of the round (D-V-26), keeping its cards and status."""
+        p = self.players[seat]
+        self.players[seat] = make_player((p.line, p.kept, p.status, True))
 
     def to_discard(self, *codes: int) -> None:
         """Put the cards ``codes`` on the discard pile, in that order."""

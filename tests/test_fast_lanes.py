@@ -13,11 +13,14 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from pathlib import Path
 
 import pytest
 
 import flip7ref.state as state_module
-from flip7ref import Game, State, Status, lanes
+from flip7ref import Game, State, Status, lanes, load_edition
+from flip7ref.lane_readings import ANY, LANE_READINGS, lanes_checked
+from flip7ref.spec import spec_dir
 from flip7ref.state import HIT, Draw
 
 OPTION_SETS = {
@@ -81,6 +84,78 @@ def test_fast_lanes_match_general_path(edition: str, players: int, monkeypatch: 
                 if s.is_terminal():
                     break
                 s = _step_both_ways(s, rng, monkeypatch)
+
+
+def _table_readings(edition: str) -> list[tuple[str, str | int]]:
+    """Every reading of every option of the shipped table ``edition``, read from the table
+    (an integer option: its named readings and its two lowest values too)."""
+    out: list[tuple[str, str | int]] = []
+    for name, spec in load_edition(edition).options.items():
+        out += [(name, r.name) for r in spec.readings]
+        if spec.integer is not None:
+            low, high = spec.integer
+            out += [(name, v) for v in (low, low + 1) if high is None or v <= high]
+    return out
+
+
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+def test_every_reading_of_every_option_takes_the_lanes_as_the_general_path(
+    edition: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """For each reading of each option of the table (the rest at their defaults), seeded
+    random games step by step both ways: lanes and general path agree, and the game runs
+    its lanes (the reading is whitelisted in `flip7ref.lane_readings`)."""
+    readings = _table_readings(edition)
+    assert len(readings) > 30
+    for name, value in readings:
+        options: dict[str, str | int] = {name: value}
+        if name != "target_score":
+            options["target_score"] = 60
+        game = Game(edition, 3, options)
+        assert game.fast_lanes, f"{name}={value!r} is not in flip7ref.lane_readings.LANE_READINGS: check it and add it"
+        rng = random.Random(f"{edition}:{name}:{value}")
+        s = game.new_initial_state(seed=None)
+        for _ in range(250):
+            if s.is_terminal():
+                break
+            s = _step_both_ways(s, rng, monkeypatch)
+
+
+def test_the_whitelist_names_the_readings_of_the_tables() -> None:
+    """LANE_READINGS lists every option of both tables with exactly its named readings
+    (integer options: every value, ANY); no stale entry."""
+    expected: dict[str, set[str]] = {}
+    for edition in ("flip7", "vengeance"):
+        for name, spec in load_edition(edition).options.items():
+            expected.setdefault(name, set()).update({ANY} if spec.integer is not None else {r.name for r in spec.readings})
+    assert {k: set(v) for k, v in LANE_READINGS.items()} == expected
+
+
+def test_an_unchecked_option_or_reading_takes_the_general_path(tmp_path: Path) -> None:
+    """A house table's own option is not whitelisted: its games run without the lanes, and
+    still play; one reading left out of the whitelist switches the lanes off too."""
+    text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
+    assert "\n  tie:\n" in text
+    house_text = text.replace("\n  tie:\n", "\n  house_rule:\n    summary: A house rule nobody checked the lanes for.\n"
+                              "    rules: [F7-120]\n    default: \"off\"\n    readings:\n"
+                              "      \"off\": {summary: Off., holders: [house]}\n  tie:\n", 1)  # fmt: skip
+    (tmp_path / "house.yaml").write_text(house_text, encoding="utf-8")
+    house = Game(str(tmp_path / "house.yaml"), 3)
+    assert "house_rule" in house.options and not house.fast_lanes
+    assert Game("flip7", 3).fast_lanes
+    s = house.new_initial_state(seed=5)
+    t = Game("flip7", 3).new_initial_state(seed=5)
+    for _ in range(60):  # the same play, with and without the lanes
+        if s.is_terminal():
+            break
+        a = s.legal_actions()[0] if not s.is_chance_node() else None
+        s = s.apply(a) if a is not None else s.apply_chance(s.next_card())
+        t = t.apply(a) if a is not None else t.apply_chance(t.next_card())
+        assert s.last_events() == t.last_events() and s.history() == t.history()
+    options = dict(Game("flip7", 3).options)
+    assert lanes_checked(options)
+    assert not lanes_checked({**options, "tie": "a-reading-nobody-checked"})
+    assert not lanes_checked({**options, "new_option": "x"})
 
 
 @pytest.mark.rules("F7-030", "F7-041")

@@ -5,8 +5,8 @@ time).  Action cards named in ``set_aside`` wait until the draw is done
 (F7-073); then they are assigned (`Assign`, a decision per card) and take effect
 in assignment order (`Resolve`, F7-074, F7-075), or are resolved one by one in
 reveal order as if just received (`InOrder`, V-044).  The draw ends early when
-the target busts (F7-071; set-aside cards by ``on_bust``) or the deck is
-exhausted (F7-115); its card is discarded at the end (F7-078).
+the target busts (F7-071; set-aside cards by ``on_bust``), holds seven numbers
+without a Flip 7 (a barred target, D-V-26; V-044) or the deck is exhausted (F7-115); its card is discarded at the end (F7-078).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from .. import events
 from ..frames import Frame, register_frame
+from ..lines import bars_flip7, holds_seven
 from ..model import CHANCE, Action, Player, Status, target
 from ..pile import supply
 from ..targets import eligible, receive, targets_for
@@ -116,6 +117,10 @@ class ForcedDraw(Frame):
             w.frames.pop()
             self.finish(w, "complete")
             return True
+        if holds_seven(w.game, w.players[self.target].line):  # V-044 (Dutch FAQ): stop at seven numbers, even barred (D-V-26)
+            w.frames.pop()
+            self.finish(w, "seven numbers")
+            return True
         return supply(w, self)
 
     def held_cards(self) -> tuple[int, ...]:
@@ -141,6 +146,8 @@ class ForcedDraw(Frame):
         if eff.then_stay and w.players[self.target].status is Status.ACTIVE:  # V-043: then stay, even with The Zero
             w.set_status(self.target, Status.STAYED)
             w.emit(events.stayed(self.target, w.cid(self.card)))
+        if eff.then_stay and not w.players[self.target].flip7_barred and bars_flip7(w.game, w.players[self.target]):
+            w.bar_flip7(self.target)  # D-V-26: stopped by Just One More while holding The Zero
         if not self.set_aside:
             return
         if outcome == "bust" and eff.on_bust == "discard":

@@ -29,8 +29,11 @@ class Freeze(Effect):
     keep_card: bool = False
 
     def play(self, w: Work, code: int, chooser: int, seat: int) -> None:
+        """The one decider of F7-060 and F7-062: the target is frozen (out of the round,
+        keeping their line to score) and the card is discarded, or stays in front of
+        them under ``keep_card``."""
         p = w.players[seat]
-        w.players[seat] = make_player((p.line, (*p.kept, code) if self.keep_card else p.kept, Status.FROZEN))
+        w.players[seat] = make_player((p.line, (*p.kept, code) if self.keep_card else p.kept, Status.FROZEN, p.flip7_barred))
         if not self.keep_card:
             w.to_discard(code)
         w.emit(events.frozen(seat, chooser))

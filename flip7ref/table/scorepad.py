@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..game import MODIFIER, NUMBER
-from ..scoring import flip7_terms, score_line
+from ..scoring import seat_breakdown
 from ..state import Event, State, Status, game_end
 from .record import TableRecord
 
@@ -46,7 +46,7 @@ class ScorePad(TableRecord):
         penalty) is rebuilt from the round's final lines: the lines just before
         the step that ended the round, with that step's events applied (cards
         dealt, a Swap, Steal or Discard, an Unlucky 7 wipe, a Second Chance used),
-        then scored by :func:`flip7ref.scoring.score_line` as the interpreter
+        then scored by :func:`flip7ref.scoring.seat_breakdown` as the interpreter
         scores a round (F7-100..F7-102, F7-050; V-081, V-082).  It is left out
         (None) for a seat where the rebuilt score is not the round's score.
         """
@@ -120,21 +120,14 @@ class ScorePad(TableRecord):
         lines, busted, flip7, bonus_to = self._final_lines(prev, events, move)
         out: list[dict[str, Any] | None] = []
         for seat, line in enumerate(lines):
-            made, bonus, penalty = flip7_terms(g, seat, busted[seat], flip7, bonus_to)  # as the interpreter scores
-            if made or bonus:
-                b = score_line(g, line, flip7=made, busted=busted[seat], bonus=bonus)
-            else:  # as the interpreter: the line alone decides
-                b = score_line(g, line, busted=busted[seat])
-            score = b.score
-            if busted[seat] and g.busted_score == "modifiers":  # V-081: the negatives given still count
-                score = b.modifiers
-            if score - penalty != scores[seat]:
+            b = seat_breakdown(g, seat, line, busted[seat], flip7, bonus_to)  # as the interpreter scores a seat
+            if b.score != scores[seat]:
                 out.append(None)
                 continue
             mods = [g.card_ids[c] for c in line if g.category[c] == MODIFIER]
             out.append({
                 "numbers": b.numbers, "multiplied": b.multiplied, "modifiers": b.modifiers, "bonus": b.bonus,
-                "flip7": b.flip7, "busted": b.busted, "penalty": -penalty, "score": score - penalty,
+                "flip7": b.flip7, "busted": b.busted, "penalty": -b.penalty, "score": b.score,
                 "cards": [g.card_ids[c] for c in line], "modifier_cards": mods,
             })  # fmt: skip
         return out
