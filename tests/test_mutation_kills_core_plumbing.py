@@ -376,7 +376,7 @@ def test_a_set_aside_second_chance_kept_by_a_frozen_target_leaves_them_frozen() 
 def test_the_state_repr_names_every_field_but_the_history_link() -> None:
     s = Game("flip7", 3).new_position(lines={0: ["5"]}, draw=["7"], seed=None)
     text = repr(s)
-    active = "status=<Status.ACTIVE: 'active'>"
+    active = "status=<Status.ACTIVE: 'active'>, flip7_barred=False"
     assert text.startswith(
         f"State(game=Game('flip7', players=3, options={{}}), players=(Player(line=(5,), kept=(), {active}), "
         f"Player(line=(), kept=(), {active}), Player(line=(), kept=(), {active})), draw=(0, 1, 2, 2, 3, "
