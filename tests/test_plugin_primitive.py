@@ -122,7 +122,8 @@ def test_peek_keep_puts_the_card_into_the_line_through_the_receiving_rules(game:
 def test_peek_on_an_empty_pile_does_nothing_with_an_event(game: Game) -> None:
     s = game.new_position(lines={0: ["3"]}, draw=["peek"], rest="out", seed=0, turn=0)
     s = s.apply("hit").apply_chance("peek")
-    assert [describe(e, game) for e in s.last_events()] == ["seat 0 hits and gets Peek!", "seat 0's Peek! finds the draw pile empty"]
+    texts = [describe(e, game) for e in s.last_events()]
+    assert texts == ["seat 0 hits and gets Peek!", "seat 0's Peek! finds the draw pile empty"]
     assert s.line(0) == ["3"] and s.discard == (game.code("peek"),) and s.frames == () and s.current_player == 1
 
 
