@@ -112,6 +112,7 @@ class Deal(Frame):
     name: ClassVar[str] = "deal"
     FIELDS: ClassVar[tuple[str, ...]] = ("position",)
     KINDS: ClassVar[tuple[str, ...]] = ("int",)
+    automatic: ClassVar[bool] = True
 
     position: int
 

@@ -4,7 +4,8 @@ The interpreter builds every event it emits through the constructors below (the
 general path and the fast lanes alike), so an event type's shape is written once.
 An `Event` is a type name and ``(key, value)`` pairs; card values are card ids
 (strings), seats are ints.  `describe` gives one plain-words line for an event
-(``flip7 trace``, ``flip7ref explain``); `TEXT` holds the describer of each type.
+(``flip7 trace``, ``flip7ref explain``); `TEXT` holds the describer of each type,
+and `event_text` registers one (a primitive outside the package adds its events so).
 """
 
 from __future__ import annotations
@@ -176,12 +177,29 @@ TEXT: dict[str, _Describer] = {}
 """The describer of each event type: ``(event, game, lang) -> str``."""
 
 
-def _text(type_: str) -> Callable[[_Describer], _Describer]:
+def event_text(type_: str) -> Callable[[_Describer], _Describer]:
+    """Decorator: register ``fn(event, game, lang) -> str`` as the readable text of events of
+    ``type_`` (`describe` calls it).  A primitive outside the interpreter registers its
+    events' texts this way and builds its events with `make`.
+
+    Raises:
+        ValueError: ``type_`` is empty or has a describer already (one text per type).
+    """
+    if not type_ or not isinstance(type_, str):
+        raise ValueError(f"event type: expected a name, got {type_!r}")
+
     def register(fn: _Describer) -> _Describer:
+        known = TEXT.get(type_)
+        same = known is not None and (known.__module__, known.__qualname__) == (fn.__module__, fn.__qualname__)
+        if known is not None and not same:  # the same function again: a module imported twice
+            raise ValueError(f"event type {type_!r} already has a text ({known.__module__}.{known.__qualname__})")
         TEXT[type_] = fn
         return fn
 
     return register
+
+
+_text = event_text
 
 
 def card_name(game: Game, card: str | None, lang: str = "en") -> str:

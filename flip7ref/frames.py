@@ -17,16 +17,26 @@ primitive).  The protocol (methods of `Frame`, each with a default):
 - `Frame.settle`: an automatic step while it is on top (True when one was taken);
 - `Frame.held_cards`: the card codes it holds (card conservation, the end of a round);
 - `Frame.end_with_round`: what becomes of it when the round ends (F7-052, D-V-09);
-- `Frame.exhaust`: what an empty deck and discard pile make of a draw (F7-115).
+- `Frame.exhaust`: what an empty deck and discard pile make of a draw (F7-115);
+- `Frame.check`: what a serialized frame of the kind must satisfy beyond its field
+  types (the position checks of `flip7ref.position` call it); ``automatic`` frames
+  (the deal under way, a queue to resolve) are never on top of a settled stack.
 
-`frame_to_dict` and `frame_from_dict` give the JSON form (``{"frame": name, field:
-value...}``, card codes as ids).
+A frame kind's decision has a *kind* (the first item of `Frame.pending`); the kinds
+beyond the interpreter's own are registered with `register_decision_kind`, with the
+words that say what is decided (`DECISION_KINDS`).
+
+`frame_to_dict` and `frame_args` give the JSON form (``{"frame": name, field:
+value...}``, card codes as ids: the fields a class names in ``CARD_FIELDS`` and
+``CARD_LISTS``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from . import events
 from .model import Action, Player
@@ -36,18 +46,25 @@ if TYPE_CHECKING:
     from .work import Work
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a plug-in primitive's frames subclass it in Python (docs/core.md)
 class Frame:
     """Base of the frame classes: the protocol's defaults, and value semantics from
     ``FIELDS`` (equality, hashing, ``repr``, pickling).
 
     Class attributes: ``name`` (the frame's kind, ``Deal.name == "deal"``), ``FIELDS``
     (the field names in constructor order), ``KINDS`` (each field's type as text:
-    ``int``, ``str``, ``tuple[int, ...]``, ``tuple[tuple[int, int, int], ...]``).
+    ``int``, ``str``, ``tuple[int, ...]``, ``tuple[tuple[int, int, int], ...]``),
+    ``CARD_FIELDS`` / ``CARD_LISTS`` (the fields holding one card code / a tuple of
+    them, written as card ids in the JSON form), ``automatic`` (True for a frame that
+    settling always takes off the top: never the top of a settled stack).
     """
 
     name: ClassVar[str] = ""
     FIELDS: ClassVar[tuple[str, ...]] = ()
     KINDS: ClassVar[tuple[str, ...]] = ()
+    CARD_FIELDS: ClassVar[tuple[str, ...]] = ("card",)
+    CARD_LISTS: ClassVar[tuple[str, ...]] = ("set_aside", "cards")
+    automatic: ClassVar[bool] = False
 
     def key(self) -> tuple[Any, ...]:
         """The field values in ``FIELDS`` order."""
@@ -112,6 +129,19 @@ class Frame:
     def exhaust(self, w: Work) -> None:
         """No card is left anywhere to draw for this frame (F7-115, ``empty_deck: stop-drawing``)."""
 
+    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        """What is wrong with this frame as part of a position of ``game`` with ``players``
+        seats, beyond its field types and seat fields (which `flip7ref.position` checks
+        for every frame): ``(field, expected)``, e.g. ``("card", "an action card")``, or
+        None when nothing is.  `flip7ref.position.check_state` words the error."""
+        return None
+
+
+def action_card(game: Game, code: int) -> tuple[str, str] | None:
+    """`Frame.check`'s answer for a frame whose ``card`` must be an action card: None when
+    card ``code`` has an effect, else ``("card", "an action card")``."""
+    return None if game.effect[code] is not None else ("card", "an action card")
+
 
 FRAME_TYPES: dict[str, type[Frame]] = {}
 """Every frame class by its ``name`` (filled as the modules that own them load)."""
@@ -122,17 +152,49 @@ def register_frame(cls: type[Frame]) -> None:
     FRAME_TYPES[cls.name] = cls
 
 
-_CARD_FIELDS = ("card",)
-_CARD_LISTS = ("set_aside", "cards")
+DECISION_KINDS: dict[str, str] = {
+    "offer": "is offered Hit or Stay and chooses {move}",
+    "play": "chooses who gets {card}: {move}",
+    "give": "must hand the spare {card} on: {move}",
+    "keep_or_give": "keeps {card} or hands it on: {move}",
+    "assign": "assigns the set-aside {card}: {move}",
+    "cards": "picks the cards for {card}: {move}",
+    "flip7_bonus": "chooses where the Flip 7 bonus goes: {move}",
+    "chance": "",
+    "terminal": "",
+}
+"""Every decision kind (the first item of ``State.pending``) with the words that follow
+"seat N" when a step is explained (``{card}``: the card in question, ``{move}``: the
+decision taken; empty for ``chance`` and ``terminal``, which are no decisions).  The
+interpreter's own kinds come first, in this order; `register_decision_kind` adds a
+primitive's."""
+
+
+def register_decision_kind(kind: str, words: str) -> None:
+    """Add the decision kind ``kind`` (what `Frame.pending` of a primitive's frame names)
+    with ``words``, a template of what the deciding seat does (``{card}`` and ``{move}``
+    may appear, see `DECISION_KINDS`).  Registering a kind again replaces its words.
+
+    Raises:
+        ValueError: ``kind`` is empty, or one of the interpreter's own kinds.
+    """
+    if not kind or kind in OWN_DECISION_KINDS:
+        own = ", ".join(OWN_DECISION_KINDS)
+        raise ValueError(f"decision kind: expected a new name, got {kind!r} (the interpreter's own: {own})")
+    DECISION_KINDS[kind] = words
+
+
+OWN_DECISION_KINDS: tuple[str, ...] = tuple(DECISION_KINDS)
+"""The interpreter's own decision kinds, in order (``flip7ref.rl.encoding.DECISION_KINDS``)."""
 
 
 def frame_to_dict(f: Frame, ids: Sequence[str]) -> dict[str, Any]:
     """The JSON form of a frame: ``{"frame": name, field: value...}``, cards as ids."""
     data: dict[str, Any] = {"frame": f.name}
     for name, value in zip(f.FIELDS, f.key(), strict=True):
-        if name in _CARD_FIELDS:
+        if name in f.CARD_FIELDS:
             value = ids[value]
-        elif name in _CARD_LISTS:
+        elif name in f.CARD_LISTS:
             value = [ids[c] for c in value]
         elif name == "items":
             value = [[ids[c], t, ch] for c, t, ch in value]
@@ -154,9 +216,9 @@ def frame_args(cls: type[Frame], data: Any, code: Callable[[object, str], int], 
     args: list[Any] = []
     for name in cls.FIELDS:
         value = data[name]
-        if name in _CARD_FIELDS:
-            value = code(value, f"{where}/card")
-        elif name in _CARD_LISTS:
+        if name in cls.CARD_FIELDS:
+            value = code(value, f"{where}/{name}")
+        elif name in cls.CARD_LISTS:
             value = tuple(code(c, f"{where}/{name}") for c in value)
         elif name == "items":
             value = tuple((code(c, f"{where}/items"), int(t), int(ch)) for c, t, ch in value)

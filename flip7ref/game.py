@@ -13,13 +13,13 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import OptionError
+from .errors import OptionError, SpecError
 from .lane_readings import lanes_checked
 from .model import ACTION as ACTION  # re-exported: their home was this module
 from .model import MODIFIER as MODIFIER
 from .model import NUMBER as NUMBER
 from .primitives import Effect as Effect  # re-exported: its home was this module
-from .primitives import effect_from_table
+from .primitives import EntryError, effect_from_table
 from .spec import CATEGORIES, Edition, load_edition
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class Game:
         self.rank: tuple[int, ...] = tuple(c.rank if c.rank is not None else -1 for c in ed.cards)
         self.traits: tuple[frozenset[str], ...] = tuple(frozenset(c.traits) for c in ed.cards)
         self.modifier: tuple[tuple[str, int] | None, ...] = tuple(c.modifier for c in ed.cards)
-        self.effect: tuple[Effect | None, ...] = tuple(self._effect(c.effect) for c in ed.cards)
+        self.effect: tuple[Effect | None, ...] = tuple(self._effect(c.effect, c.index) for c in ed.cards)
         th = ed.thresholds
         self.flip7_distinct: int = th["flip7_distinct"]
         self.flip7_bonus: int = th["flip7_bonus"]
@@ -163,7 +163,13 @@ class Game:
         self.no_stay: frozenset[int] = frozenset(i for i, t in enumerate(self.traits) if "no_stay" in t)  # V-031
         self._key = (ed.id, str(ed.path), players, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
 
-    def _effect(self, raw: Mapping[str, Any] | None) -> Effect | None:
+    def _effect(self, raw: Mapping[str, Any] | None, index: int) -> Effect | None:
+        """The effect of card ``index`` (its table entry ``raw``, options resolved).
+
+        Raises:
+            SpecError: the entry names a primitive no module registered, or a parameter
+                its primitive does not read (naming the table file and the card).
+        """
         if raw is None:
             return None
         values = {k: _resolve(v, self.options) for k, v in raw.items()}
@@ -175,7 +181,12 @@ class Game:
                 set_aside.add(self.edition.card(ref).index)
         if "set_aside" in values:
             values["set_aside"] = frozenset(set_aside)
-        return effect_from_table(values)  # the primitive's own parameters (flip7ref.primitives)
+        try:
+            return effect_from_table(values)  # the primitive's own parameters (flip7ref.primitives)
+        except EntryError as exc:
+            card = self.edition.cards[index].id
+            where = f"/cards/{index}/effect/{exc.key}"
+            raise SpecError(str(self.edition.path), where, f"{exc.expected} (card {card!r})") from None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and other._key == self._key

@@ -76,8 +76,42 @@ make_player: Final[Callable[[tuple[tuple[int, ...], tuple[int, ...], Status, boo
 """``Player(line, kept, status, flip7_barred)`` from the tuple of its four fields (`tuple_maker`)."""
 
 
-_VERBS = ("hit", "stay", "target", "steal", "discard", "swap")
-_ARITY: Final = {"hit": 0, "stay": 0, "target": 1, "steal": 2, "discard": 2, "swap": 4}
+_ARITY: Final[dict[str, int]] = {"hit": 0, "stay": 0, "target": 1, "steal": 2, "discard": 2, "swap": 4}
+"""Every verb of `Action` with its number of arguments, in the order of legal actions
+(the verbs of the shipped rules; `register_verb` adds a primitive's own)."""
+_RANK: Final[dict[str, int]] = {verb: i for i, verb in enumerate(_ARITY)}
+_VERB_WORD: Final = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def register_verb(verb: str, arity: int) -> None:
+    """Add ``verb`` (taking ``arity`` whole-number arguments) to the vocabulary of `Action`,
+    so that ``Action.parse`` reads it and legal actions sort it after the verbs known before.
+    A primitive registers the verbs of its decisions (``@primitive(..., verbs=...)``).
+    Registering a verb again with the same arity does nothing.
+
+    Args:
+        verb: a lower-case word of letters, digits and ``_``, starting with a letter.
+        arity: how many whole numbers follow it (0 or more).
+
+    Raises:
+        ValueError: a malformed verb or arity, or a verb known with another arity.
+    """
+    if not verb or not verb[0].isalpha() or any(ch not in _VERB_WORD for ch in verb):
+        raise ValueError(f"verb: expected a lower-case word of letters, digits and '_', got {verb!r}")
+    if isinstance(arity, bool) or not isinstance(arity, int) or arity < 0:
+        raise ValueError(f"arity of {verb!r}: expected a whole number from 0, got {arity!r}")
+    known = _ARITY.get(verb)
+    if known is not None and known != arity:
+        raise ValueError(f"verb {verb!r} is already registered with {known} argument(s), not {arity}")
+    if known is None:
+        _ARITY[verb] = arity
+        _RANK[verb] = len(_RANK)
+
+
+def verbs() -> dict[str, int]:
+    """Every verb `Action.parse` reads, with its number of arguments, in the order of
+    legal actions (a copy: `register_verb` adds one)."""
+    return dict(_ARITY)
 
 
 @mypyc_attr(native_class=False)
@@ -90,8 +124,8 @@ class Action:
     set-aside card, a modifier; in Brutal Mode after a Flip 7, oneself for +15 or
     another seat for -15).  ``steal S I`` takes card I (0-based, in the order of
     ``State.line``) of seat S; ``discard S I`` discards it; ``swap S I T J``
-    exchanges card I of seat S with card J of seat T.  ``str(action)`` gives the
-    string form; `parse` reads it.
+    exchanges card I of seat S with card J of seat T; a primitive may add verbs of
+    its own (`register_verb`).  ``str(action)`` gives the string form; `parse` reads it.
     """
 
     verb: str
@@ -110,8 +144,8 @@ class Action:
         if not isinstance(text, str):
             raise IllegalActionError(repr(text), [], "expected an action's string form, such as 'hit' or 'target 2'")
         words = text.strip().lower().split()
-        if not words or words[0] not in _VERBS:
-            raise IllegalActionError(text, [], f"unknown action (known verbs: {', '.join(_VERBS)})")
+        if not words or words[0] not in _ARITY:
+            raise IllegalActionError(text, [], f"unknown action (known verbs: {', '.join(_ARITY)})")
         try:
             args = tuple(int(w) for w in words[1:])
         except ValueError:
@@ -123,7 +157,7 @@ class Action:
 
     def sort_key(self) -> tuple[int, tuple[int, ...]]:
         """Key for the stable order of legal actions."""
-        return (_VERBS.index(self.verb), self.args)
+        return (_RANK[self.verb], self.args)
 
 
 HIT: Final = Action("hit")

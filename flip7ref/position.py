@@ -40,18 +40,15 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import CardError, SerializationError
-from .game import ACTION, MODIFIER, NUMBER, Game
+from .game import ACTION, NUMBER, Game
 from .lines import flip7_line, repeat_allowed, same_rank
-from .primitives.forced_draw import ForcedDrawEffect
 from .spec import edition_ids
 
 if TYPE_CHECKING:
     from .state import State, Status
 
-# Frame names (``Frame.name`` of flip7ref.state): this module reads states but does not
-# import the interpreter, which imports it.
-_CARD_FRAMES = ("forced_draw", "choose_target", "choose_cards")
-_AUTOMATIC_FRAMES = ("deal", "resolve", "in_order")
+_SEAT_FIELDS = ("seat", "target", "giver", "chooser", "owner", "resolver")
+"""The frame fields that name a seat (checked for every frame, whatever its kind)."""
 
 
 class PositionError(CardError, SerializationError):
@@ -178,21 +175,13 @@ def check_state(state: State) -> None:
     for i, frame in enumerate(state.frames):
         f: Any = frame  # the fields read below belong to the frame types named
         _check_frame_fields(f, i)
-        drawn = game.effect[f.card] if f.name == "forced_draw" else None
-        if isinstance(drawn, ForcedDrawEffect) and f.remaining > drawn.count:
-            raise bad(f"frames/{i}/remaining", f"at most {drawn.count} cards still to draw")
-        for field in ("seat", "target", "giver", "chooser", "owner", "resolver"):
-            if hasattr(f, field) and getattr(f, field) not in seats:
+        for field in _SEAT_FIELDS:
+            if field in f.FIELDS and getattr(f, field) not in seats:
                 raise bad(f"frames/{i}/{field}", f"a seat 0..{n - 1}")
-        if f.name == "choose_target" and not all(s in seats for s in f.allowed):
-            raise bad(f"frames/{i}/allowed", f"seats 0..{n - 1}")
-        if (
-            f.name in _CARD_FRAMES
-            and game.effect[f.card] is None
-            and not (f.name == "choose_target" and game.category[f.card] == MODIFIER)
-        ):
-            raise bad(f"frames/{i}/card", "an action card")
-    if state.frames and state.frames[-1].name in _AUTOMATIC_FRAMES and not state.winners:
+        problem = frame.check(game, n)  # the frame kind's own checks (flip7ref.frames.Frame.check)
+        if problem is not None:
+            raise bad(f"frames/{i}/{problem[0]}", problem[1])
+    if state.frames and state.frames[-1].automatic and not state.winners:
         raise bad("frames", "a decision or a draw on top of the pending-work stack")
     top = state.frames[-1] if state.frames else None
     if state.flip7 is not None and not (top is not None and top.name == "flip7_choice" and top.decider() == state.flip7):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ import attrs
 from .errors import CardError, Flip7RefError, SpecError
 from .game import Game
 from .position import MAX_DEPTH, too_deep
-from .spec import Edition, read_text_file, validate
+from .spec import Edition, load_edition, read_text_file, validate
 from .state import CHANCE, TERMINAL, Event, State
 
 
@@ -207,13 +208,26 @@ def _checkpoint(state: State, point: Mapping[str, Any]) -> str | None:
     return None
 
 
-def replay(data: Mapping[str, Any]) -> ReplayResult:
+def replay(data: Mapping[str, Any], edition: Any = None) -> ReplayResult:
     """Replay a transcript in the reference; see the module docstring.
 
+    Args:
+        data: the transcript (`load_transcript`, or `transcript` output).
+        edition: the edition table to play it with, when it is not a shipped one (a
+            path to a ``.yaml`` table or a loaded `Edition`; the transcript's
+            ``edition`` must be its id).  By default the transcript's ``edition``
+            names a shipped table: a path is never taken from the data.
+
     Raises:
-        Flip7RefError: the transcript's edition, options, players or dealer are invalid.
+        Flip7RefError: the transcript's edition, options, players or dealer are invalid
+            (`SpecError`: ``edition`` is of another edition than the transcript's).
     """
-    game = Game(data["edition"], data["players"], data.get("options") or {})
+    table: Any = data["edition"]
+    if edition is not None:
+        table = edition if isinstance(edition, Edition) else load_edition(os.fspath(edition))
+        if table.id != data["edition"]:
+            raise SpecError(str(table.path), "/edition/id", f"the transcript's edition {data['edition']!r}, got {table.id!r}")
+    game = Game(table, data["players"], data.get("options") or {})
     state = game.new_initial_state(dealer=data["dealer"], totals=data.get("totals"))
 
     def verdict(index: int | None, message: str, rules: tuple[str, ...], agrees: bool | None = None) -> ReplayResult:

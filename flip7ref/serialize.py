@@ -125,30 +125,30 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
             value = data.get(key)
             if value is not None and type(value) is not int:
                 raise SerializationError(f"state data: {key}: expected a seat number or null, got {value!r}")
-        fields = (
-            game,
-            players,
-            tuple(code(c, "draw") for c in need("draw", list)),
-            tuple(code(c, "discard") for c in need("discard", list)),
-            tuple(frames),
-            need("dealer", int),
-            need("turn", int),
-            need("round", int),
-            tuple(need("totals", list)),
-            tuple(need("last_scores", list)),
-            flip7,
-            data.get("round_over", False),
-            tuple(need("winners", list)),
-            data.get("shuffle_seed"),
-            need("shuffles", int),
-            data.get("bonus_to"),
-            data.get("round_shuffles", 0),
-        )
+        fields: dict[str, Any] = {  # by name: the order of the fields is declared once, in State
+            "game": game,
+            "players": players,
+            "draw": tuple(code(c, "draw") for c in need("draw", list)),
+            "discard": tuple(code(c, "discard") for c in need("discard", list)),
+            "frames": tuple(frames),
+            "dealer": need("dealer", int),
+            "turn": need("turn", int),
+            "round": need("round", int),
+            "totals": tuple(need("totals", list)),
+            "last_scores": tuple(need("last_scores", list)),
+            "flip7": flip7,
+            "round_over": data.get("round_over", False),
+            "winners": tuple(need("winners", list)),
+            "shuffle_seed": data.get("shuffle_seed"),
+            "shuffles": need("shuffles", int),
+            "bonus_to": data.get("bonus_to"),
+            "round_shuffles": data.get("round_shuffles", 0),
+        }
         start = state_from_dict(cls, data["start"], game) if "start" in data else None
         log: Log | None = None
         for entry in data.get("log") or []:
             log = Log(log, str(entry["move"]), tuple(Event.from_dict(e) for e in entry["events"]), start)
-        state = cls(*fields, log)
+        state = cls(**fields, _log=log)
         check_state(state)  # the one definition of a reachable position (flip7ref.position)
         return state
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:

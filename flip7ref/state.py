@@ -66,6 +66,14 @@ _STATE_FIELDS = (
     "game", "players", "draw", "discard", "frames", "dealer", "turn", "round", "totals", "last_scores", "flip7",
     "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "round_shuffles", "_log",
 )  # fmt: skip
+"""The fields of `State`, in constructor order: the one declaration of their order.  The
+class body, ``__init__``, ``_make`` and ``_fields`` spell them out for the compiled build
+(a native class needs them written; tests/test_state_fields.py checks that they follow
+this tuple, and that `flip7ref.work.Work` and the JSON form hold every field); the pure
+build's layout (`flip7ref.tuple_layout`), ``__repr__``, the position's fields and
+`flip7ref.serialize` are derived from it."""
+_DISCARD: Final = _STATE_FIELDS.index("discard")
+_LOG: Final = _STATE_FIELDS.index("_log")
 
 
 class State:
@@ -181,7 +189,7 @@ class State:
     def _position(self) -> tuple[Any, ...]:
         """The fields that make the position: every field but the history, the discard pile as a multiset."""
         fields = self._fields()
-        return (*fields[:3], tuple(sorted(self.discard)), *fields[4:17])
+        return (*fields[:_DISCARD], tuple(sorted(self.discard)), *fields[_DISCARD + 1 : _LOG])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self._position() == other._position()

@@ -129,10 +129,10 @@ def _other_decision(state: State) -> Action:
     legal = state.legal_actions()
     seat = state.current_player
     kind, card = state.pending()
-    if kind == "cards":
+    seats = [a.args[0] for a in legal if a.args and a.verb == "target"]
+    if kind == "cards" or not seats:  # the cards to move, or a plug-in primitive's decision: look one move ahead
         best = max(state.successors(), key=lambda pair: (_advantage(state, pair[1], seat), [-x for x in pair[0].args]))
         return best[0]
-    seats = [a.args[0] for a in legal if a.args]
     if kind == "keep_or_give" and seat in seats:
         return Action("target", (seat,))
     if kind == "give":

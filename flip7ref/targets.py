@@ -97,6 +97,13 @@ class ChooseTarget(Frame):
     def pending(self, game: Game) -> tuple[str, str | None]:
         return (self.purpose, game.card_ids[self.card])
 
+    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        if not all(0 <= s < players for s in self.allowed):
+            return ("allowed", f"seats 0..{players - 1}")
+        if game.effect[self.card] is None and game.category[self.card] != MODIFIER:
+            return ("card", "an action card")
+        return None
+
     def decide(self, w: Work, act: Action) -> None:
         seat = act.args[0]
         w.emit(events.target_chosen(self.chooser, w.cid(self.card), seat))

@@ -22,9 +22,18 @@ def _sample(cls: type[Frame]) -> Frame:
 
 def test_every_kind_is_registered_under_its_name() -> None:
     kinds = ["deal", "deal_offer", "draw", "forced_draw", "choose_target", "assign", "resolve", "in_order", "choose_cards"]
-    assert sorted(FRAME_TYPES) == sorted([*kinds, "flip7_choice"])
+    own = sorted(n for n, cls in FRAME_TYPES.items() if cls.__module__.startswith("flip7ref."))  # not a plug-in's
+    assert own == sorted([*kinds, "flip7_choice"])
     for name, cls in FRAME_TYPES.items():
         assert cls.name == name
+
+
+def test_automatic_frames_and_card_fields() -> None:
+    """The frames settling always takes off the top are the deal under way and the two queues;
+    every shipped frame writes ``card``, ``set_aside`` and ``cards`` as card ids."""
+    automatic = sorted(n for n, cls in FRAME_TYPES.items() if cls.automatic and cls.__module__.startswith("flip7ref."))
+    assert automatic == ["deal", "in_order", "resolve"]
+    assert Frame.CARD_FIELDS == ("card",) and Frame.CARD_LISTS == ("set_aside", "cards")
 
 
 @pytest.mark.parametrize("name", sorted(FRAME_TYPES))

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from ..conformance import Case
+from ..frames import DECISION_KINDS
 from ..game import Game
 from ..replay import event_rules, load_transcript, replay
 from ..spec import Edition, load_edition
@@ -37,15 +38,6 @@ class Step:
     events: tuple[tuple[str, tuple[str, ...]], ...]
 
 
-_DECISIONS = {
-    "offer": "is offered Hit or Stay and chooses {move}",
-    "play": "chooses who gets {card}: {move}",
-    "give": "must hand the spare {card} on: {move}",
-    "keep_or_give": "keeps {card} or hands it on: {move}",
-    "assign": "assigns the set-aside {card}: {move}",
-    "cards": "picks the cards for {card}: {move}",
-    "flip7_bonus": "chooses where the Flip 7 bonus goes: {move}",
-}
 
 
 def walk(states: Sequence[State], moves: Sequence[str], lang: str = "en") -> list[Step]:
@@ -77,7 +69,7 @@ def walk(states: Sequence[State], moves: Sequence[str], lang: str = "en") -> lis
             words = f"card drawn: {card_name(game, move.removeprefix('chance '), lang)}"
         else:
             kind, card = before.pending()
-            template = _DECISIONS.get(kind, "decides {move}")
+            template = DECISION_KINDS.get(kind) or "decides {move}"  # a primitive's kind brings its words
             words = f"seat {before.current_player} " + template.format(card=card_name(game, card, lang), move=move)
             legal = before.legal_action_strings()
             if kind == "offer" and legal == ["hit"]:

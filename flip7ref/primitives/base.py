@@ -26,6 +26,8 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .. import events
+from ..frames import register_decision_kind
+from ..model import register_verb
 from ..targets import eligible, offer_target, play
 
 if TYPE_CHECKING:
@@ -42,6 +44,8 @@ class _Named:
 
     __slots__ = ()
     primitive: ClassVar[str]
+    verbs: ClassVar[tuple[str, ...]] = ()
+    decision_kinds: ClassVar[tuple[str, ...]] = ()
 
 
 @mypyc_attr(native_class=False)
@@ -54,8 +58,11 @@ class Effect(_Named):
             or ``any`` (`flip7ref.targets.TARGET_STATUSES`).
         self_target: ``allowed`` or ``only-when-alone``: may the drawer choose themselves.
 
-    The class attribute ``primitive`` is the primitive's name (``freeze``,
-    ``forced_draw``, ``bust_shield``, ``swap``, ``steal``, ``discard_card``).
+    Class attributes (set by `primitive`): ``primitive``, the primitive's name
+    (``freeze``, ``forced_draw``, ``bust_shield``, ``swap``, ``steal``, ``discard_card``,
+    or a plug-in's); ``verbs``, the `Action` verbs of its own decisions (``steal``...);
+    ``decision_kinds``, the kinds its frames' decisions have beyond the interpreter's
+    own (`flip7ref.frames.DECISION_KINDS`).
     """
 
     targets: str = "active"
@@ -132,11 +139,47 @@ PRIMITIVES: dict[str, type[Effect]] = {}
 """Every primitive's effect class by its name (the values of the schema's primitive enum)."""
 
 
-def primitive(name: str) -> Callable[[_EffectClass], _EffectClass]:
-    """Class decorator: name an effect class and register it in `PRIMITIVES`."""
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def primitive(
+    name: str, *, verbs: Mapping[str, int] | None = None, decisions: Mapping[str, str] | None = None
+) -> Callable[[_EffectClass], _EffectClass]:
+    """Class decorator: name an effect class and register it in `PRIMITIVES`, with the
+    vocabulary of its decisions.
+
+    Everything else a primitive brings registers where it is defined: its frames with
+    `flip7ref.frames.register_frame` (their ``check`` method holds their position
+    checks), its events' texts with `flip7ref.events.event_text`.  A module outside the
+    package may register a primitive: importing it before a `flip7ref.Game` is built
+    lets an edition table name it (``effect: {primitive: NAME}``).
+
+    Args:
+        name: the primitive's name in edition tables: a lower-case word (letters,
+            digits, ``_``) starting with a letter.
+        verbs: the `Action` verbs of its decisions with their number of arguments
+            (`flip7ref.model.register_verb`), e.g. ``{"steal": 2}``.
+        decisions: the decision kinds of its frames beyond the interpreter's own, with
+            the words that explain a step (`flip7ref.frames.register_decision_kind`).
+
+    Raises:
+        ValueError: a malformed name, a name registered by another class, or a verb or
+            decision kind the registries refuse.
+    """
+    if not name or not name[0].isalpha() or any(ch not in _NAME_CHARS for ch in name):
+        raise ValueError(f"primitive name: expected a lower-case word of letters, digits and '_', got {name!r}")
 
     def named(cls: _EffectClass) -> _EffectClass:
+        known = PRIMITIVES.get(name)
+        if known is not None and (known.__module__, known.__qualname__) != (cls.__module__, cls.__qualname__):
+            raise ValueError(f"primitive {name!r} is already registered by {known.__module__}.{known.__qualname__}")
+        for verb, arity in (verbs or {}).items():
+            register_verb(verb, arity)
+        for kind, words in (decisions or {}).items():
+            register_decision_kind(kind, words)
         cls.primitive = name
+        cls.verbs = tuple(verbs or ())
+        cls.decision_kinds = tuple(decisions or ())
         PRIMITIVES[name] = cls
         return cls
 

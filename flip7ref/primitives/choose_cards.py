@@ -15,7 +15,7 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .. import events
-from ..frames import Frame, register_frame
+from ..frames import Frame, action_card, register_frame
 from ..model import Action, Player
 from .base import Effect
 
@@ -93,6 +93,9 @@ class ChooseCards(Frame):
 
     def pending(self, game: Game) -> tuple[str, str | None]:
         return ("cards", game.card_ids[self.card])
+
+    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        return action_card(game, self.card)
 
     def decide(self, w: Work, act: Action) -> None:
         effect_of(w.game, self.card).move(w, self, act)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..work import Work
 
 
-@primitive("discard_card")
+@primitive("discard_card", verbs={"discard": 2})
 @mypyc_attr(native_class=False)
 @attrs.frozen
 class DiscardCard(CardPick):

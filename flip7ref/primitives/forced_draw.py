@@ -18,7 +18,7 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .. import events
-from ..frames import Frame, register_frame
+from ..frames import Frame, action_card, register_frame
 from ..lines import bars_flip7, holds_seven
 from ..model import CHANCE, Action, Player, Status, target
 from ..pile import supply
@@ -97,6 +97,12 @@ class ForcedDraw(Frame):
 
     def decider(self) -> int:
         return CHANCE
+
+    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        drawn = game.effect[self.card]
+        if isinstance(drawn, ForcedDrawEffect) and self.remaining > drawn.count:
+            return ("remaining", f"at most {drawn.count} cards still to draw")
+        return action_card(game, self.card)
 
     def reveal(self, w: Work, code: int) -> None:
         w.emit(events.dealt(self.target, w.cid(code), w.cid(self.card)))
@@ -253,6 +259,7 @@ class Resolve(Frame):
     name: ClassVar[str] = "resolve"
     FIELDS: ClassVar[tuple[str, ...]] = ("items",)
     KINDS: ClassVar[tuple[str, ...]] = ("tuple[tuple[int, int, int], ...]",)
+    automatic: ClassVar[bool] = True
 
     items: tuple[tuple[int, int, int], ...]
 
@@ -291,6 +298,7 @@ class InOrder(Frame):
     name: ClassVar[str] = "in_order"
     FIELDS: ClassVar[tuple[str, ...]] = ("chooser", "cards")
     KINDS: ClassVar[tuple[str, ...]] = ("int", "tuple[int, ...]")
+    automatic: ClassVar[bool] = True
 
     chooser: int
     cards: tuple[int, ...]

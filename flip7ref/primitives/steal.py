@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..work import Work
 
 
-@primitive("steal")
+@primitive("steal", verbs={"steal": 2})
 @mypyc_attr(native_class=False)
 @attrs.frozen
 class Steal(CardPick):

@@ -24,7 +24,7 @@ def _args_of(action: Action) -> tuple[int, ...]:
     return action.args
 
 
-@primitive("swap")
+@primitive("swap", verbs={"swap": 4})
 @mypyc_attr(native_class=False)
 @attrs.frozen
 class Swap(CardPick):

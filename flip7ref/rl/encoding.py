@@ -17,6 +17,11 @@ target        P                        ``s`` -> ``target s``
 steal         P x K (Steal cards)      ``s * K + k`` -> ``steal s i``
 discard       P x K (Discard cards)    ``s * K + k`` -> ``discard s i``
 swap          P(P-1)/2 x K x K (Swap)  ``pair(a, b) * K * K + ka * K + kb`` -> ``swap a i b j``
+(a verb)      1, P, or its own         a plug-in primitive's verbs, in the order
+                                       they were registered: 1 index for a verb
+                                       without arguments, P (a seat) for one with
+                                       one, else a block it registers
+                                       (`register_action_block`)
 ============  =======================  ==========================================
 
 ``target s`` answers every choice of a seat: the target of a Freeze, Flip
@@ -43,8 +48,9 @@ kept                P x C     per seat, action cards lying in front (Second Chan
 status              P x 4     per seat, one-hot: active, stayed, frozen, busted
 totals              P         running totals (points)
 line_values         P         what each line would score now (points; 0 when busted)
-decision            9         one-hot pending kind: offer, play, give, keep_or_give,
-                              assign, cards, flip7_bonus, chance, terminal
+decision            9 (+E)    one-hot pending kind: offer, play, give, keep_or_give,
+                              assign, cards, flip7_bonus, chance, terminal (then the
+                              E kinds of the game's plug-in primitives, if any)
 decision_card       C         one-hot: the card the decision is about (zeros if none)
 to_act              P         one-hot: the seat to decide (zeros at chance/terminal)
 observer            P         one-hot: the seat this observation is for
@@ -61,18 +67,20 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, OptionError
 from ..game import Game
+from ..model import verbs
 from ..state import Action, State, Status
 
 if TYPE_CHECKING:
     import numpy as np
 
 DECISION_KINDS = ("offer", "play", "give", "keep_or_give", "assign", "cards", "flip7_bonus", "chance", "terminal")
-"""The kinds of `State.pending`, in the order of the observation's ``decision`` section."""
+"""The interpreter's kinds of `State.pending`, in the order of the observation's ``decision``
+section (`decision_kinds` adds those of a game's plug-in primitives)."""
 
 STATUSES = (Status.ACTIVE, Status.STAYED, Status.FROZEN, Status.BUSTED)
 """Statuses in the order of the observation's ``status`` section."""
@@ -80,7 +88,137 @@ STATUSES = (Status.ACTIVE, Status.STAYED, Status.FROZEN, Status.BUSTED)
 POINTS_BOUND = 1_000_000
 """Points and round numbers in an observation are clipped to +-this."""
 
-_PICK_PRIMITIVES = {"steal": "steal", "discard": "discard_card", "swap": "swap"}
+
+def decision_kinds(game: Game) -> tuple[str, ...]:
+    """The kinds of `State.pending` a game's observation tells apart: `DECISION_KINDS`, then
+    the kinds its primitives declare (``Effect.decision_kinds``; table order, each once).
+    A game of the shipped primitives has exactly `DECISION_KINDS`."""
+    extra = [k for e in game.effect if e is not None for k in e.decision_kinds if k not in DECISION_KINDS]
+    return (*DECISION_KINDS, *dict.fromkeys(extra))
+
+
+class ActionBlock:
+    """The indices of one verb's actions, for a verb with arguments other than one seat
+    (a plug-in registers one with `register_action_block`; a verb without arguments
+    gets one index, a verb with one argument one index per seat).
+
+    Args:
+        index: the game's `ActionIndex` (players, line kinds, seat pairs).
+    """
+
+    def __init__(self, index: ActionIndex) -> None:
+        self.index = index
+
+    def size(self) -> int:
+        """How many indices the block has."""
+        raise NotImplementedError
+
+    def encode(self, state: State, act: Action) -> int:
+        """The offset in the block of ``act`` at ``state`` (IndexError, KeyError or ValueError
+        when out of range)."""
+        raise NotImplementedError
+
+    def decode(self, state: State, offset: int) -> Action:
+        """The action at ``offset`` of the block at ``state`` (ValueError: no such card)."""
+        raise NotImplementedError
+
+    def describe(self, offset: int) -> str:
+        """A readable name of ``offset`` without a state."""
+        raise NotImplementedError
+
+
+class _NoArguments(ActionBlock):
+    def __init__(self, index: ActionIndex, verb: str) -> None:
+        super().__init__(index)
+        self.verb = verb
+
+    def size(self) -> int:
+        return 1
+
+    def encode(self, state: State, act: Action) -> int:
+        return 0
+
+    def decode(self, state: State, offset: int) -> Action:
+        return Action(self.verb)
+
+    def describe(self, offset: int) -> str:
+        return self.verb
+
+
+class _Seat(_NoArguments):
+    def size(self) -> int:
+        return self.index.players
+
+    def encode(self, state: State, act: Action) -> int:
+        (seat,) = act.args
+        if not 0 <= seat < self.index.players:
+            raise IndexError(seat)
+        return seat
+
+    def decode(self, state: State, offset: int) -> Action:
+        return Action(self.verb, (offset,))
+
+    def describe(self, offset: int) -> str:
+        return f"{self.verb} {offset}"
+
+
+class _Pick(_NoArguments):
+    """``steal s i`` / ``discard s i``: a seat and the kind of a card of its line."""
+
+    def size(self) -> int:
+        return self.index.players * len(self.index.line_kinds)
+
+    def encode(self, state: State, act: Action) -> int:
+        seat, i = act.args
+        return seat * len(self.index.line_kinds) + self.index.kind(state, seat, i)
+
+    def decode(self, state: State, offset: int) -> Action:
+        kinds = self.index.line_kinds
+        seat, kind = divmod(offset, len(kinds))
+        return Action(self.verb, (seat, state.line(seat).index(kinds[kind])))
+
+    def describe(self, offset: int) -> str:
+        kinds = self.index.line_kinds
+        seat, kind = divmod(offset, len(kinds))
+        return f"{self.verb} seat {seat} {kinds[kind]}"
+
+
+class _Swap(_NoArguments):
+    """``swap a i b j``: a pair of seats and the kinds of one card of each line."""
+
+    def size(self) -> int:
+        return len(self.index.pairs) * len(self.index.line_kinds) ** 2
+
+    def encode(self, state: State, act: Action) -> int:
+        a, i, b, j = act.args
+        k, ix = len(self.index.line_kinds), self.index
+        return ix.pair_of[(a, b)] * k * k + ix.kind(state, a, i) * k + ix.kind(state, b, j)
+
+    def decode(self, state: State, offset: int) -> Action:
+        kinds = self.index.line_kinds
+        k = len(kinds)
+        pair, rest = divmod(offset, k * k)
+        ka, kb = divmod(rest, k)
+        a, b = self.index.pairs[pair]
+        return Action("swap", (a, state.line(a).index(kinds[ka]), b, state.line(b).index(kinds[kb])))
+
+    def describe(self, offset: int) -> str:
+        kinds = self.index.line_kinds
+        k = len(kinds)
+        pair, rest = divmod(offset, k * k)
+        ka, kb = divmod(rest, k)
+        a, b = self.index.pairs[pair]
+        return f"swap seat {a} {kinds[ka]} with seat {b} {kinds[kb]}"
+
+
+ACTION_BLOCKS: dict[str, Callable[[ActionIndex, str], ActionBlock]] = {"steal": _Pick, "discard": _Pick, "swap": _Swap}
+"""The block maker of each verb with more than one argument, by verb (``maker(index, verb)``)."""
+
+
+def register_action_block(verb: str, maker: Callable[[ActionIndex, str], ActionBlock]) -> None:
+    """Give the plug-in verb ``verb`` (of two or more arguments) its block of action indices:
+    ``maker(index, verb)`` returns an `ActionBlock` for a game's `ActionIndex`."""
+    ACTION_BLOCKS[verb] = maker
 
 
 def action_index(action: object, legal: Sequence[int] = ()) -> int:
@@ -109,7 +247,8 @@ class ActionIndex:
     Attributes:
         size: the number of indices (``Discrete(size)``).
         blocks: ``{name: (start, size)}`` for ``hit``, ``stay``, ``target`` and,
-            when the edition has such cards, ``steal``, ``discard`` and ``swap``.
+            when the edition has such cards, ``steal``, ``discard`` and ``swap`` (then
+            the verbs of plug-in primitives, see the module).
         line_kinds: the card ids a pick can name (numbers and modifiers, table order).
 
     The layout is in this module's docstring and in ``docs/rl.md``.
@@ -121,22 +260,28 @@ class ActionIndex:
         cards = game.edition.cards
         self.line_kinds: tuple[str, ...] = tuple(c.id for c in cards if c.category in ("number", "modifier"))
         self._kind_of: dict[str, int] = {k: i for i, k in enumerate(self.line_kinds)}
-        primitives = {e.primitive for e in game.effect if e is not None}
-        p, k = self.players, len(self.line_kinds)
+        p = self.players
         self.pairs: tuple[tuple[int, int], ...] = tuple(itertools.combinations(range(p), 2))
-        self._pair_of = {ab: i for i, ab in enumerate(self.pairs)}
-        sizes = [("hit", 1), ("stay", 1), ("target", p)]
-        for verb, primitive in _PICK_PRIMITIVES.items():
-            if primitive in primitives:
-                sizes.append((verb, len(self.pairs) * k * k if verb == "swap" else p * k))
+        self.pair_of: dict[tuple[int, int], int] = {ab: i for i, ab in enumerate(self.pairs)}
+        arity = verbs()
+        used = {v for e in game.effect if e is not None for v in e.verbs}
+        self._blocks: dict[str, ActionBlock] = {}
+        for verb in ("hit", "stay", "target", *(v for v in arity if v in used)):  # registry order
+            if verb in ACTION_BLOCKS:
+                self._blocks[verb] = ACTION_BLOCKS[verb](self, verb)
+            elif arity[verb] <= 1:
+                self._blocks[verb] = (_Seat if arity[verb] else _NoArguments)(self, verb)
+            else:
+                raise OptionError(f"verb {verb!r}: {arity[verb]} arguments need an action block (register_action_block)")
         self.blocks: dict[str, tuple[int, int]] = {}
         start = 0
-        for name, size in sizes:
-            self.blocks[name] = (start, size)
-            start += size
+        for name, block in self._blocks.items():
+            self.blocks[name] = (start, block.size())
+            start += block.size()
         self.size: int = start
 
-    def _kind(self, state: State, seat: int, position: int) -> int:
+    def kind(self, state: State, seat: int, position: int) -> int:
+        """The line kind (index into ``line_kinds``) of card ``position`` of ``seat``'s line."""
         return self._kind_of[state.line(seat)[position]]
 
     def encode(self, state: State, action: Action | str) -> int:
@@ -151,20 +296,8 @@ class ActionIndex:
         if block is None:
             raise IllegalActionError(str(act), [], f"{self.game.edition.id} has no {act.verb!r} decisions")
         start, _ = block
-        k = len(self.line_kinds)
         try:
-            if act.verb in ("hit", "stay"):
-                return start
-            if act.verb == "target":
-                (seat,) = act.args
-                if not 0 <= seat < self.players:
-                    raise IndexError(seat)
-                return start + seat
-            if act.verb in ("steal", "discard"):
-                seat, i = act.args
-                return start + seat * k + self._kind(state, seat, i)
-            a, i, b, j = act.args
-            return start + self._pair_of[(a, b)] * k * k + self._kind(state, a, i) * k + self._kind(state, b, j)
+            return start + self._blocks[act.verb].encode(state, act)
         except (IndexError, KeyError, ValueError):
             raise IllegalActionError(str(act), [], "a seat or card position out of range for this state") from None
 
@@ -182,19 +315,8 @@ class ActionIndex:
             raise IllegalActionError(str(index), [], f"an action index must be 0..{self.size - 1}")
         index = int(index)
         verb, offset = next((v, index - s) for v, (s, n) in self.blocks.items() if s <= index < s + n)
-        k = len(self.line_kinds)
-        if verb in ("hit", "stay"):
-            return Action(verb)
-        if verb == "target":
-            return Action("target", (offset,))
         try:
-            if verb in ("steal", "discard"):
-                seat, kind = divmod(offset, k)
-                return Action(verb, (seat, state.line(seat).index(self.line_kinds[kind])))
-            pair, rest = divmod(offset, k * k)
-            ka, kb = divmod(rest, k)
-            a, b = self.pairs[pair]
-            return Action("swap", (a, state.line(a).index(self.line_kinds[ka]), b, state.line(b).index(self.line_kinds[kb])))
+            return self._blocks[verb].decode(state, offset)
         except ValueError:
             raise IllegalActionError(self.describe(index), state.legal_action_strings(), "no such card in that line") from None
 
@@ -221,18 +343,7 @@ class ActionIndex:
         """A readable name of an index that does not need a state: ``"steal seat 2 +4"``."""
         for verb, (start, size) in self.blocks.items():
             if start <= index < start + size:
-                offset, k = index - start, len(self.line_kinds)
-                if verb in ("hit", "stay"):
-                    return verb
-                if verb == "target":
-                    return f"target {offset}"
-                if verb in ("steal", "discard"):
-                    seat, kind = divmod(offset, k)
-                    return f"{verb} seat {seat} {self.line_kinds[kind]}"
-                pair, rest = divmod(offset, k * k)
-                ka, kb = divmod(rest, k)
-                a, b = self.pairs[pair]
-                return f"swap seat {a} {self.line_kinds[ka]} with seat {b} {self.line_kinds[kb]}"
+                return self._blocks[verb].describe(index - start)
         raise IllegalActionError(str(index), [], f"an action index must be 0..{self.size - 1}")
 
 
@@ -245,6 +356,8 @@ class ObservationEncoder:
     Attributes:
         size: the vector's length.
         sections: ``{name: (start, size)}`` in vector order.
+        decision_kinds: the pending kinds of the ``decision`` section, in order
+            (`decision_kinds`).
         low, high: per-element bounds (lists of ``size`` floats).
     """
 
@@ -252,10 +365,12 @@ class ObservationEncoder:
         self.game = game
         p = game.players
         self.card_ids: tuple[str, ...] = game.card_ids
+        self.decision_kinds: tuple[str, ...] = decision_kinds(game)
+        self._kind_index = {k: i for i, k in enumerate(self.decision_kinds)}
         c = len(self.card_ids)
         layout = [
             ("unseen", c), ("discard", c), ("set_aside", c), ("lines", p * c), ("kept", p * c), ("status", p * 4),
-            ("totals", p), ("line_values", p), ("decision", len(DECISION_KINDS)), ("decision_card", c),
+            ("totals", p), ("line_values", p), ("decision", len(self.decision_kinds)), ("decision_card", c),
             ("to_act", p), ("observer", p), ("dealer", p), ("turn", p), ("round", 1),
         ]  # fmt: skip
         self.sections: dict[str, tuple[int, int]] = {}
@@ -312,7 +427,7 @@ class ObservationEncoder:
             out[totals + seat] = _clip(state.totals[seat])
             out[values + seat] = _clip(state.line_value(seat))
         kind, card = state.pending()
-        out[sec["decision"][0] + DECISION_KINDS.index(kind)] = 1.0
+        out[sec["decision"][0] + self._kind_index[kind]] = 1.0
         if card is not None:
             out[sec["decision_card"][0] + game.codes[card]] = 1.0
         who = state.current_player

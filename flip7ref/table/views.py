@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..events import card_name
+from ..frames import DECISION_KINDS, OWN_DECISION_KINDS
 from ..replay import rules_at
 from ..spec import Edition
 from ..state import CHANCE, TERMINAL, State
@@ -15,17 +17,7 @@ class Views(Rulings, ScorePad):
     """`view`: the game as the page (``static/app.js``) reads it."""
 
     def _action_view(self, state: State, text: str) -> dict[str, Any]:
-        words = text.split()
-        verb, args = words[0], [int(w) for w in words[1:]]
-        out: dict[str, Any] = {"action": text, "verb": verb}
-        if verb == "target":
-            out["seat"] = args[0]
-        elif verb in ("steal", "discard"):
-            out["seat"], out["card"] = args[0], state.line(args[0])[args[1]]
-        elif verb == "swap":
-            out["seat"], out["card"] = args[0], state.line(args[0])[args[1]]
-            out["seat2"], out["card2"] = args[2], state.line(args[2])[args[3]]
-        return out
+        return action_view(state, text)
 
     def view(self) -> dict[str, Any]:
         """The whole game as JSON-able data for the page (see ``static/app.js``)."""
@@ -50,7 +42,6 @@ class Views(Rulings, ScorePad):
             return base
         state = self.state
         current = state.current_player
-        kind, card = state.pending()
         receiver = None
         if current == CHANCE and state.frames:
             top = state.frames[-1]
@@ -75,13 +66,60 @@ class Views(Rulings, ScorePad):
         base.update(
             round=state.round, dealer=state.dealer, current=current,
             who=None if current < 0 else current, receiver=receiver,
-            pending={"kind": kind, "card": card}, seats=seats, draw_count=len(state.draw),
+            pending=pending_view(state, self.lang), seats=seats, draw_count=len(state.draw),
             discard_count=len(state.discard), chance=chance, actions=actions, steps=steps,
             pad=self.pad(), undo=len(self.states) > 1, redo=bool(self.redo_moves),
             finished=state.is_terminal(), winners=list(state.winners), terminal=current == TERMINAL,
             rules_here=[self._rule(r) for r in rules_at(state)],
         )  # fmt: skip
         return base
+
+
+_OWN_VERBS = ("hit", "stay", "target", "steal", "discard", "swap")
+"""The verbs the page (``static/app.js``) labels itself; any other gets `action_view`'s ``label``."""
+
+
+def action_view(state: State, text: str) -> dict[str, Any]:
+    """One legal action as the page shows it (a button).
+
+    Args:
+        state: the state the action is legal at.
+        text: the action's string form (``"target 2"``, ``"steal 1 0"``...).
+
+    Returns:
+        ``{"action": text, "verb": verb}`` plus, by verb: ``seat`` (``target``); ``seat``
+        and ``card`` (``steal``, ``discard``); ``seat``, ``card``, ``seat2``, ``card2``
+        (``swap``).  A verb of a plug-in primitive gets the generic view: ``args`` (its
+        numbers) and ``label``, its words (``"peek_keep 1"`` reads ``"peek keep 1"``),
+        which the page shows as they are.
+    """
+    words = text.split()
+    verb, args = words[0], [int(w) for w in words[1:]]
+    out: dict[str, Any] = {"action": text, "verb": verb}
+    if verb == "target":
+        out["seat"] = args[0]
+    elif verb in ("steal", "discard"):
+        out["seat"], out["card"] = args[0], state.line(args[0])[args[1]]
+    elif verb == "swap":
+        out["seat"], out["card"] = args[0], state.line(args[0])[args[1]]
+        out["seat2"], out["card2"] = args[2], state.line(args[2])[args[3]]
+    elif verb not in _OWN_VERBS:
+        out["args"] = args
+        out["label"] = " ".join([verb.replace("_", " "), *words[1:]])
+    return out
+
+
+def pending_view(state: State, lang: str = "en") -> dict[str, Any]:
+    """What the decision at ``state`` is about, as the page shows it: ``{"kind": kind,
+    "card": card id or None}`` (`State.pending`), plus for a decision kind of a plug-in
+    primitive ``text``: the words registered with it (`flip7ref.frames.DECISION_KINDS`),
+    ``{card}`` filled with the card's name in ``lang`` and ``{move}`` with "..."."""
+    kind, card = state.pending()
+    out: dict[str, Any] = {"kind": kind, "card": card}
+    if kind not in OWN_DECISION_KINDS:
+        words = DECISION_KINDS.get(kind) or f"decides ({kind})"
+        out["text"] = words.replace("{card}", card_name(state.game, card, lang)).replace("{move}", "...")
+    return out
 
 
 def edition_catalogue(edition: Edition, lang: str = "en") -> dict[str, Any]:

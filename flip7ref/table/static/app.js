@@ -163,6 +163,7 @@ function actionButton(a) {
     else if (k === "flip7_bonus") label = a.seat === G.who ? t("flip7_plus") : t("flip7_minus") + " " + seatName(a.seat);
     else label = cardName(G.pending.card) + " → " + seatName(a.seat);
   } else if (v === "swap") label = t("swap") + ": " + seatName(a.seat) + " " + cardName(a.card) + " ⇄ " + seatName(a.seat2) + " " + cardName(a.card2);
+  else if (a.label !== undefined) label = a.label;  // a plug-in primitive's verb: the generic view
   else label = t(v) + ": " + seatName(a.seat) + " " + cardName(a.card);
   return h("button", { class: "act" + (v === "hit" ? " primary" : ""), "data-action": a.action, onclick: () => post("act", { action: a.action }) }, label);
 }
@@ -189,7 +190,7 @@ function promptBox() {
     }
   } else {
     box.append(h("div", { class: "who", id: "who" }, t("decides", { name: seatName(G.who) }) +
-      (G.pending.card ? " — " + cardName(G.pending.card) : "")));
+      (G.pending.card ? " — " + cardName(G.pending.card) : "") + (G.pending.text ? " — " + G.pending.text : "")));
     box.append(h("div", { class: "actions", id: "actions" }, G.actions.map(actionButton)));
   }
   if (G.rules_here && G.rules_here.length) {
