@@ -125,8 +125,10 @@ def scenario_discard_chooser(value: str | int) -> Any:
 
 
 def scenario_swap_scope(value: str | int) -> Any:
-    """Seat 0 hits a Swap: with an empty line, the seats it may play it on; holding 5, the swaps open to it."""
-    g = _game(3, "swap_scope", value)
+    """Seat 0 hits a Swap: with an empty line, the seats it may play it on; holding 5, the swaps open to it.
+
+    Played with ``unusable_actions: refuse`` so that the seats offered are those who can use it."""
+    g = Game("vengeance", 3, {"swap_scope": value, "unusable_actions": "refuse"})
     s = g.new_position(dealer=2, turn=0, lines={1: ["6"], 2: ["8"]}, draw=["swap"])
     s = play(s, "hit")
     assert s.pending() == ("play", "swap")
@@ -399,7 +401,7 @@ DEFAULTS: dict[str, str | int] = {
     "reshuffles": 1,
     "zero_just_one_more": "no-flip7",
     "busted_cards": "keep",
-    "unusable_actions": "refuse",
+    "unusable_actions": "fizzle",
     "brutal_zero": "zero",
 }
 
@@ -745,7 +747,7 @@ def test_table_option_list() -> None:
         "reshuffles": ["1"],
         "zero_just_one_more": ["no-flip7", "general-rules"],
         "busted_cards": ["keep", "discard"],
-        "unusable_actions": ["refuse", "fizzle"],
+        "unusable_actions": ["fizzle", "refuse"],
         "brutal_zero": ["zero", "negatives"],
     }
     assert list(EDITION.options) == list(CASES)
