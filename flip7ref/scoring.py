@@ -239,7 +239,7 @@ def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus
         busted = p.status is Status.BUSTED
         made, bonus, penalty = flip7_terms(g, seat, busted, flip7, bonus_to)
         if busted and g.busted_score == "modifiers":  # V-081: a busted player still scores negatives given to them
-            score = sum(m[1] for c in p.line if (m := g.modifier[c]) is not None and m[0] == "add")
+            score = busted_points(g, p.line)
         elif busted:  # F7-101
             score = 0
         elif not made and not bonus:
@@ -248,6 +248,24 @@ def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus
             score = score_points(g, p.line, flip7=made, bonus=bonus)
         scores.append(score - penalty)
     return tuple(scores)
+
+
+def busted_points(game: Game, line: Sequence[int]) -> int:
+    """What a busted line scores in points: 0 (F7-101), or in Brutal Mode (option
+    ``busted_score: modifiers``, V-081) its negative modifiers: those given after the
+    bust, i.e. after the line's last number, the card that busted it (V-084, D-V-33
+    reading ``given-after-bust``), or all of them (``all-negatives``).  ``line``: card
+    codes in the order they arrived.  Raises nothing."""
+    if game.busted_score != "modifiers":
+        return 0
+    cards = line
+    if game.busted_modifiers == "given-after-bust":  # V-084: the cards held at the bust stay void
+        last = -1
+        for i, c in enumerate(line):
+            if game.category[c] == NUMBER:
+                last = i
+        cards = line[last + 1 :]
+    return sum(m[1] for c in cards if (m := game.modifier[c]) is not None and m[0] == "add")
 
 
 def flip7_terms(game: Game, seat: int, busted: bool, flip7: int | None, bonus_to: int | None) -> tuple[bool, bool, int]:

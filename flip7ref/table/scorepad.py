@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..game import MODIFIER, NUMBER
-from ..scoring import flip7_terms, score_line
+from ..scoring import busted_points, flip7_terms, score_line
 from ..state import Event, State, Status, game_end
 from .record import TableRecord
 
@@ -126,8 +126,8 @@ class ScorePad(TableRecord):
             else:  # as the interpreter: the line alone decides
                 b = score_line(g, line, busted=busted[seat])
             score = b.score
-            if busted[seat] and g.busted_score == "modifiers":  # V-081: the negatives given still count
-                score = b.modifiers
+            if busted[seat] and g.busted_score == "modifiers":  # V-081, V-084: the negatives given still count
+                score = busted_points(g, line)
             if score - penalty != scores[seat]:
                 out.append(None)
                 continue
