@@ -231,6 +231,15 @@ def scenario_brutal_zero(value: str | int) -> Any:
     return tuple(out)
 
 
+def scenario_brutal_busted(value: str | int) -> Any:
+    """Brutal Mode: seat 0 (5, -4) busts on a 5, seat 1 (9) gives it the -10 it hits and stays
+    (seat 2 stayed on 6): the round scores."""
+    g = Game("vengeance", 3, {"brutal": "true", "brutal_busted": value})
+    s = g.new_position(dealer=2, lines={0: ["5", "-4"], 1: ["9"], 2: ["6"]}, statuses={2: "stayed"}, draw=["5", "-10", "3"])
+    s = play(s, "hit", "hit", "target 0", "stay")
+    return s.last_scores
+
+
 SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "brutal": scenario_brutal,
     "lucky13_flip7": scenario_lucky13_flip7,
@@ -248,6 +257,7 @@ SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "busted_cards": scenario_busted_cards,
     "unusable_actions": scenario_unusable_actions,
     "brutal_zero": scenario_brutal_zero,
+    "brutal_busted": scenario_brutal_busted,
 }
 
 T012 = ("target 0", "target 1", "target 2")
@@ -364,6 +374,10 @@ CASES: dict[str, dict[str | int, Any]] = {
         "zero": (0, 0),
         "negatives": (-4, 0),
     },
+    "brutal_busted": {
+        "given-after-bust": (-10, 9, 6),  # the -4 held at the bust stays void
+        "all-negatives": (-14, 9, 6),  # -4 and -10
+    },
 }
 
 # option -> the rule ids of its `rules:` entry in vengeance.yaml (checked against the table below).
@@ -384,6 +398,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "busted_cards": ("V-020",),
     "unusable_actions": ("V-048",),
     "brutal_zero": ("V-030", "V-080"),
+    "brutal_busted": ("V-081", "V-084",),
 }
 
 DEFAULTS: dict[str, str | int] = {
@@ -403,6 +418,7 @@ DEFAULTS: dict[str, str | int] = {
     "busted_cards": "keep",
     "unusable_actions": "fizzle",
     "brutal_zero": "zero",
+    "brutal_busted": "given-after-bust",
 }
 
 
@@ -749,6 +765,7 @@ def test_table_option_list() -> None:
         "busted_cards": ["keep", "discard"],
         "unusable_actions": ["fizzle", "refuse"],
         "brutal_zero": ["zero", "negatives"],
+        "brutal_busted": ["given-after-bust", "all-negatives"],
     }
     assert list(EDITION.options) == list(CASES)
 
@@ -834,3 +851,10 @@ def test_unusable_actions(reading: str, expected: Any) -> None:
 def test_brutal_zero(reading: str, expected: Any) -> None:
     """brutal_zero: The Zero, 3 and -4 score 0 (zero) or -4 in Brutal Mode (negatives); 0 outside it."""
     check_reading(SCENARIOS, "brutal_zero", reading, expected)
+
+
+@pytest.mark.rules("V-081", "V-084")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "brutal_busted"))
+def test_brutal_busted(reading: str, expected: Any) -> None:
+    """brutal_busted: a busted seat holding -4 and given -10 scores -10 (given-after-bust) or -14 (all-negatives)."""
+    check_reading(SCENARIOS, "brutal_busted", reading, expected)
