@@ -240,6 +240,27 @@ def scenario_brutal_busted(value: str | int) -> Any:
     return s.last_scores
 
 
+def scenario_unlucky7_flip_four(value: str | int) -> Any:
+    """Seat 0 (5) plays a Flip Four on itself and flips -4, Unlucky 7, 3, 8: its line, who decides next
+    and on what, and the cards the wipes took."""
+    g = _game(3, "unlucky7_flip_four", value)
+    s = g.new_position(dealer=2, lines={0: ["5"], 1: ["9"], 2: ["6"]}, draw=["flip_four", "-4", "unlucky7", "3", "8", "2"])
+    s = play(s, "hit", "target 0")
+    wiped = [e.get("cards") for e in s.events() if e.type == "line_wiped"]
+    return s.line(0), s.current_player, s.pending(), wiped
+
+
+def scenario_flip_four_late_bust(value: str | int) -> Any:
+    """Seat 0 (5) plays a Flip Four on itself: Just One More, -4, 2, 3; the Just One More (on itself) draws
+    a 5 and busts it: who decides next and on what, and what became of the -4."""
+    g = _game(3, "flip_four_late_bust", value)
+    draw = ["flip_four", "just_one_more", "-4", "2", "3", "5", "8"]
+    s = g.new_position(dealer=2, lines={0: ["5"], 1: ["9"], 2: ["6"]}, draw=draw)
+    s = play(s, "hit", "target 0", "target 0")
+    gone = [e.get("reason") for e in s.events() if e.type == "discarded" and e.get("card") == "-4"]
+    return s.status(0), s.current_player, s.pending(), tuple(s.legal_action_strings()), gone
+
+
 SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "brutal": scenario_brutal,
     "lucky13_flip7": scenario_lucky13_flip7,
@@ -258,6 +279,8 @@ SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "unusable_actions": scenario_unusable_actions,
     "brutal_zero": scenario_brutal_zero,
     "brutal_busted": scenario_brutal_busted,
+    "unlucky7_flip_four": scenario_unlucky7_flip_four,
+    "flip_four_late_bust": scenario_flip_four_late_bust,
 }
 
 T012 = ("target 0", "target 1", "target 2")
@@ -378,6 +401,14 @@ CASES: dict[str, dict[str | int, Any]] = {
         "given-after-bust": (-10, 9, 6),  # the -4 held at the bust stays void
         "all-negatives": (-14, 9, 6),  # -4 and -10
     },
+    "unlucky7_flip_four": {
+        "survives": (["unlucky7", "3", "8"], 0, ("play", "-4"), [("5",)]),  # the -4 still waits for a receiver
+        "wiped": (["unlucky7", "3", "8"], 1, ("offer", None), [("5",), ("-4",)]),  # gone with the line
+    },
+    "flip_four_late_bust": {
+        "all": (Status.BUSTED, 0, ("play", "-4"), ("target 1", "target 2"), []),  # the busted seat gives the -4
+        "actions-only": (Status.BUSTED, 1, ("offer", None), ("hit", "stay"), ["target busted"]),
+    },
 }
 
 # option -> the rule ids of its `rules:` entry in vengeance.yaml (checked against the table below).
@@ -399,6 +430,8 @@ RULES: dict[str, tuple[str, ...]] = {
     "unusable_actions": ("V-048",),
     "brutal_zero": ("V-030", "V-080"),
     "brutal_busted": ("V-081", "V-084",),
+    "unlucky7_flip_four": ("V-035", "V-039",),
+    "flip_four_late_bust": ("V-044",),
 }
 
 DEFAULTS: dict[str, str | int] = {
@@ -419,6 +452,8 @@ DEFAULTS: dict[str, str | int] = {
     "unusable_actions": "fizzle",
     "brutal_zero": "zero",
     "brutal_busted": "given-after-bust",
+    "unlucky7_flip_four": "survives",
+    "flip_four_late_bust": "all",
 }
 
 
@@ -766,6 +801,8 @@ def test_table_option_list() -> None:
         "unusable_actions": ["fizzle", "refuse"],
         "brutal_zero": ["zero", "negatives"],
         "brutal_busted": ["given-after-bust", "all-negatives"],
+        "unlucky7_flip_four": ["survives", "wiped"],
+        "flip_four_late_bust": ["all", "actions-only"],
     }
     assert list(EDITION.options) == list(CASES)
 
@@ -858,3 +895,19 @@ def test_brutal_zero(reading: str, expected: Any) -> None:
 def test_brutal_busted(reading: str, expected: Any) -> None:
     """brutal_busted: a busted seat holding -4 and given -10 scores -10 (given-after-bust) or -14 (all-negatives)."""
     check_reading(SCENARIOS, "brutal_busted", reading, expected)
+
+
+@pytest.mark.rules("V-035", "V-039")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "unlucky7_flip_four"))
+def test_unlucky7_flip_four(reading: str, expected: Any) -> None:
+    """unlucky7_flip_four: a -4 set aside before Unlucky 7 in the same Flip Four waits for a
+    receiver (survives) or is wiped (wiped)."""
+    check_reading(SCENARIOS, "unlucky7_flip_four", reading, expected)
+
+
+@pytest.mark.rules("V-044")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "flip_four_late_bust"))
+def test_flip_four_late_bust(reading: str, expected: Any) -> None:
+    """flip_four_late_bust: after a set-aside Just One More busts the target the waiting -4 is
+    still given out (all) or discarded (actions-only)."""
+    check_reading(SCENARIOS, "flip_four_late_bust", reading, expected)
