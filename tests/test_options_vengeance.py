@@ -261,6 +261,15 @@ def scenario_flip_four_late_bust(value: str | int) -> Any:
     return s.status(0), s.current_player, s.pending(), tuple(s.legal_action_strings()), gone
 
 
+def scenario_deal_after_early_cards(value: str | int) -> Any:
+    """Dealer 1: seat 2 is dealt 4, seat 0 a Flip Four it plays on seat 1 (1, 2, 3, 5) before seat 1's
+    slot: who is asked next and on what, and seat 1's line."""
+    g = _game(3, "deal_after_early_cards", value)
+    s = g.new_position(dealer=1, deal=True, draw=["4", "flip_four", "1", "2", "3", "5", "6", "9"])
+    s = play(s, "target 1")
+    return s.current_player, s.line(1), s.next_card()
+
+
 SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "brutal": scenario_brutal,
     "lucky13_flip7": scenario_lucky13_flip7,
@@ -281,6 +290,7 @@ SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "brutal_busted": scenario_brutal_busted,
     "unlucky7_flip_four": scenario_unlucky7_flip_four,
     "flip_four_late_bust": scenario_flip_four_late_bust,
+    "deal_after_early_cards": scenario_deal_after_early_cards,
 }
 
 T012 = ("target 0", "target 1", "target 2")
@@ -409,6 +419,11 @@ CASES: dict[str, dict[str | int, Any]] = {
         "all": (Status.BUSTED, 0, ("play", "-4"), ("target 1", "target 2"), []),  # the busted seat gives the -4
         "actions-only": (Status.BUSTED, 1, ("offer", None), ("hit", "stay"), ["target busted"]),
     },
+    "deal_after_early_cards": {
+        "offer": (1, ["1", "2", "3", "5"], "6"),  # asked at its slot
+        "skip": (2, ["1", "2", "3", "5"], "6"),  # passed over: the offers start at seat 2
+        "deal": (2, ["1", "2", "3", "5", "6"], "9"),  # dealt its card all the same
+    },
 }
 
 # option -> the rule ids of its `rules:` entry in vengeance.yaml (checked against the table below).
@@ -432,6 +447,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "brutal_busted": ("V-081", "V-084",),
     "unlucky7_flip_four": ("V-035", "V-039",),
     "flip_four_late_bust": ("V-044",),
+    "deal_after_early_cards": ("V-011", "V-018",),
 }
 
 DEFAULTS: dict[str, str | int] = {
@@ -454,6 +470,7 @@ DEFAULTS: dict[str, str | int] = {
     "brutal_busted": "given-after-bust",
     "unlucky7_flip_four": "survives",
     "flip_four_late_bust": "all",
+    "deal_after_early_cards": "offer",
 }
 
 
@@ -702,12 +719,17 @@ def test_initial_deal(reading: str, expected: Any) -> None:
 
 @pytest.mark.rules("V-011")
 def test_initial_deal_modifier_pauses_the_deal() -> None:
-    """initial_deal deal: seat 1 is dealt a -2 and gives it to seat 2, who is then passed over; seat 0 gets the 5."""
+    """initial_deal deal: seat 1 is dealt a -2 and gives it to seat 2, who is then asked at its slot
+    (deal_after_early_cards offer, D-V-24) or passed over so that seat 0 gets the 5 (skip)."""
     g = Game("vengeance", 3, {"initial_deal": "deal"})
     s = draw_to_decision(g.new_initial_state(stack=["-2", "5", "7"], dealer=0))
     assert (s.current_player, s.pending(), tuple(s.legal_action_strings())) == (1, ("play", "-2"), T012)
     assert all_lines(s) == [[], [], []]
     s = play(s, "target 2")
+    assert all_lines(s) == [[], [], ["-2"]]
+    assert (s.current_player, s.pending(), s.next_card()) == (2, ("offer", None), "5")
+    skip = Game("vengeance", 3, {"initial_deal": "deal", "deal_after_early_cards": "skip"})
+    s = play(draw_to_decision(skip.new_initial_state(stack=["-2", "5", "7"], dealer=0)), "target 2")
     assert all_lines(s) == [["5"], [], ["-2"]]
     assert (s.current_player, s.pending(), s.next_card()) == (1, ("offer", None), "7")
 
@@ -803,6 +825,7 @@ def test_table_option_list() -> None:
         "brutal_busted": ["given-after-bust", "all-negatives"],
         "unlucky7_flip_four": ["survives", "wiped"],
         "flip_four_late_bust": ["all", "actions-only"],
+        "deal_after_early_cards": ["offer", "skip", "deal"],
     }
     assert list(EDITION.options) == list(CASES)
 
@@ -911,3 +934,11 @@ def test_flip_four_late_bust(reading: str, expected: Any) -> None:
     """flip_four_late_bust: after a set-aside Just One More busts the target the waiting -4 is
     still given out (all) or discarded (actions-only)."""
     check_reading(SCENARIOS, "flip_four_late_bust", reading, expected)
+
+
+@pytest.mark.rules("V-011", "V-018")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "deal_after_early_cards"))
+def test_deal_after_early_cards(reading: str, expected: Any) -> None:
+    """deal_after_early_cards: seat 1, given cards by a Flip Four before its slot, is asked there
+    (offer), passed over (skip) or dealt (deal)."""
+    check_reading(SCENARIOS, "deal_after_early_cards", reading, expected)

@@ -122,7 +122,8 @@ def test_setup_one_shuffled_pile_and_chosen_dealer() -> None:
 
 @pytest.mark.rules("V-011", "V-042", "V-044")
 def test_deal_from_dealers_left_and_action_pauses_it() -> None:
-    """Bea deals: Caio gets a 4, Ada a Flip Four she plays on undealt Bea, who is then not dealt again."""
+    """Bea deals: Caio gets a 4, Ada a Flip Four she plays on undealt Bea, who is then not dealt
+    again but asked at her slot (V-018, deal_after_early_cards offer)."""
     s = flip(GAME.new_initial_state(stack=["4", "flip_four", "1", "2", "3", "5", "6", "9"], dealer=BEA), 2)
     assert s.current_player == ADA
     assert s.pending() == ("play", "flip_four")
@@ -137,7 +138,7 @@ def test_deal_from_dealers_left_and_action_pauses_it() -> None:
         (BEA, "5", "flip_four"),
     ]
     assert [s.line(ADA), s.line(BEA), s.line(CAIO)] == [[], ["1", "2", "3", "5"], ["4"]]
-    assert s.current_player == CAIO
+    assert s.current_player == BEA
     assert s.pending() == ("offer", None)
     assert s.next_card() == "6"
 
