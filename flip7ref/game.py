@@ -127,6 +127,9 @@ class Game:
         self.busted_cards: str = str(rnd.get("busted_cards", "keep"))
         self.unusable_actions: str = str(rnd.get("unusable_actions", "refuse"))
         self.zero_with_negatives: str = str(rnd.get("zero_with_negatives", "zero"))
+        self.busted_modifiers: str = str(rnd.get("busted_modifiers", "all-negatives"))  # V-084, D-V-33; unsaid: all count
+        self.wipe_set_aside: str = str(rnd.get("wipe_set_aside", "survives"))  # V-039, D-V-31
+        self.late_bust: str = str(rnd.get("late_bust", "all"))  # V-044, D-V-32
         end = {k: _resolve(v, resolved) for k, v in ed.game_end.items()}
         self.target_score: int = int(end["target_score"])
         self.tie: str = str(end["tie"])

@@ -48,6 +48,9 @@ LANE_READINGS: Final[Mapping[str, frozenset[str]]] = {
     "busted_cards": frozenset({"keep", "discard"}),
     "unusable_actions": frozenset({"refuse", "fizzle"}),
     "brutal_zero": frozenset({"zero", "negatives"}),
+    "brutal_busted": frozenset({"given-after-bust", "all-negatives"}),
+    "unlucky7_flip_four": frozenset({"survives", "wiped"}),
+    "flip_four_late_bust": frozenset({"all", "actions-only"}),
 }
 """Option name → the readings (names, or `ANY`) the fast lanes were checked for."""
 

@@ -249,17 +249,15 @@ def seat_score(game: Game, seat: int, line: Sequence[int], busted: bool, flip7: 
         bonus_to: Brutal Mode's Flip 7 choice (V-082), or None.
 
     Returns:
-        Points: 0 for a busted seat (F7-101; under option ``busted_score: modifiers`` the
-        adding modifiers in its line, V-081), else the line's pipeline score with the Flip 7
+        Points: `busted_points` for a busted seat (0, F7-101; in Brutal Mode its negative
+        modifiers, V-081, V-084), else the line's pipeline score with the Flip 7
         bonus when `flip7_terms` gives it; less Brutal Mode's penalty.  May be negative in
         Brutal Mode.  Raises nothing for codes of the game.
     """
     made, bonus, penalty = flip7_terms(game, seat, busted, flip7, bonus_to)
     if not busted:
         return score_points(game, line, flip7=made, bonus=bonus) - penalty
-    if game.busted_score == "modifiers":  # V-081: a busted player still scores the negatives given to them
-        return _adding_modifiers(game, line) - penalty
-    return -penalty  # F7-101
+    return busted_points(game, line) - penalty  # F7-101; V-081, V-084
 
 
 def seat_breakdown(
@@ -276,6 +274,24 @@ def seat_breakdown(
 def _adding_modifiers(game: Game, line: Sequence[int]) -> int:
     """The sum of the adding modifiers (+N, −N) in ``line``, in points."""
     return sum(m[1] for c in line if (m := game.modifier[c]) is not None and m[0] == "add")
+
+
+def busted_points(game: Game, line: Sequence[int]) -> int:
+    """What a busted line scores in points: 0 (F7-101), or in Brutal Mode (option
+    ``busted_score: modifiers``, V-081) its negative modifiers: those given after the
+    bust, i.e. after the line's last number, the card that busted it (V-084, D-V-33
+    reading ``given-after-bust``), or all of them (``all-negatives``).  ``line``: card
+    codes in the order they arrived.  Raises nothing."""
+    if game.busted_score != "modifiers":
+        return 0
+    cards = line
+    if game.busted_modifiers == "given-after-bust":  # V-084: the cards held at the bust stay void
+        last = -1
+        for i, c in enumerate(line):
+            if game.category[c] == NUMBER:
+                last = i
+        cards = line[last + 1 :]
+    return _adding_modifiers(game, cards)
 
 
 def flip7_terms(game: Game, seat: int, busted: bool, flip7: int | None, bonus_to: int | None) -> tuple[bool, bool, int]:

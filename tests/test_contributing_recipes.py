@@ -26,7 +26,6 @@ from flip7ref.cli import main
 from flip7ref.model import Status, make_player
 from flip7ref.play import play
 from flip7ref.primitives.base import PRIMITIVES, Effect, primitive
-from flip7ref.schema import load_schema
 from flip7ref.strategies import ThresholdStrategy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -202,7 +201,7 @@ class BankIt(Effect):
 
     def receive(self, w: Any, code: int, seat: int) -> None:
         p = w.players[seat]
-        w.players[seat] = make_player((p.line, p.kept, Status.FROZEN))
+        w.players[seat] = make_player((p.line, p.kept, Status.FROZEN, p.flip7_barred))
         w.to_discard(code)
         w.emit(events.frozen(seat, seat))
 
@@ -214,20 +213,21 @@ def bank_table(folder: Path) -> str:
     return write_table(folder, "bank.yaml", data)
 
 
-def test_recipe_new_primitive_needs_the_schema_value(tmp_path: Path) -> None:
-    """Before the schema's enum has the name, the table is refused at the card's `primitive`."""
+def test_recipe_new_primitive_needs_its_module_imported(tmp_path: Path) -> None:
+    """Before a module registers the name, the table is refused at the card's `primitive`,
+    naming the file and the card."""
     with pytest.raises(SpecError) as caught:
         Game(bank_table(tmp_path), 2)
-    assert "/cards/22/effect/primitive" in str(caught.value)
+    assert "bank.yaml" in str(caught.value) and "/cards/22/effect/primitive" in str(caught.value)
+    assert "bank_it" in str(caught.value)
 
 
 def test_recipe_new_primitive_plays_once_registered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the three additions made, a card using it plays: drawn on a Hit, it freezes its drawer
-    without a target choice; the state still serializes and replays."""
-    enum = load_schema("edition")["$defs"]["effect"]["properties"]["primitive"]["enum"]
-    monkeypatch.setitem(load_schema("edition")["$defs"]["effect"]["properties"]["primitive"], "enum", [*enum, "bank"])
+    """Once its module has registered it (a plug-in: no edit inside flip7ref/), a card using it
+    plays: drawn on a Hit, it freezes its drawer without a target choice; the state still
+    serializes and replays."""
     monkeypatch.setitem(PRIMITIVES, "bank", BankIt)  # undone after the test, like the line below
-    primitive("bank")(BankIt)  # what @primitive("bank") does in flip7ref/primitives/bank.py
+    primitive("bank")(BankIt)  # what @primitive("bank") does when the plug-in module is imported
     game = Game(bank_table(tmp_path), 2)
     state = draw(game.new_initial_state(stack=["5", "9", "bank_it", "3"]))
     state = draw(state.apply(Action.parse("hit")))  # seat 1 draws Bank It!

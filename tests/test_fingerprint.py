@@ -25,7 +25,7 @@ from flip7ref.strategies import RandomStrategy, ThresholdStrategy
 GAMES = 1000
 EXPECTED = {
     "flip7": "ae5b223220aaed8d3babd04ac4c48ce3ebe84b436f25df023310f2431c66633d",
-    "vengeance": "725541be8c4c0a55aaaf04161b7a90bda2b765b067bd82ff0431ee6f9758e7e0",
+    "vengeance": "afb98d18c5e9f5a377882f1d13a3752a088b042585c91a0f53d6640436b4f434",
 }
 
 

@@ -27,8 +27,9 @@ def test_lone_busts_under_brutal_mode_are_each_scored_with_their_negatives(
     """The last active player hits with a negative modifier given to them in Brutal Mode: a
     busted player scores the negatives in their line (V-081), so the lanes must not share one
     round end among the busts (flip7ref.lanes.plain_card); every outcome equals the general
-    path's, and the busts score -4 each."""
-    game = Game("vengeance", 3, {"brutal": "true"})
+    path's, and the busts score -4 each (brutal_busted all-negatives: the -4 held at the bust
+    counts; D-V-33)."""
+    game = Game("vengeance", 3, {"brutal": "true", "brutal_busted": "all-negatives"})
     s = game.new_position(
         turn=2, lines={0: ["5"], 1: ["3"], 2: ["7", "9", "-4"]}, statuses={0: "stayed", 1: "stayed"}, seed=None
     ).apply("hit")

@@ -73,6 +73,9 @@ _FLIP7_ROUND = {
     "busted_cards": "keep",
     "unusable_actions": "refuse",
     "zero_with_negatives": "zero",
+    "busted_modifiers": "given-after-bust",
+    "wipe_set_aside": "survives",
+    "late_bust": "all",
     "target_score": 200,
     "tie": "another-round",
     "decks": 1,
@@ -80,7 +83,8 @@ _FLIP7_ROUND = {
     "flip7_bonus": 15,
 }
 _VENGEANCE_ROUND = _FLIP7_ROUND | {
-    "early_cards": "skip",
+    "early_cards": "offer",
+    "unusable_actions": "fizzle",
     "stay_requires": "nothing",
     "stay_protects": False,
     "modifiers_to": "choose",

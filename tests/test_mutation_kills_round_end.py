@@ -240,10 +240,11 @@ def test_flip7_by_a_hit_scores_the_bonus(
 @pytest.mark.rules("V-080", "V-081", "V-082")
 def test_round_scores_of_busted_players_and_brutal_choices(monkeypatch: pytest.MonkeyPatch) -> None:
     """The round scores of one table under Vengeance and Brutal Mode: a busted player
-    scores 0, or its added modifiers alone in Brutal Mode (-6, the ÷2 of another line
-    does not count); a Flip 7 bonus goes to the maker, or is taken off the seat the
-    maker chose (V-082)."""
-    brutal = Game("vengeance", 3, {"brutal": "true"})
+    scores 0, or its added modifiers alone in Brutal Mode (-6 under brutal_busted
+    all-negatives, the ÷2 of another line does not count; 0 under the default
+    given-after-bust, as the -6 lay in the line before the bust, V-084); a Flip 7 bonus
+    goes to the maker, or is taken off the seat the maker chose (V-082)."""
+    brutal = Game("vengeance", 3, {"brutal": "true", "brutal_busted": "all-negatives"})
     plain = Game("vengeance", 3)
     s = brutal.new_position(
         turn=0, lines={0: ["3", "5", "-4", "/2"], 1: ["9", "-2"], 2: ["8", "10", "-6", "8"]},
@@ -251,6 +252,7 @@ def test_round_scores_of_busted_players_and_brutal_choices(monkeypatch: pytest.M
     )  # fmt: skip
     players = s.players
     assert scoring.round_scores(brutal, players, None, None) == (0, 7, -6)
+    assert scoring.round_scores(Game("vengeance", 3, {"brutal": "true"}), players, None, None) == (0, 7, 0)
     assert scoring.round_scores(plain, players, None, None) == (0, 7, 0)
     assert scoring.round_scores(plain, players, 1, None) == (0, 22, 0)
     assert scoring.round_scores(brutal, players, 1, 1) == (0, 22, -6)

@@ -90,13 +90,20 @@ def test_the_barred_position_reloads() -> None:
 
 
 def test_line_value_is_the_round_score_in_brutal_mode() -> None:
-    """Defect 3: a busted Brutal Mode line 5, -4, 5 showed 0 but scores -4 (V-081)."""
-    g = Game("vengeance", 3, {"brutal": "true"})
-    s = g.new_position(dealer=0, turn=1, lines={0: ["5", "-4", "5"], 1: ["9"], 2: ["6"]}, statuses={0: "busted"}, draw=["8"])
+    """Defect 3: a busted Brutal Mode line 5, -4, 5 showed 0 but scores -4 under reading
+    all-negatives (V-081); under the default given-after-bust (D-V-33, V-084) the -4 held
+    before the bust is void, and a -2 given after it counts: line_value says the same."""
+    lines = {0: ["5", "-4", "5"], 1: ["9"], 2: ["6"]}
+    g = Game("vengeance", 3, {"brutal": "true", "brutal_busted": "all-negatives"})
+    s = g.new_position(dealer=0, turn=1, lines=lines, statuses={0: "busted"}, draw=["8"])
     assert s.line_value(0) == -4
     assert s.line_value(1) == 9
     end = _run(s, "stay", "stay")
     assert end.round_scores() == (-4, 9, 6)
+    g = Game("vengeance", 3, {"brutal": "true"})
+    s = g.new_position(dealer=0, turn=1, lines={**lines, 0: ["5", "-4", "5", "-2"]}, statuses={0: "busted"}, draw=["8"])
+    assert s.line_value(0) == -2
+    assert _run(s, "stay", "stay").round_scores() == (-2, 9, 6)
 
 
 def test_the_bar_is_only_for_just_one_more() -> None:

@@ -125,8 +125,10 @@ def scenario_discard_chooser(value: str | int) -> Any:
 
 
 def scenario_swap_scope(value: str | int) -> Any:
-    """Seat 0 hits a Swap: with an empty line, the seats it may play it on; holding 5, the swaps open to it."""
-    g = _game(3, "swap_scope", value)
+    """Seat 0 hits a Swap: with an empty line, the seats it may play it on; holding 5, the swaps open to it.
+
+    Played with ``unusable_actions: refuse`` so that the seats offered are those who can use it."""
+    g = Game("vengeance", 3, {"swap_scope": value, "unusable_actions": "refuse"})
     s = g.new_position(dealer=2, turn=0, lines={1: ["6"], 2: ["8"]}, draw=["swap"])
     s = play(s, "hit")
     assert s.pending() == ("play", "swap")
@@ -229,6 +231,45 @@ def scenario_brutal_zero(value: str | int) -> Any:
     return tuple(out)
 
 
+def scenario_brutal_busted(value: str | int) -> Any:
+    """Brutal Mode: seat 0 (5, -4) busts on a 5, seat 1 (9) gives it the -10 it hits and stays
+    (seat 2 stayed on 6): the round scores."""
+    g = Game("vengeance", 3, {"brutal": "true", "brutal_busted": value})
+    s = g.new_position(dealer=2, lines={0: ["5", "-4"], 1: ["9"], 2: ["6"]}, statuses={2: "stayed"}, draw=["5", "-10", "3"])
+    s = play(s, "hit", "hit", "target 0", "stay")
+    return s.last_scores
+
+
+def scenario_unlucky7_flip_four(value: str | int) -> Any:
+    """Seat 0 (5) plays a Flip Four on itself and flips -4, Unlucky 7, 3, 8: its line, who decides next
+    and on what, and the cards the wipes took."""
+    g = _game(3, "unlucky7_flip_four", value)
+    s = g.new_position(dealer=2, lines={0: ["5"], 1: ["9"], 2: ["6"]}, draw=["flip_four", "-4", "unlucky7", "3", "8", "2"])
+    s = play(s, "hit", "target 0")
+    wiped = [e.get("cards") for e in s.events() if e.type == "line_wiped"]
+    return s.line(0), s.current_player, s.pending(), wiped
+
+
+def scenario_flip_four_late_bust(value: str | int) -> Any:
+    """Seat 0 (5) plays a Flip Four on itself: Just One More, -4, 2, 3; the Just One More (on itself) draws
+    a 5 and busts it: who decides next and on what, and what became of the -4."""
+    g = _game(3, "flip_four_late_bust", value)
+    draw = ["flip_four", "just_one_more", "-4", "2", "3", "5", "8"]
+    s = g.new_position(dealer=2, lines={0: ["5"], 1: ["9"], 2: ["6"]}, draw=draw)
+    s = play(s, "hit", "target 0", "target 0")
+    gone = [e.get("reason") for e in s.events() if e.type == "discarded" and e.get("card") == "-4"]
+    return s.status(0), s.current_player, s.pending(), tuple(s.legal_action_strings()), gone
+
+
+def scenario_deal_after_early_cards(value: str | int) -> Any:
+    """Dealer 1: seat 2 is dealt 4, seat 0 a Flip Four it plays on seat 1 (1, 2, 3, 5) before seat 1's
+    slot: who is asked next and on what, and seat 1's line."""
+    g = _game(3, "deal_after_early_cards", value)
+    s = g.new_position(dealer=1, deal=True, draw=["4", "flip_four", "1", "2", "3", "5", "6", "9"])
+    s = play(s, "target 1")
+    return s.current_player, s.line(1), s.next_card()
+
+
 SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "brutal": scenario_brutal,
     "lucky13_flip7": scenario_lucky13_flip7,
@@ -246,6 +287,10 @@ SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "busted_cards": scenario_busted_cards,
     "unusable_actions": scenario_unusable_actions,
     "brutal_zero": scenario_brutal_zero,
+    "brutal_busted": scenario_brutal_busted,
+    "unlucky7_flip_four": scenario_unlucky7_flip_four,
+    "flip_four_late_bust": scenario_flip_four_late_bust,
+    "deal_after_early_cards": scenario_deal_after_early_cards,
 }
 
 T012 = ("target 0", "target 1", "target 2")
@@ -362,6 +407,23 @@ CASES: dict[str, dict[str | int, Any]] = {
         "zero": (0, 0),
         "negatives": (-4, 0),
     },
+    "brutal_busted": {
+        "given-after-bust": (-10, 9, 6),  # the -4 held at the bust stays void
+        "all-negatives": (-14, 9, 6),  # -4 and -10
+    },
+    "unlucky7_flip_four": {
+        "survives": (["unlucky7", "3", "8"], 0, ("play", "-4"), [("5",)]),  # the -4 still waits for a receiver
+        "wiped": (["unlucky7", "3", "8"], 1, ("offer", None), [("5",), ("-4",)]),  # gone with the line
+    },
+    "flip_four_late_bust": {
+        "all": (Status.BUSTED, 0, ("play", "-4"), ("target 1", "target 2"), []),  # the busted seat gives the -4
+        "actions-only": (Status.BUSTED, 1, ("offer", None), ("hit", "stay"), ["target busted"]),
+    },
+    "deal_after_early_cards": {
+        "offer": (1, ["1", "2", "3", "5"], "6"),  # asked at its slot
+        "skip": (2, ["1", "2", "3", "5"], "6"),  # passed over: the offers start at seat 2
+        "deal": (2, ["1", "2", "3", "5", "6"], "9"),  # dealt its card all the same
+    },
 }
 
 # option -> the rule ids of its `rules:` entry in vengeance.yaml (checked against the table below).
@@ -382,6 +444,10 @@ RULES: dict[str, tuple[str, ...]] = {
     "busted_cards": ("V-020",),
     "unusable_actions": ("V-048",),
     "brutal_zero": ("V-030", "V-080"),
+    "brutal_busted": ("V-081", "V-084",),
+    "unlucky7_flip_four": ("V-035", "V-039",),
+    "flip_four_late_bust": ("V-044",),
+    "deal_after_early_cards": ("V-011", "V-018",),
 }
 
 DEFAULTS: dict[str, str | int] = {
@@ -399,8 +465,12 @@ DEFAULTS: dict[str, str | int] = {
     "reshuffles": 1,
     "zero_just_one_more": "no-flip7",
     "busted_cards": "keep",
-    "unusable_actions": "refuse",
+    "unusable_actions": "fizzle",
     "brutal_zero": "zero",
+    "brutal_busted": "given-after-bust",
+    "unlucky7_flip_four": "survives",
+    "flip_four_late_bust": "all",
+    "deal_after_early_cards": "offer",
 }
 
 
@@ -649,12 +719,17 @@ def test_initial_deal(reading: str, expected: Any) -> None:
 
 @pytest.mark.rules("V-011")
 def test_initial_deal_modifier_pauses_the_deal() -> None:
-    """initial_deal deal: seat 1 is dealt a -2 and gives it to seat 2, who is then passed over; seat 0 gets the 5."""
+    """initial_deal deal: seat 1 is dealt a -2 and gives it to seat 2, who is then asked at its slot
+    (deal_after_early_cards offer, D-V-24) or passed over so that seat 0 gets the 5 (skip)."""
     g = Game("vengeance", 3, {"initial_deal": "deal"})
     s = draw_to_decision(g.new_initial_state(stack=["-2", "5", "7"], dealer=0))
     assert (s.current_player, s.pending(), tuple(s.legal_action_strings())) == (1, ("play", "-2"), T012)
     assert all_lines(s) == [[], [], []]
     s = play(s, "target 2")
+    assert all_lines(s) == [[], [], ["-2"]]
+    assert (s.current_player, s.pending(), s.next_card()) == (2, ("offer", None), "5")
+    skip = Game("vengeance", 3, {"initial_deal": "deal", "deal_after_early_cards": "skip"})
+    s = play(draw_to_decision(skip.new_initial_state(stack=["-2", "5", "7"], dealer=0)), "target 2")
     assert all_lines(s) == [["5"], [], ["-2"]]
     assert (s.current_player, s.pending(), s.next_card()) == (1, ("offer", None), "7")
 
@@ -745,8 +820,12 @@ def test_table_option_list() -> None:
         "reshuffles": ["1"],
         "zero_just_one_more": ["no-flip7", "general-rules"],
         "busted_cards": ["keep", "discard"],
-        "unusable_actions": ["refuse", "fizzle"],
+        "unusable_actions": ["fizzle", "refuse"],
         "brutal_zero": ["zero", "negatives"],
+        "brutal_busted": ["given-after-bust", "all-negatives"],
+        "unlucky7_flip_four": ["survives", "wiped"],
+        "flip_four_late_bust": ["all", "actions-only"],
+        "deal_after_early_cards": ["offer", "skip", "deal"],
     }
     assert list(EDITION.options) == list(CASES)
 
@@ -832,3 +911,34 @@ def test_unusable_actions(reading: str, expected: Any) -> None:
 def test_brutal_zero(reading: str, expected: Any) -> None:
     """brutal_zero: The Zero, 3 and -4 score 0 (zero) or -4 in Brutal Mode (negatives); 0 outside it."""
     check_reading(SCENARIOS, "brutal_zero", reading, expected)
+
+
+@pytest.mark.rules("V-081", "V-084")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "brutal_busted"))
+def test_brutal_busted(reading: str, expected: Any) -> None:
+    """brutal_busted: a busted seat holding -4 and given -10 scores -10 (given-after-bust) or -14 (all-negatives)."""
+    check_reading(SCENARIOS, "brutal_busted", reading, expected)
+
+
+@pytest.mark.rules("V-035", "V-039")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "unlucky7_flip_four"))
+def test_unlucky7_flip_four(reading: str, expected: Any) -> None:
+    """unlucky7_flip_four: a -4 set aside before Unlucky 7 in the same Flip Four waits for a
+    receiver (survives) or is wiped (wiped)."""
+    check_reading(SCENARIOS, "unlucky7_flip_four", reading, expected)
+
+
+@pytest.mark.rules("V-044")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "flip_four_late_bust"))
+def test_flip_four_late_bust(reading: str, expected: Any) -> None:
+    """flip_four_late_bust: after a set-aside Just One More busts the target the waiting -4 is
+    still given out (all) or discarded (actions-only)."""
+    check_reading(SCENARIOS, "flip_four_late_bust", reading, expected)
+
+
+@pytest.mark.rules("V-011", "V-018")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "deal_after_early_cards"))
+def test_deal_after_early_cards(reading: str, expected: Any) -> None:
+    """deal_after_early_cards: seat 1, given cards by a Flip Four before its slot, is asked there
+    (offer), passed over (skip) or dealt (deal)."""
+    check_reading(SCENARIOS, "deal_after_early_cards", reading, expected)

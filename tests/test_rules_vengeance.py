@@ -12,7 +12,7 @@ from collections import Counter
 from functools import partial
 
 import pytest
-from helpers import flip, hit, ids, mid_round, of_type, score_of
+from helpers import flip, hit, ids, mid_round, of_type, play, score_of
 
 from flip7ref import CHANCE, TERMINAL, CardError, Game, IllegalActionError, OptionError, Status, load_edition
 from flip7ref.scoring import score_cards
@@ -26,6 +26,7 @@ EDITION = load_edition("vengeance")
 
 # A mid-round position, Caio dealing by default so that Ada is offered first; ``draw`` tops the pile.
 position = partial(mid_round, game=GAME, dealer=CAIO)
+REFUSE = Game("vengeance", 3, {"unusable_actions": "refuse"})  # D-V-28 (b): actions only to players who can use them
 
 
 # --------------------------------------------------------------------------- identity and components
@@ -121,7 +122,8 @@ def test_setup_one_shuffled_pile_and_chosen_dealer() -> None:
 
 @pytest.mark.rules("V-011", "V-042", "V-044")
 def test_deal_from_dealers_left_and_action_pauses_it() -> None:
-    """Bea deals: Caio gets a 4, Ada a Flip Four she plays on undealt Bea, who is then not dealt again."""
+    """Bea deals: Caio gets a 4, Ada a Flip Four she plays on undealt Bea, who is then not dealt
+    again but asked at her slot (V-018, deal_after_early_cards offer)."""
     s = flip(GAME.new_initial_state(stack=["4", "flip_four", "1", "2", "3", "5", "6", "9"], dealer=BEA), 2)
     assert s.current_player == ADA
     assert s.pending() == ("play", "flip_four")
@@ -136,7 +138,7 @@ def test_deal_from_dealers_left_and_action_pauses_it() -> None:
         (BEA, "5", "flip_four"),
     ]
     assert [s.line(ADA), s.line(BEA), s.line(CAIO)] == [[], ["1", "2", "3", "5"], ["4"]]
-    assert s.current_player == CAIO
+    assert s.current_player == BEA
     assert s.pending() == ("offer", None)
     assert s.next_card() == "6"
 
@@ -534,10 +536,13 @@ def test_action_card_never_lies_in_a_line() -> None:
 
 @pytest.mark.rules("V-041", "V-048", "V-047")
 def test_action_targets_only_players_it_can_act_on() -> None:
-    """A Discard can only go to a player with a face-up card; with none anywhere it is discarded, no card replaces it."""
+    """A Discard goes to any player not busted, one with no card included (D-V-28 fizzle; under
+    refuse only to a player with a face-up card); with none anywhere it is discarded, no card replaces it."""
     s = position({ADA: ["5"], BEA: [], CAIO: ["3"]}, ["discard", "8"], turn=BEA)
     s = hit(s)
-    assert s.legal_action_strings() == ["target 0", "target 2"]
+    assert s.legal_action_strings() == ["target 0", "target 1", "target 2"]
+    refused = mid_round({ADA: ["5"], BEA: [], CAIO: ["3"]}, ["discard", "8"], game=REFUSE, dealer=CAIO, turn=BEA)
+    assert hit(refused).legal_action_strings() == ["target 0", "target 2"]
     empty = position({ADA: [], BEA: [], CAIO: []}, ["discard", "steal", "swap", "8"])
     empty = hit(empty)
     assert of_type(empty.last_events(), "discarded") == [{"card": "discard", "seat": ADA, "reason": "no valid target"}]
@@ -749,10 +754,16 @@ def test_discard_own_halving_card() -> None:
 
 @pytest.mark.rules("V-048", "V-046")
 def test_steal_with_nothing_to_take_is_discarded_mid_round() -> None:
-    """A Steal cannot go to the only player showing cards; with no other face-up card it is discarded, nothing replaces it."""
+    """A Steal may go to the only player showing cards and has no effect there (D-V-28 fizzle; under
+    refuse it cannot go there); with no other face-up card it is discarded, nothing replaces it."""
     s = position({ADA: ["5"], BEA: [], CAIO: []}, ["steal", "9"], turn=BEA)
     s = hit(s)
-    assert s.legal_action_strings() == ["target 1", "target 2"]
+    assert s.legal_action_strings() == ["target 0", "target 1", "target 2"]
+    fizzled = play(s, "target 0")
+    assert of_type(fizzled.last_events(), "discarded") == [{"card": "steal", "seat": ADA, "reason": "no valid target"}]
+    assert fizzled.line(ADA) == ["5"] and fizzled.current_player == CAIO
+    refused = mid_round({ADA: ["5"], BEA: [], CAIO: []}, ["steal", "9"], game=REFUSE, dealer=CAIO, turn=BEA)
+    assert hit(refused).legal_action_strings() == ["target 1", "target 2"]
     lone = position({ADA: ["5"], BEA: ["4", "4"], CAIO: ["3", "3"]}, ["steal", "9"], statuses={BEA: "busted", CAIO: "busted"})
     lone = hit(lone)
     assert of_type(lone.last_events(), "discarded") == [{"card": "steal", "seat": ADA, "reason": "no valid target"}]

@@ -81,7 +81,7 @@ VENGEANCE = [
         {0: ["5"], 1: ["6"]},
         {"-6": 1, "5": 1, "6": 1, "12": 1},
         "threshold:10",
-        {"brutal": "true"},
+        {"brutal": "true", "brutal_busted": "all-negatives"},  # D-V-33: the counts of its first version
     ),
     (
         "Three players and a Steal",

@@ -19,8 +19,8 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from .. import events
 from ..frames import Frame, action_card, register_frame
-from ..lines import bars_flip7, holds_seven
-from ..model import CHANCE, Action, Player, Status, target
+from ..lines import bars_flip7, holds_seven, wipes
+from ..model import CHANCE, MODIFIER, Action, Player, Status, target
 from ..pile import supply
 from ..targets import eligible, receive, targets_for
 from .base import Effect, primitive
@@ -113,6 +113,24 @@ class ForcedDraw(Frame):
             w.emit(events.set_aside(self.target, w.cid(code)))
         else:
             receive(w, code, self.target)
+            g = w.game
+            if g.wipe_set_aside == "wiped" and wipes(g, code):  # D-V-31 (b): the wipe takes the waiting modifiers too
+                self._wipe_set_aside(w)
+
+    def _wipe_set_aside(self, w: Work) -> None:
+        """Unlucky 7 entered the target's line (V-033) under option ``unlucky7_flip_four:
+        wiped`` (D-V-31): the modifiers set aside by this draw go to the discard pile with
+        the line, in one more ``line_wiped`` event; its set-aside actions still wait."""
+        g = w.game
+        top = w.frames[-1]
+        assert isinstance(top, ForcedDraw)
+        mods = tuple(c for c in top.set_aside if g.category[c] == MODIFIER)
+        if not mods:
+            return
+        rest = tuple(c for c in top.set_aside if g.category[c] != MODIFIER)
+        w.frames[-1] = ForcedDraw(top.target, top.giver, top.card, top.remaining, rest)
+        w.to_discard(*mods)
+        w.emit(events.line_wiped(self.target, tuple(w.cid(c) for c in mods)))
 
     def settle(self, w: Work) -> bool:
         if w.players[self.target].status is Status.BUSTED:  # F7-071
@@ -315,7 +333,13 @@ class InOrder(Frame):
             w.frames.pop()
             return True
         w.frames[-1] = InOrder(self.chooser, self.cards[1:])
-        receive(w, self.cards[0], self.chooser)
+        card, g = self.cards[0], w.game
+        if g.late_bust == "actions-only" and g.category[card] == MODIFIER and w.players[self.chooser].status is Status.BUSTED:
+            # D-V-32 (b): once the target has busted (a set-aside Just One More), only the actions are carried out
+            w.to_discard(card)
+            w.emit(events.discarded(w.cid(card), self.chooser, "target busted"))
+            return True
+        receive(w, card, self.chooser)
         return True
 
     def held_cards(self) -> tuple[int, ...]:
