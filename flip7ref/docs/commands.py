@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..case_index import case_index
 from ..conformance import Case
 from ..errors import OptionError
 from ..spec import Edition, Rule
@@ -19,7 +20,6 @@ from .index import (
     editions_named,
     find_rule,
     options_touching,
-    shipped_cases,
 )
 from .render import generate, option_values
 from .search import RuleMatch, search_rules
@@ -83,7 +83,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             raise OptionError("give a rule id or --search, not both")
         pool = editions_named(args.edition) if args.edition else editions_named("all")
         edition, rule = find_rule(args.id, pool)
-        _print_rule(edition, rule, lang, shipped_cases())
+        _print_rule(edition, rule, lang, case_index())
         return 0
     editions = editions_named(args.edition or ("all" if args.search is not None else "flip7"))
     if args.search is not None:
