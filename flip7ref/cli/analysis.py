@@ -264,13 +264,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "--max-states",
             type=int,
             default=1_000_000,
-            help="give up beyond this many solved states (default %(default)s; about 25 s of CPU per 262,000, no action cards)",
+            help="give up beyond this many solved states, exit status 3 (default %(default)s; about 25 s of CPU per "
+            "262,000, no action cards)",
         )
         p.add_argument(
             "--max-seconds",
             type=float,
             metavar="S",
-            help="give up once the solve has run S seconds (checked every 256 states; default: no limit)",
+            help="give up once the solve has run S seconds, exit status 3 (checked every 256 states; default: no limit)",
         )
         p.add_argument(
             "--ties",
