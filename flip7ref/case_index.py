@@ -9,7 +9,8 @@ every case file for that costs seconds; this module reads those fields instead:
 * from the *index cache*, a small pickle in `flip7ref.spec.cache_dir` (the folder of
   the table cache, off with ``FLIP7REF_NO_CACHE``) keyed by a BLAKE2b digest of every
   shipped case file's path and bytes, this module's code, the package version and the
-  Python version — so it is used only for exactly the same suite and code;
+  Python version — so it is used only for exactly the same suite and code; one file per
+  suite folder, so installations sharing the cache folder do not evict each other;
 * else from the files themselves, parsed by PyYAML's safe loader (the C loader where
   libyaml is available) without schema validation, and written to the cache.
 
@@ -66,7 +67,8 @@ def _cache_file(root: Path, files: Sequence[Path], blobs: Sequence[bytes]) -> Pa
         parts += [f.relative_to(root).as_posix().encode(), blob]
     for part in parts:
         digest.update(len(part).to_bytes(8, "little") + part)
-    return folder / f"case-index-{digest.hexdigest()}.pickle"
+    place = blake2b(str(root).encode(), digest_size=8).hexdigest()  # one index per suite folder (per installation)
+    return folder / f"case-index-{place}-{digest.hexdigest()}.pickle"
 
 
 def _entries_of(rel: str, data: object) -> list[dict[str, Any]] | None:
@@ -161,7 +163,8 @@ def case_index() -> tuple[CaseEntry, ...]:
 
 
 def _write(cache: Path, entries: tuple[dict[str, Any], ...]) -> None:
-    """Write the cache atomically, removing older case indexes; a cache that cannot be written is skipped."""
+    """Write the cache atomically, removing older indexes of the same suite folder (those of another
+    installation sharing the cache folder stay); a cache that cannot be written is skipped."""
     import tempfile
 
     try:
@@ -173,7 +176,8 @@ def _write(cache: Path, entries: tuple[dict[str, Any], ...]) -> None:
         with os.fdopen(fd, "wb") as handle:
             pickle.dump(entries, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, cache)
-        for older in cache.parent.glob("case-index-*.pickle"):
+        place = cache.name.rsplit("-", 1)[0]
+        for older in cache.parent.glob(f"{place}-*.pickle"):
             if older != cache:
                 older.unlink(missing_ok=True)
     except (OSError, pickle.PicklingError):

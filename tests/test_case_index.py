@@ -89,6 +89,18 @@ def test_the_index_is_cached_by_content(suite_copy: Path, fresh: Path, monkeypat
     assert newer != stored
 
 
+def test_two_suite_folders_keep_an_index_each(suite_copy: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two installations sharing the cache folder (say a source tree and a compiled wheel) keep one
+    index each instead of evicting each other's at every run."""
+    ci.case_index()
+    other = suite_copy.parent / "other" / "cases"
+    shutil.copytree(suite_copy, other)
+    monkeypatch.setattr(conformance, "cases_dir", lambda: other)
+    ci.case_index.cache_clear()
+    ci.case_index()
+    assert len(list(fresh.glob("case-index-*.pickle"))) == 2
+
+
 def test_no_cache_builds_the_same_index(monkeypatch: pytest.MonkeyPatch, fresh: Path) -> None:
     cached = ci.case_index()
     ci.case_index.cache_clear()
