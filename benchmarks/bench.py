@@ -31,7 +31,8 @@ Usage:
     python benchmarks/bench.py [--games 300] [--repeat 3] [--solve-modifiers [--solve-workers N]] [--rl [--rl-steps N]]
         [--json out.json]
     python benchmarks/bench.py --compare pure=src --compare main=git:44ceb32 --compare compiled=VENV/bin/python \
-        [--measure games:flip7 --measure startup ...] [--rounds 7] [--games 300] [--cold-bytecode] [--json out.json]
+        [--measure games:flip7 --measure startup --measure rules ...] [--rounds 7] [--games 300] [--cold-bytecode]
+        [--json out.json]
 """
 
 from __future__ import annotations
@@ -156,7 +157,8 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument(
         "--measure", action="append", metavar="WHAT",
-        help="with --compare: games:flip7, games:vengeance, startup, score, solve (default: games of both editions, startup)",
+        help="with --compare: games:flip7, games:vengeance, startup, score, rules, solve "
+        "(default: games of both editions, startup)",
     )  # fmt: skip
     parser.add_argument("--rounds", type=int, default=7, help="with --compare: rounds (default %(default)s)")
     parser.add_argument(
@@ -169,7 +171,7 @@ def main() -> None:
 
         if len(args.compare) < 2 or args.rounds < 1:
             parser.error("--compare needs at least two builds, and --rounds at least 1")
-        known = {"games:flip7", "games:vengeance", "startup", "score", "solve"}
+        known = {"games:flip7", "games:vengeance", "startup", "score", "rules", "solve"}
         measures = args.measure or ["games:flip7", "games:vengeance", "startup"]
         if not set(measures) <= known:
             parser.error(f"--measure: expected some of {', '.join(sorted(known))}")

@@ -21,6 +21,9 @@ Measurements (CPU time):
 * ``startup``: a whole ``python -c "import flip7ref; flip7ref.Game('flip7', 4)"``
   process (user + system CPU of the child, seconds);
 * ``score``: a whole ``flip7ref score 3 11`` process (seconds);
+* ``rules``: a whole ``flip7ref rules F7-073`` process (seconds): the rule with the cases
+  citing it, read from the case index (its cache written by the warm-up run; a cold
+  cache parses the case files once);
 * ``solve``: ``SoloSolver`` on the numbers+modifiers solo deck in one process (seconds).
 
 Bytecode: a start-up figure depends on whether Python finds its compiled bytecode
@@ -77,9 +80,12 @@ print(json.dumps({"value": time.process_time() - start, "solve_value": float(res
 
 STARTUP = "import flip7ref; flip7ref.Game('flip7', 4)"
 SCORE = "import sys; from flip7ref.cli import main; sys.argv = ['flip7ref', 'score', '3', '11']; main()"
+RULES = "import sys; from flip7ref.cli import main; sys.argv = ['flip7ref', 'rules', 'F7-073']; main()"
+PROCESSES = {"startup": STARTUP, "score": SCORE, "rules": RULES}
+"""The measurements that time a whole process (user + system CPU of the child)."""
 
 # higher is better for games/s; lower for seconds
-HIGHER_IS_BETTER = {"games": True, "startup": False, "score": False, "solve": False}
+HIGHER_IS_BETTER = {"games": True, "startup": False, "score": False, "rules": False, "solve": False}
 
 
 class Target:
@@ -131,7 +137,7 @@ class Target:
         if kind == "solve":
             return float(json.loads(self.run_code(SOLVE).splitlines()[-1])["value"])
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        self.run_code(STARTUP if kind == "startup" else SCORE)
+        self.run_code(PROCESSES[kind])
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -147,7 +153,7 @@ def compare(
         if warm:  # bytecode and table cache written before the rounds (see the module docstring)
             for t in targets:
                 for m in measurements:
-                    if m in ("startup", "score"):
+                    if m in PROCESSES:
                         t.measure(m, games)
         console.print(f"bytecode: {'warm (written before the rounds)' if warm else 'as the environment leaves it'}", style="dim")
         values: dict[str, dict[str, list[float]]] = {m: {t.label: [] for t in targets} for m in measurements}

@@ -44,6 +44,13 @@ class StrategyError(OptionError):
     `Strategy` protocol, or chose an illegal action."""
 
 
+class LimitReached(Flip7RefError):
+    """Work stopped at a limit the caller set (a number of states, a number of seconds:
+    ``max_states``, ``max_seconds``), or was refused before it started because it would
+    have passed it.  The command line exits with status 3 (docs/cli.md), not 2: the
+    request was well formed, but larger than allowed."""
+
+
 class CardError(Flip7RefError, ValueError):
     """A card name is unknown, or a line of cards cannot exist."""
 

@@ -58,12 +58,14 @@ def load_transcript(path: str | Path) -> dict[str, Any]:
     """Read and validate a transcript file (JSON).
 
     Raises:
-        SpecError: missing file, not JSON (or nested too deeply, or a number too long to
+        SpecError: a missing file, a folder, an unreadable file or one that is not UTF-8 text
+            (each named as such), not JSON (or nested too deeply, or a number too long to
             read), or a schema violation (file, path, expectation).
     """
     p = Path(path)
+    text = read_text_file(p, "transcript file")  # its own SpecError (missing, a folder, unreadable, not UTF-8)
     try:
-        data = json.loads(read_text_file(p, "transcript file"))
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SpecError(str(p), f"line {exc.lineno}, column {exc.colno}", f"JSON ({exc.msg})") from None
     except RecursionError:

@@ -8,4 +8,7 @@ from __future__ import annotations
 
 from .events import card_name, describe
 
-__all__ = ["card_name", "describe"]
+LANGS = ("en", "nl", "de", "fr", "no")
+"""The languages of card names in the edition tables (``--lang`` of every command that prints them)."""
+
+__all__ = ["LANGS", "card_name", "describe"]

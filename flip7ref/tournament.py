@@ -215,7 +215,7 @@ def run_tournament(
     """
     p = game.players
     if not 1 <= len(strategies) <= p:
-        raise OptionError(f"--strategies: give 1 to {p} strategies for {p} players, got {len(strategies)}")
+        raise OptionError(f"--strategy: give 1 to {p} strategies for {p} players, got {len(strategies)}")
     if games < 1 or games % p:
         raise OptionError(
             f"--games: expected a positive multiple of {p} (every deal is played in each of the {p} seat rotations), "

@@ -264,7 +264,6 @@ def test_solve_and_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
         (["odds", "--line", "3,3"], "error: --line: number 3 twice"),
         (["odds", "--line", "3,freeze"], "only a held Second Chance"),
         (["solve", "--policy", "optimal-solo"], "the optimal policy is what solve computes"),
-        (["odds", "--line", "3", "--cards", "numbers,modifiers", "--max-states", "50"], "more than 50 states"),
         (["odds", "--line", "0,1,2,3,4,5,6"], "--line: a Flip 7 ends the round"),
         (["odds", "--line", "3", "--seen", "3,3,3"], "--line and --seen together: more copies of '3'"),
         (["solve", "--max-states", "-5"], "--max-states: expected a whole number of states, at least 1"),
@@ -276,6 +275,15 @@ def test_analysis_commands_reject_bad_input(argv: list[str], message: str, capsy
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("flip7ref: error:") and message in err and "Traceback" not in err
+
+
+def test_odds_past_max_states_is_a_limit_reached(capsys: pytest.CaptureFixture[str]) -> None:
+    """A solve past --max-states is not a user mistake: exit 3 and one line (docs/cli.md)."""
+    assert main(["odds", "--line", "3", "--cards", "numbers,modifiers", "--max-states", "50"]) == 3
+    assert capsys.readouterr().err == (
+        "flip7ref: limit reached: more than 50 states to solve: restrict the deck (e.g. --cards numbers), "
+        "lengthen the line, or raise the limit (--max-states)\n"
+    )
 
 
 def _oracle_random(cards: list[str]) -> Fraction:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -202,3 +203,27 @@ def test_trace_vengeance_in_dutch(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "trace", "--edition", "vengeance", "--players", "4", "--seed", "7", "--lang", "nl")
     assert code == 0
     assert any(name in out for name in ("Nog eentje", "Draai vier", "Ruil", "Steel", "Leg af"))
+
+
+@pytest.mark.parametrize("command", [["replay"], ["explain", "--transcript"]])
+def test_an_unreadable_transcript_is_named_as_unreadable(
+    command: list[str], tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A transcript the user may not read: exit 2 and one line saying so, naming the file (not the
+    JSON-number message that once swallowed every file error). The permission error is simulated:
+    the tests may run as root, who reads any file."""
+    from pathlib import Path
+
+    path = tmp_path / "locked.json"
+    path.write_text("{}", encoding="utf-8")
+    real_open = Path.open
+
+    def refuse(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refuse)
+    code, out, err = run(capsys, *command, str(path))
+    assert code == 2 and out == ""
+    assert err == f"flip7ref: error: {path}: expected a readable transcript file (PermissionError: Permission denied)\n"

@@ -165,7 +165,7 @@ def test_cli_tournament_and_solve_take_cluster(monkeypatch: pytest.MonkeyPatch, 
         return real(text, processes=False)
 
     monkeypatch.setattr(cluster, "connect", threaded)
-    args = ["tournament", "--players", "2", "--strategies", "threshold:15,threshold:25", "--games", "8", "--json"]
+    args = ["tournament", "--players", "2", "--strategy", "threshold:15", "--strategy", "threshold:25", "--games", "8", "--json"]
     assert main([*args, "--cluster", "local:2"]) == 0
     on_cluster = json.loads(capsys.readouterr().out)
     assert main(args) == 0
@@ -193,13 +193,13 @@ def test_local_worker_processes_ignore_ctrl_c() -> None:
 
 
 def test_cli_solve_max_seconds_on_a_cluster(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """`solve --cluster local:2 --max-seconds 1` on the action-card deck: exit 2 and the one-line error."""
+    """`solve --cluster local:2 --max-seconds 1` on the action-card deck: exit 3 (a limit reached) and the one-line message."""
     import flip7ref.cluster as cluster
 
     real = cluster.connect
     monkeypatch.setattr(cluster, "connect", lambda text, **_: real(text, processes=False))
     args = ["solve", "--cards", "numbers,modifiers,actions", "--cluster", "local:2", "--max-seconds", "1"]
-    assert main(args) == 2
+    assert main(args) == 3
     err = capsys.readouterr().err.splitlines()
-    assert err[-1].startswith("flip7ref: error: stopped after 1 s (--max-seconds) with ")
+    assert err[-1].startswith("flip7ref: limit reached: stopped after 1 s (--max-seconds) with ")
     assert not any("Traceback" in line for line in err)

@@ -167,7 +167,7 @@ def test_coverage_fails_on_an_uncited_rule(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With no cases and an empty test folder every rule is uncited: exit 1 naming them."""
-    monkeypatch.setattr("flip7ref.docs.citations.shipped_cases", lambda: ())  # where coverage() finds it
+    monkeypatch.setattr("flip7ref.docs.citations.case_index", lambda: ())  # where coverage() finds it
     code, out, _ = run(capsys, "coverage", "--edition", "flip7", "--tests", str(tmp_path))
     assert code == 1
     assert "cited by nothing: F7-001" in out

@@ -28,8 +28,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_bare_command_lists_every_command_one_line_each(capsys: pytest.CaptureFixture[str]) -> None:
-    """`flip7ref` alone prints each command once on a line of its own with its help, and exits 2 (a usage mistake)."""
-    code, out, err = run(capsys)
+    """`flip7ref` alone prints each command once on a line of its own with its help, on stderr, and exits 2
+    (a usage mistake, as argparse treats a missing argument)."""
+    code, err, out = run(capsys)  # the list goes to stderr (docs/cli.md: a usage mistake, exit 2)
     assert code == 2 and err == ""
     names = list(build_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
     assert {"simulate", "trace", "rules", "dispute", "conformance", "solve", "docs"} <= set(names)
@@ -240,4 +241,11 @@ def test_a_parser_for_one_group_says_the_same_as_the_whole_parser(argv: list[str
     assert outputs[0] == outputs[1]
     with pytest.raises(SystemExit) as stop:
         main(argv)
-    assert (stop.value.code, *capsys.readouterr()) == outputs[1]
+    if "--bogus" not in argv:
+        assert (stop.value.code, *capsys.readouterr()) == outputs[1]
+        return
+    # a mistyped flag: main names the command it was given to, with that command's usage (docs/cli.md)
+    code, out, err = stop.value.code, *capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert err.startswith("usage: flip7ref score [-h]")
+    assert err.endswith("\nflip7ref score: error: unrecognized arguments: --bogus\n")

@@ -81,14 +81,23 @@ def test_progress_reports_the_states_solved() -> None:
 
 
 def test_cli_solve_limits(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "--cards", "numbers,modifiers", "--max-states", "1000"]) == 2
+    """A limit the user set (--max-states, --max-seconds) exits 3 "limit reached", apart from the
+    user mistakes (2): refused up front by the estimate, or hit while solving (docs/cli.md)."""
+    assert main(["solve", "--cards", "numbers,modifiers", "--max-states", "1000"]) == 3
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "needs about 262,144 states, more than --max-states 1,000" in err
-    assert main(["solve", "--cards", "numbers,modifiers,actions", "--max-seconds", "0.01", "--workers", "1"]) == 2
+    assert err.count("\n") == 1
+    assert err.startswith("flip7ref: limit reached: --cards numbers,modifiers needs about 262,144 states, more than "
+                          "--max-states 1,000")  # fmt: skip
+    assert main(["solve", "--cards", "numbers,modifiers,actions", "--max-seconds", "0.01", "--workers", "1"]) == 3
     err = capsys.readouterr().err
     assert err.startswith("flip7ref: estimate: about 16,777,216 states (with action cards only an order of magnitude")
     assert "--max-seconds 0.01 stops it then" in err
-    assert "flip7ref: error: stopped after 0.01 s (--max-seconds)" in err
+    assert err.splitlines()[-1].startswith("flip7ref: limit reached: stopped after 0.01 s (--max-seconds) with 256 states")
+    assert main(["odds", "--line", "3", "--cards", "numbers", "--max-states", "10"]) == 3  # hit while solving
+    assert capsys.readouterr().err == (
+        "flip7ref: limit reached: more than 10 states to solve: restrict the deck (e.g. --cards numbers), "
+        "lengthen the line, or raise the limit (--max-states)\n"
+    )
     assert main(["solve", "--max-seconds", "-1"]) == 2
     assert "--max-seconds: expected a positive number of seconds" in capsys.readouterr().err
     assert main(["solve", "--cards", "numbers", "--max-seconds", "60", "--json"]) == 0

@@ -118,7 +118,8 @@ def test_readings_sweep_replays_the_tournament_with_each_reading() -> None:
 
 
 def test_cli_tournament_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["tournament", "--strategies", "threshold:18,threshold:20,random", "--players", "3", "--games", "12",
+    args = ["tournament", "--strategy", "threshold:18", "--strategy", "threshold:20", "--strategy", "random", "--players", "3",
+            "--games", "12",
             "--seed", "4", "--no-progress"]  # fmt: skip
     code, out, _ = run(capsys, *args)
     assert code == 0
@@ -132,7 +133,8 @@ def test_cli_tournament_table_and_json(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_cli_tournament_all_readings(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["tournament", "--strategies", "threshold:15,threshold:25", "--players", "2", "--games", "4", "--no-progress"]
+    args = ["tournament", "--strategy", "threshold:15", "--strategy", "threshold:25", "--players", "2", "--games", "4",
+            "--no-progress"]  # fmt: skip
     code, out, _ = run(capsys, *args, "--all-readings", "--json")
     data = json.loads(out)
     assert code == 0
@@ -150,12 +152,32 @@ def test_cli_tournament_user_mistakes(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 2 and err.count("\n") == 1 and "positive multiple of 4" in err
     code, _, err = run(capsys, "tournament", "--strategies", "threshold:20,,random")
     assert code == 2 and "names separated by commas" in err
+    code, _, err = run(capsys, "tournament", "--strategy", "threshold:20,random")
+    assert code == 2 and err == ("flip7ref: error: --strategy 'threshold:20,random': one strategy per --strategy; "
+                                 "repeat the flag: --strategy threshold:20 --strategy random\n")  # fmt: skip
+    code, _, err = run(capsys, "tournament", "--strategy", "random", "--strategies", "random,random")
+    assert code == 2 and err.endswith("flip7ref: error: give the lineup with --strategy (repeated), or with the older "
+                                      "--strategies, not both\n")  # fmt: skip
+
+
+def test_cli_tournament_deprecated_strategies_still_works(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--strategies a,b` is a deprecated alias of `--strategy a --strategy b`: the same result, and one note on stderr."""
+    base = ["tournament", "--players", "2", "--games", "4", "--json", "--no-progress"]
+    code, old, err = run(capsys, *base, "--strategies", "threshold:15,random")
+    assert code == 0 and err == ("flip7ref: note: --strategies is deprecated: give --strategy once per strategy "
+                                 "(--strategy threshold:18 --strategy random)\n")  # fmt: skip
+    code, new, err = run(capsys, *base, "--strategy", "threshold:15", "--strategy", "random")
+    assert code == 0 and err == ""
+    old_data, new_data = json.loads(old), json.loads(new)
+    old_data.pop("seconds"), new_data.pop("seconds")
+    assert old_data == new_data
+    assert [e["name"] for e in json.loads(new)["entries"]] == ["threshold:15", "random"]
 
 
 def test_cli_tournament_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="--plot needs the [plot] extra (matplotlib)")
     target = tmp_path / "t.png"
-    code, out, _ = run(capsys, "tournament", "--players", "2", "--strategies", "threshold:15,threshold:25",
+    code, out, _ = run(capsys, "tournament", "--players", "2", "--strategy", "threshold:15", "--strategy", "threshold:25",
                        "--games", "4", "--all-readings", "--plot", str(target), "--no-progress")  # fmt: skip
     assert code == 0 and f"plot written to {target}" in out
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -277,8 +299,8 @@ def test_user_strategy_plays_simulate_trace_and_tournament(bots: Path, capsys: p
     code, out, _ = run(capsys, "trace", "--strategy", "mybots:Cautious", "--json")
     events = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and events[-1]["type"] == "game_won"
-    code, out, _ = run(capsys, "tournament", "--players", "2", "--games", "4", "--strategies",
-                       "mybots:Cautious,threshold:20", "--json", "--no-progress")  # fmt: skip
+    code, out, _ = run(capsys, "tournament", "--players", "2", "--games", "4", "--strategy", "mybots:Cautious",
+                       "--strategy", "threshold:20", "--json", "--no-progress")  # fmt: skip
     assert code == 0 and [e["name"] for e in json.loads(out)["entries"]] == ["cautious", "threshold:20"]
 
 
@@ -329,7 +351,7 @@ def test_a_strategy_that_fails_is_one_line_and_exit_2(
 ) -> None:
     (bots / "hostile.py").write_text(HOSTILE)
     (bots / "exits.py").write_text("import sys\nsys.exit(4)\n")
-    args = ["--strategy", spec] if command == "simulate" else ["--strategies", f"{spec},random", "--players", "2"]
+    args = ["--strategy", spec] if command == "simulate" else ["--strategy", spec, "--strategy", "random", "--players", "2"]
     code, _, err = run(capsys, command, "--games", "2", *args)
     assert code == 2 and err.count("\n") == 1 and message in err, err
     assert err.startswith(f"flip7ref: error: strategy {spec!r}")
@@ -337,9 +359,9 @@ def test_a_strategy_that_fails_is_one_line_and_exit_2(
 
 def test_output_files_are_checked_before_the_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "nowhere" / "out.png"
-    code, _, err = run(capsys, "tournament", "--strategies", "random", "--players", "2", "--games", "2", "--plot", str(missing))
+    code, _, err = run(capsys, "tournament", "--strategy", "random", "--players", "2", "--games", "2", "--plot", str(missing))
     assert code == 2 and err == f"flip7ref: error: --plot {missing}: the folder {missing.parent} does not exist\n"
-    code, _, err = run(capsys, "tournament", "--strategies", "random", "--players", "2", "--games", "2", "--plot", str(tmp_path))
+    code, _, err = run(capsys, "tournament", "--strategy", "random", "--players", "2", "--games", "2", "--plot", str(tmp_path))
     assert code == 2 and err == f"flip7ref: error: --plot {tmp_path}: expected a file name, but this is a folder\n"
     code, _, err = run(capsys, "simulate", "--games", "2", "--log", str(tmp_path / "nowhere" / "log.jsonl"))
     assert code == 2 and err.startswith(f"flip7ref: error: --log {tmp_path / 'nowhere' / 'log.jsonl'}: the folder ")
@@ -368,7 +390,7 @@ def test_what_a_strategy_prints_goes_to_stderr_not_into_the_json(
         "        return state.legal_actions()[0]\n"
     )
     bot = f"{module}:Bot"
-    args = ["--strategy", bot] if command == "simulate" else ["--strategies", f"{bot},random", "--players", "2"]
+    args = ["--strategy", bot] if command == "simulate" else ["--strategy", bot, "--strategy", "random", "--players", "2"]
     code, out, err = run(capsys, command, "--games", "2", "--json", "--no-progress", *args)
     assert code == 0 and json.loads(out)["games"] == 2
     assert err.startswith("loading chatty\nthinking\n")

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import attrs
 
-from ..errors import Flip7RefError
+from ..errors import Flip7RefError, LimitReached
 from ..state import Action, State
 
 
@@ -18,9 +18,13 @@ class AnalysisError(Flip7RefError, ValueError):
     """The state does not fit the analysis asked for (e.g. it is not an offer)."""
 
 
-class _Stopped(AnalysisError):
+class _Stopped(AnalysisError, LimitReached):
     """A solve ran past its ``max_seconds`` (raised in a Dask task too, so that
     the client tells it from the other errors of a task)."""
+
+
+class _TooMany(AnalysisError, LimitReached):
+    """A solve met more than its ``max_states`` decision states."""
 
 
 def _stopped(max_seconds: float | None, states: int) -> _Stopped:
@@ -33,7 +37,7 @@ def _stopped(max_seconds: float | None, states: int) -> _Stopped:
 
 def _too_many(max_states: int) -> AnalysisError:
     """The error of a solve with more than ``max_states`` decision states."""
-    return AnalysisError(
+    return _TooMany(
         f"more than {max_states:,} states to solve: restrict the deck (e.g. --cards numbers), "
         "lengthen the line, or raise the limit (--max-states)"
     )

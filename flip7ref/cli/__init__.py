@@ -3,11 +3,15 @@
 Groups: `.play` (``simulate``, ``trace``, ``score``, ``options``),
 `.conformance` (``conformance run``/``serve``, ``replay``), `.analysis`
 (``odds``, ``solve``), `.tournament` (``tournament``); ``docs``, ``rules``, ``coverage`` (`flip7ref.docs`);
-``dispute``, ``explain`` (`flip7ref.explore`).  User mistakes (unknown
-edition, option, card, strategy...) print one line on stderr and exit with
-status 2; a failed check exits with 1; success exits with 0.  Bare ``flip7ref``
-prints the commands, one line each, and exits with 2: a missing command is a usage
-mistake like any missing argument, so a script that forgets it fails.
+``dispute``, ``explain`` (`flip7ref.explore`).  Every command follows the
+convention of docs/cli.md: results on stdout (``--json`` for one JSON document),
+errors on stderr in one line; exit status 0 success, 1 a check failed, 2 a user
+mistake (unknown edition, option, card, strategy, a mistyped flag: the usage of
+that command first, as argparse does), 3 a limit the user set was reached
+(`flip7ref.errors.LimitReached`), 130 Ctrl-C, 143 SIGTERM.  Bare ``flip7ref``
+prints the commands, one line each, on stderr and exits with 2: a missing command
+is a usage mistake like any missing argument (argparse's convention), so a script
+that forgets it fails.
 """
 
 from __future__ import annotations
@@ -18,7 +22,11 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__, compiled
-from ..errors import Flip7RefError
+from ..errors import Flip7RefError, LimitReached
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 3, 130, 143
+"""The exit statuses of every command (docs/cli.md): success, a check failed, a user mistake,
+a limit the user set reached, interrupted with Ctrl-C, stopped by SIGTERM."""
 
 
 def version_text() -> str:
@@ -107,24 +115,41 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def chosen_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``args`` chose, e.g. that of ``conformance run``;
+    ``parser`` itself when no command was given."""
+    while True:
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        name = getattr(args, sub.dest, None) if sub is not None else None
+        if sub is None or name not in sub.choices:
+            return parser
+        parser = sub.choices[name]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 user error, 130
-    interrupted with Ctrl-C)."""
+    """Run the command line; returns the exit status (`EXIT_OK` 0, `EXIT_FAILED` 1 a check
+    failed, `EXIT_USAGE` 2 a user mistake, `EXIT_LIMIT` 3 a limit reached, 130 interrupted
+    with Ctrl-C; argparse's own errors exit 2 through SystemExit)."""
     words = list(sys.argv[1:] if argv is None else argv)
     # the first word names the command (the top-level parser has no option that takes a value)
     parser = build_parser(words[0] if words else None)
-    args = parser.parse_args(words)
+    args, extra = parser.parse_known_args(words)
+    if extra:  # a mistyped flag: the usage of the command it was given to, not the top level's
+        chosen_parser(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:  # bare `flip7ref`: the commands, one line each (exit 2, see the module docstring)
-        print(command_list(parser))
-        return 2
+        print(command_list(parser), file=sys.stderr)
+        return EXIT_USAGE
     try:
         return int(args.func(args))
+    except LimitReached as exc:
+        print(f"flip7ref: limit reached: {exc}", file=sys.stderr)
+        return EXIT_LIMIT
     except Flip7RefError as exc:
         print(f"flip7ref: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("flip7ref: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
     except OSError as exc:  # pragma: no cover - e.g. writing to a full disk

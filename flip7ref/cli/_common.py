@@ -9,12 +9,14 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import OptionError
 from ..game import Game
 from ..spec import edition_ids
-from ..strategies import Strategy, parse_strategy
+
+if TYPE_CHECKING:  # the strategies are imported by the commands that play (a fast start for rules, docs...)
+    from ..strategies import Strategy
 
 
 def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
@@ -84,6 +86,8 @@ def parse_seed(text: str) -> int | str:
 
 
 def pick_strategies(args: argparse.Namespace, players: int) -> list[Strategy]:
+    from ..strategies import parse_strategy
+
     names = args.strategy or ["threshold:20"]
     if len(names) not in (1, players):
         raise OptionError(
@@ -107,6 +111,24 @@ def add_common(p: argparse.ArgumentParser, players: int | None = 4) -> None:
         metavar="NAME=VALUE",
         help="choose an option reading (repeatable); 'flip7ref options' lists them",
     )
+
+
+def add_json(p: argparse.ArgumentParser, what: str) -> None:
+    """Add ``--json``: print ``what`` (e.g. ``"the summary as one JSON object"``) instead of text (docs/cli.md)."""
+    p.add_argument("--json", action="store_true", help=f"print {what}")
+
+
+def add_lang(p: argparse.ArgumentParser, default: str | None = "en") -> None:
+    """Add ``--lang``, the language of card names, one of `flip7ref.text.LANGS` (docs/cli.md).
+
+    Args:
+        p: the command's parser.
+        default: the language when the flag is absent; None for a command that shows card
+            names only when asked (``rules``), which then reads None as English.
+    """
+    from ..text import LANGS
+
+    p.add_argument("--lang", default=default, choices=LANGS, help=f"language of card names (default {default or 'en'})")
 
 
 def add_strategy(p: argparse.ArgumentParser, workers: bool = True) -> None:

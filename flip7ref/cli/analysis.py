@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..analysis import TIES, Policy, SoloSolver, line_position, next_card, solo_deck_position, solo_estimate, usable_cores
-from ..errors import CardError, OptionError
+from ..errors import CardError, LimitReached, OptionError
 from ..game import Game
 from ..spec import CATEGORIES
 from ..strategies import parse_strategy
@@ -87,7 +87,7 @@ def _estimate(game: Game, categories: list[str], args: argparse.Namespace, worke
     _limits(args)
     states, rough, cpu = solo_estimate(game, categories)
     if not rough and states - 1 > args.max_states:
-        raise OptionError(
+        raise LimitReached(
             f"--cards {_cards_words(categories)} needs about {states:,} states, more than --max-states "
             f"{args.max_states:,}: raise --max-states (about {_duration(cpu)} of CPU here) or restrict --cards"
         )
@@ -264,13 +264,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "--max-states",
             type=int,
             default=1_000_000,
-            help="give up beyond this many solved states (default %(default)s; about 25 s of CPU per 262,000, no action cards)",
+            help="give up beyond this many solved states, exit status 3 (default %(default)s; about 25 s of CPU per "
+            "262,000, no action cards)",
         )
         p.add_argument(
             "--max-seconds",
             type=float,
             metavar="S",
-            help="give up once the solve has run S seconds (checked every 256 states; default: no limit)",
+            help="give up once the solve has run S seconds, exit status 3 (checked every 256 states; default: no limit)",
         )
         p.add_argument(
             "--ties",

@@ -10,7 +10,7 @@ from typing import IO
 from ..checking import cut
 from ..conformance import CaseResult
 from ..errors import OptionError
-from ._common import open_report, write_json_line
+from ._common import add_json, open_report, write_json_line
 
 
 class _Terminated(Exception):
@@ -115,6 +115,19 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
             signal.signal(signal.SIGTERM, previous)
         for stream in report:
             stream.close()
+    bad = [r for r in results if r.status in ("fail", "error")]
+    cov = coverage(results)
+    ran, total = cov.get("all", (0, 0))
+    share = 100 * ran / total if total else 0.0
+    below = args.min_coverage is not None and share < args.min_coverage
+    status = 1 if ran == 0 or below or bad else 0
+    if args.json:
+        totals = {k: sum(1 for r in results if r.status == k) for k in ("pass", "fail", "skip", "error")}
+        print(json.dumps({
+            **header, "totals": totals, "coverage": {ed: {"ran": r, "cases": t} for ed, (r, t) in sorted(cov.items())},
+            "passed": status == 0, "results": [r.to_dict() for r in results],
+        }, sort_keys=True))  # fmt: skip
+        return status
     console = Console(highlight=False, soft_wrap=True)
     table = Table(title=f"conformance: {cut(engine_name, 100)} (failures counted under their blamed rules)")
     for col in ("edition", "rule", "pass", "fail", "skip", "error"):
@@ -124,7 +137,6 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
             continue
         table.add_row(edition, rule, *(str(counts[k]) for k in ("pass", "fail", "skip", "error")))
     console.print(table)
-    bad = [r for r in results if r.status in ("fail", "error")]
     by_id = {c["id"]: c for c in cases}
     for r in bad:
         case = by_id[r.case_id]
@@ -136,18 +148,14 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     totals = {k: sum(1 for r in results if r.status == k) for k in ("pass", "fail", "skip", "error")}
     summary = f"{totals['pass']} passed, {totals['fail']} failed, {totals['skip']} skipped, {totals['error']} errored"
     console.print(f"{len(results)} case{'s' if len(results) != 1 else ''}: {summary}", markup=False)
-    cov = coverage(results)
-    ran, total = cov.get("all", (0, 0))
     per = ", ".join(f"{ed} {r}/{t}" for ed, (r, t) in sorted(cov.items()) if ed != "all")
-    share = 100 * ran / total if total else 0.0
     console.print(f"coverage: {ran} of {total} cases run ({share:.1f}%; {per})", markup=False)
     if ran == 0:
         console.print("no case ran: nothing was checked, so the run does not pass", markup=False)
         return 1
-    if args.min_coverage is not None and share < args.min_coverage:
+    if below:
         console.print(f"coverage {share:.1f}% is below --min-coverage {args.min_coverage:g}%", markup=False)
-        return 1
-    return 1 if bad else 0
+    return status
 
 
 def _main_thread() -> bool:
@@ -219,7 +227,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "expected there and the rule ids involved (exit 1).",
     )
     p.add_argument("file", help="the transcript, a JSON file")
-    p.add_argument("--json", action="store_true", help="print the verdict as a JSON object")
+    add_json(p, "the verdict as a JSON object")
     p.set_defaults(func=cmd_replay)
 
     conf = sub.add_parser(
@@ -255,6 +263,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="exit 1 when fewer than P%% of the selected cases ran (passed or failed rather than skipped or errored)",
     )  # fmt: skip
     p.add_argument("--failures-only", action="store_true", help="list only rules with failures in the table")
+    add_json(p, "one JSON object instead of the table: the report's header fields, totals, coverage per edition, "
+             "passed (the exit status is 0) and every case's result as in --report")
     p.set_defaults(func=cmd_conformance_run)
     p = conf_sub.add_parser(
         "export",

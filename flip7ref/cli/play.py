@@ -18,6 +18,8 @@ from ..text import describe
 from ._common import (
     add_cluster,
     add_common,
+    add_json,
+    add_lang,
     add_strategy,
     check_output,
     cluster_client,
@@ -165,6 +167,13 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_options(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
+    if args.json:
+        print(json.dumps({"edition": edition.id, "options": [{
+            "name": spec.name, "default": spec.default, "dispute": spec.dispute, "summary": spec.summary,
+            "readings": [{"name": r.name, "summary": r.summary} for r in spec.readings],
+            "integer": list(spec.integer) if spec.integer is not None else None, "rules": list(spec.rules),
+        } for spec in edition.options.values()]}, sort_keys=True, default=str))  # fmt: skip
+        return 0
     for spec in edition.options.values():
         print(f"{spec.name}  (default: {spec.default}{'; dispute ' + spec.dispute if spec.dispute else ''})")
         print(f"    {spec.summary}")
@@ -214,10 +223,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--dealer", type=int, default=0, help="seat dealing round 1 (default %(default)s)")
     add_strategy(p, workers=False)
     p.add_argument("--derive", action="store_true", help="play game 0 of a 'simulate' run with this seed")
-    p.add_argument(
-        "--lang", default="en", choices=["en", "nl", "de", "fr", "no"], help="language of card names (default %(default)s)"
-    )
-    p.add_argument("--json", action="store_true", help="print the events as JSON lines")
+    add_lang(p)
+    add_json(p, "the events as JSON lines, one object per event")
     p.add_argument(
         "--transcript", action="store_true", help="print the game as a transcript (spec/schema/transcript.schema.json)"
     )
@@ -240,4 +247,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="List every option of an edition (a disputed rule or a parameter), its readings and its default.",
     )
     p.add_argument("--edition", default="flip7", help="edition id or .yaml table (default %(default)s)")
+    add_json(p, "the options as one JSON object (edition, then each option with its readings)")
     p.set_defaults(func=cmd_options)

@@ -9,11 +9,12 @@ import sys
 
 from ..errors import OptionError
 from ..game import Game
-from ..strategies import OptimalSoloStrategy, Strategy, parse_strategy
+from ..strategies import OptimalSoloStrategy, parse_strategy
 from ..tournament import ReadingResult, TournamentResult, disputed_readings, readings_sweep, run_tournament
 from ._common import (
     add_cluster,
     add_common,
+    add_json,
     check_output,
     cluster_client,
     parse_options,
@@ -23,12 +24,34 @@ from ._common import (
     user_output_to_stderr,
 )
 
+DEFAULT_LINEUP = ("threshold:18", "threshold:20", "threshold:25", "random")
+"""The strategies of a tournament given no ``--strategy``."""
 
-def _strategies(text: str) -> list[Strategy]:
-    names = [n.strip() for n in text.split(",")]
-    if any(not n for n in names):
-        raise OptionError(f"--strategies {text!r}: expected names separated by commas, e.g. threshold:18,threshold:20,random")
-    return [parse_strategy(n) for n in names]
+
+def lineup(args: argparse.Namespace) -> list[str]:
+    """The strategy names of ``--strategy`` (repeated, one name each), or of the deprecated
+    ``--strategies a,b,c`` (a note on stderr says so), or `DEFAULT_LINEUP`.
+
+    Raises:
+        OptionError: both flags given, an empty name, or commas in one ``--strategy``.
+    """
+    if args.strategy and args.strategies is not None:
+        raise OptionError("give the lineup with --strategy (repeated), or with the older --strategies, not both")
+    if args.strategies is not None:
+        text = args.strategies
+        print("flip7ref: note: --strategies is deprecated: give --strategy once per strategy "
+              "(--strategy threshold:18 --strategy random)", file=sys.stderr)  # fmt: skip
+        names = [n.strip() for n in text.split(",")]
+        if any(not n for n in names):
+            raise OptionError(f"--strategies {text!r}: expected names separated by commas, e.g. threshold:18,threshold:20,random")
+        return names
+    for name in args.strategy or ():
+        if "," in name:
+            repeated = " ".join(f"--strategy {n.strip()}" for n in name.split(","))
+            raise OptionError(f"--strategy {name!r}: one strategy per --strategy; repeat the flag: {repeated}")
+        if not name.strip():
+            raise OptionError("--strategy: expected a strategy name, e.g. threshold:20, got an empty one")
+    return [n.strip() for n in args.strategy] if args.strategy else list(DEFAULT_LINEUP)
 
 
 def _ci(interval: tuple[float, float], fmt: str) -> str:
@@ -85,7 +108,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     game = Game(args.edition, args.players, options)
     with user_output_to_stderr():
-        strategies = _strategies(args.strategies)
+        strategies = [parse_strategy(name) for name in lineup(args)]
     if args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
     if args.plot:
@@ -154,9 +177,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "win rates and mean scores. The same arguments print the same numbers for any --workers or --cluster.",
     )
     add_common(p)
-    p.add_argument("--strategies", default="threshold:18,threshold:20,threshold:25,random",
-                   help="the lineup, comma-separated: random, threshold:N, always-hit, optimal-solo (Flip 7 only), "
-                   "module:Class (default %(default)s)")  # fmt: skip
+    p.add_argument("--strategy", action="append", metavar="STRATEGY",
+                   help="a strategy of the lineup, repeated in order (one per flag): random, threshold:N, always-hit, "
+                   "optimal-solo (Flip 7 only), module:Class or file.py:Class (default: "
+                   f"{' '.join('--strategy ' + s for s in DEFAULT_LINEUP)})")  # fmt: skip
+    p.add_argument("--strategies", metavar="A,B,...", help="deprecated: the lineup comma-separated; use --strategy, repeated")
     p.add_argument("--games", type=int, default=400, help="games in all, a multiple of --players (default %(default)s)")
     p.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
     p.add_argument("--all-readings", action="store_true", help="also play every disputed reading and tabulate the changes")
@@ -164,6 +189,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_cluster(p)
     p.add_argument("--plot", metavar="FILE.png", help="draw the score distributions and win rates by reading "
                    "(needs pip install 'flip7ref[plot]')")  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    add_json(p, "the result as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
     p.set_defaults(func=cmd_tournament)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import attrs
 
+from ..case_index import case_index
 from ..conformance import Case
 from ..spec import Edition
-from .index import cases_by_rule, shipped_cases
+from .index import cases_by_rule
 
 
 def _marked_ids(tree: ast.AST) -> list[str]:
@@ -26,6 +27,28 @@ def _marked_ids(tree: ast.AST) -> list[str]:
         ):
             ids.extend(arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str))
     return ids
+
+
+def _statements(tree: ast.Module) -> list[ast.stmt]:
+    """Every statement of ``tree``, nested ones included (bodies of functions, classes, ifs,
+    loops, withs, tries, matches), without walking into expressions: a function or class
+    definition is a statement, and the expressions are most of a test file's nodes."""
+    out: list[ast.stmt] = []
+    stack: list[ast.stmt] = list(reversed(tree.body))
+    while stack:
+        stmt = stack.pop()
+        out.append(stmt)
+        inner: list[ast.stmt] = []
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, field, None)
+            if isinstance(block, list):
+                inner += [s for s in block if isinstance(s, ast.stmt)]
+        for handler in getattr(stmt, "handlers", None) or ():
+            inner += handler.body
+        for case in getattr(stmt, "cases", None) or ():
+            inner += case.body
+        stack.extend(reversed(inner))
+    return out
 
 
 def cited_rule_ids(tests: Path) -> dict[str, set[str]]:
@@ -50,7 +73,7 @@ def cited_rule_ids(tests: Path) -> dict[str, set[str]]:
     cited: dict[str, set[str]] = {}
     for path in sorted(tests.glob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in ast.walk(tree):
+        for node in _statements(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 for deco in node.decorator_list:
                     for rid in _marked_ids(deco):
@@ -115,7 +138,7 @@ def coverage(
         SpecError: a malformed edition table or case file.
         SyntaxError, OSError: a test file cannot be read.
     """
-    suite = list(cases) if cases is not None else shipped_cases()
+    suite = list(cases) if cases is not None else case_index()  # the ids and rules of the shipped cases
     cited = cited_rule_ids(tests) if tests is not None else {}
     by_rule = cases_by_rule(suite)
     rows = [

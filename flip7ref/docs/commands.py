@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..case_index import case_index
+from ..cli._common import add_json, add_lang
 from ..conformance import Case
 from ..errors import OptionError
 from ..spec import Edition, Rule
 from .citations import coverage, default_tests_dir
 from .index import (
     CONFIDENCE,
-    LANGS,
     cards_for_rule,
     cases_by_rule,
     disputes_touching,
     editions_named,
     find_rule,
     options_touching,
-    shipped_cases,
 )
 from .render import generate, option_values
 from .search import RuleMatch, search_rules
@@ -36,6 +37,12 @@ def cmd_docs(args: argparse.Namespace) -> int:
     """``flip7ref docs``: write the generated docs, or with ``--check`` report stale ones (exit 1)."""
     out = Path(args.out) if args.out else default_docs_dir()
     docs = generate()
+    if args.json:
+        stale = stale_files(out, docs) if args.check else []
+        written = [] if args.check else write_docs(out, docs)
+        print(json.dumps({"out": str(out), "files": list(docs), "check": args.check, "stale": stale, "written": written},
+                         sort_keys=True))  # fmt: skip
+        return 1 if stale else 0
     if args.check:
         stale = stale_files(out, docs)
         if stale:
@@ -46,6 +53,25 @@ def cmd_docs(args: argparse.Namespace) -> int:
     changed = write_docs(out, docs)
     print(f"wrote {', '.join(changed)} under {out}" if changed else f"already up to date under {out}")
     return 0
+
+
+def rule_data(edition: Edition, rule: Rule, lang: str, cases: Sequence[Case]) -> dict[str, object]:
+    """What ``flip7ref rules ID --json`` prints: the rule and everything touching it.
+
+    Returns:
+        ``{id, text, edition, topic, confidence, cards: [{id, name}], sources: [{key, title}],
+        options: [{name, default, dispute, summary, readings}], disputes: [{id, status}],
+        cases: [case ids]}`` (card names in ``lang``; ``cases`` sorted).
+    """
+    return {
+        "id": rule.id, "text": rule.text, "edition": edition.id, "topic": rule.topic, "confidence": rule.confidence,
+        "cards": [{"id": c.id, "name": c.name(lang)} for c in cards_for_rule(edition, rule.id)],
+        "sources": [{"key": k, "title": (edition.sources.get(k) or {}).get("title")} for k in rule.sources],
+        "options": [{"name": o.name, "default": o.default, "dispute": o.dispute, "summary": o.summary,
+                     "readings": [r.name for r in o.readings]} for o in options_touching(edition, rule.id)],
+        "disputes": [{"id": d, "status": edition.disputes[d].get("status")} for d in disputes_touching(edition, rule.id)],
+        "cases": cases_by_rule(cases).get(rule.id, []),
+    }  # fmt: skip
 
 
 def _print_rule(edition: Edition, rule: Rule, lang: str, cases: Sequence[Case]) -> None:
@@ -83,11 +109,17 @@ def cmd_rules(args: argparse.Namespace) -> int:
             raise OptionError("give a rule id or --search, not both")
         pool = editions_named(args.edition) if args.edition else editions_named("all")
         edition, rule = find_rule(args.id, pool)
-        _print_rule(edition, rule, lang, shipped_cases())
+        if args.json:
+            print(json.dumps(rule_data(edition, rule, lang, case_index()), sort_keys=True, default=str))
+        else:
+            _print_rule(edition, rule, lang, case_index())
         return 0
     editions = editions_named(args.edition or ("all" if args.search is not None else "flip7"))
     if args.search is not None:
         matches = search_rules(editions, args.search, lang)
+        if not matches and args.json:
+            print(json.dumps({"rules": []}))
+            return 1
         if not matches:
             where = ", ".join(e.id for e in editions)
             print(f"no rule of {where} matches {args.search!r}")
@@ -95,6 +127,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
     else:
         matches = [RuleMatch(e.id, e.rules[rid], ()) for e in editions for rid in sorted(e.rules)]
     by_id = {e.id: e for e in editions}
+    if args.json:
+        print(json.dumps({"rules": [{
+            "id": m.rule.id, "edition": m.edition, "text": m.rule.text, "matched_in": list(m.via),
+            "cards": [{"id": c.id, "name": c.name(lang)} for c in cards_for_rule(by_id[m.edition], m.rule.id)],
+        } for m in matches]}, sort_keys=True))  # fmt: skip
+        return 0
     for m in matches:
         print(f"{m.rule.id}  {m.rule.text}")
         if m.via:
@@ -115,6 +153,13 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     if tests is not None and not tests.is_dir():
         raise OptionError(f"--tests {args.tests!r}: not a folder")
     rows, unknown = coverage(editions, tests)
+    if args.json:
+        print(json.dumps({
+            "editions": [e.id for e in editions], "tests_read": tests is not None, "unknown": unknown,
+            "uncovered": [r.rule for r in rows if not r.covered],
+            "rules": [{"edition": r.edition, "rule": r.rule, "tests": list(r.tests), "cases": list(r.cases)} for r in rows],
+        }, sort_keys=True))  # fmt: skip
+        return 0 if all(r.covered for r in rows) else 1
     console = Console(highlight=False)
     if not console.is_terminal:  # logs and pipes: wide enough for test names, not the 80-column fallback
         console = Console(highlight=False, width=max(console.width, 160))
@@ -159,6 +204,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--out", metavar="DIR", help="the docs folder (default: docs/ of the source checkout, else ./docs)")
     p.add_argument("--check", action="store_true", help="do not write; exit 1 when a generated file is out of date")
+    add_json(p, "one JSON object: the folder, the generated files, and those stale (--check) or written")
     p.set_defaults(func=cmd_docs)
 
     p = sub.add_parser(
@@ -180,7 +226,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="words that must all occur, in any order (case, accents and endings ignored: 'freeze myself' finds "
         "'freeze themselves')",
     )
-    p.add_argument("--lang", choices=LANGS, help="language of card names to search and show (default en)")
+    add_lang(p, default=None)
+    add_json(p, "the rule (with an ID) or the rules listed or found as one JSON object")
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser(
@@ -192,4 +239,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--edition", default="all", help="edition id, 'all' or a .yaml table (default %(default)s)")
     p.add_argument("--tests", metavar="DIR", help="the test folder (default: tests/ of the source checkout)")
     p.add_argument("--full", action="store_true", help="list every citing test and case, not the first three")
+    add_json(p, "one JSON object: every rule with all its citing tests and cases, the uncovered and unknown ids")
     p.set_defaults(func=cmd_coverage)

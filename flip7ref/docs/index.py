@@ -14,9 +14,7 @@ from collections.abc import Iterable, Sequence
 from ..conformance import Case, load_cases
 from ..errors import OptionError
 from ..spec import CardKind, Edition, OptionSpec, Rule, edition_ids, load_edition
-
-LANGS = ("en", "nl", "de", "fr", "no")
-"""Languages of card names known to the edition tables."""
+from ..text import LANGS as LANGS  # the languages of card names, importable from here as before
 
 CONFIDENCE = {
     "H": "high",

@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from ..conformance import Case, load_cases
+from ..conformance import Case
 from ..errors import OptionError
 from ..spec import Edition, edition_ids, load_edition
 
@@ -145,8 +145,12 @@ def attached_cases(dispute: Dispute, cases: Iterable[Case] | None = None) -> lis
     Raises:
         SpecError: a malformed case file (when loading the shipped suite).
     """
+    if cases is None:  # the shipped suite: pick from its index, then load only the files holding them
+        from ..case_index import case_index, load_shipped_cases
+
+        return load_shipped_cases(attached_cases(dispute, case_index()))
     out = []
-    for case in load_cases() if cases is None else cases:
+    for case in cases:
         reading = case.get("reading") or {}
         names_option = dispute.option is not None and (
             reading.get("option") == dispute.option or dispute.option in (case.get("options") or {})

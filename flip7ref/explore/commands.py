@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from .catalogue import attached_cases, disputes, find_dispute
-from .runs import find_case, play_readings
-from .side_by_side import reading_table
-from .steps import explain_case, explain_transcript
+from ..cli._common import add_json, add_lang
+from .catalogue import Dispute, attached_cases, disputes, find_dispute
+from .runs import Run, find_case, play_readings, run_case
+from .side_by_side import reading_table, side_by_side
+from .steps import Step, explain_case, explain_transcript, walk
 
 if TYPE_CHECKING:  # rich is imported by the commands that print with it (a fast start for the others)
     from rich.console import Console
@@ -21,6 +24,27 @@ def _console() -> Console:
 
     width = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 140
     return Console(highlight=False, width=width, soft_wrap=False)
+
+
+def _dispute_data(d: Dispute, lang: str) -> dict[str, Any]:
+    """``dispute ID --json``: the dispute, its readings, and each attached case played under every modelled reading."""
+    data: dict[str, Any] = {
+        "id": d.id, "edition": d.edition.id, "question": d.question, "status": d.status, "option": d.option,
+        "note": d.note, "rules": list(d.rules),
+        "readings": [{"name": r.name, "summary": r.summary, "holders": list(r.holders), "value": r.value,
+                      "default": r.default} for r in d.readings],
+        "sources": {k: (d.edition.sources.get(k) or {}).get("title") for r in d.readings for k in r.holders},
+        "cases": [],
+    }  # fmt: skip
+    if d.option is None:
+        return data
+    for case in attached_cases(d):
+        played = play_readings(d, case)
+        _, differing = side_by_side(played, lang)
+        data["cases"].append({"id": case["id"], "title": case["title"], "differing": differing, "runs": [
+            {"value": r.value, "reading": r.name, "stopped": run.stopped, "observed": dict(run.observed),
+             "holds": None if run.diffs is None else not run.diffs} for r, run in played]})  # fmt: skip
+    return data
 
 
 def cmd_dispute(args: argparse.Namespace) -> int:
@@ -35,6 +59,14 @@ def cmd_dispute(args: argparse.Namespace) -> int:
     from rich.table import Table
     from rich.text import Text
 
+    if args.json:
+        if args.id:
+            print(json.dumps(_dispute_data(find_dispute(args.id, args.edition), args.lang), sort_keys=True, default=str))
+        else:
+            rows = [{"id": d.id, "edition": d.edition.id, "status": d.status, "option": d.option, "question": d.question}
+                    for d in disputes(args.edition)]  # fmt: skip
+            print(json.dumps({"disputes": rows}, sort_keys=True))
+        return 0
     console = _console()
     if not args.id:
         found = disputes(args.edition)
@@ -89,7 +121,7 @@ def cmd_dispute(args: argparse.Namespace) -> int:
         return 0
     print(f"{len(cases)} attached case{'s' if len(cases) != 1 else ''}, each played under every modelled reading:")
     for case in cases:
-        table, differing = reading_table(d, case, play_readings(d, case))
+        table, differing = reading_table(d, case, play_readings(d, case), args.lang)
         console.print()
         console.print(table)
         if differing:
@@ -109,9 +141,46 @@ def cmd_explain(args: argparse.Namespace) -> int:
         OptionError: unknown case id (exit status 2).
         SpecError: a malformed transcript (exit status 2).
     """
+    if args.json:
+        data = _explain_case_data(find_case(args.case), args.lang) if args.case else _explain_transcript_data(args)
+        print(json.dumps(data, sort_keys=True, default=str))
+        return 0 if data["played_to_end"] else 1
     if args.case:
         return explain_case(find_case(args.case), args.lang)
     return explain_transcript(args.transcript, args.lang)
+
+
+def _steps_data(steps: Sequence[Step]) -> list[dict[str, Any]]:
+    return [{"number": s.number, "move": s.move, "words": s.words, "rules": list(s.rules),
+             "events": [{"text": text, "rules": list(rules)} for text, rules in s.events]} for s in steps]  # fmt: skip
+
+
+def _explain_case_data(case: Any, lang: str) -> dict[str, Any]:
+    """``explain --case ID --json``: the case, its steps (as `walk` gives them), and how play ended."""
+    run: Run = run_case(case)
+    return {
+        "case": case["id"], "title": case["title"], "edition": case["edition"], "kind": case["kind"],
+        "options": dict(case.get("options") or {}), "rules": list(case["rules"]), "source": case.get("source"),
+        "steps": _steps_data(walk(run.states, run.moves, lang)), "stopped": run.stopped,
+        "observed": dict(run.observed), "diffs": None if run.diffs is None else list(run.diffs),
+        "played_to_end": run.stopped is None and bool(run.observed),
+    }  # fmt: skip
+
+
+def _explain_transcript_data(args: argparse.Namespace) -> dict[str, Any]:
+    """``explain --transcript FILE --json``: the transcript's steps and the reference's verdict."""
+    from ..replay import load_transcript, replay
+
+    data = load_transcript(args.transcript)
+    result = replay(data)
+    final = result.state
+    return {
+        "transcript": args.transcript, "engine": data.get("engine"), "edition": final.game.edition.id,
+        "options": dict(data.get("options") or {}), "players": data["players"], "dealer": data["dealer"],
+        "steps": _steps_data(walk(final.replay(), final.history(), args.lang)),
+        "agrees": result.agrees, "divergence": result.divergence, "message": result.message,
+        "divergence_rules": list(result.rules), "played_to_end": result.agrees,
+    }  # fmt: skip
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -129,6 +198,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("id", nargs="?", help="a dispute id, e.g. D-F7-10 or D-V-03")
     p.add_argument("--edition", help="only this edition (id or .yaml table; default: every shipped edition)")
+    add_lang(p)
+    add_json(p, "the disputes (without ID) or the dispute with every attached case's runs as one JSON object")
     p.set_defaults(func=cmd_dispute)
 
     p = sub.add_parser(
@@ -141,7 +212,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--case", metavar="ID", help="a conformance case id, e.g. F7-C0100")
     which.add_argument("--transcript", metavar="FILE", help="a transcript file, e.g. from 'flip7ref trace --transcript'")
-    p.add_argument(
-        "--lang", default="en", choices=["en", "nl", "de", "fr", "no"], help="language of card names (default %(default)s)"
-    )
+    add_lang(p)
+    add_json(p, "one JSON object: the case or transcript, every step with its events and rule ids, how play ended")
     p.set_defaults(func=cmd_explain)

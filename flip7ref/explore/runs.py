@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from ..conformance import Case, build_state, compare, load_cases, observe, outcome
+from ..conformance import Case, build_state, compare, observe, outcome
 from ..errors import Flip7RefError, IllegalActionError, OptionError
 from ..state import CHANCE, State
 from .catalogue import Dispute, DisputeReading
@@ -133,7 +133,14 @@ def find_case(case_id: str, cases: Iterable[Case] | None = None) -> Case:
         OptionError: no case has that id.
         SpecError: a malformed case file (when loading the shipped suite).
     """
-    for case in load_cases() if cases is None else cases:
-        if str(case["id"]).casefold() == case_id.strip().casefold():
-            return case
+    if cases is None:  # the shipped suite: through its index, loading only the file holding the case
+        from ..case_index import find_entry, load_shipped_cases
+
+        entry = find_entry(case_id)
+        if entry is not None:
+            return load_shipped_cases([entry])[0]
+    else:
+        for case in cases:
+            if str(case["id"]).casefold() == case_id.strip().casefold():
+                return case
     raise OptionError(f"unknown case {case_id!r} ('flip7ref conformance run' lists the suite; ids look like F7-C0100 or V-C0045)")

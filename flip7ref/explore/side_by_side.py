@@ -20,8 +20,8 @@ def _seats(values: Mapping[str, Any]) -> str:
     return ", ".join(f"{seat} {v}" for seat, v in values.items())
 
 
-def _cards(game: Game, ids: Sequence[str]) -> str:
-    return " ".join(card_name(game, c) for c in ids) or "—"
+def _cards(game: Game, ids: Sequence[str], lang: str = "en") -> str:
+    return " ".join(card_name(game, c, lang) for c in ids) or "—"
 
 
 def _next(observed: Mapping[str, Any]) -> str:
@@ -31,11 +31,12 @@ def _next(observed: Mapping[str, Any]) -> str:
     return f"seat {nxt.get('player')}: {', '.join(nxt.get('legal') or ())}"
 
 
-def outcome_rows(run: Run) -> dict[str, str]:
+def outcome_rows(run: Run, lang: str = "en") -> dict[str, str]:
     """The outcome of a run as labelled display values (one string per row).
 
     Args:
         run: a played case.
+        lang: language of card names (`flip7ref.text.LANGS`).
 
     Returns:
         Row label -> value: for a scoring case ``score`` and ``Flip 7``; otherwise
@@ -60,9 +61,9 @@ def outcome_rows(run: Run) -> dict[str, str]:
         return rows
     game = run.states[-1].game
     rows["statuses"] = _seats(obs["statuses"])
-    rows["lines"] = "\n".join(f"{seat}: {_cards(game, ids)}" for seat, ids in obs["lines"].items())
+    rows["lines"] = "\n".join(f"{seat}: {_cards(game, ids, lang)}" for seat, ids in obs["lines"].items())
     kept = {seat: ids for seat, ids in obs["kept"].items() if ids}
-    rows["kept"] = "\n".join(f"{seat}: {_cards(game, ids)}" for seat, ids in kept.items()) or "—"
+    rows["kept"] = "\n".join(f"{seat}: {_cards(game, ids, lang)}" for seat, ids in kept.items()) or "—"
     rows["round"] = str(obs["round"])
     rows["round scores"] = " ".join(map(str, obs["round_scores"])) or "—"
     rows["totals"] = " ".join(map(str, obs["totals"]))
@@ -71,7 +72,7 @@ def outcome_rows(run: Run) -> dict[str, str]:
     return rows
 
 
-def _event_tails(runs: Sequence[Run]) -> list[str]:
+def _event_tails(runs: Sequence[Run], lang: str = "en") -> list[str]:
     """The events of each run after the longest prefix they all share, described."""
     lists = [run.states[-1].events() if run.states else [] for run in runs]
     common = 0
@@ -83,7 +84,7 @@ def _event_tails(runs: Sequence[Run]) -> list[str]:
             out.append("—")
             continue
         game = run.states[-1].game
-        tail = [describe(e, game) for e in events[common:]]
+        tail = [describe(e, game, lang) for e in events[common:]]
         head = f"(after {common} shared events)\n" if common else ""
         out.append(head + ("\n".join(tail) if tail else "nothing more"))
     return out
@@ -95,24 +96,45 @@ def _check(run: Run) -> str:
     return "holds" if not run.diffs else f"fails: {run.diffs[0]}"
 
 
-def reading_table(dispute: Dispute, case: Case, played: Sequence[tuple[DisputeReading, Run]]) -> tuple[Table, list[str]]:
+def side_by_side(played: Sequence[tuple[DisputeReading, Run]], lang: str = "en") -> tuple[dict[str, list[str]], list[str]]:
+    """The rows of the side-by-side table of one case under every reading.
+
+    Args:
+        played: the output of `play_readings` for that case.
+        lang: language of card names.
+
+    Returns:
+        ``(values, differing)``: each row label with its display value under each reading
+        (in reading order; ``events`` the events after those all runs share, ``case's
+        expect`` whether the case's expectation holds), and the labels whose values differ
+        between readings (never ``case's expect``).
+    """
+    runs = [run for _, run in played]
+    rows = [outcome_rows(run, lang) for run in runs]
+    labels = list(dict.fromkeys(label for r in rows for label in r))
+    values: dict[str, list[str]] = {label: [r.get(label, "—") for r in rows] for label in labels}
+    values["events"] = _event_tails(runs, lang)
+    values["case's expect"] = [_check(run) for run in runs]
+    differing = [label for label, vals in values.items() if len(set(vals)) > 1 and label != "case's expect"]
+    return values, differing
+
+
+def reading_table(
+    dispute: Dispute, case: Case, played: Sequence[tuple[DisputeReading, Run]], lang: str = "en"
+) -> tuple[Table, list[str]]:
     """The side-by-side table of one case under every reading.
 
     Args:
         dispute: the dispute.
         case: the case.
         played: the output of `play_readings` for that case.
+        lang: language of card names.
 
     Returns:
         ``(table, differing)``: a rich table with a row per outcome field and a column
         per reading, and the labels of the rows whose values differ between readings.
     """
-    runs = [run for _, run in played]
-    rows = [outcome_rows(run) for run in runs]
-    labels = list(dict.fromkeys(label for r in rows for label in r))
-    values: dict[str, list[str]] = {label: [r.get(label, "—") for r in rows] for label in labels}
-    values["events"] = _event_tails(runs)
-    values["case's expect"] = [_check(run) for run in runs]
+    values, differing = side_by_side(played, lang)
     pinned = (case.get("reading") or {}).get("value")
     if pinned is None and dispute.option is not None:
         pinned = (case.get("options") or {}).get(dispute.option)
@@ -130,10 +152,7 @@ def reading_table(dispute: Dispute, case: Case, played: Sequence[tuple[DisputeRe
         marks = [m for m, on in (("default", reading.default), ("the case's", str(reading.value) == str(pinned))) if on]
         head = f"{dispute.option}={reading.value}" + (f"\n({', '.join(marks)})" if marks else "")
         table.add_column(Text(head), overflow="fold")
-    differing = []
     for label, vals in values.items():
-        differs = len(set(vals)) > 1 and label != "case's expect"
-        if differs:
-            differing.append(label)
+        differs = label in differing
         table.add_row(Text(f"≠ {label}" if differs else label, style="bold" if differs else ""), *(Text(v) for v in vals))
     return table, differing
