@@ -264,6 +264,12 @@ class State:
         and ``rng`` is ignored; in an open state a card is drawn at random with
         ``rng`` (which must then be given), weighted by the chance outcomes.
 
+        Args:
+            rng (random.Random | None): the random source of an open state.
+
+        Returns:
+            The card id drawn (``"7"``), for `apply_chance`.
+
         Raises:
             IllegalActionError: when this is not a chance node, or an open state
                 is sampled without ``rng``.
@@ -288,7 +294,8 @@ class State:
         """Take a decision and return the resulting state.
 
         Args:
-            action: an `Action` or its string form (``"hit"``, ``"target 2"``).
+            action (Action | str): an `Action` or its string form (``"hit"``,
+                ``"target 2"``).
 
         Returns:
             The next state, settled up to the next decision, chance node or the end.
@@ -355,7 +362,7 @@ class State:
         """Reveal ``card`` as the next drawn card and return the resulting state.
 
         Args:
-            card: a card id (or alias, or name) present in the draw pile.  In an
+            card (str): a card id (or alias, or name) present in the draw pile.  In an
                 ordered state any card of the pile may be named; the first copy
                 from the top is taken.
 
@@ -387,7 +394,15 @@ class State:
         return work.freeze(self, f"chance {self.game.card_ids[code]}")
 
     def apply_move(self, move: Any) -> State:
-        """Apply a history entry: ``"chance CARD"`` or an action's string form."""
+        """Apply a history entry: ``"chance CARD"`` or an action's string form.
+
+        Args:
+            move (str): an entry of `history`, e.g. ``"chance 7"`` or ``"target 2"``.
+
+        Raises:
+            IllegalActionError: ``move`` is not a string, or not legal here (as `apply`
+                and `apply_chance` raise).
+        """
         if not isinstance(move, str):
             raise IllegalActionError(repr(move), self.legal_action_strings(), "expected a history entry (a string)")
         if move.startswith("chance "):
@@ -487,6 +502,9 @@ class State:
     def status(self, seat: Any) -> Status:
         """The `Status` of ``seat`` in the current round.
 
+        Args:
+            seat (int): a seat of this game, 0..players-1.
+
         Raises:
             OptionError: ``seat`` is not a seat of this game.
         """
@@ -494,6 +512,9 @@ class State:
 
     def line(self, seat: Any) -> list[str]:
         """Card ids of ``seat``'s line (numbers and modifiers), in order received.
+
+        Args:
+            seat (int): a seat of this game, 0..players-1.
 
         Raises:
             OptionError: ``seat`` is not a seat of this game.
@@ -503,6 +524,9 @@ class State:
     def kept(self, seat: Any) -> list[str]:
         """Card ids of the action cards lying in front of ``seat``.
 
+        Args:
+            seat (int): a seat of this game, 0..players-1.
+
         Raises:
             OptionError: ``seat`` is not a seat of this game.
         """
@@ -510,6 +534,9 @@ class State:
 
     def line_value(self, seat: Any) -> int:
         """What ``seat``'s line would score if the round ended now (points).
+
+        Args:
+            seat (int): a seat of this game, 0..players-1.
 
         Raises:
             OptionError: ``seat`` is not a seat of this game.
@@ -533,6 +560,9 @@ class State:
         """Whether ``seat`` may answer a Hit-or-Stay offer with Stay now (F7-033, option
         ``stay_requires``; not with The Zero in the line, V-031).
 
+        Args:
+            seat (int): a seat of this game, 0..players-1.
+
         Raises:
             OptionError: ``seat`` is not a seat of this game.
         """
@@ -555,7 +585,7 @@ class State:
         """The state as plain JSON-able data (card ids, not codes; `flip7ref.serialize`).
 
         Args:
-            log: include the history and the events (needed to resume
+            log (bool): include the history and the events (needed to resume
                 `history` and `events` after `from_dict`).
         """
         return state_to_dict(self, bool(log))
@@ -565,8 +595,8 @@ class State:
         """Rebuild a state from `to_dict` output.
 
         Args:
-            data: the serialized state.
-            game: the game to attach; by default one is built from the data's
+            data (Mapping[str, Any]): the serialized state (parsed JSON).
+            game (Game | None): the game to attach; by default one is built from the data's
                 edition id (a shipped edition: a table file is used only through
                 this argument), player count and options.
 
