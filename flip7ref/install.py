@@ -76,7 +76,7 @@ def running_text() -> str:
     if hidden is not None:
         kind = "compiled with mypyc" if hidden[1] else "pure Python"
         lines.append(
-            f"note: this environment also has flip7ref installed at {hidden[0]} ({kind}), hidden by the copy above "
-            "(found first on sys.path, e.g. the current folder is a flip7ref checkout); run from another folder to use it"
+            f"note: the flip7ref installed at {hidden[0]} ({kind}) is hidden by this copy, which comes first on "
+            "sys.path (e.g. the current folder is a checkout); run from another folder to use it"
         )
     return "\n".join(lines)

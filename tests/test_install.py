@@ -77,9 +77,7 @@ def _fake_install(tmp_path: Path, *names: str) -> importlib.metadata.Distributio
     return importlib.metadata.PathDistribution(info)
 
 
-def test_version_names_a_compiled_install_that_the_source_tree_hides(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_version_names_a_compiled_install_that_the_source_tree_hides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Run from elsewhere than the installed copy (as ``python -m flip7ref`` in a checkout's root
     is, with the compiled build installed), --version says where that copy is and that it is compiled."""
     dist = _fake_install(tmp_path, "flip7ref/__init__.py", "flip7ref/state.py", "flip7ref/state.cpython-311-x86_64-linux-gnu.so")
@@ -89,8 +87,8 @@ def test_version_names_a_compiled_install_that_the_source_tree_hides(
     assert (folder, compiled, hidden) == (PACKAGE, flip7ref.compiled, ((tmp_path / "flip7ref").resolve(), True))
     lines = install.running_text().splitlines()
     assert lines[0] == f"running from {PACKAGE}"
-    assert lines[1].startswith(f"note: this environment also has flip7ref installed at {(tmp_path / 'flip7ref').resolve()} "
-                               "(compiled with mypyc), hidden by the copy above")  # fmt: skip
+    assert lines[1].startswith(f"note: the flip7ref installed at {(tmp_path / 'flip7ref').resolve()} (compiled with mypyc) "
+                               "is hidden by this copy")  # fmt: skip
     assert lines[1].endswith("run from another folder to use it") and len(lines) == 2
 
 
