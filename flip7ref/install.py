@@ -14,8 +14,6 @@ when the compiled build is installed in the environment).
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.metadata
 from pathlib import Path
 
 # The packages of each optional extra, as [project.optional-dependencies] of pyproject.toml
@@ -44,15 +42,17 @@ def installed_copy() -> tuple[Path, bool] | None:
     """The flip7ref package folder that pip installed into this environment and whether it is
     the compiled build, read from the installed distribution's file list (its RECORD);
     None when flip7ref is not installed or is installed editable (the source tree itself)."""
+    from importlib import machinery, metadata  # here: every command imports this module, few need these
+
     try:
-        dist = importlib.metadata.distribution("flip7ref")
-    except importlib.metadata.PackageNotFoundError:
+        dist = metadata.distribution("flip7ref")
+    except metadata.PackageNotFoundError:
         return None
     files = [f for f in dist.files or () if f.parts[:1] == ("flip7ref",)]
     if not any(f.parts == ("flip7ref", "__init__.py") for f in files):
         return None  # an editable install: a .pth file points at the source tree (and some data files)
     folder = Path(str(dist.locate_file("flip7ref"))).resolve()
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    suffixes = tuple(machinery.EXTENSION_SUFFIXES)
     return folder, any(f.name.endswith(suffixes) for f in files)
 
 
