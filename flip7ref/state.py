@@ -394,15 +394,7 @@ class State:
         return work.freeze(self, f"chance {self.game.card_ids[code]}")
 
     def apply_move(self, move: Any) -> State:
-        """Apply a history entry: ``"chance CARD"`` or an action's string form.
-
-        Args:
-            move (str): an entry of `history`, e.g. ``"chance 7"`` or ``"target 2"``.
-
-        Raises:
-            IllegalActionError: ``move`` is not a string, or not legal here (as `apply`
-                and `apply_chance` raise).
-        """
+        """Apply a history entry: ``"chance CARD"`` or an action's string form."""
         if not isinstance(move, str):
             raise IllegalActionError(repr(move), self.legal_action_strings(), "expected a history entry (a string)")
         if move.startswith("chance "):
@@ -502,9 +494,6 @@ class State:
     def status(self, seat: Any) -> Status:
         """The `Status` of ``seat`` in the current round.
 
-        Args:
-            seat (int): a seat of this game, 0..players-1.
-
         Raises:
             OptionError: ``seat`` is not a seat of this game.
         """
@@ -512,9 +501,6 @@ class State:
 
     def line(self, seat: Any) -> list[str]:
         """Card ids of ``seat``'s line (numbers and modifiers), in order received.
-
-        Args:
-            seat (int): a seat of this game, 0..players-1.
 
         Raises:
             OptionError: ``seat`` is not a seat of this game.
@@ -524,9 +510,6 @@ class State:
     def kept(self, seat: Any) -> list[str]:
         """Card ids of the action cards lying in front of ``seat``.
 
-        Args:
-            seat (int): a seat of this game, 0..players-1.
-
         Raises:
             OptionError: ``seat`` is not a seat of this game.
         """
@@ -534,9 +517,6 @@ class State:
 
     def line_value(self, seat: Any) -> int:
         """What ``seat``'s line would score if the round ended now (points).
-
-        Args:
-            seat (int): a seat of this game, 0..players-1.
 
         Raises:
             OptionError: ``seat`` is not a seat of this game.
@@ -559,9 +539,6 @@ class State:
     def may_stay(self, seat: Any) -> bool:
         """Whether ``seat`` may answer a Hit-or-Stay offer with Stay now (F7-033, option
         ``stay_requires``; not with The Zero in the line, V-031).
-
-        Args:
-            seat (int): a seat of this game, 0..players-1.
 
         Raises:
             OptionError: ``seat`` is not a seat of this game.
