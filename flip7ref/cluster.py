@@ -1,4 +1,4 @@
-"""Runs on a Dask cluster (``pip install 'flip7ref[cluster]'``): the glue between
+"""Runs on a Dask cluster (the ``[cluster]`` extra, docs/install.md): the glue between
 flip7ref's units of work and ``dask.distributed``.
 
 flip7ref does not schedule anything itself here: it cuts the work into the same
@@ -29,10 +29,11 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .errors import Flip7RefError, OptionError
+from .install import extra_hint
 
 __all__ = ["ClusterError", "connect", "describe", "parse_cluster", "presolve", "run_units", "size"]
 
-INSTALL = "pip install 'flip7ref[cluster]'"
+INSTALL = extra_hint("cluster")
 
 
 class ClusterError(Flip7RefError, RuntimeError):

@@ -51,12 +51,17 @@ def _resolve(value: Any, options: Mapping[str, str | int]) -> Any:
 class Game:
     """An edition with chosen options for a number of players; the factory of states.
 
+    The arguments are annotated ``Any`` in the signature so that a wrong type gets the
+    `OptionError` below, also from the compiled build (docs/build.md); the types they
+    accept are these:
+
     Args:
-        edition: an edition id (``"flip7"``), a path to a ``.yaml`` table, or a
-            loaded `Edition`.
-        players: number of seats (1 or more; seats are numbered 0..players-1
+        edition (str | os.PathLike[str] | Edition): an edition id (``"flip7"``), a path
+            to a ``.yaml`` table, or a loaded `Edition`.
+        players (int): number of seats (1 or more; seats are numbered 0..players-1
             clockwise, so the player on seat ``s``'s left is ``s + 1``).
-        options: option values by name; unnamed options take the table's default.
+        options (Mapping[str, str | int] | None): option values by name (``{"tie":
+            "shared-win"}``); unnamed options take the table's default.
 
     Raises:
         OptionError: unknown edition, unknown option name or value, or a player
@@ -236,6 +241,9 @@ class Game:
     def code(self, card: Any) -> int:
         """The integer code of a card given by id, alias or name in any language.
 
+        Args:
+            card (str): the card's id (``"x2"``), alias or name (``"Second Chance"``).
+
         Raises:
             CardError: when the edition has no such card.
         """
@@ -257,14 +265,16 @@ class Game:
         """Start a game: round 1, dealt up to the first decision or chance node.
 
         Args:
-            seed: an int or str: the deck is shuffled deterministically from it and
+            seed (int | str | None): the deck is shuffled deterministically from it and
                 cards are drawn from that ordered pile (same seed, same game); None
                 for an *open* game whose draw pile has no order, where a driver
                 picks each chance outcome (e.g. `State.sample_chance`).
-            dealer: the seat that deals round 1 (0..players-1).
-            stack: card names put on top of the pile, top first; the rest of the
-                deck follows below in seeded order (seed 0 when ``seed`` is None).
-            totals: running totals (points) to start from, one per seat.
+            dealer (int): the seat that deals round 1 (0..players-1).
+            stack (list[str] | tuple[str, ...] | None): card names put on top of the
+                pile, top first; the rest of the deck follows below in seeded order
+                (seed 0 when ``seed`` is None).
+            totals (list[int] | tuple[int, ...] | None): running totals (points) to
+                start from, one per seat.
 
         Returns:
             The first `State` that needs a decision or a chance outcome.
@@ -296,23 +306,30 @@ class Game:
         This is how tests and conformance cases put cards on the table.
 
         Args:
-            dealer: the seat dealing this round.
-            turn: the seat offered Hit or Stay next (default: the first seat of the
-                deal order, i.e. the dealer's left); skipped forward if not active.
-            lines: per seat, the number and modifier cards in front of them.
-            kept: per seat, action cards lying in front of them (a held Second Chance).
-            statuses: per seat, ``active`` (default), ``stayed``, ``frozen`` or ``busted``.
-            draw: the cards on top of the draw pile, top first.
-            discard: the discard pile.
-            totals: running totals (points), one per seat.
-            round_number: the round number to report.
-            seed: orders the rest of the deck and later reshuffles; None makes an
-                open state (then ``draw`` is not on top: the pile is unordered).
-            rest: where the deck's remaining cards go: ``below`` the given draw
+            dealer (int): the seat dealing this round.
+            turn (int | None): the seat offered Hit or Stay next (default: the first
+                seat of the deal order, i.e. the dealer's left); skipped forward if not
+                active.
+            lines (Mapping[int, list[str] | tuple[str, ...]] | None): per seat, the
+                number and modifier cards in front of them (``{0: ["8", "x2"]}``).
+            kept (Mapping[int, list[str] | tuple[str, ...]] | None): per seat, action
+                cards lying in front of them (a held Second Chance).
+            statuses (Mapping[int, str | Status] | None): per seat, ``active``
+                (default), ``stayed``, ``frozen`` or ``busted``.
+            draw (list[str] | tuple[str, ...]): the cards on top of the draw pile, top
+                first.
+            discard (list[str] | tuple[str, ...]): the discard pile.
+            totals (list[int] | tuple[int, ...] | None): running totals (points), one
+                per seat.
+            round_number (int): the round number to report (1 or more).
+            seed (int | str | None): orders the rest of the deck and later reshuffles;
+                None makes an open state (then ``draw`` is not on top: the pile is
+                unordered).
+            rest (str): where the deck's remaining cards go: ``below`` the given draw
                 cards, into the ``discard`` pile (so the pile is exactly ``draw``),
                 or ``out`` of the game (a partial deck, e.g. to reach an empty deck
                 and discard pile; card conservation then no longer holds).
-            deal: start the round instead: the dealer deals from ``draw`` as the
+            deal (bool): start the round instead: the dealer deals from ``draw`` as the
                 rules say (the table must then be empty); ``turn`` is ignored.
 
         Returns:

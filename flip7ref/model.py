@@ -138,6 +138,9 @@ class Action:
     def parse(cls, text: Any) -> Action:
         """Parse a string form such as ``"hit"``, ``"stay"`` or ``"target 2"``.
 
+        Args:
+            text (str): the string form (case and surrounding spaces ignored).
+
         Raises:
             IllegalActionError: when the text is not an action of this vocabulary.
         """
@@ -191,7 +194,12 @@ class Event(NamedTuple):
     data: tuple[tuple[str, Any], ...] = ()
 
     def get(self, key: str, default: Any = None) -> Any:
-        """The value of ``key`` in the event's data, or ``default``."""
+        """The value of ``key`` in the event's data, or ``default``.
+
+        Args:
+            key (str): a data key, e.g. ``"player"`` or ``"card"``.
+            default (object): what to return when the event has no such key.
+        """
         for k, v in self.data:
             if k == key:
                 return v
@@ -206,6 +214,10 @@ class Event(NamedTuple):
 
     @classmethod
     def from_dict(cls, data: Any) -> Event:
-        """Rebuild an event from `to_dict` output."""
+        """Rebuild an event from `to_dict` output.
+
+        Args:
+            data (Mapping[str, Any]): ``{"type": ..., key: value...}``, lists for tuples.
+        """
         items = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k != "type")
         return cls(str(data["type"]), items)

@@ -26,10 +26,10 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
     ``strategies[s % len(strategies)]``.
 
     Args:
-        state: where to start.
-        strategies: one or more strategies, used round-robin by seat.
-        rng: the randomness of strategies (and of open states' chance nodes).
-        max_moves: a safety bound; the game is abandoned after that many moves.
+        state (State): where to start.
+        strategies (Sequence[Strategy]): one or more strategies, used round-robin by seat.
+        rng (random.Random): the randomness of strategies (and of open states' chance nodes).
+        max_moves (int): a safety bound; the game is abandoned after that many moves.
 
     Returns:
         The terminal state.
@@ -79,7 +79,15 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
 
 
 def game_seed(run_seed: Any, index: Any) -> str:
-    """The seed of game ``index`` of a run: derived from the run seed and the index."""
+    """The seed of game ``index`` of a run: derived from the run seed and the index.
+
+    Args:
+        run_seed (int | str): the run's seed (``simulate --seed``).
+        index (int): the game's number in the run, from 0.
+
+    Returns:
+        The game's seed, ``"RUN_SEED:INDEX"``.
+    """
     return f"{run_seed}:{index}"
 
 
@@ -239,18 +247,18 @@ def simulate(
     arguments give the same statistics, whatever ``workers`` or ``cluster`` is.
 
     Args:
-        game: the compiled game.
-        games: how many games (>= 0).
-        seed: the run seed.
-        strategies: strategies by seat (round-robin); with ``workers > 1`` or a
-            cluster they must pickle (every shipped strategy does).
+        game (Game): the game (edition, players, options) to play.
+        games (int): how many games (>= 0).
+        seed (int | str): the run seed.
+        strategies (Sequence[Strategy]): strategies by seat (round-robin); with
+            ``workers > 1`` or a cluster they must pickle (every shipped strategy does).
         progress: called with the number of games finished so far.
-        workers: processes to spread the games over (the standard library's
+        workers (int): processes to spread the games over (the standard library's
             process pool), at most one per task of ``chunk`` games; 1 plays in
             this process.
-        chunk: games per task sent to a worker.
+        chunk (int): games per task sent to a worker.
         log: called with the `game_record` of every game, in game order.
-        cluster: a ``dask.distributed.Client`` (see `flip7ref.cluster`): the
+        cluster (distributed.Client | None): a ``dask.distributed.Client`` (see `flip7ref.cluster`): the
             same tasks of ``chunk`` games run on its workers instead (``workers``
             is then ignored).
 
@@ -350,6 +358,13 @@ def _play_range(seed: int | str, bounds: tuple[int, int], log: bool = False) -> 
 
 
 def iter_games(game: Any, games: Any, seed: Any, strategies: Any) -> Iterator[State]:
-    """Yield the terminal state of each game of a seeded run (see `simulate`)."""
+    """Yield the terminal state of each game of a seeded run (see `simulate`).
+
+    Args:
+        game (Game): the game to play.
+        games (int): how many games.
+        seed (int | str): the run seed.
+        strategies (Sequence[Strategy]): strategies by seat (round-robin).
+    """
     for i in range(games):
         yield _play_one(game, seed, i, strategies)

@@ -1,5 +1,5 @@
 """Pictures of tournament results (``--plot FILE.png``; matplotlib, in the
-``[plot]`` extra: ``pip install 'flip7ref[plot]'``)."""
+``[plot]`` extra: ``pip install '.[plot]'`` in a checkout; docs/install.md)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from .errors import OptionError
+from .install import extra_hint
 from .tournament import ReadingResult, TournamentResult
 
-INSTALL = "pip install 'flip7ref[plot]'"
+INSTALL = extra_hint("plot")
 
 
 def _pyplot() -> Any:

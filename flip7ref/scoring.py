@@ -172,9 +172,9 @@ def score_cards(game: Any, cards: Any) -> ScoreBreakdown:
     """Score a line given by card names, checking it could exist.
 
     Args:
-        game: the compiled game.
-        cards: card names (ids, aliases, or names in any language), e.g.
-            ``["3", "11", "x2", "+10"]``.
+        game (Game): the game (edition and options) to score under.
+        cards (list[str] | tuple[str, ...]): card names (ids, aliases, or names in any
+            language), e.g. ``["3", "11", "x2", "+10"]``.
 
     Returns:
         The `ScoreBreakdown` of that line (Flip 7 decided from the line).

@@ -272,6 +272,12 @@ class State:
         and ``rng`` is ignored; in an open state a card is drawn at random with
         ``rng`` (which must then be given), weighted by the chance outcomes.
 
+        Args:
+            rng (random.Random | None): the random source of an open state.
+
+        Returns:
+            The card id drawn (``"7"``), for `apply_chance`.
+
         Raises:
             IllegalActionError: when this is not a chance node, or an open state
                 is sampled without ``rng``.
@@ -296,7 +302,8 @@ class State:
         """Take a decision and return the resulting state.
 
         Args:
-            action: an `Action` or its string form (``"hit"``, ``"target 2"``).
+            action (Action | str): an `Action` or its string form (``"hit"``,
+                ``"target 2"``).
 
         Returns:
             The next state, settled up to the next decision, chance node or the end.
@@ -363,7 +370,7 @@ class State:
         """Reveal ``card`` as the next drawn card and return the resulting state.
 
         Args:
-            card: a card id (or alias, or name) present in the draw pile.  In an
+            card (str): a card id (or alias, or name) present in the draw pile.  In an
                 ordered state any card of the pile may be named; the first copy
                 from the top is taken.
 
@@ -566,7 +573,7 @@ class State:
         """The state as plain JSON-able data (card ids, not codes; `flip7ref.serialize`).
 
         Args:
-            log: include the history and the events (needed to resume
+            log (bool): include the history and the events (needed to resume
                 `history` and `events` after `from_dict`).
         """
         return state_to_dict(self, bool(log))
@@ -576,8 +583,8 @@ class State:
         """Rebuild a state from `to_dict` output.
 
         Args:
-            data: the serialized state.
-            game: the game to attach; by default one is built from the data's
+            data (Mapping[str, Any]): the serialized state (parsed JSON).
+            game (Game | None): the game to attach; by default one is built from the data's
                 edition id (a shipped edition: a table file is used only through
                 this argument), player count and options.
 

@@ -101,7 +101,7 @@ class ThresholdStrategy:
       ahead, else +15 to itself.
 
     Args:
-        threshold: points (>= 0) at which the player stays.
+        threshold (int): points (>= 0) at which the player stays.
 
     Raises:
         OptionError: ``threshold`` is not a whole number.
@@ -169,6 +169,10 @@ class OptimalSoloStrategy:
     solo states, more than `MAX_SOLO_STATES`.  ``progress`` (settable) is
     called as ``progress(states solved, states expected)`` while the policy is
     solved; ``cluster`` (settable) is a Dask client to solve it on.
+
+    Args:
+        categories (tuple[str, ...]): the card categories of the solo deck solved over.
+        workers (int): processes to solve the policy in (``SoloSolver(workers=...)``).
 
     Raises (from `prepare` / the first decision):
         OptionError: the edition's numbers and modifiers make too many solo
@@ -260,6 +264,9 @@ def parse_strategy(text: Any) -> Strategy:
     the current directory or ``sys.path``, or a ``.py`` file's path; ``Class`` a
     class or factory in it, dotted for nested names) is imported and called with
     no arguments; the object must fit `Strategy`.
+
+    Args:
+        text (str): the name, as ``--strategy`` takes it.
 
     Raises:
         OptionError: ``text`` is not a string, an unknown strategy name or a malformed threshold.

@@ -27,7 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # skipped where that extra is not installed, except in CI, which installs every extra.
 OPTIONAL = {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "uvicorn", "dask", "distributed",
             "matplotlib"}  # fmt: skip
-EXAMPLES = list(find_examples(str(ROOT / "README.md"), str(ROOT / "docs")))
+# A block that only includes a repository file on the site (``--8<-- "conformance/examples/engine.py"``,
+# pymdownx.snippets) is that file's, tested where it lives (tests/test_engine_kit.py).
+EXAMPLES = [
+    e for e in find_examples(str(ROOT / "README.md"), str(ROOT / "docs")) if not e.source.lstrip().startswith("--8<--")
+]
 
 
 def _param(example: CodeExample) -> object:
@@ -74,4 +78,7 @@ def test_rl_without_its_extra_names_the_missing_module(monkeypatch: pytest.Monke
     with pytest.raises(ImportError) as caught:
         importlib.import_module("flip7ref.rl")
     assert caught.value.name == missing and caught.value.name in OPTIONAL
-    assert str(caught.value) == f"flip7ref.rl needs the optional [rl] extra ({missing} is missing): pip install 'flip7ref[rl]'"
+    assert str(caught.value) == (
+        f"flip7ref.rl needs the optional [rl] extra ({missing} is missing): from a checkout: pip install '.[rl]'; "
+        "anywhere: pip install 'numpy>=1.24' 'gymnasium>=1.0' 'pettingzoo>=1.24' 'open_spiel>=1.5'"
+    )

@@ -27,7 +27,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_committed_docs_are_current(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/rules/*.md and docs/disputes.md match what `flip7ref docs` generates (CI fails otherwise)."""
     code, out, _ = run(capsys, "docs", "--check", "--out", str(DOCS))
-    assert code == 0, f"{out.strip()}: run '.venv/bin/flip7ref docs' and commit docs/"
+    assert code == 0, f"{out.strip()}: run '.venv-dev/bin/flip7ref docs' and commit docs/"
 
 
 def test_docs_check_names_stale_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

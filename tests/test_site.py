@@ -8,11 +8,14 @@ These tests check the documentation, so they cite no rule ids.
 
 from __future__ import annotations
 
+import ast
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,11 +42,79 @@ def test_nav_lists_every_page_and_only_existing_ones() -> None:
 
 
 def test_included_files_exist_and_are_not_copied() -> None:
-    """Each snippet page includes an existing repository file, and holds nothing else but a note."""
+    """Each snippet page includes an existing repository file; a page including a Markdown file
+    holds nothing else but a note (a code file may be included into a code block of a page)."""
     for page in sorted(DOCS.rglob("*.md")):
         text = page.read_text(encoding="utf-8")
         for target in re.findall(r'^--8<-- "([^"]+)"$', text, flags=re.MULTILINE):
             assert (ROOT / target).is_file(), f"{page.relative_to(ROOT)} includes {target}, which does not exist"
-            assert len(text.splitlines()) <= 3, f"{page.relative_to(ROOT)}: a snippet page holds only the include"
+            if target.endswith(".md"):
+                assert len(text.splitlines()) <= 3, f"{page.relative_to(ROOT)}: a snippet page holds only the include"
     protocol = (DOCS / "conformance" / "PROTOCOL.md").read_text(encoding="utf-8")
     assert '--8<-- "conformance/PROTOCOL.md"' in protocol
+
+
+def test_the_engine_kit_is_on_the_site() -> None:
+    """The nav has the Engine kit page, which shows both skeletons, and the site hook publishes
+    conformance/examples/* where the links of conformance/README.md and PROTOCOL.md point."""
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert "conformance/engine-kit.md" in set(_nav_files(config["nav"]))
+    assert "tools/mkdocs_hooks.py" in config["hooks"]
+    kit = (DOCS / "conformance" / "engine-kit.md").read_text(encoding="utf-8")
+    assert '```js\n--8<-- "conformance/examples/engine.js"\n```' in kit
+    assert '```python\n--8<-- "conformance/examples/engine.py"\n```' in kit
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        hooks = pytest.importorskip("mkdocs_hooks", reason="MkDocs (the [docs] extra) is not installed")
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    published = hooks.published_files()
+    assert sorted(published) == ["conformance/examples/engine.js", "conformance/examples/engine.py"]
+    for page in ("README.md", "PROTOCOL.md"):
+        text = (ROOT / "conformance" / page).read_text(encoding="utf-8")
+        for link in re.findall(r"\]\((examples/[^)#]+)\)", text):
+            # relative to conformance/ on the repository, and to docs/conformance/ on the site
+            assert (ROOT / "conformance" / link).is_file() and f"conformance/{link}" in published, (page, link)
+
+
+def test_install_page_and_settings_for_every_mkdocs_command() -> None:
+    """The Install page is under "Start here"; the site's CSS is listed; every mkdocs command
+    shown in README.md and docs/ sets NO_MKDOCS_2_WARNING=1 (the theme's end-of-life banner)."""
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    start = next(entry["Start here"] for entry in config["nav"] if isinstance(entry, dict) and "Start here" in entry)
+    assert {"Install": "install.md"} in start
+    assert config["extra_css"] == ["stylesheets/extra.css"] and (DOCS / "stylesheets" / "extra.css").is_file()
+    for page in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        for line in page.read_text(encoding="utf-8").splitlines():
+            for use in re.finditer(r"[\w./-]*mkdocs (?:build|serve)", line):
+                assert line[: use.start()].endswith("NO_MKDOCS_2_WARNING=1 "), f"{page.relative_to(ROOT)}: {line.strip()}"
+
+
+# The modules whose public signatures say Any (so that the compiled build's own checks give the
+# errors) and whose API pages must still give the accepted types, in the docstrings' Args.
+TYPED_IN_DOCSTRINGS = ["game.py", "state.py", "model.py", "scoring.py", "play.py", "strategies.py", "analysis/solver.py"]
+
+
+def test_api_pages_give_a_type_for_every_parameter_annotated_any() -> None:
+    """A public parameter annotated ``Any`` of a docstring with an Args section has its type there
+    (``name (type): ...``), which the API reference's Parameters table shows instead of ``Any``;
+    for ``__init__``, in the class docstring."""
+    missing = []
+    for name in TYPED_IN_DOCSTRINGS:
+        tree = ast.parse((ROOT / "flip7ref" / name).read_text(encoding="utf-8"))
+        scopes: list[tuple[str, ast.AST, str]] = [("", tree, "")]
+        scopes += [(f"{c.name}.", c, ast.get_docstring(c) or "") for c in tree.body if isinstance(c, ast.ClassDef)]
+        for prefix, scope, class_doc in scopes:
+            for fn in getattr(scope, "body", []):
+                if not isinstance(fn, ast.FunctionDef) or (fn.name.startswith("_") and fn.name != "__init__"):
+                    continue
+                if prefix.startswith("_"):  # a private class
+                    continue
+                doc = class_doc if fn.name == "__init__" else ast.get_docstring(fn) or ""
+                if "Args:" not in doc:  # no Parameters table on the page, so no Any either
+                    continue
+                args = [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
+                for arg in args:
+                    if isinstance(arg.annotation, ast.Name) and arg.annotation.id == "Any" and f"{arg.arg} (" not in doc:
+                        missing.append(f"flip7ref/{name}: {prefix}{fn.name}({arg.arg})")
+    assert not missing, f"give these parameters' types in the docstring's Args: {missing}"

@@ -404,7 +404,10 @@ def test_missing_extra_gives_a_one_line_hint(monkeypatch: pytest.MonkeyPatch, ca
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "starlette" else real(name, *a))
     assert main(["table", "--no-browser"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "flip7ref: error: the table referee needs its extra: pip install 'flip7ref[table]' (Starlette and uvicorn)"
+    assert err == (
+        "flip7ref: error: the table referee needs its extra [table] (Starlette and uvicorn): "
+        "from a checkout: pip install '.[table]'; anywhere: pip install 'starlette>=0.37' 'uvicorn>=0.29'"
+    )
 
 
 def test_listening_beyond_this_machine_warns_and_needs_the_token(folder: Path) -> None:

@@ -42,37 +42,37 @@ class SoloSolver:
     (``state.last_scores[seat]``).
 
     Args:
-        policy: None for the optimal policy (at each decision the action of the
+        policy (Policy | None): None for the optimal policy (at each decision the action of the
             highest expected score; ``ties`` says which of hit and stay is taken
             when their values are equal);
             or a strategy object to evaluate exactly instead: a deterministic
             one (``choose(state, rng)``, e.g. ``threshold:N``, ``always-hit``), or
             one with ``action_distribution(state)`` giving ``(action, probability)``
             pairs (``random``: every legal action alike).
-        exact: compute with `Fraction` (slower) instead of floats.
-        seat: the player (0 in a one-player game).
-        max_states: give up (`AnalysisError`) beyond this many decision
+        exact (bool): compute with `Fraction` (slower) instead of floats.
+        seat (int): the player (0 in a one-player game).
+        max_states (int): give up (`AnalysisError`) beyond this many decision
             states (memory and time grow with it: about 25 s of CPU per 262,000
             states without action cards, CPython 3.11, pure Python).
-        ties: ``"hit"`` (the default) or ``"stay"``: the action the optimal policy
+        ties (str): ``"hit"`` (the default) or ``"stay"``: the action the optimal policy
             takes at a Hit-or-Stay offer where both have the same expected score
             (exactly equal values: with floats, equal floats).  The value is the
             same either way; P(bust), P(Flip 7) and `best_actions` are not
             (see docs/analysis.md: the published solitaire figures are those of
             ``"stay"``).  Other decisions keep the first legal action on a tie.
-        workers: processes to solve in (see `solve`); 1 solves in this
+        workers (int): processes to solve in (see `solve`); 1 solves in this
             process.  Only the optimal policy is solved in parallel (a fixed
             policy reaches fewer states; it is always evaluated here).  Where
             workers start by forkserver or spawn (see docs/analysis.md), a script
             must solve under ``if __name__ == "__main__":``.
-        max_seconds: give up (`AnalysisError`) once a solve has run this
+        max_seconds (float | None): give up (`AnalysisError`) once a solve has run this
             many seconds of wall time (checked every 256 states, and between
             combinations of a parallel solve; on a ``cluster`` the client stops
             waiting then, cancels the Dask tasks, and each task stops by itself
             at the same deadline); None: no limit.
-        progress: called now and then (every 256 states, and after each
+        progress (Callable[[int], None] | None): called now and then (every 256 states, and after each
             combination of a parallel solve) with the states solved so far.
-        cluster: a ``dask.distributed.Client`` (see `flip7ref.cluster`):
+        cluster (distributed.Client | None): a ``dask.distributed.Client`` (see `flip7ref.cluster`):
             the parallel part of the optimal solve runs on its workers, one Dask
             task per combination of modifier cards, instead of in ``workers``
             processes; the result is the same.

@@ -36,16 +36,19 @@ def version_text() -> str:
     conformance cases, transcripts and edition tables (the ``format`` constant of
     ``spec/schema/{case,transcript,edition}.schema.json``); the first line also says
     whether the core running is compiled with mypyc or pure Python
-    (`flip7ref.compiled`, docs/build.md)."""
+    (`flip7ref.compiled`, docs/build.md); the last lines name the folder it runs from and
+    another installed copy that it hides, if any (`flip7ref.install.running_text`)."""
     from ..conformance import SUITE_VERSION
     from ..harness import PROTOCOL_VERSION
+    from ..install import running_text
     from ..spec import load_schema
 
     fmt = {name: load_schema(name)["properties"]["format"]["const"] for name in ("case", "transcript", "edition")}
     return (
         f"flip7ref {__version__} ({'compiled with mypyc' if compiled else 'pure Python'})\n"
         f"conformance suite {SUITE_VERSION}; engine protocol {PROTOCOL_VERSION}; case format {fmt['case']}; "
-        f"transcript format {fmt['transcript']}; edition table format {fmt['edition']}"
+        f"transcript format {fmt['transcript']}; edition table format {fmt['edition']}\n"
+        f"{running_text()}"
     )
 
 

@@ -13,6 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import OptionError
 from ..game import Game
+from ..install import extra_hint
 from ..spec import edition_ids
 
 if TYPE_CHECKING:  # the strategies are imported by the commands that play (a fast start for rules, docs...)
@@ -149,7 +150,7 @@ def add_cluster(p: argparse.ArgumentParser) -> None:
         "--cluster",
         metavar="ADDRESS",
         help="run on a Dask cluster instead of --workers processes: local:N starts N worker processes here, "
-        "anything else is a scheduler's address (tcp://host:8786); needs pip install 'flip7ref[cluster]'; "
+        f"anything else is a scheduler's address (tcp://host:8786); needs the [cluster] extra ({extra_hint('cluster')}); "
         "the result is the same as in one process",
     )
 

@@ -6,6 +6,7 @@ import argparse
 import importlib.util
 import sys
 
+from ..install import extra_hint
 from ._common import add_common
 
 
@@ -26,7 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the table referee: a local web page for a real game (cards, rulings, score pad, undo)",
         description="Serve the table referee: record a real game card by card (or deal from a seeded virtual deck, "
         "or keep only a score pad), see whose decision it is, the rule behind every step, the score pad; "
-        "undo and redo; every step saved as a transcript. Needs pip install 'flip7ref[table]'.",
+        f"undo and redo; every step saved as a transcript. Needs the [table] extra: {extra_hint('table')}.",
     )
     add_common(p, players=None)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s: this machine only; "

@@ -9,6 +9,7 @@ import sys
 
 from ..errors import OptionError
 from ..game import Game
+from ..install import extra_hint
 from ..strategies import OptimalSoloStrategy, parse_strategy
 from ..tournament import ReadingResult, TournamentResult, disputed_readings, readings_sweep, run_tournament
 from ._common import (
@@ -188,7 +189,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
     add_cluster(p)
     p.add_argument("--plot", metavar="FILE.png", help="draw the score distributions and win rates by reading "
-                   "(needs pip install 'flip7ref[plot]')")  # fmt: skip
+                   f"(needs the [plot] extra: {extra_hint('plot')})")  # fmt: skip
     add_json(p, "the result as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
     p.set_defaults(func=cmd_tournament)

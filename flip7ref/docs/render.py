@@ -160,13 +160,14 @@ def render_disputes(editions: Sequence[Edition], cases: Sequence[Case]) -> str:
         lines += [
             f"## {_md(edition.title)} (`{edition.id}`)",
             "",
-            "| id | status | option | question |",
-            "| --- | --- | --- | --- |",
+            # two columns, the status and option after the question: the index stays readable on a phone
+            "| id | question (status) |",
+            "| --- | --- |",
         ]
         for did in sorted(edition.disputes):
             d = edition.disputes[did]
-            option = f"`{d['option']}`" if d.get("option") else ""
-            lines.append(f"| [{did}](#{_anchor(did)}) | {d.get('status', '')} | {option} | {_md(str(d['question']))} |")
+            status = " ".join([str(d.get("status", "")), f"`{d['option']}`" if d.get("option") else ""]).strip()
+            lines.append(f"| [{did}](#{_anchor(did)}) | {_md(str(d['question']))} *({status})* |")
         lines.append("")
         lines += _render_sources(edition)
         for did in sorted(edition.disputes):

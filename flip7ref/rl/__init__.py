@@ -1,6 +1,6 @@
 """Reinforcement-learning adapters over the reference rules (the optional ``[rl]`` extra).
 
-Install with ``pip install 'flip7ref[rl]'`` (numpy, gymnasium, pettingzoo, open_spiel).
+Install with ``pip install '.[rl]'`` in a checkout (numpy, gymnasium, pettingzoo, open_spiel; docs/install.md).
 
 - `env` — a PettingZoo AEC environment for both editions and any options
   (`Flip7Env`);
@@ -19,12 +19,14 @@ Raises:
 
 from __future__ import annotations
 
+from ..install import extra_hint
+
 try:
     import gymnasium as _gymnasium
     import numpy as _numpy  # noqa: F401
     import pettingzoo as _pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the installation
-    message = f"flip7ref.rl needs the optional [rl] extra ({exc.name} is missing): pip install 'flip7ref[rl]'"
+    message = f"flip7ref.rl needs the optional [rl] extra ({exc.name} is missing): {extra_hint('rl')}"
     raise ImportError(message, name=exc.name) from exc
 
 from .encoding import ActionIndex, ObservationEncoder

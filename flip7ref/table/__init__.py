@@ -12,6 +12,8 @@ and `.views`), `.app` the web application, `.server` the command.
 
 from __future__ import annotations
 
+from ..install import extra_hint
+
 __all__ = ["MISSING_HINT"]
 
-MISSING_HINT = "the table referee needs its extra: pip install 'flip7ref[table]' (Starlette and uvicorn)"
+MISSING_HINT = f"the table referee needs its extra [table] (Starlette and uvicorn): {extra_hint('table')}"
