@@ -399,6 +399,7 @@ def start_round(w: Work, dealer: int, number: int, *, first: bool = False) -> No
     if not w.draw and w.discard:  # F7-113: a round that finds the deck empty starts from a reshuffle ...
         reshuffle(w)
     w.round_shuffles = 0  # ... which, as between rounds, is not one of the round's own (F7-116)
+    w.shuffle_mark = -1
     if g.initial_deal:
         w.frames.append(Deal(0))
 

@@ -145,9 +145,13 @@ def reshuffled(cards: int) -> Event:
     return _new(("reshuffled", (("cards", cards),)))
 
 
-def deck_exhausted() -> Event:
-    """No card is left anywhere to draw (F7-115)."""
-    return _new(("deck_exhausted", ()))
+def deck_exhausted(reason: str | None = None) -> Event:
+    """No card is left to draw (F7-115); ``reason`` ``no progress since the last
+    reshuffle`` when the discard pile is not reshuffled because the round made no
+    progress since its last reshuffle (reading ``unlimited``, F7-117, V-076)."""
+    if reason is None:
+        return _new(("deck_exhausted", ()))
+    return _new(("deck_exhausted", (("reason", reason),)))
 
 
 def round_started(round: int, dealer: int) -> Event:

@@ -127,7 +127,10 @@ class Game:
         self.bust_scores_nothing: bool = self.busted_score != "modifiers"
         self.flip7_choice: bool = bool(rnd.get("flip7_choice", False))
         self.set_aside_order: str = str(rnd.get("set_aside_order", "queue"))
-        self.reshuffles: int = int(rnd.get("reshuffles", 1))
+        shuffles = rnd.get("reshuffles", 1)
+        # F7-117, V-076: under "unlimited" the loop guard of flip7ref.pile.may_reshuffle bounds a round's reshuffles
+        self.reshuffles_unlimited: bool = shuffles == "unlimited"
+        self.reshuffles: int = 0 if self.reshuffles_unlimited else int(shuffles)
         self.zero_after_stay: str = str(rnd.get("zero_after_stay", "general-rules"))
         self.busted_cards: str = str(rnd.get("busted_cards", "keep"))
         self.unusable_actions: str = str(rnd.get("unusable_actions", "refuse"))
@@ -149,6 +152,8 @@ class Game:
             step["step"] for step in ed.scoring if not ("unless" in step and _truthy(_resolve(step["unless"], resolved)))
         )
         self.deck: tuple[int, ...] = ed.deck(self.decks)
+        if self.reshuffles_unlimited:  # the guard's bound: D + N + 1 (docs/termination.md)
+            self.reshuffles = len(self.deck) + players + 1
         # Scoring fast path (scoring.score_points): a number card without a trait adds
         # its rank when the pipeline starts by summing numbers.
         self.plain_number: tuple[bool, ...] = tuple(
@@ -216,7 +221,8 @@ class Game:
 
         Returns ``4 * (k + 1) * D + 2 * N + 1`` where ``k`` is the option
         ``reshuffles`` (reshuffles of the discard pile allowed in one round,
-        F7-116, V-075), ``D`` the number of cards in the game (all decks) and ``N``
+        F7-116, V-075; under reading ``unlimited`` ``D + N + 1``, as each reshuffle needs
+        more progress than the last, F7-117, V-076), ``D`` the number of cards in the game (all decks) and ``N``
         the number of players.  Why it holds (docs/termination.md): a round draws
         at most ``(k + 1) * D`` cards (the deck it starts with, then ``k``
         reshuffles of at most ``D`` cards; an empty deck is then exhausted,

@@ -79,7 +79,7 @@ def derive(
     start = s if parent is None or parent.start is None else parent.start  # history.start_of, from the read link
     return s._make(
         s.game, players, draw, s.discard, frames, s.dealer, turn, s.round, s.totals, s.last_scores, s.flip7,
-        s.round_over, s.winners, s.shuffle_seed, s.shuffles, s.bonus_to, s.round_shuffles,
+        s.round_over, s.winners, s.shuffle_seed, s.shuffles, s.bonus_to, s.round_shuffles, s.shuffle_mark,
         new_log((parent, move, evs, start)),
     )  # fmt: skip
 
@@ -245,10 +245,10 @@ def round_end_state(
         log = new_log((s._log, move, (*evs, plan.scored, *plan.after), start_of(s)))
         return s._make(
             s.game, empty, draw, tuple(discard), (), s.dealer, turn, s.round, plan.totals, plan.scores, None, False,
-            plan.winners, s.shuffle_seed, s.shuffles, None, s.round_shuffles, log,
+            plan.winners, s.shuffle_seed, s.shuffles, None, s.round_shuffles, s.shuffle_mark, log,
         )  # fmt: skip
     log = new_log((s._log, move, (*evs, plan.scored, *plan.after, ending.started), start_of(s)))
     return s._make(
         s.game, empty, draw, tuple(discard), ending.frames, plan.dealer, ending.turn, s.round + 1, plan.totals,
-        plan.scores, None, False, (), s.shuffle_seed, s.shuffles, None, 0, log,
+        plan.scores, None, False, (), s.shuffle_seed, s.shuffles, None, 0, -1, log,
     )  # fmt: skip

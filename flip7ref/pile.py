@@ -10,12 +10,15 @@ pile (a chance node), or the discard pile is reshuffled into a new deck (at most
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import events
+from .model import Status
 
 if TYPE_CHECKING:
     from .frames import Frame
+    from .model import Player
     from .work import Work
 
 
@@ -42,15 +45,37 @@ def shuffled(cards: list[int], seed: str, count: int) -> None:
 
 def reshuffle(w: Work) -> None:
     """F7-113: the discard pile becomes the new deck; cards on the table stay.  The new
-    pile is ordered from ``shuffle_seed`` and the reshuffle count (sorted when open)."""
+    pile is ordered from ``shuffle_seed`` and the reshuffle count (sorted when open).
+    Under reading ``unlimited`` the table's progress is marked (F7-117, `progress`)."""
     cards = sorted(w.discard)
     w.discard.clear()
     w.shuffles += 1
     w.round_shuffles += 1
+    if w.game.reshuffles_unlimited:
+        w.shuffle_mark = progress(w.players)
     if w.shuffle_seed is not None:
         shuffled(cards, w.shuffle_seed, w.shuffles)
     w.draw = cards
     w.emit(events.reshuffled(len(cards)))
+
+
+def progress(players: Sequence[Player]) -> int:
+    """What a round has achieved, for the loop guard of F7-117 and V-076: the cards lying in
+    front of the players (lines and kept cards) plus the players out of the round (stayed,
+    frozen or busted).  At most D + N (D cards, N players)."""
+    return sum([len(p.line) + len(p.kept) + (p.status is not Status.ACTIVE) for p in players])
+
+
+def may_reshuffle(w: Work) -> bool:
+    """The one decider of F7-116, F7-117 and V-075, V-076: whether the discard pile is
+    reshuffled into a new deck now that the deck is empty.  There must be a discard pile;
+    under a whole-number reading of option ``reshuffles`` at most that many reshuffles a
+    round (F7-116); under reading ``unlimited`` every time, as the rulebooks say, unless the
+    round has made no progress (`progress`) since its last reshuffle, where the cards would
+    only go round again: the deck then counts as exhausted (F7-117), so every round ends."""
+    if not w.discard or w.round_shuffles >= w.game.reshuffles:
+        return False
+    return not w.game.reshuffles_unlimited or w.shuffle_mark < 0 or progress(w.players) > w.shuffle_mark
 
 
 def supply(w: Work, top: Frame) -> bool:
@@ -62,10 +87,11 @@ def supply(w: Work, top: Frame) -> bool:
     """
     if w.draw:
         return False
-    if w.discard and w.round_shuffles < w.game.reshuffles:  # F7-116: a bounded number per round
+    if may_reshuffle(w):  # F7-116, F7-117
         reshuffle(w)
         return True
-    w.emit(events.deck_exhausted())  # F7-115 / option empty_deck
+    looped = bool(w.discard) and w.game.reshuffles_unlimited and w.round_shuffles < w.game.reshuffles
+    w.emit(events.deck_exhausted("no progress since the last reshuffle" if looped else None))  # F7-115, F7-117
     if w.game.empty_deck == "end-round":
         w.round_over = True
         return True

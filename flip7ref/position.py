@@ -164,6 +164,11 @@ def check_state(state: State) -> None:
     rs = state.round_shuffles
     if type(rs) is not int or not 0 <= rs <= min(state.shuffles, game.reshuffles):
         raise bad("round_shuffles", f"a whole number 0..{game.reshuffles}, at most 'shuffles' (F7-116, V-075)")
+    mark, most = state.shuffle_mark, len(game.deck) + n
+    marked = (mark >= 0) == (rs > 0) if game.reshuffles_unlimited else mark == -1
+    if not marked or not -1 <= mark <= most:
+        what = f"-1 before the round's first reshuffle, then 0..{most}" if game.reshuffles_unlimited else "-1 (absent)"
+        raise bad("shuffle_mark", f"{what}: only reading unlimited of option reshuffles marks a reshuffle (F7-117, V-076)")
     if type(state.round_over) is not bool:
         raise bad("round_over", f"true or false, got {_short(state.round_over)}")
     if state.bonus_to is not None and (type(state.bonus_to) is not int or state.bonus_to not in seats):
@@ -262,6 +267,9 @@ def check_data_fields(data: Mapping[str, Any]) -> None:
     """
     if "round_over" in data and type(data["round_over"]) is not bool:
         raise PositionError("state data: round_over", f"expected true or false, got {_short(data['round_over'])}")
+    for key in ("round_shuffles", "shuffle_mark"):
+        if key in data and type(data[key]) is not int:
+            raise PositionError(f"state data: {key}", f"expected a whole number, got {_short(data[key])}")
     seed = data.get("shuffle_seed")
     if seed is not None and not isinstance(seed, str):
         raise PositionError("state data: shuffle_seed", f"expected a string or null, got {_short(seed)}")

@@ -52,6 +52,7 @@ def state_to_dict(state: State, log: bool) -> dict[str, Any]:
         "shuffles": state.shuffles,
         "bonus_to": state.bonus_to,
         "round_shuffles": state.round_shuffles,
+        **({"shuffle_mark": state.shuffle_mark} if state.shuffle_mark >= 0 else {}),
         "draw": [ids[c] for c in state.draw],
         "discard": [ids[c] for c in state.discard],
         "seats": [_seat_to_dict(p, ids) for p in state.players],
@@ -143,6 +144,7 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
             "shuffles": need("shuffles", int),
             "bonus_to": data.get("bonus_to"),
             "round_shuffles": data.get("round_shuffles", 0),
+            "shuffle_mark": data.get("shuffle_mark", -1),
         }
         start = state_from_dict(cls, data["start"], game) if "start" in data else None
         log: Log | None = None

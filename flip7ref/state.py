@@ -64,7 +64,7 @@ def _frame_cards(f: Frame) -> tuple[int, ...]:
 
 _STATE_FIELDS = (
     "game", "players", "draw", "discard", "frames", "dealer", "turn", "round", "totals", "last_scores", "flip7",
-    "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "round_shuffles", "_log",
+    "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "round_shuffles", "shuffle_mark", "_log",
 )  # fmt: skip
 """The fields of `State`, in constructor order: the one declaration of their order.  The
 class body, ``__init__``, ``_make`` and ``_fields`` spell them out for the compiled build
@@ -102,6 +102,10 @@ class State:
         round_shuffles: reshuffles of the discard pile in the current round
             (F7-116, V-075: at most ``game.reshuffles`` of them; after that an empty
             deck is exhausted, F7-115).
+        shuffle_mark: under reading ``unlimited`` of option ``reshuffles`` (F7-117,
+            V-076), the cards in front of players plus the players out of the round at
+            the round's last reshuffle (-1: none yet, or another reading); a reshuffle
+            needs more than that.
 
     States compare equal when their positions are equal (the history is not
     compared).  Use `history` and `events` for what led here.
@@ -128,6 +132,7 @@ class State:
     shuffles: Final[int]
     bonus_to: Final[int | None]
     round_shuffles: Final[int]
+    shuffle_mark: Final[int]
     _log: Final[Log | None]
 
     def __init__(
@@ -135,7 +140,7 @@ class State:
         frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...],
         last_scores: tuple[int, ...], flip7: int | None, round_over: bool, winners: tuple[int, ...],
         shuffle_seed: str | None, shuffles: int, bonus_to: int | None = None, round_shuffles: int = 0,
-        _log: Log | None = None,
+        shuffle_mark: int = -1, _log: Log | None = None,
     ) -> None:
         self.game = game
         self.players = players
@@ -154,19 +159,21 @@ class State:
         self.shuffles = shuffles
         self.bonus_to = bonus_to
         self.round_shuffles = round_shuffles
+        self.shuffle_mark = shuffle_mark
         self._log = _log
 
     def _make(
         self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
         frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...],
         last_scores: tuple[int, ...], flip7: int | None, round_over: bool, winners: tuple[int, ...],
-        shuffle_seed: str | None, shuffles: int, bonus_to: int | None, round_shuffles: int, _log: Log | None,
+        shuffle_seed: str | None, shuffles: int, bonus_to: int | None, round_shuffles: int, shuffle_mark: int,
+        _log: Log | None,
     ) -> State:
         """A new state with these fields: the constructor for the modules this one
         imports (`flip7ref.lanes`, `flip7ref.work`), which cannot import it back."""
         return State(
             game, players, draw, discard, frames, dealer, turn, round, totals, last_scores, flip7, round_over,
-            winners, shuffle_seed, shuffles, bonus_to, round_shuffles, _log,
+            winners, shuffle_seed, shuffles, bonus_to, round_shuffles, shuffle_mark, _log,
         )  # fmt: skip
 
     def _fields(self) -> tuple[Any, ...]:
@@ -174,7 +181,7 @@ class State:
         return (
             self.game, self.players, self.draw, self.discard, self.frames, self.dealer, self.turn, self.round,
             self.totals, self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed,
-            self.shuffles, self.bonus_to, self.round_shuffles, self._log,
+            self.shuffles, self.bonus_to, self.round_shuffles, self.shuffle_mark, self._log,
         )  # fmt: skip
 
     def __reduce__(self) -> tuple[Any, ...]:

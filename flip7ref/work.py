@@ -41,6 +41,7 @@ class Work:
     shuffles: int
     bonus_to: int | None
     round_shuffles: int
+    shuffle_mark: int
     events: list[Event]
 
     def __init__(self, s: State) -> None:
@@ -61,6 +62,7 @@ class Work:
         self.shuffles = s.shuffles
         self.bonus_to = s.bonus_to
         self.round_shuffles = s.round_shuffles
+        self.shuffle_mark = s.shuffle_mark
         self.events = []
 
     def emit(self, event: Event) -> None:
@@ -110,5 +112,5 @@ class Work:
         return parent._make(
             self.game, tuple(self.players), tuple(self.draw), tuple(self.discard), tuple(self.frames), self.dealer,
             self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7, self.round_over, self.winners,
-            self.shuffle_seed, self.shuffles, self.bonus_to, self.round_shuffles, log,
+            self.shuffle_seed, self.shuffles, self.bonus_to, self.round_shuffles, self.shuffle_mark, log,
         )  # fmt: skip

@@ -20,6 +20,7 @@ from fractions import Fraction
 import pytest
 
 from flip7ref import CHANCE, Game, State, load_edition
+from flip7ref.position import PositionError
 from flip7ref.play import play
 from flip7ref.strategies import RandomStrategy
 
@@ -191,6 +192,12 @@ _LOOPS = [
     ("flip7", {}, ["second_chance", "5"], 8, 9),
     ("vengeance", {}, ["flip_four", "flip_four"], 17, 8),
     ("vengeance", {}, ["just_one_more", "flip_four", "swap"], 527, 18),
+    # reading unlimited (F7-117, V-076): the loop guard ends the same rounds as the limit of one
+    ("flip7", {"reshuffles": "unlimited"}, ["flip_three", "flip_three"], 3, 8),
+    ("flip7", {"reshuffles": "unlimited"}, ["second_chance", "5"], 8, 9),
+    ("flip7", {"reshuffles": "unlimited", "flip_three_bust": "resolve"}, ["flip_three", "flip_three", "6"], 8, 10),
+    ("vengeance", {"reshuffles": "unlimited"}, ["flip_four", "flip_four"], 17, 8),
+    ("vengeance", {"reshuffles": "unlimited"}, ["just_one_more", "flip_four", "swap"], 527, 18),
 ]
 
 
@@ -231,3 +238,43 @@ def test_vengeance_swap_round_without_pruning() -> None:
     leaves, longest = full_walk(state, 1)
     assert (leaves, longest) == (1015, 14)
     assert longest <= _bound(state)
+
+
+@pytest.mark.rules("F7-117", "F7-116", "V-076")
+def test_unlimited_reshuffles_need_progress() -> None:
+    """Reading unlimited: a second reshuffle in one round once the table has moved on (three
+    more cards in front of seat 0), then the guard: the same one-card discard pile would only
+    go round again, so the deck is exhausted, with the reason, and the Hit becomes a Stay."""
+    moves = ["hit", "chance flip_three", "target 0", "chance 7", "chance 8", "chance 9", "hit", "chance flip_three",
+             "target 0", "hit"]  # fmt: skip
+    for reading, played, reshuffles in (("1", 7, [3]), ("unlimited", 10, [3, 1])):
+        game = Game("flip7", 2, {"reshuffles": reading})
+        s = game.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6"]}, statuses={1: "stayed"}, draw=["flip_three"],
+                              discard=["7", "8", "9"], rest="out", seed=None)  # fmt: skip
+        for move in moves[:played]:
+            assert State.from_dict(s.to_dict()) == s
+            s = s.apply_move(move)
+        assert s.round == 2 and s.round_scores() == (29, 6)
+        round_one = s.events()[: [e.type for e in s.events()].index("round_scored")]
+        assert [e.get("cards") for e in round_one if e.type == "reshuffled"] == reshuffles
+        exhausted = [e.to_dict() for e in round_one if e.type == "deck_exhausted"]
+        guard = {"type": "deck_exhausted", "reason": "no progress since the last reshuffle"}
+        assert (guard in exhausted) is (reading == "unlimited")
+    assert Game("flip7", 2, {"reshuffles": "unlimited"}).reshuffles == 94 + 2 + 1  # D + N + 1 (docs/termination.md)
+
+
+def test_a_shuffle_mark_is_checked_on_reload() -> None:
+    """shuffle_mark only under reading unlimited, and only after a reshuffle of the round."""
+    game = Game("flip7", 2, {"reshuffles": "unlimited"})
+    s = game.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6"]}, statuses={1: "stayed"}, draw=[], discard=["7"], rest="out")
+    data = s.apply("hit").to_dict()
+    assert data["shuffle_mark"] == 3 and data["round_shuffles"] == 1
+    for mark, rs in ((-1, 1), (2, 0), (200, 1)):
+        bad = {**data, "shuffle_mark": mark, "round_shuffles": rs}
+        with pytest.raises(PositionError, match=r"shuffle_mark: expected -1 before the round's first reshuffle, then 0\.\.96"):
+            State.from_dict(bad)
+    other = Game("flip7", 2).new_initial_state(seed=1).to_dict()
+    with pytest.raises(PositionError, match=r"shuffle_mark: expected -1 \(absent\)"):
+        State.from_dict({**other, "shuffle_mark": 0})
+    with pytest.raises(PositionError, match=r"state data: shuffle_mark: expected a whole number, got 'x'"):
+        State.from_dict({**other, "shuffle_mark": "x"})

@@ -198,7 +198,7 @@ def test_state_is_an_immutable_value() -> None:
 
 
 def test_state_constructor_takes_fields_by_position_or_name_with_defaults() -> None:
-    """State(...) takes its 18 fields positionally or by name, the last three defaulted, and
+    """State(...) takes its 19 fields positionally or by name, the last four defaulted, and
     refuses a missing, unknown or repeated one with TypeError (both builds: the native
     __init__, or the pure tuple layout's __new__)."""
     s = Game("flip7", 2).new_initial_state(seed=3)
@@ -206,7 +206,7 @@ def test_state_constructor_takes_fields_by_position_or_name_with_defaults() -> N
     named = {name: getattr(s, name) for name in ("game", "players", "draw", "discard", "frames", "dealer", "turn",
              "round", "totals", "last_scores", "flip7", "round_over", "winners", "shuffle_seed", "shuffles")}  # fmt: skip
     t = State(**named)
-    assert t == s and (t.bonus_to, t.round_shuffles, t._log) == (None, 0, None)
+    assert t == s and (t.bonus_to, t.round_shuffles, t.shuffle_mark, t._log) == (None, 0, -1, None)
     with pytest.raises(TypeError):
         State(**{k: v for k, v in named.items() if k != "game"})
     with pytest.raises(TypeError):

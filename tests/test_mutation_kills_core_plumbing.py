@@ -384,7 +384,7 @@ def test_the_state_repr_names_every_field_but_the_history_link() -> None:
     )
     assert text.endswith(
         "), discard=(), frames=(), dealer=0, turn=1, round=1, totals=(0, 0, 0), last_scores=(), flip7=None, "
-        "round_over=False, winners=(), shuffle_seed=None, shuffles=0, bonus_to=None, round_shuffles=0)"
+        "round_over=False, winners=(), shuffle_seed=None, shuffles=0, bonus_to=None, round_shuffles=0, shuffle_mark=-1)"
     )
     assert "_log" not in text
 

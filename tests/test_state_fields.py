@@ -65,9 +65,9 @@ def test_the_fields_at_run_time_follow_the_declaration() -> None:
     assert s._fields() == tuple(getattr(s, name) for name in _STATE_FIELDS)
     assert State(*s._fields()) == s and State(**dict(zip(_STATE_FIELDS, s._fields(), strict=True))) == s
     assert repr(s).startswith("State(game=Game('flip7', players=3, options={}), players=(")
-    assert repr(s).endswith(", round_shuffles=0)") and "_log" not in repr(s)
+    assert repr(s).endswith(", round_shuffles=0, shuffle_mark=-1)") and "_log" not in repr(s)
     # the position: every field but the history, the discard pile as a multiset
-    assert s._position() == (*s._fields()[:3], tuple(sorted(s.discard)), *s._fields()[4:17])
+    assert s._position() == (*s._fields()[:3], tuple(sorted(s.discard)), *s._fields()[4:18])
 
 
 def test_work_copies_every_field_and_freezes_them_in_order() -> None:
@@ -99,4 +99,10 @@ def test_the_json_form_holds_every_field() -> None:
     assert [k.value for k in built.value.keys if isinstance(k, ast.Constant)] == list(_STATE_FIELDS[:-1])
     data = Game("flip7", 3).new_initial_state(seed=2).to_dict()
     written_as = {"game": "edition", "players": "seats", "_log": "log"}
-    assert {written_as.get(f, f) for f in _STATE_FIELDS} <= set(data)
+    unmarked = {"shuffle_mark"}  # written only once set: reading unlimited of option reshuffles (F7-117)
+    assert {written_as.get(f, f) for f in _STATE_FIELDS if f not in unmarked} <= set(data)
+    assert "shuffle_mark" not in data
+    game = Game("flip7", 2, {"reshuffles": "unlimited"})
+    s = game.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6"]}, statuses={1: "stayed"}, draw=[], discard=["7"], rest="out")
+    s = s.apply("hit")  # the deck is empty: the discard pile is reshuffled, marking the progress (2 cards + 1 out)
+    assert s.shuffle_mark == 3 and s.to_dict()["shuffle_mark"] == 3 and State.from_dict(s.to_dict()) == s

@@ -34,5 +34,6 @@ def _canonical(state: State, cards: int) -> tuple[Any, ...]:
         state.flip7,
         state.bonus_to,
         state.round_shuffles,  # F7-116: the reshuffles left this round shape the future
+        state.shuffle_mark,  # F7-117: so does the progress needed for the next one
         tuple([p.flip7_barred for p in state.players]),  # D-V-26: a barred seat's Flip 7 is out of reach
     )
