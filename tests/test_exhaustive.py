@@ -20,8 +20,8 @@ from fractions import Fraction
 import pytest
 
 from flip7ref import CHANCE, Game, State, load_edition
-from flip7ref.position import PositionError
 from flip7ref.play import play
+from flip7ref.position import PositionError
 from flip7ref.strategies import RandomStrategy
 
 MAX_MOVES = 20_000
@@ -266,7 +266,7 @@ def test_unlimited_reshuffles_need_progress() -> None:
 def test_a_shuffle_mark_is_checked_on_reload() -> None:
     """shuffle_mark only under reading unlimited, and only after a reshuffle of the round."""
     game = Game("flip7", 2, {"reshuffles": "unlimited"})
-    s = game.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6"]}, statuses={1: "stayed"}, draw=[], discard=["7"], rest="out")
+    s = game.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6"]}, statuses={1: "stayed"}, discard=["7"], rest="out")
     data = s.apply("hit").to_dict()
     assert data["shuffle_mark"] == 3 and data["round_shuffles"] == 1
     for mark, rs in ((-1, 1), (2, 0), (200, 1)):

@@ -103,6 +103,6 @@ def test_the_json_form_holds_every_field() -> None:
     assert {written_as.get(f, f) for f in _STATE_FIELDS if f not in unmarked} <= set(data)
     assert "shuffle_mark" not in data
     game = Game("flip7", 2, {"reshuffles": "unlimited"})
-    s = game.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6"]}, statuses={1: "stayed"}, draw=[], discard=["7"], rest="out")
+    s = game.new_position(dealer=1, turn=0, lines={0: ["5"], 1: ["6"]}, statuses={1: "stayed"}, discard=["7"], rest="out")
     s = s.apply("hit")  # the deck is empty: the discard pile is reshuffled, marking the progress (2 cards + 1 out)
     assert s.shuffle_mark == 3 and s.to_dict()["shuffle_mark"] == 3 and State.from_dict(s.to_dict()) == s
