@@ -151,7 +151,8 @@ def test_seat_breakdown_agrees_with_seat_score() -> None:
     b = seat_breakdown(g, 1, _codes(g, ["9", "-4"]), False, 0, 1)
     assert (b.score, b.penalty) == (9 - 4 - 15, 15) == (seat_score(g, 1, _codes(g, ["9", "-4"]), False, 0, 1), 15)
     assert seat_breakdown(g, 0, line, False, 0, 0).score == 28 + 15
-    assert seat_breakdown(g, 2, _codes(g, ["5", "-4", "5"]), True, None, None).score == -4
+    assert seat_breakdown(g, 2, _codes(g, ["5", "-4", "5"]), True, None, None).score == 0  # D-V-33: the -4 held is void
+    assert seat_breakdown(g, 2, _codes(g, ["5", "-4", "5", "-2"]), True, None, None).score == -2
 
 
 # --------------------------------------------------------------------------- every reachable state reloads
