@@ -1,25 +1,11 @@
-"""The immutable game state: queries, transitions and history.
+"""The immutable game state: queries, transitions and history (docs/core.md).
 
-A `State` never changes: `State.apply` and `State.apply_chance` return a new
-state.  Pending work is an explicit stack of *frames* (`flip7ref.frames`: the
-deal, a draw, a forced draw such as Flip Three, a target choice, the assignment
-of set-aside cards, a queue of cards to resolve); ``current_player``,
-``legal_actions`` and ``chance_outcomes`` ask the top frame.
-
-Shape (after OpenSpiel): ``current_player`` is a seat (0..players-1),
-`CHANCE` or `TERMINAL`; at a chance node ``chance_outcomes()`` lists
-the card kinds that can be drawn with exact `fractions.Fraction`
-probabilities; at a decision node ``legal_actions()`` lists `Action`
-values in a stable order whose string forms parse back with `Action.parse`.
-
-A transition copies the state into a scratch `flip7ref.work.Work`, runs the
-rules on it (`flip7ref.engine`), settles every automatic step (dealing,
-resolving queues, reshuffling, scoring a round, starting the next) and freezes
-the result.  The commonest steps (a Hit, a Stay, a plain card for a Hit or in the
-deal, the round end that follows) take a *fast lane* that skips the copy and the
-generic dispatch but calls the same rule functions and event constructors
-(`flip7ref.lines`, `flip7ref.engine`, `flip7ref.events`); tests/test_fast_lanes.py
-takes every step both ways.
+A `State` never changes: `State.apply` and `State.apply_chance` return a new state.
+Pending work is an explicit stack of frames (`flip7ref.frames`) whose top answers
+``current_player`` (a seat, `CHANCE` or `TERMINAL`, after OpenSpiel), ``legal_actions``
+(in a stable order; string forms parse back) and ``chance_outcomes`` (exact fractions).
+A transition runs the rules on a scratch `flip7ref.work.Work` and freezes the result; the
+commonest steps take a fast lane (`flip7ref.lanes`) that calls the same rule functions.
 """
 
 from __future__ import annotations

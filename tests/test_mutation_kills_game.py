@@ -73,7 +73,7 @@ _FLIP7_ROUND = {
     "busted_cards": "keep",
     "unusable_actions": "refuse",
     "zero_with_negatives": "zero",
-    "busted_modifiers": "given-after-bust",
+    "busted_modifiers": "all-negatives",  # a table that does not name the key: every negative (0.1.0)
     "wipe_set_aside": "survives",
     "late_bust": "all",
     "target_score": 200,
@@ -90,6 +90,7 @@ _VENGEANCE_ROUND = _FLIP7_ROUND | {
     "modifiers_to": "choose",
     "flip7_counts": "cards",
     "zero_after_stay": "no-flip7",
+    "busted_modifiers": "given-after-bust",  # option brutal_busted's default (D-V-33)
 }
 
 

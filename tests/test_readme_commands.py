@@ -33,7 +33,7 @@ from flip7ref.cli import build_parser
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 BIN = Path(sys.executable).parent  # the environment running the tests: flip7ref, python3, pip...
-LINKED = ("spec", "conformance", "flip7ref", "docs", "mkdocs.yml", "pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md")
+LINKED = ("spec", "conformance", "flip7ref", "docs", "mkdocs.yml", "tools", "pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md")
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,15 @@ def readme_lines() -> list[Line]:
 
 
 def steps(text: str) -> list[list[str]]:
-    """The `` && ``-separated steps of a command line, each as its words (comments dropped)."""
-    return [shlex.split(part, comments=True) for part in text.split(" && ")]
+    """The `` && ``-separated steps of a command line, each as its words (comments dropped;
+    leading ``NAME=value`` environment assignments too, as the shell reads them)."""
+    out = []
+    for part in text.split(" && "):
+        words = shlex.split(part, comments=True)
+        while words and re.fullmatch(r"[A-Z_][A-Z0-9_]*=\S*", words[0]):
+            words = words[1:]
+        out.append(words)
+    return out
 
 
 def _extras() -> set[str]:

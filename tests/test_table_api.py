@@ -647,8 +647,10 @@ def test_the_breakdown_of_a_round_ended_by_a_swap_or_steal(
 
 @pytest.mark.rules("V-082", "V-022")
 def test_the_breakdown_shows_a_brutal_mode_penalty(folder: Path) -> None:
-    """Bob's Flip 7 in Brutal Mode: he gives Ann −15 instead of taking +15; the pad says so."""
-    tg = TableGame.create(folder, {"edition": "vengeance", "names": ["Ann", "Bob", "Cy"], "options": {"brutal": "true"}})
+    """Bob's Flip 7 in Brutal Mode: he gives Ann −15 instead of taking +15; the pad says so
+    (the deal passes over Ann, who holds an early card: reading skip)."""
+    options = {"brutal": "true", "deal_after_early_cards": "skip"}
+    tg = TableGame.create(folder, {"edition": "vengeance", "names": ["Ann", "Bob", "Cy"], "options": options})
     tg.reveal(tg.version, "1")  # Bob
     tg.reveal(tg.version, "-4")  # Cy's deal card, given to Ann
     tg.act(tg.version, "target 0")
