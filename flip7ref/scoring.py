@@ -254,6 +254,8 @@ def seat_score(game: Game, seat: int, line: Sequence[int], busted: bool, flip7: 
         bonus when `flip7_terms` gives it; less Brutal Mode's penalty.  May be negative in
         Brutal Mode.  Raises nothing for codes of the game.
     """
+    if flip7 is None and bonus_to is None:  # no Flip 7 this round: no bonus, no penalty (flip7_terms' answer)
+        return busted_points(game, line) if busted else score_points(game, line, flip7=False, bonus=False)
     made, bonus, penalty = flip7_terms(game, seat, busted, flip7, bonus_to)
     if not busted:
         return score_points(game, line, flip7=made, bonus=bonus) - penalty
