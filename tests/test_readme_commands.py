@@ -33,7 +33,9 @@ from flip7ref.cli import build_parser
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 BIN = Path(sys.executable).parent  # the environment running the tests: flip7ref, python3, pip...
-LINKED = ("spec", "conformance", "flip7ref", "docs", "mkdocs.yml", "tools", "pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md")
+LINKED = (
+    "spec", "conformance", "flip7ref", "docs", "mkdocs.yml", "tools", "pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
