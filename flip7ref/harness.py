@@ -495,8 +495,7 @@ def run_engine(
         cases: the cases.
         timeout: seconds per answer (see `check_timeout`).
         version: the protocol version offered first (1 or 2).
-        startup_timeout: seconds for the handshake's answer (None: ``timeout``, at
-            least `STARTUP_TIMEOUT`; see `Engine`).
+        startup_timeout: seconds for the handshake's answer (None: see `Engine`).
 
     Returns:
         The engine's implementation description and one result per case.
