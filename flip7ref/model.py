@@ -136,17 +136,18 @@ class Action:
     args: tuple[int, ...] = ()
 
     def __attrs_post_init__(self) -> None:
-        # checked once per action built; HIT, STAY and the targets are built once and shared
-        args: object = self.args
-        if type(self.verb) is not str or type(args) is not tuple:
-            raise IllegalActionError(
-                f"{self.verb!r} {args!r}", [], "an action is a verb (a string) and a tuple of whole numbers"
-            )
+        # checked once per action built; HIT, STAY and the targets are built once and shared.
+        # The fields are read untyped: compiled code reading self.verb would check it is a str
+        # first, and raise TypeError where the pure build gets here
+        verb: object = object.__getattribute__(self, "verb")
+        args: object = object.__getattribute__(self, "args")
+        if type(verb) is not str or type(args) is not tuple:
+            raise IllegalActionError(f"{verb!r} {args!r}", [], "an action is a verb (a string) and a tuple of whole numbers")
         for a in args:
             if type(a) is not int:
                 raise IllegalActionError(
-                    " ".join([self.verb, *(repr(x) for x in args)]), [],
-                    f"the arguments of {self.verb!r} must be whole numbers (seats and card positions), got {a!r}",
+                    " ".join([verb, *(repr(x) for x in args)]), [],
+                    f"the arguments of {verb!r} must be whole numbers (seats and card positions), got {a!r}",
                 )  # fmt: skip
 
     def __str__(self) -> str:
