@@ -87,10 +87,11 @@ def connect(text: str, *, processes: bool = True, timeout: float = 20) -> Iterat
         try:
             if kind == "local":
                 assert isinstance(value, int)
+                _quiet_tracker_relaunch()
                 cluster = stack.enter_context(
                     distributed.LocalCluster(
                         n_workers=value, threads_per_worker=1, processes=processes, dashboard_address=":0",
-                        silence_logs=40,  # logging.ERROR: no start-up chatter on stderr
+                        silence_logs=50,  # logging.CRITICAL: no chatter on stderr, not even a failed task's traceback
                     )
                 )  # fmt: skip
                 client = stack.enter_context(distributed.Client(cluster))
@@ -102,6 +103,48 @@ def connect(text: str, *, processes: bool = True, timeout: float = 20) -> Iterat
             where = f"a local cluster of {value} workers" if kind == "local" else f"the Dask scheduler at {value}"
             raise ClusterError(f"--cluster: cannot reach {where}: {exc}") from None
         yield client
+
+
+def _quiet_tracker_relaunch() -> None:
+    """Make a relaunch of multiprocessing's resource tracker (after that process was killed)
+    say one line instead of a warning and, at the cluster's close, a traceback of
+    ``KeyError`` for every semaphore the new tracker never saw: the new tracker is
+    started with its stderr on the null device.  Does nothing where the standard library's
+    private interface differs."""
+    try:
+        from multiprocessing import resource_tracker
+
+        tracker: Any = resource_tracker._resource_tracker
+        alive = tracker._check_alive
+        original = tracker.ensure_running
+    except (ImportError, AttributeError):  # pragma: no cover - another Python's internals
+        return
+    if getattr(original, "_flip7ref", False):
+        return
+
+    def ensure_running() -> None:
+        if tracker._fd is None or alive():
+            original()  # first start, or still running: as before
+            return
+        import io
+        import os
+        import sys
+
+        saved, saved_fd = sys.stderr, os.dup(2)
+        sys.stderr = io.StringIO()  # the warning is caught here
+        try:
+            with open(os.devnull, "wb") as null:
+                os.dup2(null.fileno(), 2)  # the new tracker's stderr, for the moment it is started
+            original()
+        finally:
+            os.dup2(saved_fd, 2)
+            os.close(saved_fd)
+            sys.stderr = saved
+        print("flip7ref: warning: multiprocessing's resource tracker process died and was started again "
+              "(some semaphores may be left behind)", file=sys.stderr)  # fmt: skip
+
+    ensure_running._flip7ref = True  # type: ignore[attr-defined]
+    tracker.ensure_running = ensure_running
 
 
 def _ignore_interrupt() -> None:
@@ -152,7 +195,18 @@ def run_units(
         return
     if window is None:
         window = 4 * max(1, size(client)[1])
-    scattered = client.scatter(list(shared), broadcast=True)
+    for path in _strategy_files(shared):  # a file.py:Class strategy: its file goes to every worker first
+        try:
+            client.upload_file(path)
+        except Exception as exc:
+            raise ClusterError(f"--cluster: cannot send the strategy file {path} to the workers: {_short(exc)}") from None
+    try:
+        scattered = client.scatter(list(shared), broadcast=True)
+    except Exception as exc:  # the workers cannot unpickle the game or the strategies
+        raise ClusterError(
+            f"--cluster: the workers cannot load the game and the strategies: {_short(exc)} "
+            "(a module:Class strategy must be importable on every worker: installed, or on their PYTHONPATH)"
+        ) from None
     todo = iter(units)
     futures: dict[Any, tuple[Any, ...]] = {}
 
@@ -165,7 +219,7 @@ def run_units(
     try:
         for future in pending:
             unit = futures.pop(future)
-            on_result(unit, future.result())
+            on_result(unit, _result(future))
             future.release()
             nxt = next(todo, None)
             if nxt is not None:
@@ -173,6 +227,45 @@ def run_units(
     finally:
         if futures:
             client.cancel(list(futures))
+
+
+def _result(future: Any) -> Any:
+    """A finished task's result; a task lost with its workers is one `ClusterError`
+    (flip7ref's own errors raised on a worker pass unchanged)."""
+    try:
+        return future.result()
+    except Flip7RefError:
+        raise
+    except Exception as exc:
+        if type(exc).__name__ in ("KilledWorker", "CancelledError", "FutureCancelledError"):
+            raise ClusterError(
+                "--cluster: the workers running a task died (did a strategy call os._exit() or crash the "
+                "interpreter? was a worker killed or out of memory?)"
+            ) from None
+        raise
+
+
+def _short(exc: BaseException) -> str:
+    """An exception as one line (Dask's texts can span many)."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:300]}" if text else type(exc).__name__
+
+
+def _strategy_files(shared: Sequence[Any]) -> list[str]:
+    """The files of the ``file.py:Class`` strategies among ``shared`` (loaded from a path by
+    `flip7ref.strategies.load_strategy`; a wrapped strategy counts too), each once."""
+    import sys
+
+    found: dict[str, None] = {}
+    for item in shared:
+        for obj in item if isinstance(item, tuple) else (item,):
+            while obj is not None:
+                module = sys.modules.get(type(obj).__module__)
+                path = getattr(module, "__flip7ref_file__", None)
+                if isinstance(path, str):
+                    found[path] = None
+                obj = getattr(obj, "strategy", None)  # a TimedStrategy's wrapped one
+    return list(found)
 
 
 def presolve(

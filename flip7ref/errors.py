@@ -44,6 +44,11 @@ class StrategyError(OptionError):
     `Strategy` protocol, or chose an illegal action."""
 
 
+class DecisionTimeoutError(StrategyError):
+    """A strategy did not choose a decision within the time limit set for it
+    (``--decision-timeout``, `flip7ref.timelimit.TimedStrategy`)."""
+
+
 class LimitReached(Flip7RefError):
     """Work stopped at a limit the caller set (a number of states, a number of seconds:
     ``max_states``, ``max_seconds``), or was refused before it started because it would

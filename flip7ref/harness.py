@@ -240,16 +240,21 @@ class Engine:
         timeout: seconds to wait for each response (see `check_timeout`).
         version: the protocol version to offer first; an engine that refuses it is
             restarted and offered version 1.
+        startup_timeout: seconds to wait for the handshake's answer; None: ``timeout``,
+            but at least `STARTUP_TIMEOUT` (a runtime can be slow to start).
 
     Raises:
-        ValueError: a bad ``timeout``.
+        ValueError: a bad ``timeout`` or ``startup_timeout``.
         EngineError: from `start` when the engine cannot be started or its
             handshake is wrong (e.g. another protocol version).
     """
 
-    def __init__(self, command: str, timeout: float = 10.0, version: int = PROTOCOL_VERSION) -> None:
+    def __init__(
+        self, command: str, timeout: float = 10.0, version: int = PROTOCOL_VERSION, *, startup_timeout: float | None = None
+    ) -> None:
         self.command = command
         self.timeout = check_timeout(timeout)
+        self.startup_timeout = max(self.timeout, STARTUP_TIMEOUT) if startup_timeout is None else check_timeout(startup_timeout)
         self.offered = version
         self.version = version
         self.proc: subprocess.Popen[bytes] | None = None
@@ -262,8 +267,8 @@ class Engine:
         """Start the process and do the handshake; returns its implementation description."""
         for version in dict.fromkeys((self.offered, 1)):
             self._spawn()
-            self._send({"cmd": "start", "version": version}, timeout=max(self.timeout, STARTUP_TIMEOUT))
-            response = self._receive(max(self.timeout, STARTUP_TIMEOUT))
+            self._send({"cmd": "start", "version": version}, timeout=self.startup_timeout)
+            response = self._receive(self.startup_timeout)
             if isinstance(response, dict) and "error" in response and "implementation" not in response:
                 if version != 1:
                     continue
@@ -475,6 +480,7 @@ def run_engine(
     version: int = PROTOCOL_VERSION,
     on_start: Callable[[dict[str, Any]], None] | None = None,
     on_result: Callable[[CaseResult], None] | None = None,
+    startup_timeout: float | None = None,
 ) -> tuple[dict[str, Any], list[CaseResult]]:
     """Run cases against an engine process.
 
@@ -489,6 +495,7 @@ def run_engine(
         cases: the cases.
         timeout: seconds per answer (see `check_timeout`).
         version: the protocol version offered first (1 or 2).
+        startup_timeout: seconds for the handshake's answer (None: see `Engine`).
 
     Returns:
         The engine's implementation description and one result per case.
@@ -497,7 +504,7 @@ def run_engine(
         ValueError: a bad timeout.
         EngineError: the engine cannot be started or refuses the handshake.
     """
-    engine = Engine(command, timeout, version)
+    engine = Engine(command, timeout, version, startup_timeout=startup_timeout)
     try:
         impl = engine.start()
     except BaseException:

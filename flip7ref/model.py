@@ -126,10 +126,29 @@ class Action:
     ``State.line``) of seat S; ``discard S I`` discards it; ``swap S I T J``
     exchanges card I of seat S with card J of seat T; a primitive may add verbs of
     its own (`register_verb`).  ``str(action)`` gives the string form; `parse` reads it.
+
+    Raises (when built):
+        IllegalActionError: ``verb`` is not a string, or ``args`` not a tuple of whole
+            numbers (``int``; ``True``, ``"x"``, ``1.0`` are refused), in both builds.
     """
 
     verb: str
     args: tuple[int, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        # checked once per action built; HIT, STAY and the targets are built once and shared.
+        # The fields are read untyped: compiled code reading self.verb would check it is a str
+        # first, and raise TypeError where the pure build gets here
+        verb: object = object.__getattribute__(self, "verb")
+        args: object = object.__getattribute__(self, "args")
+        if type(verb) is not str or type(args) is not tuple:
+            raise IllegalActionError(f"{verb!r} {args!r}", [], "an action is a verb (a string) and a tuple of whole numbers")
+        for a in args:
+            if type(a) is not int:
+                raise IllegalActionError(
+                    " ".join([verb, *(repr(x) for x in args)]), [],
+                    f"the arguments of {verb!r} must be whole numbers (seats and card positions), got {a!r}",
+                )  # fmt: skip
 
     def __str__(self) -> str:
         return " ".join([self.verb, *(str(a) for a in self.args)])

@@ -12,10 +12,10 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from . import stats
-from .errors import GameTooLongError, IllegalActionError, OptionError, StrategyError
+from .errors import DecisionTimeoutError, GameTooLongError, IllegalActionError, OptionError, StrategyError
 from .game import Game
 from .state import HIT, State
-from .strategies import Strategy
+from .strategies import Strategy, prepare_strategies, strategy_name, worker_lost
 
 
 def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> State:
@@ -60,13 +60,15 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
         strategy = strategies[player % count]
         try:
             action = strategy.choose(s, rng)
+        except DecisionTimeoutError:  # the decision time limit (flip7ref.timelimit): it names the strategy and seat
+            raise
         except (Exception, SystemExit) as exc:  # the user's code failed: say whose and where, not a traceback
-            name = getattr(strategy, "name", type(strategy).__name__)
+            name = strategy_name(strategy)
             raise StrategyError(f"strategy {name!r} at seat {player} failed in choose(): {type(exc).__name__}: {exc}") from None
         try:
             s = s.apply(action)
         except IllegalActionError as exc:
-            raise StrategyError(f"strategy {strategy.name!r} at seat {player} chose an {exc}") from None
+            raise StrategyError(f"strategy {strategy_name(strategy)!r} at seat {player} chose an {exc}") from None
         if action is HIT and moves < max_moves and s.current_player == -1:
             # the card of the Hit at once (the loop's next step, without its checks)
             moves += 1
@@ -269,10 +271,7 @@ def simulate(
         raise OptionError(f"games: expected a whole number >= 0, got {games!r}")
     if any(isinstance(v, bool) or not isinstance(v, int) for v in (workers, chunk)) or workers < 1 or chunk < 1:
         raise OptionError(f"workers and chunk must be at least 1 (got workers={workers}, chunk={chunk})")
-    for strategy in strategies:
-        prepare = getattr(strategy, "prepare", None)
-        if prepare is not None:  # e.g. optimal-solo solves its policy once, before any worker starts
-            prepare(game)
+    prepare_strategies(strategies, game)  # e.g. optimal-solo solves its policy once, before any worker starts
     summary = Summary(players=game.players)
     ordered = _InOrder(log)
     start = time.perf_counter()
@@ -300,21 +299,29 @@ def simulate(
     else:
         # imported here: concurrent.futures' process pool brings in multiprocessing, which one process does not need
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures.process import BrokenProcessPool
 
-        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
-            # a bounded window of tasks in flight: memory stays flat however many games;
-            # the counts are integers, so the order partial summaries arrive in does not matter
-            todo = iter(ranges)
-            pending = {pool.submit(_play_range, seed, r, log is not None): r for r in itertools.islice(todo, 4 * workers)}
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    take(pending.pop(future)[0], future.result())
-                    nxt = next(todo, None)
-                    if nxt is not None:
-                        pending[pool.submit(_play_range, seed, nxt, log is not None)] = nxt
-                if progress is not None:
-                    progress(summary.games)
+        pending: dict[Any, tuple[int, int]] = {}
+        try:
+            with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
+                # a bounded window of tasks in flight: memory stays flat however many games;
+                # the counts are integers, so the order partial summaries arrive in does not matter
+                todo = iter(ranges)
+                for r in itertools.islice(todo, 4 * workers):
+                    pending[pool.submit(_play_range, seed, r, log is not None)] = r
+                while pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        take(pending[future][0], future.result())
+                        del pending[future]
+                        nxt = next(todo, None)
+                        if nxt is not None:
+                            pending[pool.submit(_play_range, seed, nxt, log is not None)] = nxt
+                    if progress is not None:
+                        progress(summary.games)
+        except BrokenProcessPool:
+            lo = min((r[0] for r in pending.values()), default=0)
+            raise worker_lost(strategies, f"games from {lo} on") from None
     summary.seconds = time.perf_counter() - start
     return summary
 

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Protocol
 
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
-from .errors import OptionError, StrategyError
+from .errors import Flip7RefError, OptionError, StrategyError
 from .game import Game
 from .scoring import seat_score
 from .state import HIT, STAY, Action, State
@@ -252,6 +252,53 @@ def _advantage(before: State, after: State, seat: int) -> int:
     return values[seat] - (max(rivals) if rivals else 0)
 
 
+def prepare_strategies(strategies: Any, game: Game) -> None:
+    """Call ``prepare(game)`` of every strategy that has one (`Strategy`), once each, in order.
+
+    Args:
+        strategies (Sequence[Strategy]): the strategies of a run.
+        game (Game): the game they are about to play.
+
+    Raises:
+        StrategyError: a user's ``prepare`` raised (or called ``sys.exit``): the
+            message names the strategy and the exception, in one line.
+        Flip7RefError: whatever flip7ref error a ``prepare`` raised (e.g. the
+            `OptionError` of optimal-solo outside Flip 7), unchanged.
+    """
+    for strategy in strategies:
+        try:
+            prepare = getattr(strategy, "prepare", None)
+            if prepare is not None:  # e.g. optimal-solo solves its policy once, before any worker starts
+                prepare(game)
+        except Flip7RefError:
+            raise
+        except (Exception, SystemExit) as exc:  # the user's code failed: say whose, not a traceback
+            raise StrategyError(
+                f"strategy {strategy_name(strategy)!r} failed in prepare(): {type(exc).__name__}: {exc}"
+            ) from None
+
+
+def worker_lost(strategies: Any, what: str) -> StrategyError:
+    """The error of a run whose worker process ended without a word (``os._exit``, a
+    signal, a crash of the interpreter) while it played ``what`` (e.g. ``"games 0-49"``):
+    it names the run's strategies, the likely cause."""
+    names = ", ".join(dict.fromkeys(repr(strategy_name(s)) for s in strategies))
+    return StrategyError(
+        f"a worker process ended abruptly while playing {what} with strategy {names} "
+        "(did a strategy call os._exit() or crash the interpreter?)"
+    )
+
+
+def strategy_name(strategy: object) -> str:
+    """The ``name`` of a strategy for messages; its class name when reading ``name``
+    fails or gives something that is not a string (never raises)."""
+    try:
+        name = getattr(strategy, "name", None)
+    except Exception:
+        name = None
+    return name if isinstance(name, str) else type(strategy).__name__
+
+
 _NEVER = 10**9  # a threshold no line reaches: always-hit
 
 
@@ -318,6 +365,7 @@ def load_strategy(spec: str) -> Strategy:
             if unit is None or unit.loader is None:  # pragma: no cover - a .py file always has a loader
                 raise StrategyError(f"{where}: cannot load {module_name}")
             module = importlib.util.module_from_spec(unit)
+            module.__dict__["__flip7ref_file__"] = str(path.resolve())  # sent to Dask workers (flip7ref.cluster)
             sys.modules.setdefault(path.stem, module)
             unit.loader.exec_module(module)
         else:
@@ -343,7 +391,10 @@ def load_strategy(spec: str) -> Strategy:
         raise StrategyError(f"{where}: {attr}() failed: {type(exc).__name__}: {exc}") from None
     if not callable(getattr(strategy, "choose", None)):
         raise StrategyError(f"{where}: a {type(strategy).__name__} has no method choose(state, rng); see the Strategy protocol")
-    label = getattr(strategy, "name", None)
+    try:
+        label = getattr(strategy, "name", None)
+    except (Exception, SystemExit) as exc:  # a property that raises
+        raise StrategyError(f"{where}: reading its name failed: {type(exc).__name__}: {exc}") from None
     if label is None:
         try:
             strategy.name = spec

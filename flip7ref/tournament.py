@@ -36,6 +36,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import attrs
@@ -45,7 +46,7 @@ from .errors import Flip7RefError, OptionError
 from .game import Game
 from .play import game_seed, play
 from .spec import Edition
-from .strategies import Strategy
+from .strategies import Strategy, prepare_strategies, worker_lost
 
 __all__ = ["Entry", "ReadingResult", "TournamentResult", "disputed_readings", "readings_sweep", "run_tournament"]
 
@@ -223,10 +224,7 @@ def run_tournament(
         )
     if workers < 1 or chunk < 1:
         raise OptionError(f"workers and chunk must be at least 1 (got workers={workers}, chunk={chunk})")
-    for strategy in strategies:
-        prepare = getattr(strategy, "prepare", None)
-        if prepare is not None:
-            prepare(game)
+    prepare_strategies(strategies, game)
     result = _empty(game, strategies)
     start = time.perf_counter()
     ranges = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]
@@ -247,16 +245,19 @@ def run_tournament(
             take(tournament_range(game, strategies, seed, r))
     else:
         # the game and the strategies (optimal-solo's table) go to each process once
-        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
-            todo = iter(ranges)
-            pending = {pool.submit(_worker_range, seed, r) for r in itertools.islice(todo, 4 * workers)}
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    take(future.result())
-                    nxt = next(todo, None)
-                    if nxt is not None:
-                        pending.add(pool.submit(_worker_range, seed, nxt))
+        try:
+            with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
+                todo = iter(ranges)
+                pending = {pool.submit(_worker_range, seed, r) for r in itertools.islice(todo, 4 * workers)}
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        take(future.result())
+                        nxt = next(todo, None)
+                        if nxt is not None:
+                            pending.add(pool.submit(_worker_range, seed, nxt))
+        except BrokenProcessPool:
+            raise worker_lost(strategies, "the tournament's games") from None
     result.seconds = time.perf_counter() - start
     return result
 

@@ -44,6 +44,10 @@ def _input(entry: dict[str, Any], tmp_path: Path) -> Path | None:
         text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
         path.write_text(text + "#" * entry["generate"][1] + "\n", encoding="utf-8")
         return path
+    if entry.get("generate", [None])[0] == "transcript-padding":  # a transcript file past the size limit
+        path = tmp_path / f"{entry['id']}.json"
+        path.write_bytes(b" " * entry["generate"][1] + b"{}")
+        return path
     return None
 
 

@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -204,3 +205,28 @@ def test_cli_solve_max_seconds_on_a_cluster(monkeypatch: pytest.MonkeyPatch, cap
     err = capsys.readouterr().err.splitlines()
     assert err[-1].startswith("flip7ref: limit reached: stopped after 1 s (--max-seconds) with ")
     assert not any("Traceback" in line for line in err)
+
+
+HOSTILE = str(Path(__file__).parent / "bad_inputs" / "strategies" / "hostile.py")
+
+
+def test_a_file_strategy_runs_on_worker_processes_and_their_faults_are_one_line(capsys: Any) -> None:
+    """A ``file.py:Class`` strategy is sent to the workers (it was 141 lines of Dask tracebacks);
+    a strategy that ends its worker with os._exit, and one past --decision-timeout, is one line each."""
+    args = ["simulate", "--games", "20", "--players", "3", "--json", "--cluster", "local:1"]
+    assert main([*args, "--strategy", f"{HOSTILE}:_Legal"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["games"] == 20 and json.loads(out)["strategies"] == ["legal"]
+    assert "Traceback" not in err
+    assert main([*args, "--strategy", f"{HOSTILE}:HardExit"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "flip7ref: error: --cluster: the workers running a task died (did a strategy call os._exit() or crash the "
+        "interpreter? was a worker killed or out of memory?)\n"
+    )
+    assert main([*args, "--strategy", f"{HOSTILE}:Sleeper", "--decision-timeout", "0.3"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "flip7ref: error: strategy 'sleeper' at seat 1 did not choose within 0.3 s (the decision time limit, "
+        "--decision-timeout)\n"
+    )

@@ -145,6 +145,34 @@ def add_strategy(p: argparse.ArgumentParser, workers: bool = True) -> None:
     )
 
 
+def add_decision_timeout(p: argparse.ArgumentParser) -> None:
+    """Add ``--decision-timeout SECONDS`` (`flip7ref.timelimit`, docs/cli.md)."""
+    p.add_argument(
+        "--decision-timeout",
+        metavar="SECONDS",
+        help="stop with an error naming the strategy and the seat when one decision of a strategy takes longer "
+        "than SECONDS (a number > 0; also in --workers processes and on --cluster workers; default: no limit)",
+    )
+
+
+def decision_timeout(args: argparse.Namespace) -> float | None:
+    """The ``--decision-timeout`` of a command in seconds, None without it.
+
+    Raises:
+        OptionError: not a number of seconds greater than 0.
+    """
+    from ..timelimit import check_timeout
+
+    return check_timeout(getattr(args, "decision_timeout", None))
+
+
+def time_limited(strategies: Sequence[Strategy], seconds: float | None) -> list[Strategy]:
+    """``strategies`` under the decision time limit ``seconds`` (unchanged when None)."""
+    from ..timelimit import with_time_limit
+
+    return with_time_limit(strategies, seconds)
+
+
 def add_cluster(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--cluster",

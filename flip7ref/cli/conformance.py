@@ -100,8 +100,9 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
         if args.engine:
             try:
                 _, results = run_engine(
-                    args.engine, cases, timeout=args.timeout, version=args.protocol, on_start=start, on_result=write
-                )
+                    args.engine, cases, timeout=args.timeout or 10.0, version=args.protocol, on_start=start,
+                    on_result=write, startup_timeout=args.timeout,  # given: the handshake's limit too
+                )  # fmt: skip
             except EngineError as exc:
                 raise OptionError(f"--engine {cut(args.engine, 200)!r}: {exc}") from None
         else:
@@ -253,7 +254,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--cases", action="append", metavar="PATH", help="case files or folders (default: the shipped suite)")
     p.add_argument("--report", metavar="FILE", help="also write a JSON-lines report (a header, then one line per case)")
     p.add_argument(
-        "--timeout", type=_timeout, default=10.0, help="seconds an engine may take per answer, above 0 (default %(default)s)"
+        "--timeout", type=_timeout, default=None,
+        help="seconds an engine may take per answer, the handshake's included, above 0 (default 10 per answer, "
+        "30 for the handshake)",
     )
     p.add_argument(
         "--protocol", type=int, choices=(1, 2), default=2, help="protocol version offered first (default 2; else 1)"

@@ -13,22 +13,25 @@ from ..errors import OptionError
 from ..play import game_seed, play, simulate
 from ..scoring import score_cards
 from ..spec import load_edition
-from ..strategies import OptimalSoloStrategy, Strategy
+from ..strategies import OptimalSoloStrategy, Strategy, prepare_strategies
 from ..text import describe
 from ._common import (
     add_cluster,
     add_common,
+    add_decision_timeout,
     add_json,
     add_lang,
     add_strategy,
     check_output,
     cluster_client,
+    decision_timeout,
     make_game,
     open_report,
     parse_seed,
     pick_strategies,
     progress_bar,
     showing_progress,
+    time_limited,
     user_output_to_stderr,
     write_json_line,
 )
@@ -54,6 +57,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise OptionError("--games: expected a whole number of games, at least 1")
     if args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
+    limit = decision_timeout(args)
     with user_output_to_stderr():
         strategies = pick_strategies(args, game.players)
     seed = parse_seed(args.seed)
@@ -72,12 +76,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                     strategy.workers, strategy.cluster = args.workers, client
             where = f"{args.cluster} ({cluster_size(client)})" if client is not None else None
             _solving_progress(strategies, update, show or args.no_progress)
-            for strategy in strategies:
-                prepare = getattr(strategy, "prepare", None)
-                if prepare is not None:
-                    prepare(game)
+            prepare_strategies(strategies, game)
             summary = simulate(
-                game, args.games, seed, strategies, workers=args.workers, cluster=client,
+                game, args.games, seed, time_limited(strategies, limit), workers=args.workers, cluster=client,
                 progress=lambda n: update(n, total=args.games, label="simulating"),
                 log=log if log_file is not None else None,
             )  # fmt: skip
@@ -120,9 +121,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_trace(args: argparse.Namespace) -> int:
     game = make_game(args)
-    strategies = pick_strategies(args, game.players)
+    limit = decision_timeout(args)
+    strategies = time_limited(pick_strategies(args, game.players), limit)
     seed = game_seed(parse_seed(args.seed), 0) if args.derive else parse_seed(args.seed)
     rng = random.Random(f"{seed}:strategy")
+    prepare_strategies(strategies, game)
     final = play(game.new_initial_state(seed=seed, dealer=args.dealer), strategies, rng)
     if args.transcript:
         from ..replay import transcript
@@ -207,6 +210,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="processes to play the games in (default %(default)s); the summary is the same for any number",
     )
     add_cluster(p)
+    add_decision_timeout(p)
     p.add_argument("--log", metavar="FILE", help="write one JSON line per game to FILE (index, seed, dealer, "
                    "strategies, rounds, totals, winners), in game order")  # fmt: skip
     p.set_defaults(func=cmd_simulate)
@@ -222,6 +226,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", default="1", help="game seed, a whole number or a word (default %(default)s)")
     p.add_argument("--dealer", type=int, default=0, help="seat dealing round 1 (default %(default)s)")
     add_strategy(p, workers=False)
+    add_decision_timeout(p)
     p.add_argument("--derive", action="store_true", help="play game 0 of a 'simulate' run with this seed")
     add_lang(p)
     add_json(p, "the events as JSON lines, one object per event")

@@ -15,13 +15,16 @@ from ..tournament import ReadingResult, TournamentResult, disputed_readings, rea
 from ._common import (
     add_cluster,
     add_common,
+    add_decision_timeout,
     add_json,
     check_output,
     cluster_client,
+    decision_timeout,
     parse_options,
     parse_seed,
     progress_bar,
     showing_progress,
+    time_limited,
     user_output_to_stderr,
 )
 
@@ -108,6 +111,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     """``flip7ref tournament``: strategies in every seat rotation, optionally across every disputed reading."""
     options = parse_options(args.option)
     game = Game(args.edition, args.players, options)
+    limit = decision_timeout(args)
     with user_output_to_stderr():
         strategies = [parse_strategy(name) for name in lineup(args)]
     if args.workers < 1:
@@ -130,6 +134,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                 if not show and not args.no_progress:
                     print(f"flip7ref: solving the optimal-solo policy of Flip 7 (262,143 states, about a minute of CPU)"
                           f"{' for every reading' if args.all_readings else ''}...", file=sys.stderr)  # fmt: skip
+        strategies = time_limited(strategies, limit)
         readings: list[ReadingResult] = []
         if args.all_readings:
             def tick(label: str, n: int) -> None:
@@ -188,6 +193,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--all-readings", action="store_true", help="also play every disputed reading and tabulate the changes")
     p.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
     add_cluster(p)
+    add_decision_timeout(p)
     p.add_argument("--plot", metavar="FILE.png", help="draw the score distributions and win rates by reading "
                    f"(needs the [plot] extra: {extra_hint('plot')})")  # fmt: skip
     add_json(p, "the result as one JSON object")

@@ -35,24 +35,57 @@ def _shorten(names: Sequence[str], full: bool, limit: int = 3) -> str:
 
 def cmd_docs(args: argparse.Namespace) -> int:
     """``flip7ref docs``: write the generated docs, or with ``--check`` report stale ones (exit 1)."""
-    out = Path(args.out) if args.out else default_docs_dir()
+    out = _out_folder(args.out)
     docs = generate()
     if args.json:
-        stale = stale_files(out, docs) if args.check else []
-        written = [] if args.check else write_docs(out, docs)
+        stale = _stale(out, docs) if args.check else []
+        written = [] if args.check else _write(out, docs)
         print(json.dumps({"out": str(out), "files": list(docs), "check": args.check, "stale": stale, "written": written},
                          sort_keys=True))  # fmt: skip
         return 1 if stale else 0
     if args.check:
-        stale = stale_files(out, docs)
+        stale = _stale(out, docs)
         if stale:
             print(f"out of date under {out}: {', '.join(stale)} (run 'flip7ref docs' to regenerate)")
             return 1
         print(f"up to date: {', '.join(docs)} under {out}")
         return 0
-    changed = write_docs(out, docs)
+    changed = _write(out, docs)
     print(f"wrote {', '.join(changed)} under {out}" if changed else f"already up to date under {out}")
     return 0
+
+
+def _out_folder(text: str | None) -> Path:
+    """The folder of ``docs --out`` (the default one without it).
+
+    Raises:
+        OptionError: an empty path, or a path that is a file (the message names it).
+    """
+    if text is None:
+        return default_docs_dir()
+    if not text.strip():
+        raise OptionError("--out: expected the path of a folder, got an empty one")
+    out = Path(text)
+    if out.exists() and not out.is_dir():
+        raise OptionError(f"--out {out}: expected a folder, but this is a file")
+    return out
+
+
+def _write(out: Path, docs: dict[str, str]) -> list[str]:
+    """`write_docs`, an OSError turned into an OptionError naming the folder and the reason."""
+    try:
+        return write_docs(out, docs)
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise OptionError(f"--out {out}: cannot write the docs there{where}: {exc.strerror or exc}") from None
+
+
+def _stale(out: Path, docs: dict[str, str]) -> list[str]:
+    """`stale_files`, an OSError turned into an OptionError naming the folder and the reason."""
+    try:
+        return stale_files(out, docs)
+    except OSError as exc:
+        raise OptionError(f"--out {out}: cannot read the docs there: {exc.strerror or exc}") from None
 
 
 def rule_data(edition: Edition, rule: Rule, lang: str, cases: Sequence[Case]) -> dict[str, object]:

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..errors import OptionError
+from ..errors import IllegalActionError, OptionError
 from ..game import Game
 from ..state import CHANCE, TERMINAL, State
 from .encoding import POINTS_BOUND, ActionIndex, ObservationEncoder
@@ -183,16 +183,32 @@ class Flip7State(pyspiel.State):  # type: ignore[misc]
         sh = self._shared
         state = sh.state
         if state.current_player == CHANCE:
-            new = state.apply_chance(sh.game.card_ids[action])
+            new = state.apply_chance(self._chance_card(action))
         else:
             new = state.apply(sh.actions.decode(state, action))
         self._shared = sh.with_state(new)
         self._moves += 1
 
+    def _chance_card(self, action: object) -> str:
+        """The card id of chance action ``action`` (a card kind's code).
+
+        Raises:
+            IllegalActionError: not a whole number from 0 to the last code (a negative
+                one is refused, not counted from the end); the message lists the
+                legal chance actions.
+        """
+        ids = self._shared.game.card_ids
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= int(action) < len(ids):
+            legal = [str(code) for code, _ in self.chance_outcomes()]
+            raise IllegalActionError(str(action), legal, f"a chance action is a card kind's code, 0..{len(ids) - 1}")
+        return ids[int(action)]  # apply_chance refuses a kind with no card left in the draw pile
+
     def _action_to_string(self, player: int, action: int) -> str:
         sh = self._shared
         if player == pyspiel.PlayerId.CHANCE:
-            return f"chance {sh.game.card_ids[action]}"
+            ids = sh.game.card_ids
+            known = not isinstance(action, bool) and isinstance(action, (int, np.integer)) and 0 <= int(action) < len(ids)
+            return f"chance {ids[int(action)]}" if known else f"chance {action} (no such card kind)"
         try:
             return str(sh.actions.decode(sh.state, action))
         except Exception:

@@ -96,12 +96,45 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         self._seeds = random.Random()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of ``agent`` (the same object every call)."""
-        return self.observation_spaces[agent]
+        """The observation space of ``agent`` (the same object every call).
+
+        Raises:
+            OptionError: ``agent`` is not one of ``possible_agents``.
+        """
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of ``agent``: ``Discrete(actions.size)``, the same object every call."""
-        return self.action_spaces[agent]
+        """The action space of ``agent``: ``Discrete(actions.size)``, the same object every call.
+
+        Raises:
+            OptionError: ``agent`` is not one of ``possible_agents``.
+        """
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent: object) -> str:
+        """``agent`` if it is one of ``possible_agents`` (OptionError, a ValueError, if not)."""
+        if not isinstance(agent, str) or agent not in self._seat:
+            raise OptionError(f"agent {agent!r}: expected one of {', '.join(self.possible_agents)}")
+        return agent
+
+    def _live(self) -> str:
+        """The agent to act, while one is left (OptionError once every agent has stepped out)."""
+        self._require_state()
+        agent = self.agent_selection
+        if not self.agents or agent not in self.terminations:
+            raise OptionError("the game is over and every agent has stepped out: call reset() to play another")
+        return agent
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of ``agent_selection``.
+
+        Raises:
+            OptionError: before `reset`, or once every agent has stepped out after the end.
+        """
+        agent = self._live()
+        observation = self.observe(agent) if observe else None
+        return (observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])  # fmt: skip
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game.
@@ -128,9 +161,13 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[state.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        """The observation of ``agent``: ``{"observation": ..., "action_mask": ...}``."""
+        """The observation of ``agent``: ``{"observation": ..., "action_mask": ...}``.
+
+        Raises:
+            OptionError: before `reset`, or ``agent`` is not one of ``possible_agents``.
+        """
         state = self._require_state()
-        seat = self._seat[agent]
+        seat = self._seat[self._known(agent)]
         obs = np.array(self.encoder.encode(state, seat), dtype=np.float32)
         mask = self.actions.mask_array(state) if state.current_player == seat else np.zeros(self.actions.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
@@ -141,9 +178,10 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         Raises:
             IllegalActionError: ``action`` is not a legal index now, or not a whole
                 number at all (the message names it and the legal ones).
+            OptionError: before `reset`, or once every agent has stepped out after the end.
         """
         state = self._require_state()
-        agent = self.agent_selection
+        agent = self._live()
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
