@@ -23,6 +23,7 @@ its edition and lists the disputes its outcome depends on.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -34,7 +35,7 @@ from .conformance import Case, CaseResult, Difference, compare_detailed, errored
 from .errors import Flip7RefError
 from .explore import Run, disputes, run_case, with_option
 from .replay import event_rules, rules_at
-from .spec import Edition, load_edition
+from .spec import Edition, edition_ids, load_edition
 from .state import CHANCE, TERMINAL, Event
 
 REQUEST_KEYS = ("id", "title", "edition", "kind", "options", "setup", "actions", "line")
@@ -165,23 +166,42 @@ class Prepared:
     actors: tuple[int, ...]
     legal: tuple[tuple[str, ...], ...]
     changed: bool
+    auto_resolve: bool = False
+    forced_tail: tuple[str, ...] = ()
 
-    def request(self, *, auto_resolve: bool = False) -> dict[str, Any]:
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """The case's actions, then the `forced_tail` (the forced choices an auto-resolving
+        engine takes itself after the case's last action)."""
+        return (*(self.case.get("actions") or ()), *self.forced_tail)
+
+    def sent(self, auto_resolve: bool | None = None) -> list[int]:
+        """The indices (from 0) into `actions` of the actions sent to the engine: all of them, or
+        with ``auto_resolve`` (default: `auto_resolve`) those that were not the only legal one."""
+        auto = self.auto_resolve if auto_resolve is None else auto_resolve
+        count = min(len(self.actions), len(self.legal))
+        return [i for i in range(count) if not (auto and len(self.legal[i]) == 1)]
+
+    def case_step(self, number: int) -> int | None:
+        """The index (from 0) into `actions` of the engine's "action ``number``" (counted from 1
+        among the actions sent), or None when it sent fewer."""
+        sent = self.sent()
+        return sent[number - 1] if 0 < number <= len(sent) else None
+
+    def request(self, *, auto_resolve: bool | None = None) -> dict[str, Any]:
         """The case as sent to the engine: `REQUEST_KEYS`, the engine's options and
         ``actors`` (the seat taking each action).
 
         Args:
             auto_resolve: leave out the actions that were the only legal one at their step
-                (for engines declaring ``auto_resolves_forced_choices``).
+                (for engines declaring ``auto_resolves_forced_choices``); default: as prepared.
         """
         out = {k: self.case[k] for k in REQUEST_KEYS if k in self.case}
         out["options"] = dict(self.options)
         if "actions" in self.case:
-            steps = list(zip(self.case.get("actions") or (), self.actors, self.legal, strict=False))
-            if auto_resolve:
-                steps = [step for step in steps if len(step[2]) != 1]
-            out["actions"] = [action for action, _, _ in steps]
-            out["actors"] = [seat for _, seat, _ in steps]
+            keep = self.sent(auto_resolve)
+            out["actions"] = [self.actions[i] for i in keep]
+            out["actors"] = [self.actors[i] for i in keep]
         return out
 
 
@@ -203,8 +223,39 @@ def _play(case: Case) -> Run | str:
     return run.stopped if run.stopped else run
 
 
+FORCED_LIMIT = 200
+"""The most forced choices the reference takes after a case's last action for an engine that
+resolves them itself (a chain of forced choices is short; this only bounds a broken position)."""
+
+
+def _forced_tail(run: Run) -> tuple[Run, tuple[str, ...]]:
+    """Play on while the next decision has a single legal action, as an engine declaring
+    ``auto_resolves_forced_choices`` does after the case's last action: the run there and the
+    forced actions taken."""
+    actions = list(run.case.get("actions") or ())
+    tail: list[str] = []
+    for _ in range(FORCED_LIMIT):
+        final = run.states[-1] if run.states else None
+        if final is None or run.stopped or final.current_player in (CHANCE, TERMINAL):
+            break
+        legal = final.legal_action_strings()
+        if len(legal) != 1:
+            break
+        tail.append(legal[0])
+        longer = _play({**run.case, "actions": [*actions, *tail]})
+        if isinstance(longer, str):  # pragma: no cover - a legal action always plays
+            tail.pop()
+            break
+        run = longer
+    return run, tuple(tail)
+
+
 def prepare(case: Case, impl: Mapping[str, Any]) -> Prepared | CaseResult:
     """Work out what an engine must observe in a case; see the module docstring.
+
+    For an engine declaring ``auto_resolves_forced_choices`` (protocol v2), the reference
+    also takes the forced choices that follow the case's last action (the engine makes
+    them itself), and the expected outcome is the reference's after them (`derive_expect`).
 
     Args:
         case: a conformance case.
@@ -233,8 +284,85 @@ def prepare(case: Case, impl: Mapping[str, Any]) -> Prepared | CaseResult:
             why = f"the case's decisions are not legal under the engine's readings ({shown}): {other}"
             return errored(case, "skip", cut(why))
         run, expect, changed = other, derive_expect(case["expect"], other.observed), True
+    auto = bool(impl.get("auto_resolves_forced_choices")) and "actions" in case
+    tail: tuple[str, ...] = ()
+    if auto:
+        run, tail = _forced_tail(run)
+        if tail:
+            expect = derive_expect(expect, run.observed)
     actors, legal = _steps(run)
-    return Prepared(case, options, run, expect, actors, legal, changed)
+    return Prepared(case, options, run, expect, actors, legal, changed, auto, tail)
+
+
+def reading_note(case: Case, options: Mapping[str, Any]) -> str:
+    """For a case that pins a dispute reading (its ``reading``), checked under another reading
+    of that option (``options``: the non-default options the engine plays): what was pinned and
+    what was played, in one line; else the empty string."""
+    pinned = case.get("reading")
+    if not isinstance(pinned, Mapping):
+        return ""
+    name = str(pinned.get("option"))
+    try:
+        spec = load_edition(case["edition"]).options.get(name)
+    except Flip7RefError:  # pragma: no cover - the case played, so its edition is known
+        return ""
+    if spec is None:
+        return ""
+    played: Any = options.get(name, spec.default)
+    try:
+        if spec.coerce(played) == spec.coerce(pinned.get("value")):
+            return ""
+    except Flip7RefError:
+        pass
+    dispute = f", {pinned['dispute']}" if pinned.get("dispute") else ""
+    return f"the case pins {name}={pinned.get('value')}{dispute}; checked under {name}={played}, the engine's reading"
+
+
+def check_declaration(impl: Mapping[str, Any]) -> str | None:
+    """A problem with the options an engine declares in its ``start`` response, or None.
+
+    Every option named under a known edition must be an option of that edition's table, and
+    each reading listed one of its readings (or a whole number in range, for an integer
+    option); ``integer_ranges`` must name integer options.  Editions the harness does not
+    know are left alone (their cases do not exist).
+
+    Returns:
+        One line naming the edition, the option and what it has (``reshuffles`` takes
+        ``once``, ``unlimited``...), with the closest spelling when there is one.
+    """
+    known = set(edition_ids())
+    for ed_id, entry in sorted((impl.get("editions") or {}).items()):
+        if ed_id not in known or not isinstance(entry, Mapping):
+            continue
+        edition = load_edition(ed_id)
+        names = sorted(edition.options)
+        for key in ("options", "integer_ranges"):
+            for name, readings in sorted((entry.get(key) or {}).items()):
+                spec = edition.options.get(name)
+                where = f"editions.{ed_id}.{key}.{name}"
+                if spec is None:
+                    return f"{where}: {name!r} is not an option of {ed_id}{_close(name, names)} (its options: {', '.join(names)})"
+                if key == "integer_ranges":
+                    if spec.integer is None:
+                        return f"{where}: {name} is not an integer option (its readings: {_readings(spec)})"
+                    continue
+                for reading in readings or ():
+                    try:
+                        spec.coerce(reading)
+                    except Flip7RefError:
+                        near = _close(str(reading), [r.name for r in spec.readings])
+                        return f"{where}: {reading!r} is not a reading of {name}{near} (its readings: {_readings(spec)})"
+    return None
+
+
+def _readings(spec: Any) -> str:
+    names = ", ".join(r.name for r in spec.readings)
+    return names + (", or a whole number" if spec.integer is not None else "")
+
+
+def _close(word: str, choices: Sequence[str]) -> str:
+    near = difflib.get_close_matches(word, choices, n=1, cutoff=0.7)
+    return f" (did you mean {near[0]!r}?)" if near else ""
 
 
 # --------------------------------------------------------------------------- blame
@@ -331,6 +459,7 @@ def _result(prepared: Prepared, status: str, message: str, diffs: Sequence[str],
     return CaseResult(
         case["id"], case["edition"], tuple(case["rules"]), case["source"], status, cut(message),
         tuple(cut(d) for d in diffs), blame=tuple(rules), expected=expected,
+        other_reading=reading_note(case, prepared.options),
     )  # fmt: skip
 
 
@@ -366,11 +495,15 @@ def verdict(prepared: Prepared, observed: Mapping[str, Any], events: Sequence[st
         diffs = [Difference("outcome", None, "outcome: nested too deeply to compare")]
     case = prepared.case
     if not diffs:
-        return CaseResult(case["id"], case["edition"], tuple(case["rules"]), case["source"], "pass")
+        note = reading_note(case, prepared.options)
+        return CaseResult(case["id"], case["edition"], tuple(case["rules"]), case["source"], "pass", other_reading=note)
     texts = [d.text for d in diffs]
     if prepared.changed:
         shown = ", ".join(f"{k}={v}" for k, v in sorted(prepared.options.items())) or "the table defaults"
         texts.append(f"(expected outcome computed by the reference under the engine's readings: {shown})")
+    if prepared.forced_tail:
+        shown = ", ".join(repr(a) for a in prepared.forced_tail)
+        texts.append(f"(expected outcome after the forced choices the engine resolves itself: {shown})")
     return _result(prepared, "fail", diffs[0].text, texts, blame(diffs[0], prepared, events))
 
 
@@ -379,18 +512,27 @@ _ACTION = re.compile(r"\baction (\d+)\b")
 
 def expected_steps(prepared: Prepared, message: str = "") -> list[str]:
     """Lines saying what the reference expected: the seat taking each action and the legal
-    actions there (the action the engine's message names first), then the expected outcome."""
-    actions = list(prepared.case.get("actions") or ())
+    actions there (the action the engine's message names first: its "action N" counts the
+    actions sent, from 1, so that forced actions left out for an engine declaring
+    ``auto_resolves_forced_choices`` are not counted), then the expected outcome."""
+    actions = list(prepared.actions)
     named = _ACTION.search(message)
     order = list(range(len(actions)))
-    if named and 0 < int(named.group(1)) <= len(actions):
-        first = int(named.group(1)) - 1
+    first = prepared.case_step(int(named.group(1))) if named else None
+    if first is not None and first < len(actions):
         order = [first, *[i for i in order if i != first]]
+    position = {index: number for number, index in enumerate(prepared.sent(), 1)}
     lines = []
     for i in order[:8]:
         if i < len(prepared.actors):
             legal = ", ".join(prepared.legal[i]) or "none"
-            lines.append(f"reference: action {i + 1} {actions[i]!r} is seat {prepared.actors[i]}'s (legal there: {legal})")
+            if not prepared.auto_resolve:
+                how = ""
+            elif i in position:
+                how = f", sent as action {position[i]}"
+            else:
+                how = ", forced: not sent"
+            lines.append(f"reference: action {i + 1} {actions[i]!r} is seat {prepared.actors[i]}'s (legal there: {legal}{how})")
     if len(order) > 8:
         lines.append(f"reference: … and {len(order) - 8} more actions")
     lines.append(f"expected outcome: {_shown(prepared.expect, 400)}")
@@ -400,11 +542,12 @@ def expected_steps(prepared: Prepared, message: str = "") -> list[str]:
 def failed(prepared: Prepared, message: str) -> CaseResult:
     """An ``error`` result for an engine that refused or failed a case: its message, and what the
     reference expected (actors, legal actions, outcome); blamed on the rules of the node the
-    engine's message names (``action N``), else the case's rules."""
+    engine's message names (``action N``, counted among the actions sent), else the case's rules."""
     rules: tuple[str, ...] = tuple(prepared.case["rules"])
     named = _ACTION.search(message)
-    if named and prepared.run.states:
-        index = int(named.group(1)) - 1
+    step = prepared.case_step(int(named.group(1))) if named else None
+    if step is not None and prepared.run.states:
+        index = step
         steps = zip(prepared.run.states, prepared.run.moves, strict=False)
         decisions = [state for state, move in steps if not move.startswith("chance ")]
         if 0 <= index < len(decisions):

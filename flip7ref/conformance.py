@@ -271,6 +271,9 @@ class CaseResult:
             failures under these, passes under ``rules``.
         expected: for a fail or error: the options the engine was checked under, the
             seat taking each action and the legal actions there, and the expected outcome.
+        other_reading: for a case that pins a dispute reading (its ``reading``) checked under
+            another reading, the engine's: what was pinned and what was played (a pass then
+            says nothing about the pinned reading and is counted apart); else empty.
     """
 
     case_id: str
@@ -282,12 +285,15 @@ class CaseResult:
     diffs: tuple[str, ...] = ()
     blame: tuple[str, ...] = ()
     expected: Mapping[str, Any] | None = attrs.field(default=None, eq=False)
+    other_reading: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """The result as a JSON-able dict (one line of a JSON-lines report)."""
         extra: dict[str, Any] = {"blame": list(self.blame)} if self.blame else {}
         if self.expected is not None:
             extra["expected"] = dict(self.expected)
+        if self.other_reading:
+            extra["other_reading"] = self.other_reading
         return {
             **extra,
             "case": self.case_id,

@@ -31,7 +31,7 @@ from typing import IO, Any
 import jsonschema
 
 from . import __version__, perft_check
-from .checking import cut, failed, prepare, verdict
+from .checking import check_declaration, cut, failed, prepare, verdict
 from .conformance import Case, CaseResult, errored, observe
 from .errors import Flip7RefError
 from .spec import edition_ids, load_edition, load_schema
@@ -502,11 +502,15 @@ def run_engine(
 
     Raises:
         ValueError: a bad timeout.
-        EngineError: the engine cannot be started or refuses the handshake.
+        EngineError: the engine cannot be started or refuses the handshake, or its handshake
+            declares an option or a reading its edition does not have (`check_declaration`).
     """
     engine = Engine(command, timeout, version, startup_timeout=startup_timeout)
     try:
         impl = engine.start()
+        problem = check_declaration(impl)
+        if problem is not None:
+            raise EngineError(f"the start response declares {problem}")
     except BaseException:
         engine.close()  # a failed handshake: the engine process is not left running
         raise
@@ -559,7 +563,7 @@ def _run_one(engine: Engine, impl: Mapping[str, Any], seq: int, case: Case, aliv
     reason = supports(impl, case)
     if reason is not None:
         return errored(case, "skip", reason)
-    request = prepared.request(auto_resolve=bool(impl.get("auto_resolves_forced_choices")))
+    request = prepared.request()  # without the forced actions for an engine resolving them itself
     try:
         if not alive:
             engine.start()

@@ -184,8 +184,17 @@ def round_scores(observed: Mapping[str, Any], number: int) -> Any:
     return observed.get("round_scores")
 
 
+def _scores_words(key: str) -> str:
+    if key == "(no round_scores)":
+        return "no round scores reported"
+    if key == "[]":
+        return "round scores [] (an empty list: no seat scored)"
+    return f"round scores {key}"
+
+
 def compare_perft(expect: Mapping[str, Any], got: Mapping[str, Any]) -> list[str]:
-    """The differences between a perft case's expectations and the counts observed."""
+    """The differences between a perft case's expectations and the counts observed, in words
+    (``deal orders ending with round scores [12, 0]: expected 3, observed 2``)."""
     diffs = []
     for key in ("orders", "outcomes", "scores", "divide"):
         if key not in expect:
@@ -193,10 +202,17 @@ def compare_perft(expect: Mapping[str, Any], got: Mapping[str, Any]) -> list[str
         want, have = expect[key], got.get(key)
         if key == "orders":
             if want != have:
-                diffs.append(f"orders: expected {want}, observed {have}")
+                diffs.append(f"deal orders played to the round's end: expected {want}, observed {have}")
             continue
         want = {str(k): (str(v) if key == "scores" else v) for k, v in want.items()}
         for k in sorted(set(want) | set(have or {})):
-            if want.get(k) != (have or {}).get(k):
-                diffs.append(f"{key}[{k}]: expected {want.get(k, 0)}, observed {(have or {}).get(k, 0)}")
+            w, h = want.get(k, 0), (have or {}).get(k, 0)
+            if w == h:
+                continue
+            if key == "outcomes":
+                diffs.append(f"deal orders ending with {_scores_words(k)}: expected {w}, observed {h}")
+            elif key == "scores":
+                diffs.append(f"probability of {_scores_words(k)}: expected {w}, observed {h}")
+            else:
+                diffs.append(f"deal orders whose first card is {k}: expected {w}, observed {h}")
     return diffs

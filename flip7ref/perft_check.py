@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from .checking import Prepared, engine_options, failed, prepare, verdict
+from .checking import Prepared, engine_options, failed, prepare, reading_note, verdict
 from .conformance import Case, CaseResult, errored
 from .errors import Flip7RefError
 from .perft import Leaf, aggregate, compare_perft, leaf_case, leaves, round_scores
@@ -50,7 +50,7 @@ def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any]
         prepared = prepare(leaf_case(own, index, leaf), impl)
         if not isinstance(prepared, Prepared):
             return attrs.evolve(prepared, case_id=case["id"])
-        answer = send(prepared.request(), index)
+        answer = send(prepared.request(), index)  # forced actions left out when the engine resolves them
         if isinstance(answer, Skipped):
             return errored(case, "skip", f"deal order {index + 1}: {answer}")
         if isinstance(answer, str):
@@ -61,10 +61,11 @@ def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any]
             if result.status != "pass":
                 first_bad = result
     diffs = compare_perft(expect, aggregate(observed))
+    note = reading_note(case, options)
     if not diffs and first_bad is None:
-        return CaseResult(case["id"], case["edition"], tuple(case["rules"]), case["source"], "pass")
+        return CaseResult(case["id"], case["edition"], tuple(case["rules"]), case["source"], "pass", other_reading=note)
     if first_bad is not None:
         diffs.append(f"first deal order that differs: {first_bad.message}")
     blame = first_bad.blame if first_bad is not None else tuple(case["rules"])
     common = (case["id"], case["edition"], tuple(case["rules"]), case["source"])
-    return CaseResult(*common, "fail", diffs[0], tuple(diffs), blame=blame)
+    return CaseResult(*common, "fail", diffs[0], tuple(diffs), blame=blame, other_reading=note)

@@ -70,7 +70,7 @@ def test_summary_and_badge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["conformance", "summary", str(report), "--badge", str(svg)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# Conformance: wrong-resolve-after-bust")
-    assert "| flip7 | 1 | 2 | 0 | 0 |" in out
+    assert "| flip7 | 1 | 0 | 2 | 0 | 0 |" in out
     assert "| flip7 | F7-073 | 2 |" in out
     assert "coverage: 3 of 3 cases run (100.0%)" in out and "protocol: 1" in out and f"suite: flip7ref {SUITE_VERSION}" in out
     assert "flip7 readings declared: " in out

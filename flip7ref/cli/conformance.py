@@ -122,8 +122,10 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     share = 100 * ran / total if total else 0.0
     below = args.min_coverage is not None and share < args.min_coverage
     status = 1 if ran == 0 or below or bad else 0
+    other = sum(1 for r in results if r.status == "pass" and r.other_reading)
     if args.json:
         totals = {k: sum(1 for r in results if r.status == k) for k in ("pass", "fail", "skip", "error")}
+        totals["pass_other_reading"] = other
         print(json.dumps({
             **header, "totals": totals, "coverage": {ed: {"ran": r, "cases": t} for ed, (r, t) in sorted(cov.items())},
             "passed": status == 0, "results": [r.to_dict() for r in results],
@@ -146,8 +148,13 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
         console.print(f"[bold]{r.status.upper()}[/bold] {title}", markup=True)
         for line in r.diffs or (r.message,):
             console.print(f"    {line}", markup=False)
+    if not args.failures_only:
+        for r in results:
+            if r.status == "pass" and r.other_reading:
+                console.print(f"PASS (other reading) {r.case_id}: {r.other_reading}", markup=False)
     totals = {k: sum(1 for r in results if r.status == k) for k in ("pass", "fail", "skip", "error")}
-    summary = f"{totals['pass']} passed, {totals['fail']} failed, {totals['skip']} skipped, {totals['error']} errored"
+    passed = f"{totals['pass'] - other} passed" + (f", {other} passed under another reading than the case pins" if other else "")
+    summary = f"{passed}, {totals['fail']} failed, {totals['skip']} skipped, {totals['error']} errored"
     console.print(f"{len(results)} case{'s' if len(results) != 1 else ''}: {summary}", markup=False)
     per = ", ".join(f"{ed} {r}/{t}" for ed, (r, t) in sorted(cov.items()) if ed != "all")
     console.print(f"coverage: {ran} of {total} cases run ({share:.1f}%; {per})", markup=False)
