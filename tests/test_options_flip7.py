@@ -185,7 +185,8 @@ def scenario_reshuffles(value: str | int) -> Any:
         moves += 1
     events = s.events()
     scored = next(i for i, e in enumerate(events) if e.type == "round_scored")
-    return sum(1 for e in events[:scored] if e.type == "reshuffled"), moves, events[scored].get("scores")
+    guard = any(e.type == "deck_exhausted" and e.get("reason") for e in events[:scored])  # F7-117 / V-076
+    return sum(1 for e in events[:scored] if e.type == "reshuffled"), moves, events[scored].get("scores"), guard
 
 
 SCENARIOS: dict[str, Callable[[str | int], Any]] = {
@@ -289,9 +290,11 @@ CASES: dict[str, dict[str | int, Any]] = {
                          [("forced_draw_started", 1), ("forced_draw_started", 0), ("forced_draw_started", 2), ("frozen", 2)], 1),
     },
     "reshuffles": {
-        "1": (1, 5, (5, 6)),
-        0: (0, 4, (5, 6)),
-        2: (2, 6, (5, 6)),
+        "1": (1, 5, (5, 6), False),
+        0: (0, 4, (5, 6), False),
+        2: (2, 6, (5, 6), False),
+        # every time the deck runs out, but the second reshuffle would bring no progress: the guard says so
+        "unlimited": (1, 5, (5, 6), True),
     },
 }
 
@@ -314,7 +317,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "target_score": ("F7-120",),
     "decks": ("F7-002", "F7-123"),
     "set_aside_order": ("F7-074", "F7-075"),
-    "reshuffles": ("F7-116",),
+    "reshuffles": ("F7-116", "F7-117"),
 }
 
 DEFAULTS: dict[str, str | int] = {
@@ -595,7 +598,7 @@ def test_table_option_list() -> None:
         "target_score": ["200"],
         "decks": ["auto"],
         "set_aside_order": ["queue", "newest-first"],
-        "reshuffles": ["1"],
+        "reshuffles": ["1", "unlimited"],
     }
     assert list(EDITION.options) == list(CASES)
 
@@ -658,7 +661,7 @@ def test_set_aside_order(reading: str, expected: Any) -> None:
     check_reading(SCENARIOS, "set_aside_order", reading, expected)
 
 
-@pytest.mark.rules("F7-116")
+@pytest.mark.rules("F7-116", "F7-117")
 @pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "reshuffles"))
 def test_reshuffles(reading: str, expected: Any) -> None:
     """reshuffles: the once-endless round (two Flip Threes alone) reshuffles k times and ends."""

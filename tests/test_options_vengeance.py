@@ -180,7 +180,8 @@ def scenario_reshuffles(value: str | int) -> Any:
         moves += 1
     events = s.events()
     scored = next(i for i, e in enumerate(events) if e.type == "round_scored")
-    return sum(1 for e in events[:scored] if e.type == "reshuffled"), moves, events[scored].get("scores")
+    guard = any(e.type == "deck_exhausted" and e.get("reason") for e in events[:scored])  # F7-117 / V-076
+    return sum(1 for e in events[:scored] if e.type == "reshuffled"), moves, events[scored].get("scores"), guard
 
 
 def scenario_zero_just_one_more(value: str | int) -> Any:
@@ -385,9 +386,11 @@ CASES: dict[str, dict[str | int, Any]] = {
         2: (216, Status.BUSTED, ["0", "0"], 216),
     },
     "reshuffles": {
-        "1": (1, 5, (5, 6)),
-        0: (0, 4, (5, 6)),
-        2: (2, 6, (5, 6)),
+        "1": (1, 5, (5, 6), False),
+        0: (0, 4, (5, 6), False),
+        2: (2, 6, (5, 6), False),
+        # every time the deck runs out, but the second reshuffle would bring no progress: the guard says so
+        "unlimited": (1, 5, (5, 6), True),
     },
     "zero_just_one_more": {
         # seven numbers arrive in a stayed Zero line: no Flip 7, the round goes on
@@ -439,7 +442,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "tie": ("V-074",),
     "target_score": ("V-073",),
     "decks": ("V-003",),
-    "reshuffles": ("V-075",),
+    "reshuffles": ("V-075", "V-076"),
     "zero_just_one_more": ("V-038",),
     "busted_cards": ("V-020",),
     "unusable_actions": ("V-048",),
@@ -817,7 +820,7 @@ def test_table_option_list() -> None:
         "tie": ["another-round", "shared-win"],
         "target_score": ["200"],
         "decks": ["auto"],
-        "reshuffles": ["1"],
+        "reshuffles": ["1", "unlimited"],
         "zero_just_one_more": ["no-flip7", "general-rules"],
         "busted_cards": ["keep", "discard"],
         "unusable_actions": ["fizzle", "refuse"],
@@ -877,7 +880,7 @@ def test_named_option_rejects_integers(option: str) -> None:
     helpers.check_named_option_rejects_integers("vengeance", option)
 
 
-@pytest.mark.rules("V-075")
+@pytest.mark.rules("V-075", "V-076")
 @pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "reshuffles"))
 def test_reshuffles(reading: str, expected: Any) -> None:
     """reshuffles: two Flip Fours alone reshuffle k times in the round, which then ends."""
