@@ -19,7 +19,13 @@ Routes (every ``/api`` answer is JSON; an error is ``{"error": message, "rules":
 
 When the server listens beyond this machine (``token_required``), every ``/api``
 request needs a token (``?token=`` or the ``X-Table-Token`` header): the server's
-token for the start page, or the game's own token for that game.
+token for the start page, or the game's own token for that game.  The token is
+checked before anything else, so a client without one learns nothing (403 whether or
+not the game exists); no answer names a folder of the server.
+
+Loading a saved game (reading, validating and replaying its transcript) runs in a
+worker thread, so one large game does not hold up the other clients.  At start-up the
+temporary files of a server killed mid-save are removed from the data folder.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -42,6 +49,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import Flip7RefError
 from ..spec import load_edition
+from .files import clean_stale_tmp, read_meta
 from .session import LANGS, StaleError, TableError, TableGame, edition_catalogue, saved_games, valid_id
 
 STATIC = Path(__file__).parent / "static"
@@ -59,11 +67,14 @@ class Table:
         self.games: dict[str, TableGame] = {}
         self.locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self.cleaned = clean_stale_tmp(folder)
 
-    def add(self, tg: TableGame) -> None:
+    def add(self, tg: TableGame) -> TableGame:
+        """Serve ``tg``; returns the game served under its id (an earlier one loaded at the same time wins)."""
         with self._guard:
-            self.games[tg.id] = tg
+            tg = self.games.setdefault(tg.id, tg)
             self.locks.setdefault(tg.id, threading.Lock())
+            return tg
 
     def get(self, game_id: str) -> TableGame:
         """The game ``game_id`` (loaded from the data folder if need be).
@@ -80,21 +91,44 @@ class Table:
         path = self.folder / f"{game_id}.json"
         meta = self.folder / f"{game_id}.table.json"
         if not meta.exists():
-            raise TableError(f"no game {game_id!r} in {self.folder}", status=404)
+            raise TableError(f"no game {game_id!r} in the data folder", status=404)
         try:
             tg = TableGame.load(meta if not path.exists() else path)
         except Flip7RefError as exc:
-            raise TableError(f"game {game_id!r} cannot be opened: {exc}", status=400) from None
-        self.add(tg)
-        return tg
+            raise TableError(f"game {game_id!r} cannot be opened: {self.hide_paths(str(exc))}", status=400) from None
+        return self.add(tg)
+
+    def token_of_game(self, game_id: str) -> str | None:
+        """The token that opens ``game_id``: that of the game served, else the one in its
+        ``.table.json`` (read, not replayed); None for no such game or no valid token."""
+        if not valid_id(game_id):
+            return None
+        with self._guard:
+            tg = self.games.get(game_id)
+        if tg is not None:
+            return tg.token
+        try:
+            token = read_meta(self.folder / f"{game_id}.table.json").get("token")
+        except Flip7RefError:
+            return None
+        return token if isinstance(token, str) and re.fullmatch(r"[A-Za-z0-9_-]{8,64}", token) else None
+
+    def hide_paths(self, text: str) -> str:
+        """``text`` without the folders of the server (the data folder, a resumed game's)."""
+        with self._guard:
+            folders = {str(self.folder), *(str(tg.path.parent) for tg in self.games.values())}
+        for folder in sorted(folders | {str(Path(f).absolute()) for f in folders}, key=len, reverse=True):
+            text = text.replace(folder + "/", "").replace(folder + "\\", "")
+        return text
 
     def lock(self, game_id: str) -> threading.Lock:
         with self._guard:
             return self.locks.setdefault(game_id, threading.Lock())
 
 
-def _error(exc: TableError, state: dict[str, Any] | None = None) -> JSONResponse:
-    body: dict[str, Any] = {"error": str(exc), "rules": list(exc.rules)}
+def _error(exc: TableError, state: dict[str, Any] | None = None, table: Table | None = None) -> JSONResponse:
+    message = table.hide_paths(str(exc)) if table is not None else str(exc)
+    body: dict[str, Any] = {"error": message, "rules": list(exc.rules)}
     if state is not None:
         body["state"] = state
     return JSONResponse(body, status_code=exc.status)
@@ -104,24 +138,39 @@ def _token_of(request: Request) -> str:
     return request.query_params.get("token") or request.headers.get("x-table-token", "")
 
 
-def _check_token(table: Table, request: Request, tg: TableGame | None) -> None:
+def _check_token(table: Table, request: Request, game_id: str | None) -> None:
+    """Refuse (403) a request without the server's token or, for game ``game_id``, that
+    game's token; the same answer whether or not the game exists."""
     if not table.token_required:
         return
     given = _token_of(request).encode("utf-8", "replace")  # bytes: compare_digest refuses non-ASCII text
-    ok = secrets.compare_digest(given, table.token.encode()) or (
-        tg is not None and secrets.compare_digest(given, tg.token.encode())
-    )
+    ok = secrets.compare_digest(given, table.token.encode())
+    if not ok and game_id is not None:
+        token = table.token_of_game(game_id)
+        ok = token is not None and secrets.compare_digest(given, token.encode())
     if not ok:
         raise TableError("this table needs its token: open the address printed when the server started", status=403)
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object body, read chunk by chunk up to `MAX_BODY` bytes (also
+    when no Content-Length announces the size).
+
+    Raises:
+        TableError: 413 for a larger body, 400 for one that is not a JSON object.
+    """
     size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-        raise TableError(f"request body too large (at most {MAX_BODY} bytes)", status=413)
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise TableError(f"request body too large (at most {MAX_BODY} bytes)", status=413)
+    too_large = TableError(f"request body too large (at most {MAX_BODY} bytes)", status=413)
+    if size is not None and (not re.fullmatch(r"[0-9]{1,12}", size) or int(size) > MAX_BODY):
+        raise too_large
+    chunks: list[bytes] = []
+    got = 0
+    async for chunk in request.stream():
+        got += len(chunk)
+        if got > MAX_BODY:  # a chunked body (no Content-Length): stop reading here
+            raise too_large
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     if not raw:
         return {}
     try:
@@ -156,9 +205,9 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
             try:
                 return await handler(request)
             except TableError as exc:
-                return _error(exc)
+                return _error(exc, table=table)
             except Flip7RefError as exc:
-                return _error(TableError(str(exc)))
+                return _error(TableError(str(exc)), table=table)
             except Exception as exc:  # never a traceback to the page; one line on the console
                 print(f"flip7ref table: internal error on {request.url.path}: {type(exc).__name__}: {exc}")
                 traceback.print_exc(limit=3)
@@ -173,14 +222,14 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
     async def meta(request: Request) -> Response:
         try:  # the texts and editions are public; the saved games need the server's token
             _check_token(table, request, None)
-            saved = saved_games(table.folder)
+            saved = await run_in_threadpool(saved_games, table.folder)  # a damaged file is listed as such
         except TableError:
             saved = None
         texts = json.loads((STATIC / "i18n.json").read_text(encoding="utf-8"))
         return JSONResponse({
             "editions": [edition_catalogue(load_edition(e)) for e in ("flip7", "vengeance")],
             "langs": list(LANGS), "texts": texts, "saved": saved or [], "authorized": saved is not None,
-            "folder": str(table.folder), "token_required": table.token_required,
+            "token_required": table.token_required,
         })  # fmt: skip
 
     @guarded
@@ -190,7 +239,7 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         try:
             tg = TableGame.create(table.folder, data)
         except OSError as exc:
-            raise TableError(f"could not save the game in {table.folder}: {exc.strerror or exc}", status=500) from None
+            raise TableError(f"could not save the game in the data folder: {exc.strerror or exc}", status=500) from None
         table.add(tg)
         return JSONResponse({"id": tg.id, "token": tg.token, "state": tg.view()})
 
@@ -201,13 +250,13 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         gid = data.get("id")
         if not isinstance(gid, str):
             raise TableError("id: expected a saved game's id")
-        tg = table.get(gid)
+        tg = await run_in_threadpool(table.get, gid)
         return JSONResponse({"id": tg.id, "token": tg.token, "state": tg.view()})
 
     @guarded
     async def show(request: Request) -> Response:
-        tg = table.get(request.path_params["gid"])
-        _check_token(table, request, tg)
+        _check_token(table, request, request.path_params["gid"])
+        tg = await run_in_threadpool(table.get, request.path_params["gid"])
         with table.lock(tg.id):
             return JSONResponse(tg.view())
 
@@ -216,8 +265,8 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         op = request.path_params["op"]
         if op not in OPS:
             raise TableError(f"unknown operation {op!r} (known: {', '.join(OPS)})", status=404)
-        tg = table.get(request.path_params["gid"])
-        _check_token(table, request, tg)
+        _check_token(table, request, request.path_params["gid"])
+        tg = await run_in_threadpool(table.get, request.path_params["gid"])
         data = await _body(request)
         fields = {"reveal": {"card"}, "act": {"action"}, "fix": {"step", "card"}, "scores": {"scores"}}.get(op, set())
         extra = set(data) - fields - {"version"}
@@ -245,13 +294,13 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
                 else:
                     tg.enter_scores(version, data.get("scores"))
             except StaleError as exc:
-                return _error(exc, tg.view())
+                return _error(exc, tg.view(), table)
             return JSONResponse({**note, "state": tg.view()})
 
     @guarded
     async def ruling(request: Request) -> Response:
-        tg = table.get(request.path_params["gid"])
-        _check_token(table, request, tg)
+        _check_token(table, request, request.path_params["gid"])
+        tg = await run_in_threadpool(table.get, request.path_params["gid"])
         raw = request.path_params["step"]
         if not re.fullmatch(r"[0-9]{1,9}", raw):  # not str.isdigit(): '²' is a digit int() refuses
             raise TableError("step: expected a step number", status=404)
@@ -260,8 +309,8 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
 
     @guarded
     async def scores_csv(request: Request) -> Response:
-        tg = table.get(request.path_params["gid"])
-        _check_token(table, request, tg)
+        _check_token(table, request, request.path_params["gid"])
+        tg = await run_in_threadpool(table.get, request.path_params["gid"])
         with table.lock(tg.id):
             text = tg.csv()
         return PlainTextResponse(

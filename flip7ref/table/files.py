@@ -20,9 +20,20 @@ from typing import Any, Self
 
 from ..errors import Flip7RefError, IllegalActionError, OptionError, SpecError
 from ..game import Game
-from ..replay import load_transcript, rules_at
-from ..state import CHANCE
-from .record import GAME_ID, LANGS, MODES, TableError, TableRecord, check_names
+from ..position import MAX_DEPTH, too_deep
+from ..replay import _checkpoint, load_transcript, rules_at
+from ..state import CHANCE, game_end
+from ..textfiles import read_text_file
+from .record import GAME_ID, LANGS, MODES, TableError, TableRecord, check_names, round_problem
+
+MAX_META_BYTES = 4 * 1024 * 1024
+"""The largest ``.table.json`` read (one holds names, options and round scores: a few KiB)."""
+
+STALE_TMP_SECONDS = 60
+"""A temporary file of `atomic_write` older than this (or of a process that has ended) is
+left over from a server killed mid-save, and is removed at start-up."""
+
+_TMP = re.compile(r"^\..+\.json\.(?:p(\d{1,10})\.)?[A-Za-z0-9_]+\.tmp$")
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -32,7 +43,8 @@ def atomic_write(path: Path, text: str) -> None:
         OSError: the folder cannot be written (the old file is left as it was).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+    # the pid in the name lets a later start-up tell a file of a dead server from one being written
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.p{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -43,6 +55,74 @@ def atomic_write(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (on Windows, where signal 0 would end it: always True)."""
+    if os.name == "nt" or pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except PermissionError:  # another user's process
+        return True
+    except (OSError, OverflowError, ValueError):
+        return False
+    return True
+
+
+def clean_stale_tmp(folder: Path, *, now: float | None = None) -> list[str]:
+    """Remove the temporary files `atomic_write` left in ``folder`` when a server was
+    killed mid-save: those older than `STALE_TMP_SECONDS`, or whose name carries the pid
+    of a process that no longer runs.  Other files are never touched.
+
+    Returns:
+        The names of the files removed (a file that cannot be removed is skipped).
+    """
+    removed: list[str] = []
+    if not folder.is_dir():
+        return removed
+    now = time.time() if now is None else now
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _TMP.fullmatch(entry.name)
+        if match is None:
+            continue
+        try:
+            old = now - entry.lstat().st_mtime > STALE_TMP_SECONDS
+            if not entry.is_file() or not (old or (match[1] is not None and not _alive(int(match[1])))):
+                continue
+            entry.unlink()
+        except OSError:
+            continue
+        removed.append(entry.name)
+    return removed
+
+
+def read_meta(path: Path) -> dict[str, Any]:
+    """Read a ``.table.json``: a JSON object of at most `MAX_META_BYTES`.
+
+    Raises:
+        SpecError: the file is missing, unreadable, not UTF-8, not JSON, holds a number
+            too long to read or nests too deep, or is not an object (the file is named).
+    """
+    text = read_text_file(path, "saved game file (.table.json)", limit=MAX_META_BYTES)
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SpecError(str(path), f"line {exc.lineno}, column {exc.colno}", f"JSON ({exc.msg})") from None
+    except RecursionError:
+        raise SpecError(str(path), "", f"JSON nested at most {MAX_DEPTH} levels deep") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise SpecError(str(path), "", "JSON whose numbers have at most 4,300 digits") from None
+    where = too_deep(raw)
+    if where is not None:
+        raise SpecError(str(path), where, f"JSON nested at most {MAX_DEPTH} levels deep")
+    if not isinstance(raw, dict):
+        raise SpecError(str(path), "(root)", "a JSON object")
+    return raw
 
 
 def new_game_id() -> str:
@@ -64,18 +144,35 @@ def token_from(meta: Mapping[str, Any]) -> str:
 
 
 def saved_games(folder: Path) -> list[dict[str, Any]]:
-    """The games saved under ``folder``, newest first: id, names, edition, mode, created."""
+    """The games saved under ``folder``, newest first.
+
+    Returns:
+        One dict per ``*.table.json``: ``id``, ``names``, ``edition``, ``mode``,
+        ``created`` for a readable one; for a damaged one (not UTF-8, not JSON, too
+        deep, a number too long, not an object, no valid id) ``{"file": name,
+        "damaged": why}``, with the file's name only, never its folder.
+    """
     out: list[dict[str, Any]] = []
     if not folder.is_dir():
         return out
     for meta_path in sorted(folder.glob("*.table.json"), reverse=True):
         try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
+            meta = read_meta(meta_path)
+        except SpecError as exc:
+            out.append({"file": meta_path.name, "damaged": f"expected {exc.expected}" if exc.expected else "unreadable"})
             continue
-        if not isinstance(meta, dict) or not GAME_ID.fullmatch(str(meta.get("id", ""))):
+        gid = meta.get("id")
+        if not (isinstance(gid, str) and GAME_ID.fullmatch(gid) and meta_path.name == f"{gid}.table.json"):
+            out.append({"file": meta_path.name, "damaged": "expected the game's id, the file's name without .table.json"})
             continue
-        out.append({k: meta.get(k) for k in ("id", "names", "edition", "mode", "created")})
+        entry = {k: meta.get(k) for k in ("id", "names", "edition", "mode", "created")}
+        names = entry["names"]
+        if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+            entry["names"] = []
+        for key in ("edition", "mode", "created"):
+            if not isinstance(entry[key], str):
+                entry[key] = ""
+        out.append(entry)
     return out
 
 
@@ -102,15 +199,7 @@ class Resuming(TableRecord):
             p = p.with_name(p.name[: -len(".table.json")] + ".json")
         else:
             meta_path = meta_file(p)
-        meta: dict[str, Any] = {}
-        if meta_path.exists():
-            try:
-                raw = json.loads(meta_path.read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError) as exc:
-                raise SpecError(str(meta_path), "(file)", f"a readable JSON file ({exc})") from None
-            if not isinstance(raw, dict):
-                raise SpecError(str(meta_path), "(root)", "a JSON object")
-            meta = raw
+        meta: dict[str, Any] = read_meta(meta_path) if meta_path.exists() else {}
         mode = meta.get("mode", "referee")
         if mode not in MODES:
             raise SpecError(str(meta_path), "mode", f"one of {', '.join(MODES)}")
@@ -141,6 +230,11 @@ class Resuming(TableRecord):
             tg.lang = "en"
         for i, step in enumerate(data["steps"]):
             state = tg.states[-1]
+            if "checkpoint" in step:  # a score checkpoint (transcript(..., checkpoints=True)): checked
+                problem = _checkpoint(state, step["checkpoint"])
+                if problem is not None:
+                    raise TableError(f"{p.name}: step {i}: {problem}", rules_at(state))
+                continue
             try:
                 if "draw" in step:
                     if state.current_player != CHANCE:
@@ -153,7 +247,7 @@ class Resuming(TableRecord):
                         raise IllegalActionError(step["action"], [], f"it is seat {state.current_player}'s decision")
                     tg.states.append(state.apply(step["action"]))
             except Flip7RefError as exc:
-                raise TableError(f"{p}: step {i} cannot be replayed: {exc}", rules_at(state)) from None
+                raise TableError(f"{p.name}: step {i} cannot be replayed: {exc}", rules_at(state)) from None
         redo = meta.get("redo") or []
         tg.redo_moves = [m for m in redo if isinstance(m, str)] if isinstance(redo, list) else []
         steps = meta.get("steps")
@@ -195,6 +289,11 @@ class Resuming(TableRecord):
             for i, row in enumerate(rounds):
                 if not (isinstance(row, list) and len(row) == len(names) and all(type(v) is int for v in row)):
                     raise bad(f"{key}/{i}", f"a list of {len(names)} whole numbers")
+                problem = round_problem(game, row)  # the checks of a round typed in (enter_scores)
+                if problem is not None:
+                    raise SpecError(str(meta_path), f"{key}/{i}", "", problem=problem)
+                if key == "rounds" and target and game_end(game, [sum(r[j] for r in target) for j in range(len(names))])[1]:
+                    raise SpecError(str(meta_path), f"{key}/{i}", "", problem="a round after the game is over")
                 target.append(list(row))
         version = meta.get("version")
         tg.version = version if isinstance(version, int) else len(tg.manual)

@@ -56,6 +56,21 @@ def check_names(names: object, low: int) -> list[str]:
     return clean
 
 
+def round_problem(game: Game, scores: Sequence[int]) -> str | None:
+    """What is wrong with one round's scores on a manual score pad (whole numbers, one
+    per seat, already checked), or None: a round score is between 0 and 1000 points, or
+    between -1000 and 1000 where the edition's options can make one negative (V-082's
+    choice, a negative modifier without the floor at zero).  Typed-in and loaded rounds
+    are checked alike."""
+    negatives = game.flip7_choice or (not game.floors_at_zero and any(m is not None and m[1] < 0 for m in game.modifier))
+    low = -1000 if negatives else 0
+    if all(low <= v <= 1000 for v in scores):
+        return None
+    if low == 0 and any(v < 0 for v in scores):
+        return "a round score is never negative in this edition"
+    return f"a round score is between {low} and 1000"
+
+
 class TableRecord:
     """What every part of a `flip7ref.table.session.TableGame` reads: the game, the
     players, the mode and the history of states (see the session module's docstring).

@@ -12,6 +12,14 @@ from ..scoring import seat_breakdown
 from ..state import Event, State, Status, game_end
 from .record import TableRecord
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(text: str) -> str:
+    """``text`` for a CSV cell: with a ``'`` in front when it starts like a formula
+    (`FORMULA_STARTS`), so that a spreadsheet shows it as text instead of running it."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
 
 class ScorePad(TableRecord):
     """The score pad of a game: `pad`, `score_pad`, `manual_winners`, `csv`."""
@@ -133,10 +141,13 @@ class ScorePad(TableRecord):
         return out
 
     def csv(self) -> str:
-        """The score pad as CSV: a header of names, one row per round, a totals row."""
+        """The score pad as CSV: a header of names, one row per round, a totals row.
+
+        A name that a spreadsheet would read as a formula (starting with ``=``, ``+``,
+        ``-``, ``@``, a tab or a carriage return) is written with a ``'`` in front."""
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["round", *self.names])
+        writer.writerow(["round", *(spreadsheet_text(n) for n in self.names)])
         pad = self.pad()
         for row in pad["rounds"]:
             writer.writerow([row["round"], *row["scores"]])

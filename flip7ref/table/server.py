@@ -88,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     local = is_local(args.host)
     app = create_app(folder, token_required=not local, first=first)
     table = app.state.table
+    if table.cleaned:
+        print(f"flip7ref table: removed {len(table.cleaned)} temporary file(s) left by a server stopped mid-save", flush=True)
     # the edition and options given on the command line preselect the start page
     query = _defaults_query(args)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host

@@ -28,6 +28,7 @@ and re-exports the names other modules use.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import time
 from collections import Counter
@@ -42,7 +43,7 @@ from ..spec import load_edition
 from ..state import CHANCE, State
 from ..text import card_name
 from .files import Resuming, atomic_write, meta_file, new_game_id, saved_games, valid_id
-from .record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, check_names
+from .record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, check_names, round_problem
 from .views import Views, edition_catalogue
 
 
@@ -101,7 +102,7 @@ class TableGame(Views, Resuming):
                 seed = secrets.randbelow(10**9)
             if isinstance(seed, bool) or not isinstance(seed, (int, str)) or (isinstance(seed, str) and len(seed) > 64):
                 raise TableError("seed: expected a whole number or a word")
-            if isinstance(seed, str) and seed.strip().isdigit():
+            if isinstance(seed, str) and re.fullmatch(r"[0-9]+", seed.strip()):  # not isdigit(): '²' is one
                 seed = int(seed.strip())
         else:
             seed = None
@@ -172,7 +173,7 @@ class TableGame(Views, Resuming):
             self.save()
         except OSError as exc:
             self.states, self.redo_moves, self.version = old
-            raise TableError(f"could not save the game to {self.path}: {exc.strerror or exc}", status=500) from None
+            raise TableError(f"could not save the game to {self.path.name}: {exc.strerror or exc}", status=500) from None
 
     def refusal(self, card: str) -> TableError:
         """Why ``card`` cannot be the next card revealed (the state is at a chance node)."""
@@ -360,7 +361,7 @@ class TableGame(Views, Resuming):
             self.save()
         except OSError as exc:
             self.manual, self.manual_redo, self.version = old
-            raise TableError(f"could not save the game to {self.path}: {exc.strerror or exc}", status=500) from None
+            raise TableError(f"could not save the game to {self.path.name}: {exc.strerror or exc}", status=500) from None
 
     def enter_scores(self, version: object, scores: object) -> None:
         """Manual mode: one round's scores, one whole number per seat (points).
@@ -377,11 +378,8 @@ class TableGame(Views, Resuming):
         n = len(self.names)
         if not (isinstance(scores, list) and len(scores) == n and all(type(v) is int for v in scores)):
             raise TableError(f"scores: expected {n} whole numbers, seat 0 first")
-        g = self.game
-        negatives = g.flip7_choice or (not g.floors_at_zero and any(m is not None and m[1] < 0 for m in g.modifier))
-        low = -1000 if negatives else 0
-        if any(not low <= v <= 1000 for v in scores):
-            why = "a round score is never negative in this edition" if low == 0 else "a round score is between -1000 and 1000"
+        why = round_problem(self.game, scores)
+        if why is not None:
             raise TableError(f"scores: {why}")
         self._commit_manual([*self.manual, list(scores)], [])
 

@@ -31,7 +31,7 @@ class Views(Rulings, ScorePad):
             "options": dict(game.options),
             "names": self.names,
             "lang": self.lang,
-            "file": str(self.path),
+            "file": self.path.name,  # never the server's folder
             "card_names": {c.id: c.name(self.lang) for c in game.edition.cards},
             "categories": {c.id: c.category for c in game.edition.cards},
             "target_score": game.target_score,

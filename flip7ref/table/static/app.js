@@ -121,11 +121,13 @@ async function startPage() {
     h("details", {}, h("summary", {}, t("options")), optBox),
     h("p", {}, h("button", { type: "submit", class: "primary", id: "start" }, t("start"))));
   const saved = META.saved.length
-    ? h("ul", { class: "saved" }, META.saved.map((g) => h("li", {},
-        h("button", { class: "open-saved", "data-id": g.id, onclick: () => openSaved(g.id) }, t("open")),
-        " " + (g.names || []).join(", ") + " — " + g.edition + ", " + g.mode + " — " + (g.created || g.id))))
+    ? h("ul", { class: "saved" }, META.saved.map((g) => g.damaged
+        ? h("li", { class: "damaged muted" }, t("damaged") + ": " + g.file + " (" + g.damaged + ")")
+        : h("li", {},
+          h("button", { class: "open-saved", "data-id": g.id, onclick: () => openSaved(g.id) }, t("open")),
+          " " + (g.names || []).join(", ") + " — " + g.edition + ", " + g.mode + " — " + (g.created || g.id))))
     : h("p", { class: "muted" }, t("none_saved"));
-  app.append(form, h("h2", {}, t("saved")), saved, h("p", { class: "muted" }, META.folder));
+  app.append(form, h("h2", {}, t("saved")), saved);
 }
 
 async function openSaved(id) {
