@@ -1,15 +1,9 @@
 """The engine protocol (conformance/PROTOCOL.md): serving it, and driving engines that speak it.
 
-Newline-delimited JSON over stdin/stdout, after Bowtie.  The harness sends
-``start`` (with the protocol version), one ``run`` per case and ``stop``; the
-engine answers ``start`` with its name and the editions and options it
-supports, and each ``run`` with an observed outcome, ``skipped`` or ``errored``.
-Every message is validated against ``spec/schema/protocol.schema.json``.
-
-An engine that hangs (per-case timeout), crashes or prints a line that is not a
-valid protocol message gets that case marked ``error``; it is restarted and the
-run goes on.  Results are handed to a callback as soon as they are known, so
-nothing already reported is lost.
+Newline-delimited JSON over stdin/stdout, after Bowtie: ``start``, one ``run`` per case,
+``stop``, every message validated against ``spec/schema/protocol.schema.json``.  An engine
+that hangs, crashes or prints an invalid line gets that case marked ``error`` and is
+restarted; results reach a callback as soon as they are known, so none is lost.
 """
 
 from __future__ import annotations

@@ -339,9 +339,9 @@ HOSTILE = textwrap.dedent(
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("hostile:Raises", "failed in choose(): RuntimeError: boom"),
-        ("hostile:Exits", "failed in choose(): SystemExit: 3"),
-        ("hostile:Recurses", "failed in choose(): RecursionError: maximum recursion depth exceeded"),
+        ("hostile_bots:Raises", "failed in choose(): RuntimeError: boom"),
+        ("hostile_bots:Exits", "failed in choose(): SystemExit: 3"),
+        ("hostile_bots:Recurses", "failed in choose(): RecursionError: maximum recursion depth exceeded"),
         ("exits:Bot", "strategy 'exits:Bot': importing exits failed: SystemExit: 4"),
     ],
 )
@@ -349,7 +349,7 @@ HOSTILE = textwrap.dedent(
 def test_a_strategy_that_fails_is_one_line_and_exit_2(
     bots: Path, spec: str, message: str, command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (bots / "hostile.py").write_text(HOSTILE)
+    (bots / "hostile_bots.py").write_text(HOSTILE)  # not "hostile": tests/bad_inputs/strategies has that module
     (bots / "exits.py").write_text("import sys\nsys.exit(4)\n")
     args = ["--strategy", spec] if command == "simulate" else ["--strategy", spec, "--strategy", "random", "--players", "2"]
     code, _, err = run(capsys, command, "--games", "2", *args)

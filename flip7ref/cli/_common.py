@@ -145,13 +145,15 @@ def add_strategy(p: argparse.ArgumentParser, workers: bool = True) -> None:
     )
 
 
-def add_decision_timeout(p: argparse.ArgumentParser) -> None:
-    """Add ``--decision-timeout SECONDS`` (`flip7ref.timelimit`, docs/cli.md)."""
+def add_decision_timeout(p: argparse.ArgumentParser, workers: bool = True) -> None:
+    """Add ``--decision-timeout SECONDS`` (`flip7ref.timelimit`, docs/cli.md); ``workers``:
+    the command also plays in processes or on a cluster (the help says the limit holds there)."""
+    where = "; also in --workers processes and on --cluster workers" if workers else ""
     p.add_argument(
         "--decision-timeout",
         metavar="SECONDS",
         help="stop with an error naming the strategy and the seat when one decision of a strategy takes longer "
-        "than SECONDS (a number > 0; also in --workers processes and on --cluster workers; default: no limit)",
+        f"than SECONDS (a number > 0{where}; default: no limit)",
     )
 
 

@@ -226,7 +226,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", default="1", help="game seed, a whole number or a word (default %(default)s)")
     p.add_argument("--dealer", type=int, default=0, help="seat dealing round 1 (default %(default)s)")
     add_strategy(p, workers=False)
-    add_decision_timeout(p)
+    add_decision_timeout(p, workers=False)
     p.add_argument("--derive", action="store_true", help="play game 0 of a 'simulate' run with this seed")
     add_lang(p)
     add_json(p, "the events as JSON lines, one object per event")
