@@ -122,6 +122,9 @@ class Deal(Frame):
     def key(self) -> tuple[Any, ...]:
         return (self.position,)
 
+    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        return None if self.position <= players else ("position", f"a place in the deal order 0..{players}")
+
     def settle(self, w: Work) -> bool:
         position, dealt_to, offered = next_deal(w.game, w.players, w.dealer, self.position)
         if dealt_to is None:
@@ -171,6 +174,10 @@ class DealOffer(SeatDecision):
 
 register_frame(DealOffer)
 
+DRAW_REASONS: Final = ("deal", "hit")
+"""Why a `Draw` draws: the initial deal (F7-020) or a Hit (F7-031)."""
+
+
 class Draw(Frame):
     """A chance node: one card goes to ``seat`` (``reason``: ``deal`` or ``hit``)."""
 
@@ -187,6 +194,9 @@ class Draw(Frame):
 
     def key(self) -> tuple[Any, ...]:
         return (self.seat, self.reason)
+
+    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        return None if self.reason in DRAW_REASONS else ("reason", f"one of {', '.join(DRAW_REASONS)}")
 
     def decider(self) -> int:
         return CHANCE

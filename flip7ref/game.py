@@ -347,7 +347,8 @@ class Game:
                 card in a line, a number twice in a live line (bar the Lucky 13
                 pair), a busted line without its duplicate, the numbers of a Flip 7,
                 more Second Chances than the hold limit, more copies of a card than
-                the deck(s) hold.  `State.from_dict` refuses the same positions
+                the deck(s) hold, no card anywhere or none that scores a point (the
+                game could never end, docs/termination.md).  `State.from_dict` refuses the same positions
                 with the same messages (`flip7ref.position`).
             OptionError: a seat, status or ``rest`` value out of range.
         """
