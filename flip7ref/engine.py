@@ -114,7 +114,7 @@ class Deal(Frame):
     KINDS: ClassVar[tuple[str, ...]] = ("int",)
     automatic: ClassVar[bool] = True
 
-    position: int
+    position: Final[int]
 
     def __init__(self, position: int) -> None:
         self.position = position
@@ -143,7 +143,7 @@ class SeatDecision(Frame):
     FIELDS: ClassVar[tuple[str, ...]] = ("seat",)
     KINDS: ClassVar[tuple[str, ...]] = ("int",)
 
-    seat: int
+    seat: Final[int]
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -185,8 +185,8 @@ class Draw(Frame):
     FIELDS: ClassVar[tuple[str, ...]] = ("seat", "reason")
     KINDS: ClassVar[tuple[str, ...]] = ("int", "str")
 
-    seat: int
-    reason: str
+    seat: Final[int]
+    reason: Final[str]
 
     def __init__(self, seat: int, reason: str) -> None:
         self.seat = seat

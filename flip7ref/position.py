@@ -159,16 +159,17 @@ def check_state(state: State) -> None:
             raise bad(name, f"a seat 0..{n - 1}")
     for name in ("totals", "last_scores"):
         values = getattr(state, name)
-        if not all(type(v) is int and -MAX_POINTS <= v <= MAX_POINTS for v in values) or len(values) not in (
-            (n,) if name == "totals" else (0, n)
-        ):
-            count = f"{n}" if name == "totals" else f"none or {n}"
-            raise bad(name, f"{count} whole numbers of points, each -{MAX_POINTS:,}..{MAX_POINTS:,}")
+        if not all(type(v) is int for v in values) or (name == "totals" and len(values) != n):
+            raise bad(name, f"{n} whole numbers" if name == "totals" else "whole numbers")
+        if not all(-MAX_POINTS <= v <= MAX_POINTS for v in values):
+            raise bad(name, f"points from -{MAX_POINTS:,} to {MAX_POINTS:,}")
     if not all(w in seats for w in state.winners) or (state.flip7 is not None and state.flip7 not in seats):
         raise bad("winners/flip7", f"seats 0..{n - 1}")
-    if not 1 <= state.round <= MAX_ROUND:
+    if state.round < 1 or state.shuffles < 0:
+        raise bad("round/shuffles", "a round from 1 and a non-negative shuffle count")
+    if state.round > MAX_ROUND:
         raise bad("round", f"a round number 1..{MAX_ROUND:,}")
-    if not 0 <= state.shuffles <= MAX_SHUFFLES:
+    if state.shuffles > MAX_SHUFFLES:
         raise bad("shuffles", f"a shuffle count 0..{MAX_SHUFFLES:,}")
     if len(state.frames) > game.max_pending():
         raise bad("frames", f"at most {game.max_pending()} pending frames (Game.max_pending), got {len(state.frames)}")

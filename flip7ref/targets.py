@@ -79,10 +79,10 @@ class ChooseTarget(Frame):
     FIELDS: ClassVar[tuple[str, ...]] = ("card", "chooser", "allowed", "purpose")
     KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "tuple[int, ...]", "str")
 
-    card: int
-    chooser: int
-    allowed: tuple[int, ...]
-    purpose: str
+    card: Final[int]
+    chooser: Final[int]
+    allowed: Final[tuple[int, ...]]
+    purpose: Final[str]
 
     def __init__(self, card: int, chooser: int, allowed: tuple[int, ...], purpose: str) -> None:
         self.card = card

@@ -201,6 +201,10 @@ def positions(draw: Any) -> tuple[State, int]:
         "dealer": draw(st.integers(0, players - 1)),
         "totals": draw(st.lists(st.integers(-20, 260), min_size=players, max_size=players)),
     }
+    if not game.floors_at_zero and kwargs["rest"] == "out":
+        # Brutal Mode scores below zero: a partial deck whose negative cards outweigh the rest lets
+        # the totals drift down, so random play need not end the game (docs/termination.md)
+        assume(False)
     try:
         state = game.new_position(**kwargs)
     except (CardError, OptionError):  # PositionError is a CardError: a position the reference refuses
@@ -221,10 +225,7 @@ def test_random_play_from_any_accepted_position_ends_within_the_bound(case: tupl
         moves += 1
         in_round += 1
         assert moves <= WHOLE_GAME_MOVES, f"no end within {WHOLE_GAME_MOVES} moves"
-        if s.is_chance_node():
-            nxt = s.apply_chance(s.sample_chance(rng))
-        else:
-            nxt = s.apply(rng.choice(s.legal_actions()))
+        nxt = s.apply_chance(s.sample_chance(rng)) if s.is_chance_node() else s.apply(rng.choice(s.legal_actions()))
         ends = sum(e.type == "round_scored" for e in nxt.last_events())
         assert ends <= 1, "a move played more than one round end"
         assert len(nxt.frames) <= game.max_pending()
