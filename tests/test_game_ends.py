@@ -37,8 +37,6 @@ NO_POINT = (
 WHOLE_GAME_MOVES = 200_000
 """The whole-game bound of docs/termination.md: flip7ref.play's ``max_moves``."""
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 @pytest.mark.rules("F7-115")
 @pytest.mark.parametrize("options", [{}, {"empty_deck": "end-round"}])
