@@ -252,21 +252,49 @@ def check_can_end(state: State) -> None:
     game = state.game
     if state.winners or game.between_rounds == "fresh-shuffle":
         return
-    cards = state.cards_in_play()
+    cards = _kinds_in_play(state)
     if not cards:
         raise PositionError(
             "cards", "no card anywhere to play a round with (the draw pile, the discard pile, every line, kept "
             "card and pending frame are empty), so the game could never end"
         )  # fmt: skip
-    lone = [seat_score(game, 0, (c,), False, None, None) for c in cards if game.category[c] != ACTION]
-    if any(v > 0 for v in lone):
+    lone = _lone_scores(game)
+    if any(lone[c] > 0 for c in cards):
         return
-    if game_end(game, state.totals)[1] and not any(v < 0 for v in lone):
+    if game_end(game, state.totals)[1] and not any(lone[c] < 0 for c in cards):
         return  # the next round end ends the game
     raise PositionError(
         "cards", "no card in play scores a point (every number and modifier left scores 0 or less), so no total "
         "could ever reach the target score and the game could never end"
     )  # fmt: skip
+
+
+def _kinds_in_play(state: State) -> set[int]:
+    """The card codes a state holds, each once (every zone and the pending frames)."""
+    kinds = set(state.draw)
+    kinds.update(state.discard)
+    for p in state.players:
+        kinds.update(p.line)
+        kinds.update(p.kept)
+    for f in state.frames:
+        kinds.update(f.held_cards())
+    return kinds
+
+
+_LONE_SCORES: dict[Game, tuple[int, ...]] = {}
+
+
+def _lone_scores(game: Game) -> tuple[int, ...]:
+    """What each card of ``game`` scores alone in a line (points; 0 for an action card),
+    by card code, computed once per game (`flip7ref.scoring.seat_score`)."""
+    scores = _LONE_SCORES.get(game)
+    if scores is None:
+        scores = tuple(
+            0 if game.category[c] == ACTION else seat_score(game, 0, (c,), False, None, None) for c in range(len(game.card_ids))
+        )
+        if len(_LONE_SCORES) < 256:  # games are few in a process; a bound all the same
+            _LONE_SCORES[game] = scores
+    return scores
 
 
 MAX_DEPTH = 32
