@@ -18,7 +18,7 @@ from .errors import CardError, OptionError
 from .game import Game, install_state_builders
 from .model import Player, Status
 from .pile import shuffled
-from .position import CardPool, check_seat
+from .position import MAX_POINTS, MAX_ROUND, CardPool, check_can_end, check_seat
 from .state import State
 from .work import Work
 
@@ -51,6 +51,7 @@ def initial_state(
             raise CardError(f"stack: more copies of {game.card_ids[code]!r} than the deck holds") from None
         top.append(code)
     state = _fresh(game, tuple(Player() for _ in range(n)), tuple(top + cards), (), dealer, dealer, 0, totals, shuffle_seed)
+    check_can_end(state)  # e.g. a table whose deck is empty (docs/termination.md)
     work = Work(state)
     start_round(work, dealer, 1, first=True)
     settle(work)
@@ -85,10 +86,21 @@ def _check_seat(name: str, value: object, players: int) -> None:
 def _check_totals(totals: object, players: int) -> None:
     if totals is None:
         return
-    if not isinstance(totals, (list, tuple)) or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals):
-        raise OptionError(f"totals: expected a list of {players} whole numbers (points), got {totals!r}")
+    if not isinstance(totals, (list, tuple)) or not all(
+        isinstance(t, int) and not isinstance(t, bool) and -MAX_POINTS <= t <= MAX_POINTS for t in totals
+    ):
+        raise OptionError(
+            f"totals: expected a list of {players} whole numbers (points, each -{MAX_POINTS:,}..{MAX_POINTS:,}), "
+            f"got {_short(totals)}"
+        )
     if len(totals) != players:
         raise OptionError(f"totals: expected {players} values (one per seat), got {len(totals)}")
+
+
+def _short(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a 500-digit number stays one short line)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**50 else f"a {len(str(abs(value)))}-digit number"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _check_seed(seed: object) -> None:
@@ -133,8 +145,8 @@ def position_state(
         _check_seat("turn", turn, n)
     _check_totals(totals, n)
     _check_seed(seed)
-    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
-        raise OptionError(f"round_number: expected a whole number from 1, got {round_number!r}")
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or not 1 <= round_number <= MAX_ROUND:
+        raise OptionError(f"round_number: expected a whole number 1..{MAX_ROUND:,}, got {_short(round_number)}")
     per_seat: dict[str, Mapping[int, Any]] = {}
     for name, mapping in (("lines", lines), ("kept", kept), ("statuses", statuses)):
         if mapping is None:
@@ -184,6 +196,7 @@ def position_state(
         pile = tuple(sorted(pile))
     turn = first_seat(game, dealer, n) if turn is None else turn
     state = _fresh(game, tuple(players), pile, dis, dealer, turn, round_number, totals, shuffle_seed)
+    check_can_end(state)  # a game must be able to end (docs/termination.md)
     work = Work(state)
     if deal:
         if any(p.line or p.kept or p.status is not Status.ACTIVE for p in players):

@@ -11,6 +11,7 @@ import os
 import reprlib
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -42,6 +43,37 @@ def edition_ids() -> tuple[str, ...]:
     tables = (p for p in (spec_dir() / "editions").iterdir() if os.path.normcase(p.name).endswith(".yaml"))
     return tuple(sorted(p.stem for p in tables if not p.stem.startswith("_")))
 
+
+
+def frozen(value: Any) -> Any:
+    """A read-only copy of table data: every mapping becomes a `types.MappingProxyType` over
+    a fresh dict and every list a tuple, all the way down (the table's nesting is bounded
+    by `flip7ref.textfiles`).  Other values are returned as they are."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: frozen(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(frozen(v) for v in value)
+    return value
+
+
+def thawed(value: Any) -> Any:
+    """`frozen` undone for pickling (a mapping proxy cannot be pickled): read-only mappings
+    become dicts again, all the way down; tuples stay tuples."""
+    if isinstance(value, Mapping):
+        return {k: thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(thawed(v) for v in value)
+    return value
+
+
+def _rebuilt(cls: type[Any], fields: dict[str, Any]) -> Any:
+    """Unpickle an `Edition` or a `CardKind`: built again from its fields, so frozen again."""
+    return cls(**fields)
+
+
+def _reduce(value: Any) -> tuple[Any, ...]:
+    """``__reduce__`` of an attrs value with read-only mappings: its fields, thawed."""
+    return (_rebuilt, (type(value), {f.name: thawed(getattr(value, f.name)) for f in attrs.fields(type(value))}))
 
 
 def _whole(text: str) -> bool:
@@ -88,9 +120,12 @@ class CardKind:
     names: tuple[tuple[str, str], ...]
     aliases: tuple[str, ...]
     modifier: tuple[str, int] | None
-    effect: Mapping[str, Any] | None = attrs.field(eq=False, hash=False)
+    effect: Mapping[str, Any] | None = attrs.field(eq=False, hash=False, converter=frozen)
     traits: tuple[str, ...]
     rules: tuple[str, ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduce(self)
 
     def name(self, lang: str = "en") -> str:
         """The card's name in ``lang`` (falls back to English, then to the id)."""
@@ -186,7 +221,9 @@ class Rule:
 
 @attrs.frozen(eq=False, slots=False)
 class Edition:
-    """A loaded, checked edition table.
+    """A loaded, checked edition table: an immutable value (its attributes cannot be set,
+    and every mapping in it, down to the raw entries, is a read-only `types.MappingProxyType`,
+    every list a tuple), so one loaded table can be shared by every `flip7ref.Game`.
 
     Attributes:
         id: edition id (``flip7``).
@@ -214,15 +251,18 @@ class Edition:
     ruleset: str
     publisher: str
     cards: tuple[CardKind, ...]
-    thresholds: Mapping[str, int]
-    round: Mapping[str, Any]
-    scoring: tuple[Mapping[str, Any], ...]
-    game_end: Mapping[str, Any]
-    options: Mapping[str, OptionSpec]
-    rules: Mapping[str, Rule]
-    disputes: Mapping[str, Mapping[str, Any]]
-    sources: Mapping[str, Mapping[str, Any]]
-    event_rules: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    thresholds: Mapping[str, int] = attrs.field(converter=frozen)
+    round: Mapping[str, Any] = attrs.field(converter=frozen)
+    scoring: tuple[Mapping[str, Any], ...] = attrs.field(converter=frozen)
+    game_end: Mapping[str, Any] = attrs.field(converter=frozen)
+    options: Mapping[str, OptionSpec] = attrs.field(converter=frozen)
+    rules: Mapping[str, Rule] = attrs.field(converter=frozen)
+    disputes: Mapping[str, Mapping[str, Any]] = attrs.field(converter=frozen)
+    sources: Mapping[str, Mapping[str, Any]] = attrs.field(converter=frozen)
+    event_rules: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=frozen)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduce(self)
 
     def card(self, name: str) -> CardKind:
         """Find a card kind by id, alias or name in any language (case-insensitive).
@@ -239,16 +279,17 @@ class Edition:
             raise CardError(f"unknown card {name!r} in edition {self.id} (known cards: {known})")
         return found
 
-    def _lookup(self) -> dict[str, CardKind]:
-        table: dict[str, CardKind] | None = getattr(self, "_names", None)
-        if table is None:
-            table = {}
+    def _lookup(self) -> Mapping[str, CardKind]:
+        names: Mapping[str, CardKind] | None = getattr(self, "_names", None)
+        if names is None:
+            table: dict[str, CardKind] = {}
             for card in self.cards:
                 for key in (card.id, *card.aliases, *(n for _, n in card.names)):
                     table.setdefault(key.casefold(), card)
                     table.setdefault(key.casefold().rstrip("!"), card)
-            object.__setattr__(self, "_names", table)
-        return table
+            names = MappingProxyType(table)
+            object.__setattr__(self, "_names", names)
+        return names
 
     def deck(self, decks: int = 1) -> tuple[int, ...]:
         """The card-kind indexes of ``decks`` full decks, in table order."""

@@ -114,13 +114,16 @@ class Deal(Frame):
     KINDS: ClassVar[tuple[str, ...]] = ("int",)
     automatic: ClassVar[bool] = True
 
-    position: int
+    position: Final[int]
 
     def __init__(self, position: int) -> None:
         self.position = position
 
     def key(self) -> tuple[Any, ...]:
         return (self.position,)
+
+    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        return None if self.position <= players else ("position", f"a place in the deal order 0..{players}")
 
     def settle(self, w: Work) -> bool:
         position, dealt_to, offered = next_deal(w.game, w.players, w.dealer, self.position)
@@ -140,7 +143,7 @@ class SeatDecision(Frame):
     FIELDS: ClassVar[tuple[str, ...]] = ("seat",)
     KINDS: ClassVar[tuple[str, ...]] = ("int",)
 
-    seat: int
+    seat: Final[int]
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -171,6 +174,10 @@ class DealOffer(SeatDecision):
 
 register_frame(DealOffer)
 
+DRAW_REASONS: Final = ("deal", "hit")
+"""Why a `Draw` draws: the initial deal (F7-020) or a Hit (F7-031)."""
+
+
 class Draw(Frame):
     """A chance node: one card goes to ``seat`` (``reason``: ``deal`` or ``hit``)."""
 
@@ -178,8 +185,8 @@ class Draw(Frame):
     FIELDS: ClassVar[tuple[str, ...]] = ("seat", "reason")
     KINDS: ClassVar[tuple[str, ...]] = ("int", "str")
 
-    seat: int
-    reason: str
+    seat: Final[int]
+    reason: Final[str]
 
     def __init__(self, seat: int, reason: str) -> None:
         self.seat = seat
@@ -187,6 +194,9 @@ class Draw(Frame):
 
     def key(self) -> tuple[Any, ...]:
         return (self.seat, self.reason)
+
+    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        return None if self.reason in DRAW_REASONS else ("reason", f"one of {', '.join(DRAW_REASONS)}")
 
     def decider(self) -> int:
         return CHANCE

@@ -51,6 +51,11 @@ class Frame:
     """Base of the frame classes: the protocol's defaults, and value semantics from
     ``FIELDS`` (equality, hashing, ``repr``, pickling).
 
+    A frame is an immutable value: its fields are set once, by its constructor (``Final``
+    in the interpreter's frames: read-only in the compiled build; the pure build's
+    ``__setattr__`` refuses to set a field again), and the pending-work stack shares frames
+    between states (`flip7ref.engine.draw_frame`).
+
     Class attributes: ``name`` (the frame's kind, ``Deal.name == "deal"``), ``FIELDS``
     (the field names in constructor order), ``KINDS`` (each field's type as text:
     ``int``, ``str``, ``tuple[int, ...]``, ``tuple[tuple[int, int, int], ...]``),
@@ -226,3 +231,17 @@ def frame_args(cls: type[Frame], data: Any, code: Callable[[object, str], int], 
             value = tuple(value)
         args.append(value)
     return args
+
+
+if __file__.endswith(".py"):  # the pure build: a field once set stays, as the compiled build's Final fields do
+
+    def _set_once(self: Frame, name: str, value: object) -> None:
+        if name in self.__dict__:
+            raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r} again (frames are values)")
+        object.__setattr__(self, name, value)
+
+    def _refuse_deletion(self: Frame, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
+
+    Frame.__setattr__ = _set_once  # type: ignore[method-assign,assignment]
+    Frame.__delattr__ = _refuse_deletion  # type: ignore[method-assign,assignment]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
 
 from .errors import OptionError, SpecError
 from .lane_readings import lanes_checked
@@ -20,7 +21,7 @@ from .model import MODIFIER as MODIFIER
 from .model import NUMBER as NUMBER
 from .primitives import Effect as Effect  # re-exported: its home was this module
 from .primitives import EntryError, effect_from_table
-from .spec import CATEGORIES, Edition, load_edition
+from .spec import CATEGORIES, CardKind, Edition, load_edition
 
 if TYPE_CHECKING:
     from .state import State
@@ -39,10 +40,10 @@ def install_state_builders(*, initial: Callable[..., State], position: Callable[
 
 def _resolve(value: Any, options: Mapping[str, str | int]) -> Any:
     """Replace an ``{option: NAME, values: {...}}`` reference by its value."""
-    if isinstance(value, dict) and "option" in value and set(value) <= {"option", "values"}:
+    if isinstance(value, Mapping) and "option" in value and set(value) <= {"option", "values"}:
         chosen = options[value["option"]]
         values = value.get("values")
-        if isinstance(values, dict):
+        if isinstance(values, Mapping):
             return _resolve(values[str(chosen)], options)  # a value may depend on another option
         return chosen
     return value
@@ -68,10 +69,67 @@ class Game:
             count below the edition's minimum.
         SpecError: the table is malformed.
 
-    A game is immutable and compares equal to another game of the same edition,
+    A game is an immutable value (no attribute can be set, in either build; its
+    mappings ``options`` and ``codes`` are read-only `types.MappingProxyType` views, its
+    `Edition` is immutable too) and compares equal to another game of the same edition,
     player count and options.  Rules: F7-002, F7-123 (decks), and every option
     of the table.
     """
+
+    # every attribute is Final: read-only from Python in the compiled build (a native class); the pure
+    # build refuses assignment through the __setattr__ installed at the end of this module
+    edition: Final[Edition]
+    players: Final[int]
+    options: Final[Mapping[str, str | int]]
+    fast_lanes: Final[bool]
+    kinds: Final[tuple[CardKind, ...]]
+    card_ids: Final[tuple[str, ...]]
+    codes: Final[Mapping[str, int]]
+    category: Final[tuple[int, ...]]
+    rank: Final[tuple[int, ...]]
+    traits: Final[tuple[frozenset[str], ...]]
+    modifier: Final[tuple[tuple[str, int] | None, ...]]
+    effect: Final[tuple[Effect | None, ...]]
+    flip7_distinct: Final[int]
+    flip7_bonus: Final[int]
+    initial_deal: Final[bool]
+    early_cards: Final[str]
+    early_second_chance: Final[str]
+    start_seat: Final[str]
+    stay_requires: Final[str]
+    stay_protects: Final[bool]
+    modifiers_to: Final[str]
+    empty_deck: Final[str]
+    between_rounds: Final[str]
+    flip7_bonus_to: Final[str]
+    modifier_targets: Final[str]
+    flip7_counts: Final[str]
+    busted_score: Final[str]
+    bust_scores_nothing: Final[bool]
+    flip7_choice: Final[bool]
+    set_aside_order: Final[str]
+    reshuffles_unlimited: Final[bool]
+    reshuffles: Final[int]
+    zero_after_stay: Final[str]
+    busted_cards: Final[str]
+    unusable_actions: Final[str]
+    zero_with_negatives: Final[str]
+    busted_modifiers: Final[str]
+    wipe_set_aside: Final[str]
+    late_bust: Final[str]
+    target_score: Final[int]
+    tie: Final[str]
+    decks: Final[int]
+    scoring: Final[tuple[str, ...]]
+    deck: Final[tuple[int, ...]]
+    plain_number: Final[tuple[bool, ...]]
+    sums_numbers: Final[bool]
+    plain_modifier: Final[tuple[bool, ...]]
+    modifier_pipeline: Final[bool]
+    floors_at_zero: Final[bool]
+    adds_flip7_bonus: Final[bool]
+    no_stay: Final[frozenset[int]]
+    _key: Final[tuple[Any, ...]]
 
     def __init__(self, edition: Any = "flip7", players: Any = 4, options: Any = None) -> None:
         if isinstance(edition, os.PathLike):
@@ -92,88 +150,88 @@ class Game:
                 raise OptionError(f"unknown option {name!r} for edition {ed.id} (known options: {known})")
             chosen[name] = spec.coerce(value)
         resolved: dict[str, str | int] = {n: chosen.get(n, s.coerce(s.default)) for n, s in ed.options.items()}
-        self.edition: Edition = ed
-        self.players: int = players
-        self.options: Mapping[str, str | int] = resolved
+        self.edition = ed
+        self.players = players
+        self.options = MappingProxyType(resolved)
         # the fast lanes run only for the readings they were checked for (flip7ref.lane_readings)
-        self.fast_lanes: bool = lanes_checked(resolved)
+        self.fast_lanes = lanes_checked(resolved)
         self.kinds = ed.cards
-        self.card_ids: tuple[str, ...] = tuple(c.id for c in ed.cards)
-        self.codes: dict[str, int] = {c: i for i, c in enumerate(self.card_ids)}  # exact ids; see code()
-        self.category: tuple[int, ...] = tuple(CATEGORIES.index(c.category) for c in ed.cards)
-        self.rank: tuple[int, ...] = tuple(c.rank if c.rank is not None else -1 for c in ed.cards)
-        self.traits: tuple[frozenset[str], ...] = tuple(frozenset(c.traits) for c in ed.cards)
-        self.modifier: tuple[tuple[str, int] | None, ...] = tuple(c.modifier for c in ed.cards)
-        self.effect: tuple[Effect | None, ...] = tuple(self._effect(c.effect, c.index) for c in ed.cards)
+        self.card_ids = tuple(c.id for c in ed.cards)
+        self.codes = MappingProxyType({c: i for i, c in enumerate(self.card_ids)})  # exact ids; see code()
+        self.category = tuple(CATEGORIES.index(c.category) for c in ed.cards)
+        self.rank = tuple(c.rank if c.rank is not None else -1 for c in ed.cards)
+        self.traits = tuple(frozenset(c.traits) for c in ed.cards)
+        self.modifier = tuple(c.modifier for c in ed.cards)
+        self.effect = tuple(self._effect(c.effect, c.index) for c in ed.cards)
         th = ed.thresholds
-        self.flip7_distinct: int = th["flip7_distinct"]
-        self.flip7_bonus: int = th["flip7_bonus"]
+        self.flip7_distinct = th["flip7_distinct"]
+        self.flip7_bonus = th["flip7_bonus"]
         rnd = {k: _resolve(v, resolved) for k, v in ed.round.items()}
-        self.initial_deal: bool = rnd["initial_deal"] in (True, "deal")
-        self.early_cards: str = str(rnd.get("early_cards", "skip"))
-        self.early_second_chance: str = str(rnd.get("early_second_chance", "deal"))
-        self.start_seat: str = str(rnd["start_seat"])
-        self.stay_requires: str = str(rnd["stay_requires"])
-        self.stay_protects: bool = bool(rnd["stay_protects"])
-        self.modifiers_to: str = str(rnd["modifiers"])
-        self.empty_deck: str = str(rnd["empty_deck"])
-        self.between_rounds: str = str(rnd["between_rounds"])
-        self.flip7_bonus_to: str = str(rnd.get("flip7_bonus_to", "maker"))
-        self.modifier_targets: str = str(rnd.get("modifier_targets", "non_busted"))
-        self.flip7_counts: str = str(rnd.get("flip7_counts", "distinct"))
-        self.busted_score: str = str(rnd.get("busted_score", "zero"))
+        self.initial_deal = rnd["initial_deal"] in (True, "deal")
+        self.early_cards = str(rnd.get("early_cards", "skip"))
+        self.early_second_chance = str(rnd.get("early_second_chance", "deal"))
+        self.start_seat = str(rnd["start_seat"])
+        self.stay_requires = str(rnd["stay_requires"])
+        self.stay_protects = bool(rnd["stay_protects"])
+        self.modifiers_to = str(rnd["modifiers"])
+        self.empty_deck = str(rnd["empty_deck"])
+        self.between_rounds = str(rnd["between_rounds"])
+        self.flip7_bonus_to = str(rnd.get("flip7_bonus_to", "maker"))
+        self.modifier_targets = str(rnd.get("modifier_targets", "non_busted"))
+        self.flip7_counts = str(rnd.get("flip7_counts", "distinct"))
+        self.busted_score = str(rnd.get("busted_score", "zero"))
         # a busted seat scores nothing whatever its line (F7-101): the fast lanes may share one
         # round end between the busting cards of a chance node (flip7ref.lanes)
-        self.bust_scores_nothing: bool = self.busted_score != "modifiers"
-        self.flip7_choice: bool = bool(rnd.get("flip7_choice", False))
-        self.set_aside_order: str = str(rnd.get("set_aside_order", "queue"))
+        self.bust_scores_nothing = self.busted_score != "modifiers"
+        self.flip7_choice = bool(rnd.get("flip7_choice", False))
+        self.set_aside_order = str(rnd.get("set_aside_order", "queue"))
         shuffles = rnd.get("reshuffles", 1)
         # F7-117, V-076: under "unlimited" the loop guard of flip7ref.pile.may_reshuffle bounds a round's reshuffles
-        self.reshuffles_unlimited: bool = shuffles == "unlimited"
-        self.reshuffles: int = 0 if self.reshuffles_unlimited else int(shuffles)
-        self.zero_after_stay: str = str(rnd.get("zero_after_stay", "general-rules"))
-        self.busted_cards: str = str(rnd.get("busted_cards", "keep"))
-        self.unusable_actions: str = str(rnd.get("unusable_actions", "refuse"))
-        self.zero_with_negatives: str = str(rnd.get("zero_with_negatives", "zero"))
-        self.busted_modifiers: str = str(rnd.get("busted_modifiers", "all-negatives"))  # V-084, D-V-33; unsaid: all count
-        self.wipe_set_aside: str = str(rnd.get("wipe_set_aside", "survives"))  # V-039, D-V-31
-        self.late_bust: str = str(rnd.get("late_bust", "all"))  # V-044, D-V-32
+        self.reshuffles_unlimited = shuffles == "unlimited"
+        reshuffles = 0 if self.reshuffles_unlimited else int(shuffles)
+        self.zero_after_stay = str(rnd.get("zero_after_stay", "general-rules"))
+        self.busted_cards = str(rnd.get("busted_cards", "keep"))
+        self.unusable_actions = str(rnd.get("unusable_actions", "refuse"))
+        self.zero_with_negatives = str(rnd.get("zero_with_negatives", "zero"))
+        self.busted_modifiers = str(rnd.get("busted_modifiers", "all-negatives"))  # V-084, D-V-33; unsaid: all count
+        self.wipe_set_aside = str(rnd.get("wipe_set_aside", "survives"))  # V-039, D-V-31
+        self.late_bust = str(rnd.get("late_bust", "all"))  # V-044, D-V-32
         end = {k: _resolve(v, resolved) for k, v in ed.game_end.items()}
-        self.target_score: int = int(end["target_score"])
-        self.tie: str = str(end["tie"])
+        self.target_score = int(end["target_score"])
+        self.tie = str(end["tie"])
         decks = end["decks"]
         per = th["players_per_deck"]
-        self.decks: int = -(-players // per) if decks == "auto" else int(decks)
+        self.decks = -(-players // per) if decks == "auto" else int(decks)
         deck_spec = ed.options.get("decks")
         most = deck_spec.integer[1] if deck_spec is not None and deck_spec.integer is not None else None
         if most is not None and self.decks > most:
             raise OptionError(f"players: {players} players need {self.decks} decks; at most {most} are supported")
-        self.scoring: tuple[str, ...] = tuple(
+        self.scoring = tuple(
             step["step"] for step in ed.scoring if not ("unless" in step and _truthy(_resolve(step["unless"], resolved)))
         )
-        self.deck: tuple[int, ...] = ed.deck(self.decks)
-        if self.reshuffles_unlimited:  # the guard's bound: D + N + 1 (docs/termination.md)
-            self.reshuffles = len(self.deck) + players + 1
+        self.deck = ed.deck(self.decks)
+        # under "unlimited" the guard's bound: D + N + 1 (docs/termination.md)
+        self.reshuffles = len(self.deck) + players + 1 if self.reshuffles_unlimited else reshuffles
         # Scoring fast path (scoring.score_points): a number card without a trait adds
         # its rank when the pipeline starts by summing numbers.
-        self.plain_number: tuple[bool, ...] = tuple(
+        self.plain_number = tuple(
             cat == NUMBER and not traits for cat, traits in zip(self.category, self.traits, strict=True)
         )
-        self.sums_numbers: bool = "sum_numbers" in self.scoring
+        self.sums_numbers = "sum_numbers" in self.scoring
         # ... and a modifier without a trait multiplies/divides the sum or adds to it
         # when the pipeline is: sum, multiply, add, then steps that change nothing
         # short of a Flip 7 but a floor at zero.
-        self.plain_modifier: tuple[bool, ...] = tuple(
+        self.plain_modifier = tuple(
             cat == MODIFIER and not traits and mod is not None
             for cat, traits, mod in zip(self.category, self.traits, self.modifier, strict=True)
         )
         tail = [step for step in ("floor_zero", "zero_unless_flip7", "flip7_bonus") if step in self.scoring[3:]]
-        self.modifier_pipeline: bool = self.scoring[:3] == ("sum_numbers", "multiply", "add_modifiers") and (
+        self.modifier_pipeline = self.scoring[:3] == ("sum_numbers", "multiply", "add_modifiers") and (
             list(self.scoring[3:]) == tail
         )
-        self.floors_at_zero: bool = "floor_zero" in self.scoring
-        self.adds_flip7_bonus: bool = "flip7_bonus" in self.scoring
-        self.no_stay: frozenset[int] = frozenset(i for i, t in enumerate(self.traits) if "no_stay" in t)  # V-031
+        self.floors_at_zero = "floor_zero" in self.scoring
+        self.adds_flip7_bonus = "flip7_bonus" in self.scoring
+        self.no_stay = frozenset(i for i, t in enumerate(self.traits) if "no_stay" in t)  # V-031
         self._key = (ed.id, str(ed.path), players, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
 
     def _effect(self, raw: Mapping[str, Any] | None, index: int) -> Effect | None:
@@ -347,7 +405,8 @@ class Game:
                 card in a line, a number twice in a live line (bar the Lucky 13
                 pair), a busted line without its duplicate, the numbers of a Flip 7,
                 more Second Chances than the hold limit, more copies of a card than
-                the deck(s) hold.  `State.from_dict` refuses the same positions
+                the deck(s) hold, no card anywhere or none that scores a point (the
+                game could never end, docs/termination.md).  `State.from_dict` refuses the same positions
                 with the same messages (`flip7ref.position`).
             OptionError: a seat, status or ``rest`` value out of range.
         """
@@ -359,3 +418,18 @@ class Game:
 
 def _truthy(value: object) -> bool:
     return value in (True, "on", "yes", "true", 1)
+
+
+if __file__.endswith(".py"):  # the pure build: refuse assignment, as the compiled build's Final attributes do
+
+    def _refuse_assignment(self: Game, name: str, value: object) -> None:
+        # __init__ sets every attribute once, _key last (after it nothing may be set)
+        if "_key" in self.__dict__ or name in self.__dict__:
+            raise AttributeError(f"Game is immutable: cannot set {name!r} (build another Game with other options)")
+        object.__setattr__(self, name, value)
+
+    def _refuse_deletion(self: Game, name: str) -> None:
+        raise AttributeError(f"Game is immutable: cannot delete {name!r}")
+
+    Game.__setattr__ = _refuse_assignment  # type: ignore[method-assign,assignment]
+    Game.__delattr__ = _refuse_deletion  # type: ignore[method-assign,assignment]

@@ -4,7 +4,8 @@
 pile (a chance node), or the discard pile is reshuffled into a new deck (at most
 ``game.reshuffles`` times in a round, F7-116), or no card is left and option
 ``empty_deck`` decides (F7-115): the round ends, or the draw is given up
-(`flip7ref.frames.Frame.exhaust`).
+(`flip7ref.frames.Frame.exhaust`).  With no card anywhere (`no_card_at_all`) the draw
+is always given up, so that no move plays one empty round after another.
 """
 
 from __future__ import annotations
@@ -78,6 +79,18 @@ def may_reshuffle(w: Work) -> bool:
     return not w.game.reshuffles_unlimited or w.shuffle_mark < 0 or progress(w.players) > w.shuffle_mark
 
 
+def no_card_at_all(w: Work) -> bool:
+    """Whether the work holds no card anywhere: no deck, no discard pile, nothing in front of
+    a player and no card on a pending frame.  Under ``empty_deck: end-round`` such a round would
+    end at its first draw and the next one at its own, for ever within one move; `supply`
+    then gives the draw up instead, as under ``stay`` (docs/termination.md).  The builders
+    and `State.from_dict` refuse such positions (`flip7ref.position.check_can_end`); only a
+    table whose deck is empty could still reach one."""
+    if w.draw or w.discard:
+        return False
+    return not any(p.line or p.kept for p in w.players) and not any(f.held_cards() for f in w.frames)
+
+
 def supply(w: Work, top: Frame) -> bool:
     """``top`` (a draw on top of the stack) needs a card.
 
@@ -92,7 +105,7 @@ def supply(w: Work, top: Frame) -> bool:
         return True
     looped = bool(w.discard) and w.game.reshuffles_unlimited and w.round_shuffles < w.game.reshuffles
     w.emit(events.deck_exhausted("no progress since the last reshuffle" if looped else None))  # F7-115, F7-117
-    if w.game.empty_deck == "end-round":
+    if w.game.empty_deck == "end-round" and not no_card_at_all(w):
         w.round_over = True
         return True
     w.frames.pop()

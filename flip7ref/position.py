@@ -19,6 +19,8 @@ with the same messages, through the checks of this module:
   The Zero;
 - no player holds more Second Chances than the hold limit (F7-082);
 - no zone holds more copies of a card than the deck(s) hold (F7-002, F7-123);
+- the game can still end (`check_can_end`): some card is in play, and one of them scores
+  a point (docs/termination.md);
 - ``round_over`` is a boolean; ``flip7``, ``bonus_to``, ``dealer``, ``turn``,
   ``winners`` and the seats named by pending frames are seats; ``bonus_to``
   (Brutal Mode's Flip 7 choice, V-082) is set only after a Flip 7 of a game
@@ -39,9 +41,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .engine import game_end
 from .errors import CardError, SerializationError
 from .game import ACTION, NUMBER, Game
 from .lines import flip7_line, repeat_allowed, same_rank
+from .scoring import seat_score
 from .spec import edition_ids
 
 if TYPE_CHECKING:
@@ -157,10 +161,18 @@ def check_state(state: State) -> None:
         values = getattr(state, name)
         if not all(type(v) is int for v in values) or (name == "totals" and len(values) != n):
             raise bad(name, f"{n} whole numbers" if name == "totals" else "whole numbers")
+        if not all(-MAX_POINTS <= v <= MAX_POINTS for v in values):
+            raise bad(name, f"points from -{MAX_POINTS:,} to {MAX_POINTS:,}")
     if not all(w in seats for w in state.winners) or (state.flip7 is not None and state.flip7 not in seats):
         raise bad("winners/flip7", f"seats 0..{n - 1}")
     if state.round < 1 or state.shuffles < 0:
         raise bad("round/shuffles", "a round from 1 and a non-negative shuffle count")
+    if state.round > MAX_ROUND:
+        raise bad("round", f"a round number 1..{MAX_ROUND:,}")
+    if state.shuffles > MAX_SHUFFLES:
+        raise bad("shuffles", f"a shuffle count 0..{MAX_SHUFFLES:,}")
+    if len(state.frames) > game.max_pending():
+        raise bad("frames", f"at most {game.max_pending()} pending frames (Game.max_pending), got {len(state.frames)}")
     rs = state.round_shuffles
     if type(rs) is not int or not 0 <= rs <= min(state.shuffles, game.reshuffles):
         raise bad("round_shuffles", f"a whole number 0..{game.reshuffles}, at most 'shuffles' (F7-116, V-075)")
@@ -207,6 +219,82 @@ def check_state(state: State) -> None:
         pending.subtract(p.line)
         pending.subtract(p.kept)
     pool.take(sorted(pending.elements()), "frames")
+    check_can_end(state)
+
+
+MAX_ROUND = 1_000_000
+"""The highest round number a position may have: far beyond any game (flip7ref.play gives
+up after 200,000 moves, and a round takes at least one), small enough for every build."""
+
+MAX_POINTS = 10**9
+"""The largest total or round score, in points, that a position may have (either sign)."""
+
+MAX_SHUFFLES = 10**9
+"""The most shuffles a position may count (``shuffles``): rounds times reshuffles a round."""
+
+
+def check_can_end(state: State) -> None:
+    """Refuse a position from which the game could never end (docs/termination.md, "Games").
+
+    Cards never leave a game (F7-111, F7-113: a round's cards go to the discard pile and
+    come back through a reshuffle), so the cards a state holds are the cards of every later
+    round, unless option ``between_rounds`` is ``fresh-shuffle`` (D-F7-20: every round
+    after this one has the whole deck), which is accepted as it is.  Refused, while the game
+    is not over: a state with no card anywhere (draw pile, discard pile, lines, kept cards
+    and pending frames all empty: no round could be played); and a state none of whose
+    cards scores a point alone in a line (`flip7ref.scoring.seat_score`), where no total
+    could ever grow, unless the totals already end the game at the next round end
+    (F7-120, F7-121) and no card can lower a score.
+
+    Raises:
+        PositionError: naming ``cards`` and why.
+    """
+    game = state.game
+    if state.winners or game.between_rounds == "fresh-shuffle":
+        return
+    cards = _kinds_in_play(state)
+    if not cards:
+        raise PositionError(
+            "cards", "no card anywhere to play a round with (the draw pile, the discard pile, every line, kept "
+            "card and pending frame are empty), so the game could never end"
+        )  # fmt: skip
+    lone = _lone_scores(game)
+    if any(lone[c] > 0 for c in cards):
+        return
+    if game_end(game, state.totals)[1] and not any(lone[c] < 0 for c in cards):
+        return  # the next round end ends the game
+    raise PositionError(
+        "cards", "no card in play scores a point (every number and modifier left scores 0 or less), so no total "
+        "could ever reach the target score and the game could never end"
+    )  # fmt: skip
+
+
+def _kinds_in_play(state: State) -> set[int]:
+    """The card codes a state holds, each once (every zone and the pending frames)."""
+    kinds = set(state.draw)
+    kinds.update(state.discard)
+    for p in state.players:
+        kinds.update(p.line)
+        kinds.update(p.kept)
+    for f in state.frames:
+        kinds.update(f.held_cards())
+    return kinds
+
+
+_LONE_SCORES: dict[Game, tuple[int, ...]] = {}
+
+
+def _lone_scores(game: Game) -> tuple[int, ...]:
+    """What each card of ``game`` scores alone in a line (points; 0 for an action card),
+    by card code, computed once per game (`flip7ref.scoring.seat_score`)."""
+    scores = _LONE_SCORES.get(game)
+    if scores is None:
+        scores = tuple(
+            0 if game.category[c] == ACTION else seat_score(game, 0, (c,), False, None, None) for c in range(len(game.card_ids))
+        )
+        if len(_LONE_SCORES) < 256:  # games are few in a process; a bound all the same
+            _LONE_SCORES[game] = scores
+    return scores
 
 
 MAX_DEPTH = 32
@@ -338,8 +426,12 @@ def check_edition_field(value: object, game: Game | None) -> str:
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_POINTS",
+    "MAX_ROUND",
+    "MAX_SHUFFLES",
     "CardPool",
     "PositionError",
+    "check_can_end",
     "check_depth",
     "check_edition_field",
     "check_seat",

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import engine as _engine  # noqa: F401 - loads the deal's frame classes into FRAME_TYPES
 from . import primitives as _primitives  # noqa: F401 - loads the primitives' frame classes
-from .errors import CardError, OptionError, SerializationError
+from .errors import CardError, IllegalActionError, OptionError, SerializationError
 from .frames import FRAME_TYPES, Frame, frame_args, frame_to_dict
 from .game import Game
 from .history import Log, chain
-from .model import Event, Player, Status
-from .position import check_data_fields, check_edition_field, check_frame_args, check_state
+from .model import Action, Event, Player, Status
+from .position import PositionError, check_data_fields, check_edition_field, check_frame_args, check_state
 
 if TYPE_CHECKING:
     from .state import State
@@ -113,7 +113,13 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
             for i, s in enumerate(seats)
         )
         frames: list[Frame] = []
-        for i, f in enumerate(need("frames", list)):
+        frame_data = need("frames", list)
+        if len(frame_data) > game.max_pending():  # before building them: the bound of every reachable state
+            raise PositionError(
+                "state data: frames", f"expected at most {game.max_pending()} pending frames (Game.max_pending), "
+                f"got {len(frame_data)}"
+            )  # fmt: skip
+        for i, f in enumerate(frame_data):
             kind = FRAME_TYPES.get(f.get("frame"))
             if kind is None:
                 raise SerializationError(f"state data: frames/{i}: unknown frame {f.get('frame')!r}")
@@ -148,8 +154,8 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
         }
         start = state_from_dict(cls, data["start"], game) if "start" in data else None
         log: Log | None = None
-        for entry in data.get("log") or []:
-            log = Log(log, str(entry["move"]), tuple(Event.from_dict(e) for e in entry["events"]), start)
+        for entry in _log_entries(data.get("log"), game):
+            log = Log(log, entry["move"], tuple(Event.from_dict(e) for e in entry["events"]), start)
         state = cls(**fields, _log=log)
         check_state(state)  # the one definition of a reachable position (flip7ref.position)
         return state
@@ -158,6 +164,53 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
             raise
         what = f"missing field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
         raise SerializationError(f"state data: malformed entry ({what})") from None
+
+
+_SCALARS = (str, int, bool, type(None))
+
+
+def _log_entries(log: object, game: Game) -> list[Mapping[str, Any]]:
+    """The ``log`` field checked: a list of ``{"move", "events"}`` objects, each move a
+    history entry (``""`` for the first link only, ``"chance CARD"`` with a card of the
+    game, or an action's string form) and each event an object whose ``type`` is a name
+    and whose values are strings, whole numbers, true/false, null or lists of them.
+
+    Raises:
+        SerializationError: naming ``log/<i>/...`` and what was expected.
+    """
+    if log is None:
+        return []
+    if not isinstance(log, list):
+        raise SerializationError(f"state data: log: expected a list of moves, got {type(log).__name__}")
+    for i, entry in enumerate(log):
+        where = f"state data: log/{i}"
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("move"), str) or not isinstance(entry.get("events"), list):
+            raise SerializationError(f"{where}: expected an object with a 'move' string and an 'events' list")
+        move = entry["move"]
+        if move == "" and i == 0:
+            pass
+        elif move.startswith("chance "):
+            if move[len("chance ") :] not in game.codes:
+                raise SerializationError(f"{where}/move: expected 'chance' and a card id of the game, got {move[:40]!r}")
+        else:
+            try:
+                Action.parse(move)
+            except IllegalActionError:
+                raise SerializationError(
+                    f"{where}/move: expected a history entry ('hit', 'target 2', 'chance 7'...), got {move[:40]!r}"
+                ) from None
+        for j, event in enumerate(entry["events"]):
+            kind = event.get("type") if isinstance(event, Mapping) else None
+            if not isinstance(kind, str) or not kind.isidentifier():
+                got = repr(kind)[:40]
+                raise SerializationError(f"{where}/events/{j}/type: expected an event type (a name such as 'dealt'), got {got}")
+            for key, value in event.items():
+                items = value if isinstance(value, list) else [value]
+                if not isinstance(key, str) or not all(isinstance(v, _SCALARS) for v in items):
+                    raise SerializationError(
+                        f"{where}/events/{j}/{str(key)[:40]}: expected a string, number, true/false, null or a list of them"
+                    )
+    return log
 
 
 def _seat_to_dict(p: Player, ids: Sequence[str]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from . import events
-from .frames import Frame, register_frame
+from .frames import DECISION_KINDS, OWN_DECISION_KINDS, Frame, register_frame
 from .lines import receive_number
 from .model import MODIFIER, NUMBER, Action, Player, Status, target
 
@@ -62,6 +62,11 @@ def targets_for(game: Game, players: Sequence[Player], code: int, chooser: int, 
     return usable
 
 
+PURPOSES: Final = ("play", "give", "keep_or_give")
+"""What a `ChooseTarget` decision of the interpreter is for (its ``purpose``); a primitive may
+use a decision kind it registered (`flip7ref.frames.register_decision_kind`)."""
+
+
 class ChooseTarget(Frame):
     """A decision: ``chooser`` picks a seat in ``allowed`` for ``card``.
 
@@ -74,10 +79,10 @@ class ChooseTarget(Frame):
     FIELDS: ClassVar[tuple[str, ...]] = ("card", "chooser", "allowed", "purpose")
     KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "tuple[int, ...]", "str")
 
-    card: int
-    chooser: int
-    allowed: tuple[int, ...]
-    purpose: str
+    card: Final[int]
+    chooser: Final[int]
+    allowed: Final[tuple[int, ...]]
+    purpose: Final[str]
 
     def __init__(self, card: int, chooser: int, allowed: tuple[int, ...], purpose: str) -> None:
         self.card = card
@@ -98,6 +103,8 @@ class ChooseTarget(Frame):
         return (self.purpose, game.card_ids[self.card])
 
     def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        if self.purpose not in PURPOSES and (self.purpose not in DECISION_KINDS or self.purpose in OWN_DECISION_KINDS):
+            return ("purpose", f"one of {', '.join(PURPOSES)} (or a decision kind a primitive registered)")
         if not all(0 <= s < players for s in self.allowed):
             return ("allowed", f"seats 0..{players - 1}")
         if game.effect[self.card] is None and game.category[self.card] != MODIFIER:

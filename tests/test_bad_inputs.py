@@ -100,10 +100,14 @@ def test_a_bad_serialized_state_is_one_serialization_error(entry: dict[str, Any]
     if "generate" in entry:
         data = json.loads((CORPUS / "states" / "round_over_no.json").read_text(encoding="utf-8"))
         data["round_over"] = False
-        deep: Any = []
-        for _ in range(entry["generate"][1]):
-            deep = [deep]
-        data["options"] = deep
+        if entry["generate"][0] == "frames":
+            data["draw"] = ["5"]
+            data["frames"] = [{"frame": "draw", "seat": 0, "reason": "hit"}] * entry["generate"][1]
+        else:
+            deep: Any = []
+            for _ in range(entry["generate"][1]):
+                deep = [deep]
+            data["options"] = deep
     else:
         data = json.loads((CORPUS / entry["file"]).read_text(encoding="utf-8"))
     with pytest.raises(SerializationError) as info:

@@ -30,7 +30,7 @@ HOLD_TWO = "hold_limit: 1 "
 def _as_data(game: Game, kwargs: dict[str, Any]) -> dict[str, Any]:
     """Serialized data of an empty table (the deck out of the game) with the zones of
     ``kwargs`` (the arguments of new_position) written into it."""
-    data = game.new_position(turn=0, rest="out").to_dict(log=False)
+    data = game.new_position(turn=0, draw=["1"], rest="out").to_dict(log=False)
     for seat in range(game.players):
         entry = data["seats"][seat]
         entry["line"] = list(kwargs.get("lines", {}).get(seat, ()))

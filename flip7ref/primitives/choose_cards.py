@@ -9,7 +9,7 @@ is then discarded (V-040).  With no legal pick left the card is discarded unused
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
@@ -73,9 +73,9 @@ class ChooseCards(Frame):
     FIELDS: ClassVar[tuple[str, ...]] = ("card", "chooser", "resolver")
     KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "int")
 
-    card: int
-    chooser: int
-    resolver: int
+    card: Final[int]
+    chooser: Final[int]
+    resolver: Final[int]
 
     def __init__(self, card: int, chooser: int, resolver: int) -> None:
         self.card = card

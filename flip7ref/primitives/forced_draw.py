@@ -12,7 +12,7 @@ without a Flip 7 (a barred target, D-V-26; V-044) or the deck is exhausted (F7-1
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
@@ -79,11 +79,11 @@ class ForcedDraw(Frame):
     FIELDS: ClassVar[tuple[str, ...]] = ("target", "giver", "card", "remaining", "set_aside")
     KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "int", "int", "tuple[int, ...]")
 
-    target: int
-    giver: int
-    card: int
-    remaining: int
-    set_aside: tuple[int, ...]
+    target: Final[int]
+    giver: Final[int]
+    card: Final[int]
+    remaining: Final[int]
+    set_aside: Final[tuple[int, ...]]
 
     def __init__(self, target: int, giver: int, card: int, remaining: int, set_aside: tuple[int, ...] = ()) -> None:
         self.target = target
@@ -206,10 +206,10 @@ class Assign(Frame):
     FIELDS: ClassVar[tuple[str, ...]] = ("chooser", "owner", "cards", "targets")
     KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "tuple[int, ...]", "tuple[int, ...]")
 
-    chooser: int
-    owner: int
-    cards: tuple[int, ...]
-    targets: tuple[int, ...]
+    chooser: Final[int]
+    owner: Final[int]
+    cards: Final[tuple[int, ...]]
+    targets: Final[tuple[int, ...]]
 
     def __init__(self, chooser: int, owner: int, cards: tuple[int, ...], targets: tuple[int, ...] = ()) -> None:
         self.chooser = chooser
@@ -279,7 +279,7 @@ class Resolve(Frame):
     KINDS: ClassVar[tuple[str, ...]] = ("tuple[tuple[int, int, int], ...]",)
     automatic: ClassVar[bool] = True
 
-    items: tuple[tuple[int, int, int], ...]
+    items: Final[tuple[tuple[int, int, int], ...]]
 
     def __init__(self, items: tuple[tuple[int, int, int], ...]) -> None:
         self.items = items
@@ -318,8 +318,8 @@ class InOrder(Frame):
     KINDS: ClassVar[tuple[str, ...]] = ("int", "tuple[int, ...]")
     automatic: ClassVar[bool] = True
 
-    chooser: int
-    cards: tuple[int, ...]
+    chooser: Final[int]
+    cards: Final[tuple[int, ...]]
 
     def __init__(self, chooser: int, cards: tuple[int, ...]) -> None:
         self.chooser = chooser
