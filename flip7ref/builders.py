@@ -88,8 +88,9 @@ def _check_totals(totals: object, players: int) -> None:
         return
     if not isinstance(totals, (list, tuple)) or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals):
         raise OptionError(f"totals: expected a list of {players} whole numbers (points), got {_short(totals)}")
-    if not all(-MAX_POINTS <= t <= MAX_POINTS for t in totals):
-        raise OptionError(f"totals: expected points from -{MAX_POINTS:,} to {MAX_POINTS:,}, got {_short(totals)}")
+    for seat, t in enumerate(totals):
+        if not -MAX_POINTS <= t <= MAX_POINTS:
+            raise OptionError(f"totals: expected points from -{MAX_POINTS:,} to {MAX_POINTS:,}, got {_short(t)} for seat {seat}")
     if len(totals) != players:
         raise OptionError(f"totals: expected {players} values (one per seat), got {len(totals)}")
 
