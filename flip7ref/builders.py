@@ -86,13 +86,11 @@ def _check_seat(name: str, value: object, players: int) -> None:
 def _check_totals(totals: object, players: int) -> None:
     if totals is None:
         return
-    if not isinstance(totals, (list, tuple)) or not all(
-        isinstance(t, int) and not isinstance(t, bool) and -MAX_POINTS <= t <= MAX_POINTS for t in totals
-    ):
-        raise OptionError(
-            f"totals: expected a list of {players} whole numbers (points, each -{MAX_POINTS:,}..{MAX_POINTS:,}), "
-            f"got {_short(totals)}"
-        )
+    if not isinstance(totals, (list, tuple)) or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals):
+        raise OptionError(f"totals: expected a list of {players} whole numbers (points), got {_short(totals)}")
+    for seat, t in enumerate(totals):
+        if not -MAX_POINTS <= t <= MAX_POINTS:
+            raise OptionError(f"totals: expected points from -{MAX_POINTS:,} to {MAX_POINTS:,}, got {_short(t)} for seat {seat}")
     if len(totals) != players:
         raise OptionError(f"totals: expected {players} values (one per seat), got {len(totals)}")
 
@@ -145,7 +143,9 @@ def position_state(
         _check_seat("turn", turn, n)
     _check_totals(totals, n)
     _check_seed(seed)
-    if isinstance(round_number, bool) or not isinstance(round_number, int) or not 1 <= round_number <= MAX_ROUND:
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise OptionError(f"round_number: expected a whole number from 1, got {round_number!r}")
+    if round_number > MAX_ROUND:
         raise OptionError(f"round_number: expected a whole number 1..{MAX_ROUND:,}, got {_short(round_number)}")
     per_seat: dict[str, Mapping[int, Any]] = {}
     for name, mapping in (("lines", lines), ("kept", kept), ("statuses", statuses)):

@@ -232,3 +232,19 @@ def test_random_play_from_any_accepted_position_ends_within_the_bound(case: tupl
             in_round = 0
         s = nxt
     assert s.winners and in_round <= per_round
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (
+            {"totals": [10**500, 0]},
+            "totals: expected points from -1,000,000,000 to 1,000,000,000, got a 501-digit number for seat 0",
+        ),
+        ({"round_number": 10**100}, "round_number: expected a whole number 1..1,000,000, got a 101-digit number"),
+    ],
+)
+def test_new_position_refuses_numbers_beyond_any_game(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(OptionError) as info:
+        Game("flip7", 2).new_position(draw=["5"], **kwargs)
+    assert str(info.value) == message
