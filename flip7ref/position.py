@@ -252,7 +252,7 @@ def check_can_end(state: State) -> None:
     game = state.game
     if state.winners or game.between_rounds == "fresh-shuffle":
         return
-    cards = _kinds_in_play(state)
+    cards = set(state.cards_in_play())  # every card kind the state holds, in every zone and frame
     if not cards:
         raise PositionError(
             "cards", "no card anywhere to play a round with (the draw pile, the discard pile, every line, kept "
@@ -267,18 +267,6 @@ def check_can_end(state: State) -> None:
         "cards", "no card in play scores a point (every number and modifier left scores 0 or less), so no total "
         "could ever reach the target score and the game could never end"
     )  # fmt: skip
-
-
-def _kinds_in_play(state: State) -> set[int]:
-    """The card codes a state holds, each once (every zone and the pending frames)."""
-    kinds = set(state.draw)
-    kinds.update(state.discard)
-    for p in state.players:
-        kinds.update(p.line)
-        kinds.update(p.kept)
-    for f in state.frames:
-        kinds.update(f.held_cards())
-    return kinds
 
 
 _LONE_SCORES: dict[Game, tuple[int, ...]] = {}
