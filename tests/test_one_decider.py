@@ -269,8 +269,9 @@ def test_every_decider_exists_and_names_its_rules() -> None:
     for d in DECIDERS:
         fn = _resolve(d.function)
         assert callable(fn), d.function
-        missing = [r for r in d.rules if r not in (fn.__doc__ or "")]
-        assert missing == [], f"{d.function}'s docstring does not name {missing}"
+        if fn.__doc__ is not None or not flip7ref.compiled:  # mypyc keeps some docstrings only
+            missing = [r for r in d.rules if r not in (fn.__doc__ or "")]
+            assert missing == [], f"{d.function}'s docstring does not name {missing}"
         assert set(d.rules) <= rules, f"{d.function}: unknown rule ids {set(d.rules) - rules}"
         for t in d.tests:
             assert t.startswith(("tests/", "F7-C", "V-C")), t
