@@ -27,7 +27,6 @@ whole case is loaded (and validated) from its file only when it is played:
 from __future__ import annotations
 
 import functools
-import os
 import pickle
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SpecError
+from .spec import write_cache
 
 try:  # the interpreter's built-in BLAKE2, as in flip7ref.spec: hashlib would load OpenSSL
     from _blake2 import blake2b
@@ -158,30 +158,8 @@ def case_index() -> tuple[CaseEntry, ...]:
             pass
     entries = _build(root, files, blobs)
     if cache is not None:
-        _write(cache, entries)
+        write_cache(cache, entries, ".case-index-")  # the suite folder's older indexes go, another install's stay
     return entries
-
-
-def _write(cache: Path, entries: tuple[dict[str, Any], ...]) -> None:
-    """Write the cache atomically, removing older indexes of the same suite folder (those of another
-    installation sharing the cache folder stay); a cache that cannot be written is skipped."""
-    import tempfile
-
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".case-index-")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            pickle.dump(entries, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache)
-        place = cache.name.rsplit("-", 1)[0]
-        for older in cache.parent.glob(f"{place}-*.pickle"):
-            if older != cache:
-                older.unlink(missing_ok=True)
-    except (OSError, pickle.PicklingError):
-        Path(tmp).unlink(missing_ok=True)
 
 
 def find_entry(case_id: str, entries: Iterable[CaseEntry] | None = None) -> CaseEntry | None:

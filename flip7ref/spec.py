@@ -252,7 +252,7 @@ def load_edition_file(path: str | Path) -> Edition:
             pass
     edition = parse_edition(_read_yaml(p), str(p))
     if cache is not None:
-        _write_cache(cache, edition)
+        write_cache(cache, edition)
     return edition
 
 
@@ -296,21 +296,25 @@ def _cache_file(path: Path) -> Path | None:
     return folder / f"edition-{place}-{digest.hexdigest()}.pickle"
 
 
-def _write_cache(cache: Path, edition: Edition) -> None:
-    """Write the cache file atomically; a cache that cannot be written is skipped."""
-    import tempfile  # only when a table was read from its file (tempfile imports shutil, bz2, lzma...)
+def write_cache(cache: Path, value: object, prefix: str = ".edition-") -> None:
+    """Pickle ``value`` to the cache file ``cache`` atomically (a temporary file named
+    ``prefix``..., then a rename), removing the older files of the same place
+    (``NAME-*.pickle`` beside it, e.g. the same table before a change); a cache that
+    cannot be written is skipped.  Used by the edition-table cache and the case index
+    (`flip7ref.case_index`).  Raises nothing."""
+    import tempfile  # only when a cache is written (tempfile imports shutil, bz2, lzma...)
 
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".edition-")
+        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=prefix)
     except OSError:
         return
     try:
         with os.fdopen(fd, "wb") as f:
-            pickle.dump(edition, f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, cache)
         place = cache.name.rsplit("-", 1)[0]
-        for older in cache.parent.glob(f"{place}-*.pickle"):  # the same table before a change
+        for older in cache.parent.glob(f"{place}-*.pickle"):
             if older != cache:
                 older.unlink(missing_ok=True)
     except (OSError, pickle.PicklingError):
