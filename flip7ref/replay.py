@@ -54,6 +54,30 @@ class ReplayResult:
     state: State = attrs.field(repr=False, eq=False)
 
 
+def parse_json(text: str, file: str) -> object:
+    """``text`` (the contents of ``file``) as JSON, refusing what would crash or blow up a reader.
+
+    Returns:
+        The JSON value (any JSON type).
+
+    Raises:
+        SpecError: naming ``file``: not JSON (line and column), nested deeper than
+            `flip7ref.position.MAX_DEPTH`, or a number of more digits than Python converts.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SpecError(file, f"line {exc.lineno}, column {exc.colno}", f"JSON ({exc.msg})") from None
+    except RecursionError:
+        raise SpecError(file, "", f"JSON nested at most {MAX_DEPTH} levels deep") from None
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        raise SpecError(file, "", "JSON whose numbers have at most 4,300 digits") from None
+    where = too_deep(data)
+    if where is not None:
+        raise SpecError(file, where, f"JSON nested at most {MAX_DEPTH} levels deep")
+    return data
+
+
 def load_transcript(path: str | Path) -> dict[str, Any]:
     """Read and validate a transcript file (JSON).
 
@@ -64,17 +88,7 @@ def load_transcript(path: str | Path) -> dict[str, Any]:
     """
     p = Path(path)
     text = read_text_file(p, "transcript file")  # its own SpecError (missing, a folder, unreadable, not UTF-8)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SpecError(str(p), f"line {exc.lineno}, column {exc.colno}", f"JSON ({exc.msg})") from None
-    except RecursionError:
-        raise SpecError(str(p), "", f"JSON nested at most {MAX_DEPTH} levels deep") from None
-    except ValueError:  # e.g. an integer of more digits than Python converts (4,300)
-        raise SpecError(str(p), "", "JSON whose numbers have at most 4,300 digits") from None
-    where = too_deep(data)
-    if where is not None:
-        raise SpecError(str(p), where, f"JSON nested at most {MAX_DEPTH} levels deep")
+    data = parse_json(text, str(p))
     validate(data, "transcript", str(p))
     assert isinstance(data, dict)
     return data

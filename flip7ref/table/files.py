@@ -8,7 +8,6 @@ pad); see `flip7ref.table.session`.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import secrets
@@ -20,8 +19,7 @@ from typing import Any, Self
 
 from ..errors import Flip7RefError, IllegalActionError, OptionError, SpecError
 from ..game import Game
-from ..position import MAX_DEPTH, too_deep
-from ..replay import _checkpoint, load_transcript, rules_at
+from ..replay import _checkpoint, load_transcript, parse_json, rules_at
 from ..state import CHANCE, game_end
 from ..textfiles import read_text_file
 from .record import GAME_ID, LANGS, MODES, TableError, TableRecord, check_names, round_problem
@@ -109,17 +107,7 @@ def read_meta(path: Path) -> dict[str, Any]:
             too long to read or nests too deep, or is not an object (the file is named).
     """
     text = read_text_file(path, "saved game file (.table.json)", limit=MAX_META_BYTES)
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SpecError(str(path), f"line {exc.lineno}, column {exc.colno}", f"JSON ({exc.msg})") from None
-    except RecursionError:
-        raise SpecError(str(path), "", f"JSON nested at most {MAX_DEPTH} levels deep") from None
-    except ValueError:  # an integer of more digits than Python converts
-        raise SpecError(str(path), "", "JSON whose numbers have at most 4,300 digits") from None
-    where = too_deep(raw)
-    if where is not None:
-        raise SpecError(str(path), where, f"JSON nested at most {MAX_DEPTH} levels deep")
+    raw = parse_json(text, str(path))
     if not isinstance(raw, dict):
         raise SpecError(str(path), "(root)", "a JSON object")
     return raw
