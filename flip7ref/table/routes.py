@@ -26,7 +26,8 @@ Routes (every answer is JSON unless noted; an error is ``{"error": message, "rul
   ``scores`` (``scores``); every body carries the ``version`` last seen
 - ``GET /api/games/{id}/ruling/{step}``: the rulings of one step
 - ``GET /api/games/{id}/scores.csv``: the score pad as CSV (text)
-- ``GET /api/games/{id}/transcript.json``: the game's transcript file as saved (text)
+- ``GET /api/games/{id}/transcript.json``: the game's transcript file as saved (text);
+  ``GET /api/games/{id}/table.json``: its ``.table.json`` (names, mode, moves undone...)
 
 When the table listens beyond this machine (``token_required``), every request needs a
 token (``?token=`` or the ``X-Table-Token`` header): the table's token for the start
@@ -58,6 +59,16 @@ MAX_BODY = 16 * 1024
 MAX_IMPORT = 4 * 1024 * 1024
 """The largest body of ``POST /api/games/import`` (a transcript of a long game: some 100 KiB)."""
 OPS = ("reveal", "deal", "act", "undo", "redo", "fix", "scores")
+
+SHAPE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+"""What reading a transcript of the wrong shape raises where no JSON Schema checks it first
+(in the browser: `flip7ref.table.browser`); on the server the schema refuses such a file."""
+
+
+def not_a_transcript(exc: Exception) -> str:
+    """The refusal of a file of the wrong shape (``exc``: one of `SHAPE_ERRORS`)."""
+    return f"not a transcript of a game (expected the .json file a game saves; {type(exc).__name__}: {exc})"
+
 
 Body = Callable[[], dict[str, Any]]
 """The request's body as a JSON object, read when a route needs it (so a missing token is
@@ -117,6 +128,8 @@ class Table:
             tg = TableGame.load(meta if not path.exists() else path)
         except Flip7RefError as exc:
             raise TableError(f"game {game_id!r} cannot be opened: {self.hide_paths(str(exc))}", status=400) from None
+        except SHAPE_ERRORS as exc:  # the browser reads transcripts without the JSON Schema check
+            raise TableError(f"game {game_id!r} cannot be opened: {not_a_transcript(exc)}", status=400) from None
         return self.add(tg)
 
     def token_of_game(self, game_id: str) -> str | None:
@@ -219,7 +232,7 @@ def handle(table: Table, method: str, path: str, query: Mapping[str, str], heade
 
 
 _GAME = re.compile(r"^/api/games/([^/]+)$")
-_SUB = re.compile(r"^/api/games/([^/]+)/(scores\.csv|transcript\.json|ruling/([^/]*)|[^/]+)$")
+_SUB = re.compile(r"^/api/games/([^/]+)/(scores\.csv|transcript\.json|table\.json|ruling/([^/]*)|[^/]+)$")
 
 
 def _route(table: Table, method: str, path: str, token: str, body: Body) -> Reply:
@@ -238,7 +251,7 @@ def _route(table: Table, method: str, path: str, token: str, body: Body) -> Repl
         with table.lock(tg.id):
             return Reply(200, tg.view())
     m = _SUB.match(path)
-    if m and method == "GET" and m[2] in ("scores.csv", "transcript.json"):
+    if m and method == "GET" and m[2] in ("scores.csv", "transcript.json", "table.json"):
         return _download(table, token, m[1], m[2])
     if m and method == "GET" and m[3] is not None:
         return _ruling(table, token, m[1], m[3])
@@ -316,6 +329,8 @@ def _import(table: Table, token: str, body: Body) -> Reply:
             tg = TableGame.load(path)
         except Flip7RefError as exc:
             raise TableError(f"the file cannot be imported: {table.hide_paths(str(exc))}") from None
+        except SHAPE_ERRORS as exc:
+            raise TableError(f"the file cannot be imported: {not_a_transcript(exc)}") from None
         tg.save()  # both files, in the table's own form (a transcript alone gets its .table.json)
     except OSError as exc:
         for p in written:
@@ -334,11 +349,13 @@ def _download(table: Table, token: str, gid: str, name: str) -> Reply:
     with table.lock(tg.id):
         if name == "scores.csv":
             text, media = tg.csv(), "text/csv"
+        elif name == "table.json":
+            text, media = meta_file(tg.path).read_text(encoding="utf-8"), "application/json"
         elif tg.mode == "manual":
             raise TableError("a score pad has no transcript: its rounds are in the .table.json", status=404)
         else:
             text, media = tg.path.read_text(encoding="utf-8"), "application/json"
-    filename = f"{tg.id}-scores.csv" if name == "scores.csv" else f"{tg.id}.json"
+    filename = {"scores.csv": f"{tg.id}-scores.csv", "table.json": f"{tg.id}.table.json"}.get(name, f"{tg.id}.json")
     return Reply(200, text, media, {"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
