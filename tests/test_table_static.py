@@ -90,8 +90,8 @@ def test_the_folder_holds_the_page_the_runtime_and_the_python_code(fake_pyodide:
     assert json.dumps(manifest["build"]) in sw and '"pyodide/pyodide.asm.wasm"' in sw and '"./"' in sw
     names = set(_zip(out).namelist())
     for name in ("flip7ref/table/routes.py", "flip7ref/table/browser.py", "flip7ref/state.py",
-                 "flip7ref/table/static/events.json", "flip7ref/spec/editions/flip7.yaml", "attrs/__init__.py", "attr/_make.py", "mypy_extensions.py",
-                 "editions.pickle"):  # fmt: skip
+                 "flip7ref/table/static/events.json", "flip7ref/spec/editions/flip7.yaml", "attrs/__init__.py",
+                 "attr/_make.py", "mypy_extensions.py", "editions.pickle"):  # fmt: skip
         assert name in names, name
     assert not any(n.startswith(("yaml/", "jsonschema/", "starlette/", "rich/")) for n in names)
     again = build(out, fake_pyodide)  # a second build replaces the first: the same bytes, the same digest
