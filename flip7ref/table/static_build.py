@@ -158,6 +158,49 @@ def _page() -> str:
     return html
 
 
+def _digest(files: dict[str, bytes]) -> str:
+    """A digest of the files' names and contents (the build's id, in ``sw.js``)."""
+    digest = hashlib.blake2b(digest_size=8)
+    for rel in sorted(files):
+        digest.update(rel.encode() + b"\0" + hashlib.blake2b(files[rel]).digest())
+    return digest.hexdigest()
+
+
+def render(pyodide: Path) -> dict[str, bytes]:
+    """Every file of the static page: relative path -> content (``sw.js`` lists the others
+    with their digest; `build` writes them and the manifest `MARKER`; the docs site
+    publishes them under ``play/``, tools/mkdocs_hooks.py).
+
+    Args:
+        pyodide: the npm package ``pyodide`` (see `find_pyodide`).
+
+    Raises:
+        OptionError: see `_page` and `_library`.
+    """
+    version = json.loads((pyodide / "package.json").read_text(encoding="utf-8")).get("version", "?")
+    files: dict[str, bytes] = {
+        "index.html": _page().encode(),
+        "flip7ref.zip": _library(),
+        "standalone.js": (SHIM / "standalone.js").read_bytes(),
+        "worker.js": (SHIM / "worker.js").read_bytes(),
+        "manifest.webmanifest": (SHIM / "manifest.webmanifest").read_bytes(),
+        "icon.svg": (SHIM / "icon.svg").read_bytes(),
+        "pyodide/NOTICE.txt": (
+            f"Pyodide {version} (https://pyodide.org), Mozilla Public License 2.0: the files of this folder are\n"
+            "copied unchanged from the npm package pyodide.\n"
+        ).encode(),
+    }
+    for p in sorted(PAGE.iterdir()):
+        if p.is_file():
+            files[f"static/{p.name}"] = p.read_bytes()
+    for name in PYODIDE_FILES:
+        files[f"pyodide/{name}"] = (pyodide / name).read_bytes()
+    sw = (SHIM / "sw.js").read_text(encoding="utf-8")
+    sw = sw.replace('"__BUILD__"', json.dumps(_digest(files))).replace("[/*FILES*/]", json.dumps(["./", *sorted(files)]))
+    files["sw.js"] = sw.encode()
+    return files
+
+
 def build(out: str | Path, pyodide: Path) -> dict[str, Any]:
     """Write the static page into the folder ``out`` (created; a previous static build there
     is replaced, any other content refused).
@@ -185,36 +228,13 @@ def build(out: str | Path, pyodide: Path) -> dict[str, Any]:
         old = json.loads((target / MARKER).read_text(encoding="utf-8")).get("files", {})
         for rel in old:
             (target / rel).unlink(missing_ok=True)
-    version = json.loads((pyodide / "package.json").read_text(encoding="utf-8")).get("version", "?")
-    files: dict[str, bytes] = {
-        "index.html": _page().encode(),
-        "flip7ref.zip": _library(),
-        "standalone.js": (SHIM / "standalone.js").read_bytes(),
-        "worker.js": (SHIM / "worker.js").read_bytes(),
-        "manifest.webmanifest": (SHIM / "manifest.webmanifest").read_bytes(),
-        "icon.svg": (SHIM / "icon.svg").read_bytes(),
-        "pyodide/NOTICE.txt": (
-            f"Pyodide {version} (https://pyodide.org), Mozilla Public License 2.0: the files of this folder are\n"
-            "copied unchanged from the npm package pyodide.\n"
-        ).encode(),
-    }
-    for p in sorted(PAGE.iterdir()):
-        if p.is_file():
-            files[f"static/{p.name}"] = p.read_bytes()
-    for name in PYODIDE_FILES:
-        files[f"pyodide/{name}"] = (pyodide / name).read_bytes()
-    digest = hashlib.blake2b(digest_size=8)
-    for rel in sorted(files):
-        digest.update(rel.encode() + b"\0" + hashlib.blake2b(files[rel]).digest())
-    build_id = digest.hexdigest()
-    cached = ["./", *sorted(files)]
-    sw = (SHIM / "sw.js").read_text(encoding="utf-8")
-    sw = sw.replace('"__BUILD__"', json.dumps(build_id)).replace("[/*FILES*/]", json.dumps(cached))
-    files["sw.js"] = sw.encode()
+    files = render(pyodide)
     for rel, data in files.items():
         dest = target / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
+    build_id = _digest({rel: data for rel, data in files.items() if rel != "sw.js"})
+    version = json.loads((pyodide / "package.json").read_text(encoding="utf-8")).get("version", "?")
     manifest = {"version": __version__, "pyodide": version, "build": build_id,
                 "files": {rel: len(data) for rel, data in sorted(files.items())}}  # fmt: skip
     manifest["files"][MARKER] = 0
@@ -240,4 +260,4 @@ def run(out: str, pyodide: str | None) -> int:
     return 0
 
 
-__all__ = ["INSTALL_HINT", "MARKER", "PYODIDE_FILES", "TESTED_PYODIDE", "build", "find_pyodide", "run"]
+__all__ = ["INSTALL_HINT", "MARKER", "PYODIDE_FILES", "TESTED_PYODIDE", "build", "find_pyodide", "render", "run"]

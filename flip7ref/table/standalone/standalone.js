@@ -49,7 +49,7 @@ window.FLIP7REF_STANDALONE = true;  // app.js: a game's page is ?game=ID, home i
   const boot = new Promise((resolve, reject) => {
     worker.addEventListener("message", (e) => {
       const m = e.data;
-      if (m.boot === "ready") { booted = true; window.FLIP7REF_BOOT_MS = m.ms; resolve(); }
+      if (m.boot === "ready") { booted = true; window.FLIP7REF_BOOT = m.phases; resolve(); }
       else if (m.boot === "error") reject(new Error(m.error));
       else if (m.id !== undefined && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
     });

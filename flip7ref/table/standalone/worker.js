@@ -13,18 +13,23 @@ function sync(py, load) {
 }
 
 const ready = (async () => {
-  const t0 = performance.now();
+  const phases = {};
+  let t = performance.now();
+  const lap = (name) => { const now = performance.now(); phases[name] = Math.round(now - t); t = now; };
   const py = await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
+  lap("pyodide");
   const zip = await fetch(new URL("./flip7ref.zip", import.meta.url));
   if (!zip.ok) throw new Error("flip7ref.zip: " + zip.status);
   py.unpackArchive(await zip.arrayBuffer(), "zip", { extractDir: LIB });
   py.FS.mkdirTree(DATA);
   py.FS.mount(py.FS.filesystems.IDBFS, {}, DATA);
   await sync(py, true);  // the games saved earlier in this browser
+  lap("files");
   py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(LIB)})`);
   const browser = py.pyimport("flip7ref.table.browser");
   browser.start(DATA, LIB + "/editions.pickle");
-  self.postMessage({ boot: "ready", ms: Math.round(performance.now() - t0) });
+  lap("import");
+  self.postMessage({ boot: "ready", phases });
   return { py, browser };
 })();
 ready.catch((err) => self.postMessage({ boot: "error", error: String(err && err.message || err) }));
