@@ -222,3 +222,11 @@ def test_import_and_the_files_of_a_game_on_the_server(tmp_path: Path) -> None:
     r = client.get(f"/api/games/{pad}/transcript.json")
     assert r.status_code == 404 and r.json()["error"] == "a score pad has no transcript: its rounds are in the .table.json"
     assert len(list((tmp_path / "games").glob("*.table.json"))) == 4  # the refused imports left nothing
+
+
+def test_ci_installs_the_pyodide_the_tests_run() -> None:
+    from flip7ref.table.static_build import TESTED_PYODIDE
+
+    run = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"npm install --prefix \"$PYODIDE_NPM\" --no-audit --no-fund --loglevel=error pyodide@{TESTED_PYODIDE}" in run
+    assert f"'\"version\": \"{TESTED_PYODIDE}\"'" in run and INSTALL_HINT.endswith(f"pyodide@{TESTED_PYODIDE}")
