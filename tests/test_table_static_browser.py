@@ -277,6 +277,10 @@ def test_offline_round_exports_the_server_transcript(browser: WebDriver, files: 
     WebDriverWait(drv, 20).until(lambda d: "?game=" in d.current_url and gid not in d.current_url and _version(d) is not None)
     assert [e.text for e in drv.find_elements(By.CSS_SELECTOR, ".seat .line")] == lines
     assert [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#totals td")] == totals
+    imported = drv.current_url.split("?game=")[1]
+    drv.find_element(By.ID, "home").click()  # no page load: the list of saved games is read again
+    wait_for(drv, f".open-saved[data-id='{imported}']").click()
+    WebDriverWait(drv, 20).until(lambda d: d.current_url.endswith(f"?game={imported}") and _version(d) is not None)
     client = TestClient(create_app(tmp_path / "other-server"))
     r = client.post("/api/games/import", json={"transcript": data})
     assert r.status_code == 200, r.text

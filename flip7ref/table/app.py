@@ -95,7 +95,7 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
                 raise raw
             return parse_body(raw, limit)
 
-        headers = {k.lower(): v for k, v in request.headers.items()}
+        headers = {k.lower(): v for k, v in reversed(request.headers.items())}  # the first of a repeated header
         reply = await run_in_threadpool(handle, table, request.method, path, dict(request.query_params), headers, body)
         if isinstance(reply.payload, str):
             return Response(reply.payload, status_code=reply.status, media_type=reply.media_type, headers=reply.headers)

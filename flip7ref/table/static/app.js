@@ -372,9 +372,11 @@ setInterval(async () => {
   } catch (e) { /* the next poll tries again */ }
 }, 4000);
 
-function route() {
+async function route(loaded) {
   G = null;
   const gid = pageGameId();
+  // the static build moves between pages without a page load: the list of saved games is read again
+  if (STANDALONE && !gid && loaded !== true) { try { META = await api("/api/meta"); } catch (err) { say(err.message); } }
   const home = document.getElementById("home");
   home.setAttribute("href", gid ? (STANDALONE ? "./" : "/") : homeHref());
   home.textContent = "⌂ " + t("home");
@@ -390,5 +392,5 @@ function route() {
     window.addEventListener("popstate", route);
     document.getElementById("home").addEventListener("click", (e) => { e.preventDefault(); say(""); go("./"); });
   }
-  route();
+  route(true);
 })();
