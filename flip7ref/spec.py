@@ -324,6 +324,24 @@ def write_cache(cache: Path, value: object, prefix: str = ".edition-") -> None:
 _SHIPPED: dict[str, Edition] = {}
 
 
+def preload_shipped(editions: dict[str, Edition]) -> None:
+    """Use ``editions`` (id -> a table `load_edition` returned, e.g. unpickled) for those
+    shipped ids from now on, without reading their YAML.  The static build of the table
+    referee (`flip7ref.table.browser`) ships the checked tables this way, so the browser
+    needs neither PyYAML nor jsonschema.
+
+    Raises:
+        OptionError: an id that is not a shipped edition, or a value that is not an `Edition`
+            of that id.
+    """
+    from .errors import OptionError
+
+    for name, edition in editions.items():
+        if name not in edition_ids() or not isinstance(edition, Edition) or edition.id != name:
+            raise OptionError(f"preload_shipped: {name!r} is not the shipped edition table of that id")
+    _SHIPPED.update(editions)
+
+
 def load_edition(name: str) -> Edition:
     """Load a shipped edition table by id (``"flip7"``) or a table by file path.
 
@@ -384,6 +402,7 @@ __all__ = [
     "parse_edition",
     "parse_yaml",
     "pointer",
+    "preload_shipped",
     "read_text_file",
     "read_yaml_file",
     "spec_dir",

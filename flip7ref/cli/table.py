@@ -13,6 +13,14 @@ from ._common import add_common
 def cmd_table(args: argparse.Namespace) -> int:
     from ..table import MISSING_HINT
 
+    if args.static:  # a folder of files: needs Pyodide, not the server's extra
+        from ..table.static_build import run as build_static
+
+        return build_static(args.static, args.pyodide)
+    if args.pyodide:
+        print("flip7ref: error: --pyodide goes with --static DIR (the static page it builds)", file=sys.stderr)
+        return 2
+
     if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
         print(f"flip7ref: error: {MISSING_HINT}", file=sys.stderr)
         return 2
@@ -37,4 +45,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--resume", metavar="FILE", help="resume a saved game (its transcript .json)")
     p.add_argument("--data", metavar="DIR", help="data folder for saved games (default $FLIP7REF_TABLE_DATA, "
                    "else ~/.local/share/flip7ref/table)")
+    p.add_argument("--static", metavar="DIR", help="instead of serving, write the page as a folder of static files that "
+                   "runs the referee in the browser (offline once loaded, games saved in the browser; docs/table.md)")
+    p.add_argument("--pyodide", metavar="PATH", help="with --static: the npm package pyodide to copy (default: found in "
+                   "node_modules or ~/.cache/flip7ref/npm; npm install --prefix ~/.cache/flip7ref/npm pyodide)")
     p.set_defaults(func=cmd_table)

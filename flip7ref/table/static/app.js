@@ -9,6 +9,25 @@ let META = null;
 let LANG = localStorage.getItem("flip7ref-lang") || "en";
 let G = null;        // the game's view
 let busy = false;
+// The static build (flip7ref table --static) has no server to route /game/{id}:
+// its standalone.js answers the API in the browser, and a game's page is ?game={id}.
+const STANDALONE = !!window.FLIP7REF_STANDALONE;
+
+function gameHref(id, token) {
+  if (STANDALONE) return "?game=" + encodeURIComponent(id);
+  return "/game/" + id + (token ? "?token=" + encodeURIComponent(token) : "");
+}
+function go(href) {
+  if (!STANDALONE) { location.href = href; return; }
+  history.pushState(null, "", href);  // the static build keeps its Python worker: no page load
+  route();
+}
+function homeHref() { return STANDALONE ? "./" : TOKEN ? "/?token=" + encodeURIComponent(TOKEN) : "/"; }
+function pageGameId() {
+  if (STANDALONE) return new URLSearchParams(location.search).get("game");
+  const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)$/);
+  return m ? m[1] : null;
+}
 
 function t(key, vars) {
   const texts = (META && (META.texts[LANG] || META.texts.en)) || {};
@@ -108,7 +127,7 @@ async function startPage() {
     if (body.mode === "dealer" && seed.value.trim()) body.seed = seed.value.trim();
     try {
       const res = await api("/api/games", body);
-      location.href = "/game/" + res.id + (TOKEN ? "?token=" + encodeURIComponent(res.token) : "");
+      go(gameHref(res.id, TOKEN ? res.token : ""));
     } catch (err) { say(err.message); }
   } },
     h("h2", {}, t("new_game")),
@@ -133,7 +152,7 @@ async function startPage() {
 async function openSaved(id) {
   try {
     const res = await api("/api/games/open", { id });
-    location.href = "/game/" + res.id + (TOKEN ? "?token=" + encodeURIComponent(res.token) : "");
+    go(gameHref(res.id, TOKEN ? res.token : ""));
   } catch (err) { say(err.message); }
 }
 
@@ -331,7 +350,7 @@ function render(view) {
 async function gamePage(id) {
   try {
     render(await api(withToken("/api/games/" + encodeURIComponent(id))));
-  } catch (err) { say(err.message); document.getElementById("app").replaceChildren(h("a", { href: withToken("/") }, t("home"))); }
+  } catch (err) { say(err.message); document.getElementById("app").replaceChildren(h("a", { href: homeHref() }, t("home"))); }
 }
 
 document.addEventListener("keydown", (e) => {
@@ -353,13 +372,25 @@ setInterval(async () => {
   } catch (e) { /* the next poll tries again */ }
 }, 4000);
 
-(async function main() {
-  try { META = await api(withToken("/api/meta")); } catch (err) { say(err.message); return; }
-  const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)$/);
+async function route(loaded) {
+  G = null;
+  const gid = pageGameId();
+  // the static build moves between pages without a page load: the list of saved games is read again
+  if (STANDALONE && !gid && loaded !== true) { try { META = await api("/api/meta"); } catch (err) { say(err.message); } }
   const home = document.getElementById("home");
-  home.setAttribute("href", TOKEN && !m ? "/?token=" + encodeURIComponent(TOKEN) : "/");
+  home.setAttribute("href", gid ? (STANDALONE ? "./" : "/") : homeHref());
   home.textContent = "⌂ " + t("home");
-  if (m) gamePage(m[1]);
+  if (gid) gamePage(gid);
   else if (META.token_required && !META.authorized) say(t("token_needed"));
   else startPage();
+  document.dispatchEvent(new CustomEvent("flip7ref:route", { detail: { game: gid } }));
+}
+
+(async function main() {
+  try { META = await api(withToken("/api/meta")); } catch (err) { say(err.message); return; }
+  if (STANDALONE) {
+    window.addEventListener("popstate", route);
+    document.getElementById("home").addEventListener("click", (e) => { e.preventDefault(); say(""); go("./"); });
+  }
+  route(true);
 })();
