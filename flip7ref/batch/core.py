@@ -132,7 +132,7 @@ class BatchState:
         cat = np.array([{NUMBER: 0, MODIFIER: 1}.get(c, 2) for c in game.category], dtype=np.int8)
         self.is_num = cat == 0
         self.is_mod = cat == 1
-        self.rank = np.array([r if r is not None else 0 for r in game.rank], dtype=np.int16)
+        self.rank = np.where(self.is_num, np.array([r or 0 for r in game.rank]), 0).astype(np.int16)  # 0 off numbers
         add = [0] * self.C
         x2 = [0] * self.C
         for c, m in enumerate(game.modifier):
@@ -472,15 +472,21 @@ class BatchState:
             if not keep.any():
                 return
             g, top = g[keep], top[keep]
+            if (top == _TURN).all():  # the commonest case: the turn passes on
+                g = self._turn_step(g)
+                continue
+            nxt = []
             for kind, handler in (
                 (_TURN, self._turn_step), (_ROUND_END, self._round_end), (_FD, self._fd_step),
                 (_DEAL, self._deal_step), (_AS, self._assign_step), (_RQ, self._rq_step),
             ):  # fmt: skip
                 sub = g[top == kind]
                 if sub.size:
-                    handler(sub)
+                    more = handler(sub)
+                    nxt.append(sub if more is None else more)
+            g = np.concatenate(nxt) if len(nxt) > 1 else nxt[0]
 
-    def _turn_step(self, g: Arr) -> None:
+    def _turn_step(self, g: Arr) -> Arr:
         """F7-030: the next active seat from the turn on is offered Hit or Stay; nobody
         active ends the round (F7-110)."""
         P = self.P
@@ -491,12 +497,25 @@ class BatchState:
         gh = g[has]
         self.turn[gh] = seats[has, first[has]]
         self.offer_ready[gh] = True
-        self.rover[g[~has]] = True
+        out = g[~has]
+        self.rover[out] = True
+        return out  # only the games whose round ends settle on
 
     def _deal_step(self, g: Arr) -> None:
         """F7-020, F7-025: the deal goes on to the next active seat: dealt a card, or asked
         Hit or Stay at its slot when it already holds cards; past the last seat it is over."""
         P = self.P
+        fast = (self.deal_pos[g] == 0) & (self.dtop[g] + P <= self.dend[g])
+        if fast.any():
+            gf = g[fast]
+            codes = self.deck[gf[:, None], self.dtop[gf, None] + np.arange(P)].astype(np.int64)
+            action = ~(self.is_num[codes] | self.is_mod[codes])
+            ok = ~action.any(1)
+            if ok.any():
+                self._deal_all(gf[ok], codes[ok])
+                g = np.concatenate([g[~fast], gf[~ok]])
+                if g.size == 0:
+                    return
         pp = self.deal_pos[g, None] + np.arange(P)
         seats = (self.dealer[g, None] + 1 + pp) % P
         act = (pp < P) & (self.status[g[:, None], seats] == ACTIVE)
@@ -518,6 +537,26 @@ class BatchState:
             self._receive(g, seat, code)
         elif ok.any():
             self._receive(g[ok], seat[ok], code[ok])
+
+    def _deal_all(self, g: Arr, codes: Arr) -> None:
+        """The whole deal at once where its P cards are numbers and modifiers (F7-020): seat
+        ``dealer + 1 + k`` gets card ``k``; no duplicate, Flip 7 or decision can arise."""
+        P = self.P
+        seats = (self.dealer[g, None] + 1 + np.arange(P)) % P
+        gg = np.repeat(g, P)
+        ss = seats.ravel()
+        cc = codes.ravel()
+        self.line[gg, ss, cc] += 1
+        self.lorder[gg, ss, 0] = cc
+        self.llen[gg, ss] = 1
+        self.nnum[gg, ss] += self.is_num[cc]
+        self.numsum[gg, ss] += self.rank[cc]
+        self.modsum[gg, ss] += self.addv[cc]
+        self.x2[gg, ss] |= self.isx2[cc]
+        self.unseen[g] -= (codes[:, :, None] == np.arange(self.C)).sum(1, dtype=np.int16)
+        self.dtop[g] += P
+        self.deal_pos[g] = P
+        self.deal_on[g] = False
 
     def _fd_step(self, g: Arr) -> None:
         """One step of a Flip Three (`flip7ref.primitives.forced_draw.ForcedDraw.settle`)."""
