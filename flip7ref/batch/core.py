@@ -307,14 +307,26 @@ class BatchState:
 
     def _reshuffle(self, g: Arr) -> None:
         """F7-113: each game's discard pile becomes its deck (sorted, then shuffled)."""
+        if self.shuffle == "numpy":
+            counts = self.discard[g].astype(np.int64)
+            n = counts.sum(1)
+            ends = np.cumsum(counts, 1)
+            pos = np.arange(self.D)
+            cards = (ends[:, None, :] <= pos[None, :, None]).sum(2)  # the sorted pile, C past its end
+            keys = np.where(pos[None, :] < n[:, None], self.rng.random((g.size, self.D)), 2.0)
+            self.deck[g] = np.take_along_axis(cards, np.argsort(keys, 1), 1)
+            self.shuffles[g] += 1
+            self.rshuf[g] += 1
+            self.dtop[g] = 0
+            self.dend[g] = n
+            self.unseen[g] = self.discard[g]
+            self.discard[g] = 0
+            return
         for b in g.tolist():
             cards = np.repeat(np.arange(self.C, dtype=np.int16), self.discard[b]).tolist()
             self.shuffles[b] += 1
             self.rshuf[b] += 1
-            if self.shuffle == "reference":
-                shuffled(cards, self.seeds[b], int(self.shuffles[b]))
-            else:
-                self.rng.shuffle(cards)
+            shuffled(cards, self.seeds[b], int(self.shuffles[b]))
             n = len(cards)
             self.deck[b, :n] = cards
             self.dtop[b] = 0
@@ -506,14 +518,15 @@ class BatchState:
         Hit or Stay at its slot when it already holds cards; past the last seat it is over."""
         P = self.P
         fast = (self.deal_pos[g] == 0) & (self.dtop[g] + P <= self.dend[g])
-        if fast.any():
+        if fast.any():  # the deal's first cards up to the first action card, at once
             gf = g[fast]
             codes = self.deck[gf[:, None], self.dtop[gf, None] + np.arange(P)].astype(np.int64)
-            action = ~(self.is_num[codes] | self.is_mod[codes])
-            ok = ~action.any(1)
-            if ok.any():
-                self._deal_all(gf[ok], codes[ok])
-                g = np.concatenate([g[~fast], gf[~ok]])
+            plain = self.is_num[codes] | self.is_mod[codes]
+            k = np.where(plain.all(1), P, np.argmin(plain, 1))
+            some = k > 0
+            if some.any():
+                self._deal_all(gf[some], codes[some], k[some])
+                g = np.concatenate([g[~fast], gf[~some]])
                 if g.size == 0:
                     return
         pp = self.deal_pos[g, None] + np.arange(P)
@@ -538,14 +551,17 @@ class BatchState:
         elif ok.any():
             self._receive(g[ok], seat[ok], code[ok])
 
-    def _deal_all(self, g: Arr, codes: Arr) -> None:
-        """The whole deal at once where its P cards are numbers and modifiers (F7-020): seat
-        ``dealer + 1 + k`` gets card ``k``; no duplicate, Flip 7 or decision can arise."""
+    def _deal_all(self, g: Arr, codes: Arr, k: Arr) -> None:
+        """The first ``k`` cards of the deal at once, where they are numbers and modifiers
+        (F7-020): seat ``dealer + 1 + j`` gets card ``j`` (all seats are active with empty
+        lines when the deal starts); no duplicate, Flip 7 or decision can arise."""
         P = self.P
-        seats = (self.dealer[g, None] + 1 + np.arange(P)) % P
-        gg = np.repeat(g, P)
-        ss = seats.ravel()
-        cc = codes.ravel()
+        cols = np.arange(P)
+        m = cols < k[:, None]
+        seats = (self.dealer[g, None] + 1 + cols) % P
+        gg = np.broadcast_to(g[:, None], m.shape)[m]
+        ss = seats[m]
+        cc = codes[m]
         self.line[gg, ss, cc] += 1
         self.lorder[gg, ss, 0] = cc
         self.llen[gg, ss] = 1
@@ -553,10 +569,11 @@ class BatchState:
         self.numsum[gg, ss] += self.rank[cc]
         self.modsum[gg, ss] += self.addv[cc]
         self.x2[gg, ss] |= self.isx2[cc]
-        self.unseen[g] -= (codes[:, :, None] == np.arange(self.C)).sum(1, dtype=np.int16)
-        self.dtop[g] += P
-        self.deal_pos[g] = P
-        self.deal_on[g] = False
+        onehot = (codes[:, :, None] == np.arange(self.C)) & m[:, :, None]
+        self.unseen[g] -= onehot.sum(1, dtype=np.int16)
+        self.dtop[g] += k.astype(np.int32)
+        self.deal_pos[g] = k
+        self.deal_on[g] = k < P
 
     def _fd_step(self, g: Arr) -> None:
         """One step of a Flip Three (`flip7ref.primitives.forced_draw.ForcedDraw.settle`)."""
