@@ -20,14 +20,15 @@ game (hit 0, stay 1, target ``s`` at ``2 + s``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from .. import events as ev
 from ..errors import OptionError
 from ..game import Game
-from ..model import MODIFIER, NUMBER
+from ..model import MODIFIER, NUMBER, Event
 from ..pile import shuffled
 
 Arr = np.ndarray[Any, Any]
@@ -124,7 +125,8 @@ class BatchState:
         self.shuffle = shuffle
         self.rng = np.random.default_rng(seed)
         self.next_seed = int(seed)
-        ids = game.card_ids
+        ids = self.ids = game.card_ids
+        self.log: list[list[Event]] | None = None  # the events of each game, when recorded (`record_events`)
         self.FREEZE, self.F3, self.SC = ids.index("freeze"), ids.index("flip_three"), ids.index("second_chance")
         self.target = int(game.options["target_score"])  # type: ignore[call-overload]
         reshuffles = game.options.get("reshuffles", 1)
@@ -165,6 +167,8 @@ class BatchState:
         self.numsum = np.zeros((B, P), i16)
         self.modsum = np.zeros((B, P), i16)
         self.x2 = np.zeros((B, P), i8)
+        self.ffirst = np.zeros((B, P), bool)  # a Freeze lies before the Second Chance in front (kept order)
+        self.scored = np.zeros(B, bool)  # a round of the game has been scored (last_scores is meaningful)
         self.sc = np.zeros((B, P), i8)
         self.frz = np.zeros((B, P), i8)
         self.status = np.zeros((B, P), i8)
@@ -223,6 +227,18 @@ class BatchState:
         new.seeds = list(self.seeds)
         return new
 
+    def record_events(self) -> None:
+        """From now on keep each game's events (the reference's vocabulary, `flip7ref.events`)
+        in ``log[game]``, as the protocol adapter does; slower, so off by default."""
+        self.log = [[] for _ in range(self.B)]
+
+    def _emit(self, g: Arr, make: Callable[[int, int], Event]) -> None:
+        """Record ``make(i, game)`` for the ``i``-th game of ``g`` when events are kept."""
+        log = self.log
+        if log is not None:
+            for i, b in enumerate(g.tolist()):
+                log[b].append(make(i, b))
+
     # ------------------------------------------------------------------ new games
 
     def reset(self, games: Arr | None = None, seeds: Sequence[int | str] | None = None) -> None:
@@ -257,6 +273,7 @@ class BatchState:
         self._clear_table(g)
         self.totals[g] = 0
         self.last_scores[g] = 0
+        self.scored[g] = False
         self.done[g] = False
         self.winners[g] = False
         self.shuffles[g] = 0
@@ -277,6 +294,7 @@ class BatchState:
         self.x2[g] = 0
         self.sc[g] = 0
         self.frz[g] = 0
+        self.ffirst[g] = False
         self.status[g] = ACTIVE
         self.flip7[g] = -1
         self.rover[g] = False
@@ -296,6 +314,7 @@ class BatchState:
         """F7-112, F7-113, F7-020: turn and deal from the dealer's left; an empty deck is
         refilled from the discard pile first (not one of the round's reshuffles)."""
         self.turn[g] = (self.dealer[g] + 1) % self.P
+        self._emit(g, lambda i, b: ev.round_started(int(self.rnd[b]), int(self.dealer[b])))
         empty = g[(self.dtop[g] >= self.dend[g]) & (self.discard[g].sum(1) > 0)]
         if empty.size:
             self._reshuffle(empty)
@@ -321,6 +340,7 @@ class BatchState:
             self.dend[g] = n
             self.unseen[g] = self.discard[g]
             self.discard[g] = 0
+            self._emit(g, lambda i, b: ev.reshuffled(int(n[i])))
             return
         for b in g.tolist():
             cards = np.repeat(np.arange(self.C, dtype=np.int16), self.discard[b]).tolist()
@@ -333,6 +353,7 @@ class BatchState:
             self.dend[b] = n
             self.unseen[b] = self.discard[b]
             self.discard[b] = 0
+            self._emit(np.array([b]), lambda i, b: ev.reshuffled(int(self.dend[b])))
 
     def _draw(self, g: Arr) -> Arr:
         """The top card of each game's pile (taken off it), reshuffling an empty deck when
@@ -344,6 +365,8 @@ class BatchState:
             if can.size:
                 self._reshuffle(can)
             empty = self.dtop[g] >= self.dend[g]
+            if self.log is not None:
+                self._emit(g[empty], lambda i, b: ev.deck_exhausted())
         top = np.minimum(self.dtop[g], self.D - 1)
         code = np.where(empty, -1, self.deck[g, top]).astype(np.int64)
         ok = ~empty
@@ -396,11 +419,15 @@ class BatchState:
                 self.sc[gs, ss] -= 1
                 self.discard[gs, code[save]] += 1
                 self.discard[gs, self.SC] += 1
+                cs = code[save]
+                self._emit(gs, lambda i, b: ev.second_chance_used(int(ss[i]), self.ids[cs[i]], "second_chance"))
             bust = dup & ~save
             if bust.any():
                 gb, sb = g[bust], s[bust]
-                self._add(gb, sb, code[bust])
+                cb = code[bust]
+                self._add(gb, sb, cb)
                 self.status[gb, sb] = BUSTED
+                self._emit(gb, lambda i, b: ev.busted(int(sb[i]), self.ids[cb[i]]))
             new = ~dup
             g, s, code = g[new], s[new], code[new]
         self._add(g, s, code)
@@ -409,6 +436,8 @@ class BatchState:
         made = (self.nnum[g, s] >= 7) & (self.flip7[g] < 0)
         if made.any():
             self.flip7[g[made]] = s[made]
+            sm = s[made]
+            self._emit(g[made], lambda i, b: ev.flip7(int(sm[i])))
 
     def _offer_target(self, g: Arr, s: Arr, code: Arr) -> None:
         """F7-061, F7-072: the receiver picks an active player for a Freeze or Flip Three."""
@@ -416,6 +445,8 @@ class BatchState:
         some = allowed.any(1)
         if not some.all():  # no one to play it on: discarded
             self.discard[g[~some], code[~some]] += 1
+            sn, cn = s[~some], code[~some]
+            self._emit(g[~some], lambda i, b: ev.discarded(self.ids[cn[i]], int(sn[i]), "no valid target"))
             g, s, code, allowed = g[some], s[some], code[some], allowed[some]
         self.ct_on[g] = True
         self.ct_card[g] = code
@@ -428,6 +459,8 @@ class BatchState:
         active player without one (the receiver picks), else to the discard pile."""
         keep = (self.sc[g, s] < 1) & (self.status[g, s] != BUSTED)
         self.sc[g[keep], s[keep]] += 1
+        sk = s[keep]
+        self._emit(g[keep], lambda i, b: ev.second_chance_kept(int(sk[i]), "second_chance"))
         g, s = g[~keep], s[~keep]
         if g.size == 0:
             return
@@ -435,6 +468,8 @@ class BatchState:
         recv[np.arange(g.size), s] = False
         some = recv.any(1)
         self.discard[g[~some], self.SC] += 1
+        sn = s[~some]
+        self._emit(g[~some], lambda i, b: ev.discarded("second_chance", int(sn[i]), "no eligible player"))
         g, s, recv = g[some], s[some], recv[some]
         self.ct_on[g] = True
         self.ct_card[g] = self.SC
@@ -447,8 +482,11 @@ class BatchState:
         fr = code == self.FREEZE
         if fr.any():
             gf, sf = g[fr], seat[fr]
+            self.ffirst[gf, sf] = self.sc[gf, sf] == 0
             self.status[gf, sf] = FROZEN
             self.frz[gf, sf] += 1
+            cf = chooser[fr]
+            self._emit(gf, lambda i, b: ev.frozen(int(sf[i]), int(cf[i])))
         f3 = ~fr
         if f3.any():
             g3 = g[f3]
@@ -458,6 +496,8 @@ class BatchState:
             self.fd_card[g3] = code[f3]
             self.fd_rem[g3] = 3
             self.fd_n[g3] = 0
+            s3, c3 = seat[f3], chooser[f3]
+            self._emit(g3, lambda i, b: ev.forced_draw_started(int(s3[i]), "flip_three", int(c3[i]), 3))
 
     # ------------------------------------------------------------------ settling
 
@@ -546,6 +586,8 @@ class BatchState:
             g, seat = g[~early], seat[~early]
         code = self._draw(g)
         ok = code >= 0
+        if self.log is not None:
+            self._emit(g[ok], lambda i, b: ev.dealt(int(seat[ok][i]), self.ids[code[ok][i]], "deal"))
         if ok.all():
             self._receive(g, seat, code)
         elif ok.any():
@@ -574,6 +616,10 @@ class BatchState:
         self.dtop[g] += k.astype(np.int32)
         self.deal_pos[g] = k
         self.deal_on[g] = k < P
+        if self.log is not None:
+            for i, b in enumerate(g.tolist()):
+                for j in range(int(k[i])):
+                    self.log[b].append(ev.dealt(int(seats[i, j]), self.ids[codes[i, j]], "deal"))
 
     def _fd_step(self, g: Arr) -> None:
         """One step of a Flip Three (`flip7ref.primitives.forced_draw.ForcedDraw.settle`)."""
@@ -581,9 +627,9 @@ class BatchState:
         busted = self.status[g, t] == BUSTED
         complete = ~busted & (self.fd_rem[g] <= 0)
         if busted.any():
-            self._fd_finish(g[busted], True)
+            self._fd_finish(g[busted], True, "bust")
         if complete.any():
-            self._fd_finish(g[complete], False)
+            self._fd_finish(g[complete], False, "complete")
         draw = ~(busted | complete)
         g, t = g[draw], t[draw]
         if g.size == 0:
@@ -591,23 +637,27 @@ class BatchState:
         code = self._draw(g)
         ex = code < 0
         if ex.any():
-            self._fd_finish(g[ex], False)  # F7-115: the forced draw ends
+            self._fd_finish(g[ex], False, "exhausted")  # F7-115: the forced draw ends
             g, t, code = g[~ex], t[~ex], code[~ex]
         self.fd_rem[g] -= 1
+        self._emit(g, lambda i, b: ev.dealt(int(t[i]), self.ids[code[i]], "flip_three"))
         aside = (code == self.FREEZE) | (code == self.F3)  # F7-073
         if aside.any():
             ga = g[aside]
             self.fd_aside[ga, self.fd_n[ga]] = code[aside]
             self.fd_n[ga] += 1
+            ta, ca = t[aside], code[aside]
+            self._emit(ga, lambda i, b: ev.set_aside(int(ta[i]), self.ids[ca[i]]))
         rest = ~aside
         if rest.any():
             self._receive(g[rest], t[rest], code[rest])
 
-    def _fd_finish(self, g: Arr, bust: bool) -> None:
+    def _fd_finish(self, g: Arr, bust: bool, outcome: str) -> None:
         """F7-078: the Flip Three is discarded; its set-aside cards are discarded on a bust
         (F7-073, D-F7-10 ``discard``), else assigned by its target (D-F7-12 ``target``)."""
         self.fd_on[g] = False
         self.discard[g, self.fd_card[g]] += 1
+        self._emit(g, lambda i, b: ev.forced_draw_ended(int(self.fd_target[b]), "flip_three", outcome))
         n = self.fd_n[g]
         if not (n > 0).any():
             return
@@ -618,6 +668,7 @@ class BatchState:
             gj = g[m]
             if bust:
                 self.discard[gj, self.fd_aside[gj, j]] += 1
+                self._emit(gj, lambda i, b: ev.discarded(self.ids[self.fd_aside[b, j]], int(self.fd_target[b]), "target busted"))
         if bust:
             self.fd_n[g] = 0
             return
@@ -679,6 +730,10 @@ class BatchState:
         ok = (seat >= 0) & (self.status[g, np.maximum(seat, 0)] == ACTIVE)
         if (~ok).any():
             self.discard[g[~ok], card[~ok]] += 1
+            cn, sn = card[~ok], seat[~ok]
+            self._emit(
+                g[~ok], lambda i, b: ev.discarded(self.ids[cn[i]], int(sn[i]) if sn[i] >= 0 else None, "target no longer eligible")
+            )
         if ok.any():
             self._play(g[ok], chooser[ok], seat[ok], card[ok])
 
@@ -694,6 +749,9 @@ class BatchState:
             score[np.flatnonzero(made), f[made]] += self.game.flip7_bonus
         self.totals[g] += score
         self.last_scores[g] = score
+        self.scored[g] = True
+        if self.log is not None:
+            self._round_end_events(g)
         disc = self.discard
         disc[g] += self.line[g].sum(1, dtype=np.int16)
         disc[g, self.SC] += self.sc[g].sum(1, dtype=np.int16)
@@ -725,11 +783,43 @@ class BatchState:
         over = (best >= self.target) & (lead.sum(1) == 1)
         self.done[g[over]] = True
         self.winners[g[over]] = lead[over]
+        if self.log is not None:
+            for i, b in enumerate(g.tolist()):
+                leaders = tuple(np.flatnonzero(lead[i]).tolist())
+                if over[i]:
+                    self.log[b].append(ev.game_won(leaders, tuple(tot[i].tolist()), int(self.rnd[b])))
+                elif best[i] >= self.target:
+                    self.log[b].append(ev.tie_another_round(leaders))
         g = g[~over]
         if g.size:
             self.dealer[g] = (self.dealer[g] + 1) % P
             self.rnd[g] += 1
             self._start_round(g)
+
+    def _round_end_events(self, g: Arr) -> None:
+        """The events of a round end before the table is cleared: ``round_scored``, then the
+        pending work ending with the round, top first (`flip7ref.frames.Frame.end_with_round`)."""
+        assert self.log is not None
+        ids = self.ids
+        for b in g.tolist():
+            log = self.log[b]
+            f = int(self.flip7[b])
+            log.append(ev.round_scored(int(self.rnd[b]), tuple(self.last_scores[b].tolist()), tuple(self.totals[b].tolist()), f if f >= 0 else None))
+            held: list[int] = []
+            if self.ct_on[b]:
+                held.append(int(self.ct_card[b]))
+            if self.as_on[b]:
+                held.extend(self.as_cards[b, : self.as_n[b]].tolist())
+            for c in held:
+                log.append(ev.discarded(ids[c], None, "round ended"))
+            if self.fd_on[b]:
+                log.append(ev.forced_draw_ended(int(self.fd_target[b]), ids[self.fd_card[b]], "round ended"))
+                for c in self.fd_aside[b, : self.fd_n[b]].tolist():
+                    if c != self.fd_card[b]:  # as the reference: a set-aside copy of the draw's own card goes unannounced
+                        log.append(ev.discarded(ids[c], None, "round ended"))
+            if self.rq_on[b]:
+                for c in self.rq_card[b, self.rq_head[b] : self.rq_tail[b]].tolist():
+                    log.append(ev.discarded(ids[c], None, "round ended"))
 
     # ------------------------------------------------------------------ decisions
 
@@ -802,29 +892,39 @@ class BatchState:
             self.offer_ready[turn] = False
             st = ao == STAY
             self.status[go[st], so[st]] = STAYED
+            ss = so[st]
+            self._emit(go[st], lambda i, b: ev.stayed(int(ss[i])))
             h = ~st
             gh, sh = go[h], so[h]
             code = self._draw(gh)
             ex = code < 0
             if ex.any():  # F7-115: a Hit with no card anywhere becomes a Stay
                 self.status[gh[ex], sh[ex]] = STAYED
+                se = sh[ex]
+                self._emit(gh[ex], lambda i, b: ev.stayed(int(se[i]), "empty deck"))
                 gh, sh, code = gh[~ex], sh[~ex], code[~ex]
+            self._emit(gh, lambda i, b: ev.dealt(int(sh[i]), self.ids[code[i]], "hit"))
             if gh.size:
                 self._receive(gh, sh, code)
         c = (kind == PLAY) | (kind == GIVE)
         if c.any():
             gc, tc = g[c], a[c] - 2
             self.ct_on[gc] = False
+            self._emit(gc, lambda i, b: ev.target_chosen(int(self.ct_chooser[b]), self.ids[self.ct_card[b]], int(tc[i])))
             give = kind[c] == GIVE
             if give.any():
                 self.sc[gc[give], tc[give]] += 1
+                tg = tc[give]
+                self._emit(gc[give], lambda i, b: ev.second_chance_given(int(self.ct_chooser[b]), int(tg[i]), "second_chance"))
             p = ~give
             if p.any():
                 self._play(gc[p], actor[c][p], tc[p], self.ct_card[gc[p]].astype(np.int64))
         s = kind == ASSIGN
         if s.any():
             gs = g[s]
-            self.as_targets[gs, self.as_k[gs]] = a[s] - 2
+            ts = a[s] - 2
+            self._emit(gs, lambda i, b: ev.assigned(int(self.as_chooser[b]), self.ids[self.as_cards[b, self.as_k[b]]], int(ts[i])))
+            self.as_targets[gs, self.as_k[gs]] = ts
             self.as_k[gs] += 1
             self.as_ready[gs] = False
         self._settle(g)

@@ -42,10 +42,11 @@ def _section(sections: Mapping[str, tuple[int, int]], index: int) -> str:
 
 def compare(
     players: int = 4, games: int = 2000, *, seed: int = 0, batch: int = 500, options: Mapping[str, object] | None = None,
-    max_moves: int = 20_000,
+    max_moves: int = 20_000, events: bool = True,
 ) -> dict[str, int]:
     """Play ``games`` random games (seeds ``seed .. seed + games - 1``) in both engines in
-    lockstep, ``batch`` at a time.
+    lockstep, ``batch`` at a time; with ``events`` the whole event log of each game is compared too
+    when it ends (`flip7ref.batch.core.BatchState.record_events`).
 
     Returns:
         ``{"games": ..., "decisions": ...}`` compared.
@@ -61,6 +62,8 @@ def compare(
     for first in range(seed, seed + games, batch):
         seeds = list(range(first, min(first + batch, seed + games)))
         bs = BatchState(game, len(seeds), seed=first, shuffle="reference")
+        if events:
+            bs.record_events()
         bs.reset(seeds=seeds)
         states: list[State] = [_settled(game.new_initial_state(seed=s)) for s in seeds]
         rngs = [random.Random(s) for s in seeds]
@@ -72,6 +75,9 @@ def compare(
             for i, st in enumerate(states):
                 _check(st, bs, i, obs[i], index, encoder, seeds[i], moves)
                 if st.is_terminal():
+                    if events and bs.log is not None and bs.log[i] is not None:
+                        _check_events(st, bs.log[i], seeds[i])
+                        bs.log[i] = None  # type: ignore[call-overload]
                     continue
                 live += 1
                 legal = index.legal_indices(st)
@@ -117,6 +123,16 @@ def _check(st: State, bs: BatchState, i: int, got: Arr, index: Any, encoder: Any
     mask = index.mask(st)
     if mask != bs.legal[i].astype(int).tolist():
         raise Difference(f"{where}: legal mask {bs.legal[i].astype(int).tolist()}, the reference has {mask}")
+
+
+def _check_events(st: State, log: Sequence[Any], seed: int) -> None:
+    want = [e.to_dict() for e in st.events()]
+    got = [e.to_dict() for e in log]
+    for k, (w, o) in enumerate(zip(want, got, strict=False)):
+        if w != o:
+            raise Difference(f"game seed {seed}: event {k} is {o}, the reference has {w}")
+    if len(want) != len(got):
+        raise Difference(f"game seed {seed}: {len(got)} events, the reference has {len(want)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
