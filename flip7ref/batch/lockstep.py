@@ -41,8 +41,14 @@ def _section(sections: Mapping[str, tuple[int, int]], index: int) -> str:
 
 
 def compare(
-    players: int = 4, games: int = 2000, *, seed: int = 0, batch: int = 500, options: Mapping[str, object] | None = None,
-    max_moves: int = 20_000, events: bool = True,
+    players: int = 4,
+    games: int = 2000,
+    *,
+    seed: int = 0,
+    batch: int = 500,
+    options: Mapping[str, object] | None = None,
+    max_moves: int = 20_000,
+    events: bool = True,
 ) -> dict[str, int]:
     """Play ``games`` random games (seeds ``seed .. seed + games - 1``) in both engines in
     lockstep, ``batch`` at a time; with ``events`` the whole event log of each game is compared too

@@ -18,7 +18,8 @@ def random_actions(bs: BatchState, games: Arr, rng: np.random.Generator) -> Arr:
     """One uniformly random legal action index for each game of ``games`` (a game with no
     legal action, one that is over, gets 0)."""
     legal = bs.legal[games]
-    return np.argmax(rng.random(legal.shape) * legal, axis=1)
+    out: Arr = np.argmax(rng.random(legal.shape) * legal, axis=1)
+    return out
 
 
 def threshold_actions(bs: BatchState, games: Arr, threshold: int) -> Arr:

@@ -93,17 +93,16 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             g = g[~bs.done[g] & (bs.actor[g] != self.seat)]
             if g.size == 0:
                 return
-            if self.policy == "random":
-                a = random_actions(bs, g, self._rng)
-            else:
-                a = threshold_actions(bs, g, self.threshold)
+            a = random_actions(bs, g, self._rng) if self.policy == "random" else threshold_actions(bs, g, self.threshold)
             bs.step(a, g)
 
     def _obs(self) -> dict[str, Arr]:
         bs = self.state
         return {"observation": bs.observe(self.seat), "action_mask": bs.legal.astype(np.int8)}
 
-    def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Arr], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Arr], dict[str, Any]]:
         """Deal ``num_envs`` new games (seeded from ``seed``: the same seed, the same games)
         and play the other seats up to the learner's first decision.
 
