@@ -49,10 +49,13 @@ def compare(
     options: Mapping[str, object] | None = None,
     max_moves: int = 20_000,
     events: bool = True,
+    policy: str = "random",
 ) -> dict[str, int]:
     """Play ``games`` random games (seeds ``seed .. seed + games - 1``) in both engines in
     lockstep, ``batch`` at a time; with ``events`` the whole event log of each game is compared too
-    when it ends (`flip7ref.batch.core.BatchState.record_events`).
+    when it ends (`flip7ref.batch.core.BatchState.record_events`).  ``policy``: ``random``
+    (one random legal index) or ``threshold:N`` (the reference's `ThresholdStrategy` decides,
+    and the batched `flip7ref.batch.policies.threshold_actions` must choose the same).
 
     Returns:
         ``{"games": ..., "decisions": ...}`` compared.
@@ -61,6 +64,11 @@ def compare(
         Difference: the first disagreement (game seed, decision number, what differs).
     """
     from ..rl.encoding import ActionIndex, ObservationEncoder
+    from ..strategies import ThresholdStrategy
+    from .policies import parse_policy, threshold_actions
+
+    kind, threshold = parse_policy(policy)
+    strategy = ThresholdStrategy(threshold)
 
     game = Game("flip7", players, dict(options or {}))
     index, encoder = ActionIndex(game), ObservationEncoder(game)
@@ -77,6 +85,7 @@ def compare(
         while True:
             obs = bs.observe(np.maximum(bs.actor, 0))
             actions = np.zeros(len(seeds), np.int64)
+            batched = threshold_actions(bs, np.arange(len(seeds)), threshold) if kind == "threshold" else actions
             live = 0
             for i, st in enumerate(states):
                 _check(st, bs, i, obs[i], index, encoder, seeds[i], moves)
@@ -87,7 +96,13 @@ def compare(
                     continue
                 live += 1
                 legal = index.legal_indices(st)
-                a = rngs[i].choice(legal)
+                if kind == "threshold":
+                    a = index.encode(st, strategy.choose(st, rngs[i]))
+                    if a != batched[i]:
+                        why = f"threshold policy chose {batched[i]}, the reference {a}"
+                        raise Difference(f"game seed {seeds[i]}, decision {moves}: {why}")
+                else:
+                    a = rngs[i].choice(legal)
                 actions[i] = a
                 states[i] = _settled(st.apply(index.decode(st, a)))
                 decisions += 1

@@ -7,9 +7,12 @@ game; the other seats are played inside `Flip7VectorEnv.step` by a batched polic
 Observations are ``{"observation": (n, size) float32, "action_mask": (n, A) int8}`` in the
 layout of `flip7ref.rl.encoding`; actions are the same indices.
 
-Autoreset is Gymnasium's ``SAME_STEP`` mode: a game that ends is dealt again at once, its
-last observation and outcome in ``infos["final_obs"]``, ``infos["final_info"]`` (so the
-observation returned always has a usable mask).  An illegal index leaves that game as it
+Rewards (``points``) are the changes of the learner's total since the last step, so that
+they add up to its final total: points scored before its first decision of a game (the
+other seats play first) count in its first reward.  Autoreset is Gymnasium's ``SAME_STEP``
+mode: a game that ends is dealt again at once, its last observation and outcome in
+``infos["final_obs"]``, ``infos["final_info"]`` (so the observation returned always has a
+usable mask).  An illegal index leaves that game as it
 was and gives ``illegal_reward``.  Needs the ``[rl]`` extra (gymnasium).
 """
 
@@ -84,6 +87,7 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._rng = np.random.default_rng(0)
         self._learner_moves = np.zeros(num_envs, np.int64)
+        self._seen = np.zeros(num_envs, np.int64)  # the learner's total the rewards have paid out so far
 
     def _others(self, games: Arr) -> None:
         """Play the other seats of ``games`` until the learner decides or the game ends."""
@@ -117,6 +121,7 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             self.state.next_seed = int(seed)
         self.state.reset()
         self._learner_moves[:] = 0
+        self._seen = np.zeros(self.num_envs, np.int64)
         self._others(np.arange(self.num_envs))
         return self._obs(), {}
 
@@ -130,7 +135,7 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         """
         bs = self.state
         a = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        before = bs.totals[:, self.seat].copy()
+        before = self._seen
         taken = bs.step(a)
         self._learner_moves += 1
         self._others(np.arange(self.num_envs))
@@ -141,6 +146,7 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         else:
             rewards = np.where(terminated, np.where(bs.winners[:, self.seat], 1.0, -1.0), 0.0).astype(np.float32)
         rewards[~taken] = self.illegal_reward
+        self._seen = bs.totals[:, self.seat].copy()
         infos: dict[str, Any] = {"illegal_action": ~taken}
         ended = np.flatnonzero(terminated | truncated)
         if ended.size:
@@ -152,5 +158,6 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             infos["_final_info"] = mask
             bs.reset(ended)
             self._learner_moves[ended] = 0
+            self._seen[ended] = 0  # the points of the next game before the learner's first decision count in its first reward
             self._others(ended)
         return self._obs(), rewards, terminated, truncated, infos
