@@ -87,7 +87,7 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._rng = np.random.default_rng(0)
         self._learner_moves = np.zeros(num_envs, np.int64)
-        self._seen = np.zeros(num_envs, np.int64)  # the learner's total the rewards have paid out so far
+        self._seen: Arr = np.zeros(num_envs, np.int64)  # the learner's total the rewards have paid out so far
 
     def _others(self, games: Arr) -> None:
         """Play the other seats of ``games`` until the learner decides or the game ends."""
@@ -146,7 +146,7 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         else:
             rewards = np.where(terminated, np.where(bs.winners[:, self.seat], 1.0, -1.0), 0.0).astype(np.float32)
         rewards[~taken] = self.illegal_reward
-        self._seen = bs.totals[:, self.seat].copy()
+        self._seen = bs.totals[:, self.seat].astype(np.int64)
         infos: dict[str, Any] = {"illegal_action": ~taken}
         ended = np.flatnonzero(terminated | truncated)
         if ended.size:
