@@ -50,12 +50,14 @@ def compare(
     max_moves: int = 20_000,
     events: bool = True,
     policy: str = "random",
+    progress: Any = None,
 ) -> dict[str, int]:
     """Play ``games`` random games (seeds ``seed .. seed + games - 1``) in both engines in
     lockstep, ``batch`` at a time; with ``events`` the whole event log of each game is compared too
     when it ends (`flip7ref.batch.core.BatchState.record_events`).  ``policy``: ``random``
     (one random legal index) or ``threshold:N`` (the reference's `ThresholdStrategy` decides,
     and the batched `flip7ref.batch.policies.threshold_actions` must choose the same).
+    ``progress(games, decisions)`` is called after each batch when given.
 
     Returns:
         ``{"games": ..., "decisions": ...}`` compared.
@@ -115,6 +117,8 @@ def compare(
             moves += 1
             if moves > max_moves:
                 raise Difference(f"games {seeds[0]}..{seeds[-1]} did not end within {max_moves} decisions")
+        if progress is not None:
+            progress(seeds[-1] - seed + 1, decisions)
     return {"games": games, "decisions": decisions}
 
 
@@ -164,12 +168,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4, help="seats (default %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed (default %(default)s)")
     parser.add_argument("--batch", type=int, default=1000, help="games stepped together (default %(default)s)")
+    parser.add_argument("--progress", action="store_true", help="print a line to stderr after each batch")
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:
         parser.error("--games and --batch must be at least 1, --players 1..18")
     start = time.perf_counter()
     try:
-        done = compare(args.players, args.games, seed=args.seed, batch=args.batch)
+        report = (lambda n, d: print(f"{n} games, {d} decisions agree", file=sys.stderr, flush=True)) if args.progress else None
+        done = compare(args.players, args.games, seed=args.seed, batch=args.batch, progress=report)
     except Difference as exc:
         print(f"difference: {exc}", file=sys.stderr)
         return 1
