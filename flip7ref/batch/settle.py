@@ -69,28 +69,38 @@ class Settling(Rules):
         self.turn[gh] = seats[has, first[has]]
         self.offer_ready[gh] = True
         out: Arr = g[~has]
-        self.rover[out] = True
+        if out.size:
+            self._round_end(out)  # F7-110, at once
         return out  # only the games whose round ends settle on
 
     def _deal_step(self, g: Arr) -> None:
         """F7-020, F7-025: the deal goes on to the next active seat: dealt a card, or asked
-        Hit or Stay at its slot when it already holds cards; past the last seat it is over."""
+        Hit or Stay at its slot when it already holds cards; past the last seat it is over.
+        A run of seats with empty lines whose cards are numbers and modifiers is dealt at
+        once (`_deal_run`): no duplicate, Flip 7 or decision can arise there."""
         P = self.P
-        fast = (self.deal_pos[g] == 0) & (self.dtop[g] + P <= self.dend[g])
-        if fast.any():  # the deal's first cards up to the first action card, at once
-            gf = g[fast]
-            codes = self.deck[gf[:, None], self.dtop[gf, None] + np.arange(P)].astype(np.int64)
-            plain = self.is_num[codes] | self.is_mod[codes]
-            k = np.where(plain.all(1), P, np.argmin(plain, 1))
-            some = k > 0
-            if some.any():
-                self._deal_all(gf[some], codes[some], k[some])
-                g = np.concatenate([g[~fast], gf[~some]])
-                if g.size == 0:
-                    return
         pp = self.deal_pos[g, None] + np.arange(P)
         seats = (self.dealer[g, None] + 1 + pp) % P
         act = (pp < P) & (self.status[g[:, None], seats] == ACTIVE)
+        early = act & (self.llen[g[:, None], seats] > 0)
+        before = np.cumsum(early, 1) == 0  # positions before the first seat holding early cards
+        elig = act & ~early & before
+        rank = np.cumsum(elig, 1) - 1  # the card each eligible position gets, counted from the top
+        codes = self.deck[g[:, None], np.minimum(self.dtop[g, None] + np.arange(P), self.D - 1)].astype(np.int64)
+        plain = (self.is_num[codes] | self.is_mod[codes]) & (self.dtop[g, None] + np.arange(P) < self.dend[g, None])
+        run = np.where(plain.all(1), P, np.argmin(plain, 1))  # cards from the top until an action (or the pile's end)
+        dealt = elig & (rank < run[:, None])
+        some = dealt.any(1)
+        if some.any():
+            gr = g[some]
+            self._deal_run(gr, seats[some], dealt[some], rank[some], codes[some])
+            last = P - 1 - np.argmax(dealt[some][:, ::-1], 1)
+            self.deal_pos[gr] = pp[some, last] + 1
+            done = ~(act[some] & ~dealt[some] & (np.arange(P) > last[:, None])).any(1)
+            self.deal_on[gr[done]] = False  # nobody left to deal to
+            g, pp, seats, act = g[~some], pp[~some], seats[~some], act[~some]
+            if g.size == 0:
+                return
         has = act.any(1)
         self.deal_on[g[~has]] = False
         if not has.any():
@@ -99,10 +109,10 @@ class Settling(Rules):
         g = g[has]
         seat = seats[has, j]
         self.deal_pos[g] = pp[has, j] + 1
-        early = self.llen[g, seat] > 0
-        if early.any():
-            self.dealoffer[g[early]] = seat[early]
-            g, seat = g[~early], seat[~early]
+        early1 = self.llen[g, seat] > 0
+        if early1.any():
+            self.dealoffer[g[early1]] = seat[early1]
+            g, seat = g[~early1], seat[~early1]
         code = self._draw(g)
         ok = code >= 0
         if self.log is not None:
@@ -112,17 +122,12 @@ class Settling(Rules):
         elif ok.any():
             self._receive(g[ok], seat[ok], code[ok])
 
-    def _deal_all(self, g: Arr, codes: Arr, k: Arr) -> None:
-        """The first ``k`` cards of the deal at once, where they are numbers and modifiers
-        (F7-020): seat ``dealer + 1 + j`` gets card ``j`` (all seats are active with empty
-        lines when the deal starts); no duplicate, Flip 7 or decision can arise."""
-        P = self.P
-        cols = np.arange(P)
-        m = cols < k[:, None]
-        seats = (self.dealer[g, None] + 1 + cols) % P
-        gg = np.broadcast_to(g[:, None], m.shape)[m]
-        ss = seats[m]
-        cc = codes[m]
+    def _deal_run(self, g: Arr, seats: Arr, dealt: Arr, rank: Arr, codes: Arr) -> None:
+        """Deal position ``j`` of each game (where ``dealt``) the card ``rank[j]`` from the top
+        (``codes``): numbers and modifiers to seats with empty lines (F7-020)."""
+        gg = np.broadcast_to(g[:, None], dealt.shape)[dealt]
+        ss = seats[dealt]
+        cc = np.take_along_axis(codes, np.maximum(rank, 0), 1)[dealt]
         self.line[gg, ss, cc] += 1
         self.lorder[gg, ss, 0] = cc
         self.llen[gg, ss] = 1
@@ -130,46 +135,49 @@ class Settling(Rules):
         self.numsum[gg, ss] += self.rank[cc]
         self.modsum[gg, ss] += self.addv[cc]
         self.x2[gg, ss] |= self.isx2[cc]
-        onehot = (codes[:, :, None] == np.arange(self.C)) & m[:, :, None]
-        self.unseen[g] -= onehot.sum(1, dtype=np.int16)
-        self.dtop[g] += k.astype(np.int32)
-        self.deal_pos[g] = k
-        self.deal_on[g] = k < P
+        n = dealt.sum(1)
+        taken = (np.arange(self.P) < n[:, None])[:, :, None] & (codes[:, :, None] == np.arange(self.C))
+        self.unseen[g] -= taken.sum(1, dtype=np.int16)
+        self.dtop[g] += n.astype(np.int32)
         if self.log is not None:
             for i, b in enumerate(g.tolist()):
-                for j in range(int(k[i])):
-                    self.log[b].append(ev.dealt(int(seats[i, j]), self.ids[codes[i, j]], "deal"))
+                for j in np.flatnonzero(dealt[i]).tolist():
+                    self.log[b].append(ev.dealt(int(seats[i, j]), self.ids[codes[i, rank[i, j]]], "deal"))
 
     def _fd_step(self, g: Arr) -> None:
-        """One step of a Flip Three (`flip7ref.primitives.forced_draw.ForcedDraw.settle`)."""
-        t = self.fd_target[g].astype(np.int64)
-        busted = self.status[g, t] == BUSTED
-        complete = ~busted & (self.fd_rem[g] <= 0)
-        if busted.any():
-            self._fd_finish(g[busted], True, "bust")
-        if complete.any():
-            self._fd_finish(g[complete], False, "complete")
-        draw = ~(busted | complete)
-        g, t = g[draw], t[draw]
-        if g.size == 0:
-            return
-        code = self._draw(g)
-        ex = code < 0
-        if ex.any():
-            self._fd_finish(g[ex], False, "exhausted")  # F7-115: the forced draw ends
-            g, t, code = g[~ex], t[~ex], code[~ex]
-        self.fd_rem[g] -= 1
-        self._emit(g, lambda i, b: ev.dealt(int(t[i]), self.ids[code[i]], "flip_three"))
-        aside = (code == self.FREEZE) | (code == self.F3)  # F7-073
-        if aside.any():
-            ga = g[aside]
-            self.fd_aside[ga, self.fd_n[ga]] = code[aside]
-            self.fd_n[ga] += 1
-            ta, ca = t[aside], code[aside]
-            self._emit(ga, lambda i, b: ev.set_aside(int(ta[i]), self.ids[ca[i]]))
-        rest = ~aside
-        if rest.any():
-            self._receive(g[rest], t[rest], code[rest])
+        """A Flip Three's steps (`flip7ref.primitives.forced_draw.ForcedDraw.settle`), repeated in
+        each game while it stays on top (no target choice pushed, no Flip 7 made): its cards
+        one by one, then its end."""
+        while g.size:
+            t = self.fd_target[g].astype(np.int64)
+            busted = self.status[g, t] == BUSTED
+            complete = ~busted & (self.fd_rem[g] <= 0)
+            if busted.any():
+                self._fd_finish(g[busted], True, "bust")
+            if complete.any():
+                self._fd_finish(g[complete], False, "complete")
+            draw = ~(busted | complete)
+            g, t = g[draw], t[draw]
+            if g.size == 0:
+                return
+            code = self._draw(g)
+            ex = code < 0
+            if ex.any():
+                self._fd_finish(g[ex], False, "exhausted")  # F7-115: the forced draw ends
+                g, t, code = g[~ex], t[~ex], code[~ex]
+            self.fd_rem[g] -= 1
+            self._emit(g, lambda i, b, t=t, code=code: ev.dealt(int(t[i]), self.ids[code[i]], "flip_three"))
+            aside = (code == self.FREEZE) | (code == self.F3)  # F7-073
+            if aside.any():
+                ga = g[aside]
+                self.fd_aside[ga, self.fd_n[ga]] = code[aside]
+                self.fd_n[ga] += 1
+                ta, ca = t[aside], code[aside]
+                self._emit(ga, lambda i, b, ta=ta, ca=ca: ev.set_aside(int(ta[i]), self.ids[ca[i]]))
+            rest = ~aside
+            if rest.any():
+                self._receive(g[rest], t[rest], code[rest])
+            g = g[~self.ct_on[g] & (self.flip7[g] < 0)]
 
     def _fd_finish(self, g: Arr, bust: bool, outcome: str) -> None:
         """F7-078: the Flip Three is discarded; its set-aside cards are discarded on a bust
@@ -318,6 +326,7 @@ class Settling(Rules):
             self.dealer[g] = (self.dealer[g] + 1) % P
             self.rnd[g] += 1
             self._start_round(g)
+            self._deal_step(g)  # the deal's first cards at once
 
     def _round_end_events(self, g: Arr) -> None:
         """The events of a round end before the table is cleared: ``round_scored``, then the
