@@ -166,18 +166,27 @@ class Settling(Rules):
                 self._fd_finish(g[ex], False, "exhausted")  # F7-115: the forced draw ends
                 g, t, code = g[~ex], t[~ex], code[~ex]
             self.fd_rem[g] -= 1
-            self._emit(g, lambda i, b, t=t, code=code: ev.dealt(int(t[i]), self.ids[code[i]], "flip_three"))
+            if self.log is not None:
+                self._emit_cards(g, t, code, "dealt")
             aside = (code == self.FREEZE) | (code == self.F3)  # F7-073
             if aside.any():
                 ga = g[aside]
                 self.fd_aside[ga, self.fd_n[ga]] = code[aside]
                 self.fd_n[ga] += 1
                 ta, ca = t[aside], code[aside]
-                self._emit(ga, lambda i, b, ta=ta, ca=ca: ev.set_aside(int(ta[i]), self.ids[ca[i]]))
+                if self.log is not None:
+                    self._emit_cards(ga, ta, ca, "set_aside")
             rest = ~aside
             if rest.any():
                 self._receive(g[rest], t[rest], code[rest])
             g = g[~self.ct_on[g] & (self.flip7[g] < 0)]
+
+    def _emit_cards(self, g: Arr, seats: Arr, codes: Arr, kind: str) -> None:
+        """Record ``dealt`` (inside the Flip Three) or ``set_aside`` events, one per game of ``g``."""
+        assert self.log is not None
+        for i, b in enumerate(g.tolist()):
+            seat, card = int(seats[i]), self.ids[codes[i]]
+            self.log[b].append(ev.dealt(seat, card, "flip_three") if kind == "dealt" else ev.set_aside(seat, card))
 
     def _fd_finish(self, g: Arr, bust: bool, outcome: str) -> None:
         """F7-078: the Flip Three is discarded; its set-aside cards are discarded on a bust
