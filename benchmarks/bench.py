@@ -21,7 +21,9 @@ keeps every run.
 
 With ``--rl`` it also reports the steps per second of the PettingZoo, Gymnasium
 and OpenSpiel environments of ``flip7ref.rl`` (``benchmarks/bench_rl.py``; a
-one-line note instead when the ``[rl]`` extra is not installed).
+one-line note instead when the ``[rl]`` extra is not installed), and of the batched
+engine ``flip7ref.batch`` at batch 1, 256 and 4096 beside the single Gymnasium env
+(median and range of the runs).
 
 Side by side (``--compare``, see ``benchmarks/side_by_side.py``): several builds in one
 run, alternating, each measurement in a fresh process; the median speed ratio to the
@@ -234,6 +236,8 @@ def main() -> None:
             for label, r in rl.items():
                 spread = ", ".join(f"{x:.0f}" for x in r["runs_steps_per_second"])
                 console.print(f"{label}: {r['steps_per_second']:.0f} steps/s, random legal actions (runs: {spread})")
+            results["batch"] = batched = bench_rl.bench_batched(args.rl_steps, args.repeat)  # flip7ref.batch
+            bench_rl.print_batched(batched, console.print)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)

@@ -13,8 +13,16 @@ Each environment plays 4-player games with uniformly random legal actions
 - OpenSpiel: ``state.apply_action`` calls, chance outcomes included (sampled with
   the exact probabilities), of the ``python_flip7ref`` game.
 
+The batched engine (``flip7ref.batch``, base Flip 7, 4 players) at batch 1, 256 and 4096:
+
+- batch step: ``BatchState.step`` decisions per second, pgx-style (every seat's decision is
+  one step, uniformly random legal actions drawn as arrays, finished games dealt again);
+- batch vector env: ``Flip7VectorEnv.step`` learner steps per second (seat 0 random, three
+  threshold:20 opponents inside the step, as the single Gymnasium env above).
+
 Times are CPU time of this process (``time.process_time``); the best of
-``--repeat`` runs is reported.
+``--repeat`` runs is reported for the single environments, the median and the range of the
+runs for the batched engine (the machine is shared: the range shows the noise).
 """
 
 from __future__ import annotations
@@ -104,6 +112,88 @@ def bench_openspiel(edition: str, steps: int, seed: int = 0) -> dict[str, float]
     return {"steps_per_second": steps / seconds, "games": games, "seconds": seconds}
 
 
+BATCHES = (1, 256, 4096)
+"""Batch sizes of the batched engine's measurements."""
+
+
+def bench_batch_step(batch: int, steps: int, seed: int = 0) -> dict[str, float]:
+    """Batched-engine decisions per second: ``steps`` decisions in all (at least 50 batch steps)."""
+    import numpy as np
+
+    from flip7ref import Game
+    from flip7ref.batch import BatchState
+
+    bs = BatchState(Game("flip7", 4), batch, seed, "numpy")
+    rng = np.random.default_rng(seed)
+    rounds = max(50, steps // batch)
+    games = 0
+    start = time.process_time()
+    for _ in range(rounds):
+        bs.step(np.argmax(rng.random(bs.legal.shape) * bs.legal, 1))
+        done = np.flatnonzero(bs.done)
+        if done.size:
+            games += done.size
+            bs.reset(done)
+    seconds = time.process_time() - start
+    return {"steps_per_second": rounds * batch / seconds, "games": games, "seconds": seconds}
+
+
+def bench_batch_env(batch: int, steps: int, seed: int = 0) -> dict[str, float]:
+    """``Flip7VectorEnv`` learner steps per second (``steps`` in all, at least 20 batch steps)."""
+    import numpy as np
+
+    from flip7ref.batch.vector_env import Flip7VectorEnv
+
+    env = Flip7VectorEnv(batch, 4, opponents="threshold:20")
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    rounds = max(20, steps // batch)
+    games = 0
+    start = time.process_time()
+    for _ in range(rounds):
+        mask = obs["action_mask"]
+        obs, _r, terminated, _t, _i = env.step(np.argmax(rng.random(mask.shape) * mask, 1))
+        games += int(terminated.sum())
+    seconds = time.process_time() - start
+    return {"steps_per_second": rounds * batch / seconds, "games": games, "seconds": seconds}
+
+
+def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
+    """The batched engine at each of `BATCHES`: the median and range of ``repeat`` runs, with
+    the ratio of the median to the single Gymnasium env's median (Flip 7, 4 players)."""
+    import statistics
+
+    single = [bench_gymnasium("flip7", steps, seed)["steps_per_second"] for seed in range(repeat)]
+    out: dict[str, Any] = {"gymnasium flip7 (single env)": _spread(single, None)}
+    base = statistics.median(single)
+    for batch in BATCHES:
+        work = steps * (1 if batch == 1 else 20)
+        for label, bench in (("batch step", bench_batch_step), ("batch vector env", bench_batch_env)):
+            runs = [
+                bench(batch, work // (4 if label == "batch vector env" else 1), seed)["steps_per_second"]
+                for seed in range(repeat)
+            ]
+            out[f"{label} flip7 B={batch}"] = _spread(runs, base)
+    return out
+
+
+def _spread(runs: list[float], base: float | None) -> dict[str, Any]:
+    import statistics
+
+    median = statistics.median(runs)
+    entry: dict[str, Any] = {"median": median, "low": min(runs), "high": max(runs), "runs_steps_per_second": runs}
+    if base:
+        entry["ratio_to_single_env"] = median / base
+    return entry
+
+
+def print_batched(results: dict[str, Any], out: Any = print) -> None:
+    """One line per measurement of `bench_batched`: median, range and ratio."""
+    for label, r in results.items():
+        ratio = f", {r['ratio_to_single_env']:.0f}x the single env" if "ratio_to_single_env" in r else ""
+        out(f"{label}: {r['median']:,.0f} steps/s median (range {r['low']:,.0f}-{r['high']:,.0f}){ratio}")
+
+
 BENCHES = {"pettingzoo": bench_pettingzoo, "gymnasium": bench_gymnasium, "openspiel": bench_openspiel}
 
 
@@ -121,6 +211,7 @@ def bench_all(steps: int, repeat: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20_000, help="steps per run (default %(default)s)")
+    parser.add_argument("--batch-only", action="store_true", help="only the batched engine and the single Gymnasium env")
     parser.add_argument("--repeat", type=int, default=3, help="runs; the best is reported (default %(default)s)")
     args = parser.parse_args()
     if args.steps < 1 or args.repeat < 1:
@@ -128,9 +219,13 @@ def main() -> None:
     missing = available()
     if missing:
         parser.exit(0, f"RL benchmarks skipped: {missing}\n")
+    if args.batch_only:
+        print_batched(bench_batched(args.steps, args.repeat))
+        return
     for label, r in bench_all(args.steps, args.repeat).items():
         spread = ", ".join(f"{x:.0f}" for x in r["runs_steps_per_second"])
         print(f"{label}: {r['steps_per_second']:.0f} steps/s (runs: {spread})")
+    print_batched(bench_batched(args.steps, args.repeat))
 
 
 if __name__ == "__main__":

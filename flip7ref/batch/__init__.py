@@ -1,0 +1,35 @@
+"""A batched engine: many games of base Flip 7 stepped at once with NumPy array operations.
+
+A second implementation of the rules, written for reinforcement learning at scale (the
+optional ``[batch]`` extra: NumPy; ``[rl]`` adds the Gymnasium vector environment).  It is
+held to the reference like any foreign engine (docs/batch.md): it speaks the engine
+protocol (``python -m flip7ref.batch.engine``), passes the conformance cases of the readings
+it declares, and agrees with the reference in lockstep over random games
+(`flip7ref.batch.lockstep`).  The reference interpreter stays the authority.
+
+- `init` / `step` (`flip7ref.batch.core`): a pgx-style pure API,
+  ``init(seed, batch) -> BatchState`` and ``step(state, actions) -> BatchState``;
+- `BatchState`: the games' arrays, stepped in place (`BatchState.step`), with observations
+  and masks in the layout of `flip7ref.rl.encoding` (same action indices, same vector);
+- `Flip7VectorEnv` (`flip7ref.batch.vector_env`): a ``gymnasium.vector.VectorEnv``.
+
+Covered: base Flip 7 (numbers, modifiers, Freeze, Flip Three, Second Chance) at the
+default readings (`SUPPORTED_OPTIONS`), 1 to 18 players.  Vengeance is not covered yet.
+
+Raises:
+    ImportError: on import, when NumPy is missing (the message says how to install it).
+"""
+
+from __future__ import annotations
+
+from ..install import extra_hint
+
+try:
+    import numpy as _numpy  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on the installation
+    message = f"flip7ref.batch needs the optional [batch] extra ({exc.name} is missing): {extra_hint('batch')}"
+    raise ImportError(message, name=exc.name) from exc
+
+from .core import SUPPORTED_OPTIONS, BatchState, init, step
+
+__all__ = ["SUPPORTED_OPTIONS", "BatchState", "init", "step"]

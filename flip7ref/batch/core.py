@@ -1,0 +1,341 @@
+"""The batched engine: ``B`` games of base Flip 7 as NumPy arrays, stepped together.
+
+`BatchState` holds the games and takes one decision in each (`BatchState.step`); its rules
+are in `flip7ref.batch.rules`.  `init` and `step` are the pgx-style pure API over it.
+Action indices and the observation vector are those of `flip7ref.rl.encoding` for the
+game (hit 0, stay 1, target ``s`` at ``2 + s``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import events as ev
+from ..errors import OptionError
+from ..game import Game
+from ..pile import shuffled
+from .rules import (
+    _Q,
+    ACTIVE,
+    ASSIGN,
+    BUSTED,
+    GIVE,
+    HIT,
+    N_DECISION_KINDS,
+    OFFER,
+    PLAY,
+    STAY,
+    STAYED,
+    SUPPORTED_OPTIONS,
+    TERMINAL,
+    check_game,
+)
+from .settle import Settling
+
+Arr = np.ndarray[Any, Any]
+
+__all__ = ["GIVE", "HIT", "OFFER", "STAY", "SUPPORTED_OPTIONS", "BatchState", "check_game", "init", "step"]
+
+
+class BatchState(Settling):
+    """``batch`` games of base Flip 7 (one `flip7ref.Game`), stepped together in place.
+
+    Every game is always at a decision or over: `kind`, `actor` and `legal` say which
+    (read them after `reset`/`step`).  Actions are indices of `flip7ref.rl.encoding.ActionIndex`
+    (``0`` hit, ``1`` stay, ``2 + s`` target seat ``s``).
+
+    Args:
+        game: the game (edition ``flip7``, see `check_game`).
+        batch: the number of games (at least 1).
+        seed: seeds the games: game ``i`` of the first deal gets seed ``seed + i`` (see
+            `reset`), and NumPy's generator for ``shuffle="numpy"``.
+        shuffle: ``reference`` (deal and reshuffle as the reference does for the game's
+            seed: the same cards in the same order) or ``numpy`` (faster, another order).
+
+    Raises:
+        OptionError: a game the engine does not play, a batch below 1, an unknown shuffle.
+
+    Attributes (arrays, first axis the game; ``P`` seats, ``C`` card kinds):
+        status (B, P): 0 active, 1 stayed, 2 frozen, 3 busted.  totals (B, P): points.
+        line (B, P, C): card counts of each line; ``lorder``/``llen`` the same in order.
+        sc, frz (B, P): Second Chances held and Freezes kept in front.
+        done (B,): the game is over; winners (B, P).  dealer, turn, rnd (B,).
+        kind, actor (B,): the decision open now; legal (B, A): its legal indices.
+        last_scores (B, P): each seat's score of the game's last finished round.
+    """
+
+    def __init__(self, game: Game, batch: int, seed: int = 0, shuffle: str = "reference") -> None:
+        check_game(game)
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise OptionError(f"batch: expected a whole number >= 1, got {batch!r}")
+        if shuffle not in ("reference", "numpy"):
+            raise OptionError(f"shuffle: expected 'reference' or 'numpy', got {shuffle!r}")
+        self._tables(game, batch, seed, shuffle)
+        self._alloc()
+        self.reset()
+
+    def copy(self) -> BatchState:
+        """An independent copy (every array copied; the game and generator shared)."""
+        new = object.__new__(BatchState)
+        for name, value in self.__dict__.items():
+            setattr(new, name, value.copy() if isinstance(value, np.ndarray) else value)
+        new.seeds = list(self.seeds)
+        return new
+
+    def record_events(self) -> None:
+        """From now on keep each game's events (the reference's vocabulary, `flip7ref.events`)
+        in ``log[game]``, as the protocol adapter does; slower, so off by default."""
+        self.log = [[] for _ in range(self.B)]
+
+    # ------------------------------------------------------------------ new games
+
+    def reset(self, games: Arr | None = None, seeds: Sequence[int | str] | None = None) -> None:
+        """Start new games in the slots ``games`` (indices; all when None), dealt up to the
+        first decision.  Game seeds: ``seeds`` (one per game), else the next whole numbers
+        after the last seed used (``seed``, ``seed + 1``...), as `flip7ref.Game.new_initial_state`
+        takes them: under ``shuffle="reference"`` each game's deck is the reference's for
+        that seed, dealer seat 0."""
+        g = np.arange(self.B) if games is None else np.asarray(games, dtype=np.int64)
+        if g.size == 0:
+            return
+        if seeds is None:
+            seeds = list(range(self.next_seed, self.next_seed + g.size))
+            self.next_seed += g.size
+        elif len(seeds) != g.size:
+            raise OptionError(f"seeds: expected {g.size} seeds (one per game), got {len(seeds)}")
+        if self.shuffle == "reference":
+            for b, sd in zip(g.tolist(), seeds, strict=True):
+                cards = self.sorted_deck.tolist()
+                self.seeds[b] = str(sd)
+                shuffled(cards, self.seeds[b], 0)
+                self.deck[b] = cards
+        else:
+            keys = self.rng.random((g.size, self.D))
+            self.deck[g] = self.sorted_deck[np.argsort(keys, axis=1)]
+            for b, sd in zip(g.tolist(), seeds, strict=True):
+                self.seeds[b] = str(sd)
+        self.dtop[g] = 0
+        self.dend[g] = self.D
+        self.unseen[g] = self.copies
+        self.discard[g] = 0
+        self._clear_table(g)
+        self.totals[g] = 0
+        self.last_scores[g] = 0
+        self.scored[g] = False
+        self.done[g] = False
+        self.winners[g] = False
+        self.shuffles[g] = 0
+        self.moves[g] = 0
+        self.dealer[g] = 0
+        self.rnd[g] = 1
+        self._start_round(g)
+        self._settle(g)
+        self._decisions(g)
+
+    # ------------------------------------------------------------------ decisions
+
+    def _decisions(self, g: Arr) -> None:
+        """Fill `kind`, `actor`, `legal` and `card` for the games ``g`` (all at a decision or over)."""
+        P = self.P
+        kind = np.full(g.size, OFFER, np.int8)
+        actor = np.where(self.dealoffer[g] >= 0, self.dealoffer[g], self.turn[g]).astype(np.int8)
+        card = np.full(g.size, -1, np.int8)
+        legal = np.zeros((g.size, self.A), bool)
+        a = self.as_ready[g]
+        if a.any():
+            ga = g[a]
+            kind[a] = ASSIGN
+            actor[a] = self.as_chooser[ga]
+            card[a] = self.as_cards[ga, self.as_k[ga]]
+            legal[a, 2:] = self.status[ga] == ACTIVE
+        c = self.ct_on[g]
+        if c.any():
+            gc = g[c]
+            kind[c] = self.ct_purpose[gc]
+            actor[c] = self.ct_chooser[gc]
+            card[c] = self.ct_card[gc]
+            legal[c, 2:] = self.ct_allowed[gc]
+        o = kind == OFFER
+        go, so = g[o], actor[o].astype(np.int64)
+        legal[o, HIT] = True
+        legal[o, STAY] = (self.llen[go, so] > 0) | (self.sc[go, so] > 0) | (self.frz[go, so] > 0)  # F7-033 any-card
+        d = self.done[g]
+        if d.any():
+            kind[d] = TERMINAL
+            actor[d] = -1
+            card[d] = -1
+            legal[d] = False
+        self.kind[g] = kind
+        self.actor[g] = actor
+        self.card[g] = card
+        self.legal[g] = legal
+        del P
+
+    def step(self, actions: Arr, games: Arr | None = None) -> Arr:
+        """Take action index ``actions[i]`` in game ``games[i]`` (all games when None; then
+        ``actions`` has one entry per game), for the seat at its decision, and settle up
+        to the next decision.  A game that is over, or an index not legal now
+        (``legal``), is left as it was.
+
+        Returns:
+            A bool array (one per game of ``games``): True where the action was taken.
+        """
+        g = np.arange(self.B) if games is None else np.asarray(games, dtype=np.int64)
+        a = np.asarray(actions, dtype=np.int64)
+        if a.shape != g.shape:
+            raise OptionError(f"actions: expected {g.size} action indices, got shape {a.shape}")
+        inr = (a >= 0) & (a < self.A)
+        ok = inr & self.legal[g, np.where(inr, a, 0)]
+        if not ok.all():
+            g, a = g[ok], a[ok]
+        if g.size == 0:
+            return ok
+        self.moves[g] += 1
+        kind = self.kind[g]
+        actor = self.actor[g].astype(np.int64)
+        o = kind == OFFER
+        if o.any():
+            go, so, ao = g[o], actor[o], a[o]
+            deal = self.dealoffer[go] >= 0
+            self.dealoffer[go[deal]] = -1
+            turn = go[~deal]
+            self.turn[turn] = (so[~deal] + 1) % self.P
+            self.offer_ready[turn] = False
+            st = ao == STAY
+            self.status[go[st], so[st]] = STAYED
+            ss = so[st]
+            self._emit(go[st], lambda i, b: ev.stayed(int(ss[i])))
+            h = ~st
+            gh, sh = go[h], so[h]
+            code = self._draw(gh)
+            ex = code < 0
+            if ex.any():  # F7-115: a Hit with no card anywhere becomes a Stay
+                self.status[gh[ex], sh[ex]] = STAYED
+                se = sh[ex]
+                self._emit(gh[ex], lambda i, b: ev.stayed(int(se[i]), "empty deck"))
+                gh, sh, code = gh[~ex], sh[~ex], code[~ex]
+            self._emit(gh, lambda i, b: ev.dealt(int(sh[i]), self.ids[code[i]], "hit"))
+            if gh.size:
+                self._receive(gh, sh, code)
+        c = (kind == PLAY) | (kind == GIVE)
+        if c.any():
+            gc, tc = g[c], a[c] - 2
+            self.ct_on[gc] = False
+            self._emit(gc, lambda i, b: ev.target_chosen(int(self.ct_chooser[b]), self.ids[self.ct_card[b]], int(tc[i])))
+            give = kind[c] == GIVE
+            if give.any():
+                self.sc[gc[give], tc[give]] += 1
+                tg = tc[give]
+                self._emit(gc[give], lambda i, b: ev.second_chance_given(int(self.ct_chooser[b]), int(tg[i]), "second_chance"))
+            p = ~give
+            if p.any():
+                self._play(gc[p], actor[c][p], tc[p], self.ct_card[gc[p]].astype(np.int64))
+        s = kind == ASSIGN
+        if s.any():
+            gs = g[s]
+            ts = a[s] - 2
+            cs = self.as_cards[gs, self.as_k[gs]]
+            self._emit(gs, lambda i, b: ev.assigned(int(self.as_chooser[b]), self.ids[cs[i]], int(ts[i])))
+            self.as_targets[gs, self.as_k[gs]] = ts
+            self.as_k[gs] += 1
+            self.as_ready[gs] = False
+        self._settle(g)
+        self._decisions(g)
+        return ok
+
+    # ------------------------------------------------------------------ reading
+
+    def line_values(self) -> Arr:
+        """(B, P) what each line would score now (points; 0 when busted), F7-100."""
+        v = self.numsum * (1 + self.x2) + self.modsum
+        return np.where(self.status == BUSTED, 0, v).astype(np.int32)
+
+    def held(self) -> Arr:
+        """(B, C) the cards held by pending work (a target choice, a Flip Three and its
+        set-aside cards, the assignment and the queue): the ``set_aside`` section."""
+        out = np.zeros((self.B, self.C), np.int16)
+        g = np.flatnonzero(self.ct_on | self.fd_on | self.as_on | self.rq_on)
+        if g.size == 0:
+            return out
+        for on, card in ((self.ct_on, self.ct_card), (self.fd_on, self.fd_card)):
+            m = g[on[g]]
+            out[m, card[m]] += 1
+        for on, n, cards in ((self.fd_on, self.fd_n, self.fd_aside), (self.as_on, self.as_n, self.as_cards)):
+            for j in range(3):
+                m = g[on[g] & (n[g] > j)]
+                out[m, cards[m, j]] += 1
+        for j in range(_Q):
+            m = g[self.rq_on[g] & (self.rq_head[g] + j < self.rq_tail[g])]
+            if not m.size:
+                break
+            out[m, self.rq_card[m, self.rq_head[m] + j]] += 1
+        return out
+
+    def observation_size(self) -> int:
+        """The length of an observation (`flip7ref.rl.encoding.ObservationEncoder.size`)."""
+        P, C = self.P, self.C
+        return 3 * C + 2 * P * C + 4 * P + 2 * P + N_DECISION_KINDS + C + 4 * P + 1
+
+    def observe(self, observer: Arr | int) -> Arr:
+        """(B, size) float32 observations for seat ``observer`` (one per game, or one seat
+        for all), laid out as `flip7ref.rl.encoding.ObservationEncoder` documents."""
+        B, P, C = self.B, self.P, self.C
+        out = np.zeros((B, self.observation_size()), np.float32)
+        r = np.arange(B)
+        i = 0
+
+        def put(block: Arr, width: int) -> None:
+            nonlocal i
+            out[:, i : i + width] = block.reshape(B, width)
+            i += width
+
+        put(self.unseen, C)
+        put(self.discard, C)
+        put(self.held(), C)
+        put(self.line, P * C)
+        kept = np.zeros((B, P, C), np.float32)
+        kept[:, :, self.SC] = self.sc
+        kept[:, :, self.FREEZE] = self.frz
+        put(kept, P * C)
+        status = np.zeros((B, P, 4), np.float32)
+        np.put_along_axis(status, self.status[:, :, None].astype(np.int64), 1.0, axis=2)
+        put(status, P * 4)
+        put(np.clip(self.totals, -1_000_000, 1_000_000), P)
+        put(self.line_values(), P)
+        out[r, i + self.kind.astype(np.int64)] = 1.0
+        i += N_DECISION_KINDS
+        has = self.card >= 0
+        out[r[has], i + self.card[has].astype(np.int64)] = 1.0
+        i += C
+        act = self.actor >= 0
+        out[r[act], i + self.actor[act].astype(np.int64)] = 1.0
+        i += P
+        out[r, i + np.broadcast_to(np.asarray(observer, dtype=np.int64), (B,))] = 1.0
+        i += P
+        out[r, i + self.dealer] = 1.0
+        i += P
+        out[r, i + self.turn] = 1.0
+        i += P
+        out[:, i] = np.minimum(self.rnd, 1_000_000)
+        return out
+
+
+def init(seed: int, batch: int, game: Game | None = None, *, players: int = 4, shuffle: str = "reference") -> BatchState:
+    """pgx-style: ``batch`` new games of base Flip 7 (``game``, else ``Game("flip7", players)``),
+    each at its first decision; game ``i`` is seeded ``seed + i`` (see `BatchState`).
+
+    Raises:
+        OptionError: a game the batched engine does not play (`check_game`), a bad batch size.
+    """
+    return BatchState(game if game is not None else Game("flip7", players), batch, seed, shuffle)
+
+
+def step(state: BatchState, actions: Arr) -> BatchState:
+    """pgx-style: a new state, ``state`` after ``actions`` (one index per game; see
+    `BatchState.step`); ``state`` itself is not changed."""
+    new = state.copy()
+    new.step(actions)
+    return new

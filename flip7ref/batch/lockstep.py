@@ -1,0 +1,188 @@
+"""Lockstep comparison of the batched engine with the reference over random games.
+
+The same seeds give both the same deck (``shuffle="reference"``).  At every decision of
+every game the two must agree on the whole observation vector (every zone as counts, the
+statuses, totals, line values, the decision, its card, who acts, dealer, turn and round:
+`flip7ref.rl.encoding.ObservationEncoder`) and on the mask of legal action indices; then
+one random legal index is taken in both.  At the end the totals and winners must agree.
+The reference is the authority: a difference is the batched engine's bug.
+
+Needs the ``[rl]`` extra (the reference's encoding).  Run ``python -m flip7ref.batch.lockstep
+--games 100000`` (see `main`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..game import Game
+from ..state import State
+from .core import BatchState
+
+Arr = np.ndarray[Any, Any]
+
+
+class Difference(AssertionError):
+    """The batched engine disagrees with the reference (the message says where)."""
+
+
+def _section(sections: Mapping[str, tuple[int, int]], index: int) -> str:
+    for name, (start, size) in sections.items():
+        if start <= index < start + size:
+            return f"{name}[{index - start}]"
+    return f"[{index}]"  # pragma: no cover - every index is in a section
+
+
+def compare(
+    players: int = 4,
+    games: int = 2000,
+    *,
+    seed: int = 0,
+    batch: int = 500,
+    options: Mapping[str, object] | None = None,
+    max_moves: int = 20_000,
+    events: bool = True,
+    policy: str = "random",
+    progress: Any = None,
+) -> dict[str, int]:
+    """Play ``games`` random games (seeds ``seed .. seed + games - 1``) in both engines in
+    lockstep, ``batch`` at a time; with ``events`` the whole event log of each game is compared too
+    when it ends (`flip7ref.batch.core.BatchState.record_events`).  ``policy``: ``random``
+    (one random legal index) or ``threshold:N`` (the reference's `ThresholdStrategy` decides,
+    and the batched `flip7ref.batch.policies.threshold_actions` must choose the same).
+    ``progress(games, decisions)`` is called after each batch when given.
+
+    Returns:
+        ``{"games": ..., "decisions": ...}`` compared.
+
+    Raises:
+        Difference: the first disagreement (game seed, decision number, what differs).
+    """
+    from ..rl.encoding import ActionIndex, ObservationEncoder
+    from ..strategies import ThresholdStrategy
+    from .policies import parse_policy, threshold_actions
+
+    kind, threshold = parse_policy(policy)
+    strategy = ThresholdStrategy(threshold)
+
+    game = Game("flip7", players, dict(options or {}))
+    index, encoder = ActionIndex(game), ObservationEncoder(game)
+    decisions = 0
+    for first in range(seed, seed + games, batch):
+        seeds = list(range(first, min(first + batch, seed + games)))
+        bs = BatchState(game, len(seeds), seed=first, shuffle="reference")
+        if events:
+            bs.record_events()
+        bs.reset(seeds=seeds)
+        states: list[State] = [_settled(game.new_initial_state(seed=s)) for s in seeds]
+        rngs = [random.Random(s) for s in seeds]
+        moves = 0
+        while True:
+            obs = bs.observe(np.maximum(bs.actor, 0))
+            actions = np.zeros(len(seeds), np.int64)
+            batched = threshold_actions(bs, np.arange(len(seeds)), threshold) if kind == "threshold" else actions
+            live = 0
+            for i, st in enumerate(states):
+                _check(st, bs, i, obs[i], index, encoder, seeds[i], moves)
+                if st.is_terminal():
+                    if events and bs.log is not None and bs.log[i] is not None:
+                        _check_events(st, bs.log[i], seeds[i])
+                        bs.log[i] = None  # type: ignore[call-overload]
+                    continue
+                live += 1
+                legal = index.legal_indices(st)
+                if kind == "threshold":
+                    a = index.encode(st, strategy.choose(st, rngs[i]))
+                    if a != batched[i]:
+                        why = f"threshold policy chose {batched[i]}, the reference {a}"
+                        raise Difference(f"game seed {seeds[i]}, decision {moves}: {why}")
+                else:
+                    a = rngs[i].choice(legal)
+                actions[i] = a
+                states[i] = _settled(st.apply(index.decode(st, a)))
+                decisions += 1
+            if not live:
+                break
+            before = ~bs.done
+            taken = bs.step(actions)
+            if not taken[before].all():  # pragma: no cover - the masks agreed
+                raise Difference("the batched engine refused a legal action")
+            moves += 1
+            if moves > max_moves:
+                raise Difference(f"games {seeds[0]}..{seeds[-1]} did not end within {max_moves} decisions")
+        if progress is not None:
+            progress(seeds[-1] - seed + 1, decisions)
+    return {"games": games, "decisions": decisions}
+
+
+def _settled(state: State) -> State:
+    while state.is_chance_node():
+        state = state.apply_chance(state.sample_chance())
+    return state
+
+
+def _check(st: State, bs: BatchState, i: int, got: Arr, index: Any, encoder: Any, seed: int, move: int) -> None:
+    where = f"game seed {seed}, decision {move}"
+    if st.is_terminal() != bool(bs.done[i]):
+        raise Difference(f"{where}: reference terminal={st.is_terminal()}, batched done={bool(bs.done[i])}")
+    who = max(st.current_player, 0) if not st.is_terminal() else 0
+    want = np.array(encoder.encode(st, who), dtype=np.float32)
+    bad = np.flatnonzero(want != got)
+    if bad.size:
+        k = int(bad[0])
+        raise Difference(
+            f"{where}: observation {_section(encoder.sections, k)} is {got[k]:g}, the reference has {want[k]:g} "
+            f"(history: {' | '.join(st.history()[-6:])})"
+        )
+    if st.is_terminal():
+        if list(st.totals) != bs.totals[i].tolist() or sorted(st.winners) != np.flatnonzero(bs.winners[i]).tolist():
+            raise Difference(f"{where}: totals/winners {bs.totals[i].tolist()} differ from the reference's {list(st.totals)}")
+        return
+    mask = index.mask(st)
+    if mask != bs.legal[i].astype(int).tolist():
+        raise Difference(f"{where}: legal mask {bs.legal[i].astype(int).tolist()}, the reference has {mask}")
+
+
+def _check_events(st: State, log: Sequence[Any], seed: int) -> None:
+    want = [e.to_dict() for e in st.events()]
+    got = [e.to_dict() for e in log]
+    for k, (w, o) in enumerate(zip(want, got, strict=False)):
+        if w != o:
+            raise Difference(f"game seed {seed}: event {k} is {o}, the reference has {w}")
+    if len(want) != len(got):
+        raise Difference(f"game seed {seed}: {len(got)} events, the reference has {len(want)}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m flip7ref.batch.lockstep [--games N] [--players P] [--seed S] [--batch B]``:
+    compare, print a one-line summary; exit 1 on a difference (its message), 2 on bad arguments."""
+    parser = argparse.ArgumentParser(prog="python -m flip7ref.batch.lockstep", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000, help="random games to compare (default %(default)s)")
+    parser.add_argument("--players", type=int, default=4, help="seats (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="first game seed (default %(default)s)")
+    parser.add_argument("--batch", type=int, default=1000, help="games stepped together (default %(default)s)")
+    parser.add_argument("--progress", action="store_true", help="print a line to stderr after each batch")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:
+        parser.error("--games and --batch must be at least 1, --players 1..18")
+    start = time.perf_counter()
+    try:
+        report = (lambda n, d: print(f"{n} games, {d} decisions agree", file=sys.stderr, flush=True)) if args.progress else None
+        done = compare(args.players, args.games, seed=args.seed, batch=args.batch, progress=report)
+    except Difference as exc:
+        print(f"difference: {exc}", file=sys.stderr)
+        return 1
+    took = time.perf_counter() - start
+    print(f"{done['games']} games, {done['decisions']} decisions: no difference from the reference ({took:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,414 @@
+"""The batched engine's rules: ``B`` games of base Flip 7 as NumPy arrays, stepped together.
+
+A second implementation of the reference's general path (`flip7ref.engine`, the frames of
+`flip7ref.primitives`), written as array operations over the games that need each step.
+Its pending work is the reference's frame stack in fixed slots, bottom first: the deal
+under way (`Deal`, F7-020), the queue of assigned set-aside cards (`Resolve`, F7-074), a
+Flip Three in progress (`ForcedDraw`, F7-070), the assignment of set-aside cards (`Assign`,
+F7-073) and a target choice (`ChooseTarget`: Freeze, Flip Three, a spare Second Chance).
+Under the default readings no other stack can arise (a nested Flip Three's assignments join
+the one queue, D-F7-13 ``queue``), so a slot on is the top of everything below it.
+
+Chance is not a decision here: a card needed is the top of each game's ordered pile.  A
+reshuffle (F7-113, once a round, F7-116) orders the discard pile as the reference does for
+a seeded game when ``shuffle="reference"`` (`flip7ref.pile.shuffled`; same seed, same
+deal), else with NumPy's generator.
+
+Action indices and the observation vector are those of `flip7ref.rl.encoding` for the
+game (hit 0, stay 1, target ``s`` at ``2 + s``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import events as ev
+from ..errors import OptionError
+from ..game import Game
+from ..model import MODIFIER, NUMBER, Event
+from ..pile import shuffled
+
+Arr = np.ndarray[Any, Any]
+
+
+ACTIVE, STAYED, FROZEN, BUSTED = 0, 1, 2, 3
+"""Player statuses, in the order of the observation's ``status`` section."""
+
+OFFER, PLAY, GIVE, ASSIGN, TERMINAL = 0, 1, 2, 4, 8
+"""Decision kinds as indices of `flip7ref.rl.encoding.DECISION_KINDS`."""
+
+N_DECISION_KINDS = 9
+HIT, STAY = 0, 1
+SUPPORTED_OPTIONS: dict[str, tuple[str, ...]] = {
+    "initial_deal": ("deal",),
+    "deal_after_early_cards": ("offer",),
+    "deal_after_second_chance": ("deal",),
+    "start_seat": ("dealer-left",),
+    "stay_requires": ("any-card",),
+    "self_target": ("allowed",),
+    "flip_three_bust": ("discard",),
+    "set_aside_assigner": ("target",),
+    "second_chance_in_flip_three": ("immediate",),
+    "first_second_chance": ("keep",),
+    "deck_between_rounds": ("carry-over",),
+    "empty_deck": ("stay",),
+    "flip7_bonus": ("maker",),
+    "tie": ("another-round",),
+    "set_aside_order": ("queue",),
+}
+"""The readings of base Flip 7 the batched engine plays: each option's default.  Integer
+options: ``target_score`` (any whole number 1..10000), ``reshuffles`` (0..8; not
+``unlimited``), ``decks`` (one deck: ``auto`` up to 18 players, or 1)."""
+
+_Q = 16  # room in the queue of assigned cards (a deck has 6 cards that can be set aside)
+_L = 24  # room in a line (at most 7 different numbers, a duplicate and the modifiers)
+
+_SLOT_TOP = ("stop", "round_end", "assign", "forced_draw", "resolve", "deal", "turn")
+_STOP, _ROUND_END, _AS, _FD, _RQ, _DEAL, _TURN = range(7)
+
+
+def check_game(game: Game) -> None:
+    """Raise `OptionError` unless the batched engine plays ``game``: edition ``flip7``,
+    1..18 players, options at `SUPPORTED_OPTIONS` (integers as documented there)."""
+    if game.edition.id != "flip7":
+        raise OptionError(f"edition: the batched engine plays flip7 only, got {game.edition.id!r}")
+    if not 1 <= game.players <= 18:
+        raise OptionError(f"players: the batched engine plays 1..18 players (one deck), got {game.players}")
+    for name, value in game.options.items():
+        if name in SUPPORTED_OPTIONS and value not in SUPPORTED_OPTIONS[name]:
+            raise OptionError(f"options.{name}: the batched engine plays {SUPPORTED_OPTIONS[name][0]!r} only, got {value!r}")
+    if game.options.get("reshuffles") == "unlimited":
+        raise OptionError("options.reshuffles: the batched engine plays a whole number 0..8, not 'unlimited'")
+    if game.options.get("decks") not in ("auto", 1):
+        raise OptionError(f"options.decks: the batched engine plays one deck, got {game.options.get('decks')!r}")
+
+
+class Rules:
+    """The rules of `flip7ref.batch.core.BatchState`: its arrays (`_alloc`) and every automatic
+    step (the pile, a card arriving, settling, the round end), each over the games given."""
+
+    def _tables(self, game: Game, batch: int, seed: int, shuffle: str) -> None:
+        """The card tables of ``game`` as arrays, and the sizes."""
+        self.game = game
+        self.B, self.P = batch, game.players
+        self.C = len(game.card_ids)
+        self.A = 2 + self.P
+        self.shuffle = shuffle
+        self.rng = np.random.default_rng(seed)
+        self.next_seed = int(seed)
+        ids = self.ids = game.card_ids
+        self.log: list[list[Event]] | None = None  # the events of each game, when recorded (`record_events`)
+        self.FREEZE, self.F3, self.SC = ids.index("freeze"), ids.index("flip_three"), ids.index("second_chance")
+        self.target = int(game.options["target_score"])
+        reshuffles = game.options.get("reshuffles", 1)
+        self.reshuffles = int(reshuffles)
+        cat = np.array([{NUMBER: 0, MODIFIER: 1}.get(c, 2) for c in game.category], dtype=np.int8)
+        self.is_num = cat == 0
+        self.is_mod = cat == 1
+        self.rank = np.where(self.is_num, np.array([r or 0 for r in game.rank]), 0).astype(np.int16)  # 0 off numbers
+        add = [0] * self.C
+        x2 = [0] * self.C
+        for c, m in enumerate(game.modifier):
+            if m is not None and m[0] == "add":
+                add[c] = int(m[1])
+            elif m is not None and m[0] == "multiply":
+                x2[c] = 1
+        self.addv = np.array(add, dtype=np.int16)
+        self.isx2 = np.array(x2, dtype=np.int8)
+        self.sorted_deck = np.array(sorted(game.deck), dtype=np.int16)
+        self.D = len(self.sorted_deck)
+        self.copies = np.bincount(self.sorted_deck, minlength=self.C).astype(np.int16)
+
+    # ------------------------------------------------------------------ storage
+
+    def _alloc(self) -> None:
+        B, P, C = self.B, self.P, self.C
+        i8, i16, i32 = np.int8, np.int16, np.int32
+        self.deck = np.zeros((B, self.D), i16)
+        self.dtop = np.zeros(B, i32)
+        self.dend = np.zeros(B, i32)
+        self.unseen = np.zeros((B, C), i16)
+        self.discard = np.zeros((B, C), i16)
+        self.line = np.zeros((B, P, C), i8)
+        self.lorder = np.full((B, P, _L), -1, i8)
+        self.llen = np.zeros((B, P), i8)
+        self.nnum = np.zeros((B, P), i16)
+        self.numsum = np.zeros((B, P), i16)
+        self.modsum = np.zeros((B, P), i16)
+        self.x2 = np.zeros((B, P), i8)
+        self.ffirst = np.zeros((B, P), bool)  # a Freeze lies before the Second Chance in front (kept order)
+        self.scored = np.zeros(B, bool)  # a round of the game has been scored (last_scores is meaningful)
+        self.sc = np.zeros((B, P), i8)
+        self.frz = np.zeros((B, P), i8)
+        self.status = np.zeros((B, P), i8)
+        self.totals = np.zeros((B, P), i32)
+        self.last_scores = np.zeros((B, P), i32)
+        self.dealer = np.zeros(B, i32)
+        self.turn = np.zeros(B, i32)
+        self.rnd = np.zeros(B, i32)
+        self.flip7 = np.full(B, -1, i8)
+        self.rover = np.zeros(B, bool)
+        self.done = np.zeros(B, bool)
+        self.winners = np.zeros((B, P), bool)
+        self.shuffles = np.zeros(B, i32)
+        self.rshuf = np.zeros(B, i32)
+        self.seeds: list[str] = [""] * B
+        self.deal_on = np.zeros(B, bool)
+        self.deal_pos = np.zeros(B, i32)
+        self.dealoffer = np.full(B, -1, i8)
+        self.offer_ready = np.zeros(B, bool)
+        self.ct_on = np.zeros(B, bool)
+        self.ct_card = np.zeros(B, i8)
+        self.ct_chooser = np.zeros(B, i8)
+        self.ct_purpose = np.zeros(B, i8)
+        self.ct_allowed = np.zeros((B, P), bool)
+        self.fd_on = np.zeros(B, bool)
+        self.fd_target = np.zeros(B, i8)
+        self.fd_giver = np.zeros(B, i8)
+        self.fd_card = np.zeros(B, i8)
+        self.fd_rem = np.zeros(B, i8)
+        self.fd_n = np.zeros(B, i8)
+        self.fd_aside = np.zeros((B, 3), i8)
+        self.as_on = np.zeros(B, bool)
+        self.as_ready = np.zeros(B, bool)
+        self.as_chooser = np.zeros(B, i8)
+        self.as_n = np.zeros(B, i8)
+        self.as_k = np.zeros(B, i8)
+        self.as_cards = np.zeros((B, 3), i8)
+        self.as_targets = np.zeros((B, 3), i8)
+        self.rq_on = np.zeros(B, bool)
+        self.rq_head = np.zeros(B, i32)
+        self.rq_tail = np.zeros(B, i32)
+        self.rq_card = np.zeros((B, _Q), i8)
+        self.rq_seat = np.zeros((B, _Q), i8)
+        self.rq_chooser = np.zeros((B, _Q), i8)
+        self.moves = np.zeros(B, i32)
+        self.kind = np.zeros(B, i8)
+        self.actor = np.zeros(B, i8)
+        self.legal = np.zeros((B, self.A), bool)
+        self.card = np.full(B, -1, i8)
+
+    def _emit(self, g: Arr, make: Callable[[int, int], Event]) -> None:
+        """Record ``make(i, game)`` for the ``i``-th game of ``g`` when events are kept."""
+        log = self.log
+        if log is not None:
+            for i, b in enumerate(g.tolist()):
+                log[b].append(make(i, b))
+
+    def _clear_table(self, g: Arr) -> None:
+        self.line[g] = 0
+        self.lorder[g] = -1
+        self.llen[g] = 0
+        self.nnum[g] = 0
+        self.numsum[g] = 0
+        self.modsum[g] = 0
+        self.x2[g] = 0
+        self.sc[g] = 0
+        self.frz[g] = 0
+        self.ffirst[g] = False
+        self.status[g] = ACTIVE
+        self.flip7[g] = -1
+        self.rover[g] = False
+        self.deal_on[g] = False
+        self.dealoffer[g] = -1
+        self.offer_ready[g] = False
+        self.ct_on[g] = False
+        self.fd_on[g] = False
+        self.fd_n[g] = 0
+        self.as_on[g] = False
+        self.as_ready[g] = False
+        self.rq_on[g] = False
+        self.rq_head[g] = 0
+        self.rq_tail[g] = 0
+
+    def _start_round(self, g: Arr) -> None:
+        """F7-112, F7-113, F7-020: turn and deal from the dealer's left; an empty deck is
+        refilled from the discard pile first (not one of the round's reshuffles)."""
+        self.turn[g] = (self.dealer[g] + 1) % self.P
+        self._emit(g, lambda i, b: ev.round_started(int(self.rnd[b]), int(self.dealer[b])))
+        empty = g[(self.dtop[g] >= self.dend[g]) & (self.discard[g].sum(1) > 0)]
+        if empty.size:
+            self._reshuffle(empty)
+        self.rshuf[g] = 0
+        self.deal_on[g] = True
+        self.deal_pos[g] = 0
+
+    # ------------------------------------------------------------------ the pile
+
+    def _reshuffle(self, g: Arr) -> None:
+        """F7-113: each game's discard pile becomes its deck (sorted, then shuffled)."""
+        if self.shuffle == "numpy":
+            counts = self.discard[g].astype(np.int64)
+            n = counts.sum(1)
+            ends = np.cumsum(counts, 1)
+            pos = np.arange(self.D)
+            cards = (ends[:, None, :] <= pos[None, :, None]).sum(2)  # the sorted pile, C past its end
+            keys = np.where(pos[None, :] < n[:, None], self.rng.random((g.size, self.D)), 2.0)
+            self.deck[g] = np.take_along_axis(cards, np.argsort(keys, 1), 1)
+            self.shuffles[g] += 1
+            self.rshuf[g] += 1
+            self.dtop[g] = 0
+            self.dend[g] = n
+            self.unseen[g] = self.discard[g]
+            self.discard[g] = 0
+            self._emit(g, lambda i, b: ev.reshuffled(int(n[i])))
+            return
+        for b in g.tolist():
+            cards = np.repeat(np.arange(self.C, dtype=np.int16), self.discard[b]).tolist()
+            self.shuffles[b] += 1
+            self.rshuf[b] += 1
+            shuffled(cards, self.seeds[b], int(self.shuffles[b]))
+            n = len(cards)
+            self.deck[b, :n] = cards
+            self.dtop[b] = 0
+            self.dend[b] = n
+            self.unseen[b] = self.discard[b]
+            self.discard[b] = 0
+            self._emit(np.array([b]), lambda i, b: ev.reshuffled(int(self.dend[b])))
+
+    def _draw(self, g: Arr) -> Arr:
+        """The top card of each game's pile (taken off it), reshuffling an empty deck when
+        allowed (F7-113, F7-116); -1 where no card is left (F7-115)."""
+        empty = self.dtop[g] >= self.dend[g]
+        if empty.any():
+            e = g[empty]
+            can = e[(self.discard[e].sum(1) > 0) & (self.rshuf[e] < self.reshuffles)]
+            if can.size:
+                self._reshuffle(can)
+            empty = self.dtop[g] >= self.dend[g]
+            if self.log is not None:
+                self._emit(g[empty], lambda i, b: ev.deck_exhausted())
+        top = np.minimum(self.dtop[g], self.D - 1)
+        code = np.where(empty, -1, self.deck[g, top]).astype(np.int64)
+        ok = ~empty
+        if ok.all():
+            self.dtop[g] += 1
+            self.unseen[g, code] -= 1
+        else:
+            self.dtop[g[ok]] += 1
+            self.unseen[g[ok], code[ok]] -= 1
+        return code
+
+    # ------------------------------------------------------------------ cards arriving
+
+    def _add(self, g: Arr, s: Arr, code: Arr) -> None:
+        self.line[g, s, code] += 1
+        self.lorder[g, s, self.llen[g, s]] = code
+        self.llen[g, s] += 1
+
+    def _receive(self, g: Arr, s: Arr, code: Arr) -> None:
+        """Cards ``code`` arrive for seats ``s`` of games ``g`` (F7-035)."""
+        num = self.is_num[code]
+        if num.all():
+            self._numbers(g, s, code)
+            return
+        if num.any():
+            self._numbers(g[num], s[num], code[num])
+        mod = self.is_mod[code]
+        if mod.any():
+            gm, sm, cm = g[mod], s[mod], code[mod]
+            self._add(gm, sm, cm)
+            self.modsum[gm, sm] += self.addv[cm]
+            self.x2[gm, sm] |= self.isx2[cm]
+        act = ~(num | mod)
+        if act.any():
+            ga, sa, ca = g[act], s[act], code[act]
+            shield = ca == self.SC
+            if shield.any():
+                self._second_chance(ga[shield], sa[shield])
+            play = ~shield
+            if play.any():
+                self._offer_target(ga[play], sa[play], ca[play])
+
+    def _numbers(self, g: Arr, s: Arr, code: Arr) -> None:
+        """F7-040 (a duplicate busts), F7-080 (a held Second Chance cancels it), F7-050."""
+        dup = self.line[g, s, code] > 0
+        if dup.any():
+            save = dup & (self.sc[g, s] > 0)
+            if save.any():
+                gs, ss = g[save], s[save]
+                self.sc[gs, ss] -= 1
+                self.discard[gs, code[save]] += 1
+                self.discard[gs, self.SC] += 1
+                cs = code[save]
+                self._emit(gs, lambda i, b: ev.second_chance_used(int(ss[i]), self.ids[cs[i]], "second_chance"))
+            bust = dup & ~save
+            if bust.any():
+                gb, sb = g[bust], s[bust]
+                cb = code[bust]
+                self._add(gb, sb, cb)
+                self.status[gb, sb] = BUSTED
+                self._emit(gb, lambda i, b: ev.busted(int(sb[i]), self.ids[cb[i]]))
+            new = ~dup
+            g, s, code = g[new], s[new], code[new]
+        self._add(g, s, code)
+        self.nnum[g, s] += 1
+        self.numsum[g, s] += self.rank[code]
+        made = (self.nnum[g, s] >= 7) & (self.flip7[g] < 0)
+        if made.any():
+            self.flip7[g[made]] = s[made]
+            sm = s[made]
+            self._emit(g[made], lambda i, b: ev.flip7(int(sm[i])))
+
+    def _offer_target(self, g: Arr, s: Arr, code: Arr) -> None:
+        """F7-061, F7-072: the receiver picks an active player for a Freeze or Flip Three."""
+        allowed = self.status[g] == ACTIVE
+        some = allowed.any(1)
+        if not some.all():  # no one to play it on: discarded
+            self.discard[g[~some], code[~some]] += 1
+            sn, cn = s[~some], code[~some]
+            self._emit(g[~some], lambda i, b: ev.discarded(self.ids[cn[i]], int(sn[i]), "no valid target"))
+            g, s, code, allowed = g[some], s[some], code[some], allowed[some]
+        self.ct_on[g] = True
+        self.ct_card[g] = code
+        self.ct_chooser[g] = s
+        self.ct_purpose[g] = PLAY
+        self.ct_allowed[g] = allowed
+
+    def _second_chance(self, g: Arr, s: Arr) -> None:
+        """F7-082: kept when the receiver holds none (and has not busted); a spare goes to an
+        active player without one (the receiver picks), else to the discard pile."""
+        keep = (self.sc[g, s] < 1) & (self.status[g, s] != BUSTED)
+        self.sc[g[keep], s[keep]] += 1
+        sk = s[keep]
+        self._emit(g[keep], lambda i, b: ev.second_chance_kept(int(sk[i]), "second_chance"))
+        g, s = g[~keep], s[~keep]
+        if g.size == 0:
+            return
+        recv = (self.status[g] == ACTIVE) & (self.sc[g] == 0)
+        recv[np.arange(g.size), s] = False
+        some = recv.any(1)
+        self.discard[g[~some], self.SC] += 1
+        sn = s[~some]
+        self._emit(g[~some], lambda i, b: ev.discarded("second_chance", int(sn[i]), "no eligible player"))
+        g, s, recv = g[some], s[some], recv[some]
+        self.ct_on[g] = True
+        self.ct_card[g] = self.SC
+        self.ct_chooser[g] = s
+        self.ct_purpose[g] = GIVE
+        self.ct_allowed[g] = recv
+
+    def _play(self, g: Arr, chooser: Arr, seat: Arr, code: Arr) -> None:
+        """Freeze (F7-060, F7-062: kept in front) or Flip Three (F7-070) takes effect on ``seat``."""
+        fr = code == self.FREEZE
+        if fr.any():
+            gf, sf = g[fr], seat[fr]
+            self.ffirst[gf, sf] = self.sc[gf, sf] == 0
+            self.status[gf, sf] = FROZEN
+            self.frz[gf, sf] += 1
+            cf = chooser[fr]
+            self._emit(gf, lambda i, b: ev.frozen(int(sf[i]), int(cf[i])))
+        f3 = ~fr
+        if f3.any():
+            g3 = g[f3]
+            self.fd_on[g3] = True
+            self.fd_target[g3] = seat[f3]
+            self.fd_giver[g3] = chooser[f3]
+            self.fd_card[g3] = code[f3]
+            self.fd_rem[g3] = 3
+            self.fd_n[g3] = 0
+            s3, c3 = seat[f3], chooser[f3]
+            self._emit(g3, lambda i, b: ev.forced_draw_started(int(s3[i]), "flip_three", int(c3[i]), 3))

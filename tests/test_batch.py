@@ -1,0 +1,162 @@
+"""The batched engine (flip7ref.batch) held to the reference: lockstep over random games,
+the conformance suite through the protocol, and its own API (F7-020, F7-030, F7-040,
+F7-050, F7-060, F7-070, F7-073, F7-082, F7-100, F7-113, F7-120)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+
+from flip7ref import Game  # noqa: E402
+from flip7ref.batch import BatchState, init, step  # noqa: E402
+from flip7ref.batch.engine import position, run_case, score  # noqa: E402
+from flip7ref.batch.lockstep import Difference, compare  # noqa: E402
+from flip7ref.errors import OptionError  # noqa: E402
+from flip7ref.rl.encoding import ActionIndex, ObservationEncoder  # noqa: E402
+
+
+def test_lockstep_2000_random_four_player_games_agree_with_the_reference() -> None:
+    """F7-020..F7-121: every decision of 2,000 random 4-player games (whole observation, mask,
+    event log, final totals and winners) is the reference's; the same seeds, the same decks."""
+    done = compare(4, 2000, seed=0, batch=500)
+    assert done["games"] == 2000
+    assert done["decisions"] > 150_000  # about 107 decisions a game under random play
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 6, 18])
+def test_lockstep_other_player_counts(players: int) -> None:
+    """F7-002, F7-122: 1..18 players (one deck), 40 games each, and reshuffles with many seats (F7-113)."""
+    assert compare(players, 40, seed=10_000 + players, batch=40)["games"] == 40
+
+
+def test_lockstep_threshold_policy_matches_the_reference_strategy() -> None:
+    """The batched threshold:20 policy chooses what ThresholdStrategy chooses at every decision."""
+    assert compare(4, 200, seed=777, batch=200, policy="threshold:20")["games"] == 200
+
+
+def test_lockstep_reports_a_difference() -> None:
+    """A batched engine that scores a line wrong is caught, naming the seed and the section."""
+    original = BatchState.line_values
+
+    def wrong(self: BatchState) -> object:
+        return original(self) + 1
+
+    BatchState.line_values = wrong  # type: ignore[method-assign,assignment]
+    try:
+        with pytest.raises(Difference, match=r"game seed 3, decision 0: observation line_values\[0\]"):
+            compare(4, 1, seed=3, batch=1)
+    finally:
+        BatchState.line_values = original  # type: ignore[method-assign]
+
+
+def test_the_same_seed_deals_the_reference_deck() -> None:
+    """F7-010: game i of init(seed) is the reference's game seeded seed + i (same cards, same order)."""
+    game = Game("flip7", 4)
+    bs = init(5, 3, game)
+    for i in range(3):
+        ref = game.new_initial_state(seed=5 + i)  # at its first draw: the whole shuffled deck
+        assert len(ref.draw) == 94 and bs.deck[i].tolist() == list(ref.draw)
+
+
+def test_observation_layout_is_the_rl_encoding() -> None:
+    """The observation and action space are those of flip7ref.rl.encoding (size and bounds)."""
+    for players in (1, 2, 4, 7):
+        game = Game("flip7", players)
+        bs = BatchState(game, 2)
+        assert bs.observation_size() == ObservationEncoder(game).size
+        assert bs.A == ActionIndex(game).size == 2 + players
+        assert bs.observe(0).shape == (2, ObservationEncoder(game).size)
+
+
+def test_step_is_pure_and_an_illegal_index_changes_nothing() -> None:
+    """step(state, actions) returns a new state; an illegal index (stay with no card, F7-033)
+    is refused in that game only."""
+    bs = init(0, 4)
+    before = bs.copy()
+    after = step(bs, np.zeros(4, dtype=np.int64))
+    assert (bs.moves == 0).all() and (after.moves == 1).all()
+    assert (bs.totals == before.totals).all() and (bs.line == before.line).all()
+    bad = np.full(4, 99)
+    taken = bs.step(bad)
+    assert not taken.any() and (bs.moves == 0).all()
+
+
+def test_a_dealt_modifier_scores_its_value_not_its_rank() -> None:
+    """F7-090, F7-100: +8 dealt alone is worth 8 (an early build added the modifier's rank, -1)."""
+    game = Game("flip7", 2)
+    bs = position(game, {"players": 2, "dealer": 1, "deal": True, "draw": ["+8", "5", "6"]})
+    assert bs.line_values()[0].tolist() == [8, 5]
+    assert bs.lorder[0, 0, 0] == game.code("+8")
+
+
+def test_scoring_x2_doubles_numbers_only_and_the_bonus_is_added_after() -> None:
+    """F7-091, F7-092, D-F7-24: x2 doubles the number sum; +15 for seven numbers is not doubled."""
+    game = Game("flip7", 1)
+    assert score(game, ["x2"]) == {"score": 0, "flip7": False}
+    assert score(game, ["x2", "+4", "5"]) == {"score": 14, "flip7": False}
+    seven = ["0", "1", "2", "3", "4", "5", "6", "x2"]
+    assert score(game, seven) == {"score": 2 * 21 + 15, "flip7": True}
+
+
+def test_a_case_with_an_action_out_of_turn_names_the_action() -> None:
+    """The adapter refuses an action the case gives to another seat, naming it as action N."""
+    case = {"id": "X", "kind": "transition", "edition": "flip7", "options": {}, "actions": ["hit"], "actors": [1],
+            "setup": {"players": 2, "dealer": 1, "deal": True, "draw": ["5", "6", "7"]}}  # fmt: skip
+    with pytest.raises(Exception, match=r"action 1 \('hit'\) is seat 1's by the case, but it is seat 0's decision"):
+        run_case(case)
+
+
+def test_games_the_engine_does_not_play_are_refused_in_one_line() -> None:
+    """Vengeance, an unsupported reading, two decks: a one-line OptionError naming the field."""
+    with pytest.raises(OptionError, match="edition: the batched engine plays flip7 only, got 'vengeance'"):
+        BatchState(Game("vengeance", 2), 1)
+    with pytest.raises(OptionError, match=r"options\.tie: the batched engine plays 'another-round' only"):
+        BatchState(Game("flip7", 2, {"tie": "shared-win"}), 1)
+    with pytest.raises(OptionError, match="batch: expected a whole number >= 1, got 0"):
+        BatchState(Game("flip7", 2), 0)
+
+
+def test_conformance_suite_through_the_protocol() -> None:
+    """The adapter speaks the protocol: every flip7 case it takes passes (none fails or errors),
+    and only cases its declared readings or player counts cannot take are skipped."""
+    from flip7ref.conformance import load_cases
+    from flip7ref.harness import run_engine
+
+    cases = [c for c in load_cases() if c["edition"] == "flip7"]
+    impl, results = run_engine(f"{sys.executable} -m flip7ref.batch.engine", cases, timeout=60)
+    assert impl["name"] == "flip7ref-batch"
+    status = [r.status for r in results]
+    assert status.count("fail") == 0 and status.count("error") == 0
+    assert status.count("pass") >= 190
+    skipped = [r.message for r in results if r.status == "skip"]
+    assert all("readings" in m or "players" in m for m in skipped)
+
+
+def test_vector_env_shapes_masks_and_autoreset() -> None:
+    """The Gymnasium vector env: batched spaces, a usable mask after every step (same-step
+    autoreset), rewards that add up to the learner's totals, the final outcome in infos."""
+    from flip7ref.batch.vector_env import Flip7VectorEnv
+
+    env = Flip7VectorEnv(8, 3, opponents="threshold:20")
+    obs, _ = env.reset(seed=1)
+    assert obs["observation"].shape == (8, env.state.observation_size()) and obs["action_mask"].shape == (8, 5)
+    assert env.observation_space.contains(obs)
+    rng = np.random.default_rng(0)
+    earned = np.zeros(8)
+    ended = 0
+    for _ in range(400):
+        mask = obs["action_mask"]
+        assert mask.any(1).all()
+        obs, reward, terminated, _truncated, infos = env.step(np.argmax(rng.random(mask.shape) * mask, 1))
+        earned += reward
+        if terminated.any():
+            final = infos["final_info"]["totals"][terminated, 0]
+            assert (earned[terminated] == final).all()
+            assert (final >= 0).all()
+            earned[terminated] = 0
+            ended += int(terminated.sum())
+    assert ended > 0
