@@ -108,7 +108,7 @@ def test_a_card_that_cannot_be_there_is_refused_with_the_rule(client: TestClient
     err = play.post("reveal", expect=400, card="0")
     assert "no 0 can be revealed now" in err["error"] and "1 in front of Bob" in err["error"]
     assert "F7-004" in err["rules"]
-    assert all(c["card"] != "0" for c in play.state["chance"])  # and it is not offered
+    assert [c["left"] for c in play.state["chance"] if c["card"] == "0"] == [0]  # shown dimmed in the fixed grid
     err = play.post("reveal", expect=400, card="nonsense")
     assert "nonsense" in err["error"]
     assert client.get(f"/api/games/{play.gid}").json()["version"] == before
@@ -484,7 +484,7 @@ def test_decisions_are_described_for_their_buttons(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "dealt", "card"),
-    [("en", "Bob is dealt 5", "Second Chance!"), ("nl", "Bob krijgt 5", "Second Chance!"),
+    [("en", "Bob is dealt 5", "Second Chance!"), ("nl", "Bob krijgt 5", "Tweede kans!"),
      ("de", "Bob bekommt 5", "Zweite Chance"), ("fr", "Bob reçoit 5", "Seconde Chance"), ("no", "Bob får 5", "Second Chance")],
 )  # fmt: skip
 def test_steps_and_card_names_in_the_games_language(client: TestClient, lang: str, dealt: str, card: str) -> None:

@@ -13,7 +13,14 @@ Routes (every ``/api`` answer is JSON; an error is ``{"error": message, "rules":
 - ``GET /api/games/{id}``: the game's view
 - ``POST /api/games/{id}/{op}`` with ``op`` in ``reveal`` (``card``), ``deal``,
   ``act`` (``action``), ``undo``, ``redo``, ``fix`` (``step``, ``card``),
-  ``scores`` (``scores``); every body carries the ``version`` last seen
+  ``scores`` (``scores``), ``note`` (``card``: "the deck disagrees"), ``lang``
+  (``lang``), ``to_manual`` (go on as a score pad); every body carries the
+  ``version`` last seen (a stale one is refused with 409).  ``fix`` with
+  ``"preview": true`` only answers what the correction would change (``fix``:
+  ``kept`` and ``dropped`` steps)
+- ``GET /api/games/{id}/qr.svg``: a QR code of the game's address with its token
+  (the address the request came to)
+- ``GET /favicon.ico``: the page's icon
 - ``GET /api/games/{id}/ruling/{step}``: the rulings of one step
 - ``GET /api/games/{id}/scores.csv``: the score pad as CSV
 
@@ -54,7 +61,7 @@ from .session import LANGS, StaleError, TableError, TableGame, edition_catalogue
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
-OPS = ("reveal", "deal", "act", "undo", "redo", "fix", "scores")
+OPS = ("reveal", "deal", "act", "undo", "redo", "fix", "scores", "note", "lang", "to_manual")
 
 
 class Table:
@@ -124,6 +131,18 @@ class Table:
     def lock(self, game_id: str) -> threading.Lock:
         with self._guard:
             return self.locks.setdefault(game_id, threading.Lock())
+
+
+def qr_svg(address: str) -> str:
+    """A QR code of ``address`` as an SVG document (segno, the ``[table]`` extra), dark
+    modules on white with a quiet zone, scaled for a phone's camera."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(address, error="m").save(out, kind="svg", scale=6, dark="#000", light="#fff", title=address, xmldecl=False)
+    return out.getvalue().decode("utf-8")
 
 
 def _error(exc: TableError, state: dict[str, Any] | None = None, table: Table | None = None) -> JSONResponse:
@@ -268,7 +287,10 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         _check_token(table, request, request.path_params["gid"])
         tg = await run_in_threadpool(table.get, request.path_params["gid"])
         data = await _body(request)
-        fields = {"reveal": {"card"}, "act": {"action"}, "fix": {"step", "card"}, "scores": {"scores"}}.get(op, set())
+        fields = {
+            "reveal": {"card"}, "act": {"action"}, "fix": {"step", "card", "preview"}, "scores": {"scores"},
+            "note": {"card"}, "lang": {"lang"},
+        }.get(op, set())  # fmt: skip
         extra = set(data) - fields - {"version"}
         if extra:
             expected = ", ".join(["version", *sorted(fields)])
@@ -290,7 +312,14 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
                 elif op == "redo":
                     tg.redo(version)
                 elif op == "fix":
-                    note["kept"] = tg.fix(version, data.get("step"), data.get("card"))
+                    note["fix"] = tg.fix(version, data.get("step"), data.get("card"), data.get("preview", False))
+                    note["kept"] = len(note["fix"]["kept"])
+                elif op == "note":
+                    tg.note(version, data.get("card"))
+                elif op == "lang":
+                    tg.set_lang(version, data.get("lang"))
+                elif op == "to_manual":
+                    tg.to_manual(version)
                 else:
                     tg.enter_scores(version, data.get("scores"))
             except StaleError as exc:
@@ -318,6 +347,19 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         )
 
     @guarded
+    async def qr_code(request: Request) -> Response:
+        gid = request.path_params["gid"]
+        _check_token(table, request, gid)
+        tg = await run_in_threadpool(table.get, gid)
+        address = f"{str(request.base_url).rstrip('/')}/game/{tg.id}"
+        if table.token_required:
+            address += f"?token={tg.token}"
+        return Response(qr_svg(address), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @guarded
     async def not_found(request: Request) -> Response:
         raise TableError(f"no such address: {request.url.path}", status=404)
 
@@ -330,6 +372,8 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         Route("/api/games/{gid}", show),
         Route("/api/games/{gid}/scores.csv", scores_csv),
         Route("/api/games/{gid}/ruling/{step}", ruling),
+        Route("/api/games/{gid}/qr.svg", qr_code),
+        Route("/favicon.ico", favicon),
         Route("/api/games/{gid}/{op}", change, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
         Route("/api/{rest:path}", not_found, methods=["GET", "POST"]),
