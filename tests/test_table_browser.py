@@ -54,6 +54,9 @@ from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.common.actions import interaction  # noqa: E402
+from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
+from selenium.webdriver.common.actions.pointer_input import PointerInput  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
@@ -103,16 +106,21 @@ class Server:
         return self.proc.stdout.read()
 
 
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "games"
-    folder.mkdir()
+@pytest.fixture(scope="module")
+def shared_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("games")
     return folder
 
 
 @pytest.fixture
-def server(data: Path) -> Iterator[Server]:
-    srv = Server(data)
+def data(shared_data: Path) -> Path:
+    return shared_data
+
+
+@pytest.fixture(scope="module")
+def server(shared_data: Path) -> Iterator[Server]:
+    """One server for the module (each test plays its own game on it)."""
+    srv = Server(shared_data)
     yield srv
     srv.stop()
 
@@ -128,6 +136,10 @@ def _driver(tmp: Path, size: tuple[int, int]) -> WebDriver:
         opts.add_argument(flag)
     drv = webdriver.Chrome(options=opts, service=Service(executable_path=CHROMEDRIVER))
     drv.set_window_size(*size)
+    if size[0] < 600:  # a phone: touch events, the phone's viewport
+        drv.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": size[0], "height": size[1], "deviceScaleFactor": 2, "mobile": True})  # fmt: skip
     return drv
 
 
@@ -136,11 +148,22 @@ def size(request: pytest.FixtureRequest) -> tuple[int, int]:
     return request.param  # type: ignore[no-any-return]
 
 
+@pytest.fixture(scope="module")
+def drivers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[tuple[int, int], WebDriver]]:
+    """One browser per screen size for the whole module (started when first needed)."""
+    made: dict[tuple[int, int], WebDriver] = {}
+    yield made
+    for drv in made.values():
+        drv.quit()
+
+
 @pytest.fixture
-def browser(tmp_path: Path, size: tuple[int, int]) -> Iterator[WebDriver]:
-    drv = _driver(tmp_path / "profile", size)
-    yield drv
-    drv.quit()
+def browser(drivers: dict[tuple[int, int], WebDriver], tmp_path_factory: pytest.TempPathFactory, size: tuple[int, int]) -> WebDriver:
+    if size not in drivers:
+        drivers[size] = _driver(tmp_path_factory.mktemp("profile"), size)
+    drv = drivers[size]
+    drv.get("about:blank")
+    return drv
 
 
 def _version(drv: WebDriver) -> Any:
@@ -151,13 +174,43 @@ def wait_for(drv: WebDriver, css: str, timeout: float = 10) -> Any:
     return WebDriverWait(drv, timeout).until(lambda d: d.find_element(By.CSS_SELECTOR, css))
 
 
+_LAST_TAP: dict[str, float] = {"at": 0.0, "x": -1e3, "y": -1e3}
+
+
+def _spaced(drv: WebDriver, element: Any) -> None:
+    """Wait, if need be, so that a tap does not land where the last one did within the
+    page's double-tap window (the page would rightly ignore it)."""
+    rect = drv.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]", element)
+    near = abs(rect[0] - _LAST_TAP["x"]) < 48 and abs(rect[1] - _LAST_TAP["y"]) < 48
+    wait = 0.65 - (time.monotonic() - _LAST_TAP["at"])
+    if near and wait > 0:
+        time.sleep(wait)
+    _LAST_TAP.update(at=time.monotonic(), x=rect[0], y=rect[1])
+
+
 def tap(drv: WebDriver, css: str) -> None:
     """Click an element and wait for the game's version to change."""
     before = _version(drv)
     element = wait_for(drv, css)
     drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    _spaced(drv, element)
     element.click()
     WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+
+
+def touch(drv: WebDriver, css: str, *, taps: int = 1, gap: float = 0.1) -> None:
+    """Real touch events (a pointer of kind "touch"): ``taps`` taps on the spot where
+    the element is, ``gap`` seconds apart (the page may redraw in between)."""
+    element = wait_for(drv, css)
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    _spaced(drv, element)
+    builder = ActionBuilder(drv, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    builder.pointer_action.move_to(element)
+    for i in range(taps):
+        if i:
+            builder.pointer_action.pause(gap)
+        builder.pointer_action.pointer_down().pause(0.05).pointer_up()
+    builder.perform()
 
 
 def card(drv: WebDriver, card_id: str) -> None:
@@ -181,6 +234,8 @@ def shot(drv: WebDriver, name: str) -> None:
 def start_game(drv: WebDriver, srv: Server, *, names: str, edition: str = "flip7", mode: str = "referee",
                lang: str = "en", seed: str = "") -> str:  # fmt: skip
     drv.get(srv.url)
+    drv.execute_script("localStorage.clear(); sessionStorage.clear()")
+    drv.get(srv.url)
     wait_for(drv, "#start")
     if lang != "en":
         drv.find_element(By.CSS_SELECTOR, f"#lang option[value='{lang}']").click()
@@ -199,12 +254,22 @@ def start_game(drv: WebDriver, srv: Server, *, names: str, edition: str = "flip7
 
 def advance(drv: WebDriver) -> None:
     """Dealer mode: deal the next card, or take the first legal decision (Hit when offered)."""
+    if drv.find_elements(By.ID, "next-round"):
+        next_round(drv)
     if drv.find_elements(By.ID, "deal"):
         tap(drv, "#deal")
     elif drv.find_elements(By.CSS_SELECTOR, "button.act[data-action='hit']"):
         act(drv, "hit")
     else:
         act(drv, drv.find_element(By.CSS_SELECTOR, "button.act").get_attribute("data-action") or "")
+
+
+def next_round(drv: WebDriver) -> None:
+    """Tap on from the round summary (not a step: the version stays)."""
+    button = wait_for(drv, "#next-round")
+    _spaced(drv, button)
+    button.click()
+    WebDriverWait(drv, 10).until(lambda d: not d.find_elements(By.ID, "summary"))
 
 
 def saved(data: Path, gid: str) -> dict[str, Any]:
@@ -246,7 +311,9 @@ def test_three_player_round_card_by_card(browser: WebDriver, server: Server, dat
     drv.find_element(By.ID, "card-enter").click()
     WebDriverWait(drv, 10).until(lambda d: "no 0 can be revealed" in d.find_element(By.ID, "msg").text)
     assert "F7-004" in drv.find_element(By.ID, "msg").text
-    assert not drv.find_elements(By.CSS_SELECTOR, "button.card[data-card='0']")  # not offered either
+    # the card grid keeps its place: the 0 is dimmed (none left), and the deck-disagrees override is offered
+    assert "out" in (drv.find_element(By.CSS_SELECTOR, "button.card[data-card='0']").get_attribute("class") or "")
+    assert drv.find_elements(By.ID, "deck-disagrees")
     if size == DESKTOP:
         shot(drv, "referee-refused")
     card(drv, "3")
@@ -260,8 +327,17 @@ def test_three_player_round_card_by_card(browser: WebDriver, server: Server, dat
     assert "numbers 13 → 26" in row and "busted" in row
     drv.execute_script("document.getElementById('pad').scrollIntoView()")
     shot(drv, "score-pad-phone" if size == PHONE else "score-pad")
+    # the round summary: each seat's line, score and bust, until someone taps on
+    summary = text(drv, "#summary")
+    assert "Round 1 is over" in summary and "busted" in summary
+    assert [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#summary tbody td:nth-child(3)")] == ["0", "26", "7"]
+    shot(drv, "round-summary-phone" if size == PHONE else "round-summary")
+    next_round(drv)
+    assert text(drv, "#who").startswith("Card revealed for")
     # a tap on a step shows its ruling with the rule ids
-    drv.find_element(By.CSS_SELECTOR, "li[data-step='2'] button.step").click()
+    step = drv.find_element(By.CSS_SELECTOR, "li[data-step='2'] button.step")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'start'})", step)
+    step.click()
     ruling = text(drv, "#ruling")
     assert "F7-070" in ruling or "F7-072" in ruling
     if size == DESKTOP:
@@ -284,9 +360,16 @@ def test_vengeance_round_with_a_swap(browser: WebDriver, server: Server, data: P
     card(drv, "swap")
     assert "Ruil" in text(drv, "#who")  # the card's Dutch name
     act(drv, "target 0")
-    assert "Ruilen: Bob 5 ⇄ Cy 9" in text(drv, "button.act[data-action='swap 1 0 2 0']")
+    # pick one card, then the other (not one button for every pair)
+    assert "eerste kaart" in text(drv, "#swap-hint")
+    assert sorted(e.get_attribute("data-pick") for e in drv.find_elements(By.CSS_SELECTOR, "button.pick")) == ["1 0", "2 0"]
     shot(drv, "vengeance-swap")
-    act(drv, "swap 1 0 2 0")
+    first = wait_for(drv, "button.pick[data-pick='1 0']")
+    _spaced(drv, first)
+    first.click()
+    assert "Bob: 5" in text(drv, "#swap-hint")
+    assert [e.get_attribute("data-pick") for e in drv.find_elements(By.CSS_SELECTOR, "button.pick")] == ["2 0"]
+    tap(drv, "button.pick[data-pick='2 0']")
     assert text(drv, ".seat[data-seat='1'] .line") == "9"
     assert text(drv, ".seat[data-seat='2'] .line") == "5"
     assert "Ann ruilt 5 van Bob met 9 van Cy" in text(drv, "#log")
@@ -364,7 +447,7 @@ def chips(drv: WebDriver, seat: int) -> list[str]:
     return [e.text for e in drv.find_elements(By.CSS_SELECTOR, f".seat[data-seat='{seat}'] .line > *")]
 
 
-def fix(drv: WebDriver, step: int, card_id: str, *, refused: bool = False) -> None:
+def fix(drv: WebDriver, step: int, card_id: str, *, refused: bool = False) -> str:
     """Tap ✎ on a step of the log, type the right card and enter it."""
     before = _version(drv)
     button = wait_for(drv, f"li[data-step='{step}'] button.fix")
@@ -376,8 +459,15 @@ def fix(drv: WebDriver, step: int, card_id: str, *, refused: bool = False) -> No
     if refused:
         WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "msg").text)
         assert _version(drv) == before
-    else:
-        WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+        return ""
+    # the correction first says what it will change; nothing changes until it is confirmed
+    confirm = wait_for(drv, "#fix-confirm")
+    plan = str(drv.find_element(By.ID, "fix-plan").text)
+    assert _version(drv) == before
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", confirm)
+    confirm.click()
+    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+    return plan
 
 
 @pytest.mark.parametrize("size", [PHONE], ids=["phone"])
