@@ -264,6 +264,13 @@ def advance(drv: WebDriver) -> None:
         act(drv, drv.find_element(By.CSS_SELECTOR, "button.act").get_attribute("data-action") or "")
 
 
+def press(drv: WebDriver, css: str) -> None:
+    """Click an element of the page above the dock (scrolled to the top of the screen)."""
+    element = wait_for(drv, css)
+    drv.execute_script("arguments[0].scrollIntoView({block: 'start'})", element)
+    element.click()
+
+
 def next_round(drv: WebDriver) -> None:
     """Tap on from the round summary (not a step: the version stays)."""
     button = wait_for(drv, "#next-round")
@@ -503,3 +510,409 @@ def test_correcting_a_mis_entered_card(browser: WebDriver, server: Server, data:
     from flip7ref.replay import replay
 
     assert replay(saved(data, gid)).agrees
+
+
+# ---------------------------------------------------------------- the defects found at a real table (phone, real touch)
+
+PHONES = [PHONE, (360, 740)]
+
+
+def steps_of(data: Path, gid: str) -> list[dict[str, Any]]:
+    return saved(data, gid)["steps"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("size", PHONES, ids=["390x844", "360x740"])
+@pytest.mark.parametrize("gap", [0.03, 0.15, 0.45])
+def test_a_double_tap_records_one_step(browser: WebDriver, server: Server, data: Path, gap: float) -> None:
+    """A double tap on Hit (real touch events): the second tap lands on the card button
+    that appears under the finger; it must not record a card nobody drew."""
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob\nCy")
+    for c in ("5", "6", "7"):
+        card(drv, c)
+    before = _version(drv)
+    touch(drv, "button.act[data-action='hit']", taps=2, gap=gap)
+    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+    time.sleep(0.8)  # time for a second step to land, if it were going to
+    assert [s.get("draw", s.get("action")) for s in steps_of(data, gid)] == ["5", "6", "7", "hit"]
+    assert _version(drv) == before + 1
+    card(drv, "9")  # the next tap, away from the spot, is taken at once
+    assert chips(drv, 1) == ["5", "9"]
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_stale_step_is_refused_and_the_page_shows_the_game_now(browser: WebDriver, server: Server, data: Path) -> None:
+    """Every step carries the version it was made against: one made on an older screen
+    (another phone moved first) is refused with 409 and the page redraws."""
+    import httpx
+
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob")
+    version = _version(drv)
+    r = httpx.post(f"{server.base}/api/games/{gid}/reveal", json={"version": version, "card": "4"})
+    assert r.status_code == 200
+    touch(drv, "button.card[data-card='5']")
+    WebDriverWait(drv, 10).until(lambda d: "someone else" in d.find_element(By.ID, "msg").text)
+    assert [s["draw"] for s in steps_of(data, gid)] == ["4"]
+    assert chips(drv, 1) == ["4"]
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+@pytest.mark.rules("F7-040", "F7-041")
+def test_a_correction_says_what_it_changes_keeps_cards_with_their_players_and_can_be_undone(
+    browser: WebDriver, server: Server, data: Path
+) -> None:
+    """Bob's first hit was a second 5, not a 9: he busts.  His later Hit and 7 cannot be
+    kept (the old replay gave that 7 to Cy); Cy's and Ann's later cards stay theirs; undo
+    brings the old history back."""
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob\nCy")
+    for c in ("5", "6", "0"):
+        card(drv, c)
+    for c in ("9", "3", "4", "7"):  # Bob 9, Cy 3, Ann 4, Bob 7
+        act(drv, "hit")
+        card(drv, c)
+    before = [s.get("draw", s.get("action")) for s in steps_of(data, gid)]
+    plan = fix(drv, 4, "5")
+    assert "5 becomes" not in plan and "9 becomes 5" in plan
+    assert "kept with the player who made them: 4" in plan
+    dropped = [e.get_attribute("data-step") for e in drv.find_elements(By.CSS_SELECTOR, "#fix-dropped li")]
+    assert dropped == [] or dropped == ["9", "10"]  # the form closes once the correction is made
+    assert text(drv, ".seat[data-seat='1'] .status") == "busted"
+    assert chips(drv, 2) == ["6", "3"] and chips(drv, 0) == ["0", "4"]
+    assert text(drv, "#who").startswith("Cy decides")  # the 7 did not move to Cy
+    tap(drv, "#undo")  # the correction is one step: undo brings the old history back
+    assert [s.get("draw", s.get("action")) for s in steps_of(data, gid)] == before
+    assert chips(drv, 1) == ["5", "9", "7"]
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_the_correction_preview_names_the_steps_it_cannot_keep(browser: WebDriver, server: Server) -> None:
+    drv = browser
+    start_game(drv, server, names="Ann\nBob\nCy")
+    for c in ("5", "6", "0"):
+        card(drv, c)
+    for c in ("9", "3", "4", "7"):
+        act(drv, "hit")
+        card(drv, c)
+    button = wait_for(drv, "li[data-step='4'] button.fix")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait_for(drv, "#fix-input").send_keys("5")
+    drv.find_element(By.ID, "fix-check").click()
+    wait_for(drv, "#fix-confirm")
+    dropped = [e.get_attribute("data-step") for e in drv.find_elements(By.CSS_SELECTOR, "#fix-dropped li")]
+    assert dropped == ["9", "10"]
+    assert "Bob hits and gets 7" in text(drv, "#fix-dropped")
+    shot(drv, "correction-preview")
+    drv.find_element(By.ID, "fix-cancel").click()
+    assert chips(drv, 1) == ["5", "9", "7"]  # cancelled: nothing changed
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_dealer_mode_undo_is_shown_to_everyone_and_the_next_card_stays(browser: WebDriver, server: Server, data: Path) -> None:
+    """The cheat: Hit, see the card, undo twice, Stay.  Every undo is listed for all to
+    see, and the card seen is the one the next player gets."""
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob", mode="dealer", seed="11")
+    while not drv.find_elements(By.CSS_SELECTOR, "button.act[data-action='hit']"):
+        advance(drv)
+    seat = int(drv.execute_script("return G.who"))
+    act(drv, "hit")
+    tap(drv, "#deal")
+    seen = steps_of(data, gid)[-1]["draw"]
+    tap(drv, "#undo")
+    tap(drv, "#undo")
+    undone = text(drv, "#undone")
+    assert "(2)" in undone and seen in undone
+    act(drv, "stay")
+    other = 1 - seat
+    while drv.find_elements(By.ID, "deal") and int(drv.execute_script("return G.receiver ?? -1")) != other:
+        advance(drv)
+    if drv.find_elements(By.CSS_SELECTOR, "button.act[data-action='hit']"):
+        act(drv, "hit")
+    tap(drv, "#deal")
+    assert steps_of(data, gid)[-1]["draw"] == seen  # the card under the undo stayed the next card
+    meta = json.loads((data / f"{gid}.table.json").read_text())
+    assert [u["move"] for u in meta["undone"]] == [f"chance {seen}", "hit"]
+    # a second phone sees the undos too
+    drv.get(drv.current_url)
+    assert "(2)" in text(drv, "#undone")
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+@pytest.mark.rules("F7-070", "F7-073", "F7-080")
+def test_flip_three_progress_set_aside_cards_and_the_used_second_chance(browser: WebDriver, server: Server) -> None:
+    drv = browser
+    start_game(drv, server, names="Ann\nBob\nCy")
+    card(drv, "5")
+    card(drv, "flip_three")
+    act(drv, "target 1")
+    assert "card 1 of 3" in text(drv, "#forced")
+    card(drv, "8")
+    assert "card 2 of 3" in text(drv, "#forced")
+    card(drv, "freeze")
+    forced = text(drv, "#forced")
+    assert "card 3 of 3" in forced and "set aside" in forced and "Freeze!" in forced
+    shot(drv, "flip-three-phone")
+    card(drv, "second_chance")
+    act(drv, "target 2")  # the Freeze goes to Cy
+    card(drv, "8")  # Ann's deal
+    # Bob's Second Chance is spent on a second 8 later: shown as used
+    act(drv, "hit")
+    card(drv, "8")
+    assert "used" in text(drv, ".seat[data-seat='1'] .used")
+    assert "Second Chance" in text(drv, ".seat[data-seat='1'] .used")
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_the_language_can_change_during_a_game(browser: WebDriver, server: Server, data: Path) -> None:
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob")
+    assert drv.execute_script("return document.documentElement.lang") == "en"
+    card(drv, "5")
+    settings = wait_for(drv, "#settings summary")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'start'})", settings)
+    settings.click()
+    before = _version(drv)
+    drv.find_element(By.CSS_SELECTOR, "#game-lang option[value='nl']").click()
+    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+    assert drv.execute_script("return document.documentElement.lang") == "nl"
+    assert text(drv, "#who").startswith("Omgedraaide kaart")
+    assert text(drv, "button.card[data-card='second_chance']").startswith("Tweede kans!")  # Flip 7 in Dutch
+    assert "Bob krijgt 5" in text(drv, "#log")
+    assert json.loads((data / f"{gid}.table.json").read_text())["lang"] == "nl"
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_letter_shortcuts_never_fire_while_typing_and_can_be_turned_off(browser: WebDriver, server: Server, data: Path) -> None:
+    """Typing a card name in the ✎ field while another phone's step redraws the page: the
+    "s" goes into the field, not to a Stay.  Letters can be turned off; focus stays."""
+    import httpx
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob\nCy")
+    for c in ("5", "6", "7"):
+        card(drv, c)
+    button = wait_for(drv, "li[data-step='0'] button.fix")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait_for(drv, "#fix-input").send_keys("s")
+    # another phone: Bob hits and gets a 9 (the poll redraws this page)
+    v = _version(drv)
+    assert httpx.post(f"{server.base}/api/games/{gid}/act", json={"version": v, "action": "hit"}).status_code == 200
+    assert httpx.post(f"{server.base}/api/games/{gid}/reveal", json={"version": v + 1, "card": "9"}).status_code == 200
+    drv.execute_script("api('/api/games/' + G.id).then((v) => render(v))")
+    WebDriverWait(drv, 10).until(lambda d: _version(d) == v + 2)
+    ActionChains(drv).send_keys("s").perform()  # to whatever has focus now
+    time.sleep(0.5)
+    assert [s.get("draw", s.get("action")) for s in steps_of(data, gid)] == ["5", "6", "7", "hit", "9"]
+    assert drv.execute_script("return document.activeElement.id") == "fix-input"
+    # turned off: "s" on the page does nothing; turned on, it stays, and focus is kept
+    time.sleep(1.6)  # a letter right after typing in a field is still typing
+    drv.execute_script("document.activeElement.blur(); localStorage.setItem('flip7ref-letters', 'off')")
+    ActionChains(drv).send_keys("s").perform()
+    time.sleep(0.5)
+    assert len(steps_of(data, gid)) == 5
+    drv.execute_script("localStorage.setItem('flip7ref-letters', 'on')")
+    wait_for(drv, "button.act[data-action='stay']")
+    drv.execute_script("document.querySelector(\"button.act[data-action='stay']\").focus()")
+    before = _version(drv)
+    ActionChains(drv).send_keys("s").perform()
+    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+    assert steps_of(data, gid)[-1]["action"] == "stay"
+    assert drv.execute_script("return !!document.activeElement.closest('#dock')")
+
+
+@pytest.mark.parametrize("size", [DESKTOP], ids=["desktop"])
+def test_a_keyboard_only_game(browser: WebDriver, server: Server, data: Path) -> None:
+    """Tab and Enter only: a round is played to its summary and on to the next round."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob")
+    drv.execute_script("document.activeElement.blur()")
+
+    def press_on(css: str, step: bool = True) -> None:
+        before = _version(drv)
+        for _ in range(120):
+            if drv.execute_script("return document.activeElement.matches(arguments[0])", css):
+                break
+            ActionChains(drv).send_keys(Keys.TAB).perform()
+        else:
+            seen = drv.execute_script("return document.activeElement.outerHTML.slice(0, 120)")
+            raise AssertionError(f"Tab never reached {css}; focus is on {seen}")
+        ActionChains(drv).send_keys(Keys.ENTER).perform()
+        if step:
+            WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+
+    for css in ("button.card[data-card='5']", "button.card[data-card='6']", "button.act[data-action='stay']",
+                "button.act[data-action='hit']", "button.card[data-card='6']"):  # fmt: skip
+        press_on(css)
+    assert drv.execute_script("return !!document.getElementById('summary')"), (steps_of(data, gid), drv.execute_script("return [G.round_end, G.version, seenRoundEnd]"))
+    assert drv.execute_script("return document.activeElement.id") in ("next-round", "")
+    press_on("#next-round", step=False)
+    WebDriverWait(drv, 10).until(lambda d: not d.find_elements(By.ID, "summary"))
+    assert [s.get("draw", s.get("action")) for s in steps_of(data, gid)] == ["5", "6", "stay", "hit", "6"]
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_score_pad_entries_and_switching_to_it_part_way(browser: WebDriver, server: Server, data: Path) -> None:
+    """An empty field is not a 0; a referee game goes on as a score pad part way."""
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob")
+    for c in ("5", "6"):
+        card(drv, c)
+    act(drv, "stay")
+    act(drv, "stay")
+    next_round(drv)
+    settings = wait_for(drv, "#settings summary")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'start'})", settings)
+    settings.click()
+    before = _version(drv)
+    drv.execute_script("window.confirm = () => true")
+    press(drv, "#to-manual")
+    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+    assert [c.text for c in drv.find_elements(By.CSS_SELECTOR, "#totals td")] == ["Total", "6", "5"]
+    box = wait_for(drv, "input.score-in[data-seat='0']")
+    box.send_keys("12")
+    before = _version(drv)
+    drv.find_element(By.ID, "add-round").click()
+    WebDriverWait(drv, 10).until(lambda d: "Bob" in d.find_element(By.ID, "msg").text)
+    assert _version(drv) == before and "Type a score for Bob" in drv.find_element(By.ID, "msg").text
+    drv.find_element(By.CSS_SELECTOR, "input.score-in[data-seat='1']").send_keys("0")
+    tap(drv, "#add-round")
+    assert [c.text for c in drv.find_elements(By.CSS_SELECTOR, "#totals td")] == ["Total", "18", "5"]
+    assert json.loads((data / f"{gid}.table.json").read_text())["rounds"] == [[6, 5], [12, 0]]
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_an_unreachable_server_is_not_a_rules_refusal(browser: WebDriver, data: Path) -> None:
+    srv = Server(data)
+    drv = browser
+    try:
+        start_game(drv, srv, names="Ann\nBob")
+    finally:
+        srv.stop()
+    touch(drv, "button.card[data-card='5']")
+    WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "msg").text)
+    msg = drv.find_element(By.ID, "msg").text
+    assert "cannot be reached" in msg and "Failed to fetch" not in msg and "Refused" not in msg
+
+
+@pytest.mark.parametrize("size", PHONES, ids=["390x844", "360x740"])
+def test_no_word_is_split_no_server_path_and_a_favicon(browser: WebDriver, server: Server, data: Path) -> None:
+    import httpx
+
+    drv = browser
+    start_game(drv, server, names="Annemarie\nBob\nCy")
+    for c in ("5", "6", "7"):
+        card(drv, c)
+    for _ in range(3):
+        act(drv, "stay")
+    next_round(drv)
+    # every word of the score pad's header on one line: a cell is at least as wide as its longest word
+    split = drv.execute_script("""
+        const out = [];
+        for (const cell of document.querySelectorAll('table.pad th, table.pad td')) {
+          const r = document.createRange(); r.selectNodeContents(cell);
+          const lines = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+          for (const word of cell.textContent.split(/\\s+/)) if (word.length > 1 && cell.childNodes.length === 1 && lines.size > cell.textContent.split(/\\s+/).length) out.push(word);
+        }
+        const head = [...document.querySelectorAll('table.pad th')].filter((th) => th.scrollWidth > th.clientWidth + 1 || th.getClientRects().length === 0);
+        return out.concat(head.map((th) => th.textContent));""")
+    assert split == []
+    heights = drv.execute_script("return [...document.querySelectorAll('table.pad thead th')].map((th) => th.getBoundingClientRect().height)")
+    assert max(heights) < 40, heights  # one line each: "Round" is not split into "Rou" / "nd"
+    page = drv.find_element(By.TAG_NAME, "body").text
+    assert str(data) not in page and ".json" not in page
+    assert httpx.get(f"{server.base}/favicon.ico").status_code == 200
+    icon = drv.execute_script("return document.querySelector('link[rel=icon]').href")
+    assert httpx.get(icon).headers["content-type"].startswith("image/svg")
+
+
+def _axe() -> str | None:
+    for p in (ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js", ROOT / "node_modules" / "axe-core" / "axe.min.js"):
+        if p.exists():
+            return p.read_text(encoding="utf-8")
+    if os.environ.get("CI"):
+        raise AssertionError("axe-core is missing: npm install --prefix .axe axe-core (.ci/run does)")
+    return None
+
+
+def _too_small(drv: WebDriver) -> list[str]:
+    """Every visible control smaller than 44×44 px (a radio or checkbox counts its label)."""
+    return drv.execute_script("""
+        const out = [];
+        for (const el of document.querySelectorAll('button, a[href], input, select, textarea, summary')) {
+          const target = (el.matches('input[type=radio], input[type=checkbox]') && el.closest('label')) || el;
+          const r = target.getBoundingClientRect();
+          if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+          if (r.width < 44 - 0.5 || r.height < 44 - 0.5) out.push((el.id || el.className || el.tagName) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+        }
+        return out;""")  # type: ignore[no-any-return]
+
+
+def _contrast(drv: WebDriver, css: str, prop: str) -> float:
+    """The contrast ratio of ``prop`` (a colour) of ``css`` against the page's background."""
+    return float(drv.execute_script("""
+        const c = getComputedStyle(document.querySelector(arguments[0]))[arguments[1]];
+        const rgb = (s) => s.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+        const lum = (v) => { const [r, g, b] = v.map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+        const a = lum(rgb(c)), b = lum([255, 255, 255]), bg = lum(rgb(getComputedStyle(document.body).backgroundColor));
+        return Math.min((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), (Math.max(a, bg) + 0.05) / (Math.min(a, bg) + 0.05));""", css, prop))
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_every_screen_is_accessible(browser: WebDriver, server: Server, data: Path) -> None:
+    """axe-core finds nothing serious or critical on any screen; every control is at
+    least 44×44 px; the turn outline and the focus ring have 3:1 contrast."""
+    axe = _axe()
+    drv = browser
+    screens: dict[str, list[str]] = {}
+
+    def check(name: str) -> None:
+        assert _too_small(drv) == [], name
+        if axe is None:
+            return
+        if not drv.execute_script("return !!window.axe"):
+            drv.execute_script(axe)
+        found = drv.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            axe.run(document, { resultTypes: ['violations'] }).then((r) => done(r.violations
+              .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+              .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', '))));""")
+        screens[name] = found
+
+    drv.get(server.url)
+    drv.execute_script("localStorage.clear(); sessionStorage.clear()")
+    drv.get(server.url)
+    wait_for(drv, "#start")
+    check("start page")
+    start_game(drv, server, names="Ann\nBob\nCy")
+    check("card grid")
+    for c in ("5", "6", "7"):
+        card(drv, c)
+    check("decision")
+    assert _contrast(drv, ".seat.turn", "borderTopColor") >= 3
+    # the focus ring: the colour of the :focus-visible outline (the turn colour)
+    ring = drv.execute_script("""for (const s of document.styleSheets) for (const r of s.cssRules)
+        if (r.selectorText === ':focus-visible') return r.style.outlineColor; return null""")
+    assert ring == "var(--turn)"
+    drv.execute_script("document.querySelector('.seat.turn').style.borderTopColor = 'var(--turn)'")
+    assert _contrast(drv, ".seat.turn", "borderTopColor") >= 3
+    drv.execute_script("for (const d of document.querySelectorAll('details')) d.open = true")
+    check("settings and rules open")
+    for _ in range(3):
+        act(drv, "stay")
+    check("round summary")
+    press(drv, "li[data-step='0'] button.step")
+    wait_for(drv, "#ruling")
+    check("ruling")
+    manual = start_game(drv, server, names="Ann\nBob", mode="manual")
+    assert manual
+    check("score pad")
+    assert all(v == [] for v in screens.values()), screens

@@ -85,6 +85,8 @@ document.addEventListener("click", (e) => {
   if (pointer) lastTap = { at: now, x: e.clientX, y: e.clientY };
 }, true);
 
+let typedAt = -1e9;  // the last key pressed in a field: a letter just after it is typing, not a shortcut
+document.addEventListener("input", () => { typedAt = performance.now(); }, true);
 function lettersOn() { return localStorage.getItem("flip7ref-letters") !== "off"; }
 function typing() { const a = document.activeElement; return !!a && (a.matches("input:not([type=radio]):not([type=checkbox]), textarea, select") || a.isContentEditable); }
 
@@ -379,7 +381,7 @@ async function showRuling(i) {
   } catch (err) { say(err.message); }
 }
 
-function fixCard(i) {
+function fixCard(i, quiet) {
   const open = document.getElementById("fix-form");  // one correction form at a time
   if (open) open.remove();
   const input = h("input", { id: "fix-input", list: "card-list-all", "aria-label": t("correct") });
@@ -404,7 +406,7 @@ function fixCard(i) {
   } }, input, list, h("button", { type: "submit", id: "fix-check" }, t("enter")), plan);
   const li = document.querySelector("li[data-step='" + i + "']");
   li.append(form);
-  input.focus();
+  if (!quiet) input.focus();
 }
 
 function logBox() {
@@ -462,6 +464,8 @@ function focusKey(el) {
 function render(view, same) {
   if (!same && G && view.id === G.id && view.version !== G.version) swapFirst = null;
   const focused = focusKey(document.activeElement);
+  const fixing = document.getElementById("fix-form");  // a correction being typed stays open
+  const fixStep = fixing ? Number(fixing.closest("li").dataset.step) : null;
   const typed = {};  // what is being typed keeps its text across a redraw (another phone's step)
   for (const el of document.querySelectorAll("#app input:not([type=radio]):not([type=checkbox])")) if (el.id && el.value) typed[el.id] = el.value;
   G = view;
@@ -486,6 +490,7 @@ function render(view, same) {
     parts.push(tools, padBox(), settingsBox());
   }
   app.replaceChildren(...parts.filter(Boolean));
+  if (fixStep !== null && view.mode === "referee" && document.querySelector("li[data-step='" + fixStep + "'] button.fix")) fixCard(fixStep, true);
   for (const [id, v] of Object.entries(typed)) { const el = document.getElementById(id); if (el && !el.value) el.value = v; }
   if (focused) {
     const el = document.querySelector("#app " + focused) || document.querySelector("#dock button:not([disabled])");
@@ -515,7 +520,7 @@ document.addEventListener("keydown", (e) => {
   if ((e.ctrlKey || e.metaKey) && !field && e.key === "z") { e.preventDefault(); post("undo"); return; }
   if ((e.ctrlKey || e.metaKey) && !field && e.key === "y") { e.preventDefault(); post("redo"); return; }
   // single letters: only when no field has focus (or with Alt), and only when turned on
-  if (e.ctrlKey || e.metaKey || !lettersOn() || (field && !e.altKey)) return;
+  if (e.ctrlKey || e.metaKey || !lettersOn() || (field && !e.altKey) || (!e.altKey && performance.now() - typedAt < 1500)) return;
   const key = e.key.toLowerCase();
   const has = (a) => G.actions && G.actions.some((x) => x.action === a);
   if (key === "h" && has("hit")) { e.preventDefault(); post("act", { action: "hit" }); }
