@@ -751,7 +751,7 @@ def test_a_keyboard_only_game(browser: WebDriver, server: Server, data: Path) ->
     for css in ("button.card[data-card='5']", "button.card[data-card='6']", "button.act[data-action='stay']",
                 "button.act[data-action='hit']", "button.card[data-card='6']"):  # fmt: skip
         press_on(css)
-    assert drv.execute_script("return !!document.getElementById('summary')"), (steps_of(data, gid), drv.execute_script("return [G.round_end, G.version, seenRoundEnd]"))
+    assert drv.execute_script("return !!document.getElementById('summary')")
     assert drv.execute_script("return document.activeElement.id") in ("next-round", "")
     press_on("#next-round", step=False)
     WebDriverWait(drv, 10).until(lambda d: not d.find_elements(By.ID, "summary"))
@@ -807,12 +807,13 @@ def test_no_word_is_split_no_server_path_and_a_favicon(browser: WebDriver, serve
     import httpx
 
     drv = browser
-    start_game(drv, server, names="Annemarie\nBob\nCy")
-    for c in ("5", "6", "7"):
+    start_game(drv, server, names="Annemarie\nBartholomew\nCyrille\nDorothea\nEvangeline")
+    for c in ("5", "6", "7", "8", "9"):
         card(drv, c)
-    for _ in range(3):
+    for _ in range(5):
         act(drv, "stay")
-    next_round(drv)
+    if drv.find_elements(By.ID, "next-round"):
+        next_round(drv)
     # every word of the score pad's header on one line: a cell is at least as wide as its longest word
     split = drv.execute_script("""
         const out = [];
