@@ -6,6 +6,7 @@ from typing import Any
 
 from ..events import card_name
 from ..frames import DECISION_KINDS, OWN_DECISION_KINDS
+from ..primitives.forced_draw import ForcedDraw
 from ..replay import rules_at
 from ..spec import Edition
 from ..state import CHANCE, TERMINAL, State
@@ -32,12 +33,12 @@ class Views(Rulings, ScorePad):
                     round_end = e.get("round")
         forced = None
         for frame in reversed(state.frames):
-            if frame.name == "forced_draw":
+            if isinstance(frame, ForcedDraw):
                 eff = self.game.effect[frame.card]
-                count = int(getattr(eff, "count", 0)) or int(frame.remaining)
+                count = int(getattr(eff, "count", 0)) or frame.remaining
                 forced = {
                     "target": frame.target, "card": self.game.card_ids[frame.card], "count": count,
-                    "drawn": count - int(frame.remaining), "set_aside": [self.game.card_ids[c] for c in frame.set_aside],
+                    "drawn": count - frame.remaining, "set_aside": [self.game.card_ids[c] for c in frame.set_aside],
                 }  # fmt: skip
                 break
         used: list[list[str]] = [[] for _ in range(state.num_players)]
