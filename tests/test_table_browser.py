@@ -924,3 +924,52 @@ def test_every_screen_is_accessible(browser: WebDriver, server: Server, data: Pa
     assert manual
     check("score pad")
     assert all(v == [] for v in screens.values()), screens
+
+
+def _walkthrough_moves(seed: int, threshold: int) -> list[str]:
+    """A whole 3-player Flip 7 game to 200: the cards of a seeded shuffle, each player
+    hitting until their line is worth ``threshold`` (the other decisions: the first legal)."""
+    import random
+
+    from flip7ref import Game
+    from flip7ref.strategies import ThresholdStrategy
+
+    state = Game("flip7", 3).new_initial_state(seed, dealer=0)
+    strategy, rng = ThresholdStrategy(threshold), random.Random(seed)
+    while not state.is_terminal():
+        if state.current_player < 0:
+            state = state.apply_chance(state.sample_chance())
+        else:
+            state = state.apply(strategy.choose(state, rng))
+    return state.history()
+
+
+@pytest.mark.skipif(not os.environ.get("FLIP7REF_TAPS"), reason="the taps-per-game walk-through (about a minute): FLIP7REF_TAPS=1")
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_taps_per_game_walkthrough(browser: WebDriver, server: Server, data: Path) -> None:
+    """Referee mode, 3 players, to 200, every card and decision tapped with real touch
+    events on a phone: one tap per step, no step recorded that was not tapped (the
+    figures go to docs/table.md)."""
+    moves = _walkthrough_moves(seed=2026, threshold=20)
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob\nCy")
+    taps = 0
+    started = time.monotonic()
+    for move in moves:
+        before = _version(drv)
+        if move.startswith("chance "):
+            touch(drv, f"button.card[data-card='{move.split()[1]}']")
+        else:
+            touch(drv, f"button.act[data-action='{move}']")
+        taps += 1
+        WebDriverWait(drv, 10).until(lambda d: _version(d) == before + 1)
+        if taps == 40:
+            shot(drv, "walkthrough-phone")
+    seconds = time.monotonic() - started
+    history = [s.get("draw") and "chance " + s["draw"] or s["action"] for s in steps_of(data, gid)]
+    assert history == moves  # every tap one step, none lost, none doubled
+    assert drv.find_elements(By.ID, "winner")
+    rounds = len(saved(data, gid).get("rounds", [])) or int(drv.execute_script("return G.pad.rounds.length"))
+    cards = sum(m.startswith("chance ") for m in moves)
+    print(f"\ntaps per game: {taps} ({cards} cards, {taps - cards} decisions, {rounds} rounds, {seconds:.0f} s)")
+    shot(drv, "game-over-phone")

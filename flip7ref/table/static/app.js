@@ -257,7 +257,7 @@ function roundSummary() {
     h("h2", { id: "summary-title" }, t("round_over", { n: r.round })),
     h("table", { class: "pad" }, h("thead", {}, h("tr", {}, h("th", {}, t("players")), h("th", {}, t("line_value")), h("th", {}, t("score")), h("th", {}, ""), h("th", {}, t("total")))),
       h("tbody", {}, rows)),
-    G.finished ? null : h("button", { class: "primary", id: "next-round", onclick: () => {
+    G.finished ? null : h("button", { id: "next-round", onclick: () => {
       seenRoundEnd = G.version; sessionStorage.setItem("flip7ref-round-seen", String(seenRoundEnd)); render(G, true);
       const first = document.querySelector("#prompt button"); if (first) first.focus();
     } }, t("next_round")));
@@ -484,7 +484,8 @@ function render(view, same) {
       h("p", { class: "counts", id: "counts" }, t("draw_pile") + ": " + view.draw_count + " · " + t("discard_pile") + ": " + view.discard_count),
       undoneBox(), notesBox(), padBox(), logBox(), settingsBox());
     // the controls of the turn at the bottom of the screen, under the thumb
-    parts.push(h("div", { class: "dock", id: "dock" }, summary || promptBox(), tools));
+    // the round summary stays on top until someone taps on: Next round, or the next deal's first card
+    parts.push(h("div", { class: "dock", id: "dock" }, summary, promptBox(), tools));
   } else {
     if (view.finished) parts.push(h("section", { class: "prompt" }, h("div", { class: "who win", id: "winner" }, t("game_over"))));
     parts.push(tools, padBox(), settingsBox());
