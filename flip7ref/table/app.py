@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import socket
 import threading
 import traceback
 from collections.abc import Awaitable, Callable
@@ -131,6 +132,17 @@ class Table:
     def lock(self, game_id: str) -> threading.Lock:
         with self._guard:
             return self.locks.setdefault(game_id, threading.Lock())
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network (the interface a packet to the
+    outside would leave by; nothing is sent), or None without a network."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: a route lookup only
+            return str(s.getsockname()[0])
+    except OSError:
+        return None
 
 
 def qr_svg(address: str) -> str:
@@ -351,7 +363,11 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         gid = request.path_params["gid"]
         _check_token(table, request, gid)
         tg = await run_in_threadpool(table.get, gid)
-        address = f"{str(request.base_url).rstrip('/')}/game/{tg.id}"
+        base = str(request.base_url).rstrip("/")
+        lan = lan_address() if request.url.hostname in ("127.0.0.1", "localhost", "::1") else None
+        if lan is not None:  # the phone that started the game opened it on this machine: others need its network address
+            base = f"{request.url.scheme}://{lan}:{request.url.port or 80}"
+        address = f"{base}/game/{tg.id}"
         if table.token_required:
             address += f"?token={tg.token}"
         return Response(qr_svg(address), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
