@@ -272,7 +272,8 @@ function promptBox() {
   }
   const forced = forcedLine();
   if (G.current === -1) {
-    box.append(h("div", { class: "who", id: "who" }, t("card_for", { name: G.receiver !== null ? seatName(G.receiver) : "?" })), forced);
+    box.append(h("div", { class: "who", id: "who" }, t("card_for", { name: G.receiver !== null ? seatName(G.receiver) : "?" })));
+    if (forced) box.append(forced);
     if (G.mode === "dealer") {
       box.append(h("button", { class: "primary", id: "deal", onclick: () => post("deal") }, t("deal")));
     } else {
@@ -289,7 +290,8 @@ function promptBox() {
     }
   } else {
     box.append(h("div", { class: "who", id: "who" }, t("decides", { name: seatName(G.who) }) +
-      (G.pending.card ? " — " + cardName(G.pending.card) : "") + (G.pending.text ? " — " + G.pending.text : "")), forced);
+      (G.pending.card ? " — " + cardName(G.pending.card) : "") + (G.pending.text ? " — " + G.pending.text : "")));
+    if (forced) box.append(forced);
     const swaps = G.actions.some((a) => a.verb === "swap");
     box.append(h("div", { class: "actions", id: "actions" }, swaps ? swapButtons() : G.actions.map(actionButton)));
   }
