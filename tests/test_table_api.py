@@ -684,6 +684,7 @@ def test_a_correction_keeps_later_cards_with_their_players_and_names_the_rest(cl
     assert play.state["version"] == version  # a preview changes nothing
     assert (plan["old"], plan["new"], plan["kept"]) == ("9", "5", [5, 6, 7, 8])
     assert [(d["index"], d["seat"], d["move"]) for d in plan["dropped"]] == [(9, 1, "hit"), (10, 1, "chance 7")]
+    assert play.post("fix", expect=400, step=4, card="5", preview="yes")["error"].startswith("preview:")
     out = play.post("fix", step=4, card="5")
     assert out["kept"] == 4
     assert [s["line"] for s in play.state["seats"]] == [["0", "4"], ["5", "5"], ["6", "3"]]

@@ -186,7 +186,7 @@ def _spaced(drv: WebDriver, element: Any) -> None:
         "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]", element
     )
     near = abs(rect[0] - _LAST_TAP["x"]) < 48 and abs(rect[1] - _LAST_TAP["y"]) < 48
-    wait = 0.65 - (time.monotonic() - _LAST_TAP["at"])
+    wait = 0.8 - (time.monotonic() - _LAST_TAP["at"])  # the page's window is 0.6 s from its click
     if near and wait > 0:
         time.sleep(wait)
     _LAST_TAP.update(at=time.monotonic(), x=rect[0], y=rect[1])
@@ -199,6 +199,7 @@ def tap(drv: WebDriver, css: str) -> None:
     drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     _spaced(drv, element)
     element.click()
+    _LAST_TAP["at"] = time.monotonic()
     WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
 
 
@@ -215,6 +216,7 @@ def touch(drv: WebDriver, css: str, *, taps: int = 1, gap: float = 0.1) -> None:
             builder.pointer_action.pause(gap)
         builder.pointer_action.pointer_down().pause(0.05).pointer_up()
     builder.perform()
+    _LAST_TAP["at"] = time.monotonic()
 
 
 def card(drv: WebDriver, card_id: str) -> None:

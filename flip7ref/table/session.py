@@ -21,8 +21,9 @@ The class is put together from parts, one job each: `.record` (the attributes
 every part reads, the errors), `.files` (atomic writes, saved games, `load`),
 `.narration` (events in words), `.scorepad` (the score pad, CSV), `.rulings`
 (what decided a step) and `.views` (the page's data); this module holds the
-changes (create, reveal, deal, act, undo, redo, fix, enter scores) and saving,
-and re-exports the names other modules use.
+changes (create, reveal, deal, act, undo, redo, fix, note, language, switch to
+the score pad, enter scores) and saving, and re-exports the names other modules
+use; `.corrections` says which later steps a correction keeps.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ class TableGame(Views, Resuming):
 
     Build one with `create` or `load`; read it with `view`;
     change it with `reveal`, `deal`, `act`, `undo`,
-    `redo`, `fix` and (manual mode) `enter_scores`.  Every
+    `redo`, `fix`, `note`, `set_lang`, `to_manual` and (manual mode) `enter_scores`.  Every
     change takes the ``version`` the caller saw and raises `StaleError`
     when the game has moved on; a refused change leaves the game and its files
     as they were.
@@ -367,6 +368,8 @@ class TableGame(Views, Resuming):
         self._not_manual()
         if self.mode != "referee":
             raise TableError("only a game refereed with real cards can correct a card")
+        if not isinstance(preview, bool):
+            raise TableError("preview: expected true (only say what the correction changes) or false")
         moves = self.state.history()
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(moves):
             raise TableError(f"step: expected a step number 0..{len(moves) - 1}")
