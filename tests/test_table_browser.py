@@ -950,7 +950,7 @@ def _walkthrough_moves(seed: int, threshold: int) -> list[str]:
     return state.history()
 
 
-@pytest.mark.skipif(not os.environ.get("FLIP7REF_TAPS"), reason="the taps-per-game walk-through (about a minute): FLIP7REF_TAPS=1")
+@pytest.mark.skipif(not os.environ.get("FLIP7REF_TAPS"), reason="the taps-per-game walk-through (3 minutes): FLIP7REF_TAPS=1")
 @pytest.mark.parametrize("size", [PHONE], ids=["phone"])
 def test_taps_per_game_walkthrough(browser: WebDriver, server: Server, data: Path) -> None:
     """Referee mode, 3 players, to 200, every card and decision tapped with real touch
@@ -968,9 +968,9 @@ def test_taps_per_game_walkthrough(browser: WebDriver, server: Server, data: Pat
         else:
             touch(drv, f"button.act[data-action='{move}']")
         taps += 1
-        WebDriverWait(drv, 10).until(lambda d: _version(d) == before + 1)
+        WebDriverWait(drv, 10).until(lambda d, want=before + 1: _version(d) == want)
     seconds = time.monotonic() - started
-    history = [s.get("draw") and "chance " + s["draw"] or s["action"] for s in steps_of(data, gid)]
+    history = [f"chance {s['draw']}" if "draw" in s else s["action"] for s in steps_of(data, gid)]
     assert history == moves  # every tap one step, none lost, none doubled
     assert drv.find_elements(By.ID, "winner")
     rounds = len(saved(data, gid).get("rounds", [])) or int(drv.execute_script("return G.pad.rounds.length"))
