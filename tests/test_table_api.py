@@ -108,7 +108,7 @@ def test_a_card_that_cannot_be_there_is_refused_with_the_rule(client: TestClient
     err = play.post("reveal", expect=400, card="0")
     assert "no 0 can be revealed now" in err["error"] and "1 in front of Bob" in err["error"]
     assert "F7-004" in err["rules"]
-    assert all(c["card"] != "0" for c in play.state["chance"])  # and it is not offered
+    assert [c["left"] for c in play.state["chance"] if c["card"] == "0"] == [0]  # shown dimmed in the fixed grid
     err = play.post("reveal", expect=400, card="nonsense")
     assert "nonsense" in err["error"]
     assert client.get(f"/api/games/{play.gid}").json()["version"] == before
@@ -484,7 +484,7 @@ def test_decisions_are_described_for_their_buttons(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "dealt", "card"),
-    [("en", "Bob is dealt 5", "Second Chance!"), ("nl", "Bob krijgt 5", "Second Chance!"),
+    [("en", "Bob is dealt 5", "Second Chance!"), ("nl", "Bob krijgt 5", "Tweede kans!"),
      ("de", "Bob bekommt 5", "Zweite Chance"), ("fr", "Bob reçoit 5", "Seconde Chance"), ("no", "Bob får 5", "Second Chance")],
 )  # fmt: skip
 def test_steps_and_card_names_in_the_games_language(client: TestClient, lang: str, dealt: str, card: str) -> None:
@@ -669,3 +669,119 @@ def test_the_breakdown_shows_a_brutal_mode_penalty(folder: Path) -> None:
     assert (ann["modifiers"], ann["penalty"], ann["score"], ann["cards"]) == (-4, -15, -19, ["-4"])
     assert (bob["numbers"], bob["flip7"], bob["bonus"], bob["penalty"], bob["score"]) == (40, True, 0, 0, 40)
     assert (cy["numbers"], cy["score"]) == (3, 3)
+
+
+# ---------------------------------------------------------------- at a real table: corrections, dealer undos, notes, switches
+
+
+@pytest.mark.rules("F7-040")
+def test_a_correction_keeps_later_cards_with_their_players_and_names_the_rest(client: TestClient, folder: Path) -> None:
+    play = Play(client, new_game(client)["id"])
+    play.run("5", "6", "0", "@hit", "9", "@hit", "3", "@hit", "4", "@hit", "7")  # Bob 9, Cy 3, Ann 4, Bob 7
+    before = [s["move"] for s in play.state["steps"]]
+    version = play.state["version"]
+    plan = play.post("fix", step=4, card="5", preview=True)["fix"]  # Bob's 9 was a second 5
+    assert play.state["version"] == version  # a preview changes nothing
+    assert (plan["old"], plan["new"], plan["kept"]) == ("9", "5", [5, 6, 7, 8])
+    assert [(d["index"], d["seat"], d["move"]) for d in plan["dropped"]] == [(9, 1, "hit"), (10, 1, "chance 7")]
+    assert play.post("fix", expect=400, step=4, card="5", preview="yes")["error"].startswith("preview:")
+    out = play.post("fix", step=4, card="5")
+    assert out["kept"] == 4
+    assert [s["line"] for s in play.state["seats"]] == [["0", "4"], ["5", "5"], ["6", "3"]]
+    assert play.state["seats"][1]["status"] == "busted"
+    assert play.state["who"] == 2  # Cy decides: the 7 did not go to Cy
+    play.post("undo")  # one step: the old history comes back
+    assert [s["move"] for s in play.state["steps"]] == before
+    meta = json.loads((folder / f"{play.gid}.table.json").read_text())
+    assert "fixes" not in meta  # nothing left to undo of the correction
+
+
+def test_an_undone_correction_survives_a_restart(folder: Path) -> None:
+    client = TestClient(create_app(folder))
+    play = Play(client, new_game(client)["id"])
+    play.run("5", "6", "0", "@hit", "9")
+    before = [s["move"] for s in play.state["steps"]]
+    play.post("fix", step=1, card="8")
+    again = Play(TestClient(create_app(folder)), play.gid)  # a new server reads the correction's record
+    again.post("undo")
+    assert [s["move"] for s in again.state["steps"]] == before
+
+
+def test_dealer_mode_undo_is_recorded_and_the_card_under_it_stays_the_next_card(client: TestClient, folder: Path) -> None:
+    play = Play(client, new_game(client, mode="dealer", seed=11)["id"])
+    while play.state["current"] == -1:
+        play.post("deal")
+    seat = play.state["who"]
+    play.post("act", action="hit")
+    play.post("deal")
+    seen = play.state["steps"][-1]["card"]
+    play.post("undo")
+    play.post("undo")
+    assert [(u["move"], u["seat"]) for u in play.state["undone"]] == [(f"chance {seen}", seat), ("hit", seat)]
+    play.post("act", action="stay")
+    while play.state["current"] != -1:
+        legal = [a["action"] for a in play.state["actions"]]
+        play.post("act", action="hit" if "hit" in legal else legal[0])
+    play.post("deal")
+    assert play.state["steps"][-1]["card"] == seen and play.state["steps"][-2]["seat"] != seat
+    meta = json.loads((folder / f"{play.gid}.table.json").read_text())
+    assert len(meta["undone"]) == 2
+    assert len(Play(TestClient(create_app(folder)), play.gid).state["undone"]) == 2  # kept across a restart
+
+
+@pytest.mark.rules("F7-004")
+def test_the_deck_disagrees_note_records_the_card_and_changes_nothing(client: TestClient, folder: Path) -> None:
+    play = Play(client, new_game(client)["id"])
+    play.run("0")
+    steps = len(play.state["steps"])
+    play.post("reveal", expect=400, card="0")
+    play.post("note", card="0")
+    assert play.state["notes"] == [{"step": 1, "card": "0", "seat": 2}]
+    assert len(play.state["steps"]) == steps
+    assert play.post("note", expect=400, card="joker")["error"]
+
+
+def test_language_and_score_pad_switches_mid_game(client: TestClient, folder: Path) -> None:
+    play = Play(client, new_game(client)["id"])
+    play.run("5", "6", "7", "@stay", "@stay", "@stay", "3")
+    play.post("lang", lang="nl")
+    assert play.state["lang"] == "nl" and play.state["card_names"]["freeze"] == "Bevries!"
+    assert play.state["steps"][0]["text"] == ["Bob krijgt 5"]
+    assert play.post("lang", expect=400, lang="xx")["error"].startswith("lang:")
+    play.post("to_manual")
+    assert play.state["mode"] == "manual" and play.state["pad"]["totals"] == [7, 5, 6]
+    play.post("scores", scores=[10, 0, 0])
+    assert play.state["pad"]["totals"] == [17, 5, 6]
+    again = Play(TestClient(create_app(folder)), play.gid)
+    assert again.state["mode"] == "manual" and again.state["pad"]["totals"] == [17, 5, 6]
+
+
+def test_round_end_flip_three_progress_and_used_second_chance_in_the_view(client: TestClient) -> None:
+    play = Play(client, new_game(client)["id"])
+    play.run("5", "flip_three", "@target 1", "8")
+    assert play.state["forced"] == {"target": 1, "card": "flip_three", "count": 3, "drawn": 1, "set_aside": []}
+    play.run("second_chance", "8")
+    assert play.state["second_chance_used"] == [[], ["second_chance"], []]
+    play.run(*ROUND[6:])
+    assert play.state["round_end"] == 1 and play.state["round"] == 2
+    play.run("4")
+    assert play.state["round_end"] is None
+
+
+def test_a_forced_draw_of_one_card_is_singular_in_dutch(client: TestClient) -> None:
+    play = Play(client, new_game(client, edition="vengeance", lang="nl")["id"])
+    play.run("5", "just_one_more")
+    play.post("act", action=play.state["actions"][0]["action"])
+    assert any("1 kaart nemen" in t for s in play.state["steps"] for t in s["text"])
+    assert not any("1 kaarten" in t for s in play.state["steps"] for t in s["text"])
+
+
+def test_qr_code_of_the_game_address_and_the_favicon(folder: Path) -> None:
+    client = TestClient(create_app(folder, token_required=True))
+    token = client.app.state.table.token  # type: ignore[attr-defined]
+    made = client.post("/api/games", json=THREE, headers={"X-Table-Token": token}).json()
+    r = client.get(f"/api/games/{made['id']}/qr.svg", headers={"X-Table-Token": made["token"]})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert f"/game/{made['id']}?token={made['token']}" in r.text and "<svg" in r.text
+    assert client.get(f"/api/games/{made['id']}/qr.svg").status_code == 403
+    assert client.get("/favicon.ico").headers["content-type"].startswith("image/svg+xml")

@@ -52,6 +52,9 @@ if _WHY is not None:
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.actions import interaction  # noqa: E402
+from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
+from selenium.webdriver.common.actions.pointer_input import PointerInput  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -103,16 +106,21 @@ class Server:
         return self.proc.stdout.read()
 
 
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "games"
-    folder.mkdir()
+@pytest.fixture(scope="module")
+def shared_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("games")
     return folder
 
 
 @pytest.fixture
-def server(data: Path) -> Iterator[Server]:
-    srv = Server(data)
+def data(shared_data: Path) -> Path:
+    return shared_data
+
+
+@pytest.fixture(scope="module")
+def server(shared_data: Path) -> Iterator[Server]:
+    """One server for the module (each test plays its own game on it)."""
+    srv = Server(shared_data)
     yield srv
     srv.stop()
 
@@ -128,6 +136,10 @@ def _driver(tmp: Path, size: tuple[int, int]) -> WebDriver:
         opts.add_argument(flag)
     drv = webdriver.Chrome(options=opts, service=Service(executable_path=CHROMEDRIVER))
     drv.set_window_size(*size)
+    if size[0] < 600:  # a phone: touch events, the phone's viewport
+        drv.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": size[0], "height": size[1], "deviceScaleFactor": 2, "mobile": True})  # fmt: skip
     return drv
 
 
@@ -136,11 +148,24 @@ def size(request: pytest.FixtureRequest) -> tuple[int, int]:
     return request.param  # type: ignore[no-any-return]
 
 
+@pytest.fixture(scope="module")
+def drivers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[tuple[int, int], WebDriver]]:
+    """One browser per screen size for the whole module (started when first needed)."""
+    made: dict[tuple[int, int], WebDriver] = {}
+    yield made
+    for drv in made.values():
+        drv.quit()
+
+
 @pytest.fixture
-def browser(tmp_path: Path, size: tuple[int, int]) -> Iterator[WebDriver]:
-    drv = _driver(tmp_path / "profile", size)
-    yield drv
-    drv.quit()
+def browser(
+    drivers: dict[tuple[int, int], WebDriver], tmp_path_factory: pytest.TempPathFactory, size: tuple[int, int]
+) -> WebDriver:
+    if size not in drivers:
+        drivers[size] = _driver(tmp_path_factory.mktemp("profile"), size)
+    drv = drivers[size]
+    drv.get("about:blank")
+    return drv
 
 
 def _version(drv: WebDriver) -> Any:
@@ -151,13 +176,47 @@ def wait_for(drv: WebDriver, css: str, timeout: float = 10) -> Any:
     return WebDriverWait(drv, timeout).until(lambda d: d.find_element(By.CSS_SELECTOR, css))
 
 
+_LAST_TAP: dict[str, float] = {"at": 0.0, "x": -1e3, "y": -1e3}
+
+
+def _spaced(drv: WebDriver, element: Any) -> None:
+    """Wait, if need be, so that a tap does not land where the last one did within the
+    page's double-tap window (the page would rightly ignore it)."""
+    rect = drv.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]", element
+    )
+    near = abs(rect[0] - _LAST_TAP["x"]) < 48 and abs(rect[1] - _LAST_TAP["y"]) < 48
+    wait = 0.8 - (time.monotonic() - _LAST_TAP["at"])  # the page's window is 0.6 s from its click
+    if near and wait > 0:
+        time.sleep(wait)
+    _LAST_TAP.update(at=time.monotonic(), x=rect[0], y=rect[1])
+
+
 def tap(drv: WebDriver, css: str) -> None:
     """Click an element and wait for the game's version to change."""
     before = _version(drv)
     element = wait_for(drv, css)
     drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    _spaced(drv, element)
     element.click()
+    _LAST_TAP["at"] = time.monotonic()
     WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+
+
+def touch(drv: WebDriver, css: str, *, taps: int = 1, gap: float = 0.1) -> None:
+    """Real touch events (a pointer of kind "touch"): ``taps`` taps on the spot where
+    the element is, ``gap`` seconds apart (the page may redraw in between)."""
+    element = wait_for(drv, css)
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    _spaced(drv, element)
+    builder = ActionBuilder(drv, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    builder.pointer_action.move_to(element)
+    for i in range(taps):
+        if i:
+            builder.pointer_action.pause(gap)
+        builder.pointer_action.pointer_down().pause(0.05).pointer_up()
+    builder.perform()
+    _LAST_TAP["at"] = time.monotonic()
 
 
 def card(drv: WebDriver, card_id: str) -> None:
@@ -181,6 +240,8 @@ def shot(drv: WebDriver, name: str) -> None:
 def start_game(drv: WebDriver, srv: Server, *, names: str, edition: str = "flip7", mode: str = "referee",
                lang: str = "en", seed: str = "") -> str:  # fmt: skip
     drv.get(srv.url)
+    drv.execute_script("localStorage.clear(); sessionStorage.clear()")
+    drv.get(srv.url)
     wait_for(drv, "#start")
     if lang != "en":
         drv.find_element(By.CSS_SELECTOR, f"#lang option[value='{lang}']").click()
@@ -199,12 +260,29 @@ def start_game(drv: WebDriver, srv: Server, *, names: str, edition: str = "flip7
 
 def advance(drv: WebDriver) -> None:
     """Dealer mode: deal the next card, or take the first legal decision (Hit when offered)."""
+    if drv.find_elements(By.ID, "next-round"):
+        next_round(drv)
     if drv.find_elements(By.ID, "deal"):
         tap(drv, "#deal")
     elif drv.find_elements(By.CSS_SELECTOR, "button.act[data-action='hit']"):
         act(drv, "hit")
     else:
         act(drv, drv.find_element(By.CSS_SELECTOR, "button.act").get_attribute("data-action") or "")
+
+
+def press(drv: WebDriver, css: str) -> None:
+    """Click an element of the page above the dock (scrolled to the top of the screen)."""
+    element = wait_for(drv, css)
+    drv.execute_script("arguments[0].scrollIntoView({block: 'start'})", element)
+    element.click()
+
+
+def next_round(drv: WebDriver) -> None:
+    """Tap on from the round summary (not a step: the version stays)."""
+    button = wait_for(drv, "#next-round")
+    _spaced(drv, button)
+    button.click()
+    WebDriverWait(drv, 10).until(lambda d: not d.find_elements(By.ID, "summary"))
 
 
 def saved(data: Path, gid: str) -> dict[str, Any]:
@@ -246,7 +324,9 @@ def test_three_player_round_card_by_card(browser: WebDriver, server: Server, dat
     drv.find_element(By.ID, "card-enter").click()
     WebDriverWait(drv, 10).until(lambda d: "no 0 can be revealed" in d.find_element(By.ID, "msg").text)
     assert "F7-004" in drv.find_element(By.ID, "msg").text
-    assert not drv.find_elements(By.CSS_SELECTOR, "button.card[data-card='0']")  # not offered either
+    # the card grid keeps its place: the 0 is dimmed (none left), and the deck-disagrees override is offered
+    assert "out" in (drv.find_element(By.CSS_SELECTOR, "button.card[data-card='0']").get_attribute("class") or "")
+    assert drv.find_elements(By.ID, "deck-disagrees")
     if size == DESKTOP:
         shot(drv, "referee-refused")
     card(drv, "3")
@@ -260,8 +340,18 @@ def test_three_player_round_card_by_card(browser: WebDriver, server: Server, dat
     assert "numbers 13 → 26" in row and "busted" in row
     drv.execute_script("document.getElementById('pad').scrollIntoView()")
     shot(drv, "score-pad-phone" if size == PHONE else "score-pad")
+    # the round summary: each seat's line, score and bust, until someone taps on
+    summary = text(drv, "#summary")
+    assert "Round 1 is over" in summary and "busted" in summary
+    assert [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#summary tbody td:nth-child(3)")] == ["0", "26", "7"]
+    if size == PHONE:
+        shot(drv, "round-summary-phone")
+    next_round(drv)
+    assert text(drv, "#who").startswith("Card revealed for")
     # a tap on a step shows its ruling with the rule ids
-    drv.find_element(By.CSS_SELECTOR, "li[data-step='2'] button.step").click()
+    step = drv.find_element(By.CSS_SELECTOR, "li[data-step='2'] button.step")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'start'})", step)
+    step.click()
     ruling = text(drv, "#ruling")
     assert "F7-070" in ruling or "F7-072" in ruling
     if size == DESKTOP:
@@ -284,9 +374,16 @@ def test_vengeance_round_with_a_swap(browser: WebDriver, server: Server, data: P
     card(drv, "swap")
     assert "Ruil" in text(drv, "#who")  # the card's Dutch name
     act(drv, "target 0")
-    assert "Ruilen: Bob 5 ⇄ Cy 9" in text(drv, "button.act[data-action='swap 1 0 2 0']")
+    # pick one card, then the other (not one button for every pair)
+    assert "eerste kaart" in text(drv, "#swap-hint")
+    assert sorted(e.get_attribute("data-pick") for e in drv.find_elements(By.CSS_SELECTOR, "button.pick")) == ["1 0", "2 0"]
     shot(drv, "vengeance-swap")
-    act(drv, "swap 1 0 2 0")
+    first = wait_for(drv, "button.pick[data-pick='1 0']")
+    _spaced(drv, first)
+    first.click()
+    assert "Bob: 5" in text(drv, "#swap-hint")
+    assert [e.get_attribute("data-pick") for e in drv.find_elements(By.CSS_SELECTOR, "button.pick")] == ["2 0"]
+    tap(drv, "button.pick[data-pick='2 0']")
     assert text(drv, ".seat[data-seat='1'] .line") == "9"
     assert text(drv, ".seat[data-seat='2'] .line") == "5"
     assert "Ann ruilt 5 van Bob met 9 van Cy" in text(drv, "#log")
@@ -364,7 +461,7 @@ def chips(drv: WebDriver, seat: int) -> list[str]:
     return [e.text for e in drv.find_elements(By.CSS_SELECTOR, f".seat[data-seat='{seat}'] .line > *")]
 
 
-def fix(drv: WebDriver, step: int, card_id: str, *, refused: bool = False) -> None:
+def fix(drv: WebDriver, step: int, card_id: str, *, refused: bool = False) -> str:
     """Tap ✎ on a step of the log, type the right card and enter it."""
     before = _version(drv)
     button = wait_for(drv, f"li[data-step='{step}'] button.fix")
@@ -376,8 +473,15 @@ def fix(drv: WebDriver, step: int, card_id: str, *, refused: bool = False) -> No
     if refused:
         WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "msg").text)
         assert _version(drv) == before
-    else:
-        WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+        return ""
+    # the correction first says what it will change; nothing changes until it is confirmed
+    confirm = wait_for(drv, "#fix-confirm")
+    plan = str(drv.find_element(By.ID, "fix-plan").text)
+    assert _version(drv) == before
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", confirm)
+    confirm.click()
+    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+    return plan
 
 
 @pytest.mark.parametrize("size", [PHONE], ids=["phone"])
@@ -413,3 +517,462 @@ def test_correcting_a_mis_entered_card(browser: WebDriver, server: Server, data:
     from flip7ref.replay import replay
 
     assert replay(saved(data, gid)).agrees
+
+
+# ---------------------------------------------------------------- the defects found at a real table (phone, real touch)
+
+PHONES = [PHONE, (360, 740)]
+
+
+def steps_of(data: Path, gid: str) -> list[dict[str, Any]]:
+    return saved(data, gid)["steps"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("size", PHONES, ids=["390x844", "360x740"])
+@pytest.mark.parametrize("gap", [0.03, 0.15, 0.45])
+def test_a_double_tap_records_one_step(browser: WebDriver, server: Server, data: Path, gap: float) -> None:
+    """A double tap on Hit (real touch events): the second tap lands on the card button
+    that appears under the finger; it must not record a card nobody drew."""
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob\nCy")
+    for c in ("5", "6", "7"):
+        card(drv, c)
+    before = _version(drv)
+    touch(drv, "button.act[data-action='hit']", taps=2, gap=gap)
+    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+    time.sleep(0.8)  # time for a second step to land, if it were going to
+    assert [s.get("draw", s.get("action")) for s in steps_of(data, gid)] == ["5", "6", "7", "hit"]
+    assert _version(drv) == before + 1
+    card(drv, "9")  # the next tap, away from the spot, is taken at once
+    assert chips(drv, 1) == ["5", "9"]
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_stale_step_is_refused_and_the_page_shows_the_game_now(browser: WebDriver, server: Server, data: Path) -> None:
+    """Every step carries the version it was made against: one made on an older screen
+    (another phone moved first) is refused with 409 and the page redraws."""
+    import httpx
+
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob")
+    version = _version(drv)
+    r = httpx.post(f"{server.base}/api/games/{gid}/reveal", json={"version": version, "card": "4"})
+    assert r.status_code == 200
+    touch(drv, "button.card[data-card='5']")
+    WebDriverWait(drv, 10).until(lambda d: "someone else" in d.find_element(By.ID, "msg").text)
+    assert [s["draw"] for s in steps_of(data, gid)] == ["4"]
+    assert chips(drv, 1) == ["4"]
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+@pytest.mark.rules("F7-040", "F7-041")
+def test_a_correction_says_what_it_changes_keeps_cards_with_their_players_and_can_be_undone(
+    browser: WebDriver, server: Server, data: Path
+) -> None:
+    """Bob's first hit was a second 5, not a 9: he busts.  His later Hit and 7 cannot be
+    kept (the old replay gave that 7 to Cy); Cy's and Ann's later cards stay theirs; undo
+    brings the old history back."""
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob\nCy")
+    for c in ("5", "6", "0"):
+        card(drv, c)
+    for c in ("9", "3", "4", "7"):  # Bob 9, Cy 3, Ann 4, Bob 7
+        act(drv, "hit")
+        card(drv, c)
+    before = [s.get("draw", s.get("action")) for s in steps_of(data, gid)]
+    plan = fix(drv, 4, "5")
+    assert "5 becomes" not in plan and "9 becomes 5" in plan
+    assert "kept with the player who made them: 4" in plan
+    dropped = [e.get_attribute("data-step") for e in drv.find_elements(By.CSS_SELECTOR, "#fix-dropped li")]
+    assert dropped == [] or dropped == ["9", "10"]  # the form closes once the correction is made
+    assert text(drv, ".seat[data-seat='1'] .status") == "busted"
+    assert chips(drv, 2) == ["6", "3"] and chips(drv, 0) == ["0", "4"]
+    assert text(drv, "#who").startswith("Cy decides")  # the 7 did not move to Cy
+    tap(drv, "#undo")  # the correction is one step: undo brings the old history back
+    assert [s.get("draw", s.get("action")) for s in steps_of(data, gid)] == before
+    assert chips(drv, 1) == ["5", "9", "7"]
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_the_correction_preview_names_the_steps_it_cannot_keep(browser: WebDriver, server: Server) -> None:
+    drv = browser
+    start_game(drv, server, names="Ann\nBob\nCy")
+    for c in ("5", "6", "0"):
+        card(drv, c)
+    for c in ("9", "3", "4", "7"):
+        act(drv, "hit")
+        card(drv, c)
+    button = wait_for(drv, "li[data-step='4'] button.fix")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait_for(drv, "#fix-input").send_keys("5")
+    drv.find_element(By.ID, "fix-check").click()
+    wait_for(drv, "#fix-confirm")
+    dropped = [e.get_attribute("data-step") for e in drv.find_elements(By.CSS_SELECTOR, "#fix-dropped li")]
+    assert dropped == ["9", "10"]
+    assert "Bob hits and gets 7" in text(drv, "#fix-dropped")
+    shot(drv, "correction-preview")
+    drv.find_element(By.ID, "fix-cancel").click()
+    assert chips(drv, 1) == ["5", "9", "7"]  # cancelled: nothing changed
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_dealer_mode_undo_is_shown_to_everyone_and_the_next_card_stays(browser: WebDriver, server: Server, data: Path) -> None:
+    """The cheat: Hit, see the card, undo twice, Stay.  Every undo is listed for all to
+    see, and the card seen is the one the next player gets."""
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob", mode="dealer", seed="11")
+    while not drv.find_elements(By.CSS_SELECTOR, "button.act[data-action='hit']"):
+        advance(drv)
+    seat = int(drv.execute_script("return G.who"))
+    act(drv, "hit")
+    tap(drv, "#deal")
+    seen = steps_of(data, gid)[-1]["draw"]
+    tap(drv, "#undo")
+    tap(drv, "#undo")
+    undone = text(drv, "#undone")
+    assert "(2)" in undone and seen in undone
+    act(drv, "stay")
+    other = 1 - seat
+    while drv.find_elements(By.ID, "deal") and int(drv.execute_script("return G.receiver ?? -1")) != other:
+        advance(drv)
+    if drv.find_elements(By.CSS_SELECTOR, "button.act[data-action='hit']"):
+        act(drv, "hit")
+    tap(drv, "#deal")
+    assert steps_of(data, gid)[-1]["draw"] == seen  # the card under the undo stayed the next card
+    meta = json.loads((data / f"{gid}.table.json").read_text())
+    assert [u["move"] for u in meta["undone"]] == [f"chance {seen}", "hit"]
+    # a second phone sees the undos too
+    drv.get(drv.current_url)
+    assert "(2)" in text(drv, "#undone")
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+@pytest.mark.rules("F7-070", "F7-073", "F7-080")
+def test_flip_three_progress_set_aside_cards_and_the_used_second_chance(browser: WebDriver, server: Server) -> None:
+    drv = browser
+    start_game(drv, server, names="Ann\nBob\nCy")
+    card(drv, "5")
+    card(drv, "flip_three")
+    act(drv, "target 1")
+    assert "card 1 of 3" in text(drv, "#forced")
+    card(drv, "8")
+    assert "card 2 of 3" in text(drv, "#forced")
+    card(drv, "freeze")
+    forced = text(drv, "#forced")
+    assert "card 3 of 3" in forced and "set aside" in forced and "Freeze!" in forced
+    shot(drv, "flip-three-phone")
+    card(drv, "second_chance")
+    act(drv, "target 2")  # the Freeze goes to Cy
+    card(drv, "8")  # Ann's deal
+    # Bob's Second Chance is spent on a second 8 later: shown as used
+    act(drv, "hit")
+    card(drv, "8")
+    assert "used" in text(drv, ".seat[data-seat='1'] .used")
+    assert "Second Chance" in text(drv, ".seat[data-seat='1'] .used")
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_the_language_can_change_during_a_game(browser: WebDriver, server: Server, data: Path) -> None:
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob")
+    assert drv.execute_script("return document.documentElement.lang") == "en"
+    card(drv, "5")
+    settings = wait_for(drv, "#settings summary")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'start'})", settings)
+    settings.click()
+    before = _version(drv)
+    drv.find_element(By.CSS_SELECTOR, "#game-lang option[value='nl']").click()
+    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+    assert drv.execute_script("return document.documentElement.lang") == "nl"
+    assert text(drv, "#who").startswith("Omgedraaide kaart")
+    assert text(drv, "button.card[data-card='second_chance']").startswith("Tweede kans!")  # Flip 7 in Dutch
+    assert "Bob krijgt 5" in text(drv, "#log")
+    assert json.loads((data / f"{gid}.table.json").read_text())["lang"] == "nl"
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_letter_shortcuts_never_fire_while_typing_and_can_be_turned_off(browser: WebDriver, server: Server, data: Path) -> None:
+    """Typing a card name in the ✎ field while another phone's step redraws the page: the
+    "s" goes into the field, not to a Stay.  Letters can be turned off; focus stays."""
+    import httpx
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob\nCy")
+    for c in ("5", "6", "7"):
+        card(drv, c)
+    button = wait_for(drv, "li[data-step='0'] button.fix")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait_for(drv, "#fix-input").send_keys("s")
+    # another phone: Bob hits and gets a 9 (the poll redraws this page)
+    v = _version(drv)
+    assert httpx.post(f"{server.base}/api/games/{gid}/act", json={"version": v, "action": "hit"}).status_code == 200
+    assert httpx.post(f"{server.base}/api/games/{gid}/reveal", json={"version": v + 1, "card": "9"}).status_code == 200
+    drv.execute_script("api('/api/games/' + G.id).then((v) => render(v))")
+    WebDriverWait(drv, 10).until(lambda d: _version(d) == v + 2)
+    ActionChains(drv).send_keys("s").perform()  # to whatever has focus now
+    time.sleep(0.5)
+    assert [s.get("draw", s.get("action")) for s in steps_of(data, gid)] == ["5", "6", "7", "hit", "9"]
+    assert drv.execute_script("return document.activeElement.id") == "fix-input"
+    # turned off: "s" on the page does nothing; turned on, it stays, and focus is kept
+    time.sleep(1.6)  # a letter right after typing in a field is still typing
+    drv.execute_script("document.activeElement.blur(); localStorage.setItem('flip7ref-letters', 'off')")
+    ActionChains(drv).send_keys("s").perform()
+    time.sleep(0.5)
+    assert len(steps_of(data, gid)) == 5
+    drv.execute_script("localStorage.setItem('flip7ref-letters', 'on')")
+    wait_for(drv, "button.act[data-action='stay']")
+    drv.execute_script("document.querySelector(\"button.act[data-action='stay']\").focus()")
+    before = _version(drv)
+    ActionChains(drv).send_keys("s").perform()
+    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+    assert steps_of(data, gid)[-1]["action"] == "stay"
+    assert drv.execute_script("return !!document.activeElement.closest('#dock')")
+
+
+@pytest.mark.parametrize("size", [DESKTOP], ids=["desktop"])
+def test_a_keyboard_only_game(browser: WebDriver, server: Server, data: Path) -> None:
+    """Tab and Enter only: a round is played to its summary and on to the next round."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob")
+    drv.execute_script("document.activeElement.blur()")
+
+    def press_on(css: str, step: bool = True) -> None:
+        before = _version(drv)
+        for _ in range(120):
+            if drv.execute_script("return document.activeElement.matches(arguments[0])", css):
+                break
+            ActionChains(drv).send_keys(Keys.TAB).perform()
+        else:
+            seen = drv.execute_script("return document.activeElement.outerHTML.slice(0, 120)")
+            raise AssertionError(f"Tab never reached {css}; focus is on {seen}")
+        ActionChains(drv).send_keys(Keys.ENTER).perform()
+        if step:
+            WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+
+    for css in ("button.card[data-card='5']", "button.card[data-card='6']", "button.act[data-action='stay']",
+                "button.act[data-action='hit']", "button.card[data-card='6']"):  # fmt: skip
+        press_on(css)
+    assert drv.execute_script("return !!document.getElementById('summary')")
+    assert drv.execute_script("return document.activeElement.id") in ("next-round", "")
+    press_on("#next-round", step=False)
+    WebDriverWait(drv, 10).until(lambda d: not d.find_elements(By.ID, "summary"))
+    assert [s.get("draw", s.get("action")) for s in steps_of(data, gid)] == ["5", "6", "stay", "hit", "6"]
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_score_pad_entries_and_switching_to_it_part_way(browser: WebDriver, server: Server, data: Path) -> None:
+    """An empty field is not a 0; a referee game goes on as a score pad part way."""
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob")
+    for c in ("5", "6"):
+        card(drv, c)
+    act(drv, "stay")
+    act(drv, "stay")
+    next_round(drv)
+    settings = wait_for(drv, "#settings summary")
+    drv.execute_script("arguments[0].scrollIntoView({block: 'start'})", settings)
+    settings.click()
+    before = _version(drv)
+    drv.execute_script("window.confirm = () => true")
+    press(drv, "#to-manual")
+    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
+    assert [c.text for c in drv.find_elements(By.CSS_SELECTOR, "#totals td")] == ["Total", "6", "5"]
+    box = wait_for(drv, "input.score-in[data-seat='0']")
+    box.send_keys("12")
+    before = _version(drv)
+    drv.find_element(By.ID, "add-round").click()
+    WebDriverWait(drv, 10).until(lambda d: "Bob" in d.find_element(By.ID, "msg").text)
+    assert _version(drv) == before and "Type a score for Bob" in drv.find_element(By.ID, "msg").text
+    drv.find_element(By.CSS_SELECTOR, "input.score-in[data-seat='1']").send_keys("0")
+    tap(drv, "#add-round")
+    assert [c.text for c in drv.find_elements(By.CSS_SELECTOR, "#totals td")] == ["Total", "18", "5"]
+    assert json.loads((data / f"{gid}.table.json").read_text())["rounds"] == [[6, 5], [12, 0]]
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_an_unreachable_server_is_not_a_rules_refusal(browser: WebDriver, data: Path) -> None:
+    srv = Server(data)
+    drv = browser
+    try:
+        start_game(drv, srv, names="Ann\nBob")
+    finally:
+        srv.stop()
+    touch(drv, "button.card[data-card='5']")
+    WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "msg").text)
+    msg = drv.find_element(By.ID, "msg").text
+    assert "cannot be reached" in msg and "Failed to fetch" not in msg and "Refused" not in msg
+
+
+@pytest.mark.parametrize("size", PHONES, ids=["390x844", "360x740"])
+def test_no_word_is_split_no_server_path_and_a_favicon(browser: WebDriver, server: Server, data: Path) -> None:
+    import httpx
+
+    drv = browser
+    start_game(drv, server, names="Annemarie\nBartholomew\nCyrille\nDorothea\nEvangeline")
+    for c in ("5", "6", "7", "8", "9"):
+        card(drv, c)
+    for _ in range(5):
+        act(drv, "stay")
+    if drv.find_elements(By.ID, "next-round"):
+        next_round(drv)
+    # every cell of the score pad on as few lines as its words: no word broken inside ("Rou" / "nd")
+    split = drv.execute_script("""
+        const out = [];
+        for (const cell of document.querySelectorAll('table.pad th, table.pad td')) {
+          const words = cell.textContent.trim().split(/\\s+/).length;
+          const r = document.createRange(); r.selectNodeContents(cell.firstChild || cell);
+          const lines = new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+          if (lines > words) out.push(cell.textContent);
+        }
+        return out;""")
+    assert split == []
+    heights = drv.execute_script("return [...document.querySelectorAll('table.pad thead th')].map((th) => th.offsetHeight)")
+    assert max(heights) < 40, heights  # one line each
+    page = drv.find_element(By.TAG_NAME, "body").text
+    assert str(data) not in page and ".json" not in page
+    assert not re.search(r"\b(null|undefined)\b", page)  # no empty value shown as a word
+    assert httpx.get(f"{server.base}/favicon.ico").status_code == 200
+    icon = drv.execute_script("return document.querySelector('link[rel=icon]').href")
+    assert httpx.get(icon).headers["content-type"].startswith("image/svg")
+
+
+def _axe() -> str | None:
+    for p in (ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js", ROOT / "node_modules" / "axe-core" / "axe.min.js"):
+        if p.exists():
+            return p.read_text(encoding="utf-8")
+    if os.environ.get("CI"):
+        raise AssertionError("axe-core is missing: npm install --prefix .axe axe-core (.ci/run does)")
+    return None
+
+
+def _too_small(drv: WebDriver) -> list[str]:
+    """Every visible control smaller than 44×44 px (a radio or checkbox counts its label)."""
+    return drv.execute_script("""
+        const out = [];
+        for (const el of document.querySelectorAll('button, a[href], input, select, textarea, summary')) {
+          const target = (el.matches('input[type=radio], input[type=checkbox]') && el.closest('label')) || el;
+          const r = target.getBoundingClientRect();
+          if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+          const name = el.id || el.className || el.tagName;
+          if (r.width < 43.5 || r.height < 43.5) out.push(name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+        }
+        return out;""")  # type: ignore[no-any-return]
+
+
+def _contrast(drv: WebDriver, css: str, prop: str) -> float:
+    """The contrast ratio of ``prop`` (a colour) of ``css`` against the page's background."""
+    return float(drv.execute_script("""
+        const c = getComputedStyle(document.querySelector(arguments[0]))[arguments[1]];
+        const rgb = (s) => s.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+        const lin = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+        const lum = (v) => { const [r, g, b] = v.map(lin);
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+        const a = lum(rgb(c)), b = lum([255, 255, 255]), bg = lum(rgb(getComputedStyle(document.body).backgroundColor));
+        const ratio = (x, y) => (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+        return Math.min(ratio(a, b), ratio(a, bg));""", css, prop))
+
+
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_every_screen_is_accessible(browser: WebDriver, server: Server, data: Path) -> None:
+    """axe-core finds nothing serious or critical on any screen; every control is at
+    least 44×44 px; the turn outline and the focus ring have 3:1 contrast."""
+    axe = _axe()
+    drv = browser
+    screens: dict[str, list[str]] = {}
+
+    def check(name: str) -> None:
+        assert _too_small(drv) == [], name
+        if axe is None:
+            return
+        if not drv.execute_script("return !!window.axe"):
+            drv.execute_script(axe)
+        found = drv.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            axe.run(document, { resultTypes: ['violations'] }).then((r) => done(r.violations
+              .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+              .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', '))));""")
+        screens[name] = found
+
+    drv.get(server.url)
+    drv.execute_script("localStorage.clear(); sessionStorage.clear()")
+    drv.get(server.url)
+    wait_for(drv, "#start")
+    check("start page")
+    start_game(drv, server, names="Ann\nBob\nCy")
+    check("card grid")
+    for c in ("5", "6", "7"):
+        card(drv, c)
+    check("decision")
+    assert _contrast(drv, ".seat.turn", "borderTopColor") >= 3
+    # the focus ring: the colour of the :focus-visible outline (the turn colour)
+    ring = drv.execute_script("""for (const s of document.styleSheets) for (const r of s.cssRules)
+        if (r.selectorText === ':focus-visible') return r.style.outlineColor; return null""")
+    assert ring == "var(--turn)"
+    drv.execute_script("document.querySelector('.seat.turn').style.borderTopColor = 'var(--turn)'")
+    assert _contrast(drv, ".seat.turn", "borderTopColor") >= 3
+    drv.execute_script("for (const d of document.querySelectorAll('details')) d.open = true")
+    check("settings and rules open")
+    for _ in range(3):
+        act(drv, "stay")
+    check("round summary")
+    press(drv, "li[data-step='0'] button.step")
+    wait_for(drv, "#ruling")
+    check("ruling")
+    manual = start_game(drv, server, names="Ann\nBob", mode="manual")
+    assert manual
+    check("score pad")
+    assert all(v == [] for v in screens.values()), screens
+    if axe is not None:
+        assert len(screens) == 7  # axe-core ran on every screen
+
+
+def _walkthrough_moves(seed: int, threshold: int) -> list[str]:
+    """A whole 3-player Flip 7 game to 200: the cards of a seeded shuffle, each player
+    hitting until their line is worth ``threshold`` (the other decisions: the first legal)."""
+    import random
+
+    from flip7ref import Game
+    from flip7ref.strategies import ThresholdStrategy
+
+    state = Game("flip7", 3).new_initial_state(seed, dealer=0)
+    strategy, rng = ThresholdStrategy(threshold), random.Random(seed)
+    while not state.is_terminal():
+        if state.current_player < 0:
+            state = state.apply_chance(state.sample_chance())
+        else:
+            state = state.apply(strategy.choose(state, rng))
+    return state.history()
+
+
+@pytest.mark.skipif(not os.environ.get("FLIP7REF_TAPS"), reason="the taps-per-game walk-through (3 minutes): FLIP7REF_TAPS=1")
+@pytest.mark.parametrize("size", [PHONE], ids=["phone"])
+def test_taps_per_game_walkthrough(browser: WebDriver, server: Server, data: Path) -> None:
+    """Referee mode, 3 players, to 200, every card and decision tapped with real touch
+    events on a phone: one tap per step, no step recorded that was not tapped (the
+    figures go to docs/table.md)."""
+    moves = _walkthrough_moves(seed=2026, threshold=20)
+    drv = browser
+    gid = start_game(drv, server, names="Ann\nBob\nCy")
+    taps = 0
+    started = time.monotonic()
+    for move in moves:
+        before = _version(drv)
+        if move.startswith("chance "):
+            touch(drv, f"button.card[data-card='{move.split()[1]}']")
+        else:
+            touch(drv, f"button.act[data-action='{move}']")
+        taps += 1
+        WebDriverWait(drv, 10).until(lambda d, want=before + 1: _version(d) == want)
+    seconds = time.monotonic() - started
+    history = [f"chance {s['draw']}" if "draw" in s else s["action"] for s in steps_of(data, gid)]
+    assert history == moves  # every tap one step, none lost, none doubled
+    assert drv.find_elements(By.ID, "winner")
+    rounds = len(saved(data, gid).get("rounds", [])) or int(drv.execute_script("return G.pad.rounds.length"))
+    cards = sum(m.startswith("chance ") for m in moves)
+    print(f"\ntaps per game: {taps} ({cards} cards, {taps - cards} decisions, {rounds} rounds, {seconds:.0f} s)")

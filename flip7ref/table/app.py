@@ -3,7 +3,8 @@
 The API's routes and answers are `flip7ref.table.routes` (no web framework there: the
 static build runs the same code in the browser); this module puts them on the web:
 
-- ``GET /`` and ``GET /game/{id}``: the page (``static/index.html``); ``/static/...``
+- ``GET /`` and ``GET /game/{id}``: the page (``static/index.html``); ``/static/...``;
+  ``GET /favicon.ico``: the page's icon
 - ``GET``/``POST /api/...``: `flip7ref.table.routes.handle`, run in a worker thread (loading
   a saved game reads, validates and replays its transcript: one large game does not hold
   up the other clients); the body is read here, at most `MAX_BODY` bytes
@@ -101,9 +102,13 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
             return Response(reply.payload, status_code=reply.status, media_type=reply.media_type, headers=reply.headers)
         return JSONResponse(reply.payload, status_code=reply.status, headers=reply.headers)
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     routes = [
         Route("/", page),
         Route("/game/{gid}", page),
+        Route("/favicon.ico", favicon),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
         Route("/api/{rest:path}", api, methods=["GET", "POST"]),
     ]

@@ -169,6 +169,15 @@ def valid_id(game_id: str) -> bool:
     return bool(GAME_ID.fullmatch(game_id))
 
 
+def _dicts(value: object) -> list[dict[str, Any]]:
+    """The JSON objects of a list read from a ``.table.json`` (anything else is left out)."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _moves(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(m, str) for m in value)
+
+
 class Resuming(TableRecord):
     """`load`: a saved game resumed from its files."""
 
@@ -243,6 +252,8 @@ class Resuming(TableRecord):
             # the server stopped between writing the two files: the moves undone belong to
             # another point of the game, and redoing them could replay a step twice
             tg.redo_moves = []
+        tg.undone, tg.notes = _dicts(meta.get("undone")), _dicts(meta.get("notes"))
+        tg.fixes = [f for f in _dicts(meta.get("fixes")) if all(_moves(f.get(k)) for k in ("before", "after", "redo"))]
         tg.version = int(meta.get("version", len(tg.states) - 1)) if isinstance(meta.get("version"), int) else len(tg.states) - 1
         return tg
 

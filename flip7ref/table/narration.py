@@ -54,7 +54,11 @@ class Narration(TableRecord):
         return t
 
     def _describe(self, event: Event, game: Game) -> str:
-        template = _event_texts().get(self.lang, {}).get(self.template_key(event, game))
+        texts = _event_texts().get(self.lang, {})
+        key = self.template_key(event, game)
+        if any(k in ("count", "cards") and v == 1 for k, v in event.data) and f"{key}/one" in texts:
+            key += "/one"  # the singular: "1 kaart", not "1 kaarten"
+        template = texts.get(key)
         if template is None:
             return self._name_seats(describe(event, game, self.lang))
         values: dict[str, str] = {}

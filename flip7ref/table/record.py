@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import Flip7RefError
 from ..game import Game
@@ -83,6 +84,12 @@ class TableRecord:
         version: bumped by every change; ``states`` every state since the start;
             ``redo_moves`` the moves undone; ``manual``/``manual_redo`` the round
             scores typed in (manual mode) and those undone.
+        undone: dealer mode, every undo made (``step``, ``move``, ``seat``, ``text``),
+            shown to everyone.
+        notes: referee mode, the cards noted as "the deck disagrees" (``step``,
+            ``card``, ``seat``).
+        fixes: the corrections (✎) made, each ``before``/``after`` (the history's moves)
+            and ``redo``, so that `undo` can bring the old history back.
     """
 
     def __init__(
@@ -104,6 +111,9 @@ class TableRecord:
         self.redo_moves: list[str] = []
         self.manual: list[list[int]] = []
         self.manual_redo: list[list[int]] = []
+        self.undone: list[dict[str, Any]] = []
+        self.notes: list[dict[str, Any]] = []
+        self.fixes: list[dict[str, Any]] = []
         if mode != "manual":
             self.states.append(game.new_initial_state(seed if mode == "dealer" else None, dealer=dealer))
 

@@ -23,7 +23,13 @@ Routes (every answer is JSON unless noted; an error is ``{"error": message, "rul
 - ``GET /api/games/{id}``: the game's view
 - ``POST /api/games/{id}/{op}`` with ``op`` in ``reveal`` (``card``), ``deal``,
   ``act`` (``action``), ``undo``, ``redo``, ``fix`` (``step``, ``card``),
-  ``scores`` (``scores``); every body carries the ``version`` last seen
+  ``scores`` (``scores``), ``note`` (``card``: "the deck disagrees"), ``lang``
+  (``lang``), ``to_manual`` (go on as a score pad); every body carries the
+  ``version`` last seen (a stale one is refused with 409).  ``fix`` with
+  ``"preview": true`` only answers what the correction would change (``fix``:
+  ``kept`` and ``dropped`` steps)
+- ``GET /api/games/{id}/qr.svg``: a QR code of the game's address with its token
+  (the address the request came to; SVG text)
 - ``GET /api/games/{id}/ruling/{step}``: the rulings of one step
 - ``GET /api/games/{id}/scores.csv``: the score pad as CSV (text)
 - ``GET /api/games/{id}/transcript.json``: the game's transcript file as saved (text);
@@ -41,6 +47,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import socket
 import threading
 import traceback
 from collections.abc import Callable, Mapping
@@ -58,7 +65,7 @@ MAX_BODY = 16 * 1024
 """The largest request body (a step, a new game: a few hundred bytes)."""
 MAX_IMPORT = 4 * 1024 * 1024
 """The largest body of ``POST /api/games/import`` (a transcript of a long game: some 100 KiB)."""
-OPS = ("reveal", "deal", "act", "undo", "redo", "fix", "scores")
+OPS = ("reveal", "deal", "act", "undo", "redo", "fix", "scores", "note", "lang", "to_manual")
 
 SHAPE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 """What reading a transcript of the wrong shape raises where no JSON Schema checks it first
@@ -220,7 +227,7 @@ def handle(table: Table, method: str, path: str, query: Mapping[str, str], heade
     """
     token = query.get("token") or headers.get("x-table-token", "")
     try:
-        return _route(table, method, path, token, body)
+        return _route(table, method, path, token, body, headers)
     except TableError as exc:
         return _error(table, exc)
     except Flip7RefError as exc:
@@ -232,10 +239,10 @@ def handle(table: Table, method: str, path: str, query: Mapping[str, str], heade
 
 
 _GAME = re.compile(r"^/api/games/([^/]+)$")
-_SUB = re.compile(r"^/api/games/([^/]+)/(scores\.csv|transcript\.json|table\.json|ruling/([^/]*)|[^/]+)$")
+_SUB = re.compile(r"^/api/games/([^/]+)/(scores\.csv|transcript\.json|table\.json|qr\.svg|ruling/([^/]*)|[^/]+)$")
 
 
-def _route(table: Table, method: str, path: str, token: str, body: Body) -> Reply:
+def _route(table: Table, method: str, path: str, token: str, body: Body, headers: Mapping[str, str]) -> Reply:
     if path == "/api/meta" and method == "GET":
         return _meta(table, token)
     if path == "/api/games" and method == "POST":
@@ -253,6 +260,8 @@ def _route(table: Table, method: str, path: str, token: str, body: Body) -> Repl
     m = _SUB.match(path)
     if m and method == "GET" and m[2] in ("scores.csv", "transcript.json", "table.json"):
         return _download(table, token, m[1], m[2])
+    if m and method == "GET" and m[2] == "qr.svg":
+        return _qr_code(table, token, m[1], headers.get("host", ""))
     if m and method == "GET" and m[3] is not None:
         return _ruling(table, token, m[1], m[3])
     if m and method == "POST" and "/" not in m[2]:
@@ -359,6 +368,46 @@ def _download(table: Table, token: str, gid: str, name: str) -> Reply:
     return Reply(200, text, media, {"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
+def lan_address() -> str | None:
+    """This machine's address on its local network (the interface a packet to the
+    outside would leave by; nothing is sent), or None without a network."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: a route lookup only
+            return str(s.getsockname()[0])
+    except OSError:
+        return None
+
+
+def qr_svg(address: str) -> str:
+    """A QR code of ``address`` as an SVG document (segno, the ``[table]`` extra), dark
+    modules on white with a quiet zone, scaled for a phone's camera."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(address, error="m").save(out, kind="svg", scale=6, dark="#000", light="#fff", title=address, xmldecl=False)
+    return out.getvalue().decode("utf-8")
+
+
+def _qr_code(table: Table, token: str, gid: str, host: str) -> Reply:
+    """A QR code of the game's address (with its token where one is needed), for the
+    address the request came to; a request to this machine's loopback gets the
+    machine's network address instead (the other phones need that one)."""
+    _check_token(table, token, gid)
+    tg = table.get(gid)
+    name, _, port = host.rpartition(":") if re.fullmatch(r".+:[0-9]{1,5}", host) else (host, "", "")
+    if name.strip("[]") in ("127.0.0.1", "localhost", "::1"):
+        lan = lan_address()
+        if lan is not None:
+            host = f"{lan}:{port}" if port else lan
+    address = f"http://{host}/game/{tg.id}"
+    if table.token_required:
+        address += f"?token={tg.token}"
+    return Reply(200, qr_svg(address), "image/svg+xml", {"Cache-Control": "no-store"})
+
+
 def _ruling(table: Table, token: str, gid: str, raw: str) -> Reply:
     _check_token(table, token, gid)
     tg = table.get(gid)
@@ -374,7 +423,10 @@ def _change(table: Table, token: str, gid: str, op: str, body: Body) -> Reply:
     _check_token(table, token, gid)
     tg = table.get(gid)
     data = body()
-    fields = {"reveal": {"card"}, "act": {"action"}, "fix": {"step", "card"}, "scores": {"scores"}}.get(op, set())
+    fields = {
+        "reveal": {"card"}, "act": {"action"}, "fix": {"step", "card", "preview"}, "scores": {"scores"},
+        "note": {"card"}, "lang": {"lang"},
+    }.get(op, set())  # fmt: skip
     extra = set(data) - fields - {"version"}
     if extra:
         expected = ", ".join(["version", *sorted(fields)])
@@ -396,7 +448,14 @@ def _change(table: Table, token: str, gid: str, op: str, body: Body) -> Reply:
             elif op == "redo":
                 tg.redo(version)
             elif op == "fix":
-                note["kept"] = tg.fix(version, data.get("step"), data.get("card"))
+                note["fix"] = tg.fix(version, data.get("step"), data.get("card"), data.get("preview", False))
+                note["kept"] = len(note["fix"]["kept"])
+            elif op == "note":
+                tg.note(version, data.get("card"))
+            elif op == "lang":
+                tg.set_lang(version, data.get("lang"))
+            elif op == "to_manual":
+                tg.to_manual(version)
             else:
                 tg.enter_scores(version, data.get("scores"))
         except StaleError as exc:

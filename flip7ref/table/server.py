@@ -45,6 +45,16 @@ def is_local(host: str) -> bool:
         return False
 
 
+def _print_qr(address: str) -> None:
+    """The address as a QR code on the console (segno, the ``[table]`` extra), for the
+    other phones at the table to scan."""
+    import segno
+
+    print(f"flip7ref table: for the other phones: {address}", flush=True)
+    segno.make(address, error="m").terminal(compact=True)
+    sys.stdout.flush()
+
+
 def _defaults_query(args: argparse.Namespace) -> str:
     """Check --edition and --option and turn them into the start page's query string."""
     from urllib.parse import urlencode
@@ -71,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     """
     import uvicorn
 
-    from .app import create_app
+    from .app import create_app, lan_address
     from .session import TableError
 
     if not 0 < args.port < 65536:
@@ -107,6 +117,10 @@ def run(args: argparse.Namespace) -> int:
         params.append(query)
     url = base + path + ("?" + "&".join(params) if params else "")
     print(f"flip7ref table: {url}  (games saved in {folder}; Ctrl-C ends)", flush=True)
+    if not local:  # phones scan the address (with the machine's network address) instead of typing it
+        lan = lan_address()
+        if lan is not None:
+            _print_qr(url.replace(f"//{shown}:", f"//{lan}:", 1))
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     if not args.no_browser:

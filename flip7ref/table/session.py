@@ -21,8 +21,9 @@ The class is put together from parts, one job each: `.record` (the attributes
 every part reads, the errors), `.files` (atomic writes, saved games, `load`),
 `.narration` (events in words), `.scorepad` (the score pad, CSV), `.rulings`
 (what decided a step) and `.views` (the page's data); this module holds the
-changes (create, reveal, deal, act, undo, redo, fix, enter scores) and saving,
-and re-exports the names other modules use.
+changes (create, reveal, deal, act, undo, redo, fix, note, language, switch to
+the score pad, enter scores) and saving, and re-exports the names other modules
+use; `.corrections` says which later steps a correction keeps.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import re
 import secrets
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ from ..replay import rules_at, transcript
 from ..spec import load_edition
 from ..state import CHANCE, State
 from ..text import card_name
+from .corrections import mover, receiver, replay_keeping, step_summary
 from .files import Resuming, atomic_write, meta_file, new_game_id, saved_games, valid_id
 from .record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, check_names, round_problem
 from .views import Views, edition_catalogue
@@ -52,7 +54,7 @@ class TableGame(Views, Resuming):
 
     Build one with `create` or `load`; read it with `view`;
     change it with `reveal`, `deal`, `act`, `undo`,
-    `redo`, `fix` and (manual mode) `enter_scores`.  Every
+    `redo`, `fix`, `note`, `set_lang`, `to_manual` and (manual mode) `enter_scores`.  Every
     change takes the ``version`` the caller saw and raises `StaleError`
     when the game has moved on; a refused change leaves the game and its files
     as they were.
@@ -144,6 +146,12 @@ class TableGame(Views, Resuming):
         else:
             data["redo"] = self.redo_moves
             data["steps"] = len(self.states) - 1  # the transcript's steps this redo list belongs to
+        if self.undone:
+            data["undone"] = self.undone
+        if self.notes:
+            data["notes"] = self.notes
+        if self.fixes:
+            data["fixes"] = self.fixes
         return data
 
     def save(self) -> None:
@@ -285,10 +293,39 @@ class TableGame(Views, Resuming):
                 raise TableError("nothing to undo")
             self._commit_manual(self.manual[:-1], [*self.manual_redo, self.manual[-1]])
             return
+        if self.fixes and self.fixes[-1]["after"] == self.state.history():
+            self._undo_fix()
+            return
         if len(self.states) < 2:
             raise TableError("nothing to undo")
         move = self.states[-1].history()[-1]
+        if self.mode == "dealer":  # D: everyone sees the undo; the card under it stays the next card
+            mark = {"step": len(self.states) - 2, "move": move, "seat": mover(self.states[-2]),
+                    "text": [self.describe(e) for e in self.states[-1].last_events()]}  # fmt: skip
+            self.undone.append(mark)
+            try:
+                self._commit(self.states[:-1], [*self.redo_moves, move])
+            except TableError:
+                self.undone.remove(mark)
+                raise
+            return
         self._commit(self.states[:-1], [*self.redo_moves, move])
+
+    def _undo_fix(self) -> None:
+        """Undo the last correction: the history as it was before it."""
+        record = self.fixes[-1]
+        states = [self.states[0]]
+        try:
+            for move in record["before"]:
+                states.append(states[-1].apply_move(move))
+        except Flip7RefError as exc:
+            raise TableError(f"the correction cannot be undone: {exc}") from None
+        self.fixes = self.fixes[:-1]
+        try:
+            self._commit(states, list(record["redo"]))
+        except TableError:
+            self.fixes = [*self.fixes, record]
+            raise
 
     def redo(self, version: object) -> None:
         """Take the last undone step again.
@@ -307,12 +344,21 @@ class TableGame(Views, Resuming):
         move = self.redo_moves[-1]
         self._commit([*self.states, self.states[-1].apply_move(move)], self.redo_moves[:-1])
 
-    def fix(self, version: object, step: object, card: object) -> int:
-        """Referee mode: correct the card entered at history step ``step`` (0-based)
-        and replay the later steps as far as they stay legal.
+    def fix(self, version: object, step: object, card: object, preview: object = False) -> dict[str, Any]:
+        """Referee mode: correct the card entered at history step ``step`` (0-based) and
+        replay the later steps, each kept with the seat that really made it
+        (`flip7ref.table.corrections.replay_keeping`).
+
+        Args:
+            version: the version the caller saw.
+            step: the step to correct (a card, ``chance ...``).
+            card: the right card (an id, alias or name).
+            preview: True to only say what the correction would change.
 
         Returns:
-            How many later steps were kept (the others are dropped).
+            ``{"step", "old", "new", "kept": [step indices], "dropped": [{"index",
+            "seat", "move", "text"}...]}``.  Without ``preview`` the correction is made
+            (one step for undo: `undo` brings the old history back).
 
         Raises:
             StaleError, TableError: stale version, not referee mode, ``step`` is not a
@@ -322,6 +368,8 @@ class TableGame(Views, Resuming):
         self._not_manual()
         if self.mode != "referee":
             raise TableError("only a game refereed with real cards can correct a card")
+        if not isinstance(preview, bool):
+            raise TableError("preview: expected true (only say what the correction changes) or false")
         moves = self.state.history()
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(moves):
             raise TableError(f"step: expected a step number 0..{len(moves) - 1}")
@@ -341,16 +389,95 @@ class TableGame(Views, Resuming):
                 raise self.refusal(cid)
         finally:
             self.states = saved
-        states = [*self.states[: step + 1], before.apply_chance(cid)]
-        kept = 0
-        for move in moves[step + 1 :]:
-            try:
-                states.append(states[-1].apply_move(move))
-            except Flip7RefError:
-                break
-            kept += 1
-        self._commit(states, [])
-        return kept
+        later, kept, dropped = replay_keeping(before.apply_chance(cid), self.states, moves, step + 1)
+        plan: dict[str, Any] = {
+            "step": step, "old": moves[step][len("chance ") :], "new": cid, "kept": kept,
+            "dropped": [{"index": i, **step_summary(self.names, self.states[i], moves[i], self.describe)} for i in dropped],
+        }  # fmt: skip
+        if preview is True:
+            return plan
+        states = [*self.states[: step + 1], before.apply_chance(cid), *later]
+        record = {"before": moves, "redo": list(self.redo_moves), "after": states[-1].history()}
+        old_fixes = self.fixes
+        self.fixes = [*self.fixes, record]
+        try:
+            self._commit(states, [])
+        except TableError:
+            self.fixes = old_fixes
+            raise
+        return plan
+
+    def note(self, version: object, card: object) -> None:
+        """Referee mode, "the deck disagrees": record that ``card`` was turned over
+        although the cards entered say none can be left (a note for the players to sort
+        out, with ✎ on the step that was wrong; the game itself does not change).
+
+        Raises:
+            StaleError, TableError: stale version, not referee mode, no card now, or
+                not a card of the edition.
+        """
+        self._check_version(version)
+        self._not_manual()
+        if self.mode != "referee":
+            raise TableError("only a game refereed with real cards can note a card the deck disagrees with")
+        if self.state.current_player != CHANCE:
+            raise self._not_chance(self.state)
+        if not isinstance(card, str) or not card.strip() or len(card) > 40:
+            raise TableError("card: expected a card id or name, such as '7' or 'second_chance'")
+        try:
+            cid = self.game.card_ids[self.game.code(card.strip())]
+        except CardError as exc:
+            raise TableError(str(exc)) from None
+        entry = {"step": len(self.states) - 1, "card": cid, "seat": receiver(self.state)}
+        self._commit_meta(lambda: self.notes.append(entry), lambda: self.notes.remove(entry))
+
+    def set_lang(self, version: object, lang: object) -> None:
+        """The game's language (card names, narration, texts) from now on.
+
+        Raises:
+            StaleError, TableError: stale version, or not one of `LANGS`.
+        """
+        self._check_version(version)
+        if lang not in LANGS:
+            raise TableError(f"lang: expected one of {', '.join(LANGS)}")
+        old = self.lang
+        self._commit_meta(lambda: setattr(self, "lang", str(lang)), lambda: setattr(self, "lang", old))
+
+    def to_manual(self, version: object) -> None:
+        """Go on as a score pad only: the scores of the rounds played so far become the
+        pad's first rounds; the round in progress is left out (its cards are not scored).
+        The transcript file keeps the steps played.
+
+        Raises:
+            StaleError, TableError: stale version, already a score pad, or the game is over.
+        """
+        self._check_version(version)
+        self._not_manual()
+        if self.state.is_terminal():
+            raise TableError("the game is over", rules_at(self.state))
+        rounds = [list(r["scores"]) for r in self.score_pad()["rounds"]]
+
+        def switch() -> None:
+            self.mode, self.manual, self.manual_redo = "manual", rounds, []
+
+        old_mode = self.mode
+
+        def back() -> None:
+            self.mode, self.manual = old_mode, []
+
+        self._commit_meta(switch, back)
+
+    def _commit_meta(self, change: Callable[[], None], revert: Callable[[], None]) -> None:
+        """Make a change that is not a step (``change``), bump the version and save;
+        ``revert`` it if saving fails."""
+        change()
+        self.version += 1
+        try:
+            self.save()
+        except OSError as exc:
+            revert()
+            self.version -= 1
+            raise TableError(f"could not save the game to {self.path.name}: {exc.strerror or exc}", status=500) from None
 
     # ------------------------------------------------------------------ manual score pad
 

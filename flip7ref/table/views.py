@@ -6,6 +6,7 @@ from typing import Any
 
 from ..events import card_name
 from ..frames import DECISION_KINDS, OWN_DECISION_KINDS
+from ..primitives.forced_draw import ForcedDraw
 from ..replay import rules_at
 from ..spec import Edition
 from ..state import CHANCE, TERMINAL, State
@@ -18,6 +19,37 @@ class Views(Rulings, ScorePad):
 
     def _action_view(self, state: State, text: str) -> dict[str, Any]:
         return action_view(state, text)
+
+    def _table_view(self, state: State, steps: list[dict[str, Any]]) -> dict[str, Any]:
+        """What the page shows beyond the cards: ``round_end`` (the last step scored a
+        round: the round's number, else None), ``forced`` (a Flip Three in progress:
+        ``target``, ``card``, ``drawn``, ``count``, ``set_aside``), ``second_chance_used``
+        (per seat, the Second Chances used this round), ``undone`` (dealer mode: every
+        undo, shown to everyone) and ``notes`` ("the deck disagrees")."""
+        round_end = None
+        if len(self.states) > 1:
+            for e in self.states[-1].last_events():
+                if e.type == "round_scored":
+                    round_end = e.get("round")
+        forced = None
+        for frame in reversed(state.frames):
+            if isinstance(frame, ForcedDraw):
+                eff = self.game.effect[frame.card]
+                count = int(getattr(eff, "count", 0)) or frame.remaining
+                forced = {
+                    "target": frame.target, "card": self.game.card_ids[frame.card], "count": count,
+                    "drawn": count - frame.remaining, "set_aside": [self.game.card_ids[c] for c in frame.set_aside],
+                }  # fmt: skip
+                break
+        used: list[list[str]] = [[] for _ in range(state.num_players)]
+        for st in reversed(self.states[1:]):
+            if st.round != state.round:
+                break
+            for e in st.last_events():
+                if e.type == "second_chance_used" and 0 <= e.get("seat") < state.num_players:
+                    used[e.get("seat")].append(e.get("shield"))
+        return {"round_end": round_end, "forced": forced, "second_chance_used": used,
+                "undone": list(self.undone), "notes": list(self.notes)}  # fmt: skip
 
     def view(self) -> dict[str, Any]:
         """The whole game as JSON-able data for the page (see ``static/app.js``)."""
@@ -52,7 +84,9 @@ class Views(Rulings, ScorePad):
                 "name": self.names[s], "line": state.line(s), "kept": state.kept(s), "status": state.status(s).value,
                 "total": state.totals[s], "value": state.line_value(s), "dealer": s == state.dealer,
             })  # fmt: skip
-        chance = [{"card": c, "left": n} for c, n in state.chance_weights()] if current == CHANCE else []
+        weights = dict(state.chance_weights()) if current == CHANCE else {}
+        # the fixed card grid (one-handed play): every kind in the edition's order, a card that ran out with 0 left
+        chance = [{"card": c.id, "left": weights.get(c.id, 0)} for c in game.edition.cards] if current == CHANCE else []
         actions = [self._action_view(state, a) for a in state.legal_action_strings()]
         steps = []
         before = self.states[0]
@@ -63,6 +97,7 @@ class Views(Rulings, ScorePad):
                 "text": [self.describe(e) for e in st.last_events()],
             })  # fmt: skip
             before = st
+        base.update(self._table_view(state, steps))
         base.update(
             round=state.round, dealer=state.dealer, current=current,
             who=None if current < 0 else current, receiver=receiver,

@@ -1,6 +1,7 @@
 // The table referee page: plain JavaScript, no build step, no libraries.
 // It renders what GET /api/games/{id} returns and posts one step at a time,
 // always with the version it last saw (a stale step gets 409 and the new state).
+// Every talk to the server goes through one function, api(path, body).
 "use strict";
 
 const params = new URLSearchParams(location.search);
@@ -28,6 +29,12 @@ function pageGameId() {
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)$/);
   return m ? m[1] : null;
 }
+let drawnAt = 0;     // when the page last redrew the game (performance.now())
+let downAt = 0;      // when the last touch or press began
+let swapFirst = null;  // Vengeance Swap: the first card picked, "seat index"
+let seenRoundEnd = Number(sessionStorage.getItem("flip7ref-round-seen") || 0);
+let waiting = false; // a poll found a newer game while a field was being typed in
+const SETTLE_MS = 600;  // a second tap on the same spot this soon is ignored (a double tap)
 
 function t(key, vars) {
   const texts = (META && (META.texts[LANG] || META.texts.en)) || {};
@@ -48,12 +55,15 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
-function say(text, info) {
+function say(text, info, extra) {
   const m = document.getElementById("msg");
   m.className = info ? "info" : "";
-  m.textContent = text || "";
+  m.replaceChildren();
+  if (text) m.append(h("span", {}, text));
+  if (extra) m.append(" ", extra);
 }
 
+// The one function that talks to the server (the static build replaces it).
 async function api(path, body) {
   const opts = { headers: { "X-Table-Token": TOKEN } };
   if (body !== undefined) {
@@ -61,7 +71,10 @@ async function api(path, body) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
   }
-  const res = await fetch(path, opts);
+  let res;
+  try { res = await fetch(path, opts); } catch (e) {
+    const err = new Error(t("offline")); err.offline = true; throw err;  // not a rules refusal
+  }
   let data = null;
   try { data = await res.json(); } catch (e) { data = { error: res.status + " " + res.statusText }; }
   if (!res.ok) { const err = new Error(data.error || res.statusText); err.status = res.status; err.data = data; throw err; }
@@ -74,19 +87,42 @@ function cardName(id) { return (G && G.card_names[id]) || id; }
 function chip(id) { return h("span", { class: "chip " + ((G && G.categories[id]) || "") }, cardName(id)); }
 function seatName(s) { return G.names[s] !== undefined ? G.names[s] : "seat " + s; }
 
+// A tap that began before the page redrew, or lands where the last one did just after
+// it (a double tap: the second tap falls on the button that appeared under the finger,
+// a "0" nobody drew), is not meant for the button now there: ignore it.
+let lastTap = { at: -1e9, x: -1e3, y: -1e3 };
+document.addEventListener("pointerdown", () => { downAt = performance.now(); }, true);
+document.addEventListener("touchstart", () => { downAt = performance.now(); }, { capture: true, passive: true });
+document.addEventListener("click", (e) => {
+  if (!G || !e.target.closest || !e.target.closest("#app button")) return;
+  const now = performance.now();
+  const pointer = e.detail > 0;  // 0: a key press (Enter, Space) on a focused button
+  const near = Math.abs(e.clientX - lastTap.x) < 48 && Math.abs(e.clientY - lastTap.y) < 48;
+  if (busy || (pointer && (downAt < drawnAt || (near && now - lastTap.at < SETTLE_MS)))) {
+    e.preventDefault(); e.stopImmediatePropagation(); return;
+  }
+  if (pointer) lastTap = { at: now, x: e.clientX, y: e.clientY };
+}, true);
+
+let typedAt = -1e9;  // the last key pressed in a field: a letter just after it is typing, not a shortcut
+document.addEventListener("input", () => { typedAt = performance.now(); }, true);
+function lettersOn() { return localStorage.getItem("flip7ref-letters") !== "off"; }
+function typing() { const a = document.activeElement; return !!a && (a.matches("input:not([type=radio]):not([type=checkbox]), textarea, select") || a.isContentEditable); }
+
 // ---------------------------------------------------------------- start page
 
 async function startPage() {
+  document.documentElement.lang = LANG;
   document.getElementById("title").textContent = t("title");
   const app = document.getElementById("app");
   app.replaceChildren();
   const langSel = h("select", { id: "lang", onchange: (e) => { LANG = e.target.value; localStorage.setItem("flip7ref-lang", LANG); startPage(); } },
-    META.langs.map((l) => h("option", { value: l, selected: l === LANG }, l)));
+    META.langs.map((l) => h("option", { value: l, selected: l === LANG }, META.texts[l] && META.texts[l].lang_name || l)));
   const wanted = params.get("edition") || "flip7";
   const edSel = h("select", { id: "edition", name: "edition" },
     META.editions.map((e) => h("option", { value: e.id, selected: e.id === wanted }, e.title)));
   const optBox = h("div", { id: "options" });
-  const names = h("textarea", { id: "names", "aria-label": t("names") }, "Ann\nBob\nCy");
+  const names = h("textarea", { id: "names" }, "Ann\nBob\nCy");
   const dealerSel = h("select", { id: "dealer" });
   const refreshDealers = () => {
     const list = names.value.split("\n").map((s) => s.trim()).filter(Boolean);
@@ -114,7 +150,7 @@ async function startPage() {
   edSel.addEventListener("change", renderOptions);
   renderOptions();
   const modes = ["referee", "dealer", "manual"].map((m) =>
-    h("label", {}, h("input", { type: "radio", name: "mode", value: m, checked: m === "referee" }), " ", t(m === "dealer" ? "dealer_mode" : m)));
+    h("label", { class: "radio" }, h("input", { type: "radio", name: "mode", value: m, checked: m === "referee" }), " ", t(m === "dealer" ? "dealer_mode" : m)));
   const seed = h("input", { id: "seed", type: "text", inputmode: "numeric" });
   const form = h("form", { class: "start", onsubmit: async (e) => {
     e.preventDefault();
@@ -135,7 +171,7 @@ async function startPage() {
     h("label", { for: "edition" }, t("edition")), edSel,
     h("label", { for: "names" }, t("names")), names,
     h("label", { for: "dealer" }, t("dealer")), dealerSel,
-    h("label", {}, t("mode")), ...modes,
+    h("fieldset", { class: "modes" }, h("legend", {}, t("mode")), ...modes),
     h("label", { for: "seed" }, t("seed")), seed,
     h("details", {}, h("summary", {}, t("options")), optBox),
     h("p", {}, h("button", { type: "submit", class: "primary", id: "start" }, t("start"))));
@@ -158,17 +194,45 @@ async function openSaved(id) {
 
 // ---------------------------------------------------------------- the game
 
-async function post(op, body) {
-  if (busy) return;
+function refusal(err) {
+  if (err.offline) return err.message;
+  return t("refused") + ": " + err.message + (err.data && err.data.rules && err.data.rules.length ? " [" + err.data.rules.join(", ") + "]" : "");
+}
+
+async function post(op, body, after) {
+  if (busy) return null;
   busy = true;
   try {
     const res = await api("/api/games/" + G.id + "/" + op, Object.assign({ version: G.version }, body || {}));
     say("");
     render(res.state);
+    if (after) after(res);
+    return res;
   } catch (err) {
     if (err.status === 409 && err.data && err.data.state) { say(t("state_changed")); render(err.data.state); }
-    else say(t("refused") + ": " + err.message + (err.data && err.data.rules && err.data.rules.length ? " [" + err.data.rules.join(", ") + "]" : ""));
+    else if (op === "reveal" && err.status === 400 && G.mode === "referee" && body && body.card && G.card_names[body.card]) {
+      // the cards entered say this card cannot be left: the players may know better
+      say(refusal(err), false, h("button", { id: "deck-disagrees", class: "warn", onclick: () => post("note", { card: body.card }, () => say(t("noted", { card: cardName(body.card) }), true)) },
+        t("deck_disagrees") + ": " + cardName(body.card)));
+    } else say(refusal(err));
+    return null;
   } finally { busy = false; }
+}
+
+function swapButtons() {
+  // pick one card, then the card to swap it with (not every pair as a button)
+  const pairs = G.actions.filter((a) => a.verb === "swap").map((a) => { const w = a.action.split(" "); return [w[1] + " " + w[2], w[3] + " " + w[4], a]; });
+  const cardOf = (key) => { const [s, i] = key.split(" ").map(Number); return G.seats[s].line[i]; };
+  const pick = (key, onclick, cls) => { const [s] = key.split(" ").map(Number);
+    return h("button", { class: "act pick" + (cls || ""), "data-pick": key, onclick }, seatName(s) + ": " + cardName(cardOf(key))); };
+  if (swapFirst === null) {
+    const keys = [...new Set(pairs.flatMap((p) => [p[0], p[1]]))];
+    return [h("div", { class: "hint", id: "swap-hint" }, t("swap_first")), ...keys.map((k) => pick(k, () => { swapFirst = k; render(G, true); }))];
+  }
+  const partners = pairs.filter((p) => p[0] === swapFirst || p[1] === swapFirst);
+  return [h("div", { class: "hint", id: "swap-hint" }, t("swap_second", { card: seatName(Number(swapFirst.split(" ")[0])) + ": " + cardName(cardOf(swapFirst)) })),
+    ...partners.map((p) => pick(p[0] === swapFirst ? p[1] : p[0], () => { swapFirst = null; post("act", { action: p[2].action }); })),
+    h("button", { id: "swap-back", onclick: () => { swapFirst = null; render(G, true); } }, t("back"))];
 }
 
 function actionButton(a) {
@@ -183,50 +247,88 @@ function actionButton(a) {
     else if (k === "assign") label = cardName(G.pending.card) + " → " + seatName(a.seat);
     else if (k === "flip7_bonus") label = a.seat === G.who ? t("flip7_plus") : t("flip7_minus") + " " + seatName(a.seat);
     else label = cardName(G.pending.card) + " → " + seatName(a.seat);
-  } else if (v === "swap") label = t("swap") + ": " + seatName(a.seat) + " " + cardName(a.card) + " ⇄ " + seatName(a.seat2) + " " + cardName(a.card2);
-  else if (a.label !== undefined) label = a.label;  // a plug-in primitive's verb: the generic view
+  } else if (a.label !== undefined) label = a.label;  // a plug-in primitive's verb: the generic view
   else label = t(v) + ": " + seatName(a.seat) + " " + cardName(a.card);
   return h("button", { class: "act" + (v === "hit" ? " primary" : ""), "data-action": a.action, onclick: () => post("act", { action: a.action }) }, label);
 }
 
+function forcedLine() {
+  const f = G.forced;
+  if (!f) return null;
+  const at = Math.min(f.drawn + (G.current === -1 ? 1 : 0), f.count);
+  return h("div", { class: "forced", id: "forced" }, cardName(f.card) + " → " + seatName(f.target) + ": " + t("card_of", { i: at, n: f.count }),
+    f.set_aside.length ? h("span", {}, " · " + t("set_aside") + ": ", f.set_aside.map(chip)) : null);
+}
+
+function roundSummary() {
+  const r = G.pad.rounds.find((x) => x.round === G.round_end);
+  if (!r) return null;
+  const rows = G.names.map((n, i) => {
+    const b = r.breakdown && r.breakdown[i];
+    const marks = [];
+    if (b && b.busted) marks.push(h("b", { class: "bust" }, t("busted")));
+    if (r.flip7 === i) marks.push(h("b", { class: "win" }, t("flip7")));
+    return h("tr", { "data-seat": i }, h("th", { scope: "row" }, n),
+      h("td", { class: "line" }, b ? b.cards.map(chip) : "—"), h("td", {}, String(r.scores[i])), h("td", {}, marks),
+      h("td", {}, String(r.totals[i])));
+  });
+  return h("section", { class: "summary", id: "summary", "aria-labelledby": "summary-title" },
+    h("h2", { id: "summary-title" }, t("round_over", { n: r.round })),
+    h("table", { class: "pad" }, h("thead", {}, h("tr", {}, h("th", {}, t("players")), h("th", {}, t("line_value")), h("th", {}, t("score")), h("th", {}, ""), h("th", {}, t("total")))),
+      h("tbody", {}, rows)),
+    G.finished ? null : h("button", { id: "next-round", onclick: () => {
+      seenRoundEnd = G.version; sessionStorage.setItem("flip7ref-round-seen", String(seenRoundEnd)); render(G, true);
+      const first = document.querySelector("#prompt button"); if (first) first.focus();
+    } }, t("next_round")));
+}
+
 function promptBox() {
-  const box = h("section", { class: "prompt", id: "prompt" });
+  const box = h("section", { class: "prompt", id: "prompt", "aria-label": t("your_turn") });
   if (G.finished) {
     const w = G.winners.map(seatName).join(", ");
     box.append(h("div", { class: "who win", id: "winner" }, t("game_over") + " — " + t(G.winners.length > 1 ? "winners" : "winner") + ": " + w));
     return box;
   }
+  const forced = forcedLine();
   if (G.current === -1) {
-    box.append(h("div", { class: "who" }, t("card_for", { name: G.receiver !== null ? seatName(G.receiver) : "?" })));
+    box.append(h("div", { class: "who", id: "who" }, t("card_for", { name: G.receiver !== null ? seatName(G.receiver) : "?" })));
+    if (forced) box.append(forced);
     if (G.mode === "dealer") {
       box.append(h("button", { class: "primary", id: "deal", onclick: () => post("deal") }, t("deal")));
     } else {
+      // a fixed grid: every card of the edition in the same place; one that ran out is dimmed
       box.append(h("div", { class: "cards", id: "cards" }, G.chance.map((c) =>
-        h("button", { class: "card", "data-card": c.card, onclick: () => post("reveal", { card: c.card }), title: c.left + " left" },
-          cardName(c.card), h("small", {}, "×" + c.left)))));
+        h("button", { class: "card " + (G.categories[c.card] || "") + (c.left ? "" : " out"), "data-card": c.card,
+          "aria-label": cardName(c.card) + " (" + (c.left ? t("left", { n: c.left }) : t("none_left")) + ")",
+          onclick: () => post("reveal", { card: c.card }) },
+          cardName(c.card), h("small", { "aria-hidden": "true" }, "×" + c.left)))));
       const input = h("input", { id: "card-input", list: "card-list", "aria-label": t("type_card"), placeholder: t("type_card"), autocomplete: "off" });
       const list = h("datalist", { id: "card-list" }, Object.keys(G.card_names).map((id) => h("option", { value: id }, cardName(id))));
-      box.append(h("form", { onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) post("reveal", { card: input.value.trim() }); } },
+      box.append(h("form", { class: "typed", onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) post("reveal", { card: input.value.trim() }); } },
         input, list, h("button", { type: "submit", id: "card-enter" }, t("enter"))));
     }
   } else {
     box.append(h("div", { class: "who", id: "who" }, t("decides", { name: seatName(G.who) }) +
       (G.pending.card ? " — " + cardName(G.pending.card) : "") + (G.pending.text ? " — " + G.pending.text : "")));
-    box.append(h("div", { class: "actions", id: "actions" }, G.actions.map(actionButton)));
+    if (forced) box.append(forced);
+    const swaps = G.actions.some((a) => a.verb === "swap");
+    box.append(h("div", { class: "actions", id: "actions" }, swaps ? swapButtons() : G.actions.map(actionButton)));
   }
   if (G.rules_here && G.rules_here.length) {
-    box.append(h("details", { class: "muted" }, h("summary", {}, t("rules_here")),
+    box.append(h("details", { class: "muted rules-here" }, h("summary", {}, t("rules_here")),
       h("ul", {}, G.rules_here.map((r) => h("li", {}, h("b", {}, r.id), " " + r.text)))));
   }
   return box;
 }
 
 function seatsBox() {
-  return h("section", { class: "seats", id: "seats" }, G.seats.map((s, i) =>
+  return h("section", { class: "seats", id: "seats", "aria-label": t("players") }, G.seats.map((s, i) =>
     h("div", { class: "seat" + (G.who === i || G.receiver === i ? " turn" : ""), "data-seat": i },
       h("span", { class: "status " + s.status }, t(s.status)),
       h("div", { class: "name" }, s.name + (s.dealer ? " ◆" : "")),
       h("div", { class: "line" }, s.line.map(chip), s.kept.map(chip)),
+      G.second_chance_used && G.second_chance_used[i].length
+        ? h("div", { class: "used", "data-used": i }, G.second_chance_used[i].map((c) => h("s", {}, cardName(c))), " " + t("sc_used")) : null,
       h("div", { class: "muted" }, t("line_value") + " " + s.value + " · " + t("total") + " " + s.total))));
 }
 
@@ -253,21 +355,24 @@ function padBox() {
     r.scores.map((s, i) => h("td", {}, String(s), breakdown(r.breakdown && r.breakdown[i])))));
   const totals = h("tr", { class: "totals", id: "totals" }, h("td", {}, t("total")),
     pad.totals.map((s, i) => h("td", { class: pad.winners.includes(i) ? "win" : null }, String(s))));
-  const box = h("section", { id: "pad" }, h("h2", {}, t("score_pad")),
+  const box = h("section", { id: "pad", "aria-labelledby": "pad-title" }, h("h2", { id: "pad-title" }, t("score_pad")),
     h("div", { class: "padwrap" }, h("table", { class: "pad" }, h("thead", {}, head), h("tbody", {}, rows, totals))));
   if (pad.tied && pad.tied.length) box.append(h("p", { id: "tie" }, t("tie") + " (" + pad.tied.map(seatName).join(", ") + ")"));
   if (pad.winners.length) box.append(h("p", { class: "win", id: "pad-winner" }, t(pad.winners.length > 1 ? "winners" : "winner") + ": " + pad.winners.map(seatName).join(", ")));
   if (G.mode === "manual" && !G.finished) {
-    const inputs = G.names.map((n, i) => h("input", { type: "number", class: "score-in", "data-seat": i, "aria-label": n, inputmode: "numeric", step: 1, style: "width:5rem" }));
-    box.append(h("form", { id: "manual", onsubmit: (e) => {
+    const inputs = G.names.map((n, i) => h("input", { type: "number", class: "score-in", id: "score-" + i, "data-seat": i, inputmode: "numeric", step: 1 }));
+    box.append(h("form", { id: "manual", novalidate: true, onsubmit: (e) => {
       e.preventDefault();
-      const scores = inputs.map((x) => Number(x.value || 0));
-      if (scores.some((x) => !Number.isInteger(x))) { say(t("refused")); return; }
-      post("scores", { scores });
-    } }, h("h2", {}, t("scores_round")), G.names.map((n, i) => h("label", {}, n + " ", inputs[i], " ")),
+      const empty = inputs.findIndex((x) => x.value.trim() === "");
+      if (empty >= 0) { say(t("empty_score", { name: G.names[empty] })); inputs[empty].focus(); return; }  // not a 0 nobody typed
+      const scores = inputs.map((x) => Number(x.value));
+      const bad = scores.findIndex((x) => !Number.isInteger(x));
+      if (bad >= 0) { say(t("whole_score", { name: G.names[bad] })); inputs[bad].focus(); return; }
+      post("scores", { scores }, () => { const f = document.getElementById("score-0"); if (f) f.focus(); });
+    } }, h("h2", {}, t("scores_round")), G.names.map((n, i) => h("label", { class: "score", for: "score-" + i }, n, inputs[i])),
       h("button", { type: "submit", class: "primary", id: "add-round" }, t("add_round"))));
   }
-  box.append(h("p", {}, h("a", { href: withToken("/api/games/" + G.id + "/scores.csv"), id: "csv" }, t("csv"))));
+  box.append(h("p", {}, h("a", { class: "button", href: withToken("/api/games/" + G.id + "/scores.csv"), id: "csv" }, t("csv"))));
   return box;
 }
 
@@ -297,34 +402,93 @@ async function showRuling(i) {
   } catch (err) { say(err.message); }
 }
 
-function fixCard(i) {
+function fixCard(i, quiet) {
   const open = document.getElementById("fix-form");  // one correction form at a time
   if (open) open.remove();
   const input = h("input", { id: "fix-input", list: "card-list-all", "aria-label": t("correct") });
   const list = h("datalist", { id: "card-list-all" }, Object.keys(G.card_names).map((id) => h("option", { value: id }, cardName(id))));
-  const form = h("form", { id: "fix-form", onsubmit: (e) => { e.preventDefault(); post("fix", { step: i, card: input.value.trim() }); } },
-    input, list, h("button", { type: "submit" }, t("enter")));
+  const plan = h("div", { id: "fix-plan", "aria-live": "polite" });
+  const form = h("form", { id: "fix-form", onsubmit: async (e) => {
+    e.preventDefault();
+    // first say what the correction will change; it is made only when confirmed
+    const card = input.value.trim();
+    if (!card || busy) return;
+    try {
+      const res = await api("/api/games/" + G.id + "/fix", { version: G.version, step: i, card, preview: true });
+      const p = res.fix;
+      plan.replaceChildren(h("p", {}, t("fix_will", { step: i + 1, old: cardName(p.old), new: cardName(p.new) })),
+        h("p", {}, t("fix_keeps", { n: p.kept.length })),
+        p.dropped.length ? h("div", {}, h("p", {}, t("fix_drops")), h("ul", { id: "fix-dropped" }, p.dropped.map((d) =>
+          h("li", { "data-step": d.index }, "#" + (d.index + 1) + " " + d.text.join(" · "))))) : null,
+        h("button", { type: "button", class: "primary", id: "fix-confirm", onclick: () => post("fix", { step: i, card }) }, t("fix_confirm")),
+        h("button", { type: "button", id: "fix-cancel", onclick: () => form.remove() }, t("cancel")));
+      document.getElementById("fix-confirm").focus();
+    } catch (err) { say(refusal(err)); }
+  } }, input, list, h("button", { type: "submit", id: "fix-check" }, t("enter")), plan);
   const li = document.querySelector("li[data-step='" + i + "']");
   li.append(form);
-  input.focus();
+  if (!quiet) input.focus();
 }
 
 function logBox() {
+  const undone = new Map((G.undone || []).map((u) => [u.step, u]));
   const items = G.steps.map((s) => {
     const li = h("li", { "data-step": s.index });
     const move = s.move === "hit" ? t("hit") : s.move === "stay" ? t("stay") : s.move;
     const who = s.seat !== null ? seatName(s.seat) + ": " + move : "";
     li.append(h("button", { class: "step", onclick: () => showRuling(s.index) },
       (s.text.length ? s.text.join(" · ") : who || s.move)));
-    if (s.card && G.mode === "referee") li.append(h("button", { class: "fix", title: t("correct"), "aria-label": t("correct"), onclick: () => fixCard(s.index) }, "✎"));
+    if (s.card && G.mode === "referee") li.append(h("button", { class: "fix", title: t("correct"), "aria-label": t("correct") + " #" + (s.index + 1), onclick: () => fixCard(s.index) }, "✎"));
     return li;
   });
-  const box = h("section", { id: "log" }, h("h2", {}, t("log")), h("div", { id: "ruling-panel" }), h("ol", { class: "log" }, items.reverse()));
+  const box = h("section", { id: "log", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log")), h("div", { id: "ruling-panel" }), h("ol", { class: "log" }, items.reverse()));
   box.querySelector("ol").setAttribute("reversed", "");
   return box;
 }
 
-function render(view) {
+function undoneBox() {
+  // dealer mode: an undo shows the next card to whoever looks, so everyone sees every undo
+  if (G.mode !== "dealer" || !G.undone || !G.undone.length) return null;
+  return h("section", { class: "undone", id: "undone", "aria-labelledby": "undone-title" }, h("h2", { id: "undone-title" }, t("undone_title", { n: G.undone.length })),
+    h("ul", {}, G.undone.map((u) => h("li", {}, "#" + (u.step + 1) + " " + (u.seat !== null && u.seat !== undefined ? seatName(u.seat) + ": " : "") + (u.text.join(" · ") || u.move)))));
+}
+
+function notesBox() {
+  if (!G.notes || !G.notes.length) return null;
+  return h("section", { class: "undone", id: "notes", "aria-labelledby": "notes-title" }, h("h2", { id: "notes-title" }, t("deck_disagrees")),
+    h("ul", {}, G.notes.map((n) => h("li", {}, "#" + (n.step + 1) + " " + (n.seat !== null ? seatName(n.seat) + ": " : "") + cardName(n.card)))));
+}
+
+function settingsBox() {
+  const langSel = h("select", { id: "game-lang", onchange: (e) => { localStorage.setItem("flip7ref-lang", e.target.value); post("lang", { lang: e.target.value }); } },
+    META.langs.map((l) => h("option", { value: l, selected: l === G.lang }, (META.texts[l] && META.texts[l].lang_name) || l)));
+  const letters = h("input", { type: "checkbox", id: "letters", checked: lettersOn(), onchange: (e) => localStorage.setItem("flip7ref-letters", e.target.checked ? "on" : "off") });
+  const box = h("details", { class: "settings", id: "settings" }, h("summary", {}, t("settings")),
+    h("label", { for: "game-lang" }, t("language")), langSel,
+    h("label", { class: "radio", for: "letters" }, letters, " " + t("letters")));
+  if (G.mode !== "manual" && !G.finished) {
+    box.append(h("p", {}, h("button", { id: "to-manual", onclick: () => { if (confirm(t("to_manual_confirm"))) post("to_manual"); } }, t("to_manual"))));
+  }
+  if (META.token_required) {
+    box.append(h("figure", { class: "qr" }, h("img", { id: "qr", src: withToken("/api/games/" + G.id + "/qr.svg"), alt: t("qr"), width: 198, height: 198 }),
+      h("figcaption", {}, t("qr"))));
+  }
+  return box;
+}
+
+function focusKey(el) {
+  if (!el || el === document.body || !document.getElementById("app").contains(el)) return null;
+  for (const a of ["data-action", "data-card", "data-pick", "data-step"]) if (el.hasAttribute(a)) return "[" + a + "='" + el.getAttribute(a) + "']";
+  return el.id ? "#" + CSS.escape(el.id) : "#prompt button";
+}
+
+function render(view, same) {
+  if (!same && G && view.id === G.id && view.version !== G.version) swapFirst = null;
+  const focused = focusKey(document.activeElement);
+  const fixing = document.getElementById("fix-form");  // a correction being typed stays open
+  const fixStep = fixing ? Number(fixing.closest("li").dataset.step) : null;
+  const typed = {};  // what is being typed keeps its text across a redraw (another phone's step)
+  for (const el of document.querySelectorAll("#app input:not([type=radio]):not([type=checkbox])")) if (el.id && el.value) typed[el.id] = el.value;
   G = view;
   LANG = view.lang;
   document.documentElement.lang = LANG;
@@ -336,16 +500,35 @@ function render(view) {
     h("button", { id: "redo", onclick: () => post("redo"), disabled: !view.redo, title: "Ctrl+Y" }, "↷ " + t("redo")));
   const parts = [];
   if (view.mode !== "manual") {
-    parts.push(promptBox(), tools, seatsBox(),
+    const summary = view.round_end && seenRoundEnd < view.version ? roundSummary() : null;
+    parts.push(seatsBox(),
       h("p", { class: "counts", id: "counts" }, t("draw_pile") + ": " + view.draw_count + " · " + t("discard_pile") + ": " + view.discard_count),
-      padBox(), logBox());
+      undoneBox(), notesBox(), padBox(), logBox(), settingsBox());
+    // the controls of the turn at the bottom of the screen, under the thumb
+    // the round summary stays on top until someone taps on: Next round, or the next deal's first card
+    parts.push(h("div", { class: "dock", id: "dock" }, summary, promptBox(), tools));
   } else {
     if (view.finished) parts.push(h("section", { class: "prompt" }, h("div", { class: "who win", id: "winner" }, t("game_over"))));
-    parts.push(tools, padBox());
+    parts.push(tools, padBox(), settingsBox());
   }
-  parts.push(h("p", { class: "muted" }, t("file") + ": " + view.file));
-  app.replaceChildren(...parts);
+  app.replaceChildren(...parts.filter(Boolean));
+  if (fixStep !== null && view.mode === "referee" && document.querySelector("li[data-step='" + fixStep + "'] button.fix")) fixCard(fixStep, true);
+  for (const [id, v] of Object.entries(typed)) { const el = document.getElementById(id); if (el && !el.value) el.value = v; }
+  if (focused) {
+    const el = document.querySelector("#app " + focused) || document.querySelector("#dock button:not([disabled])");
+    if (el) el.focus({ preventScroll: true });
+  }
+  drawnAt = performance.now();
+  wakeLock();
 }
+
+// keep the screen awake during a game (where the browser has the Wake Lock API)
+let lock = null;
+async function wakeLock() {
+  if (lock || !G || G.finished || !("wakeLock" in navigator) || document.hidden) return;
+  try { lock = await navigator.wakeLock.request("screen"); lock.addEventListener("release", () => { lock = null; }); } catch (e) { lock = null; }
+}
+document.addEventListener("visibilitychange", () => { if (!document.hidden) wakeLock(); });
 
 async function gamePage(id) {
   try {
@@ -354,23 +537,31 @@ async function gamePage(id) {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (!G || e.target.matches("input, textarea, select")) return;
-  if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); post("undo"); }
-  else if ((e.ctrlKey || e.metaKey) && e.key === "y") { e.preventDefault(); post("redo"); }
-  else if (e.ctrlKey || e.metaKey || e.altKey) return;
-  else if (e.key === "h" && G.actions && G.actions.some((a) => a.action === "hit")) post("act", { action: "hit" });
-  else if (e.key === "s" && G.actions && G.actions.some((a) => a.action === "stay")) post("act", { action: "stay" });
-  else if (e.key === "/" && document.getElementById("card-input")) { e.preventDefault(); document.getElementById("card-input").focus(); }
+  if (!G) return;
+  const field = typing();
+  if ((e.ctrlKey || e.metaKey) && !field && e.key === "z") { e.preventDefault(); post("undo"); return; }
+  if ((e.ctrlKey || e.metaKey) && !field && e.key === "y") { e.preventDefault(); post("redo"); return; }
+  // single letters: only when no field has focus (or with Alt), and only when turned on
+  if (e.ctrlKey || e.metaKey || !lettersOn() || (field && !e.altKey) || (!e.altKey && performance.now() - typedAt < 1500)) return;
+  const key = e.key.toLowerCase();
+  const has = (a) => G.actions && G.actions.some((x) => x.action === a);
+  if (key === "h" && has("hit")) { e.preventDefault(); post("act", { action: "hit" }); }
+  else if (key === "s" && has("stay")) { e.preventDefault(); post("act", { action: "stay" }); }
+  else if (e.key === "/" && !field && document.getElementById("card-input")) { e.preventDefault(); document.getElementById("card-input").focus(); }
 });
 
 // other phones at the table: pick up their steps
-setInterval(async () => {
+async function poll() {
   if (!G || busy || document.hidden) return;
   try {
     const v = await api(withToken("/api/games/" + G.id));
-    if (v.version > G.version && !busy) render(v);  // versions only grow: never go back to an older answer
+    if (v.version <= G.version || busy) return;  // versions only grow: never go back to an older answer
+    if (typing() && document.activeElement.value) { waiting = v; return; }  // not under the fingers of someone typing
+    render(v);
   } catch (e) { /* the next poll tries again */ }
-}, 4000);
+}
+setInterval(poll, 4000);
+document.addEventListener("focusout", () => setTimeout(() => { if (waiting && !typing()) { const v = waiting; waiting = false; if (v.version > G.version) render(v); } }, 0));
 
 async function route(loaded) {
   G = null;
@@ -387,6 +578,7 @@ async function route(loaded) {
 }
 
 (async function main() {
+  document.documentElement.lang = LANG;
   try { META = await api(withToken("/api/meta")); } catch (err) { say(err.message); return; }
   if (STANDALONE) {
     window.addEventListener("popstate", route);
