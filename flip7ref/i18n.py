@@ -150,7 +150,8 @@ def missing(edition: Edition, lang: str) -> list[str]:
             out += [f"options/{name}/dispute"] if spec.dispute is not None and "dispute" not in have else []
         for r in spec.readings:
             got = have.get("readings", {}).get(r.name, {})
-            out += [f"options/{name}/readings/{r.name}/{k}" for k in ("name", "summary") if k not in got and (k == "name" or lang != "en")]
+            wanted = ("name", "summary") if lang != "en" else ("name",)
+            out += [f"options/{name}/readings/{r.name}/{k}" for k in wanted if k not in got]
     return out
 
 

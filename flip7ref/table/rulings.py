@@ -57,7 +57,7 @@ class Rulings(Narration):
             raise TableError(f"step: expected a step number 0..{max(0, len(moves) - 1)}", status=404)
         st = self.states[step + 1]
         ed = self.game.edition
-        events = []
+        events: list[dict[str, Any]] = []
         cited: list[str] = []
         shown = st.last_events()
         for e, rids in zip(shown, step_event_rules(shown, ed), strict=True):
@@ -70,14 +70,15 @@ class Rulings(Narration):
         options = self._options_for(cited)
         lang = self.lang
         if events:
-            summary = [say(lang, "happened", events="; ".join(e["text"] for e in events))]
+            summary = [say(lang, "happened", events="; ".join(str(e["text"]) for e in events))]
         else:
             summary = [say(lang, "nothing_happened", move=move_words(self.states[step], moves[step], self.names, lang))]
         for opt in options:
             if opt["dispute"] and len(opt["readings"]) > 1:
                 opt["played"] = played = self._played(step, opt)
                 here = next(p for p in played if p["in_force"])
-                summary.append(say(lang, "disputed", dispute=opt["dispute"], question=opt["question"] or opt["summary"], label=here["label"]))
+                question = opt["question"] or opt["summary"]
+                summary.append(say(lang, "disputed", dispute=opt["dispute"], question=question, label=here["label"]))
                 summary += [say(lang, "under", label=p["label"], what=p["text"]) for p in played if not p["in_force"]]
         return {
             "step": step, "move": moves[step], "events": events, "rules": [self._rule(r) for r in cited],
@@ -102,7 +103,10 @@ class Rulings(Narration):
                         state = state.apply_move(move)
                     except Flip7RefError:
                         words = move_words(state, move, self.names, lang)
-                        why = say(lang, "diverged_here", move=words) if i == step else say(lang, "diverged_before", step=i + 1, move=words)
+                        if i == step:
+                            why = say(lang, "diverged_here", move=words)
+                        else:
+                            why = say(lang, "diverged_before", step=i + 1, move=words)
                         entry["diverges"] = {"step": i, "why": why}
                         entry["text"] = why
                         state = None
