@@ -1,13 +1,15 @@
 """The table referee's web application (Starlette): the page, its assets and a JSON API.
 
 Routes (every ``/api`` answer is JSON; an error is ``{"error": message, "rules":
-[...]}`` with status 400 bad request, 403 missing token, 404 unknown game or step,
-409 state changed (with ``"state"``: the game as it now is), 413 body too large,
+[...]}``, plus ``"rule_texts": [{"id", "text"}]`` (those rules in words, in the game's
+language) for a refusal the game wrote, with status 400 bad request, 403 missing
+token, 404 unknown game or step, 409 state changed (with ``"state"``: the game as it now is), 413 body too large,
 500 the game could not be saved):
 
 - ``GET /`` and ``GET /game/{id}``: the page (``static/index.html``); ``/static/...``
-- ``GET /api/meta``: editions with their options, languages, the interface texts,
-  the saved games
+- ``GET /api/meta`` (``?lang=`` one of the languages, default ``en``): editions with
+  their options and readings in that language, languages, the interface texts, the
+  saved games
 - ``POST /api/games``: a new game (see `TableGame.create`)
 - ``POST /api/games/open``: open a saved game by id
 - ``GET /api/games/{id}``: the game's view
@@ -129,6 +131,8 @@ class Table:
 def _error(exc: TableError, state: dict[str, Any] | None = None, table: Table | None = None) -> JSONResponse:
     message = table.hide_paths(str(exc)) if table is not None else str(exc)
     body: dict[str, Any] = {"error": message, "rules": list(exc.rules)}
+    if exc.rule_texts:  # the rules in words, in the game's language (a refusal the game wrote)
+        body["rule_texts"] = list(exc.rule_texts)
     if state is not None:
         body["state"] = state
     return JSONResponse(body, status_code=exc.status)
@@ -226,8 +230,10 @@ def create_app(folder: str | Path, *, token_required: bool = False, first: Table
         except TableError:
             saved = None
         texts = json.loads((STATIC / "i18n.json").read_text(encoding="utf-8"))
+        lang = request.query_params.get("lang", "en")  # the language of the editions' rule texts
+        lang = lang if lang in LANGS else "en"
         return JSONResponse({
-            "editions": [edition_catalogue(load_edition(e)) for e in ("flip7", "vengeance")],
+            "editions": [edition_catalogue(load_edition(e), lang) for e in ("flip7", "vengeance")],
             "langs": list(LANGS), "texts": texts, "saved": saved or [], "authorized": saved is not None,
             "token_required": table.token_required,
         })  # fmt: skip

@@ -40,18 +40,16 @@ def say(lang: str, key: str, **values: object) -> str:
     return template.format(**{k: str(v) for k, v in values.items()})
 
 
-def refusal(
-    lang: str, edition: Edition, key: str, rules: Sequence[str] = (), *, status: int = 400, **values: object
-) -> TableError:
-    """A `TableError` for players: the message is template ``key`` in ``lang``, and
-    ``rule_texts`` the rules ``rules`` in words (``[{"id", "text"}]``) for the page to show."""
-    error = TableError(say(lang, key, **values), rules, status=status)
+def refusal(lang: str, edition: Edition, key: str, rules: Sequence[str] = (), **values: object) -> TableError:
+    """A `TableError` (status 400) for players: the message is template ``key`` in ``lang``,
+    and ``rule_texts`` the rules ``rules`` in words (``[{"id", "text"}]``) for the page to show."""
+    error = TableError(say(lang, key, **values), rules)
     error.rule_texts = tuple({"id": r, "text": rule_text(edition, r, lang)} for r in error.rules)
     return error
 
 
 def move_words(state: State, move: str, names: Sequence[str], lang: str) -> str:
-    """A move of ``state`` in words (``"hit"`` -> ``"Hit"``, ``"target 1"`` -> ``"Freeze! to
+    """A move of ``state`` in words (``"hit"`` -> ``"Hit"``, ``"target 1"`` -> ``"Freeze to
     Ben"``, ``"chance 7"`` -> ``"the card 7"``); a move these words do not cover (a verb of
     a plug-in primitive, or a malformed one) is given as it is."""
     game = state.game
@@ -77,7 +75,7 @@ def move_words(state: State, move: str, names: Sequence[str], lang: str) -> str:
         card = state.pending()[1]
         if card is None:
             return say(lang, "move_choose", name=who(numbers[0]))
-        return say(lang, "move_target", card=card_name(game, card, lang), name=who(numbers[0]))
+        return say(lang, "move_target", card=card_name(game, card, lang).rstrip("!"), name=who(numbers[0]))
     if verb in ("steal", "discard") and len(numbers) == 2:
         return say(lang, f"move_{verb}", card=card_of(*numbers), name=who(numbers[0]))
     if verb == "swap" and len(numbers) == 4:
