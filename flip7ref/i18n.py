@@ -45,7 +45,8 @@ def catalogue(lang: str) -> Mapping[str, Any]:
             language than its file name.
     """
     if lang not in LANGS:
-        raise SpecError("lang", "", f"one of {', '.join(LANGS)}", problem=f"found {lang!r}")
+        expected = f"one of {', '.join(LANGS)}"
+        raise SpecError("lang", "", expected, problem=f"found {lang!r}; expected {expected}")
     path = spec_dir() / "i18n" / f"{lang}.yaml"
     if not path.exists():
         return {}
