@@ -32,7 +32,11 @@ def _texts(edition: Edition, lang: str) -> Iterator[tuple[str, str, str]]:
     for name, spec in edition.options.items():
         yield f"options/{name}/summary", i18n.option_summary(edition, name, lang), spec.summary
         if spec.dispute is not None:
-            yield f"options/{name}/dispute", i18n.dispute_question(edition, name, lang) or "", i18n.dispute_question(edition, name) or ""
+            yield (
+                f"options/{name}/dispute",
+                i18n.dispute_question(edition, name, lang) or "",
+                i18n.dispute_question(edition, name) or "",
+            )
         for r in spec.readings:
             yield f"options/{name}/readings/{r.name}", i18n.reading_summary(edition, name, r.name, lang), r.summary
 
@@ -66,9 +70,11 @@ def test_a_translation_cites_the_same_ids_as_english_and_is_not_a_copy(ed: str, 
     word = "|".join(sorted((o for o in edition.options if "_" not in o), key=len, reverse=True))
     # rule and dispute ids; an option name with an underscore anywhere; a one-word option
     # name only after the word for "option" (else "tie" or "decks" is an ordinary word)
-    ids = re.compile(rf"\b(?:D-)?(?:F7|V)-[0-9A-Z]{{3,4}}\b|\b(?:{snake})\b|(?:(?<=option )|(?<=Option )|(?<=optie )|(?<=valget ))(?:{word})\b")
+    ids = re.compile(
+        rf"\b(?:D-)?(?:F7|V)-[0-9A-Z]{{3,4}}\b|\b(?:{snake})\b|(?:(?<=option )|(?<=Option )|(?<=optie )|(?<=valget ))(?:{word})\b"
+    )
     for path, text, english in _texts(edition, lang):
-        assert text and text != english or len(english) < 25, f"{lang} {ed} {path}: not translated"
+        assert (text and text != english) or len(english) < 25, f"{lang} {ed} {path}: not translated"
         assert sorted(ids.findall(text)) == sorted(ids.findall(english)), f"{lang} {ed} {path}: {text!r}"
 
 
@@ -102,9 +108,21 @@ def test_a_language_with_its_own_card_names_uses_them(lang: str) -> None:
 
 def test_the_card_names_the_sources_use() -> None:
     flip7, vengeance = load_edition("flip7"), load_edition("vengeance")
-    assert [flip7.card(c).name("nl") for c in ("freeze", "flip_three", "second_chance")] == ["Bevries", "Draai drie", "Tweede kans"]
-    assert [flip7.card(c).name("de") for c in ("freeze", "flip_three", "second_chance")] == ["Stopp", "Drei am Stück", "Zweite Chance"]
-    assert [flip7.card(c).name("fr") for c in ("freeze", "flip_three", "second_chance")] == ["Stop", "Trois à la suite", "Seconde Chance"]
+    assert [flip7.card(c).name("nl") for c in ("freeze", "flip_three", "second_chance")] == [
+        "Bevries",
+        "Draai drie",
+        "Tweede kans",
+    ]
+    assert [flip7.card(c).name("de") for c in ("freeze", "flip_three", "second_chance")] == [
+        "Stopp",
+        "Drei am Stück",
+        "Zweite Chance",
+    ]
+    assert [flip7.card(c).name("fr") for c in ("freeze", "flip_three", "second_chance")] == [
+        "Stop",
+        "Trois à la suite",
+        "Seconde Chance",
+    ]
     assert flip7.card("bevries").id == "freeze" and flip7.card("Draai drie").id == "flip_three"
     assert vengeance.card("flip_four").name("nl") == "Draai vier" and vengeance.card("flip_four").name("de") == "Flip Four!"
     assert "Draai drie" in i18n.rule_text(flip7, "F7-070", "nl") and "Drei am Stück" in i18n.rule_text(flip7, "F7-070", "de")

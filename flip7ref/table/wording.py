@@ -106,6 +106,7 @@ def reading_view(edition: Edition, option: OptionSpec, reading: Reading, lang: s
     """A reading as the page shows it, in ``lang``: ``name`` (its id, the option's value),
     ``label`` (its short name in words) and ``summary``."""
     return {
-        "name": reading.name, "label": reading_name(edition, option.name, reading.name, lang),
+        "name": reading.name,
+        "label": reading_name(edition, option.name, reading.name, lang),
         "summary": reading_summary(edition, option.name, reading.name, lang),
     }
