@@ -142,7 +142,7 @@ def test_rule_texts_and_reading_names_in_a_ruling_follow_the_games_language(tmp_
         ("de", [
             "Jetzt keine Karte: zuerst entscheidet Ann (Weitermachen oder Aufhören).",
             "Jetzt keine Karte: zuerst entscheidet Ann (Weitermachen oder Aufhören).",
-            "Jetzt kann keine 0 kommen: der Kartensatz hat 1, und alle sind schon draußen (1 vor Ann).",
+            "0 kann jetzt nicht kommen: der Kartensatz hat 1, und alle sind schon draußen (1 vor Ann).",
             "„wombat“ ist keine Karte von Flip 7: gebt eine Zahl wie 7 oder einen Kartennamen wie Stopp ein.",
             "Aufhören geht jetzt nicht: Ann entscheidet (Stopp an Ann oder Stopp an Ben oder Stopp an Cy).",
             "Schritt 4 ist eine Entscheidung (Weitermachen), keine Karte: macht ihn rückgängig.",
@@ -177,7 +177,7 @@ def test_the_api_gives_the_rules_in_words_with_a_refusal_and_the_catalogue_in_a_
     gid = created["id"]
     assert client.post(f"/api/games/{gid}/reveal", json={"version": 0, "card": "0"}).status_code == 200
     err = client.post(f"/api/games/{gid}/reveal", json={"version": 1, "card": "0"}).json()
-    assert err["error"] == "Aucun 0 ne peut sortir maintenant : le paquet en contient 1, et tous sont déjà sortis (1 devant Ann)."
+    assert err["error"] == "0 ne peut pas sortir maintenant : le paquet en contient 1, et tous sont déjà sortis (1 devant Ann)."
     assert err["rules"] == ["F7-004", "F7-005", "F7-003"]
     assert err["rule_texts"][2] == {"id": "F7-003", "text": "Un paquet compte 94 cartes en tout."}
     meta = client.get("/api/meta?lang=no").json()
