@@ -19,11 +19,10 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
 from .edition import Edition, spec_dir
 from .errors import SpecError
 from .schema import validate
+from .textfiles import MAX_YAML_BYTES, parse_yaml, read_text_file
 
 LANGS = ("en", "nl", "de", "fr", "no")
 """The languages of the rule texts: English and the four languages of the rule sources."""
@@ -51,12 +50,7 @@ def catalogue(lang: str) -> Mapping[str, Any]:
     if not path.exists():
         return {}
     name = f"spec/i18n/{lang}.yaml"
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark is not None else ""
-        raise SpecError(name, "", f"valid YAML{where}") from None
+    data: Any = parse_yaml(read_text_file(path, name, limit=MAX_YAML_BYTES), name)  # safe, bounded, C parser
     validate(data, "i18n", name)
     if data["lang"] != lang:
         raise SpecError(name, "/lang", f"{lang!r} (the file's name)", problem=f"found {data['lang']!r}")
