@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -142,16 +142,21 @@ DETAILS = ("via", "reason", "outcome")
 """The event fields whose value refines an ``events:`` entry (``TYPE/DETAIL``), in order."""
 
 
-def event_rules(event: Event, edition: Edition) -> tuple[str, ...]:
+def event_rules(event: Event, edition: Edition, context: str | None = None) -> tuple[str, ...]:
     """The rule ids behind one event, read from the edition table's ``events`` section.
 
     An entry ``TYPE/DETAIL`` wins over ``TYPE``; the details tried, in order, are the
     event's ``via`` (``dealt``), ``reason`` (``stayed``, ``discarded``) and ``outcome``
-    (``forced_draw_ended``), then the id of its ``card``, then that card's category.
+    (``forced_draw_ended``), then ``context``, then the id of its ``card``, then that
+    card's category.
 
     Args:
         event: an event emitted by the interpreter.
         edition: the edition table the game was played with.
+        context: the ``via`` of the card dealt before ``event`` in the same step
+            (`step_event_rules` passes it): a Second Chance used or kept inside a Flip
+            Three is ``second_chance_used/flip_three`` (F7-077), not the rule of a Hit
+            (F7-081).
 
     Returns:
         The rule ids (a tuple of strings such as ``("F7-040", "F7-041")``); empty when
@@ -159,6 +164,7 @@ def event_rules(event: Event, edition: Edition) -> tuple[str, ...]:
     """
     table = edition.event_rules
     details: list[object] = [event.get(key) for key in DETAILS]
+    details.append(context)
     card = event.get("card")
     if isinstance(card, str):
         details.append(card)
@@ -168,6 +174,28 @@ def event_rules(event: Event, edition: Edition) -> tuple[str, ...]:
         if detail is not None and f"{event.type}/{detail}" in table:
             return table[f"{event.type}/{detail}"]
     return table.get(event.type, ())
+
+
+def step_event_rules(events: Sequence[Event], edition: Edition) -> list[tuple[str, ...]]:
+    """The rule ids behind each event of one step (`event_rules`), in order, each event
+    read in the context of the last card dealt before it in the step (its ``via``:
+    ``hit``, ``deal`` or the forced-draw card such as ``flip_three``).
+
+    Args:
+        events: the events of one step (`State.last_events`).
+        edition: the edition table of the game.
+
+    Returns:
+        One tuple of rule ids per event.
+    """
+    out: list[tuple[str, ...]] = []
+    context: str | None = None
+    for event in events:
+        out.append(event_rules(event, edition, context))
+        if event.type == "dealt":
+            via = event.get("via")
+            context = via if isinstance(via, str) else None
+    return out
 
 
 def rules_at(state: State) -> tuple[str, ...]:

@@ -106,7 +106,7 @@ def test_a_card_that_cannot_be_there_is_refused_with_the_rule(client: TestClient
     play.run("0")
     before = play.state["version"]
     err = play.post("reveal", expect=400, card="0")
-    assert "no 0 can be revealed now" in err["error"] and "1 in front of Bob" in err["error"]
+    assert "No 0 can be revealed now" in err["error"] and "1 in front of Bob" in err["error"]
     assert "F7-004" in err["rules"]
     assert [c["left"] for c in play.state["chance"] if c["card"] == "0"] == [0]  # shown dimmed in the fixed grid
     err = play.post("reveal", expect=400, card="nonsense")
@@ -123,7 +123,7 @@ def test_a_fourth_second_chance_is_refused(folder: Path) -> None:
     tg.act(tg.version, "hit")  # Bob
     with pytest.raises(TableError) as info:
         tg.reveal(tg.version, "second_chance")
-    assert "the deck holds 3 and all are out (1 in front of Ann, 1 in front of Bob, 1 in front of Cy)" in str(info.value)
+    assert "the deck holds 3, and all are out (1 in front of Ann, 1 in front of Bob, 1 in front of Cy)" in str(info.value)
     assert "F7-007" in info.value.rules
 
 
@@ -171,7 +171,7 @@ def test_concurrent_taps_one_wins(client: TestClient, folder: Path) -> None:
         ("reveal", {"version": 0, "card": 5}, 400, "card: expected"),
         ("reveal", {"version": 0, "card": "13"}, 400, "13"),
         ("reveal", {"version": 0, "card": "5", "extra": 1}, 400, "unknown field 'extra'"),
-        ("act", {"version": 0, "action": "hit"}, 400, "a card must be revealed first"),
+        ("act", {"version": 0, "action": "hit"}, 400, "A card must be revealed first"),
         ("deal", {"version": 0}, 400, "real cards"),
         ("fix", {"version": 0, "step": 0, "card": "5"}, 400, "step: expected"),
         ("scores", {"version": 0, "scores": [1, 2, 3]}, 400, "manual score pad"),
@@ -484,7 +484,7 @@ def test_decisions_are_described_for_their_buttons(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "dealt", "card"),
-    [("en", "Bob is dealt 5", "Second Chance!"), ("nl", "Bob krijgt 5", "Tweede kans!"),
+    [("en", "Bob is dealt 5", "Second Chance!"), ("nl", "Bob krijgt 5", "Tweede kans"),
      ("de", "Bob bekommt 5", "Zweite Chance"), ("fr", "Bob reçoit 5", "Seconde Chance"), ("no", "Bob får 5", "Second Chance")],
 )  # fmt: skip
 def test_steps_and_card_names_in_the_games_language(client: TestClient, lang: str, dealt: str, card: str) -> None:
@@ -745,7 +745,7 @@ def test_language_and_score_pad_switches_mid_game(client: TestClient, folder: Pa
     play = Play(client, new_game(client)["id"])
     play.run("5", "6", "7", "@stay", "@stay", "@stay", "3")
     play.post("lang", lang="nl")
-    assert play.state["lang"] == "nl" and play.state["card_names"]["freeze"] == "Bevries!"
+    assert play.state["lang"] == "nl" and play.state["card_names"]["freeze"] == "Bevries"
     assert play.state["steps"][0]["text"] == ["Bob krijgt 5"]
     assert play.post("lang", expect=400, lang="xx")["error"].startswith("lang:")
     play.post("to_manual")

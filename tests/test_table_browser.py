@@ -322,7 +322,7 @@ def test_three_player_round_card_by_card(browser: WebDriver, server: Server, dat
     field = wait_for(drv, "#card-input")
     field.send_keys("0")
     drv.find_element(By.ID, "card-enter").click()
-    WebDriverWait(drv, 10).until(lambda d: "no 0 can be revealed" in d.find_element(By.ID, "msg").text)
+    WebDriverWait(drv, 10).until(lambda d: "No 0 can be revealed" in d.find_element(By.ID, "msg").text)
     assert "F7-004" in drv.find_element(By.ID, "msg").text
     # the card grid keeps its place: the 0 is dimmed (none left), and the deck-disagrees override is offered
     assert "out" in (drv.find_element(By.CSS_SELECTOR, "button.card[data-card='0']").get_attribute("class") or "")
@@ -498,7 +498,7 @@ def test_correcting_a_mis_entered_card(browser: WebDriver, server: Server, data:
     # Bob's card was a 0: but the only 0 is in front of Ann, so the correction is refused
     fix(drv, 4, "0", refused=True)
     msg = drv.find_element(By.ID, "msg").text
-    assert "no 0 can be revealed" in msg and "1 in front of Ann" in msg and "F7-004" in msg
+    assert "No 0 can be revealed" in msg and "1 in front of Ann" in msg and "F7-004" in msg
     assert chips(drv, 1) == ["5", "9"]
     assert len(drv.find_elements(By.ID, "fix-form")) == 1
     # Cy's card was an 8, not a 6: the three later steps are kept
@@ -686,7 +686,7 @@ def test_the_language_can_change_during_a_game(browser: WebDriver, server: Serve
     WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
     assert drv.execute_script("return document.documentElement.lang") == "nl"
     assert text(drv, "#who").startswith("Omgedraaide kaart")
-    assert text(drv, "button.card[data-card='second_chance']").startswith("Tweede kans!")  # Flip 7 in Dutch
+    assert text(drv, "button.card[data-card='second_chance']").startswith("Tweede kans")  # Flip 7 in Dutch
     assert "Bob krijgt 5" in text(drv, "#log")
     assert json.loads((data / f"{gid}.table.json").read_text())["lang"] == "nl"
 

@@ -10,7 +10,7 @@ import attrs
 from ..conformance import Case
 from ..frames import DECISION_KINDS
 from ..game import Game
-from ..replay import event_rules, load_transcript, replay
+from ..replay import load_transcript, replay, step_event_rules
 from ..spec import Edition, load_edition
 from ..state import CHANCE, TERMINAL, Event, State
 from ..text import card_name, describe
@@ -58,7 +58,8 @@ def walk(states: Sequence[State], moves: Sequence[str], lang: str = "en") -> lis
     edition = game.edition
 
     def lines(events: Iterable[Event]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        return tuple((describe(e, game, lang), event_rules(e, edition)) for e in events)
+        events = tuple(events)
+        return tuple((describe(e, game, lang), rids) for e, rids in zip(events, step_event_rules(events, edition), strict=True))
 
     steps = []
     if states[0].events():

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import Flip7RefError
 from ..game import Game
+from ..i18n import rule_text
 from ..state import State
 
 MODES = ("referee", "dealer", "manual")
@@ -29,12 +30,15 @@ GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 class TableError(Flip7RefError):
-    """A request the table refuses: the message says why; ``rules`` the rule ids behind it."""
+    """A request the table refuses: the message says why; ``rules`` the rule ids behind it;
+    ``rule_texts`` those rules in words (``[{"id", "text"}]``, in the game's language) when
+    the game built the refusal (`flip7ref.table.refusals`)."""
 
     def __init__(self, message: str, rules: Sequence[str] = (), status: int = 400) -> None:
         super().__init__(message)
         self.rules = tuple(rules)
         self.status = status
+        self.rule_texts: tuple[dict[str, str], ...] = ()
 
 
 class StaleError(TableError):
@@ -129,5 +133,5 @@ class TableRecord:
             raise TableError("this is a manual score pad: enter round scores instead")
 
     def _rule(self, rid: str) -> dict[str, str]:
-        rule = self.game.edition.rules.get(rid)
-        return {"id": rid, "text": rule.text if rule else ""}
+        """``{"id": rid, "text": the rule in words in the game's language}`` (`flip7ref.i18n`)."""
+        return {"id": rid, "text": rule_text(self.game.edition, rid, self.lang)}

@@ -10,12 +10,14 @@ Two hosts call it with the same requests and get the same answers:
   routes and the same `TableGame` code with no server at all.
 
 Routes (every answer is JSON unless noted; an error is ``{"error": message, "rules":
-[...]}`` with status 400 bad request, 403 missing token, 404 unknown game or step,
+[...]}``, plus ``"rule_texts": [{"id", "text"}]`` (those rules in words, in the game's
+language) for a refusal the game wrote, with status 400 bad request, 403 missing token, 404 unknown game or step,
 409 state changed (with ``"state"``: the game as it now is), 413 body too large,
 500 the game could not be saved):
 
-- ``GET /api/meta``: editions with their options, languages, the interface texts,
-  the saved games
+- ``GET /api/meta`` (``?lang=`` one of the languages, default ``en``): editions with
+  their options and readings in that language, languages, the interface texts, the
+  saved games
 - ``POST /api/games``: a new game (see `TableGame.create`)
 - ``POST /api/games/open``: open a saved game by id
 - ``POST /api/games/import``: a game from a transcript file (``transcript``: the
@@ -191,6 +193,8 @@ def parse_body(raw: bytes, limit: int = MAX_BODY) -> dict[str, Any]:
 
 def _error(table: Table, exc: TableError, state: dict[str, Any] | None = None) -> Reply:
     body: dict[str, Any] = {"error": table.hide_paths(str(exc)), "rules": list(exc.rules)}
+    if exc.rule_texts:  # the rules in words, in the game's language (a refusal the game wrote)
+        body["rule_texts"] = list(exc.rule_texts)
     if state is not None:
         body["state"] = state
     return Reply(exc.status, body)
@@ -227,7 +231,7 @@ def handle(table: Table, method: str, path: str, query: Mapping[str, str], heade
     """
     token = query.get("token") or headers.get("x-table-token", "")
     try:
-        return _route(table, method, path, token, body, headers)
+        return _route(table, method, path, token, body, headers, query)
     except TableError as exc:
         return _error(table, exc)
     except Flip7RefError as exc:
@@ -242,9 +246,11 @@ _GAME = re.compile(r"^/api/games/([^/]+)$")
 _SUB = re.compile(r"^/api/games/([^/]+)/(scores\.csv|transcript\.json|table\.json|qr\.svg|ruling/([^/]*)|[^/]+)$")
 
 
-def _route(table: Table, method: str, path: str, token: str, body: Body, headers: Mapping[str, str]) -> Reply:
+def _route(
+    table: Table, method: str, path: str, token: str, body: Body, headers: Mapping[str, str], query: Mapping[str, str]
+) -> Reply:
     if path == "/api/meta" and method == "GET":
-        return _meta(table, token)
+        return _meta(table, token, query.get("lang", "en"))
     if path == "/api/games" and method == "POST":
         return _create(table, token, body)
     if path == "/api/games/open" and method == "POST":
@@ -271,15 +277,16 @@ def _route(table: Table, method: str, path: str, token: str, body: Body, headers
     raise TableError(f"no such address: {path}", status=404)
 
 
-def _meta(table: Table, token: str) -> Reply:
+def _meta(table: Table, token: str, lang: str) -> Reply:
     try:  # the texts and editions are public; the saved games need the table's token
         _check_token(table, token, None)
         saved: list[dict[str, Any]] | None = saved_games(table.folder)  # a damaged file is listed as such
     except TableError:
         saved = None
     texts = json.loads((STATIC / "i18n.json").read_text(encoding="utf-8"))
+    lang = lang if lang in LANGS else "en"  # the language of the editions' rule texts
     return Reply(200, {
-        "editions": [edition_catalogue(load_edition(e)) for e in ("flip7", "vengeance")],
+        "editions": [edition_catalogue(load_edition(e), lang) for e in ("flip7", "vengeance")],
         "langs": list(LANGS), "texts": texts, "saved": saved or [], "authorized": saved is not None,
         "token_required": table.token_required,
     })  # fmt: skip

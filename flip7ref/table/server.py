@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     """
     import uvicorn
 
-    from .app import create_app, lan_address
+    from .app import create_app
+    from .routes import lan_address
     from .session import TableError
 
     if not 0 < args.port < 65536:

@@ -47,6 +47,7 @@ from .corrections import mover, receiver, replay_keeping, step_summary
 from .files import Resuming, atomic_write, meta_file, new_game_id, saved_games, valid_id
 from .record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, check_names, round_problem
 from .views import Views, edition_catalogue
+from .wording import choices, move_words, refusal, say
 
 
 class TableGame(Views, Resuming):
@@ -188,8 +189,8 @@ class TableGame(Views, Resuming):
         state = self.state
         try:
             code = self.game.code(card)
-        except CardError as exc:
-            return TableError(str(exc))
+        except CardError:
+            return self._unknown_card(card)
         kind = self.game.kinds[code]
         cid = kind.id
         total = kind.count * self.game.decks
@@ -197,20 +198,39 @@ class TableGame(Views, Resuming):
         for seat, p in enumerate(state.players):
             n = p.line.count(code) + p.kept.count(code)
             if n:
-                where[f"in front of {self.names[seat]}"] += n
+                where[f"player {self.names[seat]}"] += n
         n = list(state.discard).count(code)
         if n:
-            where["on the discard pile"] += n
+            where["discard"] += n
         elsewhere = total - sum(where.values())
         if elsewhere > 0:
-            where["set aside"] += elsewhere
-        spots = ", ".join(f"{v} {k}" for k, v in where.items())
-        name = card_name(self.game, cid, self.lang)
-        deck = f"{self.game.decks} decks hold" if self.game.decks > 1 else "the deck holds"
-        return TableError(
-            f"no {name} can be revealed now: {deck} {total} and all are out ({spots})",
-            kind.rules + tuple(r for r in ("F7-003", "V-004") if r in self.game.edition.rules),
+            where["aside"] += elsewhere
+        lang, ed = self.lang, self.game.edition
+        spots = ", ".join(
+            say(lang, "spot_player", n=v, name=k[len("player ") :]) if k.startswith("player ") else say(lang, f"spot_{k}", n=v)
+            for k, v in where.items()
         )
+        deck = say(lang, "deck_many", decks=self.game.decks) if self.game.decks > 1 else say(lang, "deck_one")
+        rules = kind.rules + tuple(r for r in ("F7-003", "V-004") if r in ed.rules)
+        return refusal(lang, ed, "no_copy_left", rules, card=card_name(self.game, cid, lang), deck=deck, total=total, spots=spots)
+
+    def _unknown_card(self, text: str) -> TableError:
+        """The refusal of a card name the edition does not know."""
+        example = next((c for c in self.game.edition.cards if c.category == "action"), self.game.edition.cards[-1])
+        return refusal(
+            self.lang, self.game.edition, "unknown_card", text=text.strip(), game=self.game.edition.title,
+            example=card_name(self.game, example.id, self.lang).rstrip("!"),
+        )  # fmt: skip
+
+    def _receiver(self, state: State) -> str:
+        """The name of the player the next card goes to (a chance node's top frame), else "?"."""
+        top = state.frames[-1] if state.frames else None
+        seat = getattr(top, "seat", getattr(top, "target", None))
+        return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else "?"
+
+    def _say(self, key: str, rules: tuple[str, ...] = (), **values: object) -> TableError:
+        """A refusal in the game's language (`flip7ref.table.wording.refusal`)."""
+        return refusal(self.lang, self.game.edition, key, rules, **values)
 
     def reveal(self, version: object, card: object) -> None:
         """Referee mode: the card just turned over (a card id, alias or name).
@@ -223,7 +243,7 @@ class TableGame(Views, Resuming):
         self._check_version(version)
         self._not_manual()
         if self.mode != "referee":
-            raise TableError("this game deals from a virtual deck: use 'deal', not a card")
+            raise self._say("virtual_deck")
         if not isinstance(card, str) or not card.strip() or len(card) > 40:
             raise TableError("card: expected a card id or name, such as '7' or 'second_chance'")
         state = self.state
@@ -231,8 +251,8 @@ class TableGame(Views, Resuming):
             raise self._not_chance(state)
         try:
             cid = self.game.card_ids[self.game.code(card.strip())]
-        except CardError as exc:
-            raise TableError(str(exc)) from None
+        except CardError:
+            raise self._unknown_card(card) from None
         if cid not in dict(state.chance_weights()):
             raise self.refusal(cid)
         self._commit([*self.states, state.apply_chance(cid)], [])
@@ -246,7 +266,7 @@ class TableGame(Views, Resuming):
         self._check_version(version)
         self._not_manual()
         if self.mode != "dealer":
-            raise TableError("this game is refereed with real cards: enter the card revealed")
+            raise self._say("real_cards")
         state = self.state
         if state.current_player != CHANCE:
             raise self._not_chance(state)
@@ -254,10 +274,9 @@ class TableGame(Views, Resuming):
 
     def _not_chance(self, state: State) -> TableError:
         if state.is_terminal():
-            return TableError("the game is over", rules_at(state))
+            return self._say("game_over", rules_at(state))
         who = self.names[state.current_player]
-        legal = ", ".join(state.legal_action_strings())
-        return TableError(f"no card now: {who} must decide first ({legal})", rules_at(state))
+        return self._say("no_card_now", rules_at(state), who=who, choices=choices(state, self.names, self.lang))
 
     def act(self, version: object, action: object) -> None:
         """A decision (``hit``, ``stay``, ``target 2``, ``swap 0 1 2 0``...).
@@ -273,11 +292,18 @@ class TableGame(Views, Resuming):
             raise TableError("action: expected an action's string form, such as 'hit' or 'target 2'")
         state = self.state
         if state.current_player == CHANCE:
-            raise TableError("a card must be revealed first", rules_at(state))
+            raise self._say("card_first", rules_at(state), who=self._receiver(state))
         try:
             after = state.apply(action)
-        except IllegalActionError as exc:
-            raise TableError(f"{exc}", rules_at(state)) from None
+        except IllegalActionError:
+            if state.is_terminal():
+                raise self._say("game_over", rules_at(state)) from None
+            if action.strip().startswith("chance "):  # a card typed while a player must decide
+                raise self._not_chance(state) from None
+            words = move_words(state, action.strip(), self.names, self.lang)
+            who = self.names[state.current_player]
+            raise self._say("not_allowed", rules_at(state), move=words[:1].upper() + words[1:], who=who,
+                            choices=choices(state, self.names, self.lang)) from None  # fmt: skip
         redo = self.redo_moves[:-1] if self.redo_moves and self.redo_moves[-1] == str(action).strip() else []
         self._commit([*self.states, after], redo)
 
@@ -290,14 +316,14 @@ class TableGame(Views, Resuming):
         self._check_version(version)
         if self.mode == "manual":
             if not self.manual:
-                raise TableError("nothing to undo")
+                raise self._say("nothing_undo")
             self._commit_manual(self.manual[:-1], [*self.manual_redo, self.manual[-1]])
             return
         if self.fixes and self.fixes[-1]["after"] == self.state.history():
             self._undo_fix()
             return
         if len(self.states) < 2:
-            raise TableError("nothing to undo")
+            raise self._say("nothing_undo")
         move = self.states[-1].history()[-1]
         if self.mode == "dealer":  # D: everyone sees the undo; the card under it stays the next card
             mark = {"step": len(self.states) - 2, "move": move, "seat": mover(self.states[-2]),
@@ -336,11 +362,11 @@ class TableGame(Views, Resuming):
         self._check_version(version)
         if self.mode == "manual":
             if not self.manual_redo:
-                raise TableError("nothing to redo")
+                raise self._say("nothing_redo")
             self._commit_manual([*self.manual, self.manual_redo[-1]], self.manual_redo[:-1])
             return
         if not self.redo_moves:
-            raise TableError("nothing to redo")
+            raise self._say("nothing_redo")
         move = self.redo_moves[-1]
         self._commit([*self.states, self.states[-1].apply_move(move)], self.redo_moves[:-1])
 
@@ -367,21 +393,22 @@ class TableGame(Views, Resuming):
         self._check_version(version)
         self._not_manual()
         if self.mode != "referee":
-            raise TableError("only a game refereed with real cards can correct a card")
+            raise self._say("fix_mode")
         if not isinstance(preview, bool):
             raise TableError("preview: expected true (only say what the correction changes) or false")
         moves = self.state.history()
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(moves):
             raise TableError(f"step: expected a step number 0..{len(moves) - 1}")
         if not moves[step].startswith("chance "):
-            raise TableError(f"step {step} is a decision ({moves[step]}), not a card: undo it instead")
+            words = move_words(self.states[step], moves[step], self.names, self.lang)
+            raise self._say("fix_decision", step=step + 1, move=words)
         if not isinstance(card, str) or not card.strip():
             raise TableError("card: expected a card id or name")
         before = self.states[step]
         try:
             cid = self.game.card_ids[self.game.code(card.strip())]
-        except CardError as exc:
-            raise TableError(str(exc)) from None
+        except CardError:
+            raise self._unknown_card(card) from None
         saved = self.states
         self.states = self.states[: step + 1]
         try:
@@ -501,7 +528,7 @@ class TableGame(Views, Resuming):
         if self.mode != "manual":
             raise TableError("round scores are typed in only on a manual score pad")
         if self.manual_winners()[1]:
-            raise TableError("the game is over", ("F7-120",) if "F7-120" in self.game.edition.rules else ("V-073",))
+            raise self._say("game_over", ("F7-120",) if "F7-120" in self.game.edition.rules else ("V-073",))
         n = len(self.names)
         if not (isinstance(scores, list) and len(scores) == n and all(type(v) is int for v in scores)):
             raise TableError(f"scores: expected {n} whole numbers, seat 0 first")

@@ -12,6 +12,7 @@ from ..spec import Edition
 from ..state import CHANCE, TERMINAL, State
 from .rulings import Rulings
 from .scorepad import ScorePad
+from .wording import option_view, reading_view
 
 
 class Views(Rulings, ScorePad):
@@ -158,17 +159,16 @@ def pending_view(state: State, lang: str = "en") -> dict[str, Any]:
 
 
 def edition_catalogue(edition: Edition, lang: str = "en") -> dict[str, Any]:
-    """What the start page needs of an edition: title, player limits, options with
-    their readings and defaults, card names."""
+    """What the start page needs of an edition, its texts in ``lang``: title, player
+    limits, options (`option_view`) with their readings (`reading_view`) and defaults."""
     return {
         "id": edition.id,
         "title": edition.title,
         "min_players": int(edition.thresholds.get("min_players", 1)),
         "options": [
             {
-                "name": o.name, "summary": o.summary, "default": o.coerce(o.default), "dispute": o.dispute,
-                "integer": list(o.integer) if o.integer else None,
-                "readings": [{"name": r.name, "summary": r.summary} for r in o.readings],
+                **option_view(edition, o, lang), "integer": list(o.integer) if o.integer else None,
+                "readings": [reading_view(edition, o, r, lang) for r in o.readings],
             }
             for o in edition.options.values()
         ],

@@ -143,7 +143,7 @@ async function startPage() {
       }
       const sel = h("select", { "data-option": o.name, id: "opt-" + o.name, title: o.summary },
         o.readings.map((r) => h("option", { value: r.name, selected: chosen ? chosen === r.name : String(o.default) === r.name, title: r.summary },
-          r.name + (String(o.default) === r.name ? " (" + t("default") + ")" : ""))));
+          (r.label || r.name) + (String(o.default) === r.name ? " (" + t("default") + ")" : ""))));
       return h("div", { class: "opt" }, h("label", { for: "opt-" + o.name }, o.name), h("span", { class: "muted" }, " " + o.summary), h("br"), sel);
     }));
   };
@@ -387,15 +387,15 @@ async function showRuling(i) {
     for (const o of r.options) {
       const opt = h("div", { class: "option" }, h("b", {}, o.name + (o.dispute ? " (" + o.dispute + ")" : "")), " " + o.summary,
         h("ul", {}, o.readings.map((x) => h("li", { class: "reading" + (x.in_force ? " in_force" : "") },
-          x.name + (x.in_force ? " — " + t("in_force") : "") + (x.default ? " (" + t("default") + ")" : "") + ": " + x.summary))));
+          (x.label || x.name) + (x.in_force ? " — " + t("in_force") : "") + (x.default ? " (" + t("default") + ")" : "") + ": " + x.summary))));
       if (o.played) {
-        opt.append(h("div", {}, h("i", {}, t("under")), h("ul", {}, o.played.map((p) => h("li", { class: "played" }, h("b", {}, p.reading + ": "),
-          p.diverges ? t("diverges") + " " + p.diverges.step + ": " + p.diverges.why
+        opt.append(h("div", {}, h("i", {}, t("under")), h("ul", {}, o.played.map((p) => h("li", { class: "played" }, h("b", {}, (p.label || p.reading) + ": "),
+          p.text ? p.text : p.diverges ? t("diverges") + " " + p.diverges.step + ": " + p.diverges.why
             : (p.events.join("; ") || "—") + " · " + t("next") + ": " + p.next)))));
       }
       box.append(opt);
     }
-    box.prepend(h("h3", {}, t("rules") + " — #" + (i + 1)));
+    box.prepend(h("h3", {}, t("rules") + " — #" + (i + 1)), ...(r.summary || []).map((s) => h("p", { class: "summary" }, s)));
     box.append(h("button", { id: "ruling-close", onclick: () => box.remove() }, t("close")));
     panel.append(box);
     box.scrollIntoView({ block: "nearest" });
@@ -567,7 +567,7 @@ async function route(loaded) {
   G = null;
   const gid = pageGameId();
   // the static build moves between pages without a page load: the list of saved games is read again
-  if (STANDALONE && !gid && loaded !== true) { try { META = await api("/api/meta"); } catch (err) { say(err.message); } }
+  if (STANDALONE && !gid && loaded !== true) { try { META = await api("/api/meta?lang=" + encodeURIComponent(LANG)); } catch (err) { say(err.message); } }
   const home = document.getElementById("home");
   home.setAttribute("href", gid ? (STANDALONE ? "./" : "/") : homeHref());
   home.textContent = "⌂ " + t("home");
@@ -579,7 +579,7 @@ async function route(loaded) {
 
 (async function main() {
   document.documentElement.lang = LANG;
-  try { META = await api(withToken("/api/meta")); } catch (err) { say(err.message); return; }
+  try { META = await api(withToken("/api/meta?lang=" + encodeURIComponent(LANG))); } catch (err) { say(err.message); return; }
   if (STANDALONE) {
     window.addEventListener("popstate", route);
     document.getElementById("home").addEventListener("click", (e) => { e.preventDefault(); say(""); go("./"); });
