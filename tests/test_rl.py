@@ -230,7 +230,7 @@ def test_pettingzoo_api_test_through_the_end_of_a_game(edition: str) -> None:
     env = rl.env(edition, 2, SHORT, reward="win")
     api_test(env, num_cycles=2000)  # 4000 steps: whole games to 40 points, so every agent terminates and is removed
     _run_episode(env, seed=1)
-    assert env.agents == [] and env.state is not None and env.state.is_terminal()
+    assert env.agents == [] and env.game_state is not None and env.game_state.is_terminal()
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -255,18 +255,18 @@ def _run_episode(env: rl.Flip7Env, seed: int) -> dict[str, float]:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_points_rewards_add_up_to_the_final_totals(edition: str) -> None:
-    env = rl.env(edition, 3, SHORT)
+    env = rl.env(edition, 3, SHORT, reward="points")
     returns = _run_episode(env, seed=5)
-    assert env.state is not None and env.state.is_terminal()
-    assert [returns[f"player_{s}"] for s in range(3)] == [float(t) for t in env.state.totals]
-    assert max(env.state.totals) >= 40
+    assert env.game_state is not None and env.game_state.is_terminal()
+    assert [returns[f"player_{s}"] for s in range(3)] == [float(t) for t in env.game_state.totals]
+    assert max(env.game_state.totals) >= 40
 
 
 def test_win_rewards_are_plus_one_for_the_winner_and_minus_one_for_the_others() -> None:
     env = rl.env("vengeance", 3, SHORT, reward="win")
     returns = _run_episode(env, seed=11)
-    assert env.state is not None
-    winners = env.state.winners
+    assert env.game_state is not None
+    winners = env.game_state.winners
     assert len(winners) == 1
     assert returns == {f"player_{s}": (1.0 if s in winners else -1.0) for s in range(3)}
 
@@ -274,11 +274,11 @@ def test_win_rewards_are_plus_one_for_the_winner_and_minus_one_for_the_others() 
 def test_same_seed_same_game_and_the_next_reset_deals_another() -> None:
     env = rl.env("flip7", 2)
     env.reset(seed=3)
-    first = env.state
+    first = env.game_state
     env.reset()
-    second = env.state
+    second = env.game_state
     env.reset(seed=3)
-    assert env.state == first
+    assert env.game_state == first
     assert second != first
 
 
@@ -297,11 +297,11 @@ def test_truncation_at_the_move_cap() -> None:
     assert steps == 4 and env.moves == 4 and env.agents == []
 
 
-def test_an_illegal_index_is_a_clear_error() -> None:
-    env = rl.env("flip7", 2)
+def test_an_illegal_index_is_a_clear_error_in_the_bare_env() -> None:
+    env = rl.raw_env("flip7", 2)
     env.reset(seed=0)
     agent = env.agent_selection
-    assert env.state is not None and env.state.pending() == ("play", "flip_three")  # seed 0 deals a Flip Three first
+    assert env.game_state is not None and env.game_state.pending() == ("play", "flip_three")  # seed 0 deals a Flip Three first
     assert env.observe(agent)["action_mask"].tolist() == [0, 0, 1, 1]  # target 0 or target 1
     with pytest.raises(IllegalActionError, match=r"'0'.*2 \(target 0\), 3 \(target 1\)"):
         env.step(0)
@@ -312,7 +312,7 @@ def test_an_illegal_index_is_a_clear_error() -> None:
 
 
 def test_bad_arguments_are_option_errors() -> None:
-    with pytest.raises(OptionError, match="reward: expected one of points, win"):
+    with pytest.raises(OptionError, match="reward: expected one of win, points"):
         rl.env("flip7", 2, reward="score")
     with pytest.raises(OptionError, match="max_moves"):
         rl.env("flip7", 2, max_moves=0)
@@ -322,7 +322,7 @@ def test_bad_arguments_are_option_errors() -> None:
         rl.env("flip7", 2, render_mode="rgb_array")
     with pytest.raises(OptionError, match=r"seat: expected a seat 0\.\.1"):
         rl.Flip7GymEnv("flip7", 2, seat=2)
-    with pytest.raises(OptionError, match="one strategy per other seat"):
+    with pytest.raises(OptionError, match="one opponent per other seat"):
         rl.Flip7GymEnv("flip7", 3, opponents=["random"])
     with pytest.raises(OptionError, match="unknown strategy"):
         rl.Flip7GymEnv("flip7", 2, opponents="greedy")
@@ -345,7 +345,7 @@ def test_gymnasium_check_env(edition: str, options: dict[str, str]) -> None:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_gymnasium_episode_against_threshold(edition: str) -> None:
-    env = rl.Flip7GymEnv(edition, 3, SHORT, seat=1, opponents=["threshold:20", "random"])
+    env = rl.Flip7GymEnv(edition, 3, SHORT, seat=1, opponents=["threshold:20", "random"], reward="points")
     obs, info = env.reset(seed=4)
     assert (info["action_mask"] == obs["action_mask"]).all()
     rng = np.random.default_rng(0)
@@ -354,9 +354,9 @@ def test_gymnasium_episode_against_threshold(edition: str) -> None:
         obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         total += reward
         done = terminated or truncated
-    assert env.state is not None and env.state.is_terminal()
-    assert total == env.state.totals[1]
-    assert env.state.current_player == -2
+    assert env.game_state is not None and env.game_state.is_terminal()
+    assert total == env.game_state.totals[1]
+    assert env.game_state.current_player == -2
 
 
 def test_gymnasium_make_by_id() -> None:
@@ -372,6 +372,8 @@ def test_gymnasium_make_by_id() -> None:
 
 def test_step_before_reset_is_a_clear_error() -> None:
     with pytest.raises(OptionError, match=r"must be reset\(\)"):
+        rl.raw_env("flip7", 2).step(0)
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):  # PettingZoo's own wrapper
         rl.env("flip7", 2).step(0)
     with pytest.raises(OptionError, match=r"must be reset\(\)"):
         rl.Flip7GymEnv("flip7", 2).step(0)
@@ -380,11 +382,11 @@ def test_step_before_reset_is_a_clear_error() -> None:
 def test_gymnasium_illegal_action_changes_nothing() -> None:
     env = rl.Flip7GymEnv("flip7", 2)
     obs, _ = env.reset(seed=0)
-    before = env.state
+    before = env.game_state
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     obs2, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, False, False, True)
-    assert env.state is before and (obs2["observation"] == obs["observation"]).all()
+    assert env.game_state is before and (obs2["observation"] == obs["observation"]).all()
 
 
 def test_gymnasium_same_seed_same_episode() -> None:
@@ -496,11 +498,12 @@ def test_the_rl_benchmark_runs() -> None:
 def test_an_action_that_is_not_a_whole_number_is_refused_not_rounded(action: object) -> None:
     env = rl.Flip7GymEnv(players=2)
     env.reset(seed=3)
-    before = env.state
+    before, moves = env.game_state, env.moves
+    assert moves == 1  # seed 3: the other seat decided once before the learner (max_moves counts every seat)
     with pytest.raises(IllegalActionError) as info:
         env.step(action)
     assert "an action index is a whole number, not a" in str(info.value) and "legal here: 0, 1" in str(info.value)
-    assert env.state is before and env.moves == 0
+    assert env.game_state is before and env.moves == moves
     aec = rl.Flip7Env(players=2)
     aec.reset(seed=3)
     with pytest.raises(IllegalActionError):
@@ -529,8 +532,11 @@ def test_stepping_after_the_game_ended_asks_for_reset() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"opponents": 5}, "opponents: expected a strategy name or a list of them, got 5"),
-        ({"opponents": ["random", 3]}, "opponents: expected a strategy name or a list of them, got ['random', 3]"),
+        ({"opponents": 5}, "opponents: seat 1: expected a strategy name, a strategy object (with choose(state, rng)) "
+         "or a policy callable (observation -> action index), got 5"),
+        ({"opponents": [3]}, "opponents: seat 1: expected a strategy name, a strategy object (with choose(state, rng)) "
+         "or a policy callable (observation -> action index), got 3"),
+        ({"normalize": "yes"}, "normalize: expected True or False, got 'yes'"),
         ({"illegal_reward": "a"}, "illegal_reward: expected a finite number, got 'a'"),
         ({"illegal_reward": float("nan")}, "illegal_reward: expected a finite number, got nan"),
     ],
