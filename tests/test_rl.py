@@ -789,3 +789,30 @@ def test_normalised_observations_are_small_and_inside_their_space() -> None:
     pz = rl.env("flip7", 2, normalize=True)
     pz.reset(seed=1)
     assert pz.observation_space("player_0").contains(pz.observe("player_0"))
+
+
+def test_the_maskable_ppo_recipe_of_the_docs_runs_with_a_small_step_count() -> None:
+    """docs/rl.md's recipe as written, with 256 training steps (two rollouts of 128) and 3 games.
+
+    Needs sb3-contrib and PyTorch (``.[rl-train]``, CI installs a CPU build of torch first)."""
+    pytest.importorskip("sb3_contrib", reason="needs the [rl-train] extra (sb3-contrib, with a CPU build of torch)")
+    import torch
+
+    torch.set_num_threads(1)  # the machine is shared: one core is enough for a tiny network
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    start = text.index("# slow: trains for minutes")
+    source = text[start : text.index("```", start)]
+    small = {
+        'MaskablePPO("MultiInputPolicy", env, seed=0, verbose=0)':
+            'MaskablePPO("MultiInputPolicy", env, seed=0, verbose=0, n_steps=128, batch_size=64, n_epochs=2)',
+        "total_timesteps=200_000": "total_timesteps=256",
+        "games, wins = 2_000, 0": "games, wins = 3, 0",
+    }  # fmt: skip
+    for old, new in small.items():
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    scope: dict[str, Any] = {"__name__": "recipe"}
+    exec(compile(source, "docs/rl.md", "exec"), scope)
+    assert scope["model"].num_timesteps == 256
+    assert scope["games"] == 3 and scope["win_rate"] in (0.0, 1 / 3, 2 / 3, 1.0)
+    assert scope["info"]["winners"] and scope["terminated"]
