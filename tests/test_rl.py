@@ -562,6 +562,11 @@ def test_a_pettingzoo_seed_of_another_type_is_refused(seed: object) -> None:
 # ------------------------------------------------- the ecosystems' conventions (serialization, masks, wrappers)
 
 
+def _moves(state: Any) -> list[int]:
+    """The chance outcomes or the legal actions of an OpenSpiel state."""
+    return [c for c, _ in state.chance_outcomes()] if state.is_chance_node() else list(state.legal_actions())
+
+
 def test_openspiel_serialized_state_is_small_and_comes_back() -> None:
     game = _spiel("vengeance", 3)
     state = game.new_initial_state()
@@ -570,7 +575,7 @@ def test_openspiel_serialized_state_is_small_and_comes_back() -> None:
     for _ in range(80):
         if state.is_terminal():
             break
-        state.apply_action(rng.choice([c for c, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()))
+        state.apply_action(rng.choice(_moves(state)))
     text = state.serialize()
     assert len(text) < 4_000
     back = game.deserialize_state(text)
@@ -595,7 +600,7 @@ def test_openspiel_two_players_with_the_win_reward_is_zero_sum(params: dict[str,
         state = game.new_initial_state()
         rng = random.Random(4)
         while not state.is_terminal():
-            state.apply_action(rng.choice([c for c, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()))
+            state.apply_action(rng.choice(_moves(state)))
         assert sorted(state.returns()) == [-1.0, 1.0]
 
 
@@ -650,7 +655,7 @@ def test_pettingzoo_illegal_move_ends_the_game_with_minus_one_like_leduc() -> No
     rewards = {a: env.rewards[a] for a in env.possible_agents}
     assert rewards == {agent: -1.0, next(a for a in env.possible_agents if a != agent): 0.0}
     assert all(env.terminations.values())
-    for a in env.agent_iter():
+    for _agent in env.agent_iter():
         env.step(None)
     assert env.agents == []
 
@@ -698,7 +703,7 @@ def test_gymnasium_make_vec_terminal_observations_have_a_valid_mask() -> None:
     ends = 0
     for _ in range(150):
         actions = np.array([int(np.flatnonzero(m)[0]) for m in obs["action_mask"]])
-        obs, _r, terminated, truncated, info = envs.step(actions)
+        obs, _r, terminated, _truncated, info = envs.step(actions)
         assert obs["action_mask"].sum(axis=1).min() >= 1
         ends += int(terminated.sum())
         for i in np.flatnonzero(terminated):
@@ -766,7 +771,8 @@ def test_gymnasium_max_moves_counts_every_seats_decisions() -> None:
     steps = 0
     truncated = terminated = False
     while not (truncated or terminated):
-        obs, _r, terminated, truncated, info = env.step(0 if obs["action_mask"][0] else int(np.flatnonzero(obs["action_mask"])[0]))
+        mask = obs["action_mask"]
+        obs, _r, terminated, truncated, info = env.step(0 if mask[0] else int(np.flatnonzero(mask)[0]))
         steps += 1
     assert truncated and env.moves == 6 and steps < 6  # the three other seats' decisions count too
     assert info["winners"] == [] and len(info["totals"]) == 4
