@@ -297,6 +297,7 @@ def test_a_plugin_primitive_the_workers_cannot_import_is_one_clear_error(capfd: 
     with connect("local:1") as c, pytest.raises(ClusterError) as info:
         run_tournament(game, [ThresholdStrategy(20)], 4, cluster=c)
     message = str(info.value)
-    assert "\n" not in message and message.startswith("--cluster: the workers cannot load the game and the strategies: SpecError: ")
+    assert "\n" not in message
+    assert message.startswith("--cluster: the workers cannot load the game and the strategies: SpecError: ")
     assert "no module registered 'peek'" in message
     assert "Traceback" not in capfd.readouterr().err
