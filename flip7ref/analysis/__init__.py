@@ -52,6 +52,12 @@ from .solver import TIES, SoloSolver
 from .solver import _canonical as _canonical
 from .solver import _cards as _cards
 from .tables import solo_policy_table
+from .. import compiled as _compiled
+
+if _compiled:  # help(SoloSolver) shows the source's documentation (flip7ref.compiled_docs)
+    from ..compiled_docs import restore as _restore_docs
+
+    _restore_docs(("flip7ref.analysis.solver",))
 
 __all__ = [
     "TIES",
