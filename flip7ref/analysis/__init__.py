@@ -41,6 +41,7 @@ The package's modules, one job each (every name is imported from
 - `tables` — `solo_policy_table`.
 """
 
+from .. import compiled as _compiled
 from .base import AnalysisError, Policy, SoloResult
 from .estimate import US_PER_STATE as US_PER_STATE
 from .estimate import LargeSolveWarning, position_estimate, solo_estimate
@@ -52,7 +53,6 @@ from .solver import TIES, SoloSolver
 from .solver import _canonical as _canonical
 from .solver import _cards as _cards
 from .tables import solo_policy_table
-from .. import compiled as _compiled
 
 if _compiled:  # help(SoloSolver) shows the source's documentation (flip7ref.compiled_docs)
     from ..compiled_docs import restore as _restore_docs
