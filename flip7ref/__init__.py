@@ -36,6 +36,11 @@ __version__ = "0.1.0"
 compiled: bool = not str(getattr(_state_module, "__file__", "")).endswith(".py")
 """True when the interpreter's core was compiled with mypyc (``pip install .``; see docs/build.md),
 False for the pure-Python build (``pip install -e .``, or ``FLIP7REF_PURE=1`` at install time)."""
+if compiled:  # mypyc keeps only signatures in the classes' __doc__: help(Game) shows the source's again
+    from .compiled_docs import restore as _restore_docs
+
+    _restore_docs(("flip7ref.game", "flip7ref.state", "flip7ref.model"))
+
 
 __all__ = [
     "CHANCE",

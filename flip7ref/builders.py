@@ -36,7 +36,7 @@ def initial_state(
     _check_seat("dealer", dealer, n)
     _check_totals(totals, n)
     _check_seed(seed)
-    stack = _check_cards("stack", stack)
+    stack = _check_cards("stack", stack, game.card_ids)
     cards = sorted(game.deck)
     shuffle_seed: str | None = None
     if seed is not None or stack:
@@ -106,15 +106,24 @@ def _check_seed(seed: object) -> None:
         raise OptionError(f"seed: expected a whole number or a string, got {type(seed).__name__}")
 
 
-def _check_cards(name: str, cards: object) -> tuple[str, ...]:
+def _check_cards(name: str, cards: object, ids: Sequence[str]) -> tuple[str, ...]:
+    """A card list as names: each card a name (``"7"``, ``"x2"``) or a card code, an int
+    (its position in ``Game.card_ids``, what `State` holds: ``state.draw``)."""
     if cards is None:
         return ()
     if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
         raise CardError(f"{name}: expected a list of card names, got {cards!r}")
+    out = []
     for card in cards:
-        if not isinstance(card, str):
-            raise CardError(f"{name}: expected card names (strings such as '7' or 'x2'), got {card!r}")
-    return tuple(cards)
+        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(ids):
+            out.append(ids[card])
+        elif isinstance(card, str):
+            out.append(card)
+        else:
+            raise CardError(
+                f"{name}: expected card names (strings such as '7' or 'x2') or card codes 0..{len(ids) - 1}, got {card!r}"
+            )
+    return tuple(out)
 
 
 def position_state(
@@ -151,18 +160,22 @@ def position_state(
     for name, mapping in (("lines", lines), ("kept", kept), ("statuses", statuses)):
         if mapping is None:
             mapping = {}
+        if isinstance(mapping, (list, tuple)):  # one entry per seat, from seat 0
+            mapping = dict(enumerate(mapping))
         if not isinstance(mapping, Mapping):
             raise OptionError(
-                f"{name}: expected a mapping from seat numbers to {'statuses' if name == 'statuses' else 'card lists'}"
+                f"{name}: expected a mapping from seat numbers to {'statuses' if name == 'statuses' else 'card lists'}, "
+                "or a list with one per seat"
             )
         for seat in mapping:
             _check_seat(f"{name} seat", seat, n)
         per_seat[name] = mapping
-    lines = {s: _check_cards(f"lines[{s}]", v) for s, v in per_seat["lines"].items()}
-    kept = {s: _check_cards(f"kept[{s}]", v) for s, v in per_seat["kept"].items()}
+    ids = game.card_ids
+    lines = {s: _check_cards(f"lines[{s}]", v, ids) for s, v in per_seat["lines"].items()}
+    kept = {s: _check_cards(f"kept[{s}]", v, ids) for s, v in per_seat["kept"].items()}
     statuses = per_seat["statuses"]
-    draw = _check_cards("draw", draw)
-    discard = _check_cards("discard", discard)
+    draw = _check_cards("draw", draw, ids)
+    discard = _check_cards("discard", discard, ids)
     pool = CardPool(game)  # the checks of flip7ref.position, shared with State.from_dict
 
     def take(names: Sequence[str], where: str) -> tuple[int, ...]:

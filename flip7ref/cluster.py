@@ -31,7 +31,7 @@ from typing import Any
 from .errors import Flip7RefError, OptionError
 from .install import extra_hint
 
-__all__ = ["ClusterError", "connect", "describe", "parse_cluster", "presolve", "run_units", "size"]
+__all__ = ["ClusterError", "connect", "describe", "parse_cluster", "presolve", "run_units", "shared_task", "size"]
 
 INSTALL = extra_hint("cluster")
 
@@ -182,12 +182,18 @@ def run_units(
     """Run ``func(*shared, *unit)`` for every unit on the cluster, calling
     ``on_result(unit, result)`` in this process as each finishes.
 
-    ``shared`` (the game and the strategies) is sent to every worker once
-    (``Client.scatter(broadcast=True)``); at most ``window`` units are in flight
-    (default: four per worker thread), so memory stays flat for long runs.  On an
-    error or Ctrl-C the units still queued are cancelled.
+    ``shared`` (the game and the strategies) is built on the workers by a task of its
+    own (`shared_task`), from its pickled form held by the scheduler: a worker that
+    needs it and lacks it gets it from another worker, or builds it again, so the run
+    goes on when every worker holding it died and new ones joined (a nanny restarts a
+    killed worker).  At most ``window`` units are in flight (default: four per worker
+    thread), so memory stays flat for long runs.  On an error or Ctrl-C the units
+    still queued are cancelled.
 
     Raises:
+        ClusterError: the workers cannot load the game or the strategies (a
+            ``module:Class`` strategy not importable there: one line naming it), or
+            the workers running a task died again and again.
         whatever ``func`` raised on a worker (e.g. a StrategyError).
     """
     distributed = _distributed()
@@ -200,18 +206,12 @@ def run_units(
             client.upload_file(path)
         except Exception as exc:
             raise ClusterError(f"--cluster: cannot send the strategy file {path} to the workers: {_short(exc)}") from None
-    try:
-        scattered = client.scatter(list(shared), broadcast=True)
-    except Exception as exc:  # the workers cannot unpickle the game or the strategies
-        raise ClusterError(
-            f"--cluster: the workers cannot load the game and the strategies: {_short(exc)} "
-            "(a module:Class strategy must be importable on every worker: installed, or on their PYTHONPATH)"
-        ) from None
+    built = shared_task(client, tuple(shared), "the game and the strategies")
     todo = iter(units)
     futures: dict[Any, tuple[Any, ...]] = {}
 
     def submit(unit: tuple[Any, ...]) -> Any:
-        future = client.submit(func, *scattered, *unit, pure=False)
+        future = client.submit(_call, func, built, *unit, pure=False)
         futures[future] = unit
         return future
 
@@ -227,6 +227,47 @@ def run_units(
     finally:
         if futures:
             client.cancel(list(futures))
+
+
+def shared_task(client: Any, shared: Any, what: str) -> Any:
+    """A Dask future of ``shared`` built on a worker from its pickled bytes (`_load`; pickled
+    with cloudpickle, as Dask does).
+
+    The bytes live in the task, on the scheduler, so the value can be computed again on
+    a new worker when every worker holding it is gone (scattered data cannot: it was
+    lost with them, and every task needing it was cancelled).  ``what`` names the data
+    in the error of a worker that cannot load it.
+
+    Raises:
+        ClusterError: ``shared`` cannot be pickled here.
+    """
+    import cloudpickle  # type: ignore[import-untyped]  # what Dask itself pickles with (a class of a file.py:Class strategy goes by value)
+
+    try:
+        payload = cloudpickle.dumps(shared)
+    except Exception as exc:
+        raise ClusterError(f"--cluster: {what} cannot be sent to the workers: {_short(exc)}") from None
+    return client.submit(_load, payload, what, pure=False)
+
+
+def _load(payload: bytes, what: str) -> Any:
+    """On a worker: the shared data back from its pickled bytes; a failure (a strategy's
+    module the worker cannot import) is one `ClusterError` line, not Dask's traceback."""
+    import pickle
+
+    try:
+        return pickle.loads(payload)
+    except Exception as exc:
+        raise ClusterError(
+            f"--cluster: the workers cannot load {what}: {_short(exc)} "
+            "(a module:Class strategy, and a plug-in primitive's module, must be importable on every worker: "
+            "installed, or on their PYTHONPATH)"
+        ) from None
+
+
+def _call(func: Callable[..., Any], shared: Sequence[Any], *unit: Any) -> Any:
+    """On a worker: ``func(*shared, *unit)``."""
+    return func(*shared, *unit)
 
 
 def _result(future: Any) -> Any:
@@ -285,8 +326,8 @@ def presolve(
     standard-library workers send back).
 
     ``solve(setup, cards, *results above)`` is the task (the solver's own, so
-    this module needs nothing of `flip7ref.analysis`); ``setup`` (sent to
-    every worker once) is what the task needs besides (see
+    this module needs nothing of `flip7ref.analysis`); ``setup`` (built on the
+    workers by `shared_task`, so that it survives them) is what the task needs besides (see
     `flip7ref.analysis.parallel._solve_combination`); ``cards(task)`` gives the
     card codes a combination draws.
 
@@ -303,7 +344,7 @@ def presolve(
         AnalysisError: a task did (e.g. more than ``max_states`` states).
     """
     distributed = _distributed()
-    [shared] = client.scatter([setup], broadcast=True)
+    shared = shared_task(client, setup, "the solver's position")
     futures: dict[tuple[int, ...], Any] = {}
     for task in tasks:  # fullest first: a combination's dependencies are submitted before it
         deps = [futures[t] for t in above(task)]

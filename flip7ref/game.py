@@ -334,8 +334,9 @@ class Game:
                 for an *open* game whose draw pile has no order, where a driver
                 picks each chance outcome (e.g. `State.sample_chance`).
             dealer (int): the seat that deals round 1 (0..players-1).
-            stack (list[str] | tuple[str, ...] | None): card names put on top of the
-                pile, top first; the rest of the deck follows below in seeded order
+            stack (list[str | int] | tuple[str | int, ...] | None): cards put on top of the
+                pile, top first, by name or code (as in `new_position`); the rest of the
+                deck follows below in seeded order
                 (seed 0 when ``seed`` is None).
             totals (list[int] | tuple[int, ...] | None): running totals (points) to
                 start from, one per seat.
@@ -374,15 +375,20 @@ class Game:
             turn (int | None): the seat offered Hit or Stay next (default: the first
                 seat of the deal order, i.e. the dealer's left); skipped forward if not
                 active.
-            lines (Mapping[int, list[str] | tuple[str, ...]] | None): per seat, the
-                number and modifier cards in front of them (``{0: ["8", "x2"]}``).
-            kept (Mapping[int, list[str] | tuple[str, ...]] | None): per seat, action
-                cards lying in front of them (a held Second Chance).
-            statuses (Mapping[int, str | Status] | None): per seat, ``active``
-                (default), ``stayed``, ``frozen`` or ``busted``.
-            draw (list[str] | tuple[str, ...]): the cards on top of the draw pile, top
+            lines (Mapping[int, list[Card]] | list[list[Card]] | None): per seat, the
+                number and modifier cards in front of them: a mapping from seat numbers
+                (``{0: ["8", "x2"]}``, seats left out are empty) or a list with one
+                entry per seat from seat 0 (``[["8", "x2"], []]``).  A card (``Card``) is
+                its name (``"8"``, ``"x2"``, ``"second_chance"``) or its code, an int: its
+                position in `card_ids`, as `State` holds cards (``state.draw``); an int
+                is never read as a rank.
+            kept (Mapping[int, list[Card]] | list[list[Card]] | None): per seat, action
+                cards lying in front of them (a held Second Chance); the same shapes.
+            statuses (Mapping[int, str | Status] | list[str | Status] | None): per seat,
+                ``active`` (default), ``stayed``, ``frozen`` or ``busted``.
+            draw (list[Card] | tuple[Card, ...]): the cards on top of the draw pile, top
                 first.
-            discard (list[str] | tuple[str, ...]): the discard pile.
+            discard (list[Card] | tuple[Card, ...]): the discard pile.
             totals (list[int] | tuple[int, ...] | None): running totals (points), one
                 per seat.
             round_number (int): the round number to report (1 or more).

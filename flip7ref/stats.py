@@ -11,7 +11,10 @@ Two intervals, both from the standard library's `statistics.NormalDist`
   rests on, Student's t quantile differs from z in the third decimal at most
   (t = 1.984 for n = 100, 1.962 for n = 1000).
 - `difference` — the normal interval of the difference of two
-  independent estimates (used for "how much a reading changes it").
+  independent estimates.
+- `paired` — the normal interval of the mean of paired differences (two
+  runs over the same deals, as every reading of a tournament sweep replays
+  the baseline's deals: "how much a reading changes it").
 
 Every function returns ``(low, high)`` floats; with no data, ``(nan, nan)``.
 """
@@ -19,6 +22,7 @@ Every function returns ``(low, high)`` floats; with no data, ``(nan, nan)``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from statistics import NormalDist
 
 LEVEL = 0.95
@@ -64,3 +68,20 @@ def difference(a: float, a_half: float, b: float, b_half: float) -> tuple[float,
     d = b - a
     half = math.hypot(a_half, b_half)
     return (d, d - half, d + half)
+
+
+def paired(differences: Sequence[float]) -> tuple[float, float, float]:
+    """``(mean, low, high)``: the mean of paired differences (one per deal: the same deal
+    played under two readings) and its 95 % normal interval, ``mean ± z·s/√n`` with ``s``
+    the differences' sample standard deviation.  Differences that are all equal (all 0:
+    the reading changed nothing) give an interval of width 0; no differences give nans.
+    """
+    n = len(differences)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    total = math.fsum(differences)
+    low, high = mean_interval(n, total, math.fsum(d * d for d in differences))
+    mean = total / n
+    if all(d == differences[0] for d in differences):  # no spread: no rounding dust either
+        return (mean, mean, mean)
+    return (mean, low, high)

@@ -60,17 +60,24 @@ class Entry:
         seat_games: games times seats it played.
         wins: seat-games it won (a shared win counts for each winner).
         scores: final total -> seat-games that ended with it.
+        deals: deal -> ``[wins, sum of final totals]`` over that deal's rotations (what
+            `ReadingResult.deltas` pairs: every reading replays the same deals).
     """
 
     name: str
     seat_games: int = 0
     wins: int = 0
     scores: Counter[int] = attrs.Factory(Counter)
+    deals: dict[int, list[int]] = attrs.Factory(dict)
 
     def merge(self, other: Entry) -> None:
         self.seat_games += other.seat_games
         self.wins += other.wins
         self.scores.update(other.scores)
+        for deal, (wins, total) in other.deals.items():
+            mine = self.deals.setdefault(deal, [0, 0])
+            mine[0] += wins
+            mine[1] += total
 
     @property
     def win_rate(self) -> float:
@@ -176,6 +183,9 @@ def tournament_range(
             entry.seat_games += 1
             entry.wins += s in final.winners
             entry.scores[final.totals[s]] += 1
+            per_deal = entry.deals.setdefault(deal, [0, 0])
+            per_deal[0] += s in final.winners
+            per_deal[1] += final.totals[s]
     return part
 
 
@@ -304,16 +314,24 @@ class ReadingResult:
     error: str | None = None
 
     def deltas(self, baseline: TournamentResult) -> list[dict[str, Any]]:
-        """Per entry: the change of win rate and mean score against ``baseline``,
-        each with its 95 % normal interval of a difference (`flip7ref.stats.difference`)."""
+        """Per entry: the change of win rate and mean score against ``baseline``, each
+        with the 95 % normal interval of a *paired* difference (`flip7ref.stats.paired`):
+        both tournaments play the same deals, so the differences are taken deal by deal
+        (each over its rotations) and their spread gives the interval.  A reading that
+        changes no game gives 0 with the interval [0, 0].
+
+        Raises:
+            ValueError: the two tournaments did not play the same deals with the same lineup.
+        """
         if self.result is None:
             return []
         out = []
         for base, new in zip(baseline.entries, self.result.entries, strict=True):
-            win = stats.difference(base.win_rate, stats.half_width(base.win_interval()),
-                                   new.win_rate, stats.half_width(new.win_interval()))  # fmt: skip
-            score = stats.difference(base.mean_score, stats.half_width(base.score_interval()),
-                                     new.mean_score, stats.half_width(new.score_interval()))  # fmt: skip
+            if base.deals.keys() != new.deals.keys() or base.seat_games != new.seat_games:
+                raise ValueError(f"{new.name}: the reading's tournament did not play the baseline's deals")
+            per_deal = base.seat_games / len(base.deals) if base.deals else 1.0  # seat-games per deal
+            win = stats.paired([(new.deals[d][0] - base.deals[d][0]) / per_deal for d in sorted(base.deals)])
+            score = stats.paired([(new.deals[d][1] - base.deals[d][1]) / per_deal for d in sorted(base.deals)])
             out.append({"name": new.name, "win_rate": win[0], "win_rate_ci95": [win[1], win[2]],
                         "mean_score": score[0], "mean_score_ci95": [score[1], score[2]]})  # fmt: skip
         return out

@@ -4,6 +4,8 @@ summaries, tournament results and solve values as one process."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -230,3 +232,72 @@ def test_a_file_strategy_runs_on_worker_processes_and_their_faults_are_one_line(
         "flip7ref: error: strategy 'sleeper' at seat 1 did not choose within 0.3 s (the decision time limit, "
         "--decision-timeout)\n"
     )
+
+
+def test_a_run_survives_every_worker_dying_and_restarting() -> None:
+    """Both workers killed at once mid-tournament (their nannies start new ones): the game and the
+    strategies are built again on the new workers from the task that made them (they were scattered
+    data before, lost with the workers: a raw FutureCancelledError), and the result is the one of one process."""
+    game = Game("flip7", 2)
+    lineup = [ThresholdStrategy(15), ThresholdStrategy(25)]
+    one = run_tournament(game, lineup, 40, seed=7, chunk=2)
+    killed: list[int] = []
+    with connect("local:2") as c:
+        first = set(c.scheduler_info()["workers"])
+        pids = list(c.run(os.getpid).values())
+
+        def kill_all_once(done: int) -> None:
+            if not killed:
+                killed.append(done)
+                for pid in pids:  # every worker process at once
+                    os.kill(pid, signal.SIGKILL)
+
+        many = run_tournament(game, lineup, 40, seed=7, chunk=2, cluster=c, progress=kill_all_once)
+        now = set(c.scheduler_info()["workers"])
+    assert killed and killed[0] < 40
+    assert now and not now & first  # the workers that finished the run are new ones
+    assert many.as_dict() == one.as_dict()
+
+
+_CLIENT_ONLY = "flip7ref_client_only_bots"
+
+
+def test_a_strategy_the_workers_cannot_import_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """A module:Class strategy importable here but not on the workers (it was a 55-line traceback)."""
+    import types
+
+    module = types.ModuleType(_CLIENT_ONLY)
+    exec("class Stayer:\n    name = 'stayer'\n    def choose(self, state, rng):\n        return state.legal_actions()[-1]\n",
+         module.__dict__)  # fmt: skip
+    sys.modules[_CLIENT_ONLY] = module  # only in this process: the worker processes cannot import it
+    try:
+        code = main(["tournament", "--players", "2", "--strategy", f"{_CLIENT_ONLY}:Stayer", "--strategy", "threshold:20",
+                     "--games", "4", "--no-progress", "--cluster", "local:1"])  # fmt: skip
+    finally:
+        del sys.modules[_CLIENT_ONLY]
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(
+        "flip7ref: error: --cluster: the workers cannot load the game and the strategies: "
+        f"ModuleNotFoundError: No module named '{_CLIENT_ONLY}' (a module:Class strategy, and a plug-in primitive's module, "
+        "must be importable on every worker"
+    )
+
+
+def test_a_plugin_primitive_the_workers_cannot_import_is_one_clear_error(capfd: pytest.CaptureFixture[str]) -> None:
+    """A game of a plug-in primitive (tests/plugins) registered here only: one ClusterError, nothing on stderr."""
+    plugins = str(Path(__file__).parent / "plugins")
+    sys.path.insert(0, plugins)
+    try:
+        import peek_primitive  # noqa: F401 - registers the primitive in this process only
+
+        game = Game(str(Path(plugins) / "peek.yaml"), 2)
+    finally:
+        sys.path.remove(plugins)
+    with connect("local:1") as c, pytest.raises(ClusterError) as info:
+        run_tournament(game, [ThresholdStrategy(20)], 4, cluster=c)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith("--cluster: the workers cannot load the game and the strategies: SpecError: ")
+    assert "no module registered 'peek'" in message
+    assert "Traceback" not in capfd.readouterr().err

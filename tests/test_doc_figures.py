@@ -82,3 +82,12 @@ def test_no_loose_counts_of_rules_cases_or_tests(page: str) -> None:
     text = path.read_text(encoding="utf-8")
     found = re.search(r"\b\d[\d,]*\+ (?:\w+ )?(?:cases|rules|tests)\b|\b\d{1},\d{3} tests\b", text)
     assert found is None, f"{page}: {found.group(0)!r}: quote a figure a test computes (tests/test_doc_figures.py), or none"
+
+
+def test_tournaments_page_quotes_the_number_of_disputed_readings() -> None:
+    """docs/tournaments.md gives how many readings ``--all-readings`` plays in each edition."""
+    from flip7ref import Game
+    from flip7ref.tournament import disputed_readings
+
+    counts = {e: len(list(disputed_readings(Game(e, 3).edition))) for e in EDITIONS}
+    _says("docs/tournaments.md", f"{counts['flip7']} readings in Flip 7, {counts['vengeance']} in Vengeance")

@@ -230,7 +230,7 @@ def test_pettingzoo_api_test_through_the_end_of_a_game(edition: str) -> None:
     env = rl.env(edition, 2, SHORT, reward="win")
     api_test(env, num_cycles=2000)  # 4000 steps: whole games to 40 points, so every agent terminates and is removed
     _run_episode(env, seed=1)
-    assert env.agents == [] and env.state is not None and env.state.is_terminal()
+    assert env.agents == [] and env.game_state is not None and env.game_state.is_terminal()
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -255,18 +255,18 @@ def _run_episode(env: rl.Flip7Env, seed: int) -> dict[str, float]:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_points_rewards_add_up_to_the_final_totals(edition: str) -> None:
-    env = rl.env(edition, 3, SHORT)
+    env = rl.env(edition, 3, SHORT, reward="points")
     returns = _run_episode(env, seed=5)
-    assert env.state is not None and env.state.is_terminal()
-    assert [returns[f"player_{s}"] for s in range(3)] == [float(t) for t in env.state.totals]
-    assert max(env.state.totals) >= 40
+    assert env.game_state is not None and env.game_state.is_terminal()
+    assert [returns[f"player_{s}"] for s in range(3)] == [float(t) for t in env.game_state.totals]
+    assert max(env.game_state.totals) >= 40
 
 
 def test_win_rewards_are_plus_one_for_the_winner_and_minus_one_for_the_others() -> None:
     env = rl.env("vengeance", 3, SHORT, reward="win")
     returns = _run_episode(env, seed=11)
-    assert env.state is not None
-    winners = env.state.winners
+    assert env.game_state is not None
+    winners = env.game_state.winners
     assert len(winners) == 1
     assert returns == {f"player_{s}": (1.0 if s in winners else -1.0) for s in range(3)}
 
@@ -274,11 +274,11 @@ def test_win_rewards_are_plus_one_for_the_winner_and_minus_one_for_the_others() 
 def test_same_seed_same_game_and_the_next_reset_deals_another() -> None:
     env = rl.env("flip7", 2)
     env.reset(seed=3)
-    first = env.state
+    first = env.game_state
     env.reset()
-    second = env.state
+    second = env.game_state
     env.reset(seed=3)
-    assert env.state == first
+    assert env.game_state == first
     assert second != first
 
 
@@ -297,11 +297,11 @@ def test_truncation_at_the_move_cap() -> None:
     assert steps == 4 and env.moves == 4 and env.agents == []
 
 
-def test_an_illegal_index_is_a_clear_error() -> None:
-    env = rl.env("flip7", 2)
+def test_an_illegal_index_is_a_clear_error_in_the_bare_env() -> None:
+    env = rl.raw_env("flip7", 2)
     env.reset(seed=0)
     agent = env.agent_selection
-    assert env.state is not None and env.state.pending() == ("play", "flip_three")  # seed 0 deals a Flip Three first
+    assert env.game_state is not None and env.game_state.pending() == ("play", "flip_three")  # seed 0 deals a Flip Three first
     assert env.observe(agent)["action_mask"].tolist() == [0, 0, 1, 1]  # target 0 or target 1
     with pytest.raises(IllegalActionError, match=r"'0'.*2 \(target 0\), 3 \(target 1\)"):
         env.step(0)
@@ -312,7 +312,7 @@ def test_an_illegal_index_is_a_clear_error() -> None:
 
 
 def test_bad_arguments_are_option_errors() -> None:
-    with pytest.raises(OptionError, match="reward: expected one of points, win"):
+    with pytest.raises(OptionError, match="reward: expected one of win, points"):
         rl.env("flip7", 2, reward="score")
     with pytest.raises(OptionError, match="max_moves"):
         rl.env("flip7", 2, max_moves=0)
@@ -322,7 +322,7 @@ def test_bad_arguments_are_option_errors() -> None:
         rl.env("flip7", 2, render_mode="rgb_array")
     with pytest.raises(OptionError, match=r"seat: expected a seat 0\.\.1"):
         rl.Flip7GymEnv("flip7", 2, seat=2)
-    with pytest.raises(OptionError, match="one strategy per other seat"):
+    with pytest.raises(OptionError, match="one opponent per other seat"):
         rl.Flip7GymEnv("flip7", 3, opponents=["random"])
     with pytest.raises(OptionError, match="unknown strategy"):
         rl.Flip7GymEnv("flip7", 2, opponents="greedy")
@@ -345,7 +345,7 @@ def test_gymnasium_check_env(edition: str, options: dict[str, str]) -> None:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_gymnasium_episode_against_threshold(edition: str) -> None:
-    env = rl.Flip7GymEnv(edition, 3, SHORT, seat=1, opponents=["threshold:20", "random"])
+    env = rl.Flip7GymEnv(edition, 3, SHORT, seat=1, opponents=["threshold:20", "random"], reward="points")
     obs, info = env.reset(seed=4)
     assert (info["action_mask"] == obs["action_mask"]).all()
     rng = np.random.default_rng(0)
@@ -354,9 +354,9 @@ def test_gymnasium_episode_against_threshold(edition: str) -> None:
         obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         total += reward
         done = terminated or truncated
-    assert env.state is not None and env.state.is_terminal()
-    assert total == env.state.totals[1]
-    assert env.state.current_player == -2
+    assert env.game_state is not None and env.game_state.is_terminal()
+    assert total == env.game_state.totals[1]
+    assert env.game_state.current_player == -2
 
 
 def test_gymnasium_make_by_id() -> None:
@@ -372,6 +372,8 @@ def test_gymnasium_make_by_id() -> None:
 
 def test_step_before_reset_is_a_clear_error() -> None:
     with pytest.raises(OptionError, match=r"must be reset\(\)"):
+        rl.raw_env("flip7", 2).step(0)
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):  # PettingZoo's own wrapper
         rl.env("flip7", 2).step(0)
     with pytest.raises(OptionError, match=r"must be reset\(\)"):
         rl.Flip7GymEnv("flip7", 2).step(0)
@@ -380,11 +382,11 @@ def test_step_before_reset_is_a_clear_error() -> None:
 def test_gymnasium_illegal_action_changes_nothing() -> None:
     env = rl.Flip7GymEnv("flip7", 2)
     obs, _ = env.reset(seed=0)
-    before = env.state
+    before = env.game_state
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     obs2, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, False, False, True)
-    assert env.state is before and (obs2["observation"] == obs["observation"]).all()
+    assert env.game_state is before and (obs2["observation"] == obs["observation"]).all()
 
 
 def test_gymnasium_same_seed_same_episode() -> None:
@@ -454,10 +456,16 @@ def test_openspiel_observation_tensor_and_returns() -> None:
 
 
 def test_openspiel_stops_at_max_moves_and_rejects_bad_parameters() -> None:
-    state = _spiel("flip7", max_moves=3).new_initial_state()
-    for _ in range(3):
+    game = _spiel("flip7", max_moves=3)
+    assert game.max_game_length() == 3 * (94 + 1)  # chance outcomes too: the deck's 94 cards bound the draws per decision
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            decisions += 1
         state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
-    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    assert decisions == 3 and len(state.history()) > 3  # max_moves counts decisions only, as in the other adapters
+    assert state.returns() == [0.0, 0.0]
     with pytest.raises(OptionError, match="options: expected name:value"):
         osg.parse_options("brutal")
     assert osg.parse_options("brutal:true; target_score=50") == {"brutal": "true", "target_score": "50"}
@@ -496,11 +504,12 @@ def test_the_rl_benchmark_runs() -> None:
 def test_an_action_that_is_not_a_whole_number_is_refused_not_rounded(action: object) -> None:
     env = rl.Flip7GymEnv(players=2)
     env.reset(seed=3)
-    before = env.state
+    before, moves = env.game_state, env.moves
+    assert moves == 1  # seed 3: the other seat decided once before the learner (max_moves counts every seat)
     with pytest.raises(IllegalActionError) as info:
         env.step(action)
     assert "an action index is a whole number, not a" in str(info.value) and "legal here: 0, 1" in str(info.value)
-    assert env.state is before and env.moves == 0
+    assert env.game_state is before and env.moves == moves
     aec = rl.Flip7Env(players=2)
     aec.reset(seed=3)
     with pytest.raises(IllegalActionError):
@@ -529,8 +538,11 @@ def test_stepping_after_the_game_ended_asks_for_reset() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"opponents": 5}, "opponents: expected a strategy name or a list of them, got 5"),
-        ({"opponents": ["random", 3]}, "opponents: expected a strategy name or a list of them, got ['random', 3]"),
+        ({"opponents": 5}, "opponents: seat 1: expected a strategy name, a strategy object (with choose(state, rng)) "
+         "or a policy callable (observation -> action index), got 5"),
+        ({"opponents": [3]}, "opponents: seat 1: expected a strategy name, a strategy object (with choose(state, rng)) "
+         "or a policy callable (observation -> action index), got 3"),
+        ({"normalize": "yes"}, "normalize: expected True or False, got 'yes'"),
         ({"illegal_reward": "a"}, "illegal_reward: expected a finite number, got 'a'"),
         ({"illegal_reward": float("nan")}, "illegal_reward: expected a finite number, got nan"),
     ],
@@ -545,3 +557,268 @@ def test_bad_gym_arguments_are_option_errors(kwargs: dict[str, Any], message: st
 def test_a_pettingzoo_seed_of_another_type_is_refused(seed: object) -> None:
     with pytest.raises(OptionError, match=r"^seed: expected a whole number or a word, got "):
         rl.Flip7Env(players=2).reset(seed=seed)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------- the ecosystems' conventions (serialization, masks, wrappers)
+
+
+def _moves(state: Any) -> list[int]:
+    """The chance outcomes or the legal actions of an OpenSpiel state."""
+    return [c for c, _ in state.chance_outcomes()] if state.is_chance_node() else list(state.legal_actions())
+
+
+def test_openspiel_serialized_state_is_small_and_comes_back() -> None:
+    game = _spiel("vengeance", 3)
+    state = game.new_initial_state()
+    assert len(state.serialize()) < 4_000  # the game's parameters and the state's data, not the pickled game (was ~92 KB)
+    rng = random.Random(1)
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(_moves(state)))
+    text = state.serialize()
+    assert len(text) < 4_000
+    back = game.deserialize_state(text)
+    assert back.flip7ref_state == state.flip7ref_state and back.history() == state.history() and str(back) == str(state)
+    assert back.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize(
+    ("params", "utility"),
+    [
+        ({}, "ZERO_SUM"),
+        ({"players": 3}, "GENERAL_SUM"),
+        ({"reward": "points"}, "GENERAL_SUM"),
+        ({"options": "tie:shared-win"}, "GENERAL_SUM"),  # both may win: +1 and +1
+    ],
+)
+def test_openspiel_two_players_with_the_win_reward_is_zero_sum(params: dict[str, Any], utility: str) -> None:
+    game = pyspiel.load_game(osg.SHORT_NAME, params)
+    assert game.get_type().utility == getattr(pyspiel.GameType.Utility, utility)
+    if utility == "ZERO_SUM":
+        assert game.utility_sum() == 0.0
+        state = game.new_initial_state()
+        rng = random.Random(4)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(_moves(state)))
+        assert sorted(state.returns()) == [-1.0, 1.0]
+
+
+def test_every_adapter_has_the_same_default_reward_and_move_cap() -> None:
+    assert rl.DEFAULT_REWARD == "win" and rl.DEFAULT_MAX_MOVES == 5000
+    assert rl.raw_env().reward_kind == rl.Flip7GymEnv().reward_kind == "win"
+    game = pyspiel.load_game(osg.SHORT_NAME)
+    assert game.get_parameters()["reward"] == "win" and game.get_parameters()["max_moves"] == 5000
+
+
+def test_pettingzoo_render_test_passes_and_human_mode_returns_none(capsys: pytest.CaptureFixture[str]) -> None:
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: rl.env("flip7", 2, render_mode=render_mode))
+    env = rl.env("vengeance", 3, render_mode="human")
+    env.reset(seed=0)
+    capsys.readouterr()
+    assert env.render() is None
+    assert capsys.readouterr().out.startswith("round 1, dealer 0")
+
+
+def test_pettingzoo_state_is_the_method_and_game_state_the_interpreters() -> None:
+    env = rl.env("flip7", 3)
+    env.reset(seed=2)
+    assert isinstance(env.game_state, State)
+    global_state = env.state()  # PettingZoo's method, through the wrappers
+    assert global_state.shape == env.unwrapped.state_space.shape == (env.unwrapped.encoder.size,)
+    start, size = env.unwrapped.encoder.sections["observer"]
+    assert global_state[start : start + size].tolist() == [0.0] * 3
+    seat = env.game_state.current_player
+    observation = env.observe(env.agent_selection)["observation"]
+    observation[start + seat] = 0.0
+    assert (observation == global_state).all()  # the table as every seat sees it
+
+
+def test_pettingzoo_env_has_the_classic_wrappers_and_raw_env_is_bare() -> None:
+    from pettingzoo.utils import wrappers
+
+    env = rl.env("flip7", 2)
+    assert isinstance(env, wrappers.OrderEnforcingWrapper)
+    assert isinstance(env.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(env.env.env, wrappers.TerminateIllegalWrapper)
+    assert isinstance(env.unwrapped, rl.Flip7Env) and rl.raw_env is rl.Flip7Env
+
+
+def test_pettingzoo_illegal_move_ends_the_game_with_minus_one_like_leduc() -> None:
+    env = rl.env("flip7", 2)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    assert env.observe(agent)["action_mask"].tolist() == [0, 0, 1, 1]  # seed 0: a Flip Three's target first
+    env.step(0)  # hit: illegal now
+    rewards = {a: env.rewards[a] for a in env.possible_agents}
+    assert rewards == {agent: -1.0, next(a for a in env.possible_agents if a != agent): 0.0}
+    assert all(env.terminations.values())
+    for _agent in env.agent_iter():
+        env.step(None)
+    assert env.agents == []
+
+
+def test_pettingzoo_info_has_the_outcome_at_the_end() -> None:
+    env = rl.env("flip7", 2, SHORT)
+    env.reset(seed=3)
+    last: dict[str, dict[str, Any]] = {}
+    for agent in env.agent_iter():
+        obs, _r, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            last[agent] = info
+            env.step(None)
+        else:
+            assert "winners" not in info
+            env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    state = env.game_state
+    assert state.is_terminal()
+    expected = {"winners": list(state.winners), "totals": list(state.totals), "rounds": state.round}
+    assert last == {agent: expected for agent in env.possible_agents} and len(expected["winners"]) == 1
+
+
+def test_gymnasium_action_masks_and_the_outcome_in_info() -> None:
+    env = rl.Flip7GymEnv("flip7", 3, SHORT, opponents="threshold:20")
+    obs, info = env.reset(seed=5)
+    assert env.action_masks().dtype == bool and (env.action_masks() == obs["action_mask"].astype(bool)).all()
+    done = False
+    while not done:
+        obs, _r, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        done = terminated or truncated
+        if not done:
+            assert "winners" not in info
+    state = env.game_state
+    assert terminated and info["winners"] == list(state.winners) and len(info["winners"]) == 1
+    assert info["totals"] == list(state.totals) and max(info["totals"]) >= 40 and info["rounds"] == state.round
+    # the terminal observation's mask is valid (index 0 alone): masked sampling never sees an all-zero mask
+    assert obs["action_mask"].tolist() == [1, 0, 0, 0, 0] and env.action_masks().tolist() == [True, False, False, False, False]
+
+
+def test_gymnasium_make_vec_terminal_observations_have_a_valid_mask() -> None:
+    import gymnasium
+
+    envs = gymnasium.make_vec(GYM_MODULE_ID, num_envs=2, vectorization_mode="sync", players=2, options={"target_score": 20})
+    obs, _ = envs.reset(seed=0)
+    ends = 0
+    for _ in range(150):
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in obs["action_mask"]])
+        obs, _r, terminated, _truncated, info = envs.step(actions)
+        assert obs["action_mask"].sum(axis=1).min() >= 1
+        ends += int(terminated.sum())
+        for i in np.flatnonzero(terminated):
+            assert info["_winners"][i] and len(info["winners"][i]) == 1
+    assert ends >= 10
+    envs.close()
+
+
+GYM_MODULE_ID = "flip7ref.rl:flip7ref/Flip7-v0"
+
+
+def test_gymnasium_id_with_its_module_needs_no_import_first() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import gymnasium, sys; env = gymnasium.make('flip7ref.rl:flip7ref/Flip7-v0', players=3); "
+        "obs, _ = env.reset(seed=1); print(env.unwrapped.action_space.n, 'flip7ref.rl' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.split() == ["5", "True"]
+
+
+class _Recorder:
+    """A strategy object: always stays when it may, else the first legal action."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        self.calls += 1
+        legal = state.legal_actions()
+        return next((a for a in legal if str(a) == "stay"), legal[0])
+
+
+def test_gymnasium_opponents_may_be_strategy_objects_and_policies() -> None:
+    recorder = _Recorder()
+    seen: list[dict[str, Any]] = []
+
+    def policy(obs: dict[str, Any]) -> int:  # e.g. a frozen copy of the learner
+        seen.append(obs)
+        return int(np.flatnonzero(obs["action_mask"])[-1])
+
+    env = rl.Flip7GymEnv("flip7", 3, SHORT, seat=1, opponents=[recorder, policy])
+    obs, _ = env.reset(seed=2)
+    done = False
+    while not done:
+        obs, _r, terminated, truncated, _i = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        done = terminated or truncated
+    assert recorder.calls > 0 and len(seen) > 0
+    observer = env.encoder.sections["observer"][0]
+    assert all(o["observation"][observer + 2] == 1.0 and o["action_mask"].sum() >= 1 for o in seen)  # seat 2's own view
+    bad = rl.Flip7GymEnv("flip7", 2, opponents=lambda obs: 99, seat=1)
+    obs, _ = bad.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="the policy of seat 0 chose an illegal action index"):
+        for _ in range(50):
+            obs = bad.step(int(np.flatnonzero(obs["action_mask"])[-1]))[0]
+
+
+def test_gymnasium_max_moves_counts_every_seats_decisions() -> None:
+    env = rl.Flip7GymEnv("flip7", 4, max_moves=6, opponents="always-hit")
+    obs, _ = env.reset(seed=0)
+    steps = 0
+    truncated = terminated = False
+    while not (truncated or terminated):
+        mask = obs["action_mask"]
+        obs, _r, terminated, truncated, info = env.step(0 if mask[0] else int(np.flatnonzero(mask)[0]))
+        steps += 1
+    assert truncated and env.moves == 6 and steps < 6  # the three other seats' decisions count too
+    assert info["winners"] == [] and len(info["totals"]) == 4
+
+
+def test_normalised_observations_are_small_and_inside_their_space() -> None:
+    raw = rl.Flip7GymEnv("vengeance", 3, {"target_score": 50})
+    norm = rl.Flip7GymEnv("vengeance", 3, {"target_score": 50}, normalize=True)
+    a, _ = raw.reset(seed=9)
+    b, _ = norm.reset(seed=9)
+    enc = norm.encoder
+    assert norm.observation_space.contains(b) and float(np.abs(b["observation"]).max()) <= 10.0
+    assert (b["observation"] * np.array(enc.scale, dtype=np.float32) == pytest.approx(a["observation"]))
+    start, _n = enc.sections["unseen"]
+    copies = Counter(norm.game.deck)
+    assert b["observation"][start + 12] == pytest.approx(a["observation"][start + 12] / copies[12])
+    t, _ = enc.sections["totals"]
+    assert enc.scale[t] == 50.0 and enc.normalize([0.0] * t + [1e6] + [0.0] * (enc.size - t - 1))[t] == 10.0
+    check_env(norm, skip_render_check=True)
+    pz = rl.env("flip7", 2, normalize=True)
+    pz.reset(seed=1)
+    assert pz.observation_space("player_0").contains(pz.observe("player_0"))
+
+
+def test_the_maskable_ppo_recipe_of_the_docs_runs_with_a_small_step_count() -> None:
+    """docs/rl.md's recipe as written, with 256 training steps (two rollouts of 128) and 3 games.
+
+    Needs sb3-contrib and PyTorch (``.[rl-train]``, CI installs a CPU build of torch first)."""
+    pytest.importorskip("sb3_contrib", reason="needs the [rl-train] extra (sb3-contrib, with a CPU build of torch)")
+    import torch
+
+    torch.set_num_threads(1)  # the machine is shared: one core is enough for a tiny network
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    start = text.index("# slow: trains for minutes")
+    source = text[start : text.index("```", start)]
+    small = {
+        'MaskablePPO("MultiInputPolicy", env, seed=0, verbose=0)':
+            'MaskablePPO("MultiInputPolicy", env, seed=0, verbose=0, n_steps=128, batch_size=64, n_epochs=2)',
+        "total_timesteps=200_000": "total_timesteps=256",
+        "games, wins = 2_000, 0": "games, wins = 3, 0",
+    }  # fmt: skip
+    for old, new in small.items():
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    scope: dict[str, Any] = {"__name__": "recipe"}
+    exec(compile(source, "docs/rl.md", "exec"), scope)
+    assert scope["model"].num_timesteps == 256
+    assert scope["games"] == 3 and scope["win_rate"] in (0.0, 1 / 3, 2 / 3, 1.0)
+    assert scope["info"]["winners"] and scope["terminated"]

@@ -13,7 +13,7 @@ from flip7ref import Game
 from flip7ref.cli import main
 from flip7ref.errors import OptionError, StrategyError
 from flip7ref.play import simulate
-from flip7ref.stats import Z, difference, mean_interval, wilson
+from flip7ref.stats import Z, difference, half_width, mean_interval, paired, wilson
 from flip7ref.strategies import RandomStrategy, ThresholdStrategy, load_strategy, parse_strategy
 from flip7ref.tournament import disputed_readings, readings_sweep, run_tournament, seating
 
@@ -115,6 +115,40 @@ def test_readings_sweep_replays_the_tournament_with_each_reading() -> None:
     assert deltas[0]["win_rate"] == pytest.approx(expected.entries[0].win_rate - baseline.entries[0].win_rate)
     low, high = deltas[0]["win_rate_ci95"]
     assert low <= deltas[0]["win_rate"] <= high
+
+
+def test_paired_interval_known_values() -> None:
+    mean, low, high = paired([1.0, 2.0, 3.0])  # mean 2, s = 1
+    assert (mean, low, high) == (2.0, pytest.approx(2 - Z / math.sqrt(3)), pytest.approx(2 + Z / math.sqrt(3)))
+    assert paired([0.0] * 50) == (0.0, 0.0, 0.0)  # a reading that changes nothing: 0 ± 0
+    assert paired([0.25] * 4) == (0.25, 0.25, 0.25)
+    assert all(math.isnan(x) for x in paired([]))
+
+
+def test_reading_deltas_are_paired_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every reading replays the baseline's deals: the interval comes from the per-deal differences,
+    so a reading that changes no game is exactly 0 ± 0 (it was ± the two runs' independent widths)."""
+    lineup = [ThresholdStrategy(15), ThresholdStrategy(25)]
+    baseline, readings = readings_sweep("flip7", 2, {}, lineup, 40, seed=3)
+    assert sorted(baseline.entries[0].deals) == list(range(20)) and baseline.entries[0].deals[0][1] > 0
+    same = next(r for r in readings if (r.option, r.reading) == ("empty_deck", "end-round"))
+    assert same.result is not None and same.result.as_dict()["entries"] == baseline.as_dict()["entries"]
+    for d in same.deltas(baseline):
+        assert (d["win_rate"], d["win_rate_ci95"], d["mean_score"], d["mean_score_ci95"]) == (0.0, [0.0, 0.0], 0.0, [0.0, 0.0])
+    moved = next(r for r in readings if (r.option, r.reading) == ("set_aside_assigner", "giver"))
+    assert moved.result is not None
+    base, new = baseline.entries[1], moved.result.entries[1]
+    diffs = [(new.deals[i][1] - base.deals[i][1]) / 2 for i in range(20)]  # 2 seat-games per deal (2 rotations)
+    delta = moved.deltas(baseline)[1]
+    assert delta["mean_score"] == pytest.approx(new.mean_score - base.mean_score) == pytest.approx(sum(diffs) / 20)
+    assert delta["mean_score_ci95"] == pytest.approx(list(paired(diffs)[1:]))
+    independent = difference(base.mean_score, half_width(base.score_interval()), new.mean_score, half_width(new.score_interval()))
+    assert half_width(tuple(delta["mean_score_ci95"])) < half_width(independent[1:])  # pairing removes the deals' spread
+    code = main(["tournament", "--strategy", "threshold:15", "--strategy", "threshold:25", "--players", "2", "--games", "40",
+                 "--seed", "3", "--no-progress", "--all-readings"])  # fmt: skip
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if "empty_deck=end-round" in line)
+    assert code == 0 and row.count("0 ± 0") == 2 and "paired differences" in " ".join(out.split())
 
 
 def test_cli_tournament_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:

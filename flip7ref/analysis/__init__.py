@@ -17,6 +17,9 @@ involved, so the analysis also exercises the interpreter.
   cards, or the numbers and the six modifiers).
 - `solo_projection` — the position one player faces, alone: their line and
   held cards, the draw and discard piles as they are.
+- `restrict_categories` — a one-player position with the unseen action cards (or
+  other categories) taken out: a solve of hours becomes one of seconds, with the
+  caveat of its docstring (it is another deck's value).
 
 Rules involved: F7-030 (Hit or Stay), F7-034 (Stay banks the line), F7-040 and
 F7-041 (a duplicate number busts), F7-050 (Flip 7), F7-080 (Second Chance),
@@ -34,31 +37,40 @@ The package's modules, one job each (every name is imported from
   modifier cards, their schedule, worker processes over pipes, `usable_cores`;
 - `positions` — `solo_deck_position`,
   `solo_projection`, `line_position`;
-- `estimate` — `solo_estimate`, `US_PER_STATE`;
+- `estimate` — `solo_estimate`, `position_estimate`, `US_PER_STATE`, `LargeSolveWarning`;
 - `tables` — `solo_policy_table`.
 """
 
+from .. import compiled as _compiled
 from .base import AnalysisError, Policy, SoloResult
 from .estimate import US_PER_STATE as US_PER_STATE
-from .estimate import solo_estimate
+from .estimate import LargeSolveWarning, position_estimate, solo_estimate
 from .odds import NextCard, next_card
 from .parallel import _Schedule as _Schedule
 from .parallel import usable_cores as usable_cores
-from .positions import line_position, solo_deck_position, solo_projection
+from .positions import line_position, restrict_categories, solo_deck_position, solo_projection
 from .solver import TIES, SoloSolver
 from .solver import _canonical as _canonical
 from .solver import _cards as _cards
 from .tables import solo_policy_table
 
+if _compiled:  # help(SoloSolver) shows the source's documentation (flip7ref.compiled_docs)
+    from ..compiled_docs import restore as _restore_docs
+
+    _restore_docs(("flip7ref.analysis.solver",))
+
 __all__ = [
     "TIES",
     "AnalysisError",
+    "LargeSolveWarning",
     "NextCard",
     "Policy",
     "SoloResult",
     "SoloSolver",
     "line_position",
     "next_card",
+    "position_estimate",
+    "restrict_categories",
     "solo_deck_position",
     "solo_estimate",
     "solo_policy_table",

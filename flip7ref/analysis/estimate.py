@@ -1,14 +1,18 @@
 """How big a solve is before it runs: `solo_estimate` (states and CPU
-seconds of the solve of `solo_deck_position`) and the
-measured cost per state it uses (`US_PER_STATE`)."""
+seconds of the solve of `solo_deck_position`), `position_estimate` (the
+same for any one-player position), the measured cost per state they use
+(`US_PER_STATE`), and `warn_if_large`, the warning `SoloSolver` gives
+before a solve with action cards still unseen (`LargeSolveWarning`)."""
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections import Counter
 from collections.abc import Iterable
 
 from ..game import ACTION, MODIFIER, Game
+from ..state import State
 from .positions import solo_deck_position
 
 #: CPU microseconds per solved state measured here (benchmarks/solve_cost.py,
@@ -34,9 +38,15 @@ def solo_estimate(game: Game, categories: Iterable[str]) -> tuple[int, bool, flo
     Raises:
         OptionError: ``game`` has more than one player, or an unknown category.
     """
-    deck = solo_deck_position(game, categories)
-    solo = deck.game
-    counts = Counter(solo.code(c) for c in (solo.card_ids[x] for x in deck.draw))
+    return position_estimate(solo_deck_position(game, categories))
+
+
+def position_estimate(state: State) -> tuple[int, bool, float]:
+    """``(states, rough, cpu_seconds)`` of an exact solve from ``state``, counted from
+    its draw pile as `solo_estimate` counts a fresh deck's (an upper bound without
+    action cards; with action cards still unseen, ``rough`` True, an order of magnitude)."""
+    solo = state.game
+    counts = Counter(state.draw)
     ranks = {solo.rank[c] for c in counts if solo.category[c] != ACTION and solo.modifier[c] is None}
     lines = sum(math.comb(len(ranks), k) for k in range(solo.flip7_distinct))
     mods = math.prod(n + 1 for c, n in counts.items() if solo.category[c] == MODIFIER)
@@ -44,3 +54,31 @@ def solo_estimate(game: Game, categories: Iterable[str]) -> tuple[int, bool, flo
     states = lines * mods * acts
     cost = US_PER_STATE["actions" if acts > 1 else "numbers"]
     return states, acts > 1, states * cost / 1e6
+
+
+class LargeSolveWarning(UserWarning):
+    """An exact solve about to start with action cards still unseen: it may take hours."""
+
+
+WARN_CPU_SECONDS = 30.0
+"""`warn_if_large` warns when the estimate passes this much CPU time (the CLI's threshold too)."""
+
+
+def warn_if_large(state: State, max_seconds: float | None = None) -> None:
+    """Warn (`LargeSolveWarning`, once per call site as Python's warnings do) before an exact
+    solve from ``state`` when action cards are still unseen and `position_estimate`
+    passes `WARN_CPU_SECONDS`: the message gives the estimate and the way out,
+    `flip7ref.analysis.restrict_categories` (an approximation: see its caveat) or
+    ``SoloSolver(max_seconds=...)``.  No warning with ``max_seconds`` set: the solve is bounded."""
+    if max_seconds is not None:
+        return
+    states, rough, cpu = position_estimate(state)
+    if rough and cpu > WARN_CPU_SECONDS:
+        hours = cpu / 3600
+        when = f"{hours:,.0f} hours" if hours >= 2 else f"{cpu / 60:,.0f} minutes"
+        warnings.warn(
+            f"exact solve with action cards still unseen: about {states:,} states (only an order of magnitude), "
+            f"about {when} of CPU; restrict_categories(state) drops them (an approximation), or pass max_seconds",
+            LargeSolveWarning,
+            stacklevel=4,  # the caller of SoloSolver.solve (warn_if_large, _presolve, solve)
+        )

@@ -1,7 +1,8 @@
 """Solo positions to analyse: a fresh one-player round over chosen card
 categories (`solo_deck_position`), the offer one player faces with everyone
-else gone (`solo_projection`), and a one-player offer built from a line and
-the cards seen (`line_position`)."""
+else gone (`solo_projection`), a one-player offer built from a line and
+the cards seen (`line_position`), and a position with some categories of
+unseen cards taken out (`restrict_categories`)."""
 
 from __future__ import annotations
 
@@ -120,4 +121,49 @@ def line_position(game: Game, line: Iterable[str], seen: Iterable[str] = ()) -> 
             )
     return game.new_position(
         lines={0: numbers}, kept={0: kept}, discard=list(seen), seed=None, rest="below", totals=[game.target_score]
+    )
+
+
+def restrict_categories(state: State, categories: Iterable[str] = ("number", "modifier")) -> State:
+    """``state`` (one player's offer of Hit or Stay, e.g. from `solo_projection` or `line_position`)
+    with the draw and discard piles kept to the cards of ``categories``: by default the
+    action cards are taken out, which makes an exact solve that would take hours take
+    seconds (``flip7ref odds`` solves this projection).
+
+    Caveat: the result is another game's position, not an estimate of this one.  Its
+    values are those of a deck in which the dropped cards do not exist: a Freeze that
+    would end the round, a Flip Three that would force draws, a Second Chance that would
+    save a bust never come.  The real values differ (a Second Chance left in the deck
+    makes hitting worth more, a Freeze less), by an amount this function cannot bound.
+    The player's line and held cards are kept as they are.
+
+    Args:
+        state: a one-player state at an offer of Hit or Stay (for a fresh deck,
+            `solo_deck_position` takes the categories itself).
+        categories: the categories to keep (``number``, ``modifier``, ``action``).
+
+    Raises:
+        OptionError: an unknown category, or ``state`` has more than one player.
+        AnalysisError: ``state`` is not an offer of Hit or Stay.
+    """
+    game = state.game
+    wanted = set(categories)
+    unknown = sorted(wanted - set(CATEGORIES))
+    if unknown:
+        raise OptionError(f"categories: unknown {', '.join(map(repr, unknown))}; expected some of {', '.join(CATEGORIES)}")
+    if game.players != 1:
+        raise OptionError(f"restrict_categories: expected a one-player position (solo_projection), got {game.players} players")
+    _offer_seat(state)
+    keep = {CATEGORIES.index(c) for c in wanted}
+    ids = game.card_ids
+    p = state.players[0]
+    return game.new_position(
+        lines={0: [ids[c] for c in p.line]},
+        kept={0: [ids[c] for c in p.kept]},
+        draw=[ids[c] for c in sorted(state.draw) if game.category[c] in keep],
+        discard=[ids[c] for c in state.discard if game.category[c] in keep],
+        totals=list(state.totals),
+        round_number=state.round,
+        seed=None,
+        rest="out",
     )

@@ -21,6 +21,7 @@ from ..errors import OptionError
 from ..game import MODIFIER, NUMBER, Game
 from ..state import CHANCE, HIT, STAY, Action, State
 from .base import AnalysisError, Policy, SoloResult, _Key, _Number, _Stopped, _stopped, _too_many, _Triple
+from .estimate import warn_if_large
 from .keys import _canonical as _canonical  # re-exported: its home was this module
 from .keys import _cards as _cards
 from .parallel import _combination, _combinations, _drawn, _loaded, _modifier_cards, _Schedule, _solve_combination, _Workers
@@ -254,7 +255,8 @@ class SoloSolver:
     def _presolve(self, state: State) -> None:
         """Solve, in ``workers`` processes, the positions reached from ``state`` by
         drawing each combination of its pile's modifier cards (see `solve`);
-        their values and best actions join this solver's memo."""
+        their values and best actions join this solver's memo.  Warns first (`warn_if_large`) without max_seconds."""
+        warn_if_large(state, self.max_seconds)
         self.workers_used = 1
         split = _modifier_cards(state)
         alone = self.workers < 2 and self.cluster is None

@@ -6,14 +6,25 @@ import argparse
 import contextlib
 import json
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import TIES, Policy, SoloSolver, line_position, next_card, solo_deck_position, solo_estimate, usable_cores
+from ..analysis import (
+    TIES,
+    LargeSolveWarning,
+    Policy,
+    SoloSolver,
+    line_position,
+    next_card,
+    restrict_categories,
+    solo_deck_position,
+    solo_estimate,
+    usable_cores,
+)
 from ..errors import CardError, LimitReached, OptionError
 from ..game import Game
-from ..spec import CATEGORIES
 from ..strategies import parse_strategy
 from ._common import add_cluster, cluster_client
 from ._common import add_common as _add_common
@@ -158,18 +169,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise OptionError("--line: the player holding that line is not offered Hit or Stay (is the round over?)")
     odds = next_card(state)
     categories = _categories(args.cards)
-    wanted = {CATEGORIES.index(c) for c in categories}
     ids = game.card_ids
     player = state.players[0]
-    restricted = game.new_position(
-        lines={0: [ids[c] for c in player.line]},
-        kept={0: [ids[c] for c in player.kept]},
-        draw=[ids[c] for c in sorted(state.draw) if game.category[c] in wanted],
-        discard=[ids[c] for c in state.discard if game.category[c] in wanted],
-        seed=None,
-        rest="out",
-        totals=[game.target_score],
-    )
+    restricted = restrict_categories(state, categories)  # the analysis's public projection (its caveat: another deck)
     with _working("solving hit and stay exactly (a short line can take minutes)...") as tick:
         solver = _solver(args, tick=tick)
         values = solver.action_values(restricted)
@@ -233,7 +235,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         policy = parse_strategy(args.policy)
     if policy is None:
         _estimate(game, categories, args, _workers(args))
-    with cluster_client(args) as client, _working(solve_spinner_text(categories)) as tick:
+    with cluster_client(args) as client, _working(solve_spinner_text(categories)) as tick, warnings.catch_warnings():
+        warnings.simplefilter("ignore", LargeSolveWarning)  # the library's; the CLI says it in its own words above
         result = _solver(args, policy, cluster=client, tick=tick).solve(state)
     cards = _cards_words(categories)
     if args.json:

@@ -79,6 +79,8 @@ def _standings(result: TournamentResult) -> object:
 
 def _signed(value: float, interval: list[float], scale: float) -> str:
     low, high = interval
+    if value == low == high == 0:  # the reading changed no game
+        return "0 ± 0"
     half = (high - low) / 2 * scale
     text = f"{value * scale:+.1f} ± {half:.1f}"
     return f"[bold]{text}[/bold]" if low > 0 or high < 0 else text
@@ -91,7 +93,7 @@ def _readings_tables(baseline: TournamentResult, readings: list[ReadingResult]) 
     out: list[object] = []
     for key, unit, scale in (("win_rate", "win rate, points of %", 100), ("mean_score", "mean final total, points", 1)):
         table = Table(title=f"change of {unit}, against the baseline, for each disputed reading "
-                      "(± the 95% normal interval of a difference; bold: it excludes 0)")  # fmt: skip
+                      "(± the 95% normal interval of the paired differences, deal by deal; bold: it excludes 0)")  # fmt: skip
         table.add_column("option=reading")
         table.add_column("dispute")
         for e in baseline.entries:

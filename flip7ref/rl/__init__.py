@@ -2,11 +2,12 @@
 
 Install with ``pip install '.[rl]'`` in a checkout (numpy, gymnasium, pettingzoo, open_spiel; docs/install.md).
 
-- `env` — a PettingZoo AEC environment for both editions and any options
-  (`Flip7Env`);
+- `env` — a PettingZoo AEC environment for both editions and any options, in the
+  classic games' default wrappers (`raw_env`, the class `Flip7Env`, is the bare one);
 - `Flip7GymEnv` — one seat as a Gymnasium environment,
   the other seats played by built-in strategies; registered as ``flip7ref/Flip7-v0``
-  (``gymnasium.make("flip7ref/Flip7-v0", edition="vengeance", players=3)``);
+  (``gymnasium.make("flip7ref/Flip7-v0", edition="vengeance", players=3)`` after this import, or
+  ``gymnasium.make("flip7ref.rl:flip7ref/Flip7-v0", ...)`` without it);
 - `flip7ref.rl.openspiel_game` — the game registered with OpenSpiel as
   ``python_flip7ref`` (imported on demand: ``import flip7ref.rl.openspiel_game``);
 - `flip7ref.rl.encoding` — the action index and the observation encoding
@@ -30,10 +31,21 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError(message, name=exc.name) from exc
 
 from .encoding import ActionIndex, ObservationEncoder
+from .episode import DEFAULT_REWARD
 from .gym_env import GYM_ID, Flip7GymEnv
-from .pettingzoo_env import DEFAULT_MAX_MOVES, Flip7Env, env
+from .pettingzoo_env import DEFAULT_MAX_MOVES, Flip7Env, env, raw_env
 
 if GYM_ID not in _gymnasium.registry:
     _gymnasium.register(id=GYM_ID, entry_point="flip7ref.rl.gym_env:Flip7GymEnv")
 
-__all__ = ["DEFAULT_MAX_MOVES", "GYM_ID", "ActionIndex", "Flip7Env", "Flip7GymEnv", "ObservationEncoder", "env"]
+__all__ = [
+    "DEFAULT_MAX_MOVES",
+    "DEFAULT_REWARD",
+    "GYM_ID",
+    "ActionIndex",
+    "Flip7Env",
+    "Flip7GymEnv",
+    "ObservationEncoder",
+    "env",
+    "raw_env",
+]

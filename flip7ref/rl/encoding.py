@@ -88,6 +88,12 @@ STATUSES = (Status.ACTIVE, Status.STAYED, Status.FROZEN, Status.BUSTED)
 POINTS_BOUND = 1_000_000
 """Points and round numbers in an observation are clipped to +-this."""
 
+NORMALIZED_BOUND = 10.0
+"""In a normalised observation (`ObservationEncoder.normalize`), points and the round are clipped to +-this."""
+
+ROUND_SCALE = 10.0
+"""In a normalised observation the round number is divided by this."""
+
 
 def decision_kinds(game: Game) -> tuple[str, ...]:
     """The kinds of `State.pending` a game's observation tells apart: `DECISION_KINDS`, then
@@ -359,6 +365,8 @@ class ObservationEncoder:
         decision_kinds: the pending kinds of the ``decision`` section, in order
             (`decision_kinds`).
         low, high: per-element bounds (lists of ``size`` floats).
+        scale: per-element divisors of `normalize` (lists of ``size`` floats).
+        normalized_low, normalized_high: per-element bounds of a normalised vector.
     """
 
     def __init__(self, game: Game) -> None:
@@ -396,6 +404,36 @@ class ObservationEncoder:
                 low[s : s + n] = [-float(POINTS_BOUND)] * n
         self.low: list[float] = low
         self.high: list[float] = high
+        # normalised: counts / the deck's copies of the kind, points / the target score, round / ROUND_SCALE
+        scale = [h if h > 0 else 1.0 for h in high]
+        n_low, n_high = [lo / sc for lo, sc in zip(low, scale, strict=True)], [h / sc for h, sc in zip(high, scale, strict=True)]
+        for name, divisor in (("totals", float(max(1, game.target_score))), ("line_values", float(max(1, game.target_score))),
+                              ("round", ROUND_SCALE)):  # fmt: skip
+            s, n = self.sections[name]
+            scale[s : s + n] = [divisor] * n
+            n_high[s : s + n] = [NORMALIZED_BOUND] * n
+            n_low[s : s + n] = [0.0 if name == "round" else -NORMALIZED_BOUND] * n
+        self.scale: list[float] = scale
+        self.normalized_low: list[float] = n_low
+        self.normalized_high: list[float] = n_high
+        self._clipped = [self.sections[name] for name in ("totals", "line_values", "round")]
+
+    def normalize(self, vector: Sequence[float]) -> list[float]:
+        """``vector`` (an `encode` result) with every element in a small range: card counts
+        divided by the deck's copies of their kind (0..1), totals and line values by the
+        game's target score and the round by `ROUND_SCALE`, those three clipped to
+        +-`NORMALIZED_BOUND`; one-hot sections unchanged.  Bounds: ``normalized_low``,
+        ``normalized_high``.
+
+        Raises:
+            ValueError: ``vector`` is not ``size`` long.
+        """
+        if len(vector) != self.size:
+            raise ValueError(f"normalize: expected a vector of {self.size} floats, got {len(vector)}")
+        out = [v / sc for v, sc in zip(vector, self.scale, strict=True)]
+        for s, n in self._clipped:
+            out[s : s + n] = [max(-NORMALIZED_BOUND, min(NORMALIZED_BOUND, v)) for v in out[s : s + n]]
+        return out
 
     def encode(self, state: State, observer: int) -> list[float]:
         """The observation of ``state`` for seat ``observer``, as a list of ``size`` floats.

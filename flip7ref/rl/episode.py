@@ -16,10 +16,15 @@ from ..state import State
 from .encoding import ActionIndex, action_index
 
 DEFAULT_MAX_MOVES = 5_000
-"""Decisions after which an episode is truncated (a 4-player game under random play takes a few hundred)."""
+"""The move cap of every adapter: decisions of any seat (chance draws are not counted) after
+which an episode stops (a 4-player game under random play takes a few hundred).  Gymnasium
+and PettingZoo truncate there; OpenSpiel ends the game with zero returns."""
 
-REWARDS = ("points", "win")
-"""The reward kinds: ``points`` (the change of a seat's running total) or ``win`` (+1 / -1 at the end)."""
+REWARDS = ("win", "points")
+"""The reward kinds: ``win`` (+1 / -1 at the end) or ``points`` (the change of a seat's running total)."""
+
+DEFAULT_REWARD = "win"
+"""The default reward kind of every adapter (Gymnasium, PettingZoo, OpenSpiel): the game's own objective."""
 
 
 def check_common(reward: str, max_moves: int) -> None:
@@ -39,6 +44,13 @@ def resolve_chance(state: State, rng: random.Random | None = None) -> State:
     while state.is_chance_node():
         state = state.apply_chance(state.sample_chance(rng))
     return state
+
+
+def outcome(state: State) -> dict[str, object]:
+    """The end of a game for an ``info`` dict: ``{"winners": [seats], "totals": [points per seat],
+    "rounds": n}`` (``winners`` is empty while the game is not over)."""
+    return {"winners": list(state.winners) if state.is_terminal() else [], "totals": list(state.totals),
+            "rounds": state.round}  # fmt: skip
 
 
 def take_decision(actions: ActionIndex, state: State, action: object) -> State | None:

@@ -20,8 +20,11 @@ Parameters (``pyspiel.load_game("python_flip7ref", {...})``):
   ``;``, e.g. ``"brutal:true;target_score:50"``;
 - ``reward`` (str, ``win``): returns at the end, ``win`` (+1 for every winner,
   -1 for every other seat) or ``points`` (the final running totals);
-- ``max_moves`` (int, 5000): moves (chance outcomes included) after which the
-  game stops as a draw with zero returns (``max_game_length``).
+- ``max_moves`` (int, 5000): decisions (of any seat; chance outcomes are not
+  counted, as in the Gymnasium and PettingZoo environments) after which the game
+  stops as a draw with zero returns.  ``max_game_length`` counts chance outcomes
+  too: ``max_moves * (deck size + 1)``, and the game also stops there (a bound no
+  real game comes near: a decision is followed by fewer draws than the deck holds).
 """
 
 from __future__ import annotations
@@ -49,22 +52,36 @@ _DEFAULTS: dict[str, Any] = {
     "max_moves": DEFAULT_MAX_MOVES,
 }
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Flip 7 (flip7ref reference rules)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=1,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULTS,
-)
+
+def _game_type(utility: Any) -> Any:
+    """The registered game type with ``utility`` (a ``pyspiel.GameType.Utility``)."""
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Flip 7 (flip7ref reference rules)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=1,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_DEFAULTS,
+    )
+
+
+_GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
+_ZERO_SUM_TYPE = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
+
+
+def is_zero_sum(game: Game, reward: str) -> bool:
+    """Whether the OpenSpiel game's returns always add up to 0: two players, the ``win``
+    reward, and a tie rule that never lets both win (``tie: shared-win`` would give +1 to
+    each).  A game stopped at ``max_moves`` returns zeros, which add up to 0 too."""
+    return game.players == 2 and reward == "win" and game.options.get("tie") != "shared-win"
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -83,21 +100,43 @@ def parse_options(text: str) -> dict[str, str]:
 
 
 class _Shared:
-    """Immutable values shared by every state of a game (copying a state never copies them)."""
+    """Immutable values shared by every state of a game (copying a state never copies them).
 
-    __slots__ = ("actions", "encoder", "game", "max_moves", "reward", "state")
+    Pickled (OpenSpiel's ``serialize``) as the game's parameters and the interpreter's
+    state as data (`State.to_dict` without its log), not as the game: a few KB.
+    """
+
+    __slots__ = ("actions", "encoder", "game", "max_moves", "params", "reward", "state")
 
     def __init__(
-        self, game: Game, actions: ActionIndex, encoder: ObservationEncoder, reward: str, max_moves: int, state: State
-    ) -> None:
+        self, game: Game, actions: ActionIndex, encoder: ObservationEncoder, reward: str, max_moves: int, state: State,
+        params: tuple[tuple[str, Any], ...] = (),
+    ) -> None:  # fmt: skip
         self.game, self.actions, self.encoder = game, actions, encoder
-        self.reward, self.max_moves, self.state = reward, max_moves, state
+        self.reward, self.max_moves, self.state, self.params = reward, max_moves, state, params
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore_shared, (self.params, self.state.to_dict(log=False)))
+
     def with_state(self, state: State) -> _Shared:
-        return _Shared(self.game, self.actions, self.encoder, self.reward, self.max_moves, state)
+        return _Shared(self.game, self.actions, self.encoder, self.reward, self.max_moves, state, self.params)
+
+
+@functools.lru_cache(maxsize=16)
+def _loaded(params: tuple[tuple[str, Any], ...]) -> Flip7Game:
+    """The game of ``params`` (cached: deserializing many states builds it once)."""
+    game = pyspiel.load_game(SHORT_NAME, dict(params))
+    assert isinstance(game, Flip7Game)
+    return game
+
+
+def _restore_shared(params: tuple[tuple[str, Any], ...], data: dict[str, Any]) -> _Shared:
+    """A pickled `_Shared` back: the game from its parameters, the state from its data."""
+    start = _loaded(params)._start
+    return start.with_state(State.from_dict(data, start.game))
 
 
 class Flip7Game(pyspiel.Game):  # type: ignore[misc]
@@ -120,17 +159,19 @@ class Flip7Game(pyspiel.Game):  # type: ignore[misc]
         game = Game(str(merged["edition"]), int(merged["players"]), parse_options(str(merged["options"])))
         actions, encoder = ActionIndex(game), ObservationEncoder(game)
         low, high = (-1.0, 1.0) if reward == "win" else (-float(POINTS_BOUND), float(POINTS_BOUND))
+        zero_sum = is_zero_sum(game, reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=actions.size,
             max_chance_outcomes=len(game.card_ids),
             num_players=game.players,
             min_utility=low,
             max_utility=high,
-            utility_sum=None,
-            max_game_length=max_moves,
+            utility_sum=0.0 if zero_sum else None,
+            max_game_length=max_moves * (len(game.deck) + 1),
         )
-        super().__init__(_GAME_TYPE, info, merged)
-        self._start = _Shared(game, actions, encoder, reward, max_moves, game.new_initial_state(seed=None))
+        super().__init__(_ZERO_SUM_TYPE if zero_sum else _GAME_TYPE, info, merged)
+        key = tuple(sorted((k, merged[k]) for k in _DEFAULTS))
+        self._start = _Shared(game, actions, encoder, reward, max_moves, game.new_initial_state(seed=None), key)
         self.flip7ref_game = game
         self.actions = actions
         self.encoder = encoder
@@ -152,7 +193,8 @@ class Flip7State(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: Flip7Game, shared: _Shared) -> None:
         super().__init__(game)
         self._shared = shared
-        self._moves = 0
+        self._moves = 0  # every move, chance outcomes included
+        self._decisions = 0
 
     @property
     def flip7ref_state(self) -> State:
@@ -160,7 +202,8 @@ class Flip7State(pyspiel.State):  # type: ignore[misc]
         return self._shared.state
 
     def _stopped(self) -> bool:
-        return self._moves >= self._shared.max_moves
+        sh = self._shared
+        return self._decisions >= sh.max_moves or self._moves >= sh.max_moves * (len(sh.game.deck) + 1)
 
     def current_player(self) -> int:
         """The seat to decide, ``pyspiel.PlayerId.CHANCE`` or ``TERMINAL``."""
@@ -186,6 +229,7 @@ class Flip7State(pyspiel.State):  # type: ignore[misc]
             new = state.apply_chance(self._chance_card(action))
         else:
             new = state.apply(sh.actions.decode(state, action))
+            self._decisions += 1
         self._shared = sh.with_state(new)
         self._moves += 1
 

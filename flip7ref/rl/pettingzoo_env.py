@@ -1,5 +1,11 @@
 """A PettingZoo AEC environment over the reference interpreter (``flip7ref.rl.env``).
 
+As in PettingZoo's classic games (``leduc_holdem_v4``): `raw_env` is the bare
+environment and `env` wraps it in ``TerminateIllegalWrapper(illegal_reward=-1)``
+(an illegal move ends the game: -1 for the agent that made it, 0 for the others),
+``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.  The bare environment
+raises `IllegalActionError` on an illegal move instead.
+
 Agents are ``player_0`` .. ``player_{P-1}`` (seat ``s`` is ``player_s``).  The agent
 to act is the seat of the pending decision; the same agent may act several times
 in a row (a Hit and then the target of the Freeze it drew).  Chance nodes are
@@ -12,10 +18,11 @@ encoding of `ObservationEncoder` and the index of
 `ActionIndex` (both in ``docs/rl.md``); the mask is
 all zeros for an agent that is not to act.
 
-Rewards (``reward=``): ``points`` gives each seat its round score when a round
-ends (the change of its running total, so Brutal Mode's -15 counts too);
-``win`` gives +1 to every winner and -1 to every other seat when the game ends.
-The episode is truncated (every agent) after ``max_moves`` decisions.
+Rewards (``reward=``): ``win`` (the default) gives +1 to every winner and -1 to
+every other seat when the game ends; ``points`` gives each seat its round score
+when a round ends (the change of its running total, so Brutal Mode's -15 counts
+too).  The episode is truncated (every agent) after ``max_moves`` decisions.  At
+the end every agent's ``info`` has the outcome (``winners``, ``totals``, ``rounds``).
 """
 
 from __future__ import annotations
@@ -27,12 +34,23 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ..errors import IllegalActionError, OptionError
 from ..game import Game
 from ..state import TERMINAL, State
 from .encoding import ActionIndex, ObservationEncoder
-from .episode import DEFAULT_MAX_MOVES, REWARDS, check_common, render_table, resolve_chance, step_reward, take_decision
+from .episode import (
+    DEFAULT_MAX_MOVES,
+    DEFAULT_REWARD,
+    REWARDS,
+    check_common,
+    outcome,
+    render_table,
+    resolve_chance,
+    step_reward,
+    take_decision,
+)
 
 
 class Flip7Env(AECEnv):  # type: ignore[misc]
@@ -42,17 +60,21 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         edition: an edition id (``flip7``, ``vengeance``) or a table path.
         players: number of seats (>= the edition's minimum).
         options: option values by name (see ``flip7ref options``).
-        reward: ``points`` (round scores) or ``win`` (+1 / -1 at the end).
-        max_moves: decisions after which every agent is truncated.
-        render_mode: None, ``ansi`` (``render()`` returns text) or ``human`` (prints it).
+        reward: ``win`` (+1 / -1 at the end, the default) or ``points`` (round scores).
+        max_moves: decisions (of any seat; chance draws are not counted) after which
+            every agent is truncated.
+        normalize: observations through `ObservationEncoder.normalize`.
+        render_mode: None, ``ansi`` (``render()`` returns text) or ``human``
+            (``render()`` prints it and returns None; `step` prints too).
 
     Raises:
         OptionError: an unknown edition, option, reward or render mode, or too few players.
 
     Attributes:
         game: the `Game`.
-        state: the current `State` (None before `reset`).
-        actions: the `ActionIndex`; ``actions.decode(env.state, i)`` is the
+        game_state: the interpreter's current `State` (None before `reset`);
+            ``state()`` is PettingZoo's global state, an array.
+        actions: the `ActionIndex`; ``actions.decode(env.game_state, i)`` is the
             interpreter's action for index ``i``.
         encoder: the `ObservationEncoder`.
     """
@@ -65,35 +87,49 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         players: int = 2,
         options: Mapping[str, object] | None = None,
         *,
-        reward: str = "points",
+        reward: str = DEFAULT_REWARD,
         max_moves: int = DEFAULT_MAX_MOVES,
+        normalize: bool = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        if not isinstance(normalize, bool):
+            raise OptionError(f"normalize: expected True or False, got {normalize!r}")
         check_common(reward, max_moves)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(f"render_mode: expected None, 'ansi' or 'human', got {render_mode!r}")
         self.game = Game(edition, players, options)
         self.reward_kind = reward
         self.max_moves = max_moves
+        self.normalize = normalize
         self.render_mode = render_mode
         self.actions = ActionIndex(self.game)
         self.encoder = ObservationEncoder(self.game)
         self.possible_agents: list[str] = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    np.array(self.encoder.low, dtype=np.float32), np.array(self.encoder.high, dtype=np.float32), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, shape=(self.actions.size,), dtype=np.int8),
-            }
-        )
+        enc = self.encoder
+        low, high = (enc.normalized_low, enc.normalized_high) if normalize else (enc.low, enc.high)
+        box = spaces.Box(np.array(low, dtype=np.float32), np.array(high, dtype=np.float32), dtype=np.float32)
+        obs_space = spaces.Dict({"observation": box, "action_mask": spaces.Box(0, 1, shape=(self.actions.size,), dtype=np.int8)})
+        self.state_space = box
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
-        self.state: State | None = None
+        self.game_state: State | None = None
         self.moves = 0
         self._seeds = random.Random()
+
+    def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """PettingZoo's global state: the observation vector with its ``observer`` section
+        all zeros (every seat sees the same table; ``state_space`` is its Box).
+
+        Raises:
+            OptionError: before `reset`.
+        """
+        state = self._require_state()
+        vector = self.encoder.encode(state, 0)
+        start, size = self.encoder.sections["observer"]
+        vector[start : start + size] = [0.0] * size
+        return np.array(self.encoder.normalize(vector) if self.normalize else vector, dtype=np.float32)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every call).
@@ -150,7 +186,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
                 raise OptionError(f"seed: expected a whole number or a word, got {seed!r}")
             self._seeds = random.Random(seed)
         state = resolve_chance(self.game.new_initial_state(seed=self._seeds.getrandbits(64)))
-        self.state = state
+        self.game_state = state
         self.moves = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -168,7 +204,8 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         """
         state = self._require_state()
         seat = self._seat[self._known(agent)]
-        obs = np.array(self.encoder.encode(state, seat), dtype=np.float32)
+        vector = self.encoder.encode(state, seat)
+        obs = np.array(self.encoder.normalize(vector) if self.normalize else vector, dtype=np.float32)
         mask = self.actions.mask_array(state) if state.current_player == seat else np.zeros(self.actions.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
@@ -191,39 +228,50 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
             raise IllegalActionError(str(action), legal, f"{agent} must choose a legal action index")
         self._cumulative_rewards[agent] = 0.0
         new = resolve_chance(after)
-        self.state = new
+        self.game_state = new
         self.moves += 1
         for a in self.agents:
             self.rewards[a] = step_reward(self.reward_kind, state, new, self._seat[a])
         if new.current_player == TERMINAL:
             for a in self.agents:
                 self.terminations[a] = True
+                self.infos[a] = outcome(new)
             self.agent_selection = self.agents[0]
         elif self.moves >= self.max_moves:
             for a in self.agents:
                 self.truncations[a] = True
+                self.infos[a] = outcome(new)
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[new.current_player]
         self._accumulate_rewards()
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
     def render(self) -> str | None:
-        """The table as text (``ansi``: returned; ``human``: also printed by `step`)."""
-        if self.render_mode is None or self.state is None:
+        """The table as text: returned (``ansi``), or printed with None returned (``human``,
+        as PettingZoo's ``render_test`` wants); None without a render mode or before `reset`."""
+        if self.render_mode is None or self.game_state is None:
             return None
-        s = self.state
+        s = self.game_state
         first = f"round {s.round}, dealer {s.dealer}, to act: {s.current_player}, decision: {s.pending()[0]}"
-        return render_table(s, first, "player_")
+        text = render_table(s, first, "player_")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""
 
     def _require_state(self) -> State:
-        if self.state is None:
+        if self.game_state is None:
             raise OptionError("the environment must be reset() before use")
-        return self.state
+        return self.game_state
+
+
+raw_env = Flip7Env
+"""The bare environment (PettingZoo's classic-game name): an illegal move raises `IllegalActionError`."""
 
 
 def env(
@@ -231,12 +279,24 @@ def env(
     players: int = 2,
     options: Mapping[str, object] | None = None,
     *,
-    reward: str = "points",
+    reward: str = DEFAULT_REWARD,
     max_moves: int = DEFAULT_MAX_MOVES,
+    normalize: bool = False,
     render_mode: str | None = None,
-) -> Flip7Env:
-    """The PettingZoo AEC environment of ``edition`` for ``players`` seats (see `Flip7Env`)."""
-    return Flip7Env(edition, players, options, reward=reward, max_moves=max_moves, render_mode=render_mode)
+) -> AECEnv:
+    """The PettingZoo AEC environment of ``edition`` for ``players`` seats (`Flip7Env`, the
+    arguments are its own) in the classic games' default wrappers: ``TerminateIllegalWrapper``
+    (an illegal move ends the game, -1 for the agent that made it, 0 for every other),
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.  The wrappers pass attribute
+    reads through: ``env.game_state``, ``env.actions``, ``env.unwrapped`` (the `Flip7Env`).
+
+    Raises:
+        OptionError: as `Flip7Env`.
+    """
+    bare = raw_env(edition, players, options, reward=reward, max_moves=max_moves, normalize=normalize, render_mode=render_mode)
+    wrapped = wrappers.TerminateIllegalWrapper(bare, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-__all__ = ["DEFAULT_MAX_MOVES", "REWARDS", "Flip7Env", "check_common", "env", "resolve_chance"]
+__all__ = ["DEFAULT_MAX_MOVES", "REWARDS", "Flip7Env", "check_common", "env", "raw_env", "resolve_chance"]

@@ -1,0 +1,126 @@
+"""What a researcher meets first in the library: the warning before an exact solve of hours,
+the public projection that drops action cards, ``new_position``'s shapes of seats and cards,
+and docstrings that ``help()`` shows in the compiled build as well."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import pytest
+
+from flip7ref import Game, State
+from flip7ref.analysis import (
+    AnalysisError,
+    LargeSolveWarning,
+    SoloSolver,
+    line_position,
+    position_estimate,
+    restrict_categories,
+    solo_deck_position,
+    solo_projection,
+)
+from flip7ref.errors import CardError, OptionError
+
+
+def test_an_exact_solve_with_action_cards_unseen_warns_before_it_starts() -> None:
+    state = solo_deck_position(Game("flip7", 1), ["number", "modifier", "action"])
+    states, rough, cpu = position_estimate(state)
+    assert (states, rough) == (16_777_216, True) and cpu > 3600
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LargeSolveWarning)  # the warning stops the solve before it begins
+        with pytest.raises(LargeSolveWarning, match=r"^exact solve with action cards still unseen: about 16,777,216 states"):
+            SoloSolver().solve(state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LargeSolveWarning)  # bounded by max_seconds: no warning, the limit stops it
+        with pytest.raises(AnalysisError, match="max-seconds"):
+            SoloSolver(max_seconds=0.2, max_states=10**9).solve(state)
+        assert SoloSolver().solve(solo_deck_position(Game("flip7", 1), ["number"])).value > 0  # no action card: silent
+
+
+def test_restrict_categories_drops_the_unseen_action_cards_and_keeps_the_line() -> None:
+    game = Game("flip7", 3)
+    full = game.new_position(lines={0: ["8", "x2"], 1: ["3"]}, kept={0: ["second_chance"]}, discard=["freeze", "5"], seed=None,
+                             turn=0)  # fmt: skip
+    solo = solo_projection(full)
+    restricted = restrict_categories(solo)
+    sg = restricted.game
+    assert [sg.card_ids[c] for c in restricted.players[0].line] == ["8", "x2"]
+    assert [sg.card_ids[c] for c in restricted.players[0].kept] == ["second_chance"]
+    assert not any(sg.category[c] == 2 for c in restricted.draw)  # no action card left to draw
+    assert len(restricted.draw) == sum(sg.category[c] != 2 for c in solo.draw)
+    assert [sg.card_ids[c] for c in restricted.discard] == ["5"]
+    assert position_estimate(solo)[1] and not position_estimate(restricted)[1]  # no longer an order-of-magnitude solve
+    assert restricted.legal_actions() == solo.legal_actions() and restricted.line_value(0) == 16
+    with pytest.raises(OptionError, match="one-player position"):
+        restrict_categories(full)
+    with pytest.raises(OptionError, match="unknown 'actions'"):
+        restrict_categories(solo, ["actions"])
+    assert "Caveat" in (restrict_categories.__doc__ or "")
+    assert isinstance(line_position(Game("flip7", 1), ["8"]), State)
+
+
+def test_new_position_takes_seat_lists_and_card_codes_as_well_as_mappings_and_names() -> None:
+    game = Game("flip7", 2)
+    by_name = game.new_position(lines={0: ["8", "x2"]}, kept={1: ["second_chance"]}, draw=["3", "4"], discard=["5"])
+    codes = [game.code(c) for c in ("8", "x2", "3", "4", "5", "second_chance")]
+    by_code = game.new_position(lines=[[codes[0], codes[1]], []], kept=[[], [codes[5]]], draw=[codes[2], "4"],
+                                discard=[codes[4]])  # fmt: skip
+    assert by_code == by_name
+    again = game.new_position(lines=[list(by_name.players[0].line)], kept={1: list(by_name.players[1].kept)},
+                              draw=list(by_name.draw[:2]), discard=list(by_name.discard))  # a state's own codes  # fmt: skip
+    assert again.players == by_name.players and again.draw[:2] == by_name.draw[:2]
+    stacked = game.new_initial_state(seed=1, stack=[codes[2], "4"])
+    assert stacked.draw[:2] == game.new_initial_state(seed=1, stack=["3", "4"]).draw[:2]
+    with pytest.raises(CardError, match=r"^draw: expected card names \(strings such .*\) or card codes 0\.\.21, got 22$"):
+        game.new_position(draw=[22])
+    with pytest.raises(OptionError, match=r"lines seat: expected a seat 0\.\.1, got 2"):
+        game.new_position(lines=[[], [], ["3"]])
+    doc = Game.new_position.__doc__ or Game.__doc__ or ""  # compiled: in the class's Methods section (compiled_docs)
+    assert "or its code, an int" in " ".join(doc.split())
+
+
+@pytest.mark.parametrize("name", ["Game", "State", "SoloSolver"])
+def test_help_shows_the_class_docstrings(name: str) -> None:
+    """``help(Game)`` and the others show their documentation in the compiled build too
+    (mypyc keeps only a signature in a native class's ``__doc__``; flip7ref puts the source's back)."""
+    import flip7ref
+    import flip7ref.analysis
+
+    cls = getattr(flip7ref.analysis if name == "SoloSolver" else flip7ref, name)
+    doc = inspect.getdoc(cls) or ""
+    assert len(doc) > 200 and "\n--\n" not in doc, (flip7ref.compiled, doc[:200])
+    method = {"Game": "new_position", "State": "apply", "SoloSolver": "solve"}[name]
+    own = inspect.getdoc(getattr(cls, method)) or ""  # compiled: None (mypyc's; it cannot be set)
+    assert len(own) > 100 or f"\n{method}:\n" in doc, (flip7ref.compiled, method)  # then in the class's Methods section
+    text = pydoc_text(cls)
+    assert doc.splitlines()[0] in text
+
+
+def test_compiled_docs_reads_a_class_and_its_public_methods() -> None:
+    from flip7ref.compiled_docs import class_docs
+
+    source = '''
+class Thing:
+    """A thing."""
+
+    def double(self) -> int:
+        """Twice x.
+
+        More.
+        """
+
+    def _hidden(self) -> None:
+        """Not shown."""
+
+    def plain(self) -> None:
+        pass
+'''
+    assert class_docs(source, ("Thing",)) == {"Thing": "A thing.\n\nMethods:\n\ndouble:\n    Twice x.\n    \n    More."}
+
+
+def pydoc_text(obj: object) -> str:
+    """What ``help(obj)`` prints, as plain text."""
+    import pydoc
+
+    return pydoc.plain(pydoc.render_doc(obj))
