@@ -263,6 +263,227 @@ def _used_chance_vanishes() -> dict[tuple[Any, str], Any]:
     return {(bust_shield.BustShield, "use_guard"): use_guard}
 
 
+def _spare_chance_without_choice() -> dict[tuple[Any, str], Any]:
+    """F7-082 broken: a spare Second Chance goes to the first eligible player in seat order,
+    without its receiver choosing."""
+    original = bust_shield.BustShield.receive
+
+    def receive(self: Any, w: Any, code: int, seat: int) -> None:
+        p = w.players[seat]
+        if bust_shield.held(w.game, p) < self.hold_limit and p.status is not Status.BUSTED:
+            original(self, w, code, seat)
+            return
+        receivers = [s for s in self._receivers(w) if s != seat]
+        if not receivers:
+            original(self, w, code, seat)
+            return
+        w.set_kept(receivers[0], (*w.players[receivers[0]].kept, code))
+        w.emit(events.second_chance_given(seat, receivers[0], w.cid(code)))
+
+    return {(bust_shield.BustShield, "receive"): receive}
+
+
+def _empty_deck_hit_nothing() -> dict[tuple[Any, str], Any]:
+    """F7-115 broken: a Hit when the deck and the discard pile are empty does nothing (the
+    player stays active and the turn passes) instead of counting as a Stay."""
+
+    def exhaust(self: Any, w: Any) -> None:
+        return None
+
+    return {(Draw, "exhaust"): exhaust}
+
+
+def _set_aside_as_assigned() -> dict[tuple[Any, str], Any]:
+    """F7-074 broken: each set-aside card takes effect as soon as it is assigned, not after the
+    last one has a recipient."""
+    original = forced_draw.Assign.settle
+
+    def settle(self: Any, w: Any) -> bool:
+        if self.targets and self.targets[-1] != -2:
+            card, seat = self.cards[len(self.targets) - 1], self.targets[-1]
+            done = (*self.targets[:-1], -2)
+            w.frames[-1] = forced_draw.Assign(self.chooser, self.owner, self.cards, done)
+            w.frames.append(forced_draw.Resolve(((card, seat, self.chooser),)))
+            return True
+        if len(self.targets) == len(self.cards):
+            w.frames.pop()
+            return True
+        return bool(original(self, w))
+
+    return {(forced_draw.Assign, "settle"): settle}
+
+
+def _own_card_reshuffled() -> dict[tuple[Any, str], Any]:
+    """F7-114 broken: a reshuffle in the middle of a Flip Three takes that Flip Three card itself
+    into the new deck (it can come up again inside its own resolution)."""
+    original = pile.reshuffle
+
+    def reshuffle(w: Any) -> None:
+        w.discard.extend(f.card for f in w.frames if isinstance(f, forced_draw.ForcedDraw))
+        original(w)
+
+    return {(pile, "reshuffle"): reshuffle}
+
+
+def _flip_three_card_kept() -> dict[tuple[Any, str], Any]:
+    """F7-078 broken: the Flip Three card leaves the game when it finishes instead of going to
+    the discard pile."""
+    original = forced_draw.ForcedDraw.finish
+
+    def finish(self: Any, w: Any, outcome: str) -> None:
+        original(self, w, outcome)
+        if self.card in w.discard:
+            w.discard.remove(self.card)
+
+    return {(forced_draw.ForcedDraw, "finish"): finish}
+
+
+def _resume_after_target() -> dict[tuple[Any, str], Any]:
+    """F7-079 broken: after a Flip Three, play resumes on the left of its target instead of on
+    the left of the player who drew it."""
+    original = forced_draw.ForcedDraw.finish
+
+    def finish(self: Any, w: Any, outcome: str) -> None:
+        original(self, w, outcome)
+        if not any(isinstance(f, Deal) for f in w.frames):
+            w.turn = w.next_seat(self.target)
+
+    return {(forced_draw.ForcedDraw, "finish"): finish}
+
+
+def _round_cards_vanish() -> dict[tuple[Any, str], Any]:
+    """F7-111 broken: at the end of a round the cards in front of the players leave the game
+    instead of going to the discard pile."""
+    original = engine.end_round
+
+    def end_round(w: Any) -> None:
+        held = [c for p in w.players for c in (*p.line, *p.kept)]
+        original(w)
+        for c in held:
+            if c in w.discard:
+                w.discard.remove(c)
+
+    return {(engine, "end_round"): end_round}
+
+
+def _totals_not_added() -> dict[tuple[Any, str], Any]:
+    """F7-102 broken: a round's scores replace the running totals instead of adding to them."""
+    original = engine.plan_round_end
+
+    def plan_round_end(game: Any, players: Any, totals: Any, round: int, dealer: int, flip7: Any, bonus_to: Any) -> Any:
+        return original(game, players, [0] * len(totals), round, dealer, flip7, bonus_to)
+
+    return {(engine, "plan_round_end"): plan_round_end}
+
+
+def _dealer_stays() -> dict[tuple[Any, str], Any]:
+    """F7-112 broken: the same player deals every round (the deal does not pass to the left)."""
+    original = engine.plan_round_end
+
+    def plan_round_end(game: Any, players: Any, totals: Any, round: int, dealer: int, flip7: Any, bonus_to: Any) -> Any:
+        plan = original(game, players, totals, round, dealer, flip7, bonus_to)
+        return plan._replace(dealer=dealer)
+
+    return {(engine, "plan_round_end"): plan_round_end}
+
+
+def _freeze_no_effect() -> dict[tuple[Any, str], Any]:
+    """F7-060 broken: the frozen player is not taken out of the round (the Freeze lies in front
+    of them and they go on playing)."""
+
+    def play(self: Any, w: Any, code: int, chooser: int, seat: int) -> None:
+        p = w.players[seat]
+        w.players[seat] = make_player((p.line, (*p.kept, code) if self.keep_card else p.kept, p.status, p.flip7_barred))
+        if not self.keep_card:
+            w.to_discard(code)
+        w.emit(events.frozen(seat, chooser))
+
+    return {(freeze.Freeze, "play"): play}
+
+
+def _duplicate_no_bust() -> dict[tuple[Any, str], Any]:
+    """F7-040 broken: a repeated number joins the line without a bust."""
+
+    def is_duplicate(game: Any, line: Any, code: int) -> bool:
+        return False
+
+    return {(lines, "is_duplicate"): is_duplicate}
+
+
+def _modifiers_count_toward_seven() -> dict[tuple[Any, str], Any]:
+    """F7-090 broken: each modifier counts toward the seven of a Flip 7 like a new number."""
+    original = lines.flip7_count
+
+    def flip7_count(game: Any, line: Any) -> int:
+        mods = len({c for c in line if game.category[c] != NUMBER})
+        return int(original(game, line)) + mods
+
+    def holds_seven(game: Any, line: Any) -> bool:
+        return flip7_count(game, line) >= game.flip7_distinct
+
+    return {(lines, "holds_seven"): holds_seven}
+
+
+def _zero_not_counted() -> dict[tuple[Any, str], Any]:
+    """F7-005 broken: the 0 does not count as one of the seven different numbers."""
+
+    def distinct_numbers(game: Any, line: Any) -> int:
+        return len({game.rank[c] for c in line if game.category[c] == NUMBER and game.rank[c] != 0})
+
+    return {(lines, "distinct_numbers"): distinct_numbers}
+
+
+def _busted_scores_modifiers() -> dict[tuple[Any, str], Any]:
+    """F7-101 broken: a busted player scores their modifiers."""
+
+    def busted_points(game: Any, line: Any) -> int:
+        return sum(m[1] for c in line if (m := game.modifier[c]) is not None and m[0] == "add")
+
+    return {(scoring, "busted_points"): busted_points}
+
+
+def _chance_draws_again() -> dict[tuple[Any, str], Any]:
+    """F7-081 broken: after a Second Chance cancels the duplicate of a Hit, the player draws a
+    replacement card."""
+    original = bust_shield.BustShield.use_guard
+
+    def use_guard(self: Any, w: Any, seat: int, code: int, guard: int) -> None:
+        original(self, w, seat, code, guard)
+        if not w.frames:
+            w.frames.append(Draw(seat, "hit"))
+
+    return {(bust_shield.BustShield, "use_guard"): use_guard}
+
+
+def _steal_no_receiving_rules() -> dict[tuple[Any, str], Any]:
+    """V-046 broken: a stolen card joins the thief's line without the receiving rules (a repeat
+    does not bust, a new number makes no Flip 7)."""
+
+    def enter(w: Any, code: int, seat: int) -> None:
+        w.set_line(seat, (*w.players[seat].line, code))
+
+    return {(steal, "enter"): enter}
+
+
+def _swap_no_receiving_rules() -> dict[tuple[Any, str], Any]:
+    """V-045 broken: swapped cards join their new lines without the receiving rules (a repeat
+    does not bust)."""
+
+    def enter(w: Any, code: int, seat: int) -> None:
+        w.set_line(seat, (*w.players[seat].line, code))
+
+    return {(swap, "enter"): enter}
+
+
+def _lucky13_triple() -> dict[tuple[Any, str], Any]:
+    """V-036 broken: with Lucky 13 in the line, any number of 13s may join it (a third does not bust)."""
+
+    def repeat_allowed(game: Any, same: Any) -> bool:
+        return len(same) <= 1 or any("pair_allowed" in game.traits[c] for c in same)
+
+    return {(lines, "repeat_allowed"): repeat_allowed}
+
+
 MUTANTS: dict[str, Mutant] = {}
 """Every mutant by name."""
 
@@ -290,6 +511,127 @@ _add(
            "table", table=_default("reshuffles", "unlimited")),
     Mutant("x2-doubles-modifiers", "F7-091", "flip7", "x2 doubles the +N cards too (they are added before it)", "table",
            table=_scoring("sum_numbers", "add_modifiers", "multiply", "flip7_bonus")),
+)  # fmt: skip
+
+_add(
+    # --- Flip 7: deal and turns
+    Mutant("deal-starts-at-dealer", "F7-020", "flip7", "the deal and the offers start with the dealer, not on the dealer's left",
+           "table", table=_default("start_seat", "dealer")),
+    Mutant("early-cards-dealt", "F7-025", "flip7", "a player who already holds cards is dealt a card anyway", "table",
+           table=_default("deal_after_early_cards", "deal")),
+    Mutant("chance-is-early-card", "F7-026", "flip7", "a held Second Chance alone counts as early cards in the deal", "table",
+           table=_default("deal_after_second_chance", "early-cards")),
+    Mutant("stay-needs-number", "F7-033", "flip7", "staying needs a number card (a modifier alone is not enough)", "table",
+           table=_default("stay_requires", "number-card")),
+    Mutant("stayed-targetable", "F7-034", "flip7", "a player who stayed can still be chosen for an action", "table",
+           table=_round("stay_protects", False)),
+    # --- bust and Flip 7
+    Mutant("duplicate-no-bust", "F7-040", "flip7", "a repeated number joins the line without a bust", "patch",
+           patch=_duplicate_no_bust),
+    Mutant("busted-targetable", "F7-042", "flip7", "a busted player can be chosen for a Freeze", "table",
+           table=_effect("freeze", targets="active_or_busted")),
+    Mutant("flip7-at-six", "F7-050", "flip7", "six different numbers make a Flip 7", "table",
+           table=_threshold("flip7_distinct", 6)),
+    Mutant("zero-not-counted", "F7-005", "flip7", "the 0 does not count toward the seven different numbers", "patch",
+           patch=_zero_not_counted),
+    # --- Freeze
+    Mutant("freeze-no-effect", "F7-060", "flip7", "a frozen player is not taken out of the round", "patch",
+           patch=_freeze_no_effect),
+    Mutant("freeze-not-on-self", "F7-061", "flip7", "the drawer may not freeze themselves while others are active", "table",
+           table=_effect("freeze", self_target="only-when-alone")),
+    # --- Flip Three
+    Mutant("flip-three-two-cards", "F7-070", "flip7", "a Flip Three draws two cards", "table",
+           table=_effect("flip_three", count=2)),
+    Mutant("flip-three-not-on-self", "F7-072", "flip7", "the drawer may not give a Flip Three to themselves while others are active",
+           "table", table=_effect("flip_three", self_target="only-when-alone")),
+    Mutant("set-aside-after-bust", "F7-073", "flip7", "cards set aside in a Flip Three are still played when its target busts",
+           "table", table=_effect("flip_three", on_bust="resolve")),
+    Mutant("set-aside-as-assigned", "F7-074", "flip7", "each set-aside card takes effect as soon as it is assigned", "patch",
+           patch=_set_aside_as_assigned),
+    Mutant("chance-set-aside", "F7-076", "flip7", "a Second Chance flipped inside a Flip Three is set aside with the actions",
+           "table", table=lambda d: _card(d, "flip_three")["effect"]["set_aside"]["values"].update(
+               immediate=["freeze", "flip_three", "second_chance"])),
+    Mutant("flip-three-card-vanishes", "F7-078", "flip7", "the Flip Three card leaves the game instead of going to the discard pile",
+           "patch", patch=_flip_three_card_kept),
+    Mutant("resume-after-target", "F7-079", "flip7", "after a Flip Three, play resumes on the left of its target", "patch",
+           patch=_resume_after_target),
+    Mutant("own-card-reshuffled", "F7-114", "flip7", "a reshuffle during a Flip Three takes that Flip Three card into the new deck",
+           "patch", patch=_own_card_reshuffled),
+    # --- Second Chance
+    Mutant("chance-draws-again", "F7-081", "flip7", "after a Second Chance saves a Hit, the player draws a replacement card",
+           "patch", patch=_chance_draws_again),
+    Mutant("spare-chance-no-choice", "F7-082", "flip7", "a spare Second Chance is given to the next eligible seat, without a choice",
+           "patch", patch=_spare_chance_without_choice),
+    Mutant("two-chances-held", "F7-082", "flip7", "a player may hold two Second Chances", "table",
+           table=_effect("second_chance", hold_limit=2)),
+    # --- modifiers and scoring
+    Mutant("modifiers-count-toward-seven", "F7-090", "flip7", "each modifier counts toward the seven of a Flip 7", "patch",
+           patch=_modifiers_count_toward_seven),
+    Mutant("x2-doubles-bonus", "F7-091", "flip7", "x2 doubles the Flip 7 bonus too", "table",
+           table=_scoring("sum_numbers", "flip7_bonus", "multiply", "add_modifiers")),
+    Mutant("busted-scores-modifiers", "F7-101", "flip7", "a busted player scores their +N cards", "patch",
+           patch=_busted_scores_modifiers),
+    Mutant("totals-replaced", "F7-102", "flip7", "a round's scores replace the running totals", "patch", patch=_totals_not_added),
+    # --- round end, deck, game end
+    Mutant("round-cards-vanish", "F7-111", "flip7", "a round's cards leave the game instead of going to the discard pile",
+           "patch", patch=_round_cards_vanish),
+    Mutant("dealer-stays", "F7-112", "flip7", "the same player deals every round", "patch", patch=_dealer_stays),
+    Mutant("no-mid-round-reshuffle", "F7-113", "flip7", "an empty deck is never rebuilt from the discard pile in a round",
+           "table", table=_default("reshuffles", "0")),
+    Mutant("empty-deck-hit-nothing", "F7-115", "flip7", "a Hit on an empty deck and discard pile does nothing (no Stay)",
+           "patch", patch=_empty_deck_hit_nothing),
+    Mutant("game-ends-at-150", "F7-120", "flip7", "the game ends when a total reaches 150", "table",
+           table=_default("target_score", "150")),
+    Mutant("tie-shared-win", "F7-121", "flip7", "tied leaders at game end share the win", "table",
+           table=_default("tie", "shared-win")),
+    # --- Flip 7: With a Vengeance
+    Mutant("v-deal-starts-at-dealer", "V-012", "vengeance", "the deal and the offers start with the dealer", "table",
+           table=_round("start_seat", "dealer")),
+    Mutant("v-stayed-not-targetable", "V-015", "vengeance", "a player who stayed cannot be chosen for an action", "table",
+           table=_default("stayed_targetable", "no")),
+    Mutant("v-busted-cards-discarded", "V-020", "vengeance", "a busted line goes to the discard pile at once", "table",
+           table=_default("busted_cards", "discard")),
+    Mutant("v-flip7-at-six", "V-022", "vengeance", "six different numbers make a Flip 7", "table",
+           table=_threshold("flip7_distinct", 6)),
+    Mutant("zero-scores", "V-030", "vengeance", "The Zero does not make the round score 0 without a Flip 7", "table",
+           table=_scoring("sum_numbers", "multiply", "add_modifiers", "floor_zero", "flip7_bonus")),
+    Mutant("zero-may-stay", "V-031", "vengeance", "a player holding The Zero may Stay", "table", table=_traits("0", ["zero"])),
+    Mutant("unlucky7-busts", "V-033", "vengeance", "Unlucky 7 is an ordinary 7 (no wipe, it busts beside a 7)", "table",
+           table=_traits("unlucky7", [])),
+    Mutant("lucky13-busts", "V-036", "vengeance", "Lucky 13 lets no second 13 in", "table", table=_traits("lucky13", [])),
+    Mutant("lucky13-triple", "V-036", "vengeance", "with Lucky 13, a third 13 does not bust", "patch", patch=_lucky13_triple),
+    Mutant("zero-jom-flip7", "V-038", "vengeance", "The Zero's holder stopped by Just One More can still make a Flip 7",
+           "table", table=_default("zero_just_one_more", "general-rules")),
+    Mutant("jom-no-stay", "V-043", "vengeance", "Just One More's target does not Stay after the card", "table",
+           table=_effect("just_one_more", then_stay=False)),
+    Mutant("flip-four-three-cards", "V-044", "vengeance", "a Flip Four draws three cards", "table",
+           table=_effect("flip_four", count=3)),
+    Mutant("flip-four-immediate", "V-044", "vengeance", "actions and modifiers flipped in a Flip Four act at once", "table",
+           table=_default("flip_four_cards", "immediate")),
+    Mutant("swap-own-and-other", "V-045", "vengeance", "a Swap must take one of its target's own cards", "table",
+           table=_default("swap_scope", "own-and-other")),
+    Mutant("swap-no-receiving-rules", "V-045", "vengeance", "swapped cards never bust their new line", "patch",
+           patch=_swap_no_receiving_rules),
+    Mutant("steal-no-receiving-rules", "V-046", "vengeance", "a stolen card never busts nor completes a Flip 7", "patch",
+           patch=_steal_no_receiving_rules),
+    Mutant("discard-by-recipient", "V-047", "vengeance", "the recipient of a Discard picks the card", "table",
+           table=_default("discard_chooser", "recipient")),
+    Mutant("unusable-refused", "V-048", "vengeance", "an action with no card to act on is not discarded but must be played",
+           "table", table=_default("unusable_actions", "refuse")),
+    Mutant("modifier-to-busted", "V-050", "vengeance", "a modifier may be given to a busted player outside Brutal Mode", "table",
+           table=lambda d: d["round"]["modifier_targets"]["values"].update({"false": "any"})),
+    Mutant("half-after-negatives", "V-052", "vengeance", "÷2 halves the score after the negatives are taken off", "table",
+           table=_scoring("sum_numbers", "add_modifiers", "multiply", "floor_zero", "zero_unless_flip7", "flip7_bonus")),
+    Mutant("no-floor-at-zero", "V-053", "vengeance", "a round score may drop below 0 outside Brutal Mode", "table",
+           table=_scoring("sum_numbers", "multiply", "add_modifiers", "zero_unless_flip7", "flip7_bonus")),
+    Mutant("brutal-floor", "V-080", "vengeance", "Brutal Mode still floors round scores at 0", "table",
+           table=lambda d: d["scoring"][3]["unless"]["values"].update({"true": False})),
+    Mutant("brutal-busted-zero", "V-081", "vengeance", "in Brutal Mode a busted player scores 0", "table",
+           table=_round("busted_score", "zero")),
+    Mutant("brutal-no-flip7-choice", "V-082", "vengeance", "in Brutal Mode the Flip 7 maker always takes the 15 points",
+           "table", table=_round("flip7_choice", False)),
+    Mutant("brutal-busted-all-negatives", "V-084", "vengeance", "in Brutal Mode a busted player scores every negative held",
+           "table", table=_default("brutal_busted", "all-negatives")),
 )  # fmt: skip
 
 
