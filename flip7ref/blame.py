@@ -92,6 +92,34 @@ def play_first(rules: Sequence[str], edition: Edition) -> tuple[str, ...]:
 _SPANS: dict[int, tuple[Sequence[State], list[tuple[int, int]]]] = {}
 
 
+DECISION_EVENTS = {"play": "target_chosen", "give": "second_chance_given", "keep_or_give": "second_chance_given",
+                   "assign": "assigned", "flip7_bonus": "flip7_bonus_chosen"}
+"""The event a decision of each kind (`flip7ref.state.State.pending`) produces."""
+
+CARD_EVENTS = {"swap": "swapped", "steal": "stolen", "discard_card": "card_discarded"}
+"""For a ``cards`` decision, the event of the card's primitive."""
+
+
+def decision_rules(state: State) -> tuple[str, ...]:
+    """The rule ids governing the decision a state is at: the table's rules for the event that
+    decision produces (``target_chosen/CARD`` or ``/CATEGORY`` for a target, ``swapped`` for
+    a Swap's cards...), then `flip7ref.replay.rules_at`, the rules on the box last."""
+    edition = state.game.edition
+    kind, card = state.pending()
+    found: list[str] = []
+    event = DECISION_EVENTS.get(kind)
+    if kind == "cards" and card is not None:
+        effect = edition.card(card).effect or {}
+        event = CARD_EVENTS.get(str(effect.get("primitive")))
+    if event is not None:
+        data: dict[str, Any] = {"type": event}
+        if card is not None:
+            data["card"] = card
+        found.extend(rules_of(data, edition))
+    found.extend(rules_at(state))
+    return play_first(found, edition)
+
+
 def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
     """For each state, the range of indices of the events its step added (the first state's:
     those of the set-up, a deal included)."""
@@ -288,9 +316,14 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         elif d.key == "next" and states:
             final = states[-1]
             found: tuple[str, ...] = ()
-            if final.current_player not in (CHANCE, TERMINAL):
+            start = _steps(states)[-1][0]
+            marked = [i for i in range(start, len(events)) if _maps_field(events[i], edition, "next")]
+            if d.index == "player" and marked:
+                found = rules_of(events[marked[-1]], edition, "next")
+            elif final.current_player not in (CHANCE, TERMINAL):
                 turns = tuple(r.id for r in edition.rules.values() if r.topic == "turns")
-                found = (*turns, *rules_at(final)) if d.index == "player" and final.pending()[0] == "offer" else rules_at(final)
+                node = decision_rules(final)
+                found = (*turns, *node) if d.index == "player" and final.pending()[0] == "offer" else node
             add(len(events), found or (rules_of(events[-1], edition) if events else ()))
         elif d.key in ("draw", "discard_count") and states:
             add(_END, _discard_candidate(states, events, edition))
