@@ -200,8 +200,15 @@ def score_details(
             cards.append(str(ev.get("card")))
         if ev.get("seat") == seat and ev.get("type") == "busted":
             busted = True
-    out: list[str] = []
     game = before.game if before is not None else None
+    return line_details(edition, game, cards, busted, scored.get("flip7") == seat, scored.get("flip7") is not None)
+
+
+def line_details(edition: Edition, game: Any, cards: Sequence[str], busted: bool, made: bool, flip7_round: bool) -> list[str]:
+    """`score_details` for a line of card ids: ``made`` its seat's Flip 7, ``flip7_round`` a
+    Flip 7 ended the round; ``game``: the `flip7ref.game.Game` played (its Brutal Mode
+    settings), or None."""
+    out: list[str] = []
     kinds = []
     for card in cards:
         with contextlib.suppress(CardError):
@@ -212,10 +219,9 @@ def score_details(
         last = max((i for i, c in enumerate(kinds) if c.category == "number"), default=-1)
         held = any(c.modifier is not None and c.modifier[1] < 0 for c in kinds[:last])
         return ["brutal_busted_held", "brutal_busted"] if held else ["brutal_busted", "brutal_busted_held"]
-    maker = scored.get("flip7")
-    if maker is not None and maker != seat:
+    if flip7_round and not made:
         out.append("flip7_other")
-    if any("zero" in c.traits for c in kinds) and maker != seat:
+    if any("zero" in c.traits for c in kinds) and not made:
         out.append("zero_unless_flip7")
     mods = [c.modifier for c in kinds if c.category == "modifier" and c.modifier is not None]
     if any(op != "add" for op, _ in mods) and any(c.category == "number" for c in kinds):
@@ -224,10 +230,32 @@ def score_details(
         out.append("floor_zero" if game is None or game.floors_at_zero else "brutal_negative")
     if any(op == "add" for op, _ in mods):
         out.append("add_modifiers")
-    if maker == seat:
+    if made:
         out.append("flip7_bonus")
     out.append("sum_numbers")
     return out
+
+
+def _scoring_case(prepared: Prepared, diffs: Sequence[Difference], edition: Edition) -> tuple[str, ...]:
+    """A ``scoring`` case: a Flip 7 flag that differs is blamed on the rules of the line's
+    unusual cards (the 0, the modifiers) before the Flip 7's; a score on `line_details`."""
+    from .game import Game
+
+    cards = [str(c) for c in prepared.case.get("line") or ()]
+    made = bool(prepared.run.observed.get("flip7"))
+    found: list[str] = []
+    if any(d.key == "flip7" for d in diffs):
+        for card in dict.fromkeys(cards):
+            with contextlib.suppress(CardError):
+                c = edition.card(card)
+                if c.category == "modifier" or (c.category == "number" and c.rank == 0):
+                    found.extend(play_first(c.rules, edition)[:1])
+        found.extend(edition.event_rules.get("flip7", ()))
+    else:
+        game = Game(edition, 1, dict(prepared.options))
+        for detail in line_details(edition, game, cards, False, made, made):
+            found.extend(edition.event_rules.get(f"round_scored/{detail}", ()))
+    return play_first(found, edition)
 
 
 def _score_rules(run_states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
@@ -280,6 +308,8 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         else:
             add(i, rules_of(ref, edition))
 
+    if case.get("kind") == "scoring":
+        return _scoring_case(prepared, diffs, edition) or tuple(case["rules"])
     theirs = [e for e in (observed or {}).get("events") or [] if isinstance(e, Mapping)]
     if keep is not None:
         theirs = [e for e in theirs if e.get("type") in keep]
