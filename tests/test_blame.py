@@ -92,8 +92,8 @@ def test_an_action_refused_as_another_seats_is_blamed_on_the_turn_rules() -> Non
     """An engine saying "action 1 is seat 1's by the case, but it is seat 2's decision" has the
     turn order wrong: blamed on the rules on turns first (F7-030), not on the Stay rule of the
     offer (F7-033) nor on the deck's make-up (F7-007)."""
-    case = _case("F7-C0001")
-    prepared = _prepared(case)
-    result = failed(prepared, "engine errored: action 1 ('hit') is seat 1's by the case, but it is seat 2's decision")
+    prepared = _prepared(_case("F7-C0404"))
+    assert prepared.actors[:2] == (0, 1)
+    result = failed(prepared, "engine errored: action 2 ('hit') is seat 1's by the case, but it is seat 2's decision")
     assert result.blame[0] == "F7-030"
     assert "F7-007" not in result.blame[:3]
