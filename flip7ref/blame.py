@@ -57,12 +57,21 @@ def _details(data: Mapping[str, Any], edition: Edition) -> list[str]:
     return details
 
 
-def rules_of(data: Mapping[str, Any], edition: Edition, field: str | None = None) -> tuple[str, ...]:
+def rules_of(
+    data: Mapping[str, Any], edition: Edition, field: str | None = None, cause: Mapping[str, Any] | None = None
+) -> tuple[str, ...]:
     """The rule ids behind one event (a protocol dict), for what it does to ``field`` (a seat
     field such as ``kept``, or ``discard``) when given: ``TYPE/DETAIL@FIELD``, ``TYPE@FIELD``,
-    then `flip7ref.replay.event_rules`.  Empty for an event the table does not map."""
+    then, when the event came right after ``cause`` in the same step, ``TYPE<CAUSE/DETAIL``
+    and ``TYPE<CAUSE`` (a bust caused by a Steal: ``busted<stolen``), then
+    `flip7ref.replay.event_rules`.  Empty for an event the table does not map."""
     table = edition.event_rules
     kind = data.get("type")
+    if cause is not None:
+        for detail in [*_details(cause, edition), None]:
+            key = f"{kind}<{cause.get('type')}" + (f"/{detail}" if detail is not None else "")
+            if key in table:
+                return table[key]
     if field is not None:
         for detail in _details(data, edition):
             if f"{kind}/{detail}@{field}" in table:
@@ -137,6 +146,14 @@ def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
     return spans
 
 
+def _cause(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int) -> Mapping[str, Any] | None:
+    """The event before event ``index`` in the same step, or None (the first of its step)."""
+    for start, end in _steps(states):
+        if start <= index < end:
+            return events[index - 1] if index > start else None
+    return None
+
+
 def _about(data: Mapping[str, Any], seat: int) -> bool:
     return seat in (data.get("seat"), data.get("target"))
 
@@ -159,7 +176,7 @@ def _seat_candidate(run_states: Sequence[State], events: Sequence[Mapping[str, A
         marked = [i for i in about if _maps_field(events[i], edition, key)]
         if marked or about:
             i = (marked or about)[-1]
-            return i, rules_of(events[i], edition, key)
+            return i, rules_of(events[i], edition, key, cause=_cause(run_states, events, i))
         if k == 0:
             return None
         return (end - 1 if end > start else start), ()
@@ -306,7 +323,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             have = other.get("scores") if isinstance(other, Mapping) else None
             add(i, _score_rules(states, events, i, ref.get("scores"), have, edition, same_scores))
         else:
-            add(i, rules_of(ref, edition))
+            add(i, rules_of(ref, edition, cause=_cause(states, events, i)))
 
     if case.get("kind") == "scoring":
         return _scoring_case(prepared, diffs, edition) or tuple(case["rules"])
@@ -320,7 +337,10 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                 break
         else:
             if len(theirs) > len(shown):
-                add(len(events), rules_of(theirs[len(shown)], edition))
+                last = _steps(states)[-1][0] if states else len(events)
+                marked = [i for i in range(last, len(events)) if _maps_field(events[i], edition, "next")]
+                extra = rules_of(events[marked[-1]], edition, "next") if marked else rules_of(theirs[len(shown)], edition)
+                add(len(events), extra)
     for d in diffs:
         if d.key == "events_include" and isinstance(d.other, Mapping):
             want = d.other

@@ -21,6 +21,7 @@ from flip7ref import harness, perft_check
 from flip7ref.checking import Prepared, check_declaration, prepare
 from flip7ref.conformance import Case, CaseResult
 from flip7ref.errors import Flip7RefError
+from flip7ref.perft import leaves as perft_leaves
 
 if __package__ in (None, ""):  # run as a script: the repository's root on the path
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -80,6 +81,17 @@ def _prepare(case: Case, impl: Mapping[str, Any]) -> Prepared | CaseResult:
     return found
 
 
+_LEAVES: dict[str, list[Any]] = {}
+
+
+def _leaves(case: Case) -> list[Any]:
+    """`flip7ref.perft.leaves` of a perft case (the reference's deal orders), remembered."""
+    key = json.dumps(case, sort_keys=True, default=str)
+    if key not in _LEAVES:
+        _LEAVES[key] = list(perft_leaves(case))
+    return _LEAVES[key]
+
+
 def run_mutant(name: str, cases: Sequence[Case], *, protocol: bool = False, timeout: float = 60.0,
                validate: bool = True) -> list[CaseResult]:  # fmt: skip
     """Every case of ``cases`` checked on the mutant ``name``; over the protocol (a subprocess
@@ -93,12 +105,13 @@ def run_mutant(name: str, cases: Sequence[Case], *, protocol: bool = False, time
     engine = InProcessEngine(MUTANTS[name], validate=validate)
     impl = engine.start()
     assert check_declaration(impl) is None
-    saved = harness.prepare, perft_check.prepare
+    saved = harness.prepare, perft_check.prepare, perft_check.leaves
     harness.prepare = perft_check.prepare = _prepare  # type: ignore[assignment]
+    perft_check.leaves = _leaves  # type: ignore[assignment]
     try:
         return [harness._run_one(engine, impl, seq, case, True) for seq, case in enumerate(cases)]  # type: ignore[arg-type]
     finally:
-        harness.prepare, perft_check.prepare = saved
+        harness.prepare, perft_check.prepare, perft_check.leaves = saved
 
 
 def run_all(names: Sequence[str], cases: Sequence[Case], *, workers: int = 2) -> dict[str, list[CaseResult]]:
@@ -108,10 +121,16 @@ def run_all(names: Sequence[str], cases: Sequence[Case], *, workers: int = 2) ->
         return {n: run_mutant(n, cases, validate=False) for n in names}
     import multiprocessing
 
+    done: dict[str, list[CaseResult]] = {}
+    for edition in dict.fromkeys(MUTANTS[n].edition for n in names):  # in this process first: the workers
+        first = next(n for n in names if MUTANTS[n].edition == edition)  # inherit the remembered preparations
+        done[first] = run_mutant(first, cases, validate=False)
+    rest = [n for n in names if n not in done]
     context = multiprocessing.get_context("fork")
     with context.Pool(workers) as pool:
-        out = pool.starmap(_run_named, [(n, cases) for n in names], chunksize=1)
-    return dict(zip(names, out, strict=True))
+        out = pool.starmap(_run_named, [(n, cases) for n in rest], chunksize=1)
+    done.update(zip(rest, out, strict=True))
+    return {n: done[n] for n in names}
 
 
 def _run_named(name: str, cases: Sequence[Case]) -> list[CaseResult]:
