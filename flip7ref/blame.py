@@ -337,8 +337,8 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                 break
         else:
             if len(theirs) > len(shown):
-                last = _steps(states)[-1][0] if states else len(events)
-                marked = [i for i in range(last, len(events)) if _maps_field(events[i], edition, "next")]
+                tail = _steps(states)[-1][0] if states else len(events)
+                marked = [i for i in range(tail, len(events)) if _maps_field(events[i], edition, "next")]
                 extra = rules_of(events[marked[-1]], edition, "next") if marked else rules_of(theirs[len(shown)], edition)
                 add(len(events), extra)
     for d in diffs:
