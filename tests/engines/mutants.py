@@ -612,7 +612,7 @@ _add(
     Mutant("tie-shared-win", "F7-121", "flip7", "tied leaders at game end share the win", "table",
            table=_default("tie", "shared-win")),
     # --- Flip 7: With a Vengeance
-    Mutant("v-deal-starts-at-dealer", "V-011", "vengeance", "the deal and the offers start with the dealer", "table",
+    Mutant("v-deal-starts-at-dealer", "V-012", "vengeance", "the deal and the offers start with the dealer", "table",
            table=_round("start_seat", "dealer")),
     Mutant("v-stayed-not-targetable", "V-042", "vengeance", "a player who stayed cannot be chosen for an action", "table",
            table=_default("stayed_targetable", "no")),
