@@ -4,7 +4,8 @@ Every mutant (the reference with one rule broken) is run against the whole suite
 the harness's per-case path: the **kill rate** (mutants failing at least one case) must be
 100 %; the **blame accuracy** (of a mutant's failing cases, the share whose first blamed
 rule is the broken one; mean over the mutants) has the goal 90 %, with the broken rule among
-the blamed in 98 %; until reached, the measured figures are floors (`ACCURACY_FLOOR`).  conformance/README.md prints these figures and one row per mutant;
+the blamed in 98 %; until reached, the measured figures are floors (`ACCURACY_FLOOR`).
+conformance/README.md prints these figures and one row per mutant;
 ``python tests/engines/mutant_runs.py --update`` regenerates that table.
 
 The whole suite runs in-process (`tests.engines.mutant_runs.InProcessEngine`, two worker
