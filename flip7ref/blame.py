@@ -231,7 +231,7 @@ def line_details(edition: Edition, game: Any, cards: Sequence[str], busted: bool
         with contextlib.suppress(CardError):
             kinds.append(edition.card(card))
     if busted:
-        if game is None or game.busted_score != "modifiers":
+        if game is None or game.bust_scores_nothing:  # the game's own flag (V-081), not a second reading of it
             return ["busted"]
         last = max((i for i, c in enumerate(kinds) if c.category == "number"), default=-1)
         held = any(c.modifier is not None and c.modifier[1] < 0 for c in kinds[:last])
