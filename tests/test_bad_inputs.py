@@ -45,6 +45,13 @@ def _input(entry: dict[str, Any], tmp_path: Path) -> Path | None:
         text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
         path.write_text(text + "#" * entry["generate"][1] + "\n", encoding="utf-8")
         return path
+    if entry.get("generate", [None])[0] == "without":  # a shipped table with one top-level section left out
+        _, edition, section = entry["generate"]
+        data = yaml.safe_load((spec_dir() / "editions" / f"{edition}.yaml").read_text(encoding="utf-8"))
+        del data[section]
+        path = tmp_path / f"{entry['id']}.yaml"
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        return path
     if entry.get("generate", [None])[0] == "transcript-padding":  # a transcript file past the size limit
         path = tmp_path / f"{entry['id']}.json"
         path.write_bytes(b" " * entry["generate"][1] + b"{}")
