@@ -68,8 +68,8 @@ def _params(kind: str) -> list[Any]:
     ]
 
 
-def _fill(text: str, path: Path | None) -> str:
-    return text.replace("{input}", str(path)).replace("{corpus}", str(CORPUS))
+def _fill(text: str, path: Path | None, tmp_path: Path | None = None) -> str:
+    return text.replace("{input}", str(path)).replace("{corpus}", str(CORPUS)).replace("{tmp}", str(tmp_path))
 
 
 def test_the_corpus_ids_are_unique_and_every_file_is_used() -> None:
@@ -86,7 +86,7 @@ def test_a_bad_command_line_input_exits_2_with_one_line(entry: dict[str, Any], t
     if "needs" in entry and importlib.util.find_spec(entry["needs"]) is None:
         pytest.skip(f"needs {entry['needs']} (an optional extra)")
     path = _input(entry, tmp_path)
-    args = [_fill(a, path) for a in entry["args"]]
+    args = [_fill(a, path, tmp_path) for a in entry["args"]]
     try:
         status: object = main(args)
     except SystemExit as exc:  # argparse's own errors
@@ -103,6 +103,8 @@ def test_a_bad_command_line_input_exits_2_with_one_line(entry: dict[str, Any], t
     expected = re.escape(_fill(entry["stderr"], path)).replace(re.escape("{n}"), r"\d+")
     assert re.fullmatch(expected, lines[0]), (lines[0], entry["stderr"])
     assert "Traceback" not in err
+    if "writes_nothing" in entry:  # a refused command leaves no file behind, not even a half-written one
+        assert not Path(_fill(entry["writes_nothing"], path, tmp_path)).exists()
 
 
 @pytest.mark.parametrize("entry", _params("state"))
