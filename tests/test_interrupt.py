@@ -76,9 +76,10 @@ COMMANDS = {
 SLOW_TO_STOP = {"simulate-workers": "the --workers pool is sometimes still running 10 s after Ctrl-C (not fixed yet)"}
 
 
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=pytest.mark.xfail(reason=why, strict=False)) if (why := SLOW_TO_STOP.get(n)) else n for n in COMMANDS]
-)
+_XFAIL = {n: pytest.mark.xfail(reason=why, strict=False) for n, why in SLOW_TO_STOP.items()}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=[_XFAIL[n]] if n in _XFAIL else []) for n in COMMANDS])
 def test_ctrl_c_stops_the_command_within_2_s(name: str, startup: float, long_transcript: Path) -> None:
     argv = [sys.executable, "-m", "flip7ref.cli", *(a.replace("{transcript}", str(long_transcript)) for a in COMMANDS[name])]
     proc = subprocess.Popen(
