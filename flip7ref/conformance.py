@@ -75,17 +75,26 @@ def load_cases(paths: Iterable[str | Path] | None = None) -> list[Case]:
     Raises:
         SpecError: a malformed file, or a case id used twice (both places named).
     """
+    return [case for _, _, case in load_located_cases(paths)]
+
+
+def load_located_cases(paths: Iterable[str | Path] | None = None) -> list[tuple[str, int, Case]]:
+    """Like `load_cases`, with where each case is: ``(file, index in the file's cases, case)``.
+
+    Raises:
+        SpecError: a malformed file, or a case id used twice (both places named).
+    """
     files: list[Path] = []
     for root in [cases_dir()] if paths is None else [Path(p) for p in paths]:
         files.extend(sorted(root.rglob("*.yaml")) if root.is_dir() else [root])
     seen: dict[str, str] = {}
-    out: list[Case] = []
+    out: list[tuple[str, int, Case]] = []
     for f in files:
-        for case in load_case_file(f):
+        for i, case in enumerate(load_case_file(f)):
             if case["id"] in seen:
                 raise SpecError(str(f), f"id {case['id']}", f"a case id not used before (also in {seen[case['id']]})")
             seen[case["id"]] = str(f)
-            out.append(case)
+            out.append((str(f), i, case))
     return out
 
 

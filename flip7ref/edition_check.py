@@ -137,3 +137,82 @@ def check_meaning(data: Mapping[str, Any], options: Mapping[str, OptionSpec], fi
                     f"implement; expected {allowed}",
                 )
 
+
+
+def _spellings(card: Mapping[str, Any]) -> list[tuple[str, list[object], str]]:
+    """Every spelling by which a card of the table is looked up: ``(spelling, path in
+    the card, what it is in words)`` for the id, each alias and each name (compared
+    case-folded, a final ``!`` left off, as `flip7ref.edition.Edition.card` does)."""
+    found: list[tuple[str, list[object], str]] = [(str(card["id"]), ["id"], "the id")]
+    found.extend((str(a), ["aliases", j], "an alias") for j, a in enumerate(card.get("aliases") or ()))
+    found.extend((str(n), ["names", lang], f"the {lang} name") for lang, n in (card.get("names") or {}).items())
+    return found
+
+
+def check_structure(data: Mapping[str, Any], file: str) -> None:
+    """Check what the schema cannot say about a table's cards, thresholds, scoring and
+    rule catalogue: the checks that refuse a schema-valid table of no playable meaning.
+
+    - no alias or name of one card spells the id, an alias or a name of another
+      (``Edition.card`` would find the wrong card; ids, aliases and names compare
+      case-folded, a final ``!`` left off);
+    - the deck holds at least one number card (F7-004, V-005);
+    - ``thresholds.flip7_distinct`` is at most what one line can hold without a bust
+      (the number ranks of the deck, plus one for each ``pair_allowed`` card; F7-050);
+    - the scoring pipeline has each step at most once and a ``sum_numbers`` step (F7-100);
+    - a table that cites rule ids (a card's, an option's or an event's ``rules``) has a
+      rule catalogue (``rules:``), so that each citation is checked against it.
+
+    Args:
+        data: the table as plain data, valid by the edition schema.
+        file: the file name to put in error messages.
+
+    Raises:
+        SpecError: naming ``file``, the path of the field at fault and what was expected.
+    """
+    cards = list(data.get("cards") or ())
+    owner: dict[str, tuple[int, str]] = {}
+    for i, card in enumerate(cards):
+        for spelling, where, what in _spellings(card):
+            for key in {spelling.casefold(), spelling.casefold().rstrip("!")}:
+                if not key:
+                    continue
+                other = owner.get(key)
+                if other is not None and other[0] != i:
+                    raise SpecError(
+                        file,
+                        pointer(["cards", i, *where]),
+                        f"a spelling no other card uses ({spelling!r} is also {other[1]} of card {cards[other[0]]['id']!r})",
+                    )
+                owner.setdefault(key, (i, what))
+    numbers = [c for c in cards if c.get("category") == "number"]
+    if not numbers:
+        raise SpecError(file, "/cards", "at least one number card (category: number)")
+    ranks = {c.get("rank") for c in numbers}
+    reach = len(ranks) + sum(1 for c in numbers if "pair_allowed" in (c.get("traits") or ()))
+    needed = (data.get("thresholds") or {}).get("flip7_distinct")
+    if isinstance(needed, int) and needed > reach:
+        raise SpecError(
+            file,
+            "/thresholds/flip7_distinct",
+            f"at most {reach} (the most numbers one line can hold without a bust: the deck's number cards "
+            f"have {len(ranks)} ranks), found {needed}",
+        )
+    steps = [s.get("step") for s in data.get("scoring") or ()]
+    for j, step in enumerate(steps):
+        if step in steps[:j]:
+            also = f"/scoring/{steps.index(step)}"
+            raise SpecError(file, pointer(["scoring", j, "step"]), f"each scoring step once ({step!r} is also at {also})")
+    if "sum_numbers" not in steps:
+        raise SpecError(file, "/scoring", "a scoring pipeline with a 'sum_numbers' step (the sum of the number cards)")
+    if not data.get("rules"):
+        cited = [(["cards", i, "rules"], c.get("rules")) for i, c in enumerate(cards)]
+        cited += [(["options", n, "rules"], o.get("rules")) for n, o in (data.get("options") or {}).items()]
+        cited += [(["events", k], v) for k, v in (data.get("events") or {}).items()]
+        for path, ids in cited:
+            if ids:
+                raise SpecError(
+                    file,
+                    "/rules",
+                    f"a rule catalogue (rules:) to check the cited rule ids against ({pointer(path)} cites {ids[0]})",
+                )

@@ -58,7 +58,8 @@ class Frame:
 
     Class attributes: ``name`` (the frame's kind, ``Deal.name == "deal"``), ``FIELDS``
     (the field names in constructor order), ``KINDS`` (each field's type as text:
-    ``int``, ``str``, ``tuple[int, ...]``, ``tuple[tuple[int, int, int], ...]``),
+    ``int``, ``str``, ``tuple[int, ...]``, ``tuple[target, ...]`` (seats or -1),
+    ``tuple[tuple[int, int, int], ...]``),
     ``CARD_FIELDS`` / ``CARD_LISTS`` (the fields holding one card code / a tuple of
     them, written as card ids in the JSON form), ``automatic`` (True for a frame that
     settling always takes off the top: never the top of a settled stack).

@@ -12,10 +12,8 @@ import collections
 import contextlib
 import json
 import math
-import os
 import queue
 import shlex
-import signal
 import subprocess
 import sys
 import threading
@@ -29,6 +27,7 @@ from .checking import check_declaration, cut, failed, prepare, verdict
 from .conformance import Case, CaseResult, errored, observe
 from .errors import Flip7RefError
 from .probe import engine_sender, probe_failure
+from .reaper import kill_engine, spawn
 from .spec import edition_ids, load_edition, load_schema
 
 PROTOCOL_VERSION = 2
@@ -227,7 +226,8 @@ class Engine:
     """A foreign engine process speaking the protocol.
 
     The engine runs in its own process group (a shell wrapper's children too), which
-    is killed as a whole when the engine is restarted or closed.  Every read and write
+    is killed as a whole when the engine is restarted or closed, with any process of the
+    engine's that left the group (`flip7ref.reaper`).  Every read and write
     is bounded by the timeout; lines longer than `LINE_LIMIT` bytes are cut off.
 
     Args:
@@ -253,6 +253,7 @@ class Engine:
         self.offered = version
         self.version = version
         self.proc: subprocess.Popen[bytes] | None = None
+        self.token = ""
         self.lines: queue.Queue[bytes | int | None] = queue.Queue()
         self.impl: dict[str, Any] = {}
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
@@ -291,9 +292,7 @@ class Engine:
         if not argv:
             raise EngineError("the engine command is empty")
         try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
-            )
+            self.proc, self.token = spawn(argv)  # its own session, its processes marked (flip7ref.reaper)
         except OSError as exc:
             raise EngineError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
         self.lines = queue.Queue()
@@ -404,10 +403,9 @@ class Engine:
         return response
 
     def _kill(self) -> None:
-        """Kill the engine's whole process group (SIGKILL)."""
+        """Kill the engine's whole process group and every process of its that left it (SIGKILL)."""
         if self.proc is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
+            kill_engine(self.proc.pid, self.token)
 
     def close(self) -> None:
         """Send ``stop``, give the engine 2 s to exit, then kill its process group."""

@@ -329,6 +329,7 @@ _FIELD_WORDS = {
     "str": "a string",
     "bool": "true or false",
     "tuple[int, ...]": "a list of whole numbers from 0",
+    "tuple[target, ...]": "a list of seats, or -1 for a card no seat could take",
     "tuple[tuple[int, int, int], ...]": "a list of [card, seat, seat] entries",
 }
 
@@ -372,6 +373,8 @@ def check_frame_args(cls: Any, args: list[Any], index: int) -> None:
             ok = type(value) is bool
         elif kind == "tuple[int, ...]":
             ok = isinstance(value, tuple) and all(type(v) is int and v >= 0 for v in value)
+        elif kind == "tuple[target, ...]":  # seats chosen, -1 where none could be (the frame's check bounds them)
+            ok = isinstance(value, tuple) and all(type(v) is int and v >= -1 for v in value)
         elif kind == "tuple[tuple[int, int, int], ...]":
             ok = isinstance(value, tuple) and all(
                 isinstance(t, tuple) and len(t) == 3 and all(type(v) is int for v in t) for t in value

@@ -279,16 +279,18 @@ def replay(data: Mapping[str, Any], edition: Any = None) -> ReplayResult:
         ok = index is None if agrees is None else agrees
         return ReplayResult(ok, done, index, message, rules, state.totals, state.winners, state)
 
+    # the rules of a divergence are looked up only when there is one (the game's whole history
+    # is walked for them: at every step, a 400,000-step replay took quadratic time)
     for i, step in enumerate(data["steps"]):
         player = state.current_player
-        rules = divergence_rules(state)
         if "checkpoint" in step:
             problem = _checkpoint(state, step["checkpoint"])
             if problem is not None:
-                return verdict(i, problem, _event_rules_of(state, "round_scored") or rules)
+                return verdict(i, problem, _event_rules_of(state, "round_scored") or divergence_rules(state))
             continue
         if player == TERMINAL:
-            return verdict(i, f"the game is over (winners {list(state.winners)}), but the transcript goes on", rules)
+            why = f"the game is over (winners {list(state.winners)}), but the transcript goes on"
+            return verdict(i, why, divergence_rules(state))
         if "draw" in step:
             if player != CHANCE:
                 legal = ", ".join(state.legal_action_strings())
@@ -299,7 +301,7 @@ def replay(data: Mapping[str, Any], edition: Any = None) -> ReplayResult:
             except Flip7RefError:
                 left = ", ".join(f"{c} x{round(p * len(state.draw))}" for c, p in state.chance_outcomes())
                 why = f"{step['draw']!r} cannot be drawn: no copy is left in the draw pile (left: {left})"
-                return verdict(i, why, rules)
+                return verdict(i, why, divergence_rules(state))
             continue
         if player == CHANCE:
             why = f"seat {step['seat']} decided {step['action']!r}, but a card must be drawn first"
@@ -310,7 +312,7 @@ def replay(data: Mapping[str, Any], edition: Any = None) -> ReplayResult:
         try:
             state = state.apply(step["action"])
         except Flip7RefError as exc:
-            return verdict(i, str(exc), rules)
+            return verdict(i, str(exc), divergence_rules(state))
     final = data.get("final") or {}
     if final and not state.is_terminal():
         pending = state.pending()[0]

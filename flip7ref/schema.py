@@ -45,18 +45,77 @@ def pointer(parts: Sequence[object]) -> str:
 def validate(data: object, schema_name: str, file: str) -> None:
     """Validate ``data`` against a schema of ``spec/schema``.
 
+    A transcript's steps are checked one by one (`_validate_steps`): the error is then
+    the first bad step's.
+
     Raises:
         SpecError: naming ``file``, the path of the most relevant violation and
             what the schema expected there.
     """
+    schema = load_schema(schema_name)
+    if schema_name == "transcript" and isinstance(data, dict) and isinstance(data.get("steps"), list):
+        _validate_steps(data, schema, file)
+        return
+    validator = strict_validator()(schema)
+    _raise_best(validator.iter_errors(data), file, ())
+
+
+def _raise_best(errors: Any, file: str, prefix: Sequence[object]) -> None:
+    """Raise the most relevant of jsonschema ``errors`` (if any) as a one-line SpecError."""
     import jsonschema.exceptions
 
-    validator = strict_validator()(load_schema(schema_name))
-    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    error = jsonschema.exceptions.best_match(errors)
     if error is not None:
         expected = _schema_expectation(error)
         found = short_repr(error.instance)
-        raise SpecError(file, pointer(error.absolute_path), expected, problem=f"found {found}; expected {expected}")
+        where = pointer([*prefix, *error.absolute_path])
+        raise SpecError(file, where, expected, problem=f"found {found}; expected {expected}")
+
+
+def _integer(value: object, low: int | None = None) -> bool:
+    return type(value) is int and (low is None or value >= low)
+
+
+def _integers(value: object) -> bool:
+    return isinstance(value, list) and all(_integer(v) for v in value)
+
+
+def _plain_step(step: object) -> bool:
+    """Whether a transcript step is certainly valid by the transcript schema's step
+    branches (a draw, a decision or a checkpoint): a quick test in plain Python, so that
+    jsonschema needs to look only at a step it does not pass."""
+    if not isinstance(step, dict):
+        return False
+    if len(step) == 1 and "draw" in step:
+        return isinstance(step["draw"], str)
+    if len(step) == 2 and "seat" in step and "action" in step:
+        return _integer(step["seat"], 0) and isinstance(step["action"], str)
+    if len(step) == 1 and "checkpoint" in step:
+        point = step["checkpoint"]
+        return (
+            isinstance(point, dict)
+            and set(point) <= {"round", "scores", "totals"}
+            and ("round" not in point or _integer(point["round"], 1))
+            and all(_integers(point.get(key, [])) for key in ("scores", "totals"))
+        )
+    return False
+
+
+def _validate_steps(data: dict[str, Any], schema: dict[str, Any], file: str) -> None:
+    """Validate a transcript: its envelope with jsonschema (the steps as an array), then
+    each step with `_plain_step`, and a step it does not pass with jsonschema against the
+    step schema, so that the error is the one jsonschema gives for that step (with its
+    path under ``/steps/N``).  A transcript of 400,000 steps is checked in a fraction of
+    the time the whole schema takes; the first bad step is the one named."""
+    envelope = {**schema, "properties": {**schema["properties"], "steps": {"type": "array"}}}
+    _raise_best(strict_validator()(envelope).iter_errors(data), file, ())
+    step_schema: dict[str, Any] | None = None
+    for i, step in enumerate(data["steps"]):
+        if _plain_step(step):
+            continue
+        if step_schema is None:
+            step_schema = {"$defs": schema.get("$defs", {}), **schema["properties"]["steps"]["items"]}
+        _raise_best(strict_validator()(step_schema).iter_errors(step), file, ("steps", i))
 
 
 

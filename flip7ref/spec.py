@@ -109,11 +109,12 @@ def parse_edition(data: object, file: str) -> Edition:
         SpecError: on any schema violation or broken cross reference, naming
             ``file``, the path inside it and what was expected.
     """
-    from .edition_check import MAX_DECK_CARDS, check_meaning, option_refs
+    from .edition_check import MAX_DECK_CARDS, check_meaning, check_structure, option_refs
     from .schema import pointer, validate
 
     validate(data, "edition", file)
     assert isinstance(data, dict)
+    check_structure(data, file)
     raw_rules = data.get("rules") or {}
     rules = {
         rid: Rule(rid, r["text"], tuple(r["sources"]), r.get("confidence", "M"), r.get("topic", ""))

@@ -11,6 +11,7 @@ into Markdown; `badge` into an SVG badge.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from html import escape
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .checking import dependencies
-from .conformance import SUITE_VERSION, Case, cases_dir, load_cases
+from .conformance import SUITE_VERSION, Case, cases_dir, load_located_cases
 from .errors import SpecError
 from .spec import edition_ids, spec_dir
 
@@ -31,14 +32,30 @@ def _jsonable(case: Case) -> dict[str, Any]:
     return data
 
 
-def export_documents(cases: Sequence[Case] | None = None) -> dict[str, str]:
+def export_documents(
+    cases: Sequence[Case] | None = None, *, located: Sequence[tuple[str, int, Case]] | None = None
+) -> dict[str, str]:
     """The JSON export as file name -> text (``flip7.json``, ``vengeance.json``,
     ``case.schema.json``, ``protocol.schema.json``).
 
+    Args:
+        cases: the cases to export (default: the shipped suite).
+        located: instead of ``cases``, the cases with where each is (``(file, index,
+            case)``, as `flip7ref.conformance.load_located_cases` gives them), so that
+            a refusal names the file.
+
     Raises:
-        SpecError: a malformed case file.
+        SpecError: a malformed case file, no case at all, or a case the reference cannot
+            play (`flip7ref.case_faults.check_cases`: the file, the case and the field).
     """
-    chosen = list(load_cases() if cases is None else cases)
+    from .case_faults import check_cases
+
+    if located is None:
+        located = load_located_cases() if cases is None else [("the cases given", i, c) for i, c in enumerate(cases)]
+    if not located:
+        raise SpecError("the cases given", "", "at least one case to export (found none)")
+    check_cases(located)
+    chosen = [case for _, _, case in located]
     out: dict[str, str] = {}
     for edition in edition_ids():
         mine = [case for case in chosen if case["edition"] == edition]
@@ -54,21 +71,37 @@ def export_documents(cases: Sequence[Case] | None = None) -> dict[str, str]:
     return out
 
 
-def export_json(out: str | Path, cases: Sequence[Case] | None = None) -> list[Path]:
+def export_json(
+    out: str | Path, cases: Sequence[Case] | None = None, *, located: Sequence[tuple[str, int, Case]] | None = None
+) -> list[Path]:
     """Write the JSON export into folder ``out`` (created if missing); returns the files written.
 
+    Every document is computed (and every case checked, see `export_documents`) before
+    the first file is written, and each file is written to a temporary file in ``out``
+    and then renamed over its name: a refused export writes nothing.
+
     Raises:
-        SpecError: a malformed case file.
+        SpecError: a malformed case file, no case, or a case the reference cannot play.
         OSError: the folder cannot be written.
     """
+    import tempfile
+
+    documents = export_documents(cases, located=located)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in export_documents(cases).items():
-        path = folder / name
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
+    staged: list[tuple[str, Path]] = []
+    try:
+        for name, text in documents.items():
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}-", suffix=".tmp")
+            staged.append((tmp, folder / name))
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    finally:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+    return [path for _, path in staged]
 
 
 def shipped_export() -> Path:

@@ -45,6 +45,13 @@ def _input(entry: dict[str, Any], tmp_path: Path) -> Path | None:
         text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
         path.write_text(text + "#" * entry["generate"][1] + "\n", encoding="utf-8")
         return path
+    if entry.get("generate", [None])[0] == "without":  # a shipped table with one top-level section left out
+        _, edition, section = entry["generate"]
+        data = yaml.safe_load((spec_dir() / "editions" / f"{edition}.yaml").read_text(encoding="utf-8"))
+        del data[section]
+        path = tmp_path / f"{entry['id']}.yaml"
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        return path
     if entry.get("generate", [None])[0] == "transcript-padding":  # a transcript file past the size limit
         path = tmp_path / f"{entry['id']}.json"
         path.write_bytes(b" " * entry["generate"][1] + b"{}")
@@ -61,8 +68,8 @@ def _params(kind: str) -> list[Any]:
     ]
 
 
-def _fill(text: str, path: Path | None) -> str:
-    return text.replace("{input}", str(path)).replace("{corpus}", str(CORPUS))
+def _fill(text: str, path: Path | None, tmp_path: Path | None = None) -> str:
+    return text.replace("{input}", str(path)).replace("{corpus}", str(CORPUS)).replace("{tmp}", str(tmp_path))
 
 
 def test_the_corpus_ids_are_unique_and_every_file_is_used() -> None:
@@ -79,7 +86,7 @@ def test_a_bad_command_line_input_exits_2_with_one_line(entry: dict[str, Any], t
     if "needs" in entry and importlib.util.find_spec(entry["needs"]) is None:
         pytest.skip(f"needs {entry['needs']} (an optional extra)")
     path = _input(entry, tmp_path)
-    args = [_fill(a, path) for a in entry["args"]]
+    args = [_fill(a, path, tmp_path) for a in entry["args"]]
     try:
         status: object = main(args)
     except SystemExit as exc:  # argparse's own errors
@@ -96,6 +103,8 @@ def test_a_bad_command_line_input_exits_2_with_one_line(entry: dict[str, Any], t
     expected = re.escape(_fill(entry["stderr"], path)).replace(re.escape("{n}"), r"\d+")
     assert re.fullmatch(expected, lines[0]), (lines[0], entry["stderr"])
     assert "Traceback" not in err
+    if "writes_nothing" in entry:  # a refused command leaves no file behind, not even a half-written one
+        assert not Path(_fill(entry["writes_nothing"], path, tmp_path)).exists()
 
 
 @pytest.mark.parametrize("entry", _params("state"))

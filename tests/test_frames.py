@@ -3,7 +3,9 @@ pickling and the JSON form, for every registered kind."""
 
 from __future__ import annotations
 
+import copy
 import pickle
+import random
 
 import pytest
 
@@ -13,7 +15,10 @@ from flip7ref.engine import Deal, Draw
 from flip7ref.frames import FRAME_TYPES, Frame, frame_args, frame_to_dict
 from flip7ref.primitives.forced_draw import Assign, ForcedDraw
 
-SAMPLES = {"int": 1, "str": "hit", "tuple[int, ...]": (2, 3), "tuple[tuple[int, int, int], ...]": ((2, 1, 0),)}
+SAMPLES = {
+    "int": 1, "str": "hit", "tuple[int, ...]": (2, 3), "tuple[target, ...]": (1,),
+    "tuple[tuple[int, int, int], ...]": ((2, 1, 0),),
+}  # fmt: skip
 
 
 def _sample(cls: type[Frame]) -> Frame:
@@ -72,3 +77,61 @@ def test_json_form_round_trips() -> None:
     assert data == {**expected, "set_aside": ["freeze"]}
     args = frame_args(ForcedDraw, data, lambda name, where: game.code(str(name)), "frames/0")
     assert ForcedDraw(*args) == frame
+
+
+def _assign_state() -> dict[str, object]:
+    """The serialized state of a Flip 7 game in which a seat assigns two set-aside Flip
+    Threes, found by random play (the first seed that reaches one)."""
+
+    game = Game("flip7", 4)
+    for seed in range(500):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            top = state.frames[-1] if state.frames else None
+            if isinstance(top, Assign) and len(top.cards) == 2 and not top.targets:
+                return state.to_dict()
+            state = state.apply_chance(state.next_card()) if state.is_chance_node() else state.apply(
+                rng.choice(state.legal_action_strings())
+            )
+    raise AssertionError("no assignment of two set-aside cards in 500 games")  # pragma: no cover
+
+
+@pytest.mark.rules("F7-073", "F7-074")
+def test_an_assignment_with_a_card_no_seat_could_take_is_a_position() -> None:
+    """Assign writes -1 for a set-aside card no seat may take and goes on with the next card
+    (a table may give two set-aside cards different target sets, so a later card can still
+    be a decision): State.from_dict accepts a -1 target, plays on from it and writes it back;
+    a seat beyond the table, a negative number other than -1, or as many targets as cards
+    (an assignment that would already have been resolved) is refused, naming the field."""
+    from flip7ref import SerializationError, State
+
+    data = _assign_state()
+    frames: list[dict[str, object]] = data["frames"]  # type: ignore[assignment]
+    top = len(frames) - 1
+    moved = copy.deepcopy(data)
+    moved["frames"][top]["targets"] = [-1]  # type: ignore[index]
+    state = State.from_dict(moved)
+    assert state.frames[-1] == Assign(state.frames[-1].chooser, state.frames[-1].owner, state.frames[-1].cards, (-1,))
+    assert state.to_dict()["frames"][top]["targets"] == [-1]
+    assert state.pending() == ("assign", "flip_three")
+    after = state.apply(state.legal_action_strings()[0])  # the second card: the assignment is complete
+    assert not any(isinstance(f, Assign) for f in after.frames)
+    rng = random.Random(0)
+    for _ in range(10_000):  # and the game plays on to its end
+        if after.is_terminal():
+            break
+        after = after.apply_chance(after.next_card()) if after.is_chance_node() else after.apply(
+            rng.choice(after.legal_action_strings())
+        )
+    assert after.is_terminal()
+    for targets, message in (
+        ([99], "frames/{top}/targets: expected a list of seats 0..3, or -1 for a card no seat could take"),
+        ([-5], "frames/{top}/targets: expected a list of seats, or -1 for a card no seat could take, got (-5,)"),
+        ([0, 1], "frames/{top}/targets: expected fewer targets than cards (2): a complete assignment is resolved at once"),
+    ):
+        bad = copy.deepcopy(data)
+        bad["frames"][top]["targets"] = targets  # type: ignore[index]
+        with pytest.raises(SerializationError) as info:
+            State.from_dict(bad)
+        assert str(info.value) == "state data: " + message.format(top=top)

@@ -234,6 +234,41 @@ def test_random_play_from_any_accepted_position_ends_within_the_bound(case: tupl
     assert s.winners and in_round <= per_round
 
 
+def _play_to_the_end(state: State, rng: random.Random) -> State:
+    """Random play from ``state`` to the end, asserting the whole-game and per-round bounds."""
+    game = state.game
+    moves = in_round = 0
+    s = state
+    while not s.is_terminal():
+        moves += 1
+        in_round += 1
+        assert moves <= WHOLE_GAME_MOVES, f"no end within {WHOLE_GAME_MOVES} moves"
+        s = s.apply_chance(s.sample_chance(rng)) if s.is_chance_node() else s.apply(rng.choice(s.legal_actions()))
+        assert len(s.frames) <= game.max_pending()
+        if any(e.type == "round_scored" for e in s.last_events()):
+            assert in_round <= game.max_moves_per_round()
+            in_round = 0
+    return s
+
+
+@given(positions(), st.integers(0, 60))
+def test_random_play_from_any_state_from_dict_accepts_ends_within_the_bound(case: tuple[State, int], steps: int) -> None:
+    """States with work pending (a forced draw, a choice of target, an assignment...) come only
+    through State.from_dict: random play from an accepted position, stopped after up to 60 moves,
+    written with to_dict and read back, is accepted, and random play from it ends within the
+    whole-game bound too."""
+    state, seed = case
+    rng = random.Random(seed)
+    s = state
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        s = s.apply_chance(s.sample_chance(rng)) if s.is_chance_node() else s.apply(rng.choice(s.legal_actions()))
+    back = State.from_dict(json.loads(json.dumps(s.to_dict())))
+    assert back.to_dict() == s.to_dict()
+    assert _play_to_the_end(back, rng).winners
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

@@ -4,6 +4,7 @@ case errored with a clear reason (the run goes on) or a one-line error with exit
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -89,6 +90,49 @@ def test_shell_wrapped_engine_leaves_no_process(tmp_path: Path) -> None:
     pids = [int(line) for line in pidfile.read_text().split()]
     assert len(pids) == 2  # restarted once after the hang
     assert _gone(pids)
+
+
+def _zombie_children() -> list[int]:
+    """The children of this process that have exited and were not waited for."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] == "Z" and int(fields[1]) == os.getpid():
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finding an escaped process needs Linux's /proc")
+@pytest.mark.parametrize("mode", ["setsid", "doublefork"])
+def test_an_engine_process_that_left_the_process_group_is_killed(tmp_path: Path, mode: str) -> None:
+    """An engine that leaves a sleeper in a session of its own (setsid), or a daemon-like
+    grandchild (double fork), outside the process group the harness kills: the sleeper is
+    killed too when the engine is stopped, and reaped (no zombie of ours is left)."""
+    pidfile = tmp_path / "pids"
+    _, results = run_engine(f"{sys.executable} {HOSTILE} {mode} {pidfile}", _cases(), timeout=20)
+    assert [r.status for r in results] == ["pass", "pass", "pass"]
+    pids = [int(line) for line in pidfile.read_text().split()]
+    assert len(pids) == 2  # the engine and its sleeper
+    assert _gone(pids, within=5)
+    assert not set(pids) & set(_zombie_children())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finding an escaped process needs Linux's /proc")
+def test_the_command_leaves_no_escaped_process(tmp_path: Path) -> None:
+    """`conformance run --engine` of a double-forking engine behind a shell wrapper: after the
+    command exits, neither the engine nor its escaped grandchild runs."""
+    pidfile = tmp_path / "pids"
+    command = f"sh -c '{sys.executable} {HOSTILE} doublefork {pidfile}; true'"
+    argv = [sys.executable, "-m", "flip7ref.cli", "conformance", "run", "--engine", command,
+            *[arg for i in IDS for arg in ("--case", i)]]  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    pids = [int(line) for line in pidfile.read_text().split()]
+    assert len(pids) == 2
+    assert _gone(pids, within=5)
 
 
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])

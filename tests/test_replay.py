@@ -144,3 +144,54 @@ def test_divergence_names_the_reference_event_and_the_explain_hint(tmp_path: Pat
     out = capsys.readouterr().out
     assert "rules of the reference's event there: F7-0" in out
     assert f"hint: flip7ref explain --transcript {path}" in out
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        {"seat": -1, "action": "hit"},
+        {"seat": True, "action": "hit"},
+        {"seat": 0, "action": 3},
+        {"draw": 5},
+        {"draw": "5", "seat": 0},
+        {"checkpoint": {"round": 0}},
+        {"checkpoint": {"totals": [1, "x"]}},
+        {"checkpoint": {"round": 2, "extra": 1}},
+        {"bogus": 1},
+        [],
+        "hit",
+    ],
+)
+def test_a_bad_step_gives_the_schema_s_own_error(step: object) -> None:
+    """Transcript steps are checked one by one in plain Python, and only a step that fails is
+    shown to jsonschema (a 10 MB transcript validates in a fraction of a second, not a minute):
+    the error is exactly the one validating the whole transcript with jsonschema gives."""
+    import jsonschema.exceptions
+
+    from flip7ref import schema
+
+    data = transcript(Game("flip7", 2).new_initial_state(seed=1).apply_chance("5"))
+    data["steps"] = [*data["steps"], step, {"draw": "7"}]
+    whole = schema.strict_validator()(schema.load_schema("transcript"))
+    error = jsonschema.exceptions.best_match(whole.iter_errors(data))
+    assert error is not None
+    with pytest.raises(SpecError) as info:
+        schema.validate(data, "transcript", "t.json")
+    expected, found = schema._schema_expectation(error), schema.short_repr(error.instance)
+    assert str(info.value) == f"t.json, at {schema.pointer(error.absolute_path)}: found {found}; expected {expected}"
+
+
+def test_good_steps_pass_the_quick_check() -> None:
+    """Every step a transcript of the reference writes (draws, decisions, checkpoints) passes
+    the quick per-step check, so jsonschema never looks at a good step."""
+    from flip7ref import schema
+
+    state = Game("vengeance", 3).new_initial_state(seed=4)
+    rng = random.Random(4)
+    while not state.is_terminal():
+        state = state.apply_chance(state.next_card()) if state.is_chance_node() else state.apply(
+            rng.choice(state.legal_action_strings())
+        )
+    steps = transcript(state, checkpoints=True)["steps"]
+    assert any("checkpoint" in s for s in steps) and any("seat" in s for s in steps) and any("draw" in s for s in steps)
+    assert all(schema._plain_step(s) for s in steps)

@@ -196,10 +196,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_conformance_export(args: argparse.Namespace) -> int:
-    from ..conformance import load_cases
+    from ..conformance import load_located_cases
+    from ..errors import SpecError
     from ..suite import export_json
 
-    written = export_json(args.out, load_cases(args.cases or None))
+    located = load_located_cases(args.cases or None)
+    if not located:  # an empty folder is a mistake, not an empty suite
+        raise SpecError(", ".join(args.cases), "", "at least one case file (*.yaml) with cases to export (found none)")
+    written = export_json(args.out, located=located)
     print(f"wrote {len(written)} files to {args.out}: {', '.join(p.name for p in written)}")
     return 0
 

@@ -204,7 +204,7 @@ class Assign(Frame):
 
     name: ClassVar[str] = "assign"
     FIELDS: ClassVar[tuple[str, ...]] = ("chooser", "owner", "cards", "targets")
-    KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "tuple[int, ...]", "tuple[int, ...]")
+    KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "tuple[int, ...]", "tuple[target, ...]")
 
     chooser: Final[int]
     owner: Final[int]
@@ -234,6 +234,16 @@ class Assign(Frame):
 
     def pending(self, game: Game) -> tuple[str, str | None]:
         return ("assign", game.card_ids[self.cards[len(self.targets)]])
+
+    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        """A target is a seat, or -1 where no seat could take the card (`settle` writes it
+        and goes on with the next card, which a table may let some seat take); a card is
+        still to be assigned (an assignment complete is resolved at once, F7-074)."""
+        if any(t >= players for t in self.targets):
+            return ("targets", f"a list of seats 0..{players - 1}, or -1 for a card no seat could take")
+        if len(self.targets) >= len(self.cards):
+            return ("targets", f"fewer targets than cards ({len(self.cards)}): a complete assignment is resolved at once")
+        return None
 
     def decide(self, w: Work, act: Action) -> None:
         seat = act.args[0]

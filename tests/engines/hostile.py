@@ -6,9 +6,13 @@ Usage: python hostile.py MODE [PIDFILE]
 Modes: ``deep`` (a reply nested 200,000 deep), ``bigint`` (a 5,000-digit integer),
 ``badutf8`` (invalid UTF-8 on stdout), ``noread`` (stops reading stdin before the
 case), ``longline`` (a 2 MB line on stdout), ``longstderr`` (a 2 MB stderr line, then
-it exits), ``longmessage`` (errored with a 500 kB message), ``hang`` (sleeps).
-With PIDFILE it writes its process id there first (one line, appended), so the tests
-can check it is gone afterwards.
+it exits), ``longmessage`` (errored with a 500 kB message), ``hang`` (sleeps); ``setsid`` and
+``doublefork`` answer every case like the reference, but first leave a sleeper behind
+outside the engine's process group: a child in a session of its own (keeping the
+engine's pipes open), or a daemon-like grandchild (fork, setsid, fork, the middle one
+exits, the pipes closed), which a process-group kill does not reach.
+With PIDFILE it writes its process id there first (one line, appended), and so does a
+sleeper, so the tests can check they are gone afterwards.
 """
 
 from __future__ import annotations
@@ -29,11 +33,41 @@ def out(data: bytes) -> None:
     sys.stdout.buffer.flush()
 
 
-def main() -> None:
-    mode = sys.argv[1]
+def _note_pid() -> None:
     if len(sys.argv) > 2:
         with open(sys.argv[2], "a", encoding="utf-8") as f:
             f.write(f"{os.getpid()}\n")
+
+
+def _sleeper(mode: str) -> None:
+    """Leave a process sleeping outside the engine's process group (see the module docstring)."""
+    child = os.fork()
+    if child:
+        if mode == "doublefork":
+            os.waitpid(child, 0)  # the middle process exits at once: the grandchild is an orphan
+        deadline = time.monotonic() + 10
+        while len(sys.argv) > 2 and time.monotonic() < deadline:  # until the sleeper has noted its pid
+            with open(sys.argv[2], encoding="utf-8") as f:
+                if len(f.read().split()) >= 2:
+                    break
+            time.sleep(0.01)
+        return
+    os.setsid()
+    if mode == "doublefork":
+        if os.fork():
+            os._exit(0)
+        for fd in (0, 1, 2):
+            os.close(fd)
+    _note_pid()
+    time.sleep(300)
+    os._exit(0)
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    _note_pid()
+    if mode in ("setsid", "doublefork"):
+        _sleeper(mode)
     while True:
         raw = sys.stdin.readline()
         if not raw:
