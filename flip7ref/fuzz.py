@@ -261,7 +261,7 @@ def player_range(impl: Mapping[str, Any]) -> tuple[int, int]:
     """The player counts games use: the engine's declared bounds (protocol v2 ``players``),
     at least `MIN_PLAYERS` when the engine plays that many, at most 6."""
     bounds = impl.get("players")
-    low, high = (bounds if isinstance(bounds, list) and len(bounds) == 2 else (None, None))
+    low, high = bounds if isinstance(bounds, list) and len(bounds) == 2 else (None, None)
     low = 1 if low is None else int(low)
     high = 6 if high is None else min(int(high), 6)
     if high >= MIN_PLAYERS:
