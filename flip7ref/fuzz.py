@@ -257,6 +257,21 @@ def _pile(rng: random.Random, game: Game) -> tuple[str, ...]:
     return tuple(few[: rng.randint(game.players + 1, max(game.players + 1, min(len(few), 30)))])
 
 
+def _totals(rng: random.Random, target: int, players: int) -> tuple[int, ...] | None:
+    """Starting totals: none mostly; now and then near the target (so the game ends), or with two
+    seats tied at about the target (so a tie at the end is likely)."""
+    mode = rng.random()
+    if mode < 0.7:
+        return None
+    totals = [max(0, target - rng.randint(1, max(1, min(target, 60)))) for _ in range(players)]
+    if mode < 0.85:
+        return tuple(totals)
+    tied = max(0, target + rng.randint(-10, 10))
+    for seat in rng.sample(range(players), 2):
+        totals[seat] = tied
+    return tuple(totals)
+
+
 def player_range(impl: Mapping[str, Any]) -> tuple[int, int]:
     """The player counts games use: the engine's declared bounds (protocol v2 ``players``),
     at least `MIN_PLAYERS` when the engine plays that many, at most 6."""
@@ -280,10 +295,7 @@ def generate(rng: random.Random, impl: Mapping[str, Any], editions: Sequence[str
         game = Game(edition, players, options)
     except Flip7RefError:
         return None
-    totals = None
-    if rng.random() < 0.3:
-        target = game.target_score
-        totals = tuple(max(0, target - rng.randint(1, max(1, min(target, 60)))) for _ in range(players))
+    totals = _totals(rng, game.target_score, players)
     trial = Trial(edition, options, players, rng.randrange(players), _pile(rng, game), (), totals)
     if supports(impl, {**_case_base(trial), "id": "", "rules": [], "source": ""}) is not None:
         return None
