@@ -25,6 +25,7 @@ between rounds); at that step only the events up to the shuffle are compared, an
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -83,6 +84,8 @@ class Trial:
         totals: the starting totals, or None (all 0).
         round: the starting round number.
         discard: the starting discard pile (card ids).
+        position: for a game starting in the middle of a round, its ``lines``, ``kept``,
+            ``statuses`` and ``turn`` (as setup keys, in JSON); empty for a fresh round.
     """
 
     edition: str
@@ -94,15 +97,25 @@ class Trial:
     totals: tuple[int, ...] | None = None
     round: int = 1
     discard: tuple[str, ...] = ()
+    position: str = ""
 
     def key(self) -> tuple[Any, ...]:
         """A hashable key of the trial (its options as sorted pairs)."""
         fields = attrs.astuple(self, recurse=False)
         return (fields[0], tuple(sorted(self.options.items())), *fields[2:])
 
+    def cards(self) -> int:
+        """The cards the game starts with: pile, discard pile and (mid-round) those on the table."""
+        table = json.loads(self.position) if self.position else {}
+        lying = sum(len(v) for key in ("lines", "kept") for v in (table.get(key) or {}).values())
+        return len(self.draw) + len(self.discard) + lying
+
     def setup(self) -> dict[str, Any]:
-        """The case ``setup`` of the game: a fresh round dealt from ``draw``."""
+        """The case ``setup`` of the game: a fresh round dealt from ``draw``, or the position."""
         out: dict[str, Any] = {"players": self.players, "dealer": self.dealer, "deal": True, "draw": list(self.draw)}
+        if self.position:
+            del out["deal"]
+            out.update(json.loads(self.position))
         if self.round != 1:
             out["round"] = self.round
         if self.totals is not None and any(self.totals):
@@ -144,6 +157,26 @@ def _shuffle_matters(before: State, after: State) -> bool:
     return after.shuffles > before.shuffles and len(set(after.draw)) > 1
 
 
+_GAMES: dict[tuple[Any, ...], Game] = {}
+
+
+def _start(trial: Trial) -> State:
+    """The starting state of a trial, as `flip7ref.conformance.build_state` builds a case's (its
+    `Game` kept between trials: building one takes milliseconds, and a game is immutable)."""
+    setup = trial.setup()
+    key = (trial.edition, trial.players, tuple(sorted(trial.options.items())))
+    if key not in _GAMES:
+        if len(_GAMES) > 64:
+            _GAMES.clear()
+        _GAMES[key] = Game(trial.edition, trial.players, dict(trial.options))
+    seats = {name: {int(k): v for k, v in (setup.get(name) or {}).items()} for name in ("lines", "kept", "statuses")}
+    return _GAMES[key].new_position(
+        dealer=setup["dealer"], turn=setup.get("turn"), draw=setup["draw"], discard=setup.get("discard", ()),
+        totals=setup.get("totals"), round_number=setup.get("round", 1), seed=0, rest="out",
+        deal=setup.get("deal", False), **seats,
+    )  # fmt: skip
+
+
 def play(trial: Trial, policy: Policy | None = None, limit: int = MAX_DECISIONS) -> Played:
     """Play a trial on the reference: its choices, then (with ``policy``, when generating) the
     policy's, until the game ends, ``limit`` decisions, `MAX_ROUNDS` rounds (with a policy) or the
@@ -152,9 +185,7 @@ def play(trial: Trial, policy: Policy | None = None, limit: int = MAX_DECISIONS)
     Raises:
         Flip7RefError: the setup is not a valid position (e.g. too few cards to deal).
     """
-    from .conformance import build_state
-
-    state = build_state(_case_base(trial))
+    state = _start(trial)
     horizon: int | None = None
     cut = 0
     starts: dict[int, tuple[State, int]] = {state.round: (state, 0)}
@@ -341,7 +372,7 @@ class Found:
         """The order shrinking works down: players, rounds, cards, actions, then the choices."""
         t = self.trial
         rounds = self.played.states[self.step].round - t.round
-        cards = len(t.draw) + len(t.discard)
+        cards = t.cards()
         simple = (len(t.options), sum(1 for x in t.totals or () if x), t.round, t.dealer)
         at_horizon = int(self.step == self.played.horizon)
         return (t.players, at_horizon, rounds, cards, self.step, sum(t.choices[: self.step]), *simple)
@@ -466,19 +497,23 @@ class Lockstep:
             return Check(failed(prepared, message), prepared, None)
         return Check(self._verdict(prepared, observed), prepared, observed)
 
-    def first_difference(self, trial: Trial, played: Played, stop: float, every: bool = True) -> Found | None:
+    def first_difference(self, trial: Trial, played: Played, stop: float, every: bool = True, scan: bool = True) -> Found | None:
         """The first step of a played game where the engine differs, or None (no difference up to
         the horizon, the engine skipped a step, or the time ``stop`` passed).
 
         Args:
             every: check every step; else the last step first, and the others only when it differs
                 (cheaper, but blind to a difference that is gone by the end).
+            scan: with ``every`` false, look for the first differing step when the last differs;
+                else give the last.
         """
         last = len(played.actions) if played.horizon is None else played.horizon
         if not every:
             found = self._step(trial, played, last)
             if found is None or found.check.result.status == "pass":
                 return None
+            if not scan:
+                return found
         for step in range(last + 1):
             if time.monotonic() > stop:
                 return None
@@ -496,16 +531,16 @@ class Lockstep:
         return None if checked.result.status == "skip" else Found(trial, played, step, case, checked)
 
     def replay(self, trial: Trial, stop: float, within: int) -> Found | None:
-        """Play a (shrunk) trial on the reference and look for its first difference within
-        ``within`` steps (checked at its last step first: a difference that is gone by then is not
-        looked for); None when it does not differ, cannot be set up or the engine cannot run it."""
+        """Play a (shrunk) trial on the reference for at most ``within`` decisions and check its last
+        step (a difference that is gone by then is not looked for); the difference there, or None
+        when it does not differ, cannot be set up or the engine cannot run it."""
         try:
             played = play(trial, limit=min(len(trial.choices), within))
         except Flip7RefError:
             return None
         if supports(self.impl, {**_case_base(trial), "id": "", "rules": [], "source": ""}) is not None:
             return None
-        return self.first_difference(trial, played, stop, every=False)
+        return self.first_difference(trial, played, stop, every=False, scan=False)
 
 
 # --------------------------------------------------------------------------- shrinking
@@ -517,15 +552,18 @@ def _candidates(found: Found, positions: bool) -> list[Trial]:
     out: list[Trial] = []
     low = 1 if found.trial.players < MIN_PLAYERS else MIN_PLAYERS
     for n in range(low, t.players):
-        totals = t.totals[:n] if t.totals is not None else None
-        out.append(attrs.evolve(t, players=n, dealer=t.dealer % n, totals=totals))
+        fewer = _fewer_seats(t, n)
+        if fewer is not None:
+            out.append(fewer)
+    if positions:
+        out.extend(_position_starts(found))
     reached = found.played.states[step].round
     for number in sorted(r for r in found.played.round_starts if t.round < r <= reached):
         state, first = found.played.round_starts[number]
         ids = state.game.card_ids
         later = attrs.evolve(
             t, round=number, dealer=state.dealer, totals=tuple(state.totals), draw=tuple(ids[c] for c in state.draw),
-            discard=tuple(ids[c] for c in state.discard), choices=t.choices[first:],
+            discard=tuple(ids[c] for c in state.discard), choices=t.choices[first:step],
         )  # fmt: skip
         out.append(attrs.evolve(later, discard=()))
         if positions or not later.discard:
@@ -545,6 +583,10 @@ def _candidates(found: Found, positions: bool) -> list[Trial]:
             out.append(attrs.evolve(t, draw=tuple(cards[:start] + cards[start + chunk :])))
         chunk //= 2
     choices = list(t.choices[:step])
+    chunk = len(choices) // 2
+    while chunk >= 1:
+        out.append(attrs.evolve(t, choices=tuple(choices[: len(choices) - chunk])))
+        chunk //= 2
     for i in range(len(choices)):
         out.append(attrs.evolve(t, choices=tuple(choices[:i] + choices[i + 1 :])))
         for other in range(3):
@@ -555,9 +597,53 @@ def _candidates(found: Found, positions: bool) -> list[Trial]:
     return out
 
 
+def _fewer_seats(t: Trial, n: int) -> Trial | None:
+    """The trial with seats ``n`` and above left out (their cards out of play), or None."""
+    totals = t.totals[:n] if t.totals is not None else None
+    if not t.position:
+        return attrs.evolve(t, players=n, dealer=t.dealer % n, totals=totals)
+    table = json.loads(t.position)
+    if table.get("turn", 0) >= n:
+        return None
+    for key in ("lines", "kept", "statuses"):
+        table[key] = {seat: v for seat, v in (table.get(key) or {}).items() if int(seat) < n}
+    return attrs.evolve(t, players=n, dealer=t.dealer % n, totals=totals, position=json.dumps(table, sort_keys=True))
+
+
+STARTS = 4
+"""Mid-round starting points tried when shrinking: the last offers before the difference."""
+
+
+def _position_starts(found: Found) -> list[Trial]:
+    """The game started mid-round at one of the last Hit-or-Stay offers before the difference (for
+    engines playing positions): the table there as the setup, the decisions from there on."""
+    t, out = found.trial, list[Trial]()
+    for index in range(found.step - 1, 0, -1):
+        state = found.played.states[index]
+        if len(out) >= STARTS:
+            break
+        if state.pending()[0] != "offer" or any(p.flip7_barred for p in state.players):
+            continue
+        ids = state.game.card_ids
+        table = {
+            "lines": {str(i): [ids[c] for c in p.line] for i, p in enumerate(state.players) if p.line},
+            "kept": {str(i): [ids[c] for c in p.kept] for i, p in enumerate(state.players) if p.kept},
+            "statuses": {str(i): p.status.value for i, p in enumerate(state.players) if p.status.value != "active"},
+            "turn": state.current_player,
+        }
+        start = attrs.evolve(
+            t, dealer=state.dealer, draw=tuple(ids[c] for c in state.draw), choices=t.choices[index : found.step],
+            totals=tuple(state.totals), round=state.round, discard=tuple(ids[c] for c in state.discard),
+            position=json.dumps(table, sort_keys=True),
+        )  # fmt: skip
+        out.append(start)
+    return out
+
+
 def shrink(lockstep: Lockstep, found: Found, stop: float, limit: int = SHRINK_CANDIDATES) -> tuple[Found, int]:
-    """Shrink a difference: try smaller games (`_candidates`) and keep any that still differs
-    and is smaller by `Found.size`, until none is or ``limit`` candidates or the time ``stop``.
+    """Shrink a difference: try smaller games (`_candidates`) and keep any that still differs at
+    its last step and is smaller by `Found.size`, until none is or ``limit`` candidates or the time
+    ``stop``; then look for the first differing step of the smallest (a few seconds more at most).
 
     Returns:
         The smallest difference found and the number of candidates tried.
@@ -581,7 +667,8 @@ def shrink(lockstep: Lockstep, found: Found, stop: float, limit: int = SHRINK_CA
                 break
             if tried >= limit or time.monotonic() >= stop:
                 break
-    return found, tried
+    first = lockstep.first_difference(found.trial, found.played, stop + 10 + found.step)  # its first differing step
+    return (first if first is not None else found), tried
 
 
 # --------------------------------------------------------------------------- the written case
