@@ -37,6 +37,7 @@ import yaml
 
 from .checking import Prepared, engine_options, failed, only_events, prepare, verdict
 from .conformance import Case, CaseResult, compare_detailed, errored, load_case_file, outcome
+from .edition import CATEGORIES
 from .errors import Flip7RefError, OptionError
 from .explore import Run
 from .game import Game
@@ -49,6 +50,9 @@ OUTCOME_KEYS = (
     "events", "statuses", "lines", "kept", "round", "round_scores", "totals", "next", "winners", "draw", "discard_count",
 )  # fmt: skip
 """The outcome keys compared at every step (those the engine reports)."""
+
+ACTION = CATEGORIES.index("action")
+"""The category code of action cards (`flip7ref.game.Game.category`)."""
 
 MAX_DECISIONS = 120
 """The most decisions in one game."""
@@ -277,10 +281,18 @@ def _pile(rng: random.Random, game: Game) -> tuple[str, ...]:
     deck = [game.card_ids[c] for c in game.deck]
     rng.shuffle(deck)
     mode = rng.random()
-    if mode < 0.6:
+    if mode < 0.45:
         return tuple(deck)
-    if mode < 0.85:
+    if mode < 0.7:
         return tuple(deck[: rng.randint(game.players + 2, 45)])
+    if mode < 0.85:  # the action cards first, one in three or so among the others
+        actions = [c for c in deck if game.category[game.code(c)] == ACTION]
+        others = [c for c in deck if game.category[game.code(c)] != ACTION]
+        mixed: list[str] = []
+        while actions or others:
+            source = actions if actions and (not others or rng.random() < 0.35) else others
+            mixed.append(source.pop())
+        return tuple(mixed)
     kinds = set(rng.sample(sorted(set(deck)), rng.randint(1, 4)))
     few = [c for c in deck if c in kinds]
     if len(few) < game.players + 1:
