@@ -12,10 +12,10 @@ The harness does not compare an engine with a case's ``expect`` blindly:
    decisions are not legal under the engine's readings, and the reason says so.
 3. The request sent to the engine (`request_case`) holds the setup, options,
    actions and the seat taking each action — never the ``expect`` block.
-4. `verdict` compares the engine's outcome, and blames the first difference on
-   the rule ids of the reference's observation there (`blame`): the reference
-   event through the edition table's ``events`` section, or for a field such as
-   ``lines[2]`` or ``next.player`` the rules of the event or node that produced it.
+4. `verdict` compares the engine's outcome, and blames the failure on the rules of the
+   reference's step that produced the first observation in which the engine differs
+   (`flip7ref.blame.blame`): the first event of the engine's that differs, or the step
+   that last changed a differing seat field, or the seat's scoring situation...
 
 `dependencies` plays a case under every modelled reading of every dispute of
 its edition and lists the disputes its outcome depends on.
@@ -31,12 +31,13 @@ from typing import Any
 
 import attrs
 
+from .blame import blame, play_first
 from .conformance import Case, CaseResult, Difference, compare_detailed, errored
 from .errors import Flip7RefError
 from .explore import Run, disputes, run_case, with_option
-from .replay import event_rules, rules_at
+from .replay import rules_at
 from .spec import Edition, edition_ids, load_edition
-from .state import CHANCE, TERMINAL, Event
+from .state import CHANCE, TERMINAL
 
 REQUEST_KEYS = ("id", "title", "edition", "kind", "options", "setup", "actions", "line")
 """The case keys sent to an engine (never ``expect``, ``rules``, ``source`` or ``reading``)."""
@@ -365,77 +366,6 @@ def _close(word: str, choices: Sequence[str]) -> str:
     return f" (did you mean {near[0]!r}?)" if near else ""
 
 
-# --------------------------------------------------------------------------- blame
-
-
-def _event_rules(data: Mapping[str, Any], edition: Edition) -> tuple[str, ...]:
-    try:
-        return event_rules(Event.from_dict(data), edition)
-    except (KeyError, TypeError):
-        return ()
-
-
-_PLAIN = ("round_started", "round_scored", "game_won", "tie_another_round", "reshuffled", "deck_exhausted")
-
-
-def blame(diff: Difference, prepared: Prepared, types: Sequence[str] | None = None) -> tuple[str, ...]:
-    """The rule ids behind the reference's observation at a difference.
-
-    ``types``: the event types an engine emits (protocol v2 ``events``; None: all), for which
-    an ``events[i]`` index counts only events of those types, as `verdict` compared them.
-
-    ``events[i]``: the reference's event ``i`` (of ``types``; or, when the engine emitted more,
-    the engine's extra event) through the table's ``events`` section; an ``events_include``
-    entry: the reference event it matches; ``statuses``, ``lines``, ``kept`` of a seat:
-    the last reference event about that seat; ``next``: the rules of the node the
-    reference stops at; ``round_scores``, ``totals``, ``round``, ``winners``: the last
-    scoring, round or game-end event.  The case's cited rules when nothing is found.
-    """
-    run, case = prepared.run, prepared.case
-    edition = run.states[-1].game.edition if run.states else load_edition(case["edition"])
-    events: list[dict[str, Any]] = list(run.observed.get("events") or [])
-    found: tuple[str, ...] = ()
-
-    def last(types: Sequence[str]) -> tuple[str, ...]:
-        for ev in reversed(events):
-            if ev.get("type") in types:
-                return _event_rules(ev, edition)
-        return ()
-
-    if diff.key == "events" and isinstance(diff.index, int):
-        compared = events if types is None else [e for e in events if e.get("type") in set(types)]
-        if diff.index < len(compared):
-            found = _event_rules(compared[diff.index], edition)
-        elif isinstance(diff.other, Mapping):
-            found = _event_rules(diff.other, edition)
-    elif diff.key == "events_include" and isinstance(diff.other, Mapping):
-        want = diff.other
-        match = next((e for e in events if all(e.get(k) == v for k, v in want.items())), None)
-        found = _event_rules(match or want, edition)
-    elif diff.key == "events_exclude" and isinstance(diff.index, str):
-        found = tuple(edition.event_rules.get(diff.index, ()))
-    elif diff.key in ("statuses", "lines", "kept") and diff.index is not None:
-        seat = int(str(diff.index))
-        for ev in reversed(events):
-            if ev.get("type") not in _PLAIN and seat in (ev.get("seat"), ev.get("target")):
-                found = _event_rules(ev, edition)
-                break
-    elif diff.key == "next" and run.states:
-        final = run.states[-1]
-        if final.current_player not in (CHANCE, TERMINAL):
-            found = rules_at(final)
-        found = found or (_event_rules(events[-1], edition) if events else ())
-    elif diff.key in ("round_scores", "totals"):
-        found = last(["round_scored"])
-    elif diff.key == "round":
-        found = last(["round_started", "round_scored"])
-    elif diff.key == "winners":
-        found = last(["game_won", "tie_another_round"])
-    elif diff.key in ("draw", "discard_count") and events:
-        found = _event_rules(events[-1], edition)
-    return tuple(dict.fromkeys(found)) or tuple(case["rules"])
-
-
 # --------------------------------------------------------------------------- verdicts
 
 
@@ -504,10 +434,11 @@ def verdict(prepared: Prepared, observed: Mapping[str, Any], events: Sequence[st
     if prepared.forced_tail:
         shown = ", ".join(repr(a) for a in prepared.forced_tail)
         texts.append(f"(expected outcome after the forced choices the engine resolves itself: {shown})")
-    return _result(prepared, "fail", diffs[0].text, texts, blame(diffs[0], prepared, events))
+    return _result(prepared, "fail", diffs[0].text, texts, blame(diffs, prepared, observed, events))
 
 
 _ACTION = re.compile(r"\baction (\d+)\b")
+_WRONG_SEAT = re.compile(r"\bis seat \d+'s\b.*\bbut\b", re.IGNORECASE)
 
 
 def expected_steps(prepared: Prepared, message: str = "") -> list[str]:
@@ -552,6 +483,10 @@ def failed(prepared: Prepared, message: str) -> CaseResult:
         decisions = [state for state, move in steps if not move.startswith("chance ")]
         if 0 <= index < len(decisions):
             rules = rules_at(decisions[index]) or rules
+            if _WRONG_SEAT.search(message):  # the engine has another seat to act: the rules on turns first
+                turns = tuple(r.id for r in decisions[index].game.edition.rules.values() if r.topic == "turns")
+                rules = tuple(dict.fromkeys((*turns, *rules)))
+            rules = play_first(rules, decisions[index].game.edition)
     return _result(prepared, "error", message, [cut(message), *expected_steps(prepared, message)], rules)
 
 

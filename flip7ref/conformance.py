@@ -189,8 +189,10 @@ class Difference:
         index: the event index (``events``), the seat (``statuses``, ``lines``, ``kept``,
             as a string), the sub-key (``next``), the event type (``events_exclude``), or None.
         text: the difference in words (``lines[2]: expected [...], observed [...]``).
-        other: the event concerned: the expected one (``events_include``) or the
-            engine's extra one (``events`` beyond the reference's), else None.
+        other: the event concerned: the expected one (``events_include``), the engine's
+            extra one (``events`` beyond the reference's) or the engine's excluded one
+            (``events_exclude``), else None.  For an ``events_include`` entry the engine
+            emitted out of order, ``index`` is where it did.
     """
 
     key: str
@@ -226,14 +228,22 @@ def compare_detailed(expect: Mapping[str, Any], observed: Mapping[str, Any]) -> 
                 while pos < len(got) and not _event_matches(ev, got[pos]):
                     pos += 1
                 if pos >= len(got):
-                    diffs.append(Difference(key, None, f"events: expected {ev} (in this order), not observed", ev))
+                    earlier = next((j for j, e in enumerate(got) if _event_matches(ev, e)), None)
+                    if earlier is None:
+                        diffs.append(Difference(key, None, f"events: expected {ev} (in this order), not observed", ev))
+                    else:
+                        after = want.index(ev)
+                        where = f"after {want[after - 1]}" if after else "first"
+                        text = f"events: expected {ev} {where}, observed it out of order (at events[{earlier}])"
+                        diffs.append(Difference(key, earlier, text, ev))
                     break
                 pos += 1
         elif key == "events_exclude":
-            types = {e.get("type") for e in observed.get("events") or [] if isinstance(e, Mapping)}
+            seen_events = [e for e in observed.get("events") or [] if isinstance(e, Mapping)]
             for t in want:
-                if t in types:
-                    diffs.append(Difference(key, t, f"events: expected no {t!r} event, observed one"))
+                hit = next((e for e in seen_events if e.get("type") == t), None)
+                if hit is not None:
+                    diffs.append(Difference(key, t, f"events: expected no {t!r} event, observed one: {dict(hit)}", hit))
         elif key in ("statuses", "lines", "kept"):
             for seat, value in want.items():
                 seen = have.get(str(seat)) if isinstance(have, Mapping) else None

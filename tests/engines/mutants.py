@@ -33,13 +33,13 @@ from typing import Any
 import attrs
 import yaml
 
-import flip7ref.harness
-from flip7ref import engine, events, harness, lines, pile, scoring, state, targets
+from flip7ref import conformance, engine, events, harness, lines, pile, scoring, state, targets
 from flip7ref.conformance import observe as reference_observe
 from flip7ref.engine import Deal, Draw
+from flip7ref.game import Game
 from flip7ref.model import NUMBER, Status, make_player
 from flip7ref.primitives import bust_shield, forced_draw, freeze, steal, swap
-from flip7ref.spec import spec_dir
+from flip7ref.spec import Edition, load_edition, spec_dir
 
 Table = dict[str, Any]
 Patch = Callable[[], dict[tuple[Any, str], Any]]
@@ -72,6 +72,12 @@ class Mutant:
         """The patched edition table written to a temporary file (once per process); its path."""
         return _table_path(self)
 
+    def table_edition(self) -> Edition:
+        """The patched edition table, loaded once per process."""
+        if self.name not in _EDITIONS:
+            _EDITIONS[self.name] = load_edition(self.table_path())
+        return _EDITIONS[self.name]
+
     @contextlib.contextmanager
     def active(self) -> Iterator[None]:
         """Install the mutant's patch in this process for the ``with`` block (nothing for a
@@ -102,8 +108,8 @@ class Mutant:
         """
         played = dict(case)
         if self.table is not None and played.get("edition") == self.edition:
-            played["edition"] = self.table_path()
-        with self.active():
+            played["edition"] = self.table_edition()
+        with self.active(), _shared_games():
             return reference_observe(played)
 
     def implementation(self, version: int = harness.PROTOCOL_VERSION) -> dict[str, Any]:
@@ -113,7 +119,28 @@ class Mutant:
 
 
 _REFERENCE_IMPLEMENTATION = harness.implementation
+_GAMES: dict[tuple[Any, ...], Game] = {}
+
+
+@contextlib.contextmanager
+def _shared_games() -> Iterator[None]:
+    """`flip7ref.conformance.build_state` builds each `Game` once per edition, players and
+    options (games are immutable values), which spares the mutants most of their set-up time."""
+
+    def game(edition: Any, players: Any, options: Any = None) -> Game:
+        key = (id(edition) if isinstance(edition, Edition) else edition, players, json.dumps(options, sort_keys=True))
+        if key not in _GAMES:
+            _GAMES[key] = Game(edition, players, options)
+        return _GAMES[key]
+
+    saved = conformance.Game
+    conformance.Game = game  # type: ignore[assignment,misc]
+    try:
+        yield
+    finally:
+        conformance.Game = saved  # type: ignore[misc]
 _PATHS: dict[str, str] = {}
+_EDITIONS: dict[str, Edition] = {}
 
 
 def _table_path(mutant: Mutant) -> str:
@@ -496,7 +523,7 @@ def _add(*mutants: Mutant) -> None:
 
 
 _add(
-    Mutant("freeze-discarded", "F7-062", "flip7", "a Freeze is discarded at once instead of staying in front of the frozen player",
+    Mutant("freeze-discarded", "F7-062", "flip7", "a Freeze is discarded at once instead of staying in front of its target",
            "patch", patch=_freeze_discarded),
     Mutant("first-offer-to-resolver", "F7-030", "flip7",
            "the first offer after the deal goes to the player who resolved an action during the deal", "patch",
@@ -542,25 +569,25 @@ _add(
     # --- Flip Three
     Mutant("flip-three-two-cards", "F7-070", "flip7", "a Flip Three draws two cards", "table",
            table=_effect("flip_three", count=2)),
-    Mutant("flip-three-not-on-self", "F7-072", "flip7", "the drawer may not give a Flip Three to themselves while others are active",
+    Mutant("flip-three-not-on-self", "F7-072", "flip7", "the drawer may not take their own Flip Three while others are active",
            "table", table=_effect("flip_three", self_target="only-when-alone")),
     Mutant("set-aside-after-bust", "F7-073", "flip7", "cards set aside in a Flip Three are still played when its target busts",
            "table", table=_effect("flip_three", on_bust="resolve")),
     Mutant("set-aside-as-assigned", "F7-074", "flip7", "each set-aside card takes effect as soon as it is assigned", "patch",
            patch=_set_aside_as_assigned),
-    Mutant("chance-set-aside", "F7-076", "flip7", "a Second Chance flipped inside a Flip Three is set aside with the actions",
+    Mutant("chance-set-aside", "F7-076", "flip7", "a Second Chance flipped in a Flip Three is set aside with the actions",
            "table", table=lambda d: _card(d, "flip_three")["effect"]["set_aside"]["values"].update(
                immediate=["freeze", "flip_three", "second_chance"])),
-    Mutant("flip-three-card-vanishes", "F7-078", "flip7", "the Flip Three card leaves the game instead of going to the discard pile",
+    Mutant("flip-three-card-vanishes", "F7-078", "flip7", "the Flip Three card leaves the game instead of being discarded",
            "patch", patch=_flip_three_card_kept),
     Mutant("resume-after-target", "F7-079", "flip7", "after a Flip Three, play resumes on the left of its target", "patch",
            patch=_resume_after_target),
-    Mutant("own-card-reshuffled", "F7-114", "flip7", "a reshuffle during a Flip Three takes that Flip Three card into the new deck",
+    Mutant("own-card-reshuffled", "F7-114", "flip7", "a reshuffle during a Flip Three takes that Flip Three card into the deck",
            "patch", patch=_own_card_reshuffled),
     # --- Second Chance
     Mutant("chance-draws-again", "F7-081", "flip7", "after a Second Chance saves a Hit, the player draws a replacement card",
            "patch", patch=_chance_draws_again),
-    Mutant("spare-chance-no-choice", "F7-082", "flip7", "a spare Second Chance is given to the next eligible seat, without a choice",
+    Mutant("spare-chance-no-choice", "F7-082", "flip7", "a spare Second Chance goes to the next eligible seat, unchosen",
            "patch", patch=_spare_chance_without_choice),
     Mutant("two-chances-held", "F7-082", "flip7", "a player may hold two Second Chances", "table",
            table=_effect("second_chance", hold_limit=2)),

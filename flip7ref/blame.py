@@ -1,0 +1,306 @@
+"""Blame: the rule behind the first observation in which an engine differs from the reference.
+
+A failing case is blamed on the rules of the reference's step that produced the first
+differing observation, in the order the game produced them — not on the keys a case's
+``expect`` happens to list first, nor on its cited rules.  The candidates:
+
+- the event streams: the first reference event the engine's events (all it reported, of the
+  types it emits) do not match, or the engine's first extra event;
+- an ``events_include`` entry not observed, or observed out of order: the reference event it
+  matches; an ``events_exclude`` type observed: the engine's event of that type;
+- a seat's ``statuses``, ``lines`` or ``kept``: the reference event about that seat in the
+  step that last changed that field of it;
+- ``round_scores``, ``totals`` (and a differing ``round_scored`` event): the situation of the
+  first seat whose score differs (`score_details`);
+- ``round``, ``winners``: the last round or game-end event; ``next``: the decision the
+  reference stops at (who is to act: the rules on turns; what they may do: that decision's
+  rules); ``draw``, ``discard_count``: the last step that moved cards to the discard pile.
+
+The earliest candidate wins.  An event's rules come from the edition table's ``events``
+section (`flip7ref.replay.event_rules`): ``TYPE/DETAIL`` over ``TYPE``, and for a field of a
+seat ``TYPE/DETAIL@FIELD`` and ``TYPE@FIELD`` first (what that event does to that field, e.g.
+``frozen@kept``: the Freeze stays in front, F7-062).  Rules on components and identity (the
+deck's make-up) are put last: they describe the box, not a step of play.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .conformance import Difference, _event_matches
+from .errors import CardError
+from .replay import DETAILS, event_rules, rules_at
+from .spec import Edition, load_edition
+from .state import CHANCE, TERMINAL, Event, State
+
+if TYPE_CHECKING:
+    from .checking import Prepared
+
+BOX_TOPICS = ("components", "identity", "history")
+"""Rule topics about the box rather than a step of play: never blamed first."""
+
+SEAT_FIELDS = ("statuses", "lines", "kept")
+"""The outcome keys given seat by seat."""
+
+_END = 1 << 30
+
+
+def _details(data: Mapping[str, Any], edition: Edition) -> list[str]:
+    details = [str(data[key]) for key in DETAILS if data.get(key) is not None]
+    card = data.get("card")
+    if isinstance(card, str):
+        details.append(card)
+        with contextlib.suppress(CardError):
+            details.append(edition.card(card).category)
+    return details
+
+
+def rules_of(data: Mapping[str, Any], edition: Edition, field: str | None = None) -> tuple[str, ...]:
+    """The rule ids behind one event (a protocol dict), for what it does to ``field`` (a seat
+    field such as ``kept``, or ``discard``) when given: ``TYPE/DETAIL@FIELD``, ``TYPE@FIELD``,
+    then `flip7ref.replay.event_rules`.  Empty for an event the table does not map."""
+    table = edition.event_rules
+    kind = data.get("type")
+    if field is not None:
+        for detail in _details(data, edition):
+            if f"{kind}/{detail}@{field}" in table:
+                return table[f"{kind}/{detail}@{field}"]
+        if f"{kind}@{field}" in table:
+            return table[f"{kind}@{field}"]
+    try:
+        return event_rules(Event.from_dict(data), edition)
+    except (KeyError, TypeError, ValueError):
+        return tuple(table.get(str(kind), ()))
+
+
+def _maps_field(data: Mapping[str, Any], edition: Edition, field: str) -> bool:
+    """Whether the table says what this event does to ``field`` (a ``TYPE@FIELD`` or
+    ``TYPE/DETAIL@FIELD`` entry)."""
+    kind, table = data.get("type"), edition.event_rules
+    return f"{kind}@{field}" in table or any(f"{kind}/{d}@{field}" in table for d in _details(data, edition))
+
+
+def play_first(rules: Sequence[str], edition: Edition) -> tuple[str, ...]:
+    """``rules`` without repeats, the rules on the box (`BOX_TOPICS`) moved last."""
+    unique = tuple(dict.fromkeys(rules))
+    box = tuple(r for r in unique if r in edition.rules and edition.rules[r].topic in BOX_TOPICS)
+    return tuple(r for r in unique if r not in box) + box
+
+
+_SPANS: dict[int, tuple[Sequence[State], list[tuple[int, int]]]] = {}
+
+
+def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
+    """For each state, the range of indices of the events its step added (the first state's:
+    those of the set-up, a deal included)."""
+    cached = _SPANS.get(id(states))
+    if cached is not None and cached[0] is states:
+        return cached[1]
+    spans = []
+    before = 0
+    for s in states:
+        count = len(s.events())
+        spans.append((before, count))
+        before = count
+    _SPANS.clear()
+    _SPANS[id(states)] = (states, spans)
+    return spans
+
+
+def _about(data: Mapping[str, Any], seat: int) -> bool:
+    return seat in (data.get("seat"), data.get("target"))
+
+
+_FIELD_OF = {"statuses": lambda s, seat: s.status(seat).value, "lines": State.line, "kept": State.kept}
+
+
+def _seat_candidate(run_states: Sequence[State], events: Sequence[Mapping[str, Any]], key: str, seat: int,
+                    edition: Edition) -> tuple[int, tuple[str, ...]] | None:  # fmt: skip
+    """The event about ``seat`` in the last step that changed its ``key`` (time, rules)."""
+    read = _FIELD_OF[key]
+    spans = _steps(run_states)
+    for k in range(len(run_states) - 1, -1, -1):
+        now = read(run_states[k], seat)
+        before = read(run_states[k - 1], seat) if k else None
+        if k and now == before:
+            continue
+        start, end = spans[k]
+        about = [i for i in range(start, end) if _about(events[i], seat)]
+        marked = [i for i in about if _maps_field(events[i], edition, key)]
+        if marked or about:
+            i = (marked or about)[-1]
+            return i, rules_of(events[i], edition, key)
+        if k == 0:
+            return None
+        return (end - 1 if end > start else start), ()
+    return None
+
+
+def _discard_candidate(run_states: Sequence[State], events: Sequence[Mapping[str, Any]],
+                       edition: Edition) -> tuple[str, ...]:  # fmt: skip
+    spans = _steps(run_states)
+    for k in range(len(run_states) - 1, 0, -1):
+        if len(run_states[k].discard) == len(run_states[k - 1].discard):
+            continue
+        start, end = spans[k]
+        mapped = [i for i in range(start, end) if f"{events[i].get('type')}@discard" in edition.event_rules]
+        if mapped:
+            return rules_of(events[mapped[-1]], edition, "discard")
+        if end > start:
+            return rules_of(events[end - 1], edition)
+    return ()
+
+
+def score_details(
+    edition: Edition, before: State | None, events: Sequence[Mapping[str, Any]], index: int, seat: int, totals_only: bool
+) -> list[str]:
+    """What decides ``seat``'s score in the round scored by event ``index``, most specific
+    first, as ``round_scored/DETAIL`` keys of the table: ``totals`` (only the running total
+    differs), ``busted``, ``flip7_other`` (another seat's Flip 7 ended the round),
+    ``zero_unless_flip7``, ``multiply``, ``floor_zero``, ``add_modifiers``, ``flip7_bonus``,
+    ``sum_numbers``.  ``before``: the state before the step that scored the round."""
+    if totals_only:
+        return ["totals"]
+    scored = events[index]
+    cards: list[str] = list(before.line(seat)) if before is not None else []
+    busted = before is not None and before.status(seat).value == "busted"
+    start = len(before.events()) if before is not None else 0
+    for ev in events[start:index]:
+        if ev.get("seat") == seat and ev.get("type") == "dealt":
+            cards.append(str(ev.get("card")))
+        if ev.get("seat") == seat and ev.get("type") == "busted":
+            busted = True
+    out: list[str] = []
+    game = before.game if before is not None else None
+    kinds = []
+    for card in cards:
+        with contextlib.suppress(CardError):
+            kinds.append(edition.card(card))
+    if busted:
+        if game is None or game.busted_score != "modifiers":
+            return ["busted"]
+        last = max((i for i, c in enumerate(kinds) if c.category == "number"), default=-1)
+        held = any(c.modifier is not None and c.modifier[1] < 0 for c in kinds[:last])
+        return ["brutal_busted_held", "brutal_busted"] if held else ["brutal_busted", "brutal_busted_held"]
+    maker = scored.get("flip7")
+    if maker is not None and maker != seat:
+        out.append("flip7_other")
+    if any("zero" in c.traits for c in kinds) and maker != seat:
+        out.append("zero_unless_flip7")
+    mods = [c.modifier for c in kinds if c.category == "modifier" and c.modifier is not None]
+    if any(op != "add" for op, _ in mods) and any(c.category == "number" for c in kinds):
+        out.append("multiply")
+    if any(op == "add" and value < 0 for op, value in mods):
+        out.append("floor_zero" if game is None or game.floors_at_zero else "brutal_negative")
+    if any(op == "add" for op, _ in mods):
+        out.append("add_modifiers")
+    if maker == seat:
+        out.append("flip7_bonus")
+    out.append("sum_numbers")
+    return out
+
+
+def _score_rules(run_states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
+                 want: Sequence[Any] | None, have: object, edition: Edition, totals: bool) -> tuple[str, ...]:  # fmt: skip
+    spans = _steps(run_states)
+    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
+    before = run_states[k - 1] if k else None
+    seats = range(len(want or ()))
+    seat = 0
+    if isinstance(have, Sequence) and want is not None:
+        seat = next((s for s in seats if s >= len(have) or have[s] != want[s]), 0)
+    found: list[str] = []
+    for detail in score_details(edition, before, events, index, seat, totals):
+        found.extend(edition.event_rules.get(f"round_scored/{detail}", ()))
+    return tuple(found) or rules_of(events[index], edition)
+
+
+def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str, Any] | None = None,
+          types: Sequence[str] | None = None) -> tuple[str, ...]:  # fmt: skip
+    """The rule ids behind the first observation in which the engine differs (module docstring).
+
+    Args:
+        diffs: every difference found (`flip7ref.conformance.compare_detailed`), in ``expect``'s order.
+        prepared: the prepared case (the reference's run under the engine's readings).
+        observed: the engine's outcome (its ``events`` are compared with the reference's in
+            full, whatever the case expects); None: only ``diffs`` are used.
+        types: the event types the engine emits (protocol v2 ``events``); None: all.
+
+    Returns:
+        Rule ids, the first the most likely broken; the case's cited rules when nothing is found.
+    """
+    run, case = prepared.run, prepared.case
+    states = run.states
+    edition = states[-1].game.edition if states else load_edition(case["edition"])
+    events: list[dict[str, Any]] = list(run.observed.get("events") or [])
+    keep = None if types is None else set(types)
+    shown = [i for i, e in enumerate(events) if keep is None or e.get("type") in keep]
+    candidates: list[tuple[int, int, tuple[str, ...]]] = []  # (time, order, rules)
+
+    def add(time: int, rules: Sequence[str]) -> None:
+        if rules:
+            candidates.append((time, len(candidates), tuple(rules)))
+
+    def event_candidate(i: int, other: object) -> None:
+        ref = events[i]
+        if ref.get("type") == "round_scored":
+            same_scores = isinstance(other, Mapping) and other.get("scores") == ref.get("scores")
+            have = other.get("scores") if isinstance(other, Mapping) else None
+            add(i, _score_rules(states, events, i, ref.get("scores"), have, edition, same_scores))
+        else:
+            add(i, rules_of(ref, edition))
+
+    theirs = [e for e in (observed or {}).get("events") or [] if isinstance(e, Mapping)]
+    if keep is not None:
+        theirs = [e for e in theirs if e.get("type") in keep]
+    if theirs or any(d.key == "events" for d in diffs):
+        for n, i in enumerate(shown):
+            if n >= len(theirs) or not _event_matches(events[i], theirs[n]):
+                event_candidate(i, theirs[n] if n < len(theirs) else None)
+                break
+        else:
+            if len(theirs) > len(shown):
+                add(len(events), rules_of(theirs[len(shown)], edition))
+    for d in diffs:
+        if d.key == "events_include" and isinstance(d.other, Mapping):
+            want = d.other
+            match = next((i for i, e in enumerate(events) if _event_matches(want, e)), None)
+            add(match if match is not None else len(events), rules_of(events[match] if match is not None else want, edition))
+        elif d.key == "events_exclude" and isinstance(d.other, Mapping):
+            at = next((i for i, e in enumerate(theirs) if e is d.other), len(events))
+            add(at, rules_of(d.other, edition))
+        elif d.key in SEAT_FIELDS and d.index is not None and states:
+            seat_found = _seat_candidate(states, events, d.key, int(str(d.index)), edition)
+            if seat_found is not None:
+                add(*seat_found)
+        elif d.key in ("round_scores", "totals"):
+            last = next((i for i in range(len(events) - 1, -1, -1) if events[i].get("type") == "round_scored"), None)
+            if last is not None:
+                key = "scores" if d.key == "round_scores" else "totals"
+                have = (observed or {}).get(d.key)
+                add(last, _score_rules(states, events, last, events[last].get(key), have, edition, d.key == "totals"))
+        elif d.key == "round":
+            add(len(events), _last(events, edition, "round_started", "round_scored"))
+        elif d.key == "winners":
+            add(len(events), _last(events, edition, "game_won", "tie_another_round", "round_scored"))
+        elif d.key == "next" and states:
+            final = states[-1]
+            found: tuple[str, ...] = ()
+            if final.current_player not in (CHANCE, TERMINAL):
+                turns = tuple(r.id for r in edition.rules.values() if r.topic == "turns")
+                found = (*turns, *rules_at(final)) if d.index == "player" and final.pending()[0] == "offer" else rules_at(final)
+            add(len(events), found or (rules_of(events[-1], edition) if events else ()))
+        elif d.key in ("draw", "discard_count") and states:
+            add(_END, _discard_candidate(states, events, edition))
+    if not candidates:
+        return tuple(case["rules"])
+    return play_first(min(candidates)[2], edition)
+
+
+def _last(events: Sequence[Mapping[str, Any]], edition: Edition, *types: str) -> tuple[str, ...]:
+    for ev in reversed(events):
+        if ev.get("type") in types:
+            return rules_of(ev, edition)
+    return ()
