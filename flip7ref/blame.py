@@ -92,6 +92,34 @@ def play_first(rules: Sequence[str], edition: Edition) -> tuple[str, ...]:
 _SPANS: dict[int, tuple[Sequence[State], list[tuple[int, int]]]] = {}
 
 
+DECISION_EVENTS = {"play": "target_chosen", "give": "second_chance_given", "keep_or_give": "second_chance_given",
+                   "assign": "assigned", "flip7_bonus": "flip7_bonus_chosen"}
+"""The event a decision of each kind (`flip7ref.state.State.pending`) produces."""
+
+CARD_EVENTS = {"swap": "swapped", "steal": "stolen", "discard_card": "card_discarded"}
+"""For a ``cards`` decision, the event of the card's primitive."""
+
+
+def decision_rules(state: State) -> tuple[str, ...]:
+    """The rule ids governing the decision a state is at: the table's rules for the event that
+    decision produces (``target_chosen/CARD`` or ``/CATEGORY`` for a target, ``swapped`` for
+    a Swap's cards...), then `flip7ref.replay.rules_at`, the rules on the box last."""
+    edition = state.game.edition
+    kind, card = state.pending()
+    found: list[str] = []
+    event = DECISION_EVENTS.get(kind)
+    if kind == "cards" and card is not None:
+        effect = edition.card(card).effect or {}
+        event = CARD_EVENTS.get(str(effect.get("primitive")))
+    if event is not None:
+        data: dict[str, Any] = {"type": event}
+        if card is not None:
+            data["card"] = card
+        found.extend(rules_of(data, edition))
+    found.extend(rules_at(state))
+    return play_first(found, edition)
+
+
 def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
     """For each state, the range of indices of the events its step added (the first state's:
     those of the set-up, a deal included)."""
@@ -172,8 +200,15 @@ def score_details(
             cards.append(str(ev.get("card")))
         if ev.get("seat") == seat and ev.get("type") == "busted":
             busted = True
-    out: list[str] = []
     game = before.game if before is not None else None
+    return line_details(edition, game, cards, busted, scored.get("flip7") == seat, scored.get("flip7") is not None)
+
+
+def line_details(edition: Edition, game: Any, cards: Sequence[str], busted: bool, made: bool, flip7_round: bool) -> list[str]:
+    """`score_details` for a line of card ids: ``made`` its seat's Flip 7, ``flip7_round`` a
+    Flip 7 ended the round; ``game``: the `flip7ref.game.Game` played (its Brutal Mode
+    settings), or None."""
+    out: list[str] = []
     kinds = []
     for card in cards:
         with contextlib.suppress(CardError):
@@ -184,10 +219,9 @@ def score_details(
         last = max((i for i, c in enumerate(kinds) if c.category == "number"), default=-1)
         held = any(c.modifier is not None and c.modifier[1] < 0 for c in kinds[:last])
         return ["brutal_busted_held", "brutal_busted"] if held else ["brutal_busted", "brutal_busted_held"]
-    maker = scored.get("flip7")
-    if maker is not None and maker != seat:
+    if flip7_round and not made:
         out.append("flip7_other")
-    if any("zero" in c.traits for c in kinds) and maker != seat:
+    if any("zero" in c.traits for c in kinds) and not made:
         out.append("zero_unless_flip7")
     mods = [c.modifier for c in kinds if c.category == "modifier" and c.modifier is not None]
     if any(op != "add" for op, _ in mods) and any(c.category == "number" for c in kinds):
@@ -196,10 +230,32 @@ def score_details(
         out.append("floor_zero" if game is None or game.floors_at_zero else "brutal_negative")
     if any(op == "add" for op, _ in mods):
         out.append("add_modifiers")
-    if maker == seat:
+    if made:
         out.append("flip7_bonus")
     out.append("sum_numbers")
     return out
+
+
+def _scoring_case(prepared: Prepared, diffs: Sequence[Difference], edition: Edition) -> tuple[str, ...]:
+    """A ``scoring`` case: a Flip 7 flag that differs is blamed on the rules of the line's
+    unusual cards (the 0, the modifiers) before the Flip 7's; a score on `line_details`."""
+    from .game import Game
+
+    cards = [str(c) for c in prepared.case.get("line") or ()]
+    made = bool(prepared.run.observed.get("flip7"))
+    found: list[str] = []
+    if any(d.key == "flip7" for d in diffs):
+        for card in dict.fromkeys(cards):
+            with contextlib.suppress(CardError):
+                c = edition.card(card)
+                if c.category == "modifier" or (c.category == "number" and c.rank == 0):
+                    found.extend(play_first(c.rules, edition)[:1])
+        found.extend(edition.event_rules.get("flip7", ()))
+    else:
+        game = Game(edition, 1, dict(prepared.options))
+        for detail in line_details(edition, game, cards, False, made, made):
+            found.extend(edition.event_rules.get(f"round_scored/{detail}", ()))
+    return play_first(found, edition)
 
 
 def _score_rules(run_states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
@@ -252,6 +308,8 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         else:
             add(i, rules_of(ref, edition))
 
+    if case.get("kind") == "scoring":
+        return _scoring_case(prepared, diffs, edition) or tuple(case["rules"])
     theirs = [e for e in (observed or {}).get("events") or [] if isinstance(e, Mapping)]
     if keep is not None:
         theirs = [e for e in theirs if e.get("type") in keep]
@@ -288,9 +346,14 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         elif d.key == "next" and states:
             final = states[-1]
             found: tuple[str, ...] = ()
-            if final.current_player not in (CHANCE, TERMINAL):
+            start = _steps(states)[-1][0]
+            marked = [i for i in range(start, len(events)) if _maps_field(events[i], edition, "next")]
+            if d.index == "player" and marked:
+                found = rules_of(events[marked[-1]], edition, "next")
+            elif final.current_player not in (CHANCE, TERMINAL):
                 turns = tuple(r.id for r in edition.rules.values() if r.topic == "turns")
-                found = (*turns, *rules_at(final)) if d.index == "player" and final.pending()[0] == "offer" else rules_at(final)
+                node = decision_rules(final)
+                found = (*turns, *node) if d.index == "player" and final.pending()[0] == "offer" else node
             add(len(events), found or (rules_of(events[-1], edition) if events else ()))
         elif d.key in ("draw", "discard_count") and states:
             add(_END, _discard_candidate(states, events, edition))

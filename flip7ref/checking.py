@@ -31,11 +31,10 @@ from typing import Any
 
 import attrs
 
-from .blame import blame, play_first
+from .blame import blame, decision_rules, play_first
 from .conformance import Case, CaseResult, Difference, compare_detailed, errored
 from .errors import Flip7RefError
 from .explore import Run, disputes, run_case, with_option
-from .replay import rules_at
 from .spec import Edition, edition_ids, load_edition
 from .state import CHANCE, TERMINAL
 
@@ -482,7 +481,7 @@ def failed(prepared: Prepared, message: str) -> CaseResult:
         steps = zip(prepared.run.states, prepared.run.moves, strict=False)
         decisions = [state for state, move in steps if not move.startswith("chance ")]
         if 0 <= index < len(decisions):
-            rules = rules_at(decisions[index]) or rules
+            rules = decision_rules(decisions[index]) or rules
             if _WRONG_SEAT.search(message):  # the engine has another seat to act: the rules on turns first
                 turns = tuple(r.id for r in decisions[index].game.edition.rules.values() if r.topic == "turns")
                 rules = tuple(dict.fromkeys((*turns, *rules)))

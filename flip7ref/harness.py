@@ -28,6 +28,7 @@ from . import __version__, perft_check
 from .checking import check_declaration, cut, failed, prepare, verdict
 from .conformance import Case, CaseResult, errored, observe
 from .errors import Flip7RefError
+from .probe import engine_sender, probe_failure
 from .spec import edition_ids, load_edition, load_schema
 
 PROTOCOL_VERSION = 2
@@ -568,7 +569,8 @@ def _run_one(engine: Engine, impl: Mapping[str, Any], seq: int, case: Case, aliv
     if response.get("skipped"):
         return errored(case, "skip", cut(str(response.get("message") or "skipped by the engine")))
     if response.get("errored"):
-        return failed(prepared, f"engine errored: {cut(str(response.get('message') or 'no message'))}")
+        message = f"engine errored: {cut(str(response.get('message') or 'no message'))}"
+        return probe_failure(prepared, impl, message, engine_sender(engine, seq))
     return verdict(prepared, response["outcome"], impl.get("events"))
 
 

@@ -550,8 +550,8 @@ _add(
            table=_default("deal_after_second_chance", "early-cards")),
     Mutant("stay-needs-number", "F7-033", "flip7", "staying needs a number card (a modifier alone is not enough)", "table",
            table=_default("stay_requires", "number-card")),
-    Mutant("stayed-targetable", "F7-034", "flip7", "a player who stayed can still be chosen for an action", "table",
-           table=_round("stay_protects", False)),
+    Mutant("stayed-targetable", "F7-034", "flip7", "a player who stayed (or is frozen) can still be frozen", "table",
+           table=_effect("freeze", targets="non_busted")),
     # --- bust and Flip 7
     Mutant("duplicate-no-bust", "F7-040", "flip7", "a repeated number joins the line without a bust", "patch",
            patch=_duplicate_no_bust),
