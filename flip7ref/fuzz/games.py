@@ -231,27 +231,34 @@ def _readings(rng: random.Random, impl: Mapping[str, Any], edition: str) -> dict
     return engine_options(impl, {"edition": edition, "options": wanted})
 
 
-def _pile(rng: random.Random, game: Game) -> tuple[str, ...]:
+def _pile(rng: random.Random, game: Game, positions: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A random pile and discard pile: the whole deck shuffled; a short pile; the action cards
+    first (about one in three); a few kinds of card.  A short pile sometimes comes with a discard
+    pile (for an engine playing positions), so that it is reshuffled within the first round."""
     deck = [game.card_ids[c] for c in game.deck]
     rng.shuffle(deck)
     mode = rng.random()
     if mode < 0.45:
-        return tuple(deck)
-    if mode < 0.7:
-        return tuple(deck[: rng.randint(game.players + 2, 45)])
-    if mode < 0.85:  # the action cards first, one in three or so among the others
-        actions = [c for c in deck if game.category[game.code(c)] == ACTION]
-        others = [c for c in deck if game.category[game.code(c)] != ACTION]
-        mixed: list[str] = []
-        while actions or others:
-            source = actions if actions and (not others or rng.random() < 0.35) else others
-            mixed.append(source.pop())
-        return tuple(mixed)
+        return tuple(deck), ()
+    if mode < 0.85:
+        if mode >= 0.7:  # the action cards first, one in three or so among the others
+            actions = [c for c in deck if game.category[game.code(c)] == ACTION]
+            others = [c for c in deck if game.category[game.code(c)] != ACTION]
+            deck = []
+            while actions or others:
+                source = actions if actions and (not others or rng.random() < 0.35) else others
+                deck.append(source.pop())
+            if rng.random() < 0.5:
+                return tuple(deck), ()
+        size = rng.randint(game.players + 2, 45)
+        if positions and rng.random() < 0.5:
+            return tuple(deck[:size]), tuple(deck[size : size + rng.randint(3, 30)])
+        return tuple(deck[:size]), ()
     kinds = set(rng.sample(sorted(set(deck)), rng.randint(1, 4)))
     few = [c for c in deck if c in kinds]
     if len(few) < game.players + 1:
-        return tuple(deck)
-    return tuple(few[: rng.randint(game.players + 1, max(game.players + 1, min(len(few), 30)))])
+        return tuple(deck), ()
+    return tuple(few[: rng.randint(game.players + 1, max(game.players + 1, min(len(few), 30)))]), ()
 
 
 def _totals(rng: random.Random, target: int, players: int) -> tuple[int, ...] | None:
@@ -293,7 +300,8 @@ def generate(rng: random.Random, impl: Mapping[str, Any], editions: Sequence[str
     except Flip7RefError:
         return None
     totals = _totals(rng, game.target_score, players)
-    trial = Trial(edition, options, players, rng.randrange(players), _pile(rng, game), (), totals)
+    draw, discard = _pile(rng, game, impl.get("positions") is not False)
+    trial = Trial(edition, options, players, rng.randrange(players), draw, (), totals, discard=discard)
     if supports(impl, {**case_base(trial), "id": "", "rules": [], "source": ""}) is not None:
         return None
     try:
