@@ -189,11 +189,10 @@ def fuzz(
         shrunk_in = time.monotonic() - shrink_began
         prefix = "F7" if found.trial.edition == "flip7" else "V"
         ident = f"{prefix}-C{9000 + index % 1000:04d}"
-        where = found.check.result.message.split(":", 1)[0] if found.check.observed is not None else "an error"
-        title = (
-            f"fuzz: seed {seed}, game {index}: {found.trial.players} players, {found.step} actions; "
-            f"the engine differed from the reference on {where}"
-        )
+        what = "the engine errored where the reference plays on"
+        if found.check.observed is not None:
+            what = f"the engine differed from the reference on {found.check.result.message.split(':', 1)[0]}"
+        title = f"fuzz: seed {seed}, game {index}: {found.trial.players} players, {found.step} actions; {what}"
         source = f"flip7ref conformance fuzz --seed {seed} (game {index}); the expected outcome is the reference's"
         case = final_case(found, ident, title, source, impl.get("events"))
         folder = Path(out)
