@@ -32,6 +32,7 @@ REQUIRED = {
     "score": ["3"],
     "conformance summary": ["r.jsonl"],
     "conformance export": ["--out", "x"],
+    "conformance fuzz": ["--engine", "x"],
     "explain": ["--case", "F7-C0100"],
 }
 """Arguments a command needs before argparse looks at the rest (nothing runs: parsing fails first)."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import IO
+from collections.abc import Callable
+from typing import IO, Any
 
 from ..checking import cut
 from ..conformance import CaseResult
@@ -223,6 +224,26 @@ def cmd_conformance_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive(kind: type) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not value > 0 or value != value or value == float("inf"):
+            what = "a whole number" if kind is int else "a number of seconds"
+            raise argparse.ArgumentTypeError(f"expected {what} above 0, got {text!r}")
+        return value
+
+    return parse
+
+
+def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
+    from .fuzz import cmd_fuzz
+
+    return cmd_fuzz(args, _on_sigterm if _main_thread() else None, _Terminated)
+
+
 def cmd_conformance_serve(args: argparse.Namespace) -> int:
     from ..harness import serve
 
@@ -265,20 +286,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--cases", action="append", metavar="PATH", help="case files or folders (default: the shipped suite)")
     p.add_argument("--report", metavar="FILE", help="also write a JSON-lines report (a header, then one line per case)")
     p.add_argument(
-        "--timeout", type=_timeout, default=None,
+        "--timeout",
+        type=_timeout,
+        default=None,
         help="seconds an engine may take per answer, the handshake's included, above 0 (default 10 per answer, "
         "30 for the handshake)",
     )
-    p.add_argument(
-        "--protocol", type=int, choices=(1, 2), default=2, help="protocol version offered first (default 2; else 1)"
-    )
+    p.add_argument("--protocol", type=int, choices=(1, 2), default=2, help="protocol version offered first (default 2; else 1)")
     p.add_argument(
         "--min-coverage", type=_percent, metavar="P",
         help="exit 1 when fewer than P%% of the selected cases ran (passed or failed rather than skipped or errored)",
     )  # fmt: skip
     p.add_argument("--failures-only", action="store_true", help="list only rules with failures in the table")
-    add_json(p, "one JSON object instead of the table: the report's header fields, totals, coverage per edition, "
-             "passed (the exit status is 0) and every case's result as in --report")
+    add_json(
+        p,
+        "one JSON object instead of the table: the report's header fields, totals, coverage per edition, "
+        "passed (the exit status is 0) and every case's result as in --report",
+    )
     p.set_defaults(func=cmd_conformance_run)
     p = conf_sub.add_parser(
         "export",
@@ -300,6 +324,37 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("report", help="the JSON-lines report")
     p.add_argument("--badge", metavar="FILE.svg", help="also write an SVG badge (passed/total)")
     p.set_defaults(func=cmd_conformance_summary)
+    p = conf_sub.add_parser(
+        "fuzz",
+        help="play random games in lockstep with an engine; shrink the first difference to a case file",
+        description="Play random seeded games on the reference and, step by step, on --engine, under the readings "
+        "the engine declares, with random strategies, player counts and editions it plays. At the first difference "
+        "the game is shrunk (fewer players, rounds, cards and actions) to a small case, written to --out in the "
+        "suite's format with the reference's expected outcome and the blamed rule, and the command to rerun it is "
+        "printed. The same --seed plays the same games. Exit status 0 when no difference was found, 1 when one was "
+        "found and written (or when the engine skipped every game), 2 for a usage error or an engine that cannot "
+        "start, 130 on Ctrl-C and 143 on SIGTERM (the engine is stopped).",
+    )
+    p.add_argument("--engine", metavar="COMMAND", required=True, help="command starting an engine that speaks the protocol")
+    p.add_argument("--games", type=_positive(int), metavar="N", help="stop after N games (default: only --seconds)")
+    p.add_argument(
+        "--seconds", type=_positive(float), default=60.0, metavar="T",
+        help="stop looking after T seconds (default 60); shrinking a difference found takes at most --shrink-seconds more",
+    )  # fmt: skip
+    p.add_argument(
+        "--shrink-seconds", type=_positive(float), default=30.0, metavar="T",
+        help="seconds to shrink a difference found (default 30); the smallest case so far is written",
+    )  # fmt: skip
+    p.add_argument("--seed", default="0", help="the seed of the games, a whole number or a word (default 0)")
+    p.add_argument("--out", default="fuzz-cases", metavar="DIR", help="folder for the case file (created; default fuzz-cases)")
+    p.add_argument("--edition", action="append", help="only games of this edition (repeatable; default: all the engine plays)")
+    p.add_argument("--timeout", type=_timeout, default=10.0, help="seconds an engine may take per answer, above 0 (default 10)")
+    add_json(
+        p,
+        "one JSON object: the engine, seed, games, steps, seconds, and the difference found (its case file, "
+        "first difference, blamed rules, the rerun command) or null",
+    )
+    p.set_defaults(func=cmd_conformance_fuzz)
     p = conf_sub.add_parser(
         "serve",
         help="speak the engine protocol on stdin/stdout as the reference",

@@ -1,0 +1,58 @@
+"""Differential fuzzing of an engine against the reference (``flip7ref conformance fuzz``).
+
+Random seeded games are played on the reference and, in lockstep, on an engine speaking the
+protocol (conformance/PROTOCOL.md): after every decision the game so far is sent to the engine
+as a case (its setup and the actions up to there) and the engine's outcome is judged by the
+harness's own functions (`flip7ref.checking.prepare`, `verdict`, `failed`: the same readings,
+the same comparison, the same blame as ``conformance run``).  The reference is the authority.
+
+A game (`Trial`) is a fresh round dealt from a stacked pile: an edition the engine plays, its
+readings drawn from those the engine declares, a player count it supports (three or more when it
+can), a dealer, sometimes starting totals near the target (so games end), a pile (the whole deck
+shuffled, a short one, one with the action cards first, or one of a few kinds of card) and one random strategy per seat.  Its
+decisions are kept as indices into the legal actions, so a changed setup replays into another
+legal game.
+
+At the first difference the game is shrunk (`shrink`): fewer players, a later start (the round
+of the difference, or, for an engine playing positions, one of the last Hit-or-Stay offers before
+it), fewer cards in the pile, fewer and simpler decisions, the table's default readings, while it
+still differs; the smallest is written as a case file of the suite's own format
+(``case.schema.json``) with the reference's expected outcome and the blamed rule.
+
+The modules: `.games` (`Trial`, `play`, `generate`), `.lockstep` (`Lockstep`: a step checked
+on the engine), `.shrink` and `.run` (`fuzz`, the case written); every public name is
+re-exported here.
+
+How a reshuffled pile is ordered is the engine's business (PROTOCOL.md): a game is compared up to
+the first shuffle whose order matters (a reshuffle of cards that are not all alike, a fresh shuffle
+between rounds); at that step only the events up to the shuffle are compared, and the game ends.
+"""
+
+from .games import MAX_DECISIONS, MAX_ROUNDS, MIN_PLAYERS, Played, Trial, generate, play, player_range
+from .lockstep import OUTCOME_KEYS, Check, Found, Lockstep, step_case
+from .run import Report, differing_keys, final_case, fuzz, known_editions, write_case
+from .shrink import SHRINK_CANDIDATES, shrink
+
+__all__ = [
+    "MAX_DECISIONS",
+    "MAX_ROUNDS",
+    "MIN_PLAYERS",
+    "OUTCOME_KEYS",
+    "SHRINK_CANDIDATES",
+    "Check",
+    "Found",
+    "Lockstep",
+    "Played",
+    "Report",
+    "Trial",
+    "differing_keys",
+    "final_case",
+    "fuzz",
+    "generate",
+    "known_editions",
+    "play",
+    "player_range",
+    "shrink",
+    "step_case",
+    "write_case",
+]

@@ -1,0 +1,249 @@
+"""``flip7ref conformance fuzz`` (flip7ref/fuzz.py): random games in lockstep with an engine, the
+first difference shrunk to a case file that fails on the engine and passes on the reference."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shlex
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from flip7ref.cli import main
+from flip7ref.conformance import load_case_file
+from flip7ref.fuzz import Trial, fuzz, generate, play, player_range, step_case
+from flip7ref.harness import implementation, run_engine, run_in_process
+from tests.engines.mutants import MUTANTS
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = shlex.quote(sys.executable)
+REFERENCE = f"{PY} -m flip7ref conformance serve"
+
+
+def mutant(name: str) -> str:
+    return f"{PY} {shlex.quote(str(ROOT / 'tests' / 'engines' / 'mutants.py'))} {name}"
+
+
+FOUND_FAST = ("bust-card-discarded", "totals-replaced", "freeze-discarded")
+"""Mutants seed 0 finds in its first games (about 2-4 s each on a quiet machine)."""
+
+
+@pytest.mark.parametrize("name", FOUND_FAST)
+def test_fuzz_finds_a_mutant_and_writes_a_case_that_fails_on_it_and_passes_on_the_reference(name: str, tmp_path: Path) -> None:
+    started = time.monotonic()
+    report = fuzz(mutant(name), seed=0, games=3, seconds=60, shrink_seconds=5, out=tmp_path)
+    assert report.found is not None and report.path is not None and report.case is not None, report
+    assert report.game == 0 and time.monotonic() - started < 40
+    assert report.path.parent == tmp_path and report.path.name == "fuzz-0-0.yaml"
+    [case] = load_case_file(report.path)  # valid against case.schema.json
+    assert case["id"] == "F7-C9000" and case["edition"] == "flip7" and case["source"].startswith("flip7ref conformance fuzz")
+    assert case["title"].startswith("fuzz: seed 0, game 0: ") and "differed from the reference on " in case["title"]
+    assert case["rules"] and all(r.startswith("F7-") for r in case["rules"])
+    assert case["setup"]["players"] >= 3
+    # shrunk: a few cards and actions, from a game of the whole deck or most of it
+    assert len(case["setup"]["draw"]) <= 16 and len(case["actions"]) <= 12
+    assert report.original_size > report.found.size()
+    assert report.verified == ("fail", "pass")
+    # through the harness over the protocol, as `conformance run --cases FILE` runs it
+    _, [on_mutant] = run_engine(mutant(name), [case])
+    assert on_mutant.status in ("fail", "error") and on_mutant.blame
+    [on_reference] = run_in_process([case])
+    assert on_reference.status == "pass"
+
+
+def test_fuzz_finds_no_difference_against_the_reference_itself(tmp_path: Path) -> None:
+    report = fuzz(REFERENCE, seed=5, games=12, seconds=60, out=tmp_path)
+    assert report.found is None and report.path is None and report.games == 12
+    assert report.steps > 12 and report.skipped == 0 and report.not_compared == ()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_difference_against_an_engine_resolving_forced_choices_itself(tmp_path: Path) -> None:
+    """Its requests leave the forced actions out and it plays on past them: prepared by the harness."""
+    engine = f"{PY} {shlex.quote(str(ROOT / 'tests' / 'engines' / 'auto_resolving.py'))}"
+    report = fuzz(engine, seed=1, games=4, out=tmp_path)
+    assert report.found is None and report.games == 4 and report.steps >= 4
+
+
+def test_games_are_reproducible_by_seed() -> None:
+    impl = implementation()
+    first = [generate(random.Random(f"7:{g}"), impl, ["flip7", "vengeance"]) for g in range(6)]
+    again = [generate(random.Random(f"7:{g}"), impl, ["flip7", "vengeance"]) for g in range(6)]
+    assert [m[0].key() if m else None for m in first] == [m[0].key() if m else None for m in again]
+    assert [m[1].actions if m else None for m in first] == [m[1].actions if m else None for m in again]
+    other = [generate(random.Random(f"8:{g}"), impl, ["flip7", "vengeance"]) for g in range(6)]
+    assert [m[0].key() if m else None for m in first] != [m[0].key() if m else None for m in other]
+
+
+def test_games_use_three_players_or_more_when_the_engine_plays_them() -> None:
+    assert player_range({"players": [1, None]}) == (3, 6)
+    assert player_range({"players": [2, 4]}) == (3, 4)
+    assert player_range({"players": [1, 2]}) == (1, 2)
+    assert player_range({}) == (3, 6)
+    for g in range(20):
+        made = generate(random.Random(f"0:{g}"), implementation(), ["flip7"])
+        assert made is None or 3 <= made[0].players <= 6
+
+
+def test_a_game_stops_at_the_first_reshuffle_whose_order_matters() -> None:
+    """Three players, a pile of four cards, everyone hits: the deck runs out (each Hit then becomes
+    a Stay), round 1 ends and round 2 starts from a reshuffle of four different cards, whose order
+    is the engine's business: the game stops there, and at that step only the events up to the
+    reshuffle are expected."""
+    trial = Trial("flip7", {}, 3, 2, ("5", "6", "7", "8"), (0, 0, 0, 0, 0, 0))
+    played = play(trial)
+    assert played.horizon == 4 and played.actions == ("hit",) * 4
+    case = step_case(trial, played, 4, ("events", "lines", "draw"))
+    assert list(case["expect"]) == ["events_include"]
+    events = case["expect"]["events_include"]
+    assert events[-1] == {"type": "reshuffled", "cards": 4} and events[-2]["type"] == "round_started"
+    assert sum(1 for e in events if e["type"] == "dealt") == 4
+    before = step_case(trial, played, 0, ("events", "lines", "draw"))
+    assert set(before["expect"]) == {"events", "lines", "draw"} and before["expect"]["draw"] == ["8"]
+
+
+def test_a_reshuffle_of_cards_all_alike_does_not_stop_the_game() -> None:
+    """Only 7s: the busts send them to the discard pile and the reshuffle makes a pile of 7s, whose
+    order cannot matter."""
+    trial = Trial("flip7", {}, 3, 2, ("7",) * 7, (0,) * 12)
+    played = play(trial)
+    assert played.horizon is None
+    assert any(e.type == "reshuffled" for e in played.states[-1].events())
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_cli_no_difference_is_exit_0_with_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["conformance", "fuzz", "--engine", REFERENCE, "--games", "2", "--seed", "3", "--out", str(tmp_path), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["found"] is None and data["games"] == 2 and data["seed"] == 3 and data["engine"].startswith("flip7ref ")
+
+
+def test_cli_a_difference_is_exit_1_and_prints_how_to_rerun(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["conformance", "fuzz", "--engine", mutant("totals-replaced"), "--games", "2", "--shrink-seconds", "5",
+                 "--out", str(tmp_path / "found")])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 1 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("fuzz: mutant-totals-replaced 0.1.0, seed 0: 1 games, ")
+    assert lines[1].startswith("difference in game 0, found after ")
+    path = tmp_path / "found" / "fuzz-0-0.yaml"
+    assert f"wrote {path} (case F7-C9000): fail on the engine, pass on the reference" in lines
+    assert lines[-1] == f"rerun: flip7ref conformance run --engine {shlex.quote(mutant('totals-replaced'))} --cases {path}"
+    assert main(["conformance", "run", "--engine", mutant("totals-replaced"), "--cases", str(path)]) == 1
+    assert main(["conformance", "run", "--cases", str(path)]) == 0
+
+
+ENGINE = """
+import json, sys
+from flip7ref.conformance import observe
+from flip7ref.harness import implementation
+impl = implementation()
+MODE = sys.argv[1]
+if MODE == "typo":
+    impl["editions"]["flip7"]["options"]["tie"] = ["another-rond"]
+for raw in sys.stdin:
+    request = json.loads(raw)
+    if request["cmd"] == "stop":
+        break
+    if request["cmd"] == "start":
+        print(json.dumps({"version": 2, "implementation": impl}), flush=True)
+        continue
+    case = request["case"]
+    if len(case.get("actions") or ()) >= 2:
+        if MODE == "crash":
+            sys.exit(3)
+        if MODE == "hang":
+            import time; time.sleep(600)
+    if MODE == "skip":
+        print(json.dumps({"seq": request["seq"], "skipped": True, "message": "not yet"}), flush=True)
+        continue
+    print(json.dumps({"seq": request["seq"], "outcome": observe(case)}), flush=True)
+"""
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> str:
+    script = tmp_path / "engine.py"
+    script.write_text(textwrap.dedent(ENGINE), encoding="utf-8")
+    return f"{PY} {shlex.quote(str(script))}"
+
+
+def test_cli_a_misspelt_reading_is_refused_at_the_handshake(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["conformance", "fuzz", "--engine", f"{engine} typo", "--out", str(tmp_path / "x")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "editions.flip7.options.tie: 'another-rond' is not a reading of tie (did you mean 'another-round'?)" in err
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--engine", " "], "--engine: the command is empty"),
+        (["--engine", "no-such-engine-here"], "cannot start 'no-such-engine-here'"),
+        (["--engine", REFERENCE, "--out", str(ROOT / "README.md")], "expected a folder, but this is a file"),
+        (["--engine", REFERENCE, "--edition", "nope"], "the engine declares no edition the reference has among --edition nope"),
+    ],
+)
+def test_cli_user_mistakes_are_exit_2_in_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "fuzz", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("flip7ref: error: ") and message in err
+
+
+@pytest.mark.parametrize("flag", ["--games", "--seconds", "--shrink-seconds"])
+def test_cli_counts_and_seconds_must_be_above_0(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["conformance", "fuzz", "--engine", REFERENCE, flag, "0"])
+    assert stop.value.code == 2 and "above 0, got '0'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode", ["crash", "hang"])
+def test_an_engine_that_crashes_or_hangs_is_a_difference_and_is_stopped(engine: str, mode: str, tmp_path: Path) -> None:
+    started = time.monotonic()
+    report = fuzz(f"{engine} {mode}", seed=0, games=3, timeout=1, shrink_seconds=2, out=tmp_path)
+    assert time.monotonic() - started < 30
+    assert report.found is not None and report.case is not None
+    result = report.found.check.result
+    assert result.status == "error"
+    assert ("engine exited (status 3)" if mode == "crash" else "did not answer within 1 s") in result.message
+    assert len(report.case["actions"]) == 2 and report.verified is not None and report.verified[1] == "pass"
+
+
+def test_an_engine_that_skips_everything_compares_nothing(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["conformance", "fuzz", "--engine", f"{engine} skip", "--games", "3", "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "3 steps skipped by the engine (each ends its game)" in out and "nothing was compared" in out
+
+
+def test_ctrl_c_stops_the_engine(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    command = f"sh -c 'echo $$ > {pidfile}; exec {REFERENCE}'"
+
+    def interrupt(games: int) -> None:
+        if games == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        fuzz(command, seed=0, seconds=60, out=tmp_path, on_game=interrupt)
+    pid = int(pidfile.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_every_mutant_is_named_with_its_rule() -> None:
+    """The script fuzzing every mutant reads the catalogue: names and rule ids."""
+    assert len(MUTANTS) >= 40 and all(m.rule.split("-")[0] in ("F7", "V") for m in MUTANTS.values())
