@@ -28,6 +28,24 @@ LANGS = ("en", "nl", "de", "fr", "no")
 """The languages of the rule texts: English and the four languages of the rule sources."""
 
 
+_PRELOADED: dict[str, Mapping[str, Any]] = {}
+
+
+def preload(catalogues: Mapping[str, Mapping[str, Any]]) -> None:
+    """Use ``catalogues`` (``{lang: what catalogue(lang) returned}``, e.g. unpickled) from
+    now on instead of reading ``spec/i18n/*.yaml``: the static build of the table referee
+    ships them this way, so the browser needs neither PyYAML nor jsonschema.
+
+    Raises:
+        SpecError: a key that is not one of `LANGS`, or a value that is not a mapping.
+    """
+    for lang, texts in catalogues.items():
+        if lang not in LANGS or not isinstance(texts, Mapping):
+            raise SpecError("i18n", f"/{lang}", f"one of {', '.join(LANGS)} with its texts", problem=f"found {lang!r}")
+    _PRELOADED.update(catalogues)
+    catalogue.cache_clear()
+
+
 @functools.cache
 def catalogue(lang: str) -> Mapping[str, Any]:
     """The texts of ``spec/i18n/<lang>.yaml`` by edition id (validated; cached).
@@ -46,6 +64,8 @@ def catalogue(lang: str) -> Mapping[str, Any]:
     if lang not in LANGS:
         expected = f"one of {', '.join(LANGS)}"
         raise SpecError("lang", "", expected, problem=f"found {lang!r}; expected {expected}")
+    if lang in _PRELOADED:
+        return _PRELOADED[lang]
     path = spec_dir() / "i18n" / f"{lang}.yaml"
     if not path.exists():
         return {}

@@ -19,7 +19,6 @@ from flip7ref.batch.lockstep import Difference, compare  # noqa: E402
 from flip7ref.errors import OptionError  # noqa: E402
 from flip7ref.rl.encoding import ActionIndex, ObservationEncoder  # noqa: E402
 
-
 # CI plays a slice; FLIP7REF_SLOW=1 the 2,000 games (the 100,000 of docs/batch.md are a script:
 # python -m flip7ref.batch.lockstep --games 100000)
 _GAMES = 2000 if os.environ.get("FLIP7REF_SLOW") else 500

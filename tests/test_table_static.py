@@ -230,3 +230,43 @@ def test_ci_installs_the_pyodide_the_tests_run() -> None:
     run = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert f"npm install --prefix \"$PYODIDE_NPM\" --no-audit --no-fund --loglevel=error pyodide@{TESTED_PYODIDE}" in run
     assert f"'\"version\": \"{TESTED_PYODIDE}\"'" in run and INSTALL_HINT.endswith(f"pyodide@{TESTED_PYODIDE}")
+
+
+_WITHOUT = '''
+import builtins, json, sys
+sys.path.insert(0, sys.argv[1])
+real = builtins.__import__
+def guard(name, *args, **kwargs):
+    if name.split(".")[0] in ("yaml", "jsonschema", "rich", "starlette", "uvicorn", "segno"):
+        raise ImportError("not in the browser: " + name)
+    return real(name, *args, **kwargs)
+builtins.__import__ = guard
+from flip7ref.table import browser
+browser.start(sys.argv[2], sys.argv[1] + "/editions.pickle")
+meta = json.loads(browser.request("GET", "/api/meta", json.dumps({"lang": "nl"}), "{}", ""))
+made = json.loads(browser.request("POST", "/api/games", "{}", "{}", json.dumps(
+    {"edition": "flip7", "names": ["Ann", "Bob", "Cy"], "lang": "de"})))
+print(json.dumps([meta["status"], json.loads(meta["body"])["editions"][0]["options"][0]["summary"], made["status"]]))
+'''
+
+
+def test_the_zip_runs_without_the_packages_the_browser_lacks(fake_pyodide: Path, tmp_path: Path) -> None:
+    """The built flip7ref.zip alone, with PyYAML, jsonschema, rich, Starlette and segno
+    unimportable (as in Pyodide): the rule texts in another language come from the
+    shipped i18n.pickle, not from spec/i18n/*.yaml (which would need PyYAML)."""
+    import subprocess
+    import sys
+
+    build(tmp_path / "site", fake_pyodide)
+    lib = tmp_path / "lib"
+    with zipfile.ZipFile(tmp_path / "site" / "flip7ref.zip") as z:
+        z.extractall(lib)
+    assert (lib / "i18n.pickle").is_file()
+    out = subprocess.run([sys.executable, "-S", "-c", _WITHOUT, str(lib), str(tmp_path / "games")],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    status, summary, created = json.loads(out.stdout)
+    assert (status, created) == (200, 200)
+    from flip7ref import i18n
+
+    assert summary == i18n.option_summary(load_edition("flip7"), "initial_deal", "nl") and summary.startswith("Of elke ronde")

@@ -17,7 +17,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from .. import replay
+from .. import i18n, replay
 from ..spec import preload_shipped
 from .routes import MAX_BODY, MAX_IMPORT, Table, handle, parse_body
 
@@ -42,6 +42,10 @@ def start(folder: str, editions: str) -> None:
     """
     with open(editions, "rb") as fh:
         preload_shipped(pickle.load(fh))  # written by static_build from the same tables
+    texts = Path(editions).with_name("i18n.pickle")  # the rule texts in every language, beside it
+    if texts.exists():
+        with open(texts, "rb") as fh:
+            i18n.preload(pickle.load(fh))
     vars(replay)["validate"] = _replay_only  # no jsonschema here: see _replay_only
     _TABLE[:] = [Table(Path(folder))]
 

@@ -109,6 +109,7 @@ def _library() -> bytes:
 
     import flip7ref
 
+    from .. import i18n
     from ..spec import load_edition, spec_dir
 
     package = Path(flip7ref.__file__).parent
@@ -135,6 +136,9 @@ def _library() -> bytes:
         for name, path in entries:
             z.writestr(zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0)), path.read_bytes(), zipfile.ZIP_DEFLATED)
         z.writestr(zipfile.ZipInfo("editions.pickle", (2020, 1, 1, 0, 0, 0)), pickle.dumps(editions, protocol=4),
+                   zipfile.ZIP_DEFLATED)  # fmt: skip
+        texts = {lang: dict(i18n.catalogue(lang)) for lang in i18n.LANGS}  # the rule texts, read and checked here
+        z.writestr(zipfile.ZipInfo("i18n.pickle", (2020, 1, 1, 0, 0, 0)), pickle.dumps(texts, protocol=4),
                    zipfile.ZIP_DEFLATED)  # fmt: skip
     return out.getvalue()
 
