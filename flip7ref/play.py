@@ -14,6 +14,7 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 from . import stats
 from .errors import DecisionTimeoutError, GameTooLongError, IllegalActionError, OptionError, StrategyError
 from .game import Game
+from .pools import ignore_interrupts
 from .state import HIT, State
 from .strategies import Strategy, prepare_strategies, strategy_name, worker_lost
 
@@ -301,24 +302,30 @@ def simulate(
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
+        from .pools import abandon
+
         pending: dict[Any, tuple[int, int]] = {}
         try:
             with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
-                # a bounded window of tasks in flight: memory stays flat however many games;
-                # the counts are integers, so the order partial summaries arrive in does not matter
-                todo = iter(ranges)
-                for r in itertools.islice(todo, 4 * workers):
-                    pending[pool.submit(_play_range, seed, r, log is not None)] = r
-                while pending:
-                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        take(pending[future][0], future.result())
-                        del pending[future]
-                        nxt = next(todo, None)
-                        if nxt is not None:
-                            pending[pool.submit(_play_range, seed, nxt, log is not None)] = nxt
-                    if progress is not None:
-                        progress(summary.games)
+                try:
+                    # a bounded window of tasks in flight: memory stays flat however many games;
+                    # the counts are integers, so the order partial summaries arrive in does not matter
+                    todo = iter(ranges)
+                    for r in itertools.islice(todo, 4 * workers):
+                        pending[pool.submit(_play_range, seed, r, log is not None)] = r
+                    while pending:
+                        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            take(pending[future][0], future.result())
+                            del pending[future]
+                            nxt = next(todo, None)
+                            if nxt is not None:
+                                pending[pool.submit(_play_range, seed, nxt, log is not None)] = nxt
+                        if progress is not None:
+                            progress(summary.games)
+                except KeyboardInterrupt:
+                    abandon(pool)  # the workers now, not after their tasks
+                    raise
         except BrokenProcessPool:
             lo = min((r[0] for r in pending.values()), default=0)
             raise worker_lost(strategies, f"games from {lo} on") from None
@@ -356,6 +363,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(game: Game, strategies: tuple[Strategy, ...]) -> None:
+    ignore_interrupts()  # Ctrl-C is the parent's: it ends the workers (flip7ref.pools)
     _WORKER["game"] = game
     _WORKER["strategies"] = strategies
 

@@ -45,6 +45,7 @@ from . import stats
 from .errors import Flip7RefError, OptionError
 from .game import Game
 from .play import game_seed, play
+from .pools import abandon, ignore_interrupts
 from .spec import Edition
 from .strategies import Strategy, prepare_strategies, worker_lost
 
@@ -257,15 +258,19 @@ def run_tournament(
         # the game and the strategies (optimal-solo's table) go to each process once
         try:
             with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
-                todo = iter(ranges)
-                pending = {pool.submit(_worker_range, seed, r) for r in itertools.islice(todo, 4 * workers)}
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        take(future.result())
-                        nxt = next(todo, None)
-                        if nxt is not None:
-                            pending.add(pool.submit(_worker_range, seed, nxt))
+                try:
+                    todo = iter(ranges)
+                    pending = {pool.submit(_worker_range, seed, r) for r in itertools.islice(todo, 4 * workers)}
+                    while pending:
+                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            take(future.result())
+                            nxt = next(todo, None)
+                            if nxt is not None:
+                                pending.add(pool.submit(_worker_range, seed, nxt))
+                except KeyboardInterrupt:
+                    abandon(pool)  # the workers now, not after their tasks (flip7ref.pools)
+                    raise
         except BrokenProcessPool:
             raise worker_lost(strategies, "the tournament's games") from None
     result.seconds = time.perf_counter() - start
@@ -276,6 +281,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(game: Game, strategies: tuple[Strategy, ...]) -> None:
+    ignore_interrupts()  # Ctrl-C is the parent's: it ends the workers
     _WORKER["game"], _WORKER["strategies"] = game, strategies
 
 

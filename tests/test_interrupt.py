@@ -7,6 +7,7 @@ and must exit within 2 s with status 130 and the one line ``flip7ref: interrupte
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -67,13 +68,15 @@ COMMANDS = {
     "simulate": ["simulate", "--games", "100000000", "--no-progress"],
     "simulate-workers": ["simulate", "--games", "100000000", "--workers", "2", "--no-progress"],
     "tournament": ["tournament", "--strategy", "random", "--strategy", "threshold:20", "--games", "100000000", "--no-progress"],
+    "tournament-workers": ["tournament", "--strategy", "random", "--strategy", "threshold:20", "--games", "100000000",
+                           "--workers", "2", "--no-progress"],
     "solve": ["solve", "--cards", "numbers,modifiers,actions", "--exact"],
     "conformance-run": ["conformance", "run", "--engine", f"{sys.executable} {HOSTILE} hang", "--timeout", "60"],
     "replay": ["replay", "{transcript}"],
 }
 
 
-SLOW_TO_STOP = {"simulate-workers": "the --workers pool is sometimes still running 10 s after Ctrl-C (not fixed yet)"}
+SLOW_TO_STOP: dict[str, str] = {}  # name -> why, for a command known not to stop in time (none now)
 
 
 _XFAIL = {n: pytest.mark.xfail(reason=why, strict=False) for n, why in SLOW_TO_STOP.items()}
@@ -83,7 +86,7 @@ _XFAIL = {n: pytest.mark.xfail(reason=why, strict=False) for n, why in SLOW_TO_S
 def test_ctrl_c_stops_the_command_within_2_s(name: str, startup: float, long_transcript: Path) -> None:
     argv = [sys.executable, "-m", "flip7ref.cli", *(a.replace("{transcript}", str(long_transcript)) for a in COMMANDS[name])]
     proc = subprocess.Popen(
-        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as from a terminal, even under `pytest &`
     )  # fmt: skip
     try:
@@ -94,7 +97,7 @@ def test_ctrl_c_stops_the_command_within_2_s(name: str, startup: float, long_tra
         ):
             time.sleep(0.02)
         assert proc.poll() is None, f"{name} ended before it could be interrupted: {proc.stderr.read() if proc.stderr else ''}"
-        proc.send_signal(signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the whole process group, workers too
         sent = time.monotonic()
         try:
             _, err = proc.communicate(timeout=10)
@@ -110,3 +113,25 @@ def test_ctrl_c_stops_the_command_within_2_s(name: str, startup: float, long_tra
     assert lines[-1:] == ["flip7ref: interrupted"] and all(line.startswith("flip7ref: ") for line in lines), err
     assert proc.returncode == 130
     assert took < 2.0, f"{name} took {took:.2f} s to stop"
+    assert _group_gone(proc.pid), f"{name} left processes of its group running after Ctrl-C"
+
+
+def _group_gone(pgid: int, wait: float = 3.0) -> bool:
+    """No live process is left in process group ``pgid`` (zombies count as gone) within ``wait`` s."""
+    deadline = time.monotonic() + wait
+    while True:
+        alive = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                alive.append(stat.parent.name)
+        if not alive or time.monotonic() > deadline:
+            if alive:
+                for pid in alive:
+                    with contextlib.suppress(OSError):
+                        os.kill(int(pid), signal.SIGKILL)
+            return not alive
+        time.sleep(0.05)

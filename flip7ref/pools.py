@@ -1,0 +1,39 @@
+"""Process pools that stop at once on Ctrl-C (``--workers N`` of ``simulate`` and
+``tournament``).
+
+A terminal's Ctrl-C sends SIGINT to the whole process group.  Left alone, every worker
+of a `concurrent.futures.ProcessPoolExecutor` raises `KeyboardInterrupt` in the middle
+of its task (a traceback each), and the pool's shutdown then waits for work that will
+never finish.  Here the workers ignore SIGINT (`ignore_interrupts`, run by their
+initializer) and the parent, on its `KeyboardInterrupt`, kills them and drops the queued
+tasks (`abandon`) before the error goes on to the command's one-line message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # not at import: concurrent.futures' process pool brings in multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+
+def ignore_interrupts() -> None:
+    """In a worker process: SIGINT is the parent's to handle (it ends the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def abandon(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: kill its worker processes and cancel the tasks not started.
+
+    Used when the parent is interrupted; the results in flight are lost.  Raises nothing.
+    """
+    processes = getattr(pool, "_processes", None) or {}  # CPython's executor: {pid: Process}
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, ValueError):  # already gone, or closed
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            process.join(timeout=1)
