@@ -439,3 +439,16 @@ def _count(model: _Model) -> tuple[int, int]:
                     total += ways[j][used] * lines
     states = total << mods_free
     return states, states
+
+
+def compact_estimate(state: State) -> tuple[int, float]:
+    """``(states, bytes)``: the decision states the compact solve of ``state``
+    meets (counted, not enumerated: exact on the full decks, an upper bound
+    otherwise; the first card of a deal counts as one) and the peak memory that
+    means (`BYTES_PER_STATE` each).  CPU seconds: ``states * US_PER_STATE / 1e6``.
+
+    Raises:
+        AnalysisError: the position is not covered (`CompactSolver.supports`).
+    """
+    states, _ = _count(_Model(state, "hit"))
+    return states, states * BYTES_PER_STATE
