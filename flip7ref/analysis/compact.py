@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..game import ACTION, MODIFIER, NUMBER, Game
+from ..game import ACTION, MODIFIER, NUMBER
 from ..scoring import score_points
 from ..state import CHANCE, State
 from .base import AnalysisError, SoloResult, _too_many
@@ -43,7 +43,7 @@ from .base import AnalysisError, SoloResult, _too_many
 #: of a layer's successors.  `compact_estimate` multiplies by it.
 BYTES_PER_STATE = 64.0
 #: CPU microseconds a state costs (measured, docs/analysis.md; NumPy, one core).
-US_PER_STATE = 1.2
+US_PER_STATE = 4.0
 
 
 def _numpy() -> Any:
@@ -357,7 +357,9 @@ class CompactSolver:
         nr, nm = len(model.ranks), len(model.mods)
         rank_code = {model.game.rank[c]: c for _, c, _, _ in model.kinds if model.game.category[c] == NUMBER}
         for r in model.ranks:
-            rank_code.setdefault(r, next(c for c in range(len(model.game.rank)) if model.game.category[c] == NUMBER and model.game.rank[c] == r))
+            rank_code.setdefault(
+                r, next(c for c in range(len(model.game.rank)) if model.game.category[c] == NUMBER and model.game.rank[c] == r)
+            )
         for depth, (keys, hit) in enumerate(self._layers):
             if depth == 0 and model.forced:
                 continue

@@ -10,10 +10,22 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import TIES, Policy, SoloSolver, line_position, next_card, solo_deck_position, solo_estimate, usable_cores
+from ..analysis import (
+    TIES,
+    AnalysisError,
+    Policy,
+    SoloResult,
+    SoloSolver,
+    line_position,
+    next_card,
+    solo_deck_position,
+    solo_estimate,
+    usable_cores,
+)
 from ..errors import CardError, LimitReached, OptionError
 from ..game import Game
 from ..spec import CATEGORIES
+from ..state import State
 from ..strategies import parse_strategy
 from ._common import add_cluster, cluster_client
 from ._common import add_common as _add_common
@@ -221,6 +233,47 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compact_solve(state: State, policy: Policy | None, args: argparse.Namespace) -> SoloResult | None:
+    """The compact-key solve ``--solver`` asks for (None: solve with the interpreter), with its
+    estimate first (refused beyond --max-states or --max-memory) and ``--check`` after."""
+    choice = getattr(args, "solver", "interpreter")
+    if choice == "interpreter":
+        return None
+    from ..analysis import compact
+
+    why = compact.CompactSolver.supports(state)
+    if not why and (policy is not None or args.exact or getattr(args, "cluster", None)):
+        why = "it solves the optimal policy in floats, in this process (no --policy, --exact or --cluster)"
+    if not why:
+        try:
+            compact._numpy()
+        except AnalysisError as exc:
+            why = str(exc)
+    if why:
+        if choice == "compact":
+            raise OptionError(f"--solver compact: {why}")
+        return None
+    _limits(args)
+    if not args.max_memory > 0:
+        raise OptionError("--max-memory: expected a positive number of GB")
+    states, need = compact.compact_estimate(state)
+    cpu = states * compact.US_PER_STATE / 1e6
+    if cpu > 30:
+        print(f"flip7ref: estimate: {states:,} states, about {_duration(cpu)} of CPU and {need / 1e9:.1f} GB",
+              file=sys.stderr)  # fmt: skip
+    solver = compact.CompactSolver(ties=args.ties, max_states=args.max_states, max_bytes=args.max_memory * 1e9)
+    result = solver.solve(state)
+    if args.check:
+        want = _solver(args, None).solve(state)
+        if not all(abs(float(a) - float(b)) <= 1e-12 for a, b in
+                   ((result.value, want.value), (result.bust, want.bust), (result.flip7, want.flip7))):  # fmt: skip
+            print(f"flip7ref: --check: the compact solver gives {result.value!r}, the interpreter {want.value!r}",
+                  file=sys.stderr)  # fmt: skip
+            raise SystemExit(1)
+        print(f"flip7ref: check: the interpreter agrees ({want.states:,} states, {want.seconds:.1f} s)", file=sys.stderr)
+    return result
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """``flip7ref solve``: the optimal (or a given policy's) expected solo round score."""
     game = _game(args)
@@ -231,10 +284,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    if policy is None:
-        _estimate(game, categories, args, _workers(args))
-    with cluster_client(args) as client, _working(solve_spinner_text(categories)) as tick:
-        result = _solver(args, policy, cluster=client, tick=tick).solve(state)
+    fast = _compact_solve(state, policy, args)
+    if fast is not None:
+        result = fast
+    else:
+        if policy is None:
+            _estimate(game, categories, args, _workers(args))
+        with cluster_client(args) as client, _working(solve_spinner_text(categories)) as tick:
+            result = _solver(args, policy, cluster=client, tick=tick).solve(state)
     cards = _cards_words(categories)
     if args.json:
         data = result.as_dict()
@@ -336,5 +393,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"processes to solve in (default: the cores this process may use, here {usable_cores()}); the "
         "optimal policy is solved in parallel, a --policy in one process; the result is the same for any number",
     )
+    p.add_argument(
+        "--solver",
+        choices=("auto", "compact", "interpreter"),
+        default="auto",
+        help="auto (default): the compact-key solver (NumPy) where it covers the deck (numbers, modifiers, Second "
+        "Chance; optimal policy, floats), else the interpreter's; compact: refuse a deck it does not cover",
+    )
+    p.add_argument("--check", action="store_true",
+                   help="with the compact solver: solve with the interpreter too, exit 1 unless they agree")  # fmt: skip
+    p.add_argument("--max-memory", type=float, default=4.0, metavar="GB",
+                   help="the compact solver refuses a solve estimated to need more (default %(default)s GB)")  # fmt: skip
     add_cluster(p)
     p.set_defaults(func=cmd_solve)
