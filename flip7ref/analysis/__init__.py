@@ -35,10 +35,12 @@ The package's modules, one job each (every name is imported from
 - `positions` — `solo_deck_position`,
   `solo_projection`, `line_position`;
 - `estimate` — `solo_estimate`, `US_PER_STATE`;
+- `compact` — `CompactSolver`, `compact_estimate`: the compact-key solver (NumPy);
 - `tables` — `solo_policy_table`.
 """
 
 from .base import AnalysisError, Policy, SoloResult
+from .compact import CompactSolver, compact_estimate
 from .estimate import US_PER_STATE as US_PER_STATE
 from .estimate import solo_estimate
 from .odds import NextCard, next_card
@@ -53,10 +55,12 @@ from .tables import solo_policy_table
 __all__ = [
     "TIES",
     "AnalysisError",
+    "CompactSolver",
     "NextCard",
     "Policy",
     "SoloResult",
     "SoloSolver",
+    "compact_estimate",
     "line_position",
     "next_card",
     "solo_deck_position",

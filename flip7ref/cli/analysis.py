@@ -233,7 +233,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
-def _compact_solve(state: State, policy: Policy | None, args: argparse.Namespace) -> SoloResult | None:
+def _compact_solve(state: State, categories: list[str], policy: Policy | None, args: argparse.Namespace) -> SoloResult | None:
     """The compact-key solve ``--solver`` asks for (None: solve with the interpreter), with its
     estimate first (refused beyond --max-states or --max-memory) and ``--check`` after."""
     choice = getattr(args, "solver", "interpreter")
@@ -242,8 +242,10 @@ def _compact_solve(state: State, policy: Policy | None, args: argparse.Namespace
     from ..analysis import compact
 
     why = compact.CompactSolver.supports(state)
-    if not why and (policy is not None or args.exact or getattr(args, "cluster", None)):
-        why = "it solves the optimal policy in floats, in this process (no --policy, --exact or --cluster)"
+    if not why and (policy is not None or args.exact or getattr(args, "cluster", None) or args.max_seconds):
+        why = (
+            "it solves the optimal policy in floats, in this process, untimed (no --policy, --exact, --cluster or --max-seconds)"
+        )
     if not why:
         try:
             compact._numpy()
@@ -258,6 +260,14 @@ def _compact_solve(state: State, policy: Policy | None, args: argparse.Namespace
         raise OptionError("--max-memory: expected a positive number of GB")
     states, need = compact.compact_estimate(state)
     cpu = states * compact.US_PER_STATE / 1e6
+    gb = need / 1e9
+    limits = [
+        (states - 1 > args.max_states, f"about {states:,} states, more than --max-states {args.max_states:,}"),
+        (gb > args.max_memory, f"about {gb:.1f} GB, more than --max-memory {args.max_memory:g}"),
+    ]
+    for over, what in limits:
+        if over:
+            raise LimitReached(f"--cards {_cards_words(categories)} needs {what}: raise the limit or restrict --cards")
     if cpu > 30:
         print(f"flip7ref: estimate: {states:,} states, about {_duration(cpu)} of CPU and {need / 1e9:.1f} GB",
               file=sys.stderr)  # fmt: skip
@@ -284,7 +294,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    fast = _compact_solve(state, policy, args)
+    fast = _compact_solve(state, categories, policy, args)
     if fast is not None:
         result = fast
     else:
