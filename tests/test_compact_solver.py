@@ -5,6 +5,7 @@ refusals before a solve starts."""
 
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
@@ -143,3 +144,69 @@ def test_published_second_chance_value() -> None:
     result = compact.CompactSolver().solve(solo_deck_position(GAME, ["number", "modifier", "second_chance"]))
     assert result.value == pytest.approx(22.2504034143, abs=1e-10)
     assert result.states == 21_980_031
+
+
+def _published_turn(deck: list[str], freeze_first_wins: bool) -> float:
+    """The optimal solo round over ``deck`` as the published solver defines the turn with
+    action cards aimed at oneself: a Freeze is a forced stay; a Flip Three forces three draws
+    (one met during them adds three more), and a Freeze met during them waits until they are
+    done.  ``freeze_first_wins``: a Flip Three met after such a waiting Freeze adds no draws
+    (the set-aside cards resolve in order: the Freeze ends the turn first)."""
+    from collections import Counter
+
+    copies = Counter(deck)
+
+    def score(nums: tuple[str, ...], mods: tuple[str, ...], made: bool) -> float:
+        points = sum(int(n) for n in nums) * (2 if "x2" in mods else 1)
+        return points + sum(int(m[1:]) for m in mods if m.startswith("+")) + (15 if made else 0)
+
+    @functools.cache
+    def value(nums: tuple[str, ...], mods: tuple[str, ...], held: bool, gone: tuple[tuple[str, int], ...],
+              forced: int, frozen: bool) -> float:  # fmt: skip
+        if not forced and frozen:
+            return score(nums, mods, False)
+        out = Counter(dict(gone))
+        left = {k: copies[k] - out[k] for k in sorted(copies) if copies[k] > out[k]}
+        total = sum(left.values())
+        after = forced - 1 if forced else 0
+        hit = 0.0
+        for card, n in left.items():
+            drawn = tuple(sorted((out + Counter([card])).items()))
+            if card.isdigit() and card in nums:
+                r = value(nums, mods, False, drawn, after, frozen) if held else 0.0
+            elif card.isdigit():
+                line = tuple(sorted((*nums, card)))
+                r = score(line, mods, True) if len(line) == 7 else value(line, mods, held, drawn, after, frozen)
+            elif card == "second_chance":
+                r = value(nums, mods, True, drawn, after, frozen)
+            elif card == "flip_three":
+                more = 0 if frozen and freeze_first_wins else 3
+                r = value(nums, mods, held, drawn, 3 if not forced else after + more, frozen)
+            elif card == "freeze":
+                r = score(nums, mods, False) if not forced else value(nums, mods, held, drawn, after, True)
+            else:
+                r = value(nums, tuple(sorted((*mods, card))), held, drawn, after, frozen)
+            hit += n / total * r
+        return max(hit, score(nums, mods, False)) if not forced and (nums or mods) else hit
+
+    return value((), (), False, (), 0, False)
+
+
+@pytest.mark.parametrize(
+    "actions", [["freeze"], ["flip_three"], ["flip_three", "freeze"], ["flip_three"] * 3, ["second_chance", "flip_three"]]
+)
+def test_the_interpreters_solo_turn_is_the_published_one(actions: list[str]) -> None:
+    deck = ["0", "1", "2", "2", "3", "3", "3", "x2", *actions]
+    got = SoloSolver().solve(_deck(deck)).value
+    assert got == pytest.approx(_published_turn(deck, False), abs=1e-12)
+
+
+def test_where_the_interpreters_solo_turn_differs() -> None:
+    """Two Flip Threes and a Freeze: the interpreter resolves the cards set aside during a Flip
+    Three in order, so a Freeze met before a second Flip Three ends the turn first (F7-074, F7-075);
+    the published solver draws the second Flip Three's cards before the Freeze."""
+    deck = ["0", "1", "2", "2", "3", "3", "3", "x2", "flip_three", "flip_three", "freeze"]
+    got = SoloSolver().solve(_deck(deck)).value
+    assert got == pytest.approx(_published_turn(deck, True), abs=1e-12)
+    assert got == pytest.approx(3.0608874458874458, abs=1e-12)
+    assert _published_turn(deck, False) == pytest.approx(3.0458874458874456, abs=1e-12)
