@@ -210,3 +210,28 @@ def test_where_the_interpreters_solo_turn_differs() -> None:
     assert got == pytest.approx(_published_turn(deck, True), abs=1e-12)
     assert got == pytest.approx(3.0608874458874458, abs=1e-12)
     assert _published_turn(deck, False) == pytest.approx(3.0458874458874456, abs=1e-12)
+
+
+def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from flip7ref.cli import main
+
+    assert main(["solve", "--cards", "numbers", "--solver", "compact", "--check", "--json"]) == 0
+    out = capsys.readouterr()
+    data = json.loads(out.out)
+    assert data["value"] == pytest.approx(18.5652176141, abs=1e-10) and data["states"] == 4095
+    assert "the interpreter agrees" in out.err
+    assert main(["solve", "--cards", "numbers,actions", "--solver", "compact"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--solver compact: action card 'freeze'" in err
+    assert main(["solve", "--cards", "numbers,modifiers,second_chance"]) == 3  # the estimate passes --max-states
+    assert "needs about 21,980,032 states" in capsys.readouterr().err
+    line = ["odds", "--line", "3,11,5", "--seen", "12,12", "--cards", "numbers,modifiers", "--json"]
+    assert main([*line, "--solver", "compact"]) == 0
+    fast = json.loads(capsys.readouterr().out)
+    assert main([*line, "--solver", "interpreter"]) == 0
+    slow = json.loads(capsys.readouterr().out)
+    assert fast["values"] == pytest.approx(slow["values"], abs=1e-12)
+    assert fast["best"] == slow["best"] == "hit"
+    assert fast["states"] == slow["states"] == 11264

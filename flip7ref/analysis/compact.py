@@ -35,7 +35,7 @@ from typing import Any
 
 from ..game import ACTION, MODIFIER, NUMBER
 from ..scoring import score_points
-from ..state import CHANCE, State
+from ..state import CHANCE, HIT, STAY, Action, State
 from .base import AnalysisError, SoloResult, _too_many
 
 #: Bytes a state costs at the peak of a solve (measured, docs/analysis.md): its key and
@@ -261,6 +261,9 @@ class CompactSolver:
         self.max_bytes = max_bytes
         self._layers: list[tuple[Any, Any]] = []
         self._model: _Model | None = None
+        self._root: tuple[float, float, bool] | None = None
+        self.states = 0
+        """Decision states of the last solve."""
 
     @staticmethod
     def supports(state: State) -> str:
@@ -333,6 +336,8 @@ class CompactSolver:
             else:
                 stay = model.score(keys, False)
                 hit = value >= stay if self.ties == "hit" else value > stay
+                if depth == 0:
+                    self._root = (float(value[0]), float(stay[0]), bool(hit[0]))
                 value = np.where(hit, value, stay)
                 bust = np.where(hit, bust, 0.0)
                 flip7 = np.where(hit, flip7, 0.0)
@@ -341,9 +346,35 @@ class CompactSolver:
         assert below is not None
         pol_layers.reverse()
         self._layers = pol_layers
-        solved = sum(len(k) for k in layers) - (1 if model.forced else 0)
+        solved = self.states = sum(len(k) for k in layers) - (1 if model.forced else 0)
         return SoloResult(float(below[0][0]), float(below[1][0]), float(below[2][0]), solved,
                           time.perf_counter() - start, "optimal")  # fmt: skip
+
+    def action_values(self, state: State) -> dict[str, float]:
+        """At an offer of Hit or Stay (not the first card of a deal): the expected round
+        score after each legal action, then playing the optimal policy, keyed by action
+        string (as `SoloSolver.action_values`); `best_action` is then the solved choice.
+
+        Raises:
+            AnalysisError: as `solve`, or ``state`` is not an offer.
+        """
+        if state.current_player != 0:
+            raise AnalysisError("the compact solver gives action values at an offer of Hit or Stay only")
+        self._root = None
+        self.solve(state)
+        assert self._root is not None
+        hit, stay, _ = self._root
+        return {str(a): hit if a == HIT else stay for a in state.legal_actions()}
+
+    def best_action(self) -> Action:
+        """The optimal action at the offer of the last `action_values` (HIT or STAY).
+
+        Raises:
+            AnalysisError: no offer was solved.
+        """
+        if self._root is None:
+            raise AnalysisError("no offer solved yet: call action_values first")
+        return HIT if self._root[2] else STAY
 
     def policy(self) -> dict[tuple[tuple[int, ...], int, tuple[int, ...]], bool]:
         """The solved policy: ``{(sorted line codes, held shields, sorted codes cancelled

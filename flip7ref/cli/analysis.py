@@ -182,10 +182,15 @@ def cmd_odds(args: argparse.Namespace) -> int:
         rest="out",
         totals=[game.target_score],
     )
-    with _working("solving hit and stay exactly (a short line can take minutes)...") as tick:
-        solver = _solver(args, tick=tick)
-        values = solver.action_values(restricted)
-        best = str(solver.best_action(restricted))
+    fast = _compact_odds(restricted, args)
+    if fast is not None:
+        values, best, solved, used = fast
+    else:
+        with _working("solving hit and stay exactly (a short line can take minutes)...") as tick:
+            solver = _solver(args, tick=tick)
+            values = solver.action_values(restricted)
+            best = str(solver.best_action(restricted))
+        solved, used = solver.states, solver.workers_used
     tie = len({values[a] for a in values}) < len(values)
     line_ids = [ids[c] for c in player.line]
     held = [ids[c] for c in player.kept]
@@ -211,8 +216,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
             "best": best,
             "tie": tie,
             "cards": _cards_words(categories),
-            "states": solver.states,
-            "workers": solver.workers_used,
+            "states": solved,
+            "workers": used,
         }
         print(json.dumps(data, sort_keys=True))
         return 0
@@ -229,8 +234,32 @@ def cmd_odds(args: argparse.Namespace) -> int:
         mark = ("   <- best" + (f" (a tie: --ties {args.ties})" if tie else "")) if action == best else ""
         exact = f"  ({value})" if isinstance(value, Fraction) else ""
         print(f"  {action:<6}           {float(value):.6f}{exact}{mark}")
-    print(f"states solved      {solver.states}" + (f" ({solver.workers_used} processes)" if solver.workers_used > 1 else ""))
+    print(f"states solved      {solved}" + (f" ({used} processes)" if used > 1 else ""))
     return 0
+
+
+def _compact_odds(state: State, args: argparse.Namespace) -> tuple[dict[str, Any], str, int, int] | None:
+    """Hit and stay values by the compact solver where ``--solver`` allows it and it covers
+    the position (None: the interpreter solves them)."""
+    choice = getattr(args, "solver", "interpreter")
+    if choice == "interpreter" or args.exact or args.max_seconds:
+        return None
+    from ..analysis import compact
+
+    why = compact.CompactSolver.supports(state) or ("" if state.current_player == 0 else "not an offer")
+    if not why:
+        try:
+            compact._numpy()
+        except AnalysisError as exc:
+            why = str(exc)
+    if why:
+        if choice == "compact":
+            raise OptionError(f"--solver compact: {why}")
+        return None
+    _limits(args)
+    solver = compact.CompactSolver(ties=args.ties, max_states=args.max_states)
+    values: dict[str, Any] = dict(solver.action_values(state))
+    return values, str(solver.best_action()), solver.states, 1
 
 
 def _compact_solve(state: State, categories: list[str], policy: Policy | None, args: argparse.Namespace) -> SoloResult | None:
@@ -381,6 +410,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="processes to solve in (default %(default)s; worth more only for a short line); the values are the "
         "same for any number",
     )
+    solver_flag(p)
     p.set_defaults(func=cmd_odds)
 
     p = sub.add_parser(
@@ -403,6 +433,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"processes to solve in (default: the cores this process may use, here {usable_cores()}); the "
         "optimal policy is solved in parallel, a --policy in one process; the result is the same for any number",
     )
+    solver_flag(p)
+    p.add_argument("--check", action="store_true",
+                   help="with the compact solver: solve with the interpreter too, exit 1 unless they agree")  # fmt: skip
+    p.add_argument("--max-memory", type=float, default=4.0, metavar="GB",
+                   help="the compact solver refuses a solve estimated to need more (default %(default)s GB)")  # fmt: skip
+    add_cluster(p)
+    p.set_defaults(func=cmd_solve)
+
+
+def solver_flag(p: argparse.ArgumentParser) -> None:
+    """Add ``--solver auto|compact|interpreter`` to ``p`` (``solve`` and ``odds``)."""
     p.add_argument(
         "--solver",
         choices=("auto", "compact", "interpreter"),
@@ -410,9 +451,3 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="auto (default): the compact-key solver (NumPy) where it covers the deck (numbers, modifiers, Second "
         "Chance; optimal policy, floats), else the interpreter's; compact: refuse a deck it does not cover",
     )
-    p.add_argument("--check", action="store_true",
-                   help="with the compact solver: solve with the interpreter too, exit 1 unless they agree")  # fmt: skip
-    p.add_argument("--max-memory", type=float, default=4.0, metavar="GB",
-                   help="the compact solver refuses a solve estimated to need more (default %(default)s GB)")  # fmt: skip
-    add_cluster(p)
-    p.set_defaults(func=cmd_solve)
