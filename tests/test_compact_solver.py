@@ -139,7 +139,7 @@ def test_numbers_and_modifiers_agree_with_the_interpreter() -> None:
     _agree(solo_deck_position(GAME, ["number", "modifier"]), "hit")
 
 
-@pytest.mark.skipif(not SLOW, reason="about 2-3 min and 2-3 GB: FLIP7REF_SLOW=1")
+@pytest.mark.skipif(not SLOW, reason="about 2 min and 1.5 GB: FLIP7REF_SLOW=1")
 def test_published_second_chance_value() -> None:
     result = compact.CompactSolver().solve(solo_deck_position(GAME, ["number", "modifier", "second_chance"]))
     assert result.value == pytest.approx(22.2504034143, abs=1e-10)

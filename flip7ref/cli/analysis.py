@@ -242,7 +242,7 @@ def _compact_odds(state: State, args: argparse.Namespace) -> tuple[dict[str, Any
     """Hit and stay values by the compact solver where ``--solver`` allows it and it covers
     the position (None: the interpreter solves them)."""
     choice = getattr(args, "solver", "interpreter")
-    if choice == "interpreter" or args.exact or args.max_seconds:
+    if choice == "interpreter" or args.exact or args.max_seconds or (choice == "auto" and args.workers is not None):
         return None
     from ..analysis import compact
 
@@ -266,7 +266,7 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
     """The compact-key solve ``--solver`` asks for (None: solve with the interpreter), with its
     estimate first (refused beyond --max-states or --max-memory) and ``--check`` after."""
     choice = getattr(args, "solver", "interpreter")
-    if choice == "interpreter":
+    if choice == "interpreter" or (choice == "auto" and args.workers is not None):  # --workers: the parallel solve
         return None
     from ..analysis import compact
 
