@@ -24,6 +24,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "rl": ("numpy>=1.24", "gymnasium>=1.0", "pettingzoo>=1.24", "open_spiel>=1.5"),
     "cluster": ("dask[distributed]>=2024.1",),
     "plot": ("matplotlib>=3.7",),
+    "analysis": ("numpy>=1.24",),
 }
 
 

@@ -50,9 +50,9 @@ def _numpy() -> Any:
     try:
         import numpy
     except ImportError:  # pragma: no cover - the [analysis] extra is missing
-        raise AnalysisError(
-            "the compact solver needs NumPy: pip install 'flip7ref[analysis]' (or solve with --solver interpreter)"
-        ) from None
+        from ..install import extra_hint
+
+        raise AnalysisError(f"the compact solver needs NumPy ({extra_hint('analysis')}), or use --solver interpreter") from None
     return numpy
 
 
@@ -228,7 +228,8 @@ def _unsupported(state: State) -> str:
     if len(shields) > 1:
         return "more than one kind of Second Chance"
     # the most cards the player can draw without the round ending: the pile must outlast them
-    ranks_left = len({game.rank[c] for c in pile if game.category[c] == NUMBER} - {game.rank[c] for c in player.line})
+    in_pile = {game.rank[c] for c in pile if game.category[c] == NUMBER}
+    ranks_left = len(in_pile - {game.rank[c] for c in player.line})
     room = ranks_left
     shield_cards = sum(n for c, n in pile.items() if c in shields)
     mods = sum(n for c, n in pile.items() if game.category[c] == MODIFIER)
