@@ -115,7 +115,23 @@ def bench_tables() -> dict[str, float]:
     return {"seconds": shipped, "slowest_refusal_seconds": slowest}
 
 
-PUBLISHED = {"numbers": 18.5652176141, "numbers,modifiers": 20.2291054307}
+PUBLISHED = {"numbers": 18.5652176141, "numbers,modifiers": 20.2291054307, "numbers,modifiers,second_chance": 22.2504034143}
+
+
+def bench_compact(cards: str) -> dict[str, float]:
+    """One optimal solo solve by the compact-key solver (NumPy): CPU time and peak
+    resident memory of this process (the high-water mark so far, in MB)."""
+    import resource
+
+    from flip7ref.analysis.compact import CompactSolver
+
+    categories = [{"numbers": "number", "modifiers": "modifier"}.get(c, c) for c in cards.split(",")]
+    state = solo_deck_position(Game("flip7", 1), categories)
+    start = time.process_time()
+    result = CompactSolver().solve(state)
+    seconds = time.process_time() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"value": float(result.value), "states": result.states, "seconds": seconds, "peak_mb": peak}
 
 
 def bench_solve(cards: str, workers: int = 1) -> dict[str, float]:
@@ -144,6 +160,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is reported (default %(default)s)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--solve-modifiers", action="store_true", help="also time the numbers+modifiers solve")
+    parser.add_argument("--solve-second-chance", action="store_true",
+                        help="also time the compact solve with the Second Chances (about 2-3 min, 1.5 GB)")  # fmt: skip
     parser.add_argument(
         "--solve-workers",
         type=int,
@@ -159,7 +177,7 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument(
         "--measure", action="append", metavar="WHAT",
-        help="with --compare: games:flip7, games:vengeance, startup, score, rules, solve "
+        help="with --compare: games:flip7, games:vengeance, startup, score, rules, solve, solve:compact "
         "(default: games of both editions, startup)",
     )  # fmt: skip
     parser.add_argument("--rounds", type=int, default=7, help="with --compare: rounds (default %(default)s)")
@@ -173,7 +191,7 @@ def main() -> None:
 
         if len(args.compare) < 2 or args.rounds < 1:
             parser.error("--compare needs at least two builds, and --rounds at least 1")
-        known = {"games:flip7", "games:vengeance", "startup", "score", "rules", "solve"}
+        known = {"games:flip7", "games:vengeance", "startup", "score", "rules", "solve", "solve:compact"}
         measures = args.measure or ["games:flip7", "games:vengeance", "startup"]
         if not set(measures) <= known:
             parser.error(f"--measure: expected some of {', '.join(sorted(known))}")
@@ -223,6 +241,19 @@ def main() -> None:
         console.print(
             f"solve --cards {cards}: {r['value']:.10f} (published {PUBLISHED[cards]:.10f}), "
             f"{r['states']:.0f} states in {r['seconds']:.2f} s ({how})"
+        )
+    compact_runs = ["numbers", "numbers,modifiers"] + (["numbers,modifiers,second_chance"] if args.solve_second_chance else [])
+    try:
+        import numpy  # noqa: F401 - the compact solver's dependency
+    except ImportError:
+        compact_runs = []
+        console.print("compact solver skipped: NumPy is not installed")
+    for cards in compact_runs:
+        r = best_of(args.repeat if "second_chance" not in cards else 1, lambda: bench_compact(cards))  # noqa: B023
+        solves[f"{cards} compact"] = r
+        console.print(
+            f"solve --cards {cards} --solver compact: {r['value']:.10f} (published {PUBLISHED[cards]:.10f}), "
+            f"{r['states']:.0f} states in {r['seconds']:.2f} s (CPU, one process; median {r['median_seconds']:.2f} s)"
         )
     results["solve"] = solves
     if args.rl:

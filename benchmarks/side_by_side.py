@@ -24,7 +24,8 @@ Measurements (CPU time):
 * ``rules``: a whole ``flip7ref rules F7-073`` process (seconds): the rule with the cases
   citing it, read from the case index (its cache written by the warm-up run; a cold
   cache parses the case files once);
-* ``solve``: ``SoloSolver`` on the numbers+modifiers solo deck in one process (seconds).
+* ``solve``: ``SoloSolver`` on the numbers+modifiers solo deck in one process (seconds);
+  ``solve:compact``: the same deck by ``CompactSolver`` (NumPy; CPU seconds).
 
 Bytecode: a start-up figure depends on whether Python finds its compiled bytecode
 (``__pycache__``) or compiles every module's source first (about 0.06 s more for
@@ -69,12 +70,16 @@ print(json.dumps({"value": games / (time.process_time() - start)}))
 """
 
 SOLVE = """
-import json, time
+import json, sys, time
 from flip7ref import Game
 from flip7ref.analysis import SoloSolver, solo_deck_position
 state = solo_deck_position(Game("flip7", 1), ["number", "modifier"])
+if sys.argv[1] == "compact":
+    from flip7ref.analysis.compact import CompactSolver as Solver
+else:
+    Solver = lambda: SoloSolver(workers=1)
 start = time.process_time()
-result = SoloSolver(workers=1).solve(state)
+result = Solver().solve(state)
 print(json.dumps({"value": time.process_time() - start, "solve_value": float(result.value)}))
 """
 
@@ -135,7 +140,7 @@ class Target:
         if kind == "games":
             return float(json.loads(self.run_code(GAMES, edition, str(games)).splitlines()[-1])["value"])
         if kind == "solve":
-            return float(json.loads(self.run_code(SOLVE).splitlines()[-1])["value"])
+            return float(json.loads(self.run_code(SOLVE, edition or "interpreter").splitlines()[-1])["value"])
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         self.run_code(PROCESSES[kind])
         after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -25,6 +25,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "cluster": ("dask[distributed]>=2024.1",),
     "batch": ("numpy>=1.24",),
     "plot": ("matplotlib>=3.7",),
+    "analysis": ("numpy>=1.24",),
 }
 
 

@@ -38,11 +38,13 @@ The package's modules, one job each (every name is imported from
 - `positions` — `solo_deck_position`,
   `solo_projection`, `line_position`;
 - `estimate` — `solo_estimate`, `position_estimate`, `US_PER_STATE`, `LargeSolveWarning`;
+- `compact` — `CompactSolver`, `compact_estimate`: the compact-key solver (NumPy);
 - `tables` — `solo_policy_table`.
 """
 
 from .. import compiled as _compiled
 from .base import AnalysisError, Policy, SoloResult
+from .compact import CompactSolver, compact_estimate
 from .estimate import US_PER_STATE as US_PER_STATE
 from .estimate import LargeSolveWarning, position_estimate, solo_estimate
 from .odds import NextCard, next_card
@@ -62,11 +64,13 @@ if _compiled:  # help(SoloSolver) shows the source's documentation (flip7ref.com
 __all__ = [
     "TIES",
     "AnalysisError",
+    "CompactSolver",
     "LargeSolveWarning",
     "NextCard",
     "Policy",
     "SoloResult",
     "SoloSolver",
+    "compact_estimate",
     "line_position",
     "next_card",
     "position_estimate",

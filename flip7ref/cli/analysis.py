@@ -13,8 +13,10 @@ from typing import Any
 
 from ..analysis import (
     TIES,
+    AnalysisError,
     LargeSolveWarning,
     Policy,
+    SoloResult,
     SoloSolver,
     line_position,
     next_card,
@@ -25,6 +27,7 @@ from ..analysis import (
 )
 from ..errors import CardError, LimitReached, OptionError
 from ..game import Game
+from ..state import State
 from ..strategies import parse_strategy
 from ._common import add_cluster, cluster_client
 from ._common import add_common as _add_common
@@ -172,10 +175,15 @@ def cmd_odds(args: argparse.Namespace) -> int:
     ids = game.card_ids
     player = state.players[0]
     restricted = restrict_categories(state, categories)  # the analysis's public projection (its caveat: another deck)
-    with _working("solving hit and stay exactly (a short line can take minutes)...") as tick:
-        solver = _solver(args, tick=tick)
-        values = solver.action_values(restricted)
-        best = str(solver.best_action(restricted))
+    fast = _compact_odds(restricted, args)
+    if fast is not None:
+        values, best, solved, used = fast
+    else:
+        with _working("solving hit and stay exactly (a short line can take minutes)...") as tick:
+            solver = _solver(args, tick=tick)
+            values = solver.action_values(restricted)
+            best = str(solver.best_action(restricted))
+        solved, used = solver.states, solver.workers_used
     tie = len({values[a] for a in values}) < len(values)
     line_ids = [ids[c] for c in player.line]
     held = [ids[c] for c in player.kept]
@@ -201,8 +209,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
             "best": best,
             "tie": tie,
             "cards": _cards_words(categories),
-            "states": solver.states,
-            "workers": solver.workers_used,
+            "states": solved,
+            "workers": used,
         }
         print(json.dumps(data, sort_keys=True))
         return 0
@@ -219,8 +227,83 @@ def cmd_odds(args: argparse.Namespace) -> int:
         mark = ("   <- best" + (f" (a tie: --ties {args.ties})" if tie else "")) if action == best else ""
         exact = f"  ({value})" if isinstance(value, Fraction) else ""
         print(f"  {action:<6}           {float(value):.6f}{exact}{mark}")
-    print(f"states solved      {solver.states}" + (f" ({solver.workers_used} processes)" if solver.workers_used > 1 else ""))
+    print(f"states solved      {solved}" + (f" ({used} processes)" if used > 1 else ""))
     return 0
+
+
+def _compact_odds(state: State, args: argparse.Namespace) -> tuple[dict[str, Any], str, int, int] | None:
+    """Hit and stay values by the compact solver where ``--solver`` allows it and it covers
+    the position (None: the interpreter solves them)."""
+    choice = getattr(args, "solver", "interpreter")
+    if choice == "interpreter" or args.exact or args.max_seconds or (choice == "auto" and args.workers is not None):
+        return None
+    from ..analysis import compact
+
+    why = compact.CompactSolver.supports(state) or ("" if state.current_player == 0 else "not an offer")
+    if not why:
+        try:
+            compact._numpy()
+        except AnalysisError as exc:
+            why = str(exc)
+    if why:
+        if choice == "compact":
+            raise OptionError(f"--solver compact: {why}")
+        return None
+    _limits(args)
+    solver = compact.CompactSolver(ties=args.ties, max_states=args.max_states)
+    values: dict[str, Any] = dict(solver.action_values(state))
+    return values, str(solver.best_action()), solver.states, 1
+
+
+def _compact_solve(state: State, categories: list[str], policy: Policy | None, args: argparse.Namespace) -> SoloResult | None:
+    """The compact-key solve ``--solver`` asks for (None: solve with the interpreter), with its
+    estimate first (refused beyond --max-states or --max-memory) and ``--check`` after."""
+    choice = getattr(args, "solver", "interpreter")
+    if choice == "interpreter" or (choice == "auto" and args.workers is not None):  # --workers: the parallel solve
+        return None
+    from ..analysis import compact
+
+    why = compact.CompactSolver.supports(state)
+    if not why and (policy is not None or args.exact or getattr(args, "cluster", None) or args.max_seconds):
+        why = (
+            "it solves the optimal policy in floats, in this process, untimed (no --policy, --exact, --cluster or --max-seconds)"
+        )
+    if not why:
+        try:
+            compact._numpy()
+        except AnalysisError as exc:
+            why = str(exc)
+    if why:
+        if choice == "compact":
+            raise OptionError(f"--solver compact: {why}")
+        return None
+    _limits(args)
+    if not args.max_memory > 0:
+        raise OptionError("--max-memory: expected a positive number of GB")
+    states, need = compact.compact_estimate(state)
+    cpu = states * compact.US_PER_STATE / 1e6
+    gb = need / 1e9
+    limits = [
+        (states - 1 > args.max_states, f"about {states:,} states, more than --max-states {args.max_states:,}"),
+        (gb > args.max_memory, f"about {gb:.1f} GB, more than --max-memory {args.max_memory:g}"),
+    ]
+    for over, what in limits:
+        if over:
+            raise LimitReached(f"--cards {_cards_words(categories)} needs {what}: raise the limit or restrict --cards")
+    if cpu > 30:
+        print(f"flip7ref: estimate: {states:,} states, about {_duration(cpu)} of CPU and {need / 1e9:.1f} GB",
+              file=sys.stderr)  # fmt: skip
+    solver = compact.CompactSolver(ties=args.ties, max_states=args.max_states, max_bytes=args.max_memory * 1e9)
+    result = solver.solve(state)
+    if args.check:
+        want = _solver(args, None).solve(state)
+        if not all(abs(float(a) - float(b)) <= 1e-12 for a, b in
+                   ((result.value, want.value), (result.bust, want.bust), (result.flip7, want.flip7))):  # fmt: skip
+            print(f"flip7ref: --check: the compact solver gives {result.value!r}, the interpreter {want.value!r}",
+                  file=sys.stderr)  # fmt: skip
+            raise SystemExit(1)
+        print(f"flip7ref: check: the interpreter agrees ({want.states:,} states, {want.seconds:.1f} s)", file=sys.stderr)
+    return result
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -233,11 +316,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
-    if policy is None:
-        _estimate(game, categories, args, _workers(args))
-    with cluster_client(args) as client, _working(solve_spinner_text(categories)) as tick, warnings.catch_warnings():
-        warnings.simplefilter("ignore", LargeSolveWarning)  # the library's; the CLI says it in its own words above
-        result = _solver(args, policy, cluster=client, tick=tick).solve(state)
+    fast = _compact_solve(state, categories, policy, args)
+    if fast is not None:
+        result = fast
+    else:
+        if policy is None:
+            _estimate(game, categories, args, _workers(args))
+        with cluster_client(args) as client, _working(solve_spinner_text(categories)) as tick, warnings.catch_warnings():
+            warnings.simplefilter("ignore", LargeSolveWarning)  # the library's; the CLI says it in its own words above
+            result = _solver(args, policy, cluster=client, tick=tick).solve(state)
     cards = _cards_words(categories)
     if args.json:
         data = result.as_dict()
@@ -317,6 +404,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="processes to solve in (default %(default)s; worth more only for a short line); the values are the "
         "same for any number",
     )
+    solver_flag(p)
     p.set_defaults(func=cmd_odds)
 
     p = sub.add_parser(
@@ -339,5 +427,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"processes to solve in (default: the cores this process may use, here {usable_cores()}); the "
         "optimal policy is solved in parallel, a --policy in one process; the result is the same for any number",
     )
+    solver_flag(p)
+    p.add_argument("--check", action="store_true",
+                   help="with the compact solver: solve with the interpreter too, exit 1 unless they agree")  # fmt: skip
+    p.add_argument("--max-memory", type=float, default=4.0, metavar="GB",
+                   help="the compact solver refuses a solve estimated to need more (default %(default)s GB)")  # fmt: skip
     add_cluster(p)
     p.set_defaults(func=cmd_solve)
+
+
+def solver_flag(p: argparse.ArgumentParser) -> None:
+    """Add ``--solver auto|compact|interpreter`` to ``p`` (``solve`` and ``odds``)."""
+    p.add_argument(
+        "--solver",
+        choices=("auto", "compact", "interpreter"),
+        default="auto",
+        help="auto (default): the compact-key solver (NumPy) where it covers the deck (numbers, modifiers, Second "
+        "Chance; optimal policy, floats), else the interpreter's; compact: refuse a deck it does not cover",
+    )

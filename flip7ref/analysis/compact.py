@@ -1,0 +1,488 @@
+"""The compact-key solo solver: `CompactSolver`, the optimal solo round over
+states that hold only what the rules make relevant, solved layer by layer with
+NumPy array operations.
+
+`SoloSolver` plays every transition through the interpreter and memoises
+whole positions.  Where the cards still to come are plain numbers, plain
+modifiers and bust shields (Second Chance), the future of a one-player round
+depends on much less: which number ranks and which modifiers the line holds,
+whether a shield is held, how many shields have been drawn, and per rank how
+many duplicates a shield cancelled.  That is the key here, packed into one
+64-bit integer (`_Model` derives its fields from the edition table: the
+cards of the pile, their categories, ranks, modifier values and effects).  The
+draw pile is not stored: it is the root's pile minus what the key says was
+drawn.  Every draw adds one card to that count, so the states fall into layers
+by cards drawn; the solve enumerates them forward (sorted key arrays) and
+values them backward, a whole layer at a time.
+
+The interpreter stays the authority: `tests/test_compact_solver.py` checks
+this solver against `SoloSolver` on every deck both can solve (values to
+1e-12, the same policy).  Rules modelled: F7-030/F7-034 (Hit or Stay), F7-040
+(a duplicate busts), F7-050 (Flip 7 ends the round), F7-080 (a held Second
+Chance cancels a duplicate; a second one drawn while holding one is
+discarded, nobody else being in the round), F7-090..F7-102 (scoring: the
+numbers, times the multipliers, plus the adders, plus the Flip 7 bonus; the
+tables come from `flip7ref.scoring.score_points`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from ..game import ACTION, MODIFIER, NUMBER
+from ..scoring import score_points
+from ..state import CHANCE, HIT, STAY, Action, State
+from .base import AnalysisError, SoloResult, _too_many
+
+#: Bytes a state costs at the peak of a solve (measured, docs/analysis.md): its key and
+#: policy bit kept for the whole solve, the values of two layers and the temporary arrays
+#: of a layer's successors.  `compact_estimate` multiplies by it.
+BYTES_PER_STATE = 64.0
+#: CPU microseconds a state costs (measured, docs/analysis.md; NumPy, one core).
+US_PER_STATE = 4.0
+
+
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - the [analysis] extra is missing
+        from ..install import extra_hint
+
+        raise AnalysisError(f"the compact solver needs NumPy ({extra_hint('analysis')}), or use --solver interpreter") from None
+    return numpy
+
+
+class _Model:
+    """What the rules make relevant in a solo round from ``state``, and how it packs
+    into a 64-bit key.
+
+    Fields of the key, low bits first: one bit per number rank in play (held),
+    one bit per modifier kind in play (held), one bit for a held shield, the
+    count of shields drawn since the root, and per rank the duplicates cancelled
+    since the root.
+
+    Raises:
+        AnalysisError: the position holds something the model does not cover (see
+            `CompactSolver.supports`), with the reason.
+    """
+
+    def __init__(self, state: State, ties: str) -> None:
+        game = state.game
+        self.game = game
+        why = _unsupported(state)
+        if why:
+            raise AnalysisError(f"the compact solver does not cover this position: {why}")
+        player = state.players[0]
+        pile = Counter(state.draw)
+        line = Counter(player.line)
+        codes = sorted(set(pile) | set(line))
+        self.ranks = sorted({game.rank[c] for c in codes if game.category[c] == NUMBER})
+        self.rank_bit = {r: i for i, r in enumerate(self.ranks)}
+        self.mods = [c for c in codes if game.category[c] == MODIFIER]
+        nr, nm = len(self.ranks), len(self.mods)
+        self.mod_off = nr
+        self.held_off = nr + nm
+        self.seen_off = self.held_off + 1
+        shields = [c for c in codes if game.category[c] == ACTION]
+        self.shield = shields[0] if shields else None
+        self.shields = pile[self.shield] if self.shield is not None else 0
+        self.held0 = len(player.kept)
+        seen_bits = self.shields.bit_length()
+        self.extra_off = self.seen_off + seen_bits
+        usable = self.shields + self.held0  # shields that can ever cancel a duplicate
+        self.extra_bits = usable.bit_length()
+        if self.extra_off + nr * self.extra_bits > 63:
+            raise AnalysisError("the compact solver does not cover this position: its key needs more than 63 bits")
+        self.pile = pile
+        self.total = sum(pile.values())
+        self.line_numbers = 0
+        self.line_mods = 0
+        for c in player.line:
+            if game.category[c] == NUMBER:
+                self.line_numbers |= 1 << self.rank_bit[game.rank[c]]
+            else:
+                self.line_mods |= 1 << self.mods.index(c)
+        self.distinct = game.flip7_distinct
+        self.forced = state.current_player == CHANCE  # the first card of the deal: no Stay before it
+        self.ties = ties
+        # the outcomes of a draw, in card-code order (the order SoloSolver sums them in)
+        self.kinds: list[tuple[str, int, int, int]] = []  # (kind, code, bit, copies in the root's pile)
+        for c in sorted(pile):
+            if game.category[c] == NUMBER:
+                self.kinds.append(("number", c, self.rank_bit[game.rank[c]], pile[c]))
+            elif game.category[c] == MODIFIER:
+                self.kinds.append(("modifier", c, self.mods.index(c), pile[c]))
+            else:
+                self.kinds.append(("shield", c, 0, pile[c]))
+        self.root = self.line_numbers | (self.line_mods << self.mod_off) | ((1 if self.held0 else 0) << self.held_off)
+        self._tables()
+
+    def _tables(self) -> None:
+        """Score tables from the interpreter's scoring: per set of ranks their sum and
+        count, per set of modifiers the multiplier and the sum of the adders (the
+        edition's pipeline is numbers, times multipliers, plus adders, plus bonus)."""
+        np = _numpy()
+        game = self.game
+        nr, nm = len(self.ranks), len(self.mods)
+        sets = np.arange(1 << nr, dtype=np.int64)
+        ranks = np.array(self.ranks, dtype=np.int64)
+        bits = (sets[:, None] >> np.arange(nr)) & 1
+        self.rank_sum = (bits * ranks).sum(axis=1) if nr else np.zeros(1, dtype=np.int64)
+        self.rank_count = bits.sum(axis=1) if nr else np.zeros(1, dtype=np.int64)
+        one = next(c for c in range(len(game.category)) if game.category[c] == NUMBER and game.rank[c] == 1)
+        mult = np.zeros(1 << nm, dtype=np.int64)
+        add = np.zeros(1 << nm, dtype=np.int64)
+        for m in range(1 << nm):
+            cards = [self.mods[i] for i in range(nm) if m >> i & 1]
+            add[m] = score_points(game, cards, flip7=False)
+            mult[m] = score_points(game, [*cards, one], flip7=False) - add[m]
+        self.mult, self.add = mult, add
+        seven = [c for c in range(len(game.category)) if game.category[c] == NUMBER][: self.distinct]
+        self.bonus = score_points(game, seven, flip7=True) - score_points(game, seven, flip7=False)
+
+    def score(self, keys: Any, flip7: bool) -> Any:
+        """The round score (float64 array) of staying with the lines of ``keys``."""
+        np = _numpy()
+        numbers = (keys & ((1 << len(self.ranks)) - 1)).astype(np.int64)
+        mods = ((keys >> self.mod_off) & ((1 << len(self.mods)) - 1)).astype(np.int64)
+        points = self.rank_sum[numbers] * self.mult[mods] + self.add[mods] + (self.bonus if flip7 else 0)
+        return points.astype(np.float64)
+
+    def extra(self, keys: Any, bit: int) -> Any:
+        """The duplicates of rank ``bit`` cancelled since the root, per key."""
+        mask = (1 << self.extra_bits) - 1
+        return (keys >> (self.extra_off + bit * self.extra_bits)) & mask if self.extra_bits else keys & 0
+
+    def moves(self, keys: Any) -> Iterator[tuple[Any, Any, Any, Any]]:
+        """Per card kind in code order: ``(copies left, successor keys, outcome, flip7
+        score)`` arrays over ``keys``; outcome 0 = a state of the next layer, 1 = a
+        bust, 2 = a Flip 7 (its score in the last array)."""
+        np = _numpy()
+        u = np.uint64
+        numbers = keys & u((1 << len(self.ranks)) - 1)
+        count = self.rank_count[numbers.astype(np.int64)]
+        held = (keys >> u(self.held_off)) & u(1)
+        for kind, _code, bit, copies in self.kinds:
+            if kind == "number":
+                has = (keys >> u(bit)) & u(1)
+                drawn = has & u(0 if self.line_numbers >> bit & 1 else 1)
+                extra = self.extra(keys, bit)
+                left = u(copies) - drawn - extra
+                joined = keys | u(1 << bit)
+                saved = (keys & ~u(1 << self.held_off)) + u(1 << (self.extra_off + bit * self.extra_bits))
+                succ = np.where(has == 1, saved, joined)
+                outcome = np.where(has == 1, np.where(held == 1, 0, 1), np.where(count + 1 >= self.distinct, 2, 0))
+                yield left, succ, outcome, None
+            elif kind == "modifier":
+                off = self.mod_off + bit
+                has = (keys >> u(off)) & u(1)
+                left = u(copies) - (has & u(0 if self.line_mods >> bit & 1 else 1))
+                yield left, keys | u(1 << off), np.zeros(len(keys), dtype=np.int64), None
+            else:
+                seen = (keys >> u(self.seen_off)) & u((1 << (self.extra_off - self.seen_off)) - 1)
+                left = u(copies) - seen
+                succ = (keys | u(1 << self.held_off)) + u(1 << self.seen_off)
+                yield left, succ, np.zeros(len(keys), dtype=np.int64), None
+
+
+def _unsupported(state: State) -> str:
+    """Why the compact model does not cover ``state`` ('' when it does)."""
+    game = state.game
+    if game.players != 1 or len(state.players) != 1:
+        return "it needs a one-player position"
+    if state.current_player == CHANCE:
+        if state.pending()[0] != "chance" or state.players[0].line or state.players[0].kept or state.discard:
+            return "a card is to be drawn here other than the first card of the deal"
+        if [type(f).__name__ for f in state.frames] != ["Deal", "Draw"]:
+            return "a card is to be drawn here other than the first card of the deal"
+    elif state.current_player != 0 or state.pending()[0] != "offer" or state.frames:
+        return "the player is not offered Hit or Stay"
+    if state.winners:
+        return "the game is over"
+    if not (game.modifier_pipeline and game.modifiers_to == "receiver" and game.flip7_counts == "distinct"):
+        return f"the {game.edition.id} rules with these options score or place cards otherwise"
+    if not game.bust_scores_nothing or game.busted_cards != "keep":
+        return "a bust here does not simply score nothing"
+    player = state.players[0]
+    pile = Counter(state.draw)
+    shields = set()
+    for c in set(pile) | set(player.line) | set(player.kept):
+        cat = game.category[c]
+        if game.traits[c]:
+            return f"card {game.card_ids[c]!r} has traits"
+        if cat == NUMBER:
+            continue
+        if cat == MODIFIER:
+            mod = game.modifier[c]
+            if mod is None or mod[0] not in ("add", "multiply") or mod[1] < 0 or pile[c] + player.line.count(c) > 1:
+                return f"modifier {game.card_ids[c]!r} is not a single adder or multiplier"
+            continue
+        effect = game.effect[c]
+        if effect is None or type(effect).__name__ != "BustShield" or getattr(effect, "hold_limit", 0) != 1:
+            return f"action card {game.card_ids[c]!r} (only Second Chance is modelled)"
+        shields.add(c)
+    if len(shields) > 1:
+        return "more than one kind of Second Chance"
+    # the most cards the player can draw without the round ending: the pile must outlast them
+    in_pile = {game.rank[c] for c in pile if game.category[c] == NUMBER}
+    ranks_left = len(in_pile - {game.rank[c] for c in player.line})
+    room = ranks_left
+    shield_cards = sum(n for c, n in pile.items() if c in shields)
+    mods = sum(n for c, n in pile.items() if game.category[c] == MODIFIER)
+    if room + mods + shield_cards + (shield_cards + len(player.kept)) >= len(state.draw):
+        return "the draw pile can run out during the round (a reshuffle is not modelled)"
+    return ""
+
+
+class CompactSolver:
+    """The optimal solo round by the compact key (see the module's text): expected
+    round score, P(bust), P(Flip 7), under the optimal policy.
+
+    Args:
+        ties (str): ``"hit"`` or ``"stay"``, as in `SoloSolver`: the action taken when
+            both are worth exactly the same (equal floats).
+        max_states (int): refuse (`AnalysisError`, a `LimitReached`) a solve whose
+            estimate (`compact_estimate`) exceeds this many decision states.
+        max_bytes (float): refuse a solve whose estimated peak memory exceeds this.
+
+    After `solve`, `policy` maps each decision state to hit (True) or stay,
+    keyed as ``(sorted line codes, held shields, sorted codes cancelled or
+    discarded since the root)``.
+    """
+
+    def __init__(self, ties: str = "hit", max_states: int = 100_000_000, max_bytes: float = 4e9) -> None:
+        if ties not in ("hit", "stay"):
+            raise AnalysisError(f"ties: expected 'hit' or 'stay', got {ties!r}")
+        self.ties = ties
+        self.max_states = max_states
+        self.max_bytes = max_bytes
+        self._layers: list[tuple[Any, Any]] = []
+        self._model: _Model | None = None
+        self._root: tuple[float, float, bool] | None = None
+        self.states = 0
+        """Decision states of the last solve."""
+
+    @staticmethod
+    def supports(state: State) -> str:
+        """'' when the compact model covers ``state``, else why not (one line):
+        a one-player offer (or the first card of a solo deal) whose cards to come
+        are numbers and modifiers without traits (adders and multipliers, one copy
+        each) and Second Chances, under rules that score the line as numbers times
+        multipliers plus adders plus the Flip 7 bonus."""
+        return _unsupported(state)
+
+    def solve(self, state: State) -> SoloResult:
+        """Solve from ``state``: a `SoloResult` (floats; ``states`` counts the decision
+        states, as `SoloSolver` does; ``policy`` is ``optimal``).
+
+        Raises:
+            AnalysisError: the position is not covered (`supports`), or NumPy is missing;
+                a `LimitReached` one when the estimate exceeds ``max_states`` or
+                ``max_bytes`` (before anything is allocated).
+        """
+        np = _numpy()
+        start = time.perf_counter()
+        model = _Model(state, self.ties)
+        states, _ = _count(model)
+        if states > self.max_states:
+            raise _too_many(self.max_states)
+        need = states * BYTES_PER_STATE
+        if need > self.max_bytes:
+            raise _too_big(need, self.max_bytes)
+        u = np.uint64
+        layers = [np.array([model.root], dtype=u)]
+        while True:
+            keys = layers[-1]
+            nxt = []
+            for left, succ, outcome, _ in model.moves(keys):
+                ok = (left > 0) & (outcome == 0)
+                if ok.any():
+                    nxt.append(succ[ok])
+            if not nxt:
+                break
+            layers.append(np.unique(np.concatenate(nxt)))
+        self._model = model
+        below: tuple[Any, Any, Any] | None = None
+        pol_layers: list[tuple[Any, Any]] = []
+        for depth in range(len(layers) - 1, -1, -1):
+            keys = layers[depth]
+            total = model.total - depth
+            value = np.zeros(len(keys))
+            bust = np.zeros(len(keys))
+            flip7 = np.zeros(len(keys))
+            after = layers[depth + 1] if depth + 1 < len(layers) else None
+            for left, succ, outcome, _ in model.moves(keys):
+                q = left.astype(np.float64) / total if total > 0 else np.zeros(len(keys))
+                v = np.zeros(len(keys))
+                b = np.zeros(len(keys))
+                f = np.zeros(len(keys))
+                inner = (outcome == 0) & (left > 0)
+                if after is not None and below is not None and inner.any():
+                    idx = np.searchsorted(after, succ[inner])
+                    v[inner], b[inner], f[inner] = below[0][idx], below[1][idx], below[2][idx]
+                b[outcome == 1] = 1.0
+                made = outcome == 2
+                if made.any():
+                    v[made] = model.score(succ[made], True)
+                    f[made] = 1.0
+                value += q * v
+                bust += q * b
+                flip7 += q * f
+            if depth == 0 and model.forced:
+                hit = np.ones(1, dtype=bool)
+            else:
+                stay = model.score(keys, False)
+                hit = value >= stay if self.ties == "hit" else value > stay
+                if depth == 0:
+                    self._root = (float(value[0]), float(stay[0]), bool(hit[0]))
+                value = np.where(hit, value, stay)
+                bust = np.where(hit, bust, 0.0)
+                flip7 = np.where(hit, flip7, 0.0)
+            pol_layers.append((keys, hit))
+            below = (value, bust, flip7)
+        assert below is not None
+        pol_layers.reverse()
+        self._layers = pol_layers
+        solved = self.states = sum(len(k) for k in layers) - (1 if model.forced else 0)
+        return SoloResult(float(below[0][0]), float(below[1][0]), float(below[2][0]), solved,
+                          time.perf_counter() - start, "optimal")  # fmt: skip
+
+    def action_values(self, state: State) -> dict[str, float]:
+        """At an offer of Hit or Stay (not the first card of a deal): the expected round
+        score after each legal action, then playing the optimal policy, keyed by action
+        string (as `SoloSolver.action_values`); `best_action` is then the solved choice.
+
+        Raises:
+            AnalysisError: as `solve`, or ``state`` is not an offer.
+        """
+        if state.current_player != 0:
+            raise AnalysisError("the compact solver gives action values at an offer of Hit or Stay only")
+        self._root = None
+        self.solve(state)
+        assert self._root is not None
+        hit, stay, _ = self._root
+        return {str(a): hit if a == HIT else stay for a in state.legal_actions()}
+
+    def best_action(self) -> Action:
+        """The optimal action at the offer of the last `action_values` (HIT or STAY).
+
+        Raises:
+            AnalysisError: no offer was solved.
+        """
+        if self._root is None:
+            raise AnalysisError("no offer solved yet: call action_values first")
+        return HIT if self._root[2] else STAY
+
+    def policy(self) -> dict[tuple[tuple[int, ...], int, tuple[int, ...]], bool]:
+        """The solved policy: ``{(sorted line codes, held shields, sorted codes cancelled
+        or discarded since the root): hit?}`` for every decision state of the last
+        solve (the forced first card of a deal excluded).  A dictionary of Python
+        objects: meant for the tests and small decks."""
+        model = self._model
+        if model is None:
+            return {}
+        out = {}
+        nr, nm = len(model.ranks), len(model.mods)
+        rank_code = {model.game.rank[c]: c for _, c, _, _ in model.kinds if model.game.category[c] == NUMBER}
+        for r in model.ranks:
+            rank_code.setdefault(
+                r, next(c for c in range(len(model.game.rank)) if model.game.category[c] == NUMBER and model.game.rank[c] == r)
+            )
+        for depth, (keys, hit) in enumerate(self._layers):
+            if depth == 0 and model.forced:
+                continue
+            for key, h in zip(keys.tolist(), hit.tolist(), strict=True):
+                line = [rank_code[model.ranks[i]] for i in range(nr) if key >> i & 1]
+                line += [model.mods[i] for i in range(nm) if key >> (model.mod_off + i) & 1]
+                held = key >> model.held_off & 1
+                seen = (key >> model.seen_off) & ((1 << (model.extra_off - model.seen_off)) - 1)
+                gone: list[int] = []
+                for i in range(nr):
+                    gone += [rank_code[model.ranks[i]]] * int(model.extra(key, i))
+                if model.shield is not None:
+                    gone += [model.shield] * (model.held0 + seen - held)
+                out[(tuple(sorted(line)), held, tuple(sorted(gone)))] = bool(h)
+        return out
+
+
+def _too_big(need: float, limit: float) -> AnalysisError:
+    from .base import _TooMany
+
+    return _TooMany(
+        f"the solve needs about {need / 1e9:.1f} GB of memory, more than the limit of {limit / 1e9:.1f} GB: "
+        "restrict the deck or raise the limit (--max-memory)"
+    )
+
+
+def _count(model: _Model) -> tuple[int, int]:
+    """``(states, largest layer)`` of the solve from ``model``'s root, counted without
+    enumerating them: per count of shields drawn, held shield and multiset of
+    cancelled duplicates (each consistent with the shields available), the sets of
+    ranks that contain the cancelled ones and stay short of a Flip 7, times the
+    sets of modifiers.  Exact where every such combination is reachable (the full
+    decks); an upper bound otherwise."""
+    free_ranks = [i for i in range(len(model.ranks)) if not model.line_numbers >> i & 1]
+    free_ranks = [i for i in free_ranks if any(k == "number" and b == i and n for k, _, b, n in model.kinds)]
+    line_count = bin(model.line_numbers).count("1")
+    mods_free = sum(1 for k, _, _, n in model.kinds if k == "modifier" and n)
+    room = model.distinct - 1 - line_count  # ranks that can still join short of a Flip 7
+    if room < 0:
+        return 0, 0
+    # the ranks whose duplicates a shield can cancel, and how many of each at most
+    caps: list[tuple[bool, int]] = []  # (in the root's line, most cancelled)
+    for k, _, b, n in model.kinds:
+        if k != "number":
+            continue
+        in_line = bool(model.line_numbers >> b & 1)
+        most = n if in_line else n - 1
+        if most > 0:
+            caps.append((in_line, most))
+    usable = model.held0 + model.shields
+    # ways[j][u] = multisets of u cancelled duplicates touching j ranks not in the root's line
+    ways = [[0] * (usable + 1) for _ in range(len(free_ranks) + 1)]
+    ways[0][0] = 1
+    for in_line, most in caps:
+        new = [row[:] for row in ways]
+        for j in range(len(ways)):
+            for u in range(usable + 1):
+                if not ways[j][u]:
+                    continue
+                for n in range(1, most + 1):
+                    if u + n > usable:
+                        break
+                    jj = j if in_line else j + 1
+                    if jj < len(new):
+                        new[jj][u + n] += ways[j][u]
+        ways = new
+    nfree = len(free_ranks)
+    total = 0
+    for seen in range(model.shields + 1):
+        for held in (0, 1):
+            for used in range(usable + 1):
+                dropped = model.held0 + seen - used - held  # shields discarded
+                if dropped < 0 or (dropped > 0 and used + held == 0):
+                    continue
+                for j in range(nfree + 1):
+                    if not ways[j][used]:
+                        continue
+                    lines = sum(math.comb(nfree - j, a) for a in range(max(0, room - j) + 1)) if room >= j else 0
+                    total += ways[j][used] * lines
+    states = total << mods_free
+    return states, states
+
+
+def compact_estimate(state: State) -> tuple[int, float]:
+    """``(states, bytes)``: the decision states the compact solve of ``state``
+    meets (counted, not enumerated: exact on the full decks, an upper bound
+    otherwise; the first card of a deal counts as one) and the peak memory that
+    means (`BYTES_PER_STATE` each).  CPU seconds: ``states * US_PER_STATE / 1e6``.
+
+    Raises:
+        AnalysisError: the position is not covered (`CompactSolver.supports`).
+    """
+    states, _ = _count(_Model(state, "hit"))
+    return states, states * BYTES_PER_STATE
