@@ -19,7 +19,7 @@ from pathlib import Path
 # The packages of each optional extra, as [project.optional-dependencies] of pyproject.toml
 # lists them (tests/test_install.py checks that they agree).
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "table": ("starlette>=0.37", "uvicorn>=0.29"),
+    "table": ("starlette>=0.37", "uvicorn>=0.29", "segno>=1.5"),
     "docs": ("mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26"),
     "rl": ("numpy>=1.24", "gymnasium>=1.0", "pettingzoo>=1.24", "open_spiel>=1.5"),
     "cluster": ("dask[distributed]>=2024.1",),
