@@ -26,6 +26,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "batch": ("numpy>=1.24",),
     "plot": ("matplotlib>=3.7",),
     "analysis": ("numpy>=1.24",),
+    "rl-train": ("sb3-contrib>=2.3",),
 }
 
 
