@@ -77,7 +77,9 @@ def test_compare_explains_the_first_difference() -> None:
     assert compare({"statuses": {"0": "active"}}, observed) == ["statuses[0]: expected active, observed busted"]
     assert compare({"events": [{"type": "dealt", "card": "8"}]}, observed)[0].startswith("events[0]: expected")
     assert compare({"events_include": [{"type": "busted"}]}, observed)[0].endswith("not observed")
-    assert compare({"events_exclude": ["dealt"]}, observed) == ["events: expected no 'dealt' event, observed one"]
+    assert compare({"events_exclude": ["dealt"]}, observed) == [
+        "events: expected no 'dealt' event, observed one: {'type': 'dealt', 'seat': 0, 'card': '7'}"
+    ]
     assert compare({"totals": [3]}, observed) == []
 
 

@@ -40,13 +40,14 @@ BAD: dict[str, tuple[Callable[[], object], type[Exception]]] = {
     "dealer str": (lambda: GAME.new_initial_state(seed=1, dealer="0"), OptionError),
     "dealer bool": (lambda: GAME.new_initial_state(seed=1, dealer=True), OptionError),
     "stack str": (lambda: GAME.new_initial_state(seed=1, stack="12"), CardError),
-    "stack of ints": (lambda: GAME.new_initial_state(seed=1, stack=[5]), CardError),
+    "stack of codes out of range": (lambda: GAME.new_initial_state(seed=1, stack=[10**6]), CardError),  # codes 0..21 are cards
+    "stack of bools": (lambda: GAME.new_initial_state(seed=1, stack=[True]), CardError),
     "totals int": (lambda: GAME.new_initial_state(seed=1, totals=5), OptionError),
     "totals of str": (lambda: GAME.new_initial_state(seed=1, totals=["a"] * 4), OptionError),
     "position dealer str": (lambda: GAME.new_position(dealer="x"), OptionError),
     "position turn bool": (lambda: GAME.new_position(turn=True), OptionError),
-    "position lines list": (lambda: GAME.new_position(lines=[1]), OptionError),
-    "position line of ints": (lambda: GAME.new_position(lines={0: [5]}), CardError),
+    "position lines list of ints": (lambda: GAME.new_position(lines=[1]), CardError),  # a list per seat: each a line
+    "position line of bad codes": (lambda: GAME.new_position(lines={0: [-1]}), CardError),
     "position status int": (lambda: GAME.new_position(statuses={0: 1}), OptionError),
     "position draw int": (lambda: GAME.new_position(draw=5), CardError),
     "position totals str": (lambda: GAME.new_position(totals="abcd"), OptionError),
