@@ -231,6 +231,25 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compact_usable(why: str, choice: str) -> bool:
+    """Whether the compact solver takes this solve: ``why`` is why it cannot (empty: it can,
+    if NumPy is there); with ``--solver compact`` a reason is an error, with ``auto`` a fallback.
+
+    Raises:
+        OptionError: ``--solver compact`` and a reason.
+    """
+    from ..analysis import compact
+
+    if not why:
+        try:
+            compact._numpy()
+        except AnalysisError as exc:
+            why = str(exc)
+    if why and choice == "compact":
+        raise OptionError(f"--solver compact: {why}")
+    return not why
+
+
 def _compact_odds(state: State, args: argparse.Namespace) -> tuple[dict[str, Any], str, int, int] | None:
     """Hit and stay values by the compact solver where ``--solver`` allows it and it covers
     the position (None: the interpreter solves them)."""
@@ -240,14 +259,7 @@ def _compact_odds(state: State, args: argparse.Namespace) -> tuple[dict[str, Any
     from ..analysis import compact
 
     why = compact.CompactSolver.supports(state) or ("" if state.current_player == 0 else "not an offer")
-    if not why:
-        try:
-            compact._numpy()
-        except AnalysisError as exc:
-            why = str(exc)
-    if why:
-        if choice == "compact":
-            raise OptionError(f"--solver compact: {why}")
+    if not _compact_usable(why, choice):
         return None
     _limits(args)
     solver = compact.CompactSolver(ties=args.ties, max_states=args.max_states)
@@ -268,14 +280,7 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
         why = (
             "it solves the optimal policy in floats, in this process, untimed (no --policy, --exact, --cluster or --max-seconds)"
         )
-    if not why:
-        try:
-            compact._numpy()
-        except AnalysisError as exc:
-            why = str(exc)
-    if why:
-        if choice == "compact":
-            raise OptionError(f"--solver compact: {why}")
+    if not _compact_usable(why, choice):
         return None
     _limits(args)
     if not args.max_memory > 0:
