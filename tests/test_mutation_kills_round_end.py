@@ -15,6 +15,7 @@ import pytest
 import flip7ref.state as state_module
 from flip7ref import Event, Game, State, Status, engine, events, scoring
 from flip7ref import lanes as fast_lanes
+from flip7ref.errors import SpecError
 from flip7ref.scoring import score_line, score_points
 from flip7ref.spec import spec_dir
 from flip7ref.state import Deal, Draw
@@ -289,23 +290,16 @@ def test_chance_successors_share_the_next_round_of_busts(monkeypatch: pytest.Mon
 
 @pytest.mark.rules("F7-050", "F7-100")
 def test_score_points_passes_its_flags_to_a_pipeline_without_sum(tmp_path: Path) -> None:
-    """A house-rule table whose pipeline does not sum numbers takes the full pipeline
-    at once: the caller's Flip 7 and bonus flags must reach it (3 scores 0 there, +4
-    scores 4, the bonus 15)."""
+    """A table whose pipeline does not sum numbers is refused when it is read (a pipeline
+    without the sum is no scoring of Flip 7: edition_check.check_structure); under the
+    shipped table the caller's bonus flag still counts."""
     text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
     step = "  - step: sum_numbers        # (1) add the number cards\n"
     assert text.count(step) == 1
     path = tmp_path / "variant.yaml"
     path.write_text(text.replace(step, ""), encoding="utf-8")
-    g = Game(str(path), 3)
-    assert not g.sums_numbers
-    line = [g.code("3"), g.code("+4")]
-    assert score_points(g, line) == 4
-    assert score_points(g, line, flip7=True) == 19 == score_line(g, line, flip7=True).score
-    assert score_points(g, line, flip7=True, bonus=False) == 4
-    assert score_points(g, line, bonus=True) == 19
-    seven = [g.code(c) for c in ("0", "1", "2", "3", "4", "5", "6")]
-    assert score_points(g, seven) == 15 and score_points(g, seven, flip7=False) == 0
+    with pytest.raises(SpecError, match=r"at /scoring: expected a scoring pipeline with a 'sum_numbers' step"):
+        Game(str(path), 3)
     # seven plain numbers under the shipped table: the line decides the Flip 7, the bonus flag still counts
     f = Game("flip7", 3)
     seven = [f.code(c) for c in ("0", "1", "2", "3", "4", "5", "6")]

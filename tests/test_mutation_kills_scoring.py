@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flip7ref import CardError, Game
+from flip7ref.errors import SpecError
 from flip7ref.scoring import score_cards, score_line, score_points
 from flip7ref.spec import spec_dir
 
@@ -75,15 +76,10 @@ def test_score_points_agrees_with_the_full_pipeline(cards: list[str], points: in
 
 
 @pytest.mark.rules("F7-100")
-def test_pipeline_without_sum_numbers_starts_from_zero(tmp_path: Path) -> None:
-    """A house-rule table whose pipeline never sums the numbers scores numbers as 0 (the value starts at 0)."""
-    g = _variant(tmp_path, "  - step: sum_numbers        # (1) add the number cards\n", "")
-    assert g.scoring == ("multiply", "add_modifiers", "flip7_bonus")
-    line = _codes(g, "3", "5")
-    b = score_line(g, line)
-    assert b.score == 0 and b.numbers == 8
-    assert score_points(g, line) == 0
-    assert score_points(g, _codes(g, "3", "+4")) == 4
+def test_pipeline_without_sum_numbers_is_refused(tmp_path: Path) -> None:
+    """A table whose pipeline never sums the numbers is refused, naming the file and the field."""
+    with pytest.raises(SpecError, match=r"variant\.yaml, at /scoring: expected a scoring pipeline with a 'sum_numbers' step"):
+        _variant(tmp_path, "  - step: sum_numbers        # (1) add the number cards\n", "")
 
 
 @pytest.mark.rules("F7-091", "F7-100")

@@ -126,7 +126,7 @@ def test_openspiel_refuses_a_chance_action_outside_the_card_codes() -> None:
 
 def test_pettingzoo_after_the_end_and_for_an_unknown_agent_is_a_clear_value_error() -> None:
     pytest.importorskip("pettingzoo")
-    from flip7ref.rl.pettingzoo_env import env
+    from flip7ref.rl.pettingzoo_env import raw_env as env  # the bare env: the wrapped one follows PettingZoo's wrappers
 
     e = env(players=2)
     e.reset(seed=1)
