@@ -213,7 +213,7 @@ def test_explain_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     transcript.write_text(capsys.readouterr().out, encoding="utf-8")
     code, data = _json(capsys, "explain", "--transcript", str(transcript), "--json")
     assert code == 0 and isinstance(data, dict) and data["agrees"] is True and data["divergence"] is None
-    assert data["players"] == 3 and data["steps"][0]["events"][0]["rules"] == ["F7-010", "F7-020", "F7-112"]
+    assert data["players"] == 3 and data["steps"][0]["events"][0]["rules"] == ["F7-112", "F7-020", "F7-010"]
 
 
 def test_conformance_run_and_docs_json(capsys: pytest.CaptureFixture[str]) -> None:
