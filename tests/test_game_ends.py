@@ -214,7 +214,13 @@ def positions(draw: Any) -> tuple[State, int]:
 @given(positions())
 def test_random_play_from_any_accepted_position_ends_within_the_bound(case: tuple[State, int]) -> None:
     state, seed = case
-    rng = random.Random(seed)
+    s = _play_to_the_end(state, random.Random(seed))
+    assert s.winners
+
+
+def _play_to_the_end(state: State, rng: random.Random) -> State:
+    """Random play from ``state`` to the end, asserting the whole-game and per-round bounds,
+    at most one round end a move and the pending work within `Game.max_pending`."""
     game = state.game
     per_round = game.max_moves_per_round()
     moves = in_round = 0
@@ -223,31 +229,14 @@ def test_random_play_from_any_accepted_position_ends_within_the_bound(case: tupl
         moves += 1
         in_round += 1
         assert moves <= WHOLE_GAME_MOVES, f"no end within {WHOLE_GAME_MOVES} moves"
-        nxt = s.apply_chance(s.sample_chance(rng)) if s.is_chance_node() else s.apply(rng.choice(s.legal_actions()))
-        ends = sum(e.type == "round_scored" for e in nxt.last_events())
+        s = s.apply_chance(s.sample_chance(rng)) if s.is_chance_node() else s.apply(rng.choice(s.legal_actions()))
+        ends = sum(e.type == "round_scored" for e in s.last_events())
         assert ends <= 1, "a move played more than one round end"
-        assert len(nxt.frames) <= game.max_pending()
+        assert len(s.frames) <= game.max_pending()
         if ends:
             assert in_round <= per_round
             in_round = 0
-        s = nxt
-    assert s.winners and in_round <= per_round
-
-
-def _play_to_the_end(state: State, rng: random.Random) -> State:
-    """Random play from ``state`` to the end, asserting the whole-game and per-round bounds."""
-    game = state.game
-    moves = in_round = 0
-    s = state
-    while not s.is_terminal():
-        moves += 1
-        in_round += 1
-        assert moves <= WHOLE_GAME_MOVES, f"no end within {WHOLE_GAME_MOVES} moves"
-        s = s.apply_chance(s.sample_chance(rng)) if s.is_chance_node() else s.apply(rng.choice(s.legal_actions()))
-        assert len(s.frames) <= game.max_pending()
-        if any(e.type == "round_scored" for e in s.last_events()):
-            assert in_round <= game.max_moves_per_round()
-            in_round = 0
+    assert in_round <= per_round
     return s
 
 
