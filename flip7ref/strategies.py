@@ -335,11 +335,24 @@ def parse_strategy(text: Any) -> Strategy:
         if not (arg.strip().isascii() and arg.strip().isdigit()):
             raise OptionError(f"strategy {text!r}: expected threshold:N with N a whole number of points, e.g. threshold:20")
         return ThresholdStrategy(int(arg))
-    if arg and name not in ("random", "optimal-solo", "always-hit"):
+    if is_plugin_spec(text):
         return load_strategy(text.strip())
     raise OptionError(
         f"unknown strategy {text!r} (expected random, threshold:N, always-hit, optimal-solo or module:Class)"
     )
+
+
+BUILT_IN = ("random", "threshold", "always-hit", "optimal-solo")
+"""The names of the shipped strategies (`parse_strategy`); any other ``NAME:ARG`` is a plug-in."""
+
+
+def is_plugin_spec(text: object) -> bool:
+    """Whether ``text`` (a ``--strategy`` value) names a user's plug-in, ``module:Class`` or
+    ``file.py:Class``, rather than a shipped strategy (`BUILT_IN`); never raises."""
+    if not isinstance(text, str):
+        return False
+    name, _, arg = text.strip().partition(":")
+    return bool(arg) and name not in BUILT_IN
 
 
 def load_strategy(spec: str) -> Strategy:

@@ -129,10 +129,18 @@ def chosen_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         parser = sub.choices[name]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, supervise: bool | None = None) -> int:
     """Run the command line; returns the exit status (`EXIT_OK` 0, `EXIT_FAILED` 1 a check
     failed, `EXIT_USAGE` 2 a user mistake, `EXIT_LIMIT` 3 a limit reached, 130 interrupted
-    with Ctrl-C; argparse's own errors exit 2 through SystemExit)."""
+    with Ctrl-C; argparse's own errors exit 2 through SystemExit).
+
+    Args:
+        argv: the words after ``flip7ref``; None reads ``sys.argv``.
+        supervise: run a command that loads a strategy plug-in in a child process, so that a
+            plug-in ending the process (``os._exit``) is reported in one line, exit 2
+            (`flip7ref.supervise`; not with ``--in-process``, nor where ``os.fork`` is missing).
+            None: when ``argv`` is None (the ``flip7ref`` command itself), not for a call with words.
+    """
     words = list(sys.argv[1:] if argv is None else argv)
     # the first word names the command (the top-level parser has no option that takes a value)
     parser = build_parser(words[0] if words else None)
@@ -142,6 +150,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # bare `flip7ref`: the commands, one line each (exit 2, see the module docstring)
         print(command_list(parser), file=sys.stderr)
         return EXIT_USAGE
+    from ._common import plugin_specs
+
+    plugins = plugin_specs(args)
+    if plugins and not getattr(args, "in_process", False) and (argv is None if supervise is None else supervise):
+        from ..supervise import available, run_supervised
+
+        if available():
+            return run_supervised(lambda: _run(args), plugins)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command ``args``; its exit status, a known error as one line (see `main`)."""
     try:
         return int(args.func(args))
     except LimitReached as exc:

@@ -143,6 +143,27 @@ def add_strategy(p: argparse.ArgumentParser, workers: bool = True) -> None:
         "or module:Class / file.py:Class (your own class fitting flip7ref.strategies.Strategy, built with "
         "no arguments); give it once for all seats or once per seat, seat 0 first (default threshold:20)",
     )
+    add_in_process(p)
+
+
+def add_in_process(p: argparse.ArgumentParser) -> None:
+    """Add ``--in-process`` to a command that takes ``--strategy`` (`flip7ref.supervise`)."""
+    p.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run a module:Class / file.py:Class strategy in this very process (for a debugger or a profiler); "
+        "by default such a command runs in a child process, so that a plug-in calling os._exit() is reported",
+    )
+
+
+def plugin_specs(args: argparse.Namespace) -> list[str]:
+    """The ``--strategy`` (and deprecated ``--strategies``) values of ``args`` that name plug-ins,
+    in order (`flip7ref.strategies.is_plugin_spec`); empty for a command without strategies."""
+    from ..strategies import is_plugin_spec
+
+    given = list(getattr(args, "strategy", None) or [])
+    given += [s for s in (getattr(args, "strategies", None) or "").split(",") if s]
+    return [s.strip() for s in given if is_plugin_spec(s)]
 
 
 def add_decision_timeout(p: argparse.ArgumentParser, workers: bool = True) -> None:

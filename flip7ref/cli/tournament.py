@@ -16,6 +16,7 @@ from ._common import (
     add_cluster,
     add_common,
     add_decision_timeout,
+    add_in_process,
     add_json,
     check_output,
     cluster_client,
@@ -190,6 +191,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "optimal-solo (Flip 7 only), module:Class or file.py:Class (default: "
                    f"{' '.join('--strategy ' + s for s in DEFAULT_LINEUP)})")  # fmt: skip
     p.add_argument("--strategies", metavar="A,B,...", help="deprecated: the lineup comma-separated; use --strategy, repeated")
+    add_in_process(p)
     p.add_argument("--games", type=int, default=400, help="games in all, a multiple of --players (default %(default)s)")
     p.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
     p.add_argument("--all-readings", action="store_true", help="also play every disputed reading and tabulate the changes")

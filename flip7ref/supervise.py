@@ -1,0 +1,121 @@
+"""Running a command whose strategy plug-ins may end the process, and saying so when they do.
+
+A strategy plug-in (``--strategy module:Class`` or ``file.py:Class``) is the user's code, run
+inside the command.  Most of its failures are caught where it is called and reported in one
+line (`flip7ref.strategies.StrategyError`); one cannot be: ``os._exit()`` (or a crash of the
+interpreter, or a signal) ends the process on the spot, with no exception to catch and no
+``finally`` block run, so the command would end silently with whatever status the plug-in
+chose.  ``--workers`` and ``--cluster`` runs already report a worker that ends this way.
+
+`run_supervised` covers the single-process case on POSIX: the command runs in a forked child
+while the parent waits.  The child writes one byte to a pipe when its Python code finishes
+(normally, with an error, with ``SystemExit`` or on Ctrl-C: a ``finally`` block); the parent
+passes on the child's exit status when that byte came, and otherwise prints one line naming
+the plug-ins and the status, and exits 2.  The child shares the terminal, so its output,
+``--progress`` and a debugger's prompt reach the user as before; Ctrl-C reaches both (one
+process group): the parent ignores it and reports the child's own ``interrupted`` status
+(130).  SIGTERM and SIGHUP sent to the parent are passed on to the child.
+
+The command line uses it when a plug-in is named and ``--in-process`` is not given; where
+``os.fork`` is missing (Windows) the command runs in its own process as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+
+EXIT_PLUGIN_ENDED = 2
+"""The exit status when a plug-in ended the command's process (a user's code failing: docs/cli.md)."""
+
+
+def available() -> bool:
+    """Whether this platform can supervise a command (it has ``os.fork``)."""
+    return hasattr(os, "fork")
+
+
+def run_supervised(run: Callable[[], int], plugins: Sequence[str]) -> int:
+    """Run ``run()`` in a forked child process and return its exit status.
+
+    Args:
+        run: the command; returns an exit status (0–255). It runs in the child only.
+        plugins: the ``--strategy`` specs of the plug-ins the command loads (``"mybots:Greedy"``),
+            named in the message when the child ends without finishing.
+
+    Returns:
+        int: in the parent, the child's exit status when its Python code finished (128 + N when a
+        signal N ended it after that); `EXIT_PLUGIN_ENDED` (2), after one line on stderr, when the
+        child ended without finishing its code (``os._exit``, a crash, a signal). In the child this
+        function never returns: it leaves with ``os._exit`` after flushing its output.
+
+    Raises:
+        OSError: the pipe or the fork cannot be made (too many processes): nothing has run yet.
+    """
+    for stream in (sys.stdout, sys.stderr):  # nothing buffered may be printed twice
+        with contextlib.suppress(Exception):
+            stream.flush()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run the command, then say it finished
+        os.close(read_end)
+        status = 1
+        try:
+            status = run()
+        except SystemExit as exc:  # argparse's own exits, or a command's sys.exit(N)
+            status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        finally:
+            with contextlib.suppress(OSError):
+                os.write(write_end, b"1")
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):
+                    stream.flush()
+        os._exit(status & 0xFF)
+    os.close(write_end)
+    return _wait(pid, read_end, plugins)
+
+
+def _wait(pid: int, read_end: int, plugins: Sequence[str]) -> int:
+    """In the parent: wait for child ``pid``; its status, or the one-line report of a child
+    that did not finish (see `run_supervised`)."""
+
+    forwarded: list[int] = []
+
+    def forward(signum: int, _frame: object) -> None:
+        forwarded.append(signum)
+        with contextlib.suppress(OSError):
+            os.kill(pid, signum)
+
+    old = {s: signal.signal(s, forward) for s in (signal.SIGTERM, signal.SIGHUP)}
+    old[signal.SIGINT] = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the child reports Ctrl-C itself
+    try:
+        while True:
+            try:
+                _, status = os.waitpid(pid, 0)
+                break
+            except ChildProcessError:  # pragma: no cover - reaped elsewhere
+                status = 0
+                break
+            except InterruptedError:  # pragma: no cover - PEP 475 retries; kept for safety
+                continue
+        finished = False
+        os.set_blocking(read_end, False)  # a grandchild (a pool worker) may still hold the pipe open
+        with contextlib.suppress(OSError):
+            finished = os.read(read_end, 1) == b"1"
+    finally:
+        os.close(read_end)
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    code = os.waitstatus_to_exitcode(status)
+    if finished or -code in forwarded:  # done, or ended by the SIGTERM/SIGHUP the parent was sent
+        return code if code >= 0 else 128 - code
+    how = f"with status {code}" if code >= 0 else f"by signal {signal.Signals(-code).name}"
+    names = ", ".join(repr(p) for p in dict.fromkeys(plugins))
+    print(
+        f"flip7ref: error: the run did not finish: its process ended {how} while strategy {names} was loaded "
+        "(did it call os._exit() or crash the interpreter?)",
+        file=sys.stderr,
+    )
+    return EXIT_PLUGIN_ENDED

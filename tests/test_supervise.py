@@ -1,0 +1,123 @@
+"""A strategy plug-in that ends the command's one process is reported (flip7ref.supervise).
+
+Run as the ``flip7ref`` command (a process of its own, ``python -m flip7ref.cli``), a
+command that loads a ``module:Class`` / ``file.py:Class`` strategy runs in a forked child:
+an ``os._exit`` in the plug-in gives one line and exit 2 instead of a silent end with the
+plug-in's status; a run that finishes prints and exits as before; ``--in-process`` keeps
+the old behaviour; SIGTERM sent to the command reaches the run and leaves no process behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from flip7ref.strategies import is_plugin_spec
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the supervisor needs os.fork (POSIX)")
+
+HOSTILE = Path(__file__).parent / "bad_inputs" / "strategies" / "hostile.py"
+MYBOTS = Path(__file__).parents[1] / "examples" / "mybots.py"
+
+QUITS_WITH_7 = '''
+import os
+
+class Quits:
+    name = "quits"
+
+    def choose(self, state, rng):
+        os._exit(7)
+'''
+
+
+def _flip7ref(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "flip7ref.cli", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+@pytest.mark.parametrize(
+    ("text", "plugin"),
+    [("mybots:Cautious", True), ("x.py:Bot", True), ("threshold:20", False), ("random", False), ("always-hit", False),
+     ("optimal-solo", False), ("threshold:x", False), (None, False), ("mod:", False)],
+)  # fmt: skip
+def test_which_strategy_values_are_plugins(text: object, plugin: bool) -> None:
+    assert is_plugin_spec(text) is plugin
+
+
+def test_a_plugin_ending_the_process_gives_one_line_and_exit_2(tmp_path: Path) -> None:
+    bot = tmp_path / "quits.py"
+    bot.write_text(QUITS_WITH_7, encoding="utf-8")
+    for command in (["simulate", "--games", "2"], ["trace"], ["tournament", "--games", "8", "--strategy", "random"]):
+        done = _flip7ref(*command, "--strategy", f"{bot}:Quits")
+        assert done.returncode == 2, (command, done.returncode, done.stderr)
+        assert done.stderr.splitlines() == [
+            f"flip7ref: error: the run did not finish: its process ended with status 7 while strategy '{bot}:Quits' "
+            "was loaded (did it call os._exit() or crash the interpreter?)"
+        ], command
+
+
+def test_in_process_keeps_the_plugins_own_status(tmp_path: Path) -> None:
+    bot = tmp_path / "quits.py"
+    bot.write_text(QUITS_WITH_7, encoding="utf-8")
+    done = _flip7ref("simulate", "--games", "2", "--strategy", f"{bot}:Quits", "--in-process")
+    assert (done.returncode, done.stderr) == (7, "")
+
+
+def test_a_run_that_finishes_prints_the_same_as_in_process() -> None:
+    args = ["simulate", "--games", "6", "--no-progress", "--strategy", f"{MYBOTS}:Cautious", "--json"]
+    supervised, direct = _flip7ref(*args), _flip7ref(*args, "--in-process")
+    assert supervised.returncode == direct.returncode == 0, supervised.stderr
+    strip = [line for line in supervised.stdout.splitlines() if "games_per_second" not in line and "seconds" not in line]
+    assert strip == [line for line in direct.stdout.splitlines() if "games_per_second" not in line and "seconds" not in line]
+    assert '"games": 6' in supervised.stdout
+
+
+def test_a_plugin_error_is_still_the_childs_one_line() -> None:
+    done = _flip7ref("trace", "--strategy", f"{HOSTILE}:PrepareExits")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["flip7ref: error: strategy 'prepare-exits' failed in prepare(): SystemExit: 9"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process group from /proc")
+def test_sigterm_reaches_the_run_and_leaves_no_process() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "flip7ref.cli", "simulate", "--games", "100000000", "--no-progress",
+         "--strategy", f"{MYBOTS}:Cautious"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(_group(proc.pid)) < 2:  # the parent and its child
+            time.sleep(0.05)
+        assert len(_group(proc.pid)) >= 2, "the command did not start its child process"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)  # to the parent only: it passes the signal on
+        _, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert "Traceback" not in err and "did not finish" not in err, err
+    assert proc.returncode in (143, -signal.SIGTERM), (proc.returncode, err)
+    deadline = time.monotonic() + 3
+    while _group(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _group(proc.pid) == []
+
+
+def _group(pgid: int) -> list[int]:
+    """The live (not zombie) processes of process group ``pgid``."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            alive.append(int(stat.parent.name))
+    return alive
