@@ -67,7 +67,7 @@ def long_transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
 COMMANDS = {
     "simulate": ["simulate", "--games", "100000000", "--no-progress"],
     "simulate-plugin": ["simulate", "--games", "100000000", "--no-progress", "--strategy",
-                        f"{Path(__file__).parents[1] / 'examples' / 'mybots.py'}:Cautious"],  # a child process (supervise)
+                        f"{Path(__file__).parent / 'plugins' / 'steady.py'}:Steady"],  # a child process (supervise)
     "simulate-workers": ["simulate", "--games", "100000000", "--workers", "2", "--no-progress"],
     "tournament": ["tournament", "--strategy", "random", "--strategy", "threshold:20", "--games", "100000000", "--no-progress"],
     "tournament-workers": ["tournament", "--strategy", "random", "--strategy", "threshold:20", "--games", "100000000",

@@ -23,7 +23,7 @@ from flip7ref.strategies import is_plugin_spec
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the supervisor needs os.fork (POSIX)")
 
 HOSTILE = Path(__file__).parent / "bad_inputs" / "strategies" / "hostile.py"
-MYBOTS = Path(__file__).parents[1] / "examples" / "mybots.py"
+STEADY = Path(__file__).parent / "plugins" / "steady.py"
 
 QUITS_WITH_7 = '''
 import os
@@ -69,7 +69,7 @@ def test_in_process_keeps_the_plugins_own_status(tmp_path: Path) -> None:
 
 
 def test_a_run_that_finishes_prints_the_same_as_in_process() -> None:
-    args = ["simulate", "--games", "6", "--no-progress", "--strategy", f"{MYBOTS}:Cautious", "--json"]
+    args = ["simulate", "--games", "6", "--no-progress", "--strategy", f"{STEADY}:Steady", "--json"]
     supervised, direct = _flip7ref(*args), _flip7ref(*args, "--in-process")
     assert supervised.returncode == direct.returncode == 0, supervised.stderr
     strip = [line for line in supervised.stdout.splitlines() if "games_per_second" not in line and "seconds" not in line]
@@ -87,7 +87,7 @@ def test_a_plugin_error_is_still_the_childs_one_line() -> None:
 def test_sigterm_reaches_the_run_and_leaves_no_process() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "flip7ref.cli", "simulate", "--games", "100000000", "--no-progress",
-         "--strategy", f"{MYBOTS}:Cautious"],
+         "--strategy", f"{STEADY}:Steady"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
     try:
