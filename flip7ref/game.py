@@ -123,7 +123,6 @@ class Game:
     scoring: Final[tuple[str, ...]]
     deck: Final[tuple[int, ...]]
     plain_number: Final[tuple[bool, ...]]
-    sums_numbers: Final[bool]
     plain_modifier: Final[tuple[bool, ...]]
     modifier_pipeline: Final[bool]
     floors_at_zero: Final[bool]
@@ -213,11 +212,10 @@ class Game:
         # under "unlimited" the guard's bound: D + N + 1 (docs/termination.md)
         self.reshuffles = len(self.deck) + players + 1 if self.reshuffles_unlimited else reshuffles
         # Scoring fast path (scoring.score_points): a number card without a trait adds
-        # its rank when the pipeline starts by summing numbers.
+        # its rank (every pipeline sums the numbers: a table without the step is refused).
         self.plain_number = tuple(
             cat == NUMBER and not traits for cat, traits in zip(self.category, self.traits, strict=True)
         )
-        self.sums_numbers = "sum_numbers" in self.scoring
         # ... and a modifier without a trait multiplies/divides the sum or adds to it
         # when the pipeline is: sum, multiply, add, then steps that change nothing
         # short of a Flip 7 but a floor at zero.

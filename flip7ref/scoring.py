@@ -130,12 +130,11 @@ def score_points(game: Game, line: Sequence[int], *, flip7: bool | None = None, 
         is raised for codes of the game's tables.
 
     A line of plain numbers (no trait) scores its sum, and the bonus when given,
-    under every pipeline that starts by summing numbers (F7-090, F7-050); with
+    under every pipeline (each sums the numbers: a table without that step is refused
+    when it is read) (F7-090, F7-050); with
     modifiers without a trait, under the sum / multiply / add pipeline of both
     editions (F7-091, F7-092, V-051, V-052).  Other lines take the full pipeline.
     """
-    if not game.sums_numbers:
-        return score_line(game, line, flip7=flip7, bonus=bonus).score
     plain, rank = game.plain_number, game.rank
     total = numbers = 0
     mods: list[tuple[str, int]] | None = None

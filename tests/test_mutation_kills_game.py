@@ -105,7 +105,7 @@ def test_flip7_table_compiles_to_its_default_readings() -> None:
     g = Game("flip7", 4)
     assert _round_facts(g) == _FLIP7_ROUND
     assert g.scoring == ("sum_numbers", "multiply", "add_modifiers", "flip7_bonus")
-    assert (g.sums_numbers, g.modifier_pipeline, g.floors_at_zero, g.adds_flip7_bonus) == (True, True, False, True)
+    assert (g.modifier_pipeline, g.floors_at_zero, g.adds_flip7_bonus) == (True, False, True)
     assert g.no_stay == frozenset()
 
 
@@ -114,7 +114,7 @@ def test_vengeance_table_compiles_to_its_default_readings() -> None:
     g = Game("vengeance", 4)
     assert _round_facts(g) == _VENGEANCE_ROUND
     assert g.scoring == ("sum_numbers", "multiply", "add_modifiers", "floor_zero", "zero_unless_flip7", "flip7_bonus")
-    assert (g.sums_numbers, g.modifier_pipeline, g.floors_at_zero, g.adds_flip7_bonus) == (True, True, True, True)
+    assert (g.modifier_pipeline, g.floors_at_zero, g.adds_flip7_bonus) == (True, True, True)
     assert {g.card_ids[c] for c in g.no_stay} == {"0"}  # V-031: holding only The Zero, no Stay
 
 
