@@ -8,10 +8,14 @@ traceback; through the API a SerializationError with exactly that message.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import json
+import os
 import re
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +26,8 @@ from flip7ref import SerializationError, State
 from flip7ref.cli import main
 from flip7ref.harness import serve
 from flip7ref.spec import spec_dir
+
+pytestmark = pytest.mark.timeout(20)  # pytest-timeout: each entry within 20 s, or it fails as a hang
 
 CORPUS = Path(__file__).parent / "bad_inputs"
 ENTRIES: list[dict[str, Any]] = yaml.safe_load((CORPUS / "corpus.yaml").read_text(encoding="utf-8"))["entries"]
@@ -57,6 +63,40 @@ def _input(entry: dict[str, Any], tmp_path: Path) -> Path | None:
         path.write_bytes(b" " * entry["generate"][1] + b"{}")
         return path
     return None
+
+
+def _children() -> set[int]:
+    """This process's live child processes (Linux: /proc; elsewhere an empty set)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _open_files() -> set[str]:
+    """What this process's file descriptors point at (Linux: /proc/self/fd; elsewhere empty)."""
+    found = set()
+    for fd in Path("/proc/self/fd").glob("*"):
+        with contextlib.suppress(OSError):
+            found.add(f"{fd.name}:{os.readlink(fd)}")
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _leaves_nothing_behind() -> Iterator[None]:
+    """Every entry leaves no process running and no file open (0 leaks), checked after it."""
+    children, files = _children(), _open_files()
+    yield
+    deadline = time.monotonic() + 2
+    while _children() - children and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _children() - children == set(), "an entry left a process running"
+    assert _open_files() - files == set(), "an entry left a file open"
 
 
 def _params(kind: str) -> list[Any]:
@@ -141,3 +181,4 @@ def test_the_protocol_server_answers_a_request_nested_too_deeply_and_goes_on() -
         {"seq": None, "errored": True, "message": "request nested more than 64 levels deep"},
         {"seq": None, "errored": True, "message": "request nested more than 64 levels deep"},
     ]
+
