@@ -443,7 +443,9 @@ def _enumerate(model: _Model) -> list[Any]:
                 nxt.append(succ[ok])
         if not nxt:
             return layers
-        layers.append(np.unique(np.concatenate(nxt)))
+        keys = np.concatenate(nxt)
+        keys.sort()  # a sort and a comparison: numpy.unique hashes uint64 keys, many times slower here
+        layers.append(keys[np.concatenate(([True], keys[1:] != keys[:-1]))])
 
 
 def _too_big(need: float, limit: float) -> AnalysisError:

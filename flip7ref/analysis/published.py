@@ -48,7 +48,7 @@ from .base import AnalysisError, SoloResult, _too_many
 from .compact import _count, _enumerate, _Model, _numpy, _too_big, _unsupported
 
 #: Bases solved at once: bounds the temporary arrays of a layer (chunk x modes x 8 bytes each).
-CHUNK = 1 << 17
+CHUNK = 1 << 15
 #: Hit and stay are taken as equal (``ties`` decides) within this share of the stay value:
 #: the sums run in another order than the interpreter's, so a true tie can differ in the last bits.
 TIE = 1e-12
@@ -252,51 +252,56 @@ def solve_published(state: State, ties: str = "hit", max_states: int = 2_000_000
             ck = keys[lo:hi]
             n = hi - lo
             acc = np.zeros((n, nm, q))
-            ends = np.zeros((n, q))  # the cards that end the round (Flip 7, bust), the same in every mode
+            ends = np.zeros((q, n))  # the cards that end the round (Flip 7, bust), the same in every mode
             for left, succ, outcome, _ in model.moves(ck):
-                lf = left.astype(np.float64)
+                live = left > 0
                 if below is not None:
-                    inner = np.flatnonzero((outcome == 0) & (left > 0))
-                    if len(inner):
-                        idx = np.searchsorted(nxt_keys, succ[inner])
-                        acc[inner] += lf[inner, None, None] * below[idx]
-                made = np.flatnonzero((outcome == 2) & (left > 0))
+                    inner = live & (outcome == 0)
+                    if inner.any():  # every base at once: a missing successor reads the zero row
+                        idx = np.where(inner, np.searchsorted(nxt_keys, succ), len(nxt_keys))
+                        rows = below[idx]
+                        rows *= np.where(inner, left, 0).astype(np.float64)[:, None, None]
+                        acc += rows
+                made = np.flatnonzero(live & (outcome == 2))
                 if len(made):
-                    ends[made, 0] += lf[made] * model.score(succ[made], True)
+                    lf = left[made].astype(np.float64)
+                    ends[0, made] += lf * model.score(succ[made], True)
                     if q == 3:
-                        ends[made, 2] += lf[made]
+                        ends[2, made] += lf
                 if q == 3:
-                    bust = np.flatnonzero((outcome == 1) & (left > 0))
-                    ends[bust, 1] += lf[bust]
+                    bust = np.flatnonzero(live & (outcome == 1))
+                    ends[1, bust] += left[bust].astype(np.float64)
             stay = model.score(ck, False)
-            part = cur[lo:hi]
+            acc_t = np.ascontiguousarray(acc.transpose(1, 2, 0))  # (modes, quantities, bases): rows per mode
+            part = np.empty((nm, q, n))
             for i, (f3, fz, forced) in enumerate(modes):
                 if after[i] < 0:  # a waiting Freeze, no forced draw left: the player stays
-                    part[:, i, :] = 0.0
-                    part[:, i, 0] = stay
+                    part[i] = 0.0
+                    part[i, 0] = stay
                     continue
-                ev = acc[:, after[i], :] + ends
+                ev = acc_t[after[i]] + ends
                 if f3 < flips:
-                    ev += (flips - f3) * part[:, same[i][0], :]
+                    ev += (flips - f3) * part[same[i][0]]
                 if fz < freezes:
                     if forced:
-                        ev += (freezes - fz) * part[:, same[i][-1], :]
+                        ev += (freezes - fz) * part[same[i][-1]]
                     else:  # a Freeze at a free choice: stay
-                        ev[:, 0] += (freezes - fz) * stay
+                        ev[0] += (freezes - fz) * stay
                 ev /= total - depth - f3 - fz
                 if forced:
-                    part[:, i, :] = ev
+                    part[i] = ev
                     continue
                 if depth == 0 and model.forced and (f3, fz) == (0, 0):
                     hit = np.ones(n, dtype=bool)
                 else:
                     # a tie is a difference within rounding (TIE of the stake): the order of the
                     # sums differs from the interpreter's, so exact floats would split true ties
-                    near = np.abs(ev[:, 0] - stay) <= TIE * np.maximum(stay, 1.0)
-                    hit = (ev[:, 0] > stay) | near if ties == "hit" else (ev[:, 0] > stay) & ~near
+                    near = np.abs(ev[0] - stay) <= TIE * np.maximum(stay, 1.0)
+                    hit = (ev[0] > stay) | near if ties == "hit" else (ev[0] > stay) & ~near
                 hits[lo:hi, free.index(i)] = hit
-                part[:, i, :] = np.where(hit[:, None], ev, 0.0)
-                part[:, i, 0] = np.where(hit, ev[:, 0], stay)
+                part[i] = np.where(hit, ev, 0.0)
+                part[i, 0] = np.where(hit, ev[0], stay)
+            cur[lo:hi] = part.transpose(2, 0, 1)
         policy.append((keys, hits))
         below = cur
     policy.reverse()
