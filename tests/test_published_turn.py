@@ -151,6 +151,7 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     want, states = _brute(["0", "1", "2", "2", "3", "3", "3", "x2"] + ["flip_three"] * 3 + ["freeze"] * 3)
     assert data["value"] == pytest.approx(want, abs=1e-12) and data["states"] == states
+    assert main(line) == 0 and json.loads(capsys.readouterr().out)["value"] == data["value"]  # auto: the compact solver
     assert main([*line, "--solver", "interpreter"]) == 2
     assert "--turn-model published" in capsys.readouterr().err
     assert main([*line, "--solver", "compact", "--max-memory", "0.0000001"]) == 3

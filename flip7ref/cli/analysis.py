@@ -283,7 +283,7 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
         why = (
             "it solves the optimal policy in floats, in this process, untimed (no --policy, --exact, --cluster or --max-seconds)"
         )
-    if not _compact_usable(why, choice):
+    if not _compact_usable(why, "compact" if turn == "published" else choice):  # no other solver plays that turn
         return None
     _limits(args)
     if not args.max_memory > 0:
@@ -292,8 +292,6 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
     if turn == "published":
         from ..analysis import published
 
-        if choice == "auto":
-            raise OptionError("--turn-model published: only the compact solver plays the published turn (--solver compact)")
         states, need = published.published_estimate(state)
         if need > args.max_memory * 1e9:  # the value alone, P(bust) and P(Flip 7) left out
             probabilities = False
@@ -461,7 +459,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--turn-model", choices=("rules", "published"), default="rules",
                    help="rules (default): the solo turn as the reference plays it; published: the published solitaire "
                    "analysis's turn (Freeze and Flip Three aimed at oneself; it differs from the rules in one sequence), "
-                   "with --solver compact: e.g. --cards numbers,modifiers,actions")  # fmt: skip
+                   "by the compact solver: e.g. --cards numbers,modifiers,actions")  # fmt: skip
     add_cluster(p)
     p.set_defaults(func=cmd_solve)
 
