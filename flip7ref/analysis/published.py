@@ -52,8 +52,9 @@ CHUNK = 1 << 15
 #: Hit and stay are taken as equal (``ties`` decides) within this share of the stay value:
 #: the sums run in another order than the interpreter's, so a true tie can differ in the last bits.
 TIE = 1e-12
-#: CPU microseconds a state costs (measured on all 94 cards, docs/analysis.md; NumPy, one core).
-US_PER_STATE = 1.0
+#: CPU microseconds a state costs (measured on all 94 cards, value only: 215 s for 1.21e9
+#: states, docs/analysis.md; NumPy, one core).
+US_PER_STATE = 0.18
 #: Share of all bases the two largest adjacent layers hold at most (0.38 on the full
 #: deck, measured); the memory estimate takes it for every deck.
 LAYER_SHARE = 0.40
