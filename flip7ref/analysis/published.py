@@ -247,7 +247,7 @@ def solve_published(state: State, ties: str = "hit", max_states: int = 2_000_000
         cur = np.empty((nb + 1, nm, q))
         cur[nb] = 0.0
         hits = np.zeros((nb, len(free)), dtype=bool)
-        nxt_keys = layers[depth + 1] if depth + 1 < len(layers) else None
+        nxt_keys: Any = layers[depth + 1] if depth + 1 < len(layers) else None
         for lo in range(0, nb, CHUNK):
             hi = min(nb, lo + CHUNK)
             ck = keys[lo:hi]
