@@ -94,6 +94,23 @@ def test_the_interpreter_agrees_where_the_turns_are_the_same(actions: list[str])
         assert got.flip7 == pytest.approx(float(want.flip7), abs=1e-12)
 
 
+def test_an_offer_with_a_held_second_chance() -> None:
+    """Not only the deal: an offer with a line, a held Second Chance, a Flip Three and a
+    Freeze still to come (one of each: the turns are the same), against exact fractions."""
+    state = GAME.new_position(
+        lines={0: ["4", "3", "x2"]}, kept={0: ["second_chance"]},
+        draw=["0", "1", "2", "2", "3", "3", "4", "4", "4", *["5"] * 5, "+4", "flip_three", "freeze", "second_chance"],
+        seed=None, rest="out", totals=[GAME.target_score],
+    )  # fmt: skip
+    assert state.current_player == 0 and compact.CompactSolver.supports(state, "published") == ""
+    for ties in ("hit", "stay"):
+        want = SoloSolver(exact=True, ties=ties).solve(state)
+        got = compact.CompactSolver(turn_model="published", ties=ties).solve(state)
+        assert (got.value, got.bust, got.flip7) == pytest.approx(
+            (float(want.value), float(want.bust), float(want.flip7)), abs=1e-12
+        )
+
+
 @pytest.mark.parametrize("actions", SAME + DIFFERENT)
 def test_the_brute_force_agrees(actions: list[str]) -> None:
     deck = [*BASE, *actions]
