@@ -174,7 +174,7 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*line, "--solver", "compact", "--max-memory", "0.0000001"]) == 3
 
 
-@pytest.mark.skipif(not SLOW, reason="all 94 cards: about an hour and 5 GB on a loaded 2-core machine: FLIP7REF_SLOW=1")
+@pytest.mark.skipif(not SLOW, reason="all 94 cards: 4 min of CPU (20 min on a loaded machine), 4.2 GB: FLIP7REF_SLOW=1")
 def test_all_94_cards() -> None:
     state = solo_deck_position(GAME, ["number", "modifier", "action"])
     got = compact.CompactSolver(turn_model="published", max_states=2_000_000_000, max_bytes=8e9,
