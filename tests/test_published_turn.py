@@ -99,7 +99,7 @@ def test_an_offer_with_a_held_second_chance() -> None:
     Freeze still to come (one of each: the turns are the same), against exact fractions."""
     state = GAME.new_position(
         lines={0: ["4", "3", "x2"]}, kept={0: ["second_chance"]},
-        draw=["0", "1", "2", "2", "3", "3", "4", "4", "4", *["5"] * 5, "+4", "flip_three", "freeze", "second_chance"],
+        draw=["0", "1", "2", "2", "3", "4", "4", "+4", "flip_three", "freeze", "second_chance"],
         seed=None, rest="out", totals=[GAME.target_score],
     )  # fmt: skip
     assert state.current_player == 0 and compact.CompactSolver.supports(state, "published") == ""
