@@ -39,6 +39,8 @@ The package's modules, one job each (every name is imported from
   `solo_projection`, `line_position`;
 - `estimate` — `solo_estimate`, `position_estimate`, `US_PER_STATE`, `LargeSolveWarning`;
 - `compact` — `CompactSolver`, `compact_estimate`: the compact-key solver (NumPy);
+- `published` — `published_estimate`, `published_supports`: the published solitaire turn
+  over the whole deck (Freeze, Flip Three), `CompactSolver(turn_model="published")`;
 - `tables` — `solo_policy_table`.
 """
 
@@ -51,6 +53,7 @@ from .odds import NextCard, next_card
 from .parallel import _Schedule as _Schedule
 from .parallel import usable_cores as usable_cores
 from .positions import line_position, restrict_categories, solo_deck_position, solo_projection
+from .published import published_estimate, published_supports
 from .solver import TIES, SoloSolver
 from .solver import _canonical as _canonical
 from .solver import _cards as _cards
@@ -74,6 +77,8 @@ __all__ = [
     "line_position",
     "next_card",
     "position_estimate",
+    "published_estimate",
+    "published_supports",
     "restrict_categories",
     "solo_deck_position",
     "solo_estimate",

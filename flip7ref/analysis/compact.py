@@ -70,14 +70,14 @@ class _Model:
             `CompactSolver.supports`), with the reason.
     """
 
-    def __init__(self, state: State, ties: str) -> None:
+    def __init__(self, state: State, ties: str, skip: frozenset[int] = frozenset()) -> None:
         game = state.game
         self.game = game
-        why = _unsupported(state)
+        why = _unsupported(state, skip)
         if why:
             raise AnalysisError(f"the compact solver does not cover this position: {why}")
         player = state.players[0]
-        pile = Counter(state.draw)
+        pile = Counter(c for c in state.draw if c not in skip)
         line = Counter(player.line)
         codes = sorted(set(pile) | set(line))
         self.ranks = sorted({game.rank[c] for c in codes if game.category[c] == NUMBER})
@@ -189,8 +189,9 @@ class _Model:
                 yield left, succ, np.zeros(len(keys), dtype=np.int64), None
 
 
-def _unsupported(state: State) -> str:
-    """Why the compact model does not cover ``state`` ('' when it does)."""
+def _unsupported(state: State, skip: frozenset[int] = frozenset()) -> str:
+    """Why the compact model does not cover ``state`` ('' when it does); the card codes
+    of ``skip`` (action cards another model handles) are left out of the checks."""
     game = state.game
     if game.players != 1 or len(state.players) != 1:
         return "it needs a one-player position"
@@ -211,6 +212,8 @@ def _unsupported(state: State) -> str:
     pile = Counter(state.draw)
     shields = set()
     for c in set(pile) | set(player.line) | set(player.kept):
+        if c in skip:
+            continue
         cat = game.category[c]
         if game.traits[c]:
             return f"card {game.card_ids[c]!r} has traits"
@@ -249,14 +252,28 @@ class CompactSolver:
             estimate (`compact_estimate`) exceeds this many decision states.
         max_bytes (float): refuse a solve whose estimated peak memory exceeds this.
 
+        turn_model (str): ``"rules"`` (the default: the solo turn as the interpreter
+            plays it; no Freeze or Flip Three) or ``"published"``: the solo turn of the
+            published solitaire analysis, which also covers Freeze and Flip Three and
+            differs from the rules' reading in one sequence (`flip7ref.analysis.published`).
+        probabilities (bool): with ``"published"``, also solve P(bust) and P(Flip 7)
+            (three times the memory; without, they are NaN).
+
     After `solve`, `policy` maps each decision state to hit (True) or stay,
     keyed as ``(sorted line codes, held shields, sorted codes cancelled or
-    discarded since the root)``.
+    discarded since the root)`` (the ``"rules"`` model; ``published_policy`` holds
+    the published model's, per layer).
     """
 
-    def __init__(self, ties: str = "hit", max_states: int = 100_000_000, max_bytes: float = 4e9) -> None:
+    def __init__(self, ties: str = "hit", max_states: int = 100_000_000, max_bytes: float = 4e9,
+                 turn_model: str = "rules", probabilities: bool = True) -> None:  # fmt: skip
         if ties not in ("hit", "stay"):
             raise AnalysisError(f"ties: expected 'hit' or 'stay', got {ties!r}")
+        if turn_model not in ("rules", "published"):
+            raise AnalysisError(f"turn_model: expected 'rules' or 'published', got {turn_model!r}")
+        self.turn_model = turn_model
+        self.probabilities = probabilities
+        self.published_policy: list[tuple[Any, Any]] = []
         self.ties = ties
         self.max_states = max_states
         self.max_bytes = max_bytes
@@ -267,12 +284,17 @@ class CompactSolver:
         """Decision states of the last solve."""
 
     @staticmethod
-    def supports(state: State) -> str:
+    def supports(state: State, turn_model: str = "rules") -> str:
         """'' when the compact model covers ``state``, else why not (one line):
         a one-player offer (or the first card of a solo deal) whose cards to come
         are numbers and modifiers without traits (adders and multipliers, one copy
         each) and Second Chances, under rules that score the line as numbers times
-        multipliers plus adders plus the Flip 7 bonus."""
+        multipliers plus adders plus the Flip 7 bonus; with ``turn_model="published"``
+        Freezes and Flip Threes as well (`published.published_supports`)."""
+        if turn_model == "published":
+            from .published import published_supports
+
+            return published_supports(state)
         return _unsupported(state)
 
     def solve(self, state: State) -> SoloResult:
@@ -284,6 +306,14 @@ class CompactSolver:
                 a `LimitReached` one when the estimate exceeds ``max_states`` or
                 ``max_bytes`` (before anything is allocated).
         """
+        if self.turn_model == "published":
+            from .published import solve_published
+
+            result, self.published_policy = solve_published(state, self.ties, self.max_states, self.max_bytes,
+                                                            self.probabilities)  # fmt: skip
+            self._model, self._layers, self._root = None, [], None
+            self.states = result.states
+            return result
         np = _numpy()
         start = time.perf_counter()
         model = _Model(state, self.ties)
@@ -293,18 +323,7 @@ class CompactSolver:
         need = states * BYTES_PER_STATE
         if need > self.max_bytes:
             raise _too_big(need, self.max_bytes)
-        u = np.uint64
-        layers = [np.array([model.root], dtype=u)]
-        while True:
-            keys = layers[-1]
-            nxt = []
-            for left, succ, outcome, _ in model.moves(keys):
-                ok = (left > 0) & (outcome == 0)
-                if ok.any():
-                    nxt.append(succ[ok])
-            if not nxt:
-                break
-            layers.append(np.unique(np.concatenate(nxt)))
+        layers = _enumerate(model)
         self._model = model
         below: tuple[Any, Any, Any] | None = None
         pol_layers: list[tuple[Any, Any]] = []
@@ -361,6 +380,8 @@ class CompactSolver:
         """
         if state.current_player != 0:
             raise AnalysisError("the compact solver gives action values at an offer of Hit or Stay only")
+        if self.turn_model == "published":
+            raise AnalysisError("the published turn model gives the value of a whole round only (solve)")
         self._root = None
         self.solve(state)
         assert self._root is not None
@@ -407,6 +428,24 @@ class CompactSolver:
                     gone += [model.shield] * (model.held0 + seen - held)
                 out[(tuple(sorted(line)), held, tuple(sorted(gone)))] = bool(h)
         return out
+
+
+def _enumerate(model: _Model) -> list[Any]:
+    """The keys of the states from ``model``'s root, one sorted uint64 array per count of
+    cards drawn (every draw that neither busts nor makes Flip 7 adds one)."""
+    np = _numpy()
+    layers = [np.array([model.root], dtype=np.uint64)]
+    while True:
+        nxt = []
+        for left, succ, outcome, _ in model.moves(layers[-1]):
+            ok = (left > 0) & (outcome == 0)
+            if ok.any():
+                nxt.append(succ[ok])
+        if not nxt:
+            return layers
+        keys = np.concatenate(nxt)
+        keys.sort()  # a sort and a comparison: numpy.unique hashes uint64 keys, many times slower here
+        layers.append(keys[np.concatenate(([True], keys[1:] != keys[:-1]))])
 
 
 def _too_big(need: float, limit: float) -> AnalysisError:

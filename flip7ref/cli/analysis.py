@@ -271,22 +271,35 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
     """The compact-key solve ``--solver`` asks for (None: solve with the interpreter), with its
     estimate first (refused beyond --max-states or --max-memory) and ``--check`` after."""
     choice = getattr(args, "solver", "interpreter")
-    if choice == "interpreter" or (choice == "auto" and args.workers is not None):  # --workers: the parallel solve
-        return None
+    turn = getattr(args, "turn_model", "rules")
+    if turn == "published" and choice == "interpreter":
+        raise OptionError("--turn-model published: only the compact solver plays the published turn (--solver compact)")
+    if choice == "interpreter" or (choice == "auto" and args.workers is not None and turn == "rules"):
+        return None  # --workers: the parallel solve
     from ..analysis import compact
 
-    why = compact.CompactSolver.supports(state)
+    why = compact.CompactSolver.supports(state, turn)
     if not why and (policy is not None or args.exact or getattr(args, "cluster", None) or args.max_seconds):
         why = (
             "it solves the optimal policy in floats, in this process, untimed (no --policy, --exact, --cluster or --max-seconds)"
         )
-    if not _compact_usable(why, choice):
+    if not _compact_usable(why, "compact" if turn == "published" else choice):  # no other solver plays that turn
         return None
     _limits(args)
     if not args.max_memory > 0:
         raise OptionError("--max-memory: expected a positive number of GB")
-    states, need = compact.compact_estimate(state)
-    cpu = states * compact.US_PER_STATE / 1e6
+    probabilities = True
+    if turn == "published":
+        from ..analysis import published
+
+        states, need = published.published_estimate(state)
+        if need > args.max_memory * 1e9:  # the value alone, P(bust) and P(Flip 7) left out
+            probabilities = False
+            states, need = published.published_estimate(state, False)
+        cpu = states * published.US_PER_STATE / 1e6
+    else:
+        states, need = compact.compact_estimate(state)
+        cpu = states * compact.US_PER_STATE / 1e6
     gb = need / 1e9
     limits = [
         (states - 1 > args.max_states, f"about {states:,} states, more than --max-states {args.max_states:,}"),
@@ -298,7 +311,10 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
     if cpu > 30:
         print(f"flip7ref: estimate: {states:,} states, about {_duration(cpu)} of CPU and {need / 1e9:.1f} GB",
               file=sys.stderr)  # fmt: skip
-    solver = compact.CompactSolver(ties=args.ties, max_states=args.max_states, max_bytes=args.max_memory * 1e9)
+    if not probabilities:
+        print("flip7ref: P(bust) and P(Flip 7) would pass --max-memory: solving the value only", file=sys.stderr)
+    solver = compact.CompactSolver(ties=args.ties, max_states=args.max_states, max_bytes=args.max_memory * 1e9,
+                                   turn_model=turn, probabilities=probabilities)  # fmt: skip
     result = solver.solve(state)
     if args.check:
         want = _solver(args, None).solve(state)
@@ -333,6 +349,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     cards = _cards_words(categories)
     if args.json:
         data = result.as_dict()
+        for name in ("bust", "flip7"):
+            if data.get(name) != data.get(name):  # NaN: not solved (the value only)
+                data[name] = None
         data.update(edition=game.edition.id, options=game.non_default_options(), cards=cards, deck=len(state.draw))
         print(json.dumps(data, sort_keys=True))
         return 0
@@ -341,8 +360,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"expected score     {float(result.value):.10f} points")
     if isinstance(result.value, Fraction):
         print(f"  exactly          {result.value}")
-    print(f"P(bust)            {float(result.bust):.10f}")
-    print(f"P(Flip 7)          {float(result.flip7):.10f}")
+    for label, p in (("P(bust)     ", result.bust), ("P(Flip 7)   ", result.flip7)):
+        print(f"{label}       " + ("not solved (the value only: --max-memory)" if p != p else f"{float(p):.10f}"))
     print(f"states solved      {result.states}")
     print(f"time               {result.seconds:.2f} s" + (f" ({result.workers} processes)" if result.workers > 1 else ""))
     return 0
@@ -437,6 +456,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="with the compact solver: solve with the interpreter too, exit 1 unless they agree")  # fmt: skip
     p.add_argument("--max-memory", type=float, default=4.0, metavar="GB",
                    help="the compact solver refuses a solve estimated to need more (default %(default)s GB)")  # fmt: skip
+    p.add_argument("--turn-model", choices=("rules", "published"), default="rules",
+                   help="rules (default): the solo turn as the reference plays it; published: the published solitaire "
+                   "analysis's turn (Freeze and Flip Three aimed at oneself; it differs from the rules in one sequence), "
+                   "by the compact solver: e.g. --cards numbers,modifiers,actions")  # fmt: skip
     add_cluster(p)
     p.set_defaults(func=cmd_solve)
 
