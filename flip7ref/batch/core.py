@@ -132,6 +132,7 @@ class BatchState(Settling):
         self.dealer[g] = 0
         self.rnd[g] = 1
         self._start_round(g)
+        self._deal_fresh(g)
         self._settle(g)
         self._decisions(g)
 

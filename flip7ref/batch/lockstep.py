@@ -133,14 +133,16 @@ def _check(st: State, bs: BatchState, i: int, got: Arr, index: Any, encoder: Any
     if st.is_terminal() != bool(bs.done[i]):
         raise Difference(f"{where}: reference terminal={st.is_terminal()}, batched done={bool(bs.done[i])}")
     who = max(st.current_player, 0) if not st.is_terminal() else 0
-    want = np.array(encoder.encode(st, who), dtype=np.float32)
-    bad = np.flatnonzero(want != got)
-    if bad.size:
-        k = int(bad[0])
-        raise Difference(
-            f"{where}: observation {_section(encoder.sections, k)} is {got[k]:g}, the reference has {want[k]:g} "
-            f"(history: {' | '.join(st.history()[-6:])})"
-        )
+    ref = encoder.encode(st, who)
+    if got.tolist() != ref:  # the common case costs one list comparison (whole numbers: exact in float32)
+        want = np.array(ref, dtype=np.float32)
+        bad = np.flatnonzero(want != got)
+        if bad.size:
+            k = int(bad[0])
+            raise Difference(
+                f"{where}: observation {_section(encoder.sections, k)} is {got[k]:g}, the reference has {want[k]:g} "
+                f"(history: {' | '.join(st.history()[-6:])})"
+            )
     if st.is_terminal():
         if list(st.totals) != bs.totals[i].tolist() or sorted(st.winners) != np.flatnonzero(bs.winners[i]).tolist():
             raise Difference(f"{where}: totals/winners {bs.totals[i].tolist()} differ from the reference's {list(st.totals)}")

@@ -108,6 +108,7 @@ class Rules:
         cat = np.array([{NUMBER: 0, MODIFIER: 1}.get(c, 2) for c in game.category], dtype=np.int8)
         self.is_num = cat == 0
         self.is_mod = cat == 1
+        self.is_plain = self.is_num | self.is_mod  # a card dealt without a decision or a rule of its own
         self.rank = np.where(self.is_num, np.array([r or 0 for r in game.rank]), 0).astype(np.int16)  # 0 off numbers
         add = [0] * self.C
         x2 = [0] * self.C

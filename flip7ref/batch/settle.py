@@ -122,6 +122,38 @@ class Settling(Rules):
         elif ok.any():
             self._receive(g[ok], seat[ok], code[ok])
 
+    def _deal_fresh(self, g: Arr) -> None:
+        """F7-020 at a round's start (every seat active, every line empty, nothing dealt yet):
+        the cards from the top up to the first action card (or the pile's end) go one to a
+        seat from the dealer's left, as `_deal_step` would deal them; the deal of a game
+        that met an action card goes on in `_deal_step`.  Flat indices, one pass per array."""
+        P, C = self.P, self.C
+        j = np.arange(P)
+        pos = self.dtop[g, None] + j
+        codes = self.deck[g[:, None], np.minimum(pos, self.D - 1)]
+        plain = self.is_plain[codes] & (pos < self.dend[g, None])
+        run = np.where(plain.all(1), P, np.argmin(plain, 1))
+        dealt = j < run[:, None]
+        seats = (self.dealer[g, None] + 1 + j) % P
+        gg = np.broadcast_to(g[:, None], dealt.shape)[dealt]
+        cc = codes[dealt].astype(np.intp)
+        k = gg * P + seats[dealt]  # flat (game, seat)
+        self.line.reshape(-1)[k * C + cc] = 1
+        self.lorder.reshape(-1)[k * self.lorder.shape[2]] = cc
+        self.llen.reshape(-1)[k] = 1
+        self.nnum.reshape(-1)[k] = self.is_num[cc]
+        self.numsum.reshape(-1)[k] = self.rank[cc]
+        self.modsum.reshape(-1)[k] = self.addv[cc]
+        self.x2.reshape(-1)[k] = self.isx2[cc]
+        np.subtract.at(self.unseen.reshape(-1), gg * C + cc, 1)
+        self.dtop[g] += run.astype(np.int32)
+        self.deal_pos[g] = run
+        self.deal_on[g[run == P]] = False
+        if self.log is not None:
+            for i, b in enumerate(g.tolist()):
+                for jj in range(int(run[i])):
+                    self.log[b].append(ev.dealt(int(seats[i, jj]), self.ids[codes[i, jj]], "deal"))
+
     def _deal_run(self, g: Arr, seats: Arr, dealt: Arr, rank: Arr, codes: Arr) -> None:
         """Deal position ``j`` of each game (where ``dealt``) the card ``rank[j]`` from the top
         (``codes``): numbers and modifiers to seats with empty lines (F7-020)."""
@@ -335,7 +367,7 @@ class Settling(Rules):
             self.dealer[g] = (self.dealer[g] + 1) % P
             self.rnd[g] += 1
             self._start_round(g)
-            self._deal_step(g)  # the deal's first cards at once
+            self._deal_fresh(g)  # the deal's first cards at once
 
     def _round_end_events(self, g: Arr) -> None:
         """The events of a round end before the table is cleared: ``round_scored``, then the
