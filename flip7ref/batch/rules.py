@@ -70,6 +70,20 @@ _SLOT_TOP = ("stop", "round_end", "assign", "forced_draw", "resolve", "deal", "t
 _STOP, _ROUND_END, _AS, _FD, _RQ, _DEAL, _TURN = range(7)
 
 
+def set_rows(a: Arr, g: Arr, value: Arr | int | bool) -> None:
+    """``a[g] = value`` for the rows ``g`` of the C-contiguous array ``a`` (first axis the game),
+    through a view of each row as one opaque item: NumPy's row-wise fancy assignment is
+    several times slower for short rows.  ``value``: a scalar or one row per index of ``g``."""
+    n = a.shape[0]
+    row = np.dtype((np.void, a.itemsize * (a.size // n if n else 1)))
+    rows = a.reshape(n, -1).view(row).reshape(n)
+    v = np.asarray(value, dtype=a.dtype)
+    if v.ndim == 0:
+        rows[g] = np.full(a.shape[1:], v, a.dtype).reshape(1, -1).view(row)[0, 0]
+    else:
+        rows[g] = np.ascontiguousarray(v).reshape(len(g), -1).view(row).reshape(len(g))
+
+
 def check_game(game: Game) -> None:
     """Raise `OptionError` unless the batched engine plays ``game``: edition ``flip7``,
     1..18 players, options at `SUPPORTED_OPTIONS` (integers as documented there)."""
@@ -273,32 +287,40 @@ class Rules:
     def _draw(self, g: Arr) -> Arr:
         """The top card of each game's pile (taken off it), reshuffling an empty deck when
         allowed (F7-113, F7-116); -1 where no card is left (F7-115)."""
-        empty = self.dtop[g] >= self.dend[g]
+        dtop = self.dtop.take(g)
+        empty = dtop >= self.dend.take(g)
         if empty.any():
             e = g[empty]
-            can = e[(self.discard[e].sum(1) > 0) & (self.rshuf[e] < self.reshuffles)]
+            can = e[(self.discard.take(e, 0).sum(1) > 0) & (self.rshuf[e] < self.reshuffles)]
             if can.size:
                 self._reshuffle(can)
-            empty = self.dtop[g] >= self.dend[g]
+                dtop = self.dtop.take(g)
+            empty = dtop >= self.dend.take(g)
             if self.log is not None:
                 self._emit(g[empty], lambda i, b: ev.deck_exhausted())
-        top = np.minimum(self.dtop[g], self.D - 1)
-        code = np.where(empty, -1, self.deck[g, top]).astype(np.int64)
-        ok = ~empty
-        if ok.all():
-            self.dtop[g] += 1
-            self.unseen[g, code] -= 1
+        code = self.deck.reshape(-1).take(g * self.D + np.minimum(dtop, self.D - 1)).astype(np.int64)
+        if not empty.any():
+            self.dtop[g] = dtop + 1
+            self.unseen.reshape(-1)[g * self.C + code] -= 1
         else:
+            code[empty] = -1
+            ok = ~empty
             self.dtop[g[ok]] += 1
-            self.unseen[g[ok], code[ok]] -= 1
+            self.unseen.reshape(-1)[g[ok] * self.C + code[ok]] -= 1
         return code
 
     # ------------------------------------------------------------------ cards arriving
 
-    def _add(self, g: Arr, s: Arr, code: Arr) -> None:
-        self.line[g, s, code] += 1
-        self.lorder[g, s, self.llen[g, s]] = code
-        self.llen[g, s] += 1
+    def _add(self, g: Arr, s: Arr, code: Arr, k: Arr | None = None) -> None:
+        """Card ``code`` joins the line of seat ``s`` of game ``g`` (``k``: the flat
+        ``g * P + s`` when known).  Each game at most once."""
+        if k is None:
+            k = g * self.P + s
+        self.line.reshape(-1)[k * self.C + code] += 1
+        llen = self.llen.reshape(-1)
+        n = llen.take(k)
+        self.lorder.reshape(-1)[k * _L + n] = code
+        llen[k] = n + 1
 
     def _receive(self, g: Arr, s: Arr, code: Arr) -> None:
         """Cards ``code`` arrive for seats ``s`` of games ``g`` (F7-035)."""
@@ -326,12 +348,13 @@ class Rules:
 
     def _numbers(self, g: Arr, s: Arr, code: Arr) -> None:
         """F7-040 (a duplicate busts), F7-080 (a held Second Chance cancels it), F7-050."""
-        dup = self.line[g, s, code] > 0
+        k = g * self.P + s
+        dup = self.line.reshape(-1).take(k * self.C + code) > 0
         if dup.any():
-            save = dup & (self.sc[g, s] > 0)
+            save = dup & (self.sc.reshape(-1).take(k) > 0)
             if save.any():
                 gs, ss = g[save], s[save]
-                self.sc[gs, ss] -= 1
+                self.sc.reshape(-1)[k[save]] -= 1
                 self.discard[gs, code[save]] += 1
                 self.discard[gs, self.SC] += 1
                 cs = code[save]
@@ -340,15 +363,17 @@ class Rules:
             if bust.any():
                 gb, sb = g[bust], s[bust]
                 cb = code[bust]
-                self._add(gb, sb, cb)
-                self.status[gb, sb] = BUSTED
+                self._add(gb, sb, cb, k[bust])
+                self.status.reshape(-1)[k[bust]] = BUSTED
                 self._emit(gb, lambda i, b: ev.busted(int(sb[i]), self.ids[cb[i]]))
             new = ~dup
-            g, s, code = g[new], s[new], code[new]
-        self._add(g, s, code)
-        self.nnum[g, s] += 1
-        self.numsum[g, s] += self.rank[code]
-        made = (self.nnum[g, s] >= 7) & (self.flip7[g] < 0)
+            g, s, code, k = g[new], s[new], code[new], k[new]
+        self._add(g, s, code, k)
+        nnum = self.nnum.reshape(-1)
+        n = nnum.take(k) + 1
+        nnum[k] = n
+        self.numsum.reshape(-1)[k] += self.rank[code]
+        made = (n >= 7) & (self.flip7.take(g) < 0)
         if made.any():
             self.flip7[g[made]] = s[made]
             sm = s[made]
@@ -356,7 +381,7 @@ class Rules:
 
     def _offer_target(self, g: Arr, s: Arr, code: Arr) -> None:
         """F7-061, F7-072: the receiver picks an active player for a Freeze or Flip Three."""
-        allowed = self.status[g] == ACTIVE
+        allowed = self.status.take(g, 0) == ACTIVE
         some = allowed.any(1)
         if not some.all():  # no one to play it on: discarded
             self.discard[g[~some], code[~some]] += 1
@@ -372,14 +397,15 @@ class Rules:
     def _second_chance(self, g: Arr, s: Arr) -> None:
         """F7-082: kept when the receiver holds none (and has not busted); a spare goes to an
         active player without one (the receiver picks), else to the discard pile."""
-        keep = (self.sc[g, s] < 1) & (self.status[g, s] != BUSTED)
-        self.sc[g[keep], s[keep]] += 1
+        k = g * self.P + s
+        keep = (self.sc.reshape(-1).take(k) < 1) & (self.status.reshape(-1).take(k) != BUSTED)
+        self.sc.reshape(-1)[k[keep]] += 1
         sk = s[keep]
         self._emit(g[keep], lambda i, b: ev.second_chance_kept(int(sk[i]), "second_chance"))
         g, s = g[~keep], s[~keep]
         if g.size == 0:
             return
-        recv = (self.status[g] == ACTIVE) & (self.sc[g] == 0)
+        recv = (self.status.take(g, 0) == ACTIVE) & (self.sc.take(g, 0) == 0)
         recv[np.arange(g.size), s] = False
         some = recv.any(1)
         self.discard[g[~some], self.SC] += 1

@@ -61,8 +61,8 @@ class Settling(Rules):
         """F7-030: the next active seat from the turn on is offered Hit or Stay; nobody
         active ends the round (F7-110)."""
         P = self.P
-        seats = (self.turn[g, None] + np.arange(P)) % P
-        act = self.status[g[:, None], seats] == ACTIVE
+        seats = (self.turn.take(g)[:, None] + np.arange(P)) % P
+        act = self.status.reshape(-1).take(g[:, None] * P + seats) == ACTIVE
         has = act.any(1)
         first = act.argmax(1)
         gh = g[has]
@@ -79,15 +79,18 @@ class Settling(Rules):
         A run of seats with empty lines whose cards are numbers and modifiers is dealt at
         once (`_deal_run`): no duplicate, Flip 7 or decision can arise there."""
         P = self.P
-        pp = self.deal_pos[g, None] + np.arange(P)
-        seats = (self.dealer[g, None] + 1 + pp) % P
-        act = (pp < P) & (self.status[g[:, None], seats] == ACTIVE)
-        early = act & (self.llen[g[:, None], seats] > 0)
+        j = np.arange(P)
+        pp = self.deal_pos.take(g)[:, None] + j
+        seats = (self.dealer.take(g)[:, None] + 1 + pp) % P
+        ks = g[:, None] * P + seats
+        act = (pp < P) & (self.status.reshape(-1).take(ks) == ACTIVE)
+        early = act & (self.llen.reshape(-1).take(ks) > 0)
         before = np.cumsum(early, 1) == 0  # positions before the first seat holding early cards
         elig = act & ~early & before
         rank = np.cumsum(elig, 1) - 1  # the card each eligible position gets, counted from the top
-        codes = self.deck[g[:, None], np.minimum(self.dtop[g, None] + np.arange(P), self.D - 1)].astype(np.int64)
-        plain = (self.is_num[codes] | self.is_mod[codes]) & (self.dtop[g, None] + np.arange(P) < self.dend[g, None])
+        pos = self.dtop.take(g)[:, None] + j
+        codes = self.deck.reshape(-1).take(g[:, None] * self.D + np.minimum(pos, self.D - 1)).astype(np.int64)
+        plain = self.is_plain[codes] & (pos < self.dend.take(g)[:, None])
         run = np.where(plain.all(1), P, np.argmin(plain, 1))  # cards from the top until an action (or the pile's end)
         dealt = elig & (rank < run[:, None])
         some = dealt.any(1)
@@ -109,7 +112,7 @@ class Settling(Rules):
         g = g[has]
         seat = seats[has, j]
         self.deal_pos[g] = pp[has, j] + 1
-        early1 = self.llen[g, seat] > 0
+        early1 = self.llen.reshape(-1).take(g * P + seat) > 0
         if early1.any():
             self.dealoffer[g[early1]] = seat[early1]
             g, seat = g[~early1], seat[~early1]
@@ -145,7 +148,10 @@ class Settling(Rules):
         self.numsum.reshape(-1)[k] = self.rank[cc]
         self.modsum.reshape(-1)[k] = self.addv[cc]
         self.x2.reshape(-1)[k] = self.isx2[cc]
-        np.subtract.at(self.unseen.reshape(-1), gg * C + cc, 1)
+        unseen = self.unseen.reshape(-1)
+        for jj in range(int(run.max(initial=0))):  # one card a game at a time: no index repeats
+            m = run > jj
+            unseen[g[m] * C + codes[m, jj]] -= 1
         self.dtop[g] += run.astype(np.int32)
         self.deal_pos[g] = run
         self.deal_on[g[run == P]] = False
@@ -157,19 +163,23 @@ class Settling(Rules):
     def _deal_run(self, g: Arr, seats: Arr, dealt: Arr, rank: Arr, codes: Arr) -> None:
         """Deal position ``j`` of each game (where ``dealt``) the card ``rank[j]`` from the top
         (``codes``): numbers and modifiers to seats with empty lines (F7-020)."""
+        P, C = self.P, self.C
         gg = np.broadcast_to(g[:, None], dealt.shape)[dealt]
         ss = seats[dealt]
         cc = np.take_along_axis(codes, np.maximum(rank, 0), 1)[dealt]
-        self.line[gg, ss, cc] += 1
-        self.lorder[gg, ss, 0] = cc
-        self.llen[gg, ss] = 1
-        self.nnum[gg, ss] += self.is_num[cc]
-        self.numsum[gg, ss] += self.rank[cc]
-        self.modsum[gg, ss] += self.addv[cc]
-        self.x2[gg, ss] |= self.isx2[cc]
+        k = gg * P + ss  # flat (game, seat); each once
+        self.line.reshape(-1)[k * C + cc] += 1
+        self.lorder.reshape(-1)[k * self.lorder.shape[2]] = cc
+        self.llen.reshape(-1)[k] = 1
+        self.nnum.reshape(-1)[k] += self.is_num[cc]
+        self.numsum.reshape(-1)[k] += self.rank[cc]
+        self.modsum.reshape(-1)[k] += self.addv[cc]
+        self.x2.reshape(-1)[k] |= self.isx2[cc]
         n = dealt.sum(1)
-        taken = (np.arange(self.P) < n[:, None])[:, :, None] & (codes[:, :, None] == np.arange(self.C))
-        self.unseen[g] -= taken.sum(1, dtype=np.int16)
+        unseen = self.unseen.reshape(-1)
+        for jj in range(int(n.max(initial=0))):  # the cards from the top, one a game at a time
+            m = n > jj
+            unseen[g[m] * C + codes[m, jj]] -= 1
         self.dtop[g] += n.astype(np.int32)
         if self.log is not None:
             for i, b in enumerate(g.tolist()):
