@@ -214,17 +214,11 @@ class Rules:
                 log[b].append(make(i, b))
 
     def _clear_table(self, g: Arr) -> None:
-        self.line[g] = 0
-        self.lorder[g] = -1
-        self.llen[g] = 0
-        self.nnum[g] = 0
-        self.numsum[g] = 0
-        self.modsum[g] = 0
-        self.x2[g] = 0
-        self.sc[g] = 0
-        self.frz[g] = 0
-        self.ffirst[g] = False
-        self.status[g] = ACTIVE
+        """The games ``g`` with nothing on the table and no pending work (F7-111)."""
+        for a, v in ((self.line, 0), (self.lorder, -1), (self.llen, 0), (self.nnum, 0), (self.numsum, 0),
+                     (self.modsum, 0), (self.x2, 0), (self.sc, 0), (self.frz, 0), (self.ffirst, False),
+                     (self.status, ACTIVE)):  # fmt: skip
+            set_rows(a, g, v)
         self.flip7[g] = -1
         self.rover[g] = False
         self.deal_on[g] = False
@@ -256,11 +250,14 @@ class Rules:
     def _reshuffle(self, g: Arr) -> None:
         """F7-113: each game's discard pile becomes its deck (sorted, then shuffled)."""
         if self.shuffle == "numpy":
-            counts = self.discard[g].astype(np.int64)
+            counts = self.discard.take(g, 0).astype(np.int64)
             n = counts.sum(1)
-            ends = np.cumsum(counts, 1)
             pos = np.arange(self.D)
-            cards = (ends[:, None, :] <= pos[None, :, None]).sum(2)  # the sorted pile, C past its end
+            # the sorted pile of each game (C past its end): how many kinds end at or before each
+            # position, one searchsorted over all the games (row i's ends shifted by i * (D + 1))
+            shift = np.arange(g.size)[:, None] * (self.D + 1)
+            ends = (np.cumsum(counts, 1) + shift).ravel()
+            cards = np.searchsorted(ends, (pos + shift).ravel(), "right").reshape(g.size, self.D) - shift // (self.D + 1) * self.C
             keys = np.where(pos[None, :] < n[:, None], self.rng.random((g.size, self.D)), 2.0)
             self.deck[g] = np.take_along_axis(cards, np.argsort(keys, 1), 1)
             self.shuffles[g] += 1

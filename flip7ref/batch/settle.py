@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import events as ev
 from ..model import Event
-from .rules import _AS, _DEAL, _FD, _Q, _ROUND_END, _RQ, _STOP, _TURN, ACTIVE, BUSTED, Arr, Rules
+from .rules import _AS, _DEAL, _FD, _Q, _ROUND_END, _RQ, _STOP, _TURN, ACTIVE, BUSTED, Arr, Rules, set_rows
 
 
 class Settling(Rules):
@@ -323,21 +323,23 @@ class Settling(Rules):
         """F7-100..F7-102, F7-050: score the round; F7-111: the table to the discard pile;
         F7-120, F7-121: the game ends, or the next round starts (F7-112)."""
         P = self.P
-        live = self.status[g] != BUSTED
-        score = np.where(live, self.numsum[g] * (1 + self.x2[g]) + self.modsum[g], 0).astype(np.int32)
-        f = self.flip7[g]
+        live = self.status.take(g, 0) != BUSTED
+        score = np.where(live, self.numsum.take(g, 0) * (1 + self.x2.take(g, 0)) + self.modsum.take(g, 0), 0).astype(np.int32)
+        f = self.flip7.take(g)
         made = f >= 0
         if made.any():
             score[np.flatnonzero(made), f[made]] += self.game.flip7_bonus
-        self.totals[g] += score
-        self.last_scores[g] = score
+        tot = self.totals.take(g, 0) + score
+        set_rows(self.totals, g, tot)
+        set_rows(self.last_scores, g, score)
         self.scored[g] = True
         if self.log is not None:
             self._round_end_events(g)
         disc = self.discard
-        disc[g] += self.line[g].sum(1, dtype=np.int16)
-        disc[g, self.SC] += self.sc[g].sum(1, dtype=np.int16)
-        disc[g, self.FREEZE] += self.frz[g].sum(1, dtype=np.int16)
+        table = self.line.take(g, 0).sum(1, dtype=np.int16)
+        table[:, self.SC] += self.sc.take(g, 0).sum(1, dtype=np.int16)
+        table[:, self.FREEZE] += self.frz.take(g, 0).sum(1, dtype=np.int16)
+        set_rows(disc, g, disc.take(g, 0) + table)
         for on, cards in ((self.ct_on, self.ct_card), (self.fd_on, self.fd_card)):
             m = g[on[g]]
             if m.size:
@@ -359,7 +361,6 @@ class Settling(Rules):
                 break
             disc[m, self.rq_card[m, self.rq_head[m] + j]] += 1
         self._clear_table(g)
-        tot = self.totals[g]
         best = tot.max(1)
         lead = tot == best[:, None]
         over = (best >= self.target) & (lead.sum(1) == 1)
