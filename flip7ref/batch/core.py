@@ -19,7 +19,6 @@ from ..game import Game
 from ..pile import shuffled
 from .rules import (
     _Q,
-    set_rows,
     ACTIVE,
     ASSIGN,
     BUSTED,
@@ -32,7 +31,10 @@ from .rules import (
     STAYED,
     SUPPORTED_OPTIONS,
     TERMINAL,
+    _all,
+    _any,
     check_game,
+    set_rows,
 )
 from .settle import Settling
 
@@ -153,14 +155,14 @@ class BatchState(Settling):
         card = np.full(n, -1, np.int8)
         legal = np.zeros((n, self.A), bool)
         a = take(self.as_ready)
-        if a.any():
+        if _any(a):
             ga = g[a]
             kind[a] = ASSIGN
             actor[a] = self.as_chooser[ga]
             card[a] = self.as_cards[ga, self.as_k[ga]]
             legal[a, 2:] = self.status.take(ga, 0) == ACTIVE
         c = take(self.ct_on)
-        if c.any():
+        if _any(c):
             gc = g[c]
             kind[c] = self.ct_purpose[gc]
             actor[c] = self.ct_chooser[gc]
@@ -172,7 +174,7 @@ class BatchState(Settling):
         stay = (self.llen.reshape(-1).take(k) > 0) | (self.sc.reshape(-1).take(k) > 0) | (self.frz.reshape(-1).take(k) > 0)
         legal[:, HIT] = o
         legal[:, STAY] = o & stay  # F7-033 any-card
-        if d.any():
+        if _any(d):
             kind[d] = TERMINAL
             actor[d] = -1
             card[d] = -1
@@ -203,8 +205,8 @@ class BatchState(Settling):
             raise OptionError(f"actions: expected {g.size} action indices, got shape {a.shape}")
         inr = (a >= 0) & (a < self.A)
         ok = inr & self.legal.reshape(-1).take(g * self.A + np.where(inr, a, 0))
-        full = games is None and bool(ok.all())
-        if not ok.all():
+        full = games is None and bool(_all(ok))
+        if not _all(ok):
             g, a = g[ok], a[ok]
         if g.size == 0:
             return ok
@@ -212,7 +214,7 @@ class BatchState(Settling):
         kind = self.kind.take(g)
         actor = self.actor.take(g).astype(np.int64)
         o = kind == OFFER
-        if o.any():
+        if _any(o):
             go, so, ao = g[o], actor[o], a[o]
             deal = self.dealoffer[go] >= 0
             self.dealoffer[go[deal]] = -1
@@ -227,7 +229,7 @@ class BatchState(Settling):
             gh, sh = go[h], so[h]
             code = self._draw(gh)
             ex = code < 0
-            if ex.any():  # F7-115: a Hit with no card anywhere becomes a Stay
+            if _any(ex):  # F7-115: a Hit with no card anywhere becomes a Stay
                 self.status[gh[ex], sh[ex]] = STAYED
                 se = sh[ex]
                 self._emit(gh[ex], lambda i, b: ev.stayed(int(se[i]), "empty deck"))
@@ -236,20 +238,20 @@ class BatchState(Settling):
             if gh.size:
                 self._receive(gh, sh, code)
         c = (kind == PLAY) | (kind == GIVE)
-        if c.any():
+        if _any(c):
             gc, tc = g[c], a[c] - 2
             self.ct_on[gc] = False
             self._emit(gc, lambda i, b: ev.target_chosen(int(self.ct_chooser[b]), self.ids[self.ct_card[b]], int(tc[i])))
             give = kind[c] == GIVE
-            if give.any():
+            if _any(give):
                 self.sc[gc[give], tc[give]] += 1
                 tg = tc[give]
                 self._emit(gc[give], lambda i, b: ev.second_chance_given(int(self.ct_chooser[b]), int(tg[i]), "second_chance"))
             p = ~give
-            if p.any():
+            if _any(p):
                 self._play(gc[p], actor[c][p], tc[p], self.ct_card[gc[p]].astype(np.int64))
         s = kind == ASSIGN
-        if s.any():
+        if _any(s):
             gs = g[s]
             ts = a[s] - 2
             cs = self.as_cards[gs, self.as_k[gs]]

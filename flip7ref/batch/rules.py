@@ -70,6 +70,16 @@ _SLOT_TOP = ("stop", "round_end", "assign", "forced_draw", "resolve", "deal", "t
 _STOP, _ROUND_END, _AS, _FD, _RQ, _DEAL, _TURN = range(7)
 
 
+_any = np.count_nonzero
+"""``_any(mask)``: truthy when any element is set; a C call, several times cheaper than
+``mask.any()`` on the small masks of each step."""
+
+
+def _all(mask: Arr) -> bool:
+    """Every element of ``mask`` is set (``mask.all()``, cheaper on small masks)."""
+    return int(np.count_nonzero(mask)) == mask.size
+
+
 def set_rows(a: Arr, g: Arr, value: Arr | int | bool) -> None:
     """``a[g] = value`` for the rows ``g`` of the C-contiguous array ``a`` (first axis the game),
     through a view of each row as one opaque item: NumPy's row-wise fancy assignment is
@@ -286,7 +296,7 @@ class Rules:
         allowed (F7-113, F7-116); -1 where no card is left (F7-115)."""
         dtop = self.dtop.take(g)
         empty = dtop >= self.dend.take(g)
-        if empty.any():
+        if _any(empty):
             e = g[empty]
             can = e[(self.discard.take(e, 0).sum(1) > 0) & (self.rshuf[e] < self.reshuffles)]
             if can.size:
@@ -296,7 +306,7 @@ class Rules:
             if self.log is not None:
                 self._emit(g[empty], lambda i, b: ev.deck_exhausted())
         code = self.deck.reshape(-1).take(g * self.D + np.minimum(dtop, self.D - 1)).astype(np.int64)
-        if not empty.any():
+        if not _any(empty):
             self.dtop[g] = dtop + 1
             self.unseen.reshape(-1)[g * self.C + code] -= 1
         else:
@@ -322,34 +332,34 @@ class Rules:
     def _receive(self, g: Arr, s: Arr, code: Arr) -> None:
         """Cards ``code`` arrive for seats ``s`` of games ``g`` (F7-035)."""
         num = self.is_num[code]
-        if num.all():
+        if _all(num):
             self._numbers(g, s, code)
             return
-        if num.any():
+        if _any(num):
             self._numbers(g[num], s[num], code[num])
         mod = self.is_mod[code]
-        if mod.any():
+        if _any(mod):
             gm, sm, cm = g[mod], s[mod], code[mod]
             self._add(gm, sm, cm)
             self.modsum[gm, sm] += self.addv[cm]
             self.x2[gm, sm] |= self.isx2[cm]
         act = ~(num | mod)
-        if act.any():
+        if _any(act):
             ga, sa, ca = g[act], s[act], code[act]
             shield = ca == self.SC
-            if shield.any():
+            if _any(shield):
                 self._second_chance(ga[shield], sa[shield])
             play = ~shield
-            if play.any():
+            if _any(play):
                 self._offer_target(ga[play], sa[play], ca[play])
 
     def _numbers(self, g: Arr, s: Arr, code: Arr) -> None:
         """F7-040 (a duplicate busts), F7-080 (a held Second Chance cancels it), F7-050."""
         k = g * self.P + s
         dup = self.line.reshape(-1).take(k * self.C + code) > 0
-        if dup.any():
+        if _any(dup):
             save = dup & (self.sc.reshape(-1).take(k) > 0)
-            if save.any():
+            if _any(save):
                 gs, ss = g[save], s[save]
                 self.sc.reshape(-1)[k[save]] -= 1
                 self.discard[gs, code[save]] += 1
@@ -357,7 +367,7 @@ class Rules:
                 cs = code[save]
                 self._emit(gs, lambda i, b: ev.second_chance_used(int(ss[i]), self.ids[cs[i]], "second_chance"))
             bust = dup & ~save
-            if bust.any():
+            if _any(bust):
                 gb, sb = g[bust], s[bust]
                 cb = code[bust]
                 self._add(gb, sb, cb, k[bust])
@@ -371,7 +381,7 @@ class Rules:
         nnum[k] = n
         self.numsum.reshape(-1)[k] += self.rank[code]
         made = (n >= 7) & (self.flip7.take(g) < 0)
-        if made.any():
+        if _any(made):
             self.flip7[g[made]] = s[made]
             sm = s[made]
             self._emit(g[made], lambda i, b: ev.flip7(int(sm[i])))
@@ -380,7 +390,7 @@ class Rules:
         """F7-061, F7-072: the receiver picks an active player for a Freeze or Flip Three."""
         allowed = self.status.take(g, 0) == ACTIVE
         some = allowed.any(1)
-        if not some.all():  # no one to play it on: discarded
+        if not _all(some):  # no one to play it on: discarded
             self.discard[g[~some], code[~some]] += 1
             sn, cn = s[~some], code[~some]
             self._emit(g[~some], lambda i, b: ev.discarded(self.ids[cn[i]], int(sn[i]), "no valid target"))
@@ -418,7 +428,7 @@ class Rules:
     def _play(self, g: Arr, chooser: Arr, seat: Arr, code: Arr) -> None:
         """Freeze (F7-060, F7-062: kept in front) or Flip Three (F7-070) takes effect on ``seat``."""
         fr = code == self.FREEZE
-        if fr.any():
+        if _any(fr):
             gf, sf = g[fr], seat[fr]
             self.ffirst[gf, sf] = self.sc[gf, sf] == 0
             self.status[gf, sf] = FROZEN
@@ -426,7 +436,7 @@ class Rules:
             cf = chooser[fr]
             self._emit(gf, lambda i, b: ev.frozen(int(sf[i]), int(cf[i])))
         f3 = ~fr
-        if f3.any():
+        if _any(f3):
             g3 = g[f3]
             self.fd_on[g3] = True
             self.fd_target[g3] = seat[f3]

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import events as ev
 from ..model import Event
-from .rules import _AS, _DEAL, _FD, _Q, _ROUND_END, _RQ, _STOP, _TURN, ACTIVE, BUSTED, Arr, Rules, set_rows
+from .rules import _AS, _DEAL, _FD, _Q, _ROUND_END, _RQ, _STOP, _TURN, ACTIVE, BUSTED, Arr, Rules, _all, _any, set_rows
 
 
 class Settling(Rules):
@@ -40,10 +40,10 @@ class Settling(Rules):
         while g.size:
             top = self._top(g)
             keep = top != _STOP
-            if not keep.any():
+            if not _any(keep):
                 return
             g, top = g[keep], top[keep]
-            if (top == _TURN).all():  # the commonest case: the turn passes on
+            if _all(top == _TURN):  # the commonest case: the turn passes on
                 g = self._turn_step(g)
                 continue
             nxt = []
@@ -94,7 +94,7 @@ class Settling(Rules):
         run = np.where(plain.all(1), P, np.argmin(plain, 1))  # cards from the top until an action (or the pile's end)
         dealt = elig & (rank < run[:, None])
         some = dealt.any(1)
-        if some.any():
+        if _any(some):
             gr = g[some]
             self._deal_run(gr, seats[some], dealt[some], rank[some], codes[some])
             last = P - 1 - np.argmax(dealt[some][:, ::-1], 1)
@@ -106,23 +106,23 @@ class Settling(Rules):
                 return
         has = act.any(1)
         self.deal_on[g[~has]] = False
-        if not has.any():
+        if not _any(has):
             return
         j = act.argmax(1)[has]
         g = g[has]
         seat = seats[has, j]
         self.deal_pos[g] = pp[has, j] + 1
         early1 = self.llen.reshape(-1).take(g * P + seat) > 0
-        if early1.any():
+        if _any(early1):
             self.dealoffer[g[early1]] = seat[early1]
             g, seat = g[~early1], seat[~early1]
         code = self._draw(g)
         ok = code >= 0
         if self.log is not None:
             self._emit(g[ok], lambda i, b: ev.dealt(int(seat[ok][i]), self.ids[code[ok][i]], "deal"))
-        if ok.all():
+        if _all(ok):
             self._receive(g, seat, code)
-        elif ok.any():
+        elif _any(ok):
             self._receive(g[ok], seat[ok], code[ok])
 
     def _deal_fresh(self, g: Arr) -> None:
@@ -194,9 +194,9 @@ class Settling(Rules):
             t = self.fd_target[g].astype(np.int64)
             busted = self.status[g, t] == BUSTED
             complete = ~busted & (self.fd_rem[g] <= 0)
-            if busted.any():
+            if _any(busted):
                 self._fd_finish(g[busted], True, "bust")
-            if complete.any():
+            if _any(complete):
                 self._fd_finish(g[complete], False, "complete")
             draw = ~(busted | complete)
             g, t = g[draw], t[draw]
@@ -204,14 +204,14 @@ class Settling(Rules):
                 return
             code = self._draw(g)
             ex = code < 0
-            if ex.any():
+            if _any(ex):
                 self._fd_finish(g[ex], False, "exhausted")  # F7-115: the forced draw ends
                 g, t, code = g[~ex], t[~ex], code[~ex]
             self.fd_rem[g] -= 1
             if self.log is not None:
                 self._emit_cards(g, t, code, "dealt")
             aside = (code == self.FREEZE) | (code == self.F3)  # F7-073
-            if aside.any():
+            if _any(aside):
                 ga = g[aside]
                 self.fd_aside[ga, self.fd_n[ga]] = code[aside]
                 self.fd_n[ga] += 1
@@ -219,7 +219,7 @@ class Settling(Rules):
                 if self.log is not None:
                     self._emit_cards(ga, ta, ca, "set_aside")
             rest = ~aside
-            if rest.any():
+            if _any(rest):
                 self._receive(g[rest], t[rest], code[rest])
             g = g[~self.ct_on[g] & (self.flip7[g] < 0)]
 
@@ -237,11 +237,11 @@ class Settling(Rules):
         self.discard[g, self.fd_card[g]] += 1
         self._emit(g, lambda i, b: ev.forced_draw_ended(int(self.fd_target[b]), "flip_three", outcome))
         n = self.fd_n[g]
-        if not (n > 0).any():
+        if not _any(n > 0):
             return
         for j in range(3):
             m = n > j
-            if not m.any():
+            if not _any(m):
                 break
             gj = g[m]
             if bust:
@@ -270,16 +270,16 @@ class Settling(Rules):
         queue (F7-074, D-F7-13 ``queue``); a card with no active seat to go to is marked
         discarded; else the assigner decides."""
         full = self.as_k[g] >= self.as_n[g]
-        if full.any():
+        if _any(full):
             gf = g[full]
-            if not self.rq_on[gf].all():
+            if not _all(self.rq_on[gf]):
                 new = gf[~self.rq_on[gf]]
                 self.rq_on[new] = True
                 self.rq_head[new] = 0
                 self.rq_tail[new] = 0
             for j in range(3):
                 m = self.as_n[gf] > j
-                if not m.any():
+                if not _any(m):
                     break
                 gj = gf[m]
                 tail = self.rq_tail[gj]
@@ -311,12 +311,12 @@ class Settling(Rules):
         chooser = self.rq_chooser[g, h].astype(np.int64)
         self.rq_head[g] += 1
         ok = (seat >= 0) & (self.status[g, np.maximum(seat, 0)] == ACTIVE)
-        if (~ok).any():
+        if _any(~ok):
             self.discard[g[~ok], card[~ok]] += 1
             cn, sn = card[~ok], seat[~ok]
             why = "target no longer eligible"
             self._emit(g[~ok], lambda i, b: ev.discarded(self.ids[cn[i]], int(sn[i]) if sn[i] >= 0 else None, why))
-        if ok.any():
+        if _any(ok):
             self._play(g[ok], chooser[ok], seat[ok], card[ok])
 
     def _round_end(self, g: Arr) -> None:
@@ -327,7 +327,7 @@ class Settling(Rules):
         score = np.where(live, self.numsum.take(g, 0) * (1 + self.x2.take(g, 0)) + self.modsum.take(g, 0), 0).astype(np.int32)
         f = self.flip7.take(g)
         made = f >= 0
-        if made.any():
+        if _any(made):
             score[np.flatnonzero(made), f[made]] += self.game.flip7_bonus
         tot = self.totals.take(g, 0) + score
         set_rows(self.totals, g, tot)
