@@ -165,6 +165,9 @@ def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
 
     single = [bench_gymnasium("flip7", steps, seed)["steps_per_second"] for seed in range(repeat)]
     out: dict[str, Any] = {"gymnasium flip7 (single env)": _spread(single, None)}
+    # Vengeance has no batched engine yet: its single env is the figure to beat
+    vengeance = [bench_gymnasium("vengeance", steps, seed)["steps_per_second"] for seed in range(repeat)]
+    out["gymnasium vengeance (single env)"] = _spread(vengeance, None)
     base = statistics.median(single)
     for batch in BATCHES:
         work = steps * (1 if batch == 1 else 20)
