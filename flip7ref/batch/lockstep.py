@@ -172,7 +172,8 @@ def _recorded(path: str) -> dict[int, tuple[int, int]]:
     """
     done: dict[int, tuple[int, int]] = {}
     try:
-        lines = open(path, encoding="utf-8").read().splitlines()
+        with open(path, encoding="utf-8") as file:
+            lines = file.read().splitlines()
     except FileNotFoundError:
         return done
     for number, line in enumerate(lines, 1):

@@ -267,9 +267,9 @@ class Rules:
             # position, one searchsorted over all the games (row i's ends shifted by i * (D + 1))
             shift = np.arange(g.size)[:, None] * (self.D + 1)
             ends = (np.cumsum(counts, 1) + shift).ravel()
-            cards = np.searchsorted(ends, (pos + shift).ravel(), "right").reshape(g.size, self.D) - shift // (self.D + 1) * self.C
+            piles = np.searchsorted(ends, (pos + shift).ravel(), "right").reshape(g.size, self.D) - shift // (self.D + 1) * self.C
             keys = np.where(pos[None, :] < n[:, None], self.rng.random((g.size, self.D)), 2.0)
-            self.deck[g] = np.take_along_axis(cards, np.argsort(keys, 1), 1)
+            self.deck[g] = np.take_along_axis(piles, np.argsort(keys, 1), 1)
             self.shuffles[g] += 1
             self.rshuf[g] += 1
             self.dtop[g] = 0
