@@ -67,6 +67,13 @@ def test_set_rows_writes_whole_rows_and_nothing_else() -> None:
     b = np.zeros((4, 3), bool)
     set_rows(b, np.array([2, 0]), np.array([[True, False, True], [False, True, False]]))
     assert b.tolist() == [[False, True, False], [False] * 3, [True, False, True], [False] * 3]
+    # hundreds of rows: the path through the one-item-a-row view
+    c = np.zeros((1000, 2, 3), np.int8)
+    g = np.arange(1, 1000, 3)
+    set_rows(c, g, -1)
+    set_rows(c, g[:300] + 1, np.arange(300 * 6, dtype=np.int8).reshape(300, 2, 3) % 100)
+    assert (c[g] == -1).all() and int(c[0].sum()) == 0 and int(c[3].sum()) == 0
+    assert c[2].tolist() == [[0, 1, 2], [3, 4, 5]] and c[5, 1, 2] == 11
 
 
 def test_any_and_all_read_masks_as_ndarray_any_and_all() -> None:

@@ -83,7 +83,11 @@ def _all(mask: Arr) -> bool:
 def set_rows(a: Arr, g: Arr, value: Arr | int | bool) -> None:
     """``a[g] = value`` for the rows ``g`` of the C-contiguous array ``a`` (first axis the game),
     through a view of each row as one opaque item: NumPy's row-wise fancy assignment is
-    several times slower for short rows.  ``value``: a scalar or one row per index of ``g``."""
+    several times slower for short rows once there are hundreds of them (fewer rows take the
+    plain assignment).  ``value``: a scalar or one row per index of ``g``."""
+    if len(g) < 256:  # few rows: the plain assignment costs less than building the view
+        a[g] = value
+        return
     n = a.shape[0]
     row = np.dtype((np.void, a.itemsize * (a.size // n if n else 1)))
     rows = a.reshape(n, -1).view(row).reshape(n)
