@@ -18,7 +18,9 @@ The batched engine (``flip7ref.batch``, base Flip 7, 4 players) at batch 1, 256 
 - batch step: ``BatchState.step`` decisions per second, pgx-style (every seat's decision is
   one step, uniformly random legal actions drawn as arrays, finished games dealt again);
 - batch vector env: ``Flip7VectorEnv.step`` learner steps per second (seat 0 random, three
-  threshold:20 opponents inside the step, as the single Gymnasium env above).
+  threshold:20 opponents inside the step, as the single Gymnasium env above);
+- beside them the single Gymnasium env of both editions (Vengeance has no batched engine
+  yet: its single env is the figure a batched one would be measured against).
 
 Times are CPU time of this process (``time.process_time``); the best of
 ``--repeat`` runs is reported for the single environments, the median and the range of the
