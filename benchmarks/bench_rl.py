@@ -18,7 +18,9 @@ The batched engine (``flip7ref.batch``, base Flip 7, 4 players) at batch 1, 256 
 - batch step: ``BatchState.step`` decisions per second, pgx-style (every seat's decision is
   one step, uniformly random legal actions drawn as arrays, finished games dealt again);
 - batch vector env: ``Flip7VectorEnv.step`` learner steps per second (seat 0 random, three
-  threshold:20 opponents inside the step, as the single Gymnasium env above).
+  threshold:20 opponents inside the step, as the single Gymnasium env above);
+- beside them the single Gymnasium env of both editions (Vengeance has no batched engine
+  yet: its single env is the figure a batched one would be measured against).
 
 Times are CPU time of this process (``time.process_time``); the best of
 ``--repeat`` runs is reported for the single environments, the median and the range of the
@@ -165,6 +167,9 @@ def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
 
     single = [bench_gymnasium("flip7", steps, seed)["steps_per_second"] for seed in range(repeat)]
     out: dict[str, Any] = {"gymnasium flip7 (single env)": _spread(single, None)}
+    # Vengeance has no batched engine yet: its single env is the figure to beat
+    vengeance = [bench_gymnasium("vengeance", steps, seed)["steps_per_second"] for seed in range(repeat)]
+    out["gymnasium vengeance (single env)"] = _spread(vengeance, None)
     base = statistics.median(single)
     for batch in BATCHES:
         work = steps * (1 if batch == 1 else 20)

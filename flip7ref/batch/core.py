@@ -31,7 +31,10 @@ from .rules import (
     STAYED,
     SUPPORTED_OPTIONS,
     TERMINAL,
+    _all,
+    _any,
     check_game,
+    set_rows,
 )
 from .settle import Settling
 
@@ -132,47 +135,60 @@ class BatchState(Settling):
         self.dealer[g] = 0
         self.rnd[g] = 1
         self._start_round(g)
+        self._deal_fresh(g)
         self._settle(g)
         self._decisions(g)
 
     # ------------------------------------------------------------------ decisions
 
-    def _decisions(self, g: Arr) -> None:
-        """Fill `kind`, `actor`, `legal` and `card` for the games ``g`` (all at a decision or over)."""
-        P = self.P
-        kind = np.full(g.size, OFFER, np.int8)
-        actor = np.where(self.dealoffer[g] >= 0, self.dealoffer[g], self.turn[g]).astype(np.int8)
-        card = np.full(g.size, -1, np.int8)
-        legal = np.zeros((g.size, self.A), bool)
-        a = self.as_ready[g]
-        if a.any():
+    def _decisions(self, g: Arr, full: bool = False) -> None:
+        """Fill `kind`, `actor`, `legal` and `card` for the games ``g`` (all at a decision or
+        over); ``full``: ``g`` is every game in order (whole arrays, no gathers)."""
+        n = g.size
+
+        def take(a: Arr) -> Arr:
+            return a if full else a.take(g, 0)
+
+        dealoffer = take(self.dealoffer)
+        actor = np.where(dealoffer >= 0, dealoffer, take(self.turn)).astype(np.int8)
+        kind = np.zeros(n, np.int8)  # OFFER
+        card = np.full(n, -1, np.int8)
+        legal = np.zeros((n, self.A), bool)
+        a = take(self.as_ready)
+        if _any(a):
             ga = g[a]
             kind[a] = ASSIGN
             actor[a] = self.as_chooser[ga]
             card[a] = self.as_cards[ga, self.as_k[ga]]
-            legal[a, 2:] = self.status[ga] == ACTIVE
-        c = self.ct_on[g]
-        if c.any():
+            legal[a, 2:] = self.status.take(ga, 0) == ACTIVE
+        c = take(self.ct_on)
+        if _any(c):
             gc = g[c]
             kind[c] = self.ct_purpose[gc]
             actor[c] = self.ct_chooser[gc]
             card[c] = self.ct_card[gc]
-            legal[c, 2:] = self.ct_allowed[gc]
-        o = kind == OFFER
-        go, so = g[o], actor[o].astype(np.int64)
-        legal[o, HIT] = True
-        legal[o, STAY] = (self.llen[go, so] > 0) | (self.sc[go, so] > 0) | (self.frz[go, so] > 0)  # F7-033 any-card
-        d = self.done[g]
-        if d.any():
+            legal[c, 2:] = self.ct_allowed.take(gc, 0)
+        d = take(self.done)
+        o = (kind == OFFER) & ~d
+        k = g * self.P + np.maximum(actor, 0)  # flat (game, seat) of the seat offered
+        stay = (self.llen.reshape(-1).take(k) > 0) | (self.sc.reshape(-1).take(k) > 0) | (self.frz.reshape(-1).take(k) > 0)
+        legal[:, HIT] = o
+        legal[:, STAY] = o & stay  # F7-033 any-card
+        if _any(d):
             kind[d] = TERMINAL
             actor[d] = -1
             card[d] = -1
             legal[d] = False
-        self.kind[g] = kind
-        self.actor[g] = actor
-        self.card[g] = card
-        self.legal[g] = legal
-        del P
+        if full:
+            self.kind[:] = kind
+            self.actor[:] = actor
+            self.card[:] = card
+            self.legal[:] = legal
+        else:
+            self.kind[g] = kind
+            self.actor[g] = actor
+            self.card[g] = card
+            set_rows(self.legal, g, legal)
 
     def step(self, actions: Arr, games: Arr | None = None) -> Arr:
         """Take action index ``actions[i]`` in game ``games[i]`` (all games when None; then
@@ -188,16 +204,17 @@ class BatchState(Settling):
         if a.shape != g.shape:
             raise OptionError(f"actions: expected {g.size} action indices, got shape {a.shape}")
         inr = (a >= 0) & (a < self.A)
-        ok = inr & self.legal[g, np.where(inr, a, 0)]
-        if not ok.all():
+        ok = inr & self.legal.reshape(-1).take(g * self.A + np.where(inr, a, 0))
+        full = games is None and bool(_all(ok))
+        if not _all(ok):
             g, a = g[ok], a[ok]
         if g.size == 0:
             return ok
         self.moves[g] += 1
-        kind = self.kind[g]
-        actor = self.actor[g].astype(np.int64)
+        kind = self.kind.take(g)
+        actor = self.actor.take(g).astype(np.int64)
         o = kind == OFFER
-        if o.any():
+        if _any(o):
             go, so, ao = g[o], actor[o], a[o]
             deal = self.dealoffer[go] >= 0
             self.dealoffer[go[deal]] = -1
@@ -205,14 +222,14 @@ class BatchState(Settling):
             self.turn[turn] = (so[~deal] + 1) % self.P
             self.offer_ready[turn] = False
             st = ao == STAY
-            self.status[go[st], so[st]] = STAYED
+            self.status.reshape(-1)[go[st] * self.P + so[st]] = STAYED
             ss = so[st]
             self._emit(go[st], lambda i, b: ev.stayed(int(ss[i])))
             h = ~st
             gh, sh = go[h], so[h]
             code = self._draw(gh)
             ex = code < 0
-            if ex.any():  # F7-115: a Hit with no card anywhere becomes a Stay
+            if _any(ex):  # F7-115: a Hit with no card anywhere becomes a Stay
                 self.status[gh[ex], sh[ex]] = STAYED
                 se = sh[ex]
                 self._emit(gh[ex], lambda i, b: ev.stayed(int(se[i]), "empty deck"))
@@ -221,20 +238,20 @@ class BatchState(Settling):
             if gh.size:
                 self._receive(gh, sh, code)
         c = (kind == PLAY) | (kind == GIVE)
-        if c.any():
+        if _any(c):
             gc, tc = g[c], a[c] - 2
             self.ct_on[gc] = False
             self._emit(gc, lambda i, b: ev.target_chosen(int(self.ct_chooser[b]), self.ids[self.ct_card[b]], int(tc[i])))
             give = kind[c] == GIVE
-            if give.any():
+            if _any(give):
                 self.sc[gc[give], tc[give]] += 1
                 tg = tc[give]
                 self._emit(gc[give], lambda i, b: ev.second_chance_given(int(self.ct_chooser[b]), int(tg[i]), "second_chance"))
             p = ~give
-            if p.any():
+            if _any(p):
                 self._play(gc[p], actor[c][p], tc[p], self.ct_card[gc[p]].astype(np.int64))
         s = kind == ASSIGN
-        if s.any():
+        if _any(s):
             gs = g[s]
             ts = a[s] - 2
             cs = self.as_cards[gs, self.as_k[gs]]
@@ -243,7 +260,7 @@ class BatchState(Settling):
             self.as_k[gs] += 1
             self.as_ready[gs] = False
         self._settle(g)
-        self._decisions(g)
+        self._decisions(g, full)
         return ok
 
     # ------------------------------------------------------------------ reading

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -133,14 +134,16 @@ def _check(st: State, bs: BatchState, i: int, got: Arr, index: Any, encoder: Any
     if st.is_terminal() != bool(bs.done[i]):
         raise Difference(f"{where}: reference terminal={st.is_terminal()}, batched done={bool(bs.done[i])}")
     who = max(st.current_player, 0) if not st.is_terminal() else 0
-    want = np.array(encoder.encode(st, who), dtype=np.float32)
-    bad = np.flatnonzero(want != got)
-    if bad.size:
-        k = int(bad[0])
-        raise Difference(
-            f"{where}: observation {_section(encoder.sections, k)} is {got[k]:g}, the reference has {want[k]:g} "
-            f"(history: {' | '.join(st.history()[-6:])})"
-        )
+    ref = encoder.encode(st, who)
+    if got.tolist() != ref:  # the common case costs one list comparison (whole numbers: exact in float32)
+        want = np.array(ref, dtype=np.float32)
+        bad = np.flatnonzero(want != got)
+        if bad.size:
+            k = int(bad[0])
+            raise Difference(
+                f"{where}: observation {_section(encoder.sections, k)} is {got[k]:g}, the reference has {want[k]:g} "
+                f"(history: {' | '.join(st.history()[-6:])})"
+            )
     if st.is_terminal():
         if list(st.totals) != bs.totals[i].tolist() or sorted(st.winners) != np.flatnonzero(bs.winners[i]).tolist():
             raise Difference(f"{where}: totals/winners {bs.totals[i].tolist()} differ from the reference's {list(st.totals)}")
@@ -160,27 +163,71 @@ def _check_events(st: State, log: Sequence[Any], seed: int) -> None:
         raise Difference(f"game seed {seed}: {len(got)} events, the reference has {len(want)}")
 
 
+def _recorded(path: str) -> dict[int, tuple[int, int]]:
+    """The slices a ``--record`` file holds: ``{first seed: (games, decisions)}``.
+
+    Raises:
+        ValueError: a line that is not ``seeds A-B: N games, D decisions agree`` (the message
+            names the file and the line).
+    """
+    done: dict[int, tuple[int, int]] = {}
+    try:
+        with open(path, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+    except FileNotFoundError:
+        return done
+    for number, line in enumerate(lines, 1):
+        m = re.fullmatch(r"seeds (\d+)-(\d+): (\d+) games, (\d+) decisions agree", line.strip())
+        if m is None:
+            raise ValueError(f"{path}:{number}: expected 'seeds A-B: N games, D decisions agree', got {line!r}")
+        done[int(m[1])] = (int(m[3]), int(m[4]))
+    return done
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m flip7ref.batch.lockstep [--games N] [--players P] [--seed S] [--batch B]``:
-    compare, print a one-line summary; exit 1 on a difference (its message), 2 on bad arguments."""
+    """``python -m flip7ref.batch.lockstep [--games N] [--players P] [--seed S] [--batch B]
+    [--record FILE]``: compare, print a one-line summary; exit 1 on a difference (its
+    message), 2 on bad arguments or an unreadable record.  With ``--record`` each slice of
+    ``--batch`` games that agrees is appended to FILE, and the slices already there are
+    skipped: a long run can be stopped and started again (``nice -n 10``, in the background)."""
     parser = argparse.ArgumentParser(prog="python -m flip7ref.batch.lockstep", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000, help="random games to compare (default %(default)s)")
     parser.add_argument("--players", type=int, default=4, help="seats (default %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed (default %(default)s)")
     parser.add_argument("--batch", type=int, default=1000, help="games stepped together (default %(default)s)")
     parser.add_argument("--progress", action="store_true", help="print a line to stderr after each batch")
+    parser.add_argument("--record", metavar="FILE", help="append each slice that agrees to FILE; skip the slices it holds")
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:
         parser.error("--games and --batch must be at least 1, --players 1..18")
     start = time.perf_counter()
     try:
+        done = _recorded(args.record) if args.record else {}
+    except ValueError as exc:
+        print(f"error: --record {exc}", file=sys.stderr)
+        return 2
+    games = decisions = 0
+    try:
         report = (lambda n, d: print(f"{n} games, {d} decisions agree", file=sys.stderr, flush=True)) if args.progress else None
-        done = compare(args.players, args.games, seed=args.seed, batch=args.batch, progress=report)
+        if not args.record:
+            result = compare(args.players, args.games, seed=args.seed, batch=args.batch, progress=report)
+            games, decisions = result["games"], result["decisions"]
+        for first in range(args.seed, args.seed + args.games, args.batch) if args.record else ():
+            n = min(args.batch, args.seed + args.games - first)
+            if first in done and done[first][0] == n:
+                games, decisions = games + n, decisions + done[first][1]
+                continue
+            result = compare(args.players, n, seed=first, batch=n)
+            with open(args.record, "a", encoding="utf-8") as out:
+                out.write(f"seeds {first}-{first + n - 1}: {n} games, {result['decisions']} decisions agree\n")
+            games, decisions = games + n, decisions + result["decisions"]
+            if report is not None:
+                report(games, decisions)
     except Difference as exc:
         print(f"difference: {exc}", file=sys.stderr)
         return 1
     took = time.perf_counter() - start
-    print(f"{done['games']} games, {done['decisions']} decisions: no difference from the reference ({took:.0f} s)")
+    print(f"{games} games, {decisions} decisions: no difference from the reference ({took:.0f} s)")
     return 0
 
 

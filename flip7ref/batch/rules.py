@@ -70,6 +70,34 @@ _SLOT_TOP = ("stop", "round_end", "assign", "forced_draw", "resolve", "deal", "t
 _STOP, _ROUND_END, _AS, _FD, _RQ, _DEAL, _TURN = range(7)
 
 
+_any = np.count_nonzero
+"""``_any(mask)``: truthy when any element is set; a C call, several times cheaper than
+``mask.any()`` on the small masks of each step."""
+
+
+def _all(mask: Arr) -> bool:
+    """Every element of ``mask`` is set (``mask.all()``, cheaper on small masks)."""
+    return int(np.count_nonzero(mask)) == mask.size
+
+
+def set_rows(a: Arr, g: Arr, value: Arr | int | bool) -> None:
+    """``a[g] = value`` for the rows ``g`` of the C-contiguous array ``a`` (first axis the game),
+    through a view of each row as one opaque item: NumPy's row-wise fancy assignment is
+    several times slower for short rows once there are hundreds of them (fewer rows take the
+    plain assignment).  ``value``: a scalar or one row per index of ``g``."""
+    if len(g) < 256:  # few rows: the plain assignment costs less than building the view
+        a[g] = value
+        return
+    n = a.shape[0]
+    row = np.dtype((np.void, a.itemsize * (a.size // n if n else 1)))
+    rows = a.reshape(n, -1).view(row).reshape(n)
+    v = np.asarray(value, dtype=a.dtype)
+    if v.ndim == 0:
+        rows[g] = np.full(a.shape[1:], v, a.dtype).reshape(1, -1).view(row)[0, 0]
+    else:
+        rows[g] = np.ascontiguousarray(v).reshape(len(g), -1).view(row).reshape(len(g))
+
+
 def check_game(game: Game) -> None:
     """Raise `OptionError` unless the batched engine plays ``game``: edition ``flip7``,
     1..18 players, options at `SUPPORTED_OPTIONS` (integers as documented there)."""
@@ -108,6 +136,7 @@ class Rules:
         cat = np.array([{NUMBER: 0, MODIFIER: 1}.get(c, 2) for c in game.category], dtype=np.int8)
         self.is_num = cat == 0
         self.is_mod = cat == 1
+        self.is_plain = self.is_num | self.is_mod  # a card dealt without a decision or a rule of its own
         self.rank = np.where(self.is_num, np.array([r or 0 for r in game.rank]), 0).astype(np.int16)  # 0 off numbers
         add = [0] * self.C
         x2 = [0] * self.C
@@ -199,17 +228,11 @@ class Rules:
                 log[b].append(make(i, b))
 
     def _clear_table(self, g: Arr) -> None:
-        self.line[g] = 0
-        self.lorder[g] = -1
-        self.llen[g] = 0
-        self.nnum[g] = 0
-        self.numsum[g] = 0
-        self.modsum[g] = 0
-        self.x2[g] = 0
-        self.sc[g] = 0
-        self.frz[g] = 0
-        self.ffirst[g] = False
-        self.status[g] = ACTIVE
+        """The games ``g`` with nothing on the table and no pending work (F7-111)."""
+        for a, v in ((self.line, 0), (self.lorder, -1), (self.llen, 0), (self.nnum, 0), (self.numsum, 0),
+                     (self.modsum, 0), (self.x2, 0), (self.sc, 0), (self.frz, 0), (self.ffirst, False),
+                     (self.status, ACTIVE)):  # fmt: skip
+            set_rows(a, g, v)
         self.flip7[g] = -1
         self.rover[g] = False
         self.deal_on[g] = False
@@ -241,13 +264,16 @@ class Rules:
     def _reshuffle(self, g: Arr) -> None:
         """F7-113: each game's discard pile becomes its deck (sorted, then shuffled)."""
         if self.shuffle == "numpy":
-            counts = self.discard[g].astype(np.int64)
+            counts = self.discard.take(g, 0).astype(np.int64)
             n = counts.sum(1)
-            ends = np.cumsum(counts, 1)
             pos = np.arange(self.D)
-            cards = (ends[:, None, :] <= pos[None, :, None]).sum(2)  # the sorted pile, C past its end
+            # the sorted pile of each game (C past its end): how many kinds end at or before each
+            # position, one searchsorted over all the games (row i's ends shifted by i * (D + 1))
+            shift = np.arange(g.size)[:, None] * (self.D + 1)
+            ends = (np.cumsum(counts, 1) + shift).ravel()
+            piles = np.searchsorted(ends, (pos + shift).ravel(), "right").reshape(g.size, self.D) - shift // (self.D + 1) * self.C
             keys = np.where(pos[None, :] < n[:, None], self.rng.random((g.size, self.D)), 2.0)
-            self.deck[g] = np.take_along_axis(cards, np.argsort(keys, 1), 1)
+            self.deck[g] = np.take_along_axis(piles, np.argsort(keys, 1), 1)
             self.shuffles[g] += 1
             self.rshuf[g] += 1
             self.dtop[g] = 0
@@ -272,92 +298,103 @@ class Rules:
     def _draw(self, g: Arr) -> Arr:
         """The top card of each game's pile (taken off it), reshuffling an empty deck when
         allowed (F7-113, F7-116); -1 where no card is left (F7-115)."""
-        empty = self.dtop[g] >= self.dend[g]
-        if empty.any():
+        dtop = self.dtop.take(g)
+        empty = dtop >= self.dend.take(g)
+        if _any(empty):
             e = g[empty]
-            can = e[(self.discard[e].sum(1) > 0) & (self.rshuf[e] < self.reshuffles)]
+            can = e[(self.discard.take(e, 0).sum(1) > 0) & (self.rshuf[e] < self.reshuffles)]
             if can.size:
                 self._reshuffle(can)
-            empty = self.dtop[g] >= self.dend[g]
+                dtop = self.dtop.take(g)
+            empty = dtop >= self.dend.take(g)
             if self.log is not None:
                 self._emit(g[empty], lambda i, b: ev.deck_exhausted())
-        top = np.minimum(self.dtop[g], self.D - 1)
-        code = np.where(empty, -1, self.deck[g, top]).astype(np.int64)
-        ok = ~empty
-        if ok.all():
-            self.dtop[g] += 1
-            self.unseen[g, code] -= 1
+        code = self.deck.reshape(-1).take(g * self.D + np.minimum(dtop, self.D - 1)).astype(np.int64)
+        if not _any(empty):
+            self.dtop[g] = dtop + 1
+            self.unseen.reshape(-1)[g * self.C + code] -= 1
         else:
+            code[empty] = -1
+            ok = ~empty
             self.dtop[g[ok]] += 1
-            self.unseen[g[ok], code[ok]] -= 1
+            self.unseen.reshape(-1)[g[ok] * self.C + code[ok]] -= 1
         return code
 
     # ------------------------------------------------------------------ cards arriving
 
-    def _add(self, g: Arr, s: Arr, code: Arr) -> None:
-        self.line[g, s, code] += 1
-        self.lorder[g, s, self.llen[g, s]] = code
-        self.llen[g, s] += 1
+    def _add(self, g: Arr, s: Arr, code: Arr, k: Arr | None = None) -> None:
+        """Card ``code`` joins the line of seat ``s`` of game ``g`` (``k``: the flat
+        ``g * P + s`` when known).  Each game at most once."""
+        if k is None:
+            k = g * self.P + s
+        self.line.reshape(-1)[k * self.C + code] += 1
+        llen = self.llen.reshape(-1)
+        n = llen.take(k)
+        self.lorder.reshape(-1)[k * _L + n] = code
+        llen[k] = n + 1
 
     def _receive(self, g: Arr, s: Arr, code: Arr) -> None:
         """Cards ``code`` arrive for seats ``s`` of games ``g`` (F7-035)."""
         num = self.is_num[code]
-        if num.all():
+        if _all(num):
             self._numbers(g, s, code)
             return
-        if num.any():
+        if _any(num):
             self._numbers(g[num], s[num], code[num])
         mod = self.is_mod[code]
-        if mod.any():
+        if _any(mod):
             gm, sm, cm = g[mod], s[mod], code[mod]
             self._add(gm, sm, cm)
             self.modsum[gm, sm] += self.addv[cm]
             self.x2[gm, sm] |= self.isx2[cm]
         act = ~(num | mod)
-        if act.any():
+        if _any(act):
             ga, sa, ca = g[act], s[act], code[act]
             shield = ca == self.SC
-            if shield.any():
+            if _any(shield):
                 self._second_chance(ga[shield], sa[shield])
             play = ~shield
-            if play.any():
+            if _any(play):
                 self._offer_target(ga[play], sa[play], ca[play])
 
     def _numbers(self, g: Arr, s: Arr, code: Arr) -> None:
         """F7-040 (a duplicate busts), F7-080 (a held Second Chance cancels it), F7-050."""
-        dup = self.line[g, s, code] > 0
-        if dup.any():
-            save = dup & (self.sc[g, s] > 0)
-            if save.any():
+        k = g * self.P + s
+        dup = self.line.reshape(-1).take(k * self.C + code) > 0
+        if _any(dup):
+            save = dup & (self.sc.reshape(-1).take(k) > 0)
+            if _any(save):
                 gs, ss = g[save], s[save]
-                self.sc[gs, ss] -= 1
+                self.sc.reshape(-1)[k[save]] -= 1
                 self.discard[gs, code[save]] += 1
                 self.discard[gs, self.SC] += 1
                 cs = code[save]
                 self._emit(gs, lambda i, b: ev.second_chance_used(int(ss[i]), self.ids[cs[i]], "second_chance"))
             bust = dup & ~save
-            if bust.any():
+            if _any(bust):
                 gb, sb = g[bust], s[bust]
                 cb = code[bust]
-                self._add(gb, sb, cb)
-                self.status[gb, sb] = BUSTED
+                self._add(gb, sb, cb, k[bust])
+                self.status.reshape(-1)[k[bust]] = BUSTED
                 self._emit(gb, lambda i, b: ev.busted(int(sb[i]), self.ids[cb[i]]))
             new = ~dup
-            g, s, code = g[new], s[new], code[new]
-        self._add(g, s, code)
-        self.nnum[g, s] += 1
-        self.numsum[g, s] += self.rank[code]
-        made = (self.nnum[g, s] >= 7) & (self.flip7[g] < 0)
-        if made.any():
+            g, s, code, k = g[new], s[new], code[new], k[new]
+        self._add(g, s, code, k)
+        nnum = self.nnum.reshape(-1)
+        n = nnum.take(k) + 1
+        nnum[k] = n
+        self.numsum.reshape(-1)[k] += self.rank[code]
+        made = (n >= 7) & (self.flip7.take(g) < 0)
+        if _any(made):
             self.flip7[g[made]] = s[made]
             sm = s[made]
             self._emit(g[made], lambda i, b: ev.flip7(int(sm[i])))
 
     def _offer_target(self, g: Arr, s: Arr, code: Arr) -> None:
         """F7-061, F7-072: the receiver picks an active player for a Freeze or Flip Three."""
-        allowed = self.status[g] == ACTIVE
+        allowed = self.status.take(g, 0) == ACTIVE
         some = allowed.any(1)
-        if not some.all():  # no one to play it on: discarded
+        if not _all(some):  # no one to play it on: discarded
             self.discard[g[~some], code[~some]] += 1
             sn, cn = s[~some], code[~some]
             self._emit(g[~some], lambda i, b: ev.discarded(self.ids[cn[i]], int(sn[i]), "no valid target"))
@@ -371,14 +408,15 @@ class Rules:
     def _second_chance(self, g: Arr, s: Arr) -> None:
         """F7-082: kept when the receiver holds none (and has not busted); a spare goes to an
         active player without one (the receiver picks), else to the discard pile."""
-        keep = (self.sc[g, s] < 1) & (self.status[g, s] != BUSTED)
-        self.sc[g[keep], s[keep]] += 1
+        k = g * self.P + s
+        keep = (self.sc.reshape(-1).take(k) < 1) & (self.status.reshape(-1).take(k) != BUSTED)
+        self.sc.reshape(-1)[k[keep]] += 1
         sk = s[keep]
         self._emit(g[keep], lambda i, b: ev.second_chance_kept(int(sk[i]), "second_chance"))
         g, s = g[~keep], s[~keep]
         if g.size == 0:
             return
-        recv = (self.status[g] == ACTIVE) & (self.sc[g] == 0)
+        recv = (self.status.take(g, 0) == ACTIVE) & (self.sc.take(g, 0) == 0)
         recv[np.arange(g.size), s] = False
         some = recv.any(1)
         self.discard[g[~some], self.SC] += 1
@@ -394,7 +432,7 @@ class Rules:
     def _play(self, g: Arr, chooser: Arr, seat: Arr, code: Arr) -> None:
         """Freeze (F7-060, F7-062: kept in front) or Flip Three (F7-070) takes effect on ``seat``."""
         fr = code == self.FREEZE
-        if fr.any():
+        if _any(fr):
             gf, sf = g[fr], seat[fr]
             self.ffirst[gf, sf] = self.sc[gf, sf] == 0
             self.status[gf, sf] = FROZEN
@@ -402,7 +440,7 @@ class Rules:
             cf = chooser[fr]
             self._emit(gf, lambda i, b: ev.frozen(int(sf[i]), int(cf[i])))
         f3 = ~fr
-        if f3.any():
+        if _any(f3):
             g3 = g[f3]
             self.fd_on[g3] = True
             self.fd_target[g3] = seat[f3]

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import events as ev
 from ..model import Event
-from .rules import _AS, _DEAL, _FD, _Q, _ROUND_END, _RQ, _STOP, _TURN, ACTIVE, BUSTED, Arr, Rules
+from .rules import _AS, _DEAL, _FD, _Q, _ROUND_END, _RQ, _STOP, _TURN, ACTIVE, BUSTED, Arr, Rules, _all, _any, set_rows
 
 
 class Settling(Rules):
@@ -40,10 +40,10 @@ class Settling(Rules):
         while g.size:
             top = self._top(g)
             keep = top != _STOP
-            if not keep.any():
+            if not _any(keep):
                 return
             g, top = g[keep], top[keep]
-            if (top == _TURN).all():  # the commonest case: the turn passes on
+            if _all(top == _TURN):  # the commonest case: the turn passes on
                 g = self._turn_step(g)
                 continue
             nxt = []
@@ -61,8 +61,8 @@ class Settling(Rules):
         """F7-030: the next active seat from the turn on is offered Hit or Stay; nobody
         active ends the round (F7-110)."""
         P = self.P
-        seats = (self.turn[g, None] + np.arange(P)) % P
-        act = self.status[g[:, None], seats] == ACTIVE
+        seats = (self.turn.take(g)[:, None] + np.arange(P)) % P
+        act = self.status.reshape(-1).take(g[:, None] * P + seats) == ACTIVE
         has = act.any(1)
         first = act.argmax(1)
         gh = g[has]
@@ -79,19 +79,22 @@ class Settling(Rules):
         A run of seats with empty lines whose cards are numbers and modifiers is dealt at
         once (`_deal_run`): no duplicate, Flip 7 or decision can arise there."""
         P = self.P
-        pp = self.deal_pos[g, None] + np.arange(P)
-        seats = (self.dealer[g, None] + 1 + pp) % P
-        act = (pp < P) & (self.status[g[:, None], seats] == ACTIVE)
-        early = act & (self.llen[g[:, None], seats] > 0)
+        j = np.arange(P)
+        pp = self.deal_pos.take(g)[:, None] + j
+        seats = (self.dealer.take(g)[:, None] + 1 + pp) % P
+        ks = g[:, None] * P + seats
+        act = (pp < P) & (self.status.reshape(-1).take(ks) == ACTIVE)
+        early = act & (self.llen.reshape(-1).take(ks) > 0)
         before = np.cumsum(early, 1) == 0  # positions before the first seat holding early cards
         elig = act & ~early & before
         rank = np.cumsum(elig, 1) - 1  # the card each eligible position gets, counted from the top
-        codes = self.deck[g[:, None], np.minimum(self.dtop[g, None] + np.arange(P), self.D - 1)].astype(np.int64)
-        plain = (self.is_num[codes] | self.is_mod[codes]) & (self.dtop[g, None] + np.arange(P) < self.dend[g, None])
+        pos = self.dtop.take(g)[:, None] + j
+        codes = self.deck.reshape(-1).take(g[:, None] * self.D + np.minimum(pos, self.D - 1)).astype(np.int64)
+        plain = self.is_plain[codes] & (pos < self.dend.take(g)[:, None])
         run = np.where(plain.all(1), P, np.argmin(plain, 1))  # cards from the top until an action (or the pile's end)
         dealt = elig & (rank < run[:, None])
         some = dealt.any(1)
-        if some.any():
+        if _any(some):
             gr = g[some]
             self._deal_run(gr, seats[some], dealt[some], rank[some], codes[some])
             last = P - 1 - np.argmax(dealt[some][:, ::-1], 1)
@@ -103,41 +106,80 @@ class Settling(Rules):
                 return
         has = act.any(1)
         self.deal_on[g[~has]] = False
-        if not has.any():
+        if not _any(has):
             return
         j = act.argmax(1)[has]
         g = g[has]
         seat = seats[has, j]
         self.deal_pos[g] = pp[has, j] + 1
-        early1 = self.llen[g, seat] > 0
-        if early1.any():
+        early1 = self.llen.reshape(-1).take(g * P + seat) > 0
+        if _any(early1):
             self.dealoffer[g[early1]] = seat[early1]
             g, seat = g[~early1], seat[~early1]
         code = self._draw(g)
         ok = code >= 0
         if self.log is not None:
             self._emit(g[ok], lambda i, b: ev.dealt(int(seat[ok][i]), self.ids[code[ok][i]], "deal"))
-        if ok.all():
+        if _all(ok):
             self._receive(g, seat, code)
-        elif ok.any():
+        elif _any(ok):
             self._receive(g[ok], seat[ok], code[ok])
+
+    def _deal_fresh(self, g: Arr) -> None:
+        """F7-020 at a round's start (every seat active, every line empty, nothing dealt yet):
+        the cards from the top up to the first action card (or the pile's end) go one to a
+        seat from the dealer's left, as `_deal_step` would deal them; the deal of a game
+        that met an action card goes on in `_deal_step`.  Flat indices, one pass per array."""
+        P, C = self.P, self.C
+        j = np.arange(P)
+        pos = self.dtop[g, None] + j
+        codes = self.deck[g[:, None], np.minimum(pos, self.D - 1)]
+        plain = self.is_plain[codes] & (pos < self.dend[g, None])
+        run = np.where(plain.all(1), P, np.argmin(plain, 1))
+        dealt = j < run[:, None]
+        seats = (self.dealer[g, None] + 1 + j) % P
+        gg = np.broadcast_to(g[:, None], dealt.shape)[dealt]
+        cc = codes[dealt].astype(np.intp)
+        k = gg * P + seats[dealt]  # flat (game, seat)
+        self.line.reshape(-1)[k * C + cc] = 1
+        self.lorder.reshape(-1)[k * self.lorder.shape[2]] = cc
+        self.llen.reshape(-1)[k] = 1
+        self.nnum.reshape(-1)[k] = self.is_num[cc]
+        self.numsum.reshape(-1)[k] = self.rank[cc]
+        self.modsum.reshape(-1)[k] = self.addv[cc]
+        self.x2.reshape(-1)[k] = self.isx2[cc]
+        unseen = self.unseen.reshape(-1)
+        for jj in range(int(run.max(initial=0))):  # one card a game at a time: no index repeats
+            m = run > jj
+            unseen[g[m] * C + codes[m, jj]] -= 1
+        self.dtop[g] += run.astype(np.int32)
+        self.deal_pos[g] = run
+        self.deal_on[g[run == P]] = False
+        if self.log is not None:
+            for i, b in enumerate(g.tolist()):
+                for jj in range(int(run[i])):
+                    self.log[b].append(ev.dealt(int(seats[i, jj]), self.ids[codes[i, jj]], "deal"))
 
     def _deal_run(self, g: Arr, seats: Arr, dealt: Arr, rank: Arr, codes: Arr) -> None:
         """Deal position ``j`` of each game (where ``dealt``) the card ``rank[j]`` from the top
         (``codes``): numbers and modifiers to seats with empty lines (F7-020)."""
+        P, C = self.P, self.C
         gg = np.broadcast_to(g[:, None], dealt.shape)[dealt]
         ss = seats[dealt]
         cc = np.take_along_axis(codes, np.maximum(rank, 0), 1)[dealt]
-        self.line[gg, ss, cc] += 1
-        self.lorder[gg, ss, 0] = cc
-        self.llen[gg, ss] = 1
-        self.nnum[gg, ss] += self.is_num[cc]
-        self.numsum[gg, ss] += self.rank[cc]
-        self.modsum[gg, ss] += self.addv[cc]
-        self.x2[gg, ss] |= self.isx2[cc]
+        k = gg * P + ss  # flat (game, seat); each once
+        self.line.reshape(-1)[k * C + cc] += 1
+        self.lorder.reshape(-1)[k * self.lorder.shape[2]] = cc
+        self.llen.reshape(-1)[k] = 1
+        self.nnum.reshape(-1)[k] += self.is_num[cc]
+        self.numsum.reshape(-1)[k] += self.rank[cc]
+        self.modsum.reshape(-1)[k] += self.addv[cc]
+        self.x2.reshape(-1)[k] |= self.isx2[cc]
         n = dealt.sum(1)
-        taken = (np.arange(self.P) < n[:, None])[:, :, None] & (codes[:, :, None] == np.arange(self.C))
-        self.unseen[g] -= taken.sum(1, dtype=np.int16)
+        unseen = self.unseen.reshape(-1)
+        for jj in range(int(n.max(initial=0))):  # the cards from the top, one a game at a time
+            m = n > jj
+            unseen[g[m] * C + codes[m, jj]] -= 1
         self.dtop[g] += n.astype(np.int32)
         if self.log is not None:
             for i, b in enumerate(g.tolist()):
@@ -152,9 +194,9 @@ class Settling(Rules):
             t = self.fd_target[g].astype(np.int64)
             busted = self.status[g, t] == BUSTED
             complete = ~busted & (self.fd_rem[g] <= 0)
-            if busted.any():
+            if _any(busted):
                 self._fd_finish(g[busted], True, "bust")
-            if complete.any():
+            if _any(complete):
                 self._fd_finish(g[complete], False, "complete")
             draw = ~(busted | complete)
             g, t = g[draw], t[draw]
@@ -162,14 +204,14 @@ class Settling(Rules):
                 return
             code = self._draw(g)
             ex = code < 0
-            if ex.any():
+            if _any(ex):
                 self._fd_finish(g[ex], False, "exhausted")  # F7-115: the forced draw ends
                 g, t, code = g[~ex], t[~ex], code[~ex]
             self.fd_rem[g] -= 1
             if self.log is not None:
                 self._emit_cards(g, t, code, "dealt")
             aside = (code == self.FREEZE) | (code == self.F3)  # F7-073
-            if aside.any():
+            if _any(aside):
                 ga = g[aside]
                 self.fd_aside[ga, self.fd_n[ga]] = code[aside]
                 self.fd_n[ga] += 1
@@ -177,7 +219,7 @@ class Settling(Rules):
                 if self.log is not None:
                     self._emit_cards(ga, ta, ca, "set_aside")
             rest = ~aside
-            if rest.any():
+            if _any(rest):
                 self._receive(g[rest], t[rest], code[rest])
             g = g[~self.ct_on[g] & (self.flip7[g] < 0)]
 
@@ -195,11 +237,11 @@ class Settling(Rules):
         self.discard[g, self.fd_card[g]] += 1
         self._emit(g, lambda i, b: ev.forced_draw_ended(int(self.fd_target[b]), "flip_three", outcome))
         n = self.fd_n[g]
-        if not (n > 0).any():
+        if not _any(n > 0):
             return
         for j in range(3):
             m = n > j
-            if not m.any():
+            if not _any(m):
                 break
             gj = g[m]
             if bust:
@@ -228,16 +270,16 @@ class Settling(Rules):
         queue (F7-074, D-F7-13 ``queue``); a card with no active seat to go to is marked
         discarded; else the assigner decides."""
         full = self.as_k[g] >= self.as_n[g]
-        if full.any():
+        if _any(full):
             gf = g[full]
-            if not self.rq_on[gf].all():
+            if not _all(self.rq_on[gf]):
                 new = gf[~self.rq_on[gf]]
                 self.rq_on[new] = True
                 self.rq_head[new] = 0
                 self.rq_tail[new] = 0
             for j in range(3):
                 m = self.as_n[gf] > j
-                if not m.any():
+                if not _any(m):
                     break
                 gj = gf[m]
                 tail = self.rq_tail[gj]
@@ -269,33 +311,35 @@ class Settling(Rules):
         chooser = self.rq_chooser[g, h].astype(np.int64)
         self.rq_head[g] += 1
         ok = (seat >= 0) & (self.status[g, np.maximum(seat, 0)] == ACTIVE)
-        if (~ok).any():
+        if _any(~ok):
             self.discard[g[~ok], card[~ok]] += 1
             cn, sn = card[~ok], seat[~ok]
             why = "target no longer eligible"
             self._emit(g[~ok], lambda i, b: ev.discarded(self.ids[cn[i]], int(sn[i]) if sn[i] >= 0 else None, why))
-        if ok.any():
+        if _any(ok):
             self._play(g[ok], chooser[ok], seat[ok], card[ok])
 
     def _round_end(self, g: Arr) -> None:
         """F7-100..F7-102, F7-050: score the round; F7-111: the table to the discard pile;
         F7-120, F7-121: the game ends, or the next round starts (F7-112)."""
         P = self.P
-        live = self.status[g] != BUSTED
-        score = np.where(live, self.numsum[g] * (1 + self.x2[g]) + self.modsum[g], 0).astype(np.int32)
-        f = self.flip7[g]
+        live = self.status.take(g, 0) != BUSTED
+        score = np.where(live, self.numsum.take(g, 0) * (1 + self.x2.take(g, 0)) + self.modsum.take(g, 0), 0).astype(np.int32)
+        f = self.flip7.take(g)
         made = f >= 0
-        if made.any():
+        if _any(made):
             score[np.flatnonzero(made), f[made]] += self.game.flip7_bonus
-        self.totals[g] += score
-        self.last_scores[g] = score
+        tot = self.totals.take(g, 0) + score
+        set_rows(self.totals, g, tot)
+        set_rows(self.last_scores, g, score)
         self.scored[g] = True
         if self.log is not None:
             self._round_end_events(g)
         disc = self.discard
-        disc[g] += self.line[g].sum(1, dtype=np.int16)
-        disc[g, self.SC] += self.sc[g].sum(1, dtype=np.int16)
-        disc[g, self.FREEZE] += self.frz[g].sum(1, dtype=np.int16)
+        table = self.line.take(g, 0).sum(1, dtype=np.int16)
+        table[:, self.SC] += self.sc.take(g, 0).sum(1, dtype=np.int16)
+        table[:, self.FREEZE] += self.frz.take(g, 0).sum(1, dtype=np.int16)
+        set_rows(disc, g, disc.take(g, 0) + table)
         for on, cards in ((self.ct_on, self.ct_card), (self.fd_on, self.fd_card)):
             m = g[on[g]]
             if m.size:
@@ -317,7 +361,6 @@ class Settling(Rules):
                 break
             disc[m, self.rq_card[m, self.rq_head[m] + j]] += 1
         self._clear_table(g)
-        tot = self.totals[g]
         best = tot.max(1)
         lead = tot == best[:, None]
         over = (best >= self.target) & (lead.sum(1) == 1)
@@ -335,7 +378,7 @@ class Settling(Rules):
             self.dealer[g] = (self.dealer[g] + 1) % P
             self.rnd[g] += 1
             self._start_round(g)
-            self._deal_step(g)  # the deal's first cards at once
+            self._deal_fresh(g)  # the deal's first cards at once
 
     def _round_end_events(self, g: Arr) -> None:
         """The events of a round end before the table is cleared: ``round_scored``, then the
