@@ -88,7 +88,7 @@ if not TYPE_CHECKING:
         return value
 
 
-_SOURCES = ("spec.py", "edition.py", "edition_check.py", "schema.py", "textfiles.py")
+_SOURCES = ("spec.py", "edition.py", "edition_check.py", "schema.py", "textfiles.py", "checked_tables.py")
 """The modules whose code decides what a table file is read into (their source is part of the cache key)."""
 
 
@@ -98,12 +98,15 @@ def _read_yaml(path: Path) -> object:
     return read_yaml_file(path, "edition table file")
 
 
-def parse_edition(data: object, file: str) -> Edition:
+def parse_edition(data: object, file: str, *, schema_checked: bool = False) -> Edition:
     """Check already-parsed table data and build an `Edition`.
 
     Args:
         data: the YAML document as plain Python data.
         file: the file name to put in error messages.
+        schema_checked: the data is known to pass the JSON Schema and the meaning
+            checks (a shipped table listed in `flip7ref.checked_tables`): those two
+            jsonschema steps are skipped, the other checks run.
 
     Raises:
         SpecError: on any schema violation or broken cross reference, naming
@@ -112,7 +115,8 @@ def parse_edition(data: object, file: str) -> Edition:
     from .edition_check import MAX_DECK_CARDS, check_meaning, check_structure, option_refs
     from .schema import pointer, validate
 
-    validate(data, "edition", file)
+    if not schema_checked:
+        validate(data, "edition", file)
     assert isinstance(data, dict)
     check_structure(data, file)
     raw_rules = data.get("rules") or {}
@@ -191,7 +195,8 @@ def parse_edition(data: object, file: str) -> Edition:
                 for reading in options[opt].readings:
                     if reading.name not in values:
                         raise SpecError(file, pointer([*path, "values"]), f"a value for reading {reading.name!r}")
-    check_meaning(data, options, file)
+    if not schema_checked:
+        check_meaning(data, options, file)
     deck_size = sum(c["count"] for c in data["cards"])
     if deck_size > MAX_DECK_CARDS:
         raise SpecError(file, "/cards", f"at most {MAX_DECK_CARDS:,} cards in one deck (the counts add up to {deck_size:,})")
@@ -251,7 +256,10 @@ def load_edition_file(path: str | Path) -> Edition:
                 return cached
         except Exception:  # no cache yet, or unreadable: read the table
             pass
-    edition = parse_edition(_read_yaml(p), str(p))
+    from .checked_tables import known_valid
+
+    checked = known_valid(p, spec_dir() / "schema" / "edition.schema.json")
+    edition = parse_edition(_read_yaml(p), str(p), schema_checked=checked)
     if cache is not None:
         write_cache(cache, edition)
     return edition

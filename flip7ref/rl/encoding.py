@@ -73,6 +73,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import IllegalActionError, OptionError
 from ..game import Game
 from ..model import verbs
+from ..scoring import seat_score
 from ..state import Action, State, Status
 
 if TYPE_CHECKING:
@@ -272,6 +273,7 @@ class ActionIndex:
         arity = verbs()
         used = {v for e in game.effect if e is not None for v in e.verbs}
         self._blocks: dict[str, ActionBlock] = {}
+        self._last_legal: tuple[State, tuple[int, ...]] | None = None
         for verb in ("hit", "stay", "target", *(v for v in arity if v in used)):  # registry order
             if verb in ACTION_BLOCKS:
                 self._blocks[verb] = ACTION_BLOCKS[verb](self, verb)
@@ -328,7 +330,12 @@ class ActionIndex:
 
     def legal_indices(self, state: State) -> list[int]:
         """The sorted indices of ``state.legal_actions()`` (empty at chance and terminal nodes)."""
-        return sorted({self.encode(state, a) for a in state.legal_actions()})
+        last = self._last_legal
+        if last is not None and last[0] is state:  # an RL step asks twice (the mask, then the check of the choice)
+            return list(last[1])
+        legal = sorted({self.encode(state, a) for a in state.legal_actions()})
+        self._last_legal = (state, tuple(legal))  # states are immutable: the same object has the same answer
+        return legal
 
     def mask(self, state: State) -> list[int]:
         """A list of ``size`` zeros and ones: 1 where the index is a legal decision now."""
@@ -417,6 +424,9 @@ class ObservationEncoder:
         self.normalized_low: list[float] = n_low
         self.normalized_high: list[float] = n_high
         self._clipped = [self.sections[name] for name in ("totals", "line_values", "round")]
+        self._starts = tuple(self.sections[name][0] for name, _ in layout)
+        self._status_index = {status: i for i, status in enumerate(STATUSES)}
+        self._last_piles: list[tuple[tuple[int, ...], list[float]] | None] = [None, None]
 
     def normalize(self, vector: Sequence[float]) -> list[float]:
         """``vector`` (an `encode` result) with every element in a small range: card counts
@@ -443,40 +453,60 @@ class ObservationEncoder:
         """
         game, p, c = self.game, self.game.players, len(self.card_ids)
         out = [0.0] * self.size
-        sec = self.sections
-        # every card the state holds starts as "set aside"; each one found in a zone moves there
-        aside = sec["set_aside"][0]
-        for code, n in state.cards_in_play().items():
-            out[aside + code] = float(n)
-
-        def move(section: int, codes: Sequence[int]) -> None:
-            for code in codes:
-                out[section + code] += 1.0
-                out[aside + code] -= 1.0
-
-        move(sec["unseen"][0], state.draw)
-        move(sec["discard"][0], state.discard)
-        lines, kept, status = sec["lines"][0], sec["kept"][0], sec["status"][0]
-        totals, values = sec["totals"][0], sec["line_values"][0]
+        # the sections' starts, read once (the encoder runs at every step of an RL loop)
+        unseen, discard, aside, lines, kept, status, totals, values, decision, decision_card, to_act, observer_at, \
+            dealer, turn, round_at = self._starts
+        # "set aside": the cards pending work holds, the zone `State.cards_in_play` counts beyond the others
+        for frame in state.frames:
+            for code in frame.held_cards():
+                out[aside + code] += 1.0
+        out[unseen : unseen + c] = self._counts(0, state.draw)
+        out[discard : discard + c] = self._counts(1, state.discard)
+        status_of = self._status_index
+        flip7, bonus_to = state.flip7, state.bonus_to
+        running = state.totals
         for seat, player in enumerate(state.players):
-            move(lines + seat * c, player.line)
-            move(kept + seat * c, player.kept)
-            out[status + seat * 4 + STATUSES.index(player.status)] = 1.0
-            out[totals + seat] = _clip(state.totals[seat])
-            out[values + seat] = _clip(state.line_value(seat))
+            at = lines + seat * c
+            for code in player.line:
+                out[at + code] += 1.0
+            at = kept + seat * c
+            for code in player.kept:
+                out[at + code] += 1.0
+            out[status + seat * 4 + status_of[player.status]] = 1.0
+            out[totals + seat] = _clip(running[seat])
+            # State.line_value without its seat check (the seat comes from the state itself)
+            out[values + seat] = _clip(seat_score(game, seat, player.line, player.status is Status.BUSTED, flip7, bonus_to))
         kind, card = state.pending()
-        out[sec["decision"][0] + self._kind_index[kind]] = 1.0
+        out[decision + self._kind_index[kind]] = 1.0
         if card is not None:
-            out[sec["decision_card"][0] + game.codes[card]] = 1.0
+            out[decision_card + game.codes[card]] = 1.0
         who = state.current_player
         if 0 <= who < p:
-            out[sec["to_act"][0] + who] = 1.0
-        out[sec["observer"][0] + observer] = 1.0
-        out[sec["dealer"][0] + state.dealer] = 1.0
-        out[sec["turn"][0] + state.turn] = 1.0
-        out[sec["round"][0]] = _clip(state.round)
+            out[to_act + who] = 1.0
+        out[observer_at + observer] = 1.0
+        out[dealer + state.dealer] = 1.0
+        out[turn + state.turn] = 1.0
+        out[round_at] = _clip(state.round)
         return out
 
 
+    def _counts(self, slot: int, pile: tuple[int, ...]) -> list[float]:
+        """Cards of each kind in ``pile`` (the draw or the discard pile), as ``C`` floats.
+
+        Successive states of a game share their piles until a card moves (a decision does
+        not move one), so the last pile of each slot is remembered with its counts: a pile is
+        an immutable tuple, the same object has the same counts."""
+        last = self._last_piles[slot]
+        if last is not None and last[0] is pile:
+            return last[1]
+        counts = [0.0] * len(self.card_ids)
+        for code in pile:
+            counts[code] += 1.0
+        self._last_piles[slot] = (pile, counts)
+        return counts
+
+
 def _clip(value: int) -> float:
-    return float(max(-POINTS_BOUND, min(POINTS_BOUND, value)))
+    if -POINTS_BOUND <= value <= POINTS_BOUND:
+        return float(value)
+    return float(POINTS_BOUND if value > 0 else -POINTS_BOUND)

@@ -1,0 +1,75 @@
+"""The shipped tables known to pass the schema (flip7ref.checked_tables): a start without the
+table cache skips jsonschema for them, and only for them (docs/build.md)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import attrs
+import pytest
+
+from flip7ref import SpecError, spec
+from flip7ref.checked_tables import CHECKED, known_valid, table_digest
+from flip7ref.edition import edition_ids
+from flip7ref.spec import load_edition_file, parse_edition, spec_dir
+
+SCHEMA = spec_dir() / "schema" / "edition.schema.json"
+
+
+@pytest.fixture(autouse=True)
+def no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FLIP7REF_NO_CACHE", "1")
+
+
+def test_the_list_holds_exactly_the_shipped_tables_as_they_are_now() -> None:
+    now = {table_digest((spec_dir() / "editions" / f"{name}.yaml").read_bytes(), SCHEMA.read_bytes()) for name in edition_ids()}
+    assert now == CHECKED, "a shipped table, the schema or the checking code changed: python tools/record_checked_tables.py"
+    assert len(CHECKED) == 2
+
+
+@pytest.mark.parametrize("name", ["flip7", "vengeance"])
+def test_a_shipped_table_loads_the_same_with_or_without_the_schema_steps(name: str) -> None:
+    path = spec_dir() / "editions" / f"{name}.yaml"
+    assert known_valid(path, SCHEMA)
+    from flip7ref.textfiles import read_yaml_file
+
+    full = parse_edition(read_yaml_file(path, "t"), str(path))
+    quick = load_edition_file(path)
+    assert attrs.asdict(quick) == attrs.asdict(full)
+
+
+def test_a_changed_table_is_validated_in_full(tmp_path: Path) -> None:
+    copy = tmp_path / "flip7.yaml"
+    text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
+    assert "\ncards:\n" in text
+    copy.write_text(text.replace("\ncards:\n", "\nnot_a_key: 1\ncards:\n", 1), encoding="utf-8")
+    assert not known_valid(copy, SCHEMA)
+    with pytest.raises(SpecError, match="expected only the properties the schema defines"):
+        load_edition_file(copy)
+
+
+def test_a_copy_of_a_shipped_table_elsewhere_is_known_by_its_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "mine.yaml"
+    shutil.copy(spec_dir() / "editions" / "vengeance.yaml", copy)
+    assert known_valid(copy, SCHEMA)
+    calls: list[str] = []
+    monkeypatch.setattr("flip7ref.schema.validate", lambda *a: calls.append("validate"))
+    assert load_edition_file(copy).id == "vengeance"
+    assert calls == []
+
+
+def test_an_unreadable_file_is_not_known(tmp_path: Path) -> None:
+    assert not known_valid(tmp_path / "missing.yaml", SCHEMA)
+
+
+def test_a_start_without_the_cache_does_not_import_jsonschema(tmp_path: Path) -> None:
+    code = "import sys, flip7ref; flip7ref.Game('flip7', 4); flip7ref.Game('vengeance', 3); print(' '.join(sorted(sys.modules)))"
+    env = {**os.environ, "FLIP7REF_NO_CACHE": "1"}
+    loaded = set(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                                cwd=Path(spec.__file__).parent.parent).stdout.split())  # fmt: skip
+    assert "yaml" in loaded, "the table was not read from its file: the check below would prove nothing"
+    assert "jsonschema" not in loaded
