@@ -37,6 +37,7 @@ from .errors import Flip7RefError
 from .explore import Run, disputes, run_case, with_option
 from .spec import Edition, edition_ids, load_edition
 from .state import CHANCE, TERMINAL
+from .suspects import first_suspects, reading_suspects
 
 REQUEST_KEYS = ("id", "title", "edition", "kind", "options", "setup", "actions", "line")
 """The case keys sent to an engine (never ``expect``, ``rules``, ``source`` or ``reading``)."""
@@ -433,7 +434,8 @@ def verdict(prepared: Prepared, observed: Mapping[str, Any], events: Sequence[st
     if prepared.forced_tail:
         shown = ", ".join(repr(a) for a in prepared.forced_tail)
         texts.append(f"(expected outcome after the forced choices the engine resolves itself: {shown})")
-    return _result(prepared, "fail", diffs[0].text, texts, blame(diffs, prepared, observed, events))
+    rules = blame(diffs, prepared, observed, events)
+    return _result(prepared, "fail", diffs[0].text, texts, first_suspects(reading_suspects(prepared, observed, events), rules))
 
 
 _ACTION = re.compile(r"\baction (\d+)\b")
