@@ -35,6 +35,7 @@ from .blame import blame, decision_rules, play_first
 from .conformance import Case, CaseResult, Difference, compare_detailed, errored
 from .errors import Flip7RefError
 from .explore import Run, disputes, run_case, with_option
+from .situation import position_rules
 from .spec import Edition, edition_ids, load_edition
 from .state import CHANCE, TERMINAL
 from .suspects import first_suspects, reading_suspects
@@ -488,6 +489,8 @@ def failed(prepared: Prepared, message: str) -> CaseResult:
                 turns = tuple(r.id for r in decisions[index].game.edition.rules.values() if r.topic == "turns")
                 rules = tuple(dict.fromkeys((*turns, *rules)))
             rules = play_first(rules, decisions[index].game.edition)
+    elif step is None:  # refused before any action: the set-up's lines nearest a boundary first
+        rules = tuple(dict.fromkeys((*position_rules(load_edition(prepared.case["edition"]), prepared.case), *rules)))
     return _result(prepared, "error", message, [cut(message), *expected_steps(prepared, message)], rules)
 
 
