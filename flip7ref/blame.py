@@ -140,6 +140,25 @@ def decision_rules(state: State) -> tuple[str, ...]:
     return play_first(found, edition)
 
 
+def turn_rules(state: State) -> tuple[str, ...]:
+    """The rules deciding who is to act at ``state``: the edition's rules on turns; at the
+    first offer of a round (no Hit, Stay or Freeze yet since it started), who is offered
+    first is the seat the round starts from, so the table's ``round_started#first_offer`` entry (the
+    deal's first seat) goes before them."""
+    edition = state.game.edition
+    turns = tuple(r.id for r in edition.rules.values() if r.topic == "turns")
+    first = edition.event_rules.get("round_started#first_offer")
+    if not first:
+        return turns
+    for ev in reversed(state.events()):
+        kind = ev.get("type")
+        if kind == "round_started":
+            return tuple(dict.fromkeys((*first, *turns)))
+        if kind in ("stayed", "frozen") or (kind == "dealt" and ev.get("via") != "deal"):
+            return turns
+    return tuple(dict.fromkeys((*first, *turns)))
+
+
 def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
     """For each state, the range of indices of the events its step added (the first state's:
     those of the set-up, a deal included)."""
@@ -431,6 +450,9 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                 tail = _steps(states)[-1][0] if states else len(events)
                 marked = [i for i in range(tail, len(events)) if _maps_field(events[i], edition, "next")]
                 extra = rules_of(events[marked[-1]], edition, "next") if marked else rules_of(theirs[len(shown)], edition)
+                final = states[-1] if states else None
+                if final is not None and final.current_player not in (CHANCE, TERMINAL) and final.pending()[0] != "offer":
+                    extra = (*decision_rules(final), *extra)  # the reference waits for a choice the engine made or skipped
                 more = theirs[len(shown)]
                 specific = situation_rules(edition, more, _line_at(states, events, len(events), more.get("seat")), True)
                 add(len(events), Ordered(dict.fromkeys((*specific, *extra))) if specific else extra)
@@ -438,7 +460,9 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         if d.key == "events_include" and isinstance(d.other, Mapping):
             want = d.other
             match = next((i for i, e in enumerate(events) if _event_matches(want, e)), None)
-            add(match if match is not None else len(events), rules_of(events[match] if match is not None else want, edition))
+            cause = _cause(states, events, match) if match is not None else None
+            seen_at = match if match is not None else len(events)
+            add(seen_at, rules_of(events[match] if match is not None else want, edition, cause=cause))
         elif d.key == "events_exclude" and isinstance(d.other, Mapping):
             at = next((i for i, e in enumerate(theirs) if e is d.other), len(events))
             line = _line_at(states, events, min(at, len(events)), d.other.get("seat"))
@@ -467,7 +491,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             if d.index == "player" and marked:
                 found = rules_of(events[marked[-1]], edition, "next")
             elif final.current_player not in (CHANCE, TERMINAL):
-                turns = tuple(r.id for r in edition.rules.values() if r.topic == "turns")
+                turns = turn_rules(final)
                 node = decision_rules(final)
                 found = (*turns, *node) if d.index == "player" and final.pending()[0] == "offer" else node
             add(len(events), found or (rules_of(events[-1], edition) if events else ()))

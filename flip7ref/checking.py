@@ -31,7 +31,7 @@ from typing import Any
 
 import attrs
 
-from .blame import blame, decision_rules, play_first
+from .blame import blame, decision_rules, play_first, turn_rules
 from .conformance import Case, CaseResult, Difference, compare_detailed, errored
 from .errors import Flip7RefError
 from .explore import Run, disputes, run_case, with_option
@@ -486,7 +486,7 @@ def failed(prepared: Prepared, message: str) -> CaseResult:
         if 0 <= index < len(decisions):
             rules = decision_rules(decisions[index]) or rules
             if _WRONG_SEAT.search(message):  # the engine has another seat to act: the rules on turns first
-                turns = tuple(r.id for r in decisions[index].game.edition.rules.values() if r.topic == "turns")
+                turns = turn_rules(decisions[index])
                 rules = tuple(dict.fromkeys((*turns, *rules)))
             rules = play_first(rules, decisions[index].game.edition)
     elif step is None:  # refused before any action: the set-up's lines nearest a boundary first

@@ -105,5 +105,8 @@ def reading_suspects(prepared: Prepared, seen: Mapping[str, Any], types: Sequenc
 
 
 def first_suspects(suspects: Sequence[str], blamed: Sequence[str]) -> tuple[str, ...]:
-    """``blamed`` with ``suspects`` put first (no repeats)."""
-    return tuple(dict.fromkeys((*suspects, *blamed)))
+    """``blamed`` with ``suspects`` put first (no repeats): the suspects the first differing
+    step's blame names, in its order (the option's rule that step exercised), then the others
+    in the table's order."""
+    named = [r for r in blamed if r in suspects]
+    return tuple(dict.fromkeys((*named, *suspects, *blamed)))
