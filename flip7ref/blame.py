@@ -144,19 +144,18 @@ def turn_rules(state: State) -> tuple[str, ...]:
     """The rules deciding who is to act at ``state``: the edition's rules on turns; at the
     first offer of a round (no Hit, Stay or Freeze yet since it started), who is offered
     first is the seat the round starts from, so the table's ``round_started#first_offer`` entry (the
-    deal's first seat) goes before them."""
+    deal's first seat) goes before them.  A position set up mid-round has no round start: turns."""
     edition = state.game.edition
     turns = tuple(r.id for r in edition.rules.values() if r.topic == "turns")
     first = edition.event_rules.get("round_started#first_offer")
     if not first:
         return turns
     for ev in reversed(state.events()):
-        kind = ev.get("type")
-        if kind == "round_started":
+        if ev.type == "round_started":
             return tuple(dict.fromkeys((*first, *turns)))
-        if kind in ("stayed", "frozen") or (kind == "dealt" and ev.get("via") != "deal"):
+        if ev.type in ("stayed", "frozen") or (ev.type == "dealt" and ev.get("via") != "deal"):
             return turns
-    return tuple(dict.fromkeys((*first, *turns)))
+    return turns  # a position set up mid-round: no round start seen
 
 
 def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
