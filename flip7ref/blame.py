@@ -205,6 +205,20 @@ def _line_at(states: Sequence[State], events: Sequence[Mapping[str, Any]], index
     return cards
 
 
+def _next_rules(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, edition: Edition) -> tuple[str, ...]:
+    """The rules of the last event before event ``index`` (in its step or the last earlier one
+    with events) that the table says decides who acts next (``TYPE@next``: a Second Chance used on a Hit,
+    a Flip Three ended), or empty."""
+    spans = _steps(states)
+    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), len(spans) - 1)
+    earlier = [start for start, end in spans[:k] if end > start]
+    begin = earlier[-1] if earlier else 0
+    for j in range(index - 1, begin - 1, -1):
+        if _maps_field(events[j], edition, "next"):
+            return rules_of(events[j], edition, "next")
+    return ()
+
+
 def situation_rules(edition: Edition, event: Mapping[str, Any], line: Sequence[str], engine: bool) -> tuple[str, ...]:
     """The rules of the condition a line decider exercised for ``event`` (a ``flip7`` or
     ``busted`` event, with ``line`` its seat's cards there), most specific first, or empty.
@@ -427,6 +441,9 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             found = edition.event_rules.get(f"{ref.get('type')}|{instead}")
             if found:  # what the engine did in the reference's event's place decides between its rules
                 plain = tuple(found)
+            if isinstance(other, Mapping) and ref.get("type") == other.get("type") == "dealt" \
+                    and ref.get("via") == other.get("via") == "hit" and ref.get("seat") != other.get("seat"):  # fmt: skip
+                plain = (*_next_rules(states, events, i, edition), *plain)  # who draws next: what decided it
             mine = situation_rules(edition, ref, _line_at(states, events, i, ref.get("seat")), False)
             theirs_: tuple[str, ...] = ()
             if isinstance(other, Mapping) and other.get("type") != ref.get("type"):
