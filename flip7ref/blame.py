@@ -140,11 +140,13 @@ def decision_rules(state: State) -> tuple[str, ...]:
     return play_first(found, edition)
 
 
-def turn_rules(state: State) -> tuple[str, ...]:
+def turn_rules(state: State, set_turn: bool = False) -> tuple[str, ...]:
     """The rules deciding who is to act at ``state``: the edition's rules on turns; at the
     first offer of a round (no Hit, Stay or Freeze yet since it started), who is offered
     first is the seat the round starts from, so the table's ``round_started#first_offer`` entry (the
-    deal's first seat) goes before them.  A position set up mid-round has no round start: turns."""
+    deal's first seat) goes before them — also at the first decision of a position set up
+    without a ``turn`` (its first actor is the seat the round starts from), not when
+    ``set_turn`` (the set-up named who acts first)."""
     edition = state.game.edition
     turns = tuple(r.id for r in edition.rules.values() if r.topic == "turns")
     first = edition.event_rules.get("round_started#first_offer")
@@ -155,7 +157,7 @@ def turn_rules(state: State) -> tuple[str, ...]:
             return tuple(dict.fromkeys((*first, *turns)))
         if ev.type in ("stayed", "frozen") or (ev.type == "dealt" and ev.get("via") != "deal"):
             return turns
-    return turns  # a position set up mid-round: no round start seen
+    return turns if set_turn else tuple(dict.fromkeys((*first, *turns)))
 
 
 def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
@@ -507,7 +509,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             if d.index == "player" and marked:
                 found = rules_of(events[marked[-1]], edition, "next")
             elif final.current_player not in (CHANCE, TERMINAL):
-                turns = turn_rules(final)
+                turns = turn_rules(final, "turn" in (case.get("setup") or {}))
                 node = decision_rules(final)
                 found = (*turns, *node) if d.index == "player" and final.pending()[0] == "offer" else node
             add(len(events), found or (rules_of(events[-1], edition) if events else ()))

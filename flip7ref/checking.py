@@ -486,7 +486,7 @@ def failed(prepared: Prepared, message: str) -> CaseResult:
         if 0 <= index < len(decisions):
             rules = decision_rules(decisions[index]) or rules
             if _WRONG_SEAT.search(message):  # the engine has another seat to act: the rules on turns first
-                turns = turn_rules(decisions[index])
+                turns = turn_rules(decisions[index], "turn" in (prepared.case.get("setup") or {}))
                 rules = tuple(dict.fromkeys((*turns, *rules)))
             rules = play_first(rules, decisions[index].game.edition)
     elif step is None:  # refused before any action: the set-up's lines nearest a boundary first

@@ -148,6 +148,8 @@ def test_the_first_offer_of_a_round_is_blamed_on_the_seat_the_deal_starts_from()
     card = after.next_card()
     assert card is not None
     assert turn_rules(after.apply_chance(card))[0] == "F7-030"
+    position = _prepared(_transition("flip7", _seats({"0": ["5"], "1": ["7"], "2": ["8"]}, draw=["9"]), [], {}))
+    assert turn_rules(position.run.states[-1], set_turn=True)[0] == "F7-030"  # the set-up named who acts
 
 
 def test_line_tags_and_a_refused_set_up_name_the_line_nearest_a_boundary() -> None:
@@ -165,3 +167,16 @@ def test_line_tags_and_a_refused_set_up_name_the_line_nearest_a_boundary() -> No
     pair = {"kind": "transition", "setup": {"lines": {"0": ["lucky13", "13", "4"]}}}
     assert position_rules(vengeance, pair)[:2] == ("V-036", "V-020")
     assert position_rules(flip7, {"kind": "transition", "setup": {"lines": {"0": ["1", "2"]}}}) == ()
+
+
+@pytest.mark.rules("F7-081")
+def test_a_hit_dealt_to_another_seat_is_blamed_on_what_decided_who_acts_next() -> None:
+    """Seat 0 holds an 8 and a Second Chance and draws another 8: the Second Chance saves it
+    and the next offer goes to seat 1 (F7-081).  An engine dealing the next Hit to seat 0
+    again is blamed on F7-081 (``second_chance_used@next``) before the offer order F7-030."""
+    setup = _seats({"0": ["8"], "1": ["7"], "2": ["9"]}, kept={"0": ["second_chance"]}, draw=["8", "8", "10", "11"])
+    prepared = _prepared(_transition("flip7", setup, ["hit", "hit"], {"lines": {"1": ["7", "8"]}}))
+    used = {"type": "second_chance_used", "seat": 0, "card": "8", "shield": "second_chance"}
+    assert prepared.run.observed["events"][:3] == [_hit("8"), used, {**_hit("8"), "seat": 1}]
+    seen = {"events": [_hit("8"), used, _hit("8")], "lines": {"1": ["7"]}}
+    assert verdict(prepared, seen).blame[:2] == ("F7-081", "F7-030")
