@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from .conformance import Difference, _event_matches
 from .errors import CardError
 from .replay import DETAILS, event_rules, rules_at
+from .situation import line_tags, pair_cards, tagged_rules
 from .spec import Edition, load_edition
 from .state import CHANCE, TERMINAL, Event, State
 
@@ -91,9 +92,19 @@ def _maps_field(data: Mapping[str, Any], edition: Edition, field: str) -> bool:
     return f"{kind}@{field}" in table or any(f"{kind}/{d}@{field}" in table for d in _details(data, edition))
 
 
+class Ordered(tuple[str, ...]):
+    """Rule ids already in blame order: a situation key's (``flip7#zero``: the 0 first, a rule
+    on the box that this situation exercised), which `play_first` leaves as they are."""
+
+    __slots__ = ()
+
+
 def play_first(rules: Sequence[str], edition: Edition) -> tuple[str, ...]:
-    """``rules`` without repeats, the rules on the box (`BOX_TOPICS`) moved last."""
+    """``rules`` without repeats, the rules on the box (`BOX_TOPICS`) moved last — unless they
+    are `Ordered` (a situation's rules, most specific first)."""
     unique = tuple(dict.fromkeys(rules))
+    if isinstance(rules, Ordered):
+        return Ordered(unique)
     box = tuple(r for r in unique if r in edition.rules and edition.rules[r].topic in BOX_TOPICS)
     return tuple(r for r in unique if r not in box) + box
 
@@ -129,6 +140,26 @@ def decision_rules(state: State) -> tuple[str, ...]:
     return play_first(found, edition)
 
 
+def turn_rules(state: State, set_turn: bool = False) -> tuple[str, ...]:
+    """The rules deciding who is to act at ``state``: the edition's rules on turns; at the
+    first offer of a round (no Hit, Stay or Freeze yet since it started), who is offered
+    first is the seat the round starts from, so the table's ``round_started#first_offer`` entry (the
+    deal's first seat) goes before them — also at the first decision of a position set up
+    without a ``turn`` (its first actor is the seat the round starts from), not when
+    ``set_turn`` (the set-up named who acts first)."""
+    edition = state.game.edition
+    turns = tuple(r.id for r in edition.rules.values() if r.topic == "turns")
+    first = edition.event_rules.get("round_started#first_offer")
+    if not first:
+        return turns
+    for ev in reversed(state.events()):
+        if ev.type == "round_started":
+            return tuple(dict.fromkeys((*first, *turns)))
+        if ev.type in ("stayed", "frozen") or (ev.type == "dealt" and ev.get("via") != "deal"):
+            return turns
+    return turns if set_turn else tuple(dict.fromkeys((*first, *turns)))
+
+
 def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
     """For each state, the range of indices of the events its step added (the first state's:
     those of the set-up, a deal included)."""
@@ -152,6 +183,62 @@ def _cause(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: 
         if start <= index < end:
             return events[index - 1] if index > start else None
     return None
+
+
+def _line_at(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, seat: object) -> list[str]:
+    """The card ids of ``seat``'s line in the reference just before event ``index``: its line
+    before that step and the cards dealt to it in the step up to there (in the first step,
+    the set-up's line without the cards dealt from ``index`` on)."""
+    if not states or not isinstance(seat, int) or not 0 <= seat < len(states[0].players):
+        return []
+    spans = _steps(states)
+    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), len(spans) - 1)
+    start, end = spans[k]
+    if k:
+        cards = list(states[k - 1].line(seat))
+        cards += [str(e.get("card")) for e in events[start:index] if e.get("type") == "dealt" and e.get("seat") == seat]
+        return cards
+    cards = list(states[0].line(seat))
+    for e in events[index:end]:
+        if e.get("type") == "dealt" and e.get("seat") == seat and str(e.get("card")) in cards:
+            cards.reverse()
+            cards.remove(str(e.get("card")))
+            cards.reverse()
+    return cards
+
+
+def _next_rules(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, edition: Edition) -> tuple[str, ...]:
+    """The rules of the last event before event ``index`` (in its step or the last earlier one
+    with events) that the table says decides who acts next (``TYPE@next``: a Second Chance used on a Hit,
+    a Flip Three ended), or empty."""
+    spans = _steps(states)
+    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), len(spans) - 1)
+    earlier = [start for start, end in spans[:k] if end > start]
+    begin = earlier[-1] if earlier else 0
+    for j in range(index - 1, begin - 1, -1):
+        if _maps_field(events[j], edition, "next"):
+            return rules_of(events[j], edition, "next")
+    return ()
+
+
+def situation_rules(edition: Edition, event: Mapping[str, Any], line: Sequence[str], engine: bool) -> tuple[str, ...]:
+    """The rules of the condition a line decider exercised for ``event`` (a ``flip7`` or
+    ``busted`` event, with ``line`` its seat's cards there), most specific first, or empty.
+
+    A ``flip7`` the engine missed (``engine`` False: the reference's event) on a line holding
+    a 0: ``flip7#zero``; one the engine made alone (``engine`` True): ``flip7#modifiers_reach``
+    or ``flip7#one_short`` (`flip7ref.situation.line_tags`).  A ``busted`` either way: the
+    ``busted/CARD`` entry of a special card sharing the busting card's rank (Lucky 13)."""
+    kind = event.get("type")
+    if kind == "flip7":
+        tags = [t for t in line_tags(edition, line) if (t == "zero") != engine]
+        return tagged_rules(edition, "flip7", tags)
+    if kind == "busted" and isinstance(event.get("card"), str):
+        for card in pair_cards(edition, line, str(event["card"])):
+            found = edition.event_rules.get(f"busted/{card}")
+            if found and card != event.get("card"):
+                return tuple(found)
+    return ()
 
 
 def _about(data: Mapping[str, Any], seat: int) -> bool:
@@ -248,20 +335,36 @@ def line_details(edition: Edition, game: Any, cards: Sequence[str], busted: bool
     if any(op == "add" for op, _ in mods):
         out.append("add_modifiers")
     if made:
+        if "zero" in line_tags(edition, cards):
+            out.append("flip7#zero")  # the 0 counted toward the seven (a situation key, not a scoring step)
         out.append("flip7_bonus")
     out.append("sum_numbers")
     return out
 
 
-def _scoring_case(prepared: Prepared, diffs: Sequence[Difference], edition: Edition) -> tuple[str, ...]:
-    """A ``scoring`` case: a Flip 7 flag that differs is blamed on the rules of the line's
-    unusual cards (the 0, the modifiers) before the Flip 7's; a score on `line_details`."""
+def _scoring_case(prepared: Prepared, diffs: Sequence[Difference], edition: Edition,
+                  observed: Mapping[str, Any] | None = None) -> tuple[str, ...]:  # fmt: skip
+    """A ``scoring`` case: a Flip 7 flag that differs — or a score off by exactly the Flip 7
+    bonus, the other outcome of the Flip 7 decision — is blamed on the condition the line
+    exercised (`flip7ref.situation.line_tags`: a missed Flip 7 holding a 0 on the 0, one seen
+    where the reference sees none on the modifiers or the threshold), else on the rules of
+    the line's unusual cards before the Flip 7's; a score on `line_details`."""
     from .game import Game
 
     cards = [str(c) for c in prepared.case.get("line") or ()]
     made = bool(prepared.run.observed.get("flip7"))
     found: list[str] = []
-    if any(d.key == "flip7" for d in diffs):
+    mine, theirs = prepared.run.observed.get("score"), (observed or {}).get("score")
+    bonus = int(edition.thresholds.get("flip7_bonus", 0))
+    off_by_bonus = isinstance(mine, int) and isinstance(theirs, int) and bonus and theirs == mine + (-bonus if made else bonus)
+    if off_by_bonus or any(d.key == "flip7" for d in diffs):
+        tags = line_tags(edition, cards)
+        # a missed Flip 7: the 0 counting is the specific condition; one the reference does not
+        # see: the modifiers, or the threshold
+        tags = [t for t in tags if (t == "zero") == made]
+        specific = tagged_rules(edition, "flip7", tags)
+        if specific:
+            return Ordered(dict.fromkeys((*specific, *play_first(edition.event_rules.get("flip7", ()), edition))))
         for card in dict.fromkeys(cards):
             with contextlib.suppress(CardError):
                 c = edition.card(card)
@@ -270,8 +373,11 @@ def _scoring_case(prepared: Prepared, diffs: Sequence[Difference], edition: Edit
         found.extend(edition.event_rules.get("flip7", ()))
     else:
         game = Game(edition, 1, dict(prepared.options))
-        for detail in line_details(edition, game, cards, False, made, made):
-            found.extend(edition.event_rules.get(f"round_scored/{detail}", ()))
+        details = line_details(edition, game, cards, False, made, made)
+        for detail in details:
+            found.extend(edition.event_rules.get(_score_key(detail), ()))
+        if any("#" in d for d in details):
+            return Ordered(dict.fromkeys(found))
     return play_first(found, edition)
 
 
@@ -285,9 +391,18 @@ def _score_rules(run_states: Sequence[State], events: Sequence[Mapping[str, Any]
     if isinstance(have, Sequence) and want is not None:
         seat = next((s for s in seats if s >= len(have) or have[s] != want[s]), 0)
     found: list[str] = []
-    for detail in score_details(edition, before, events, index, seat, totals):
-        found.extend(edition.event_rules.get(f"round_scored/{detail}", ()))
+    details = score_details(edition, before, events, index, seat, totals)
+    for detail in details:
+        found.extend(edition.event_rules.get(_score_key(detail), ()))
+    if found and any("#" in d for d in details):
+        return Ordered(dict.fromkeys(found))
     return tuple(found) or rules_of(events[index], edition)
+
+
+def _score_key(detail: str) -> str:
+    """The table key of a `line_details` entry: a situation key (``flip7#zero``) as it is,
+    a scoring step as ``round_scored/STEP``."""
+    return detail if "#" in detail else f"round_scored/{detail}"
 
 
 def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str, Any] | None = None,
@@ -314,7 +429,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
 
     def add(time: int, rules: Sequence[str]) -> None:
         if rules:
-            candidates.append((time, len(candidates), tuple(rules)))
+            candidates.append((time, len(candidates), rules if isinstance(rules, Ordered) else tuple(rules)))
 
     def event_candidate(i: int, other: object) -> None:
         ref = events[i]
@@ -323,10 +438,23 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             have = other.get("scores") if isinstance(other, Mapping) else None
             add(i, _score_rules(states, events, i, ref.get("scores"), have, edition, same_scores))
         else:
-            add(i, rules_of(ref, edition, cause=_cause(states, events, i)))
+            plain = rules_of(ref, edition, cause=_cause(states, events, i))
+            instead = str(other.get("type")) if isinstance(other, Mapping) else "nothing"
+            found = edition.event_rules.get(f"{ref.get('type')}|{instead}")
+            if found:  # what the engine did in the reference's event's place decides between its rules
+                plain = tuple(found)
+            if isinstance(other, Mapping) and ref.get("type") == other.get("type") == "dealt" \
+                    and ref.get("via") == other.get("via") == "hit" and ref.get("seat") != other.get("seat"):  # fmt: skip
+                plain = (*_next_rules(states, events, i, edition), *plain)  # who draws next: what decided it
+            mine = situation_rules(edition, ref, _line_at(states, events, i, ref.get("seat")), False)
+            theirs_: tuple[str, ...] = ()
+            if isinstance(other, Mapping) and other.get("type") != ref.get("type"):
+                theirs_ = situation_rules(edition, other, _line_at(states, events, i, other.get("seat")), True)
+            specific = mine or theirs_
+            add(i, Ordered(dict.fromkeys((*specific, *play_first(plain, edition)))) if specific else plain)
 
     if case.get("kind") == "scoring":
-        return _scoring_case(prepared, diffs, edition) or tuple(case["rules"])
+        return _scoring_case(prepared, diffs, edition, observed) or tuple(case["rules"])
     theirs = [e for e in (observed or {}).get("events") or [] if isinstance(e, Mapping)]
     if keep is not None:
         theirs = [e for e in theirs if e.get("type") in keep]
@@ -340,15 +468,25 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                 tail = _steps(states)[-1][0] if states else len(events)
                 marked = [i for i in range(tail, len(events)) if _maps_field(events[i], edition, "next")]
                 extra = rules_of(events[marked[-1]], edition, "next") if marked else rules_of(theirs[len(shown)], edition)
-                add(len(events), extra)
+                final = states[-1] if states else None
+                if final is not None and final.current_player not in (CHANCE, TERMINAL) and final.pending()[0] != "offer":
+                    extra = (*decision_rules(final), *extra)  # the reference waits for a choice the engine made or skipped
+                more = theirs[len(shown)]
+                specific = situation_rules(edition, more, _line_at(states, events, len(events), more.get("seat")), True)
+                add(len(events), Ordered(dict.fromkeys((*specific, *extra))) if specific else extra)
     for d in diffs:
         if d.key == "events_include" and isinstance(d.other, Mapping):
             want = d.other
             match = next((i for i, e in enumerate(events) if _event_matches(want, e)), None)
-            add(match if match is not None else len(events), rules_of(events[match] if match is not None else want, edition))
+            cause = _cause(states, events, match) if match is not None else None
+            seen_at = match if match is not None else len(events)
+            add(seen_at, rules_of(events[match] if match is not None else want, edition, cause=cause))
         elif d.key == "events_exclude" and isinstance(d.other, Mapping):
             at = next((i for i, e in enumerate(theirs) if e is d.other), len(events))
-            add(at, rules_of(d.other, edition))
+            line = _line_at(states, events, min(at, len(events)), d.other.get("seat"))
+            specific = situation_rules(edition, d.other, line, True)
+            plain = rules_of(d.other, edition)
+            add(at, Ordered(dict.fromkeys((*specific, *play_first(plain, edition)))) if specific else plain)
         elif d.key in SEAT_FIELDS and d.index is not None and states:
             seat_found = _seat_candidate(states, events, d.key, int(str(d.index)), edition)
             if seat_found is not None:
@@ -371,7 +509,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             if d.index == "player" and marked:
                 found = rules_of(events[marked[-1]], edition, "next")
             elif final.current_player not in (CHANCE, TERMINAL):
-                turns = tuple(r.id for r in edition.rules.values() if r.topic == "turns")
+                turns = turn_rules(final, "turn" in (case.get("setup") or {}))
                 node = decision_rules(final)
                 found = (*turns, *node) if d.index == "player" and final.pending()[0] == "offer" else node
             add(len(events), found or (rules_of(events[-1], edition) if events else ()))

@@ -31,12 +31,14 @@ from typing import Any
 
 import attrs
 
-from .blame import blame, decision_rules, play_first
+from .blame import blame, decision_rules, play_first, turn_rules
 from .conformance import Case, CaseResult, Difference, compare_detailed, errored
 from .errors import Flip7RefError
 from .explore import Run, disputes, run_case, with_option
+from .situation import position_rules
 from .spec import Edition, edition_ids, load_edition
 from .state import CHANCE, TERMINAL
+from .suspects import first_suspects, reading_suspects
 
 REQUEST_KEYS = ("id", "title", "edition", "kind", "options", "setup", "actions", "line")
 """The case keys sent to an engine (never ``expect``, ``rules``, ``source`` or ``reading``)."""
@@ -433,7 +435,8 @@ def verdict(prepared: Prepared, observed: Mapping[str, Any], events: Sequence[st
     if prepared.forced_tail:
         shown = ", ".join(repr(a) for a in prepared.forced_tail)
         texts.append(f"(expected outcome after the forced choices the engine resolves itself: {shown})")
-    return _result(prepared, "fail", diffs[0].text, texts, blame(diffs, prepared, observed, events))
+    rules = blame(diffs, prepared, observed, events)
+    return _result(prepared, "fail", diffs[0].text, texts, first_suspects(reading_suspects(prepared, observed, events), rules))
 
 
 _ACTION = re.compile(r"\baction (\d+)\b")
@@ -483,9 +486,11 @@ def failed(prepared: Prepared, message: str) -> CaseResult:
         if 0 <= index < len(decisions):
             rules = decision_rules(decisions[index]) or rules
             if _WRONG_SEAT.search(message):  # the engine has another seat to act: the rules on turns first
-                turns = tuple(r.id for r in decisions[index].game.edition.rules.values() if r.topic == "turns")
+                turns = turn_rules(decisions[index], "turn" in (prepared.case.get("setup") or {}))
                 rules = tuple(dict.fromkeys((*turns, *rules)))
             rules = play_first(rules, decisions[index].game.edition)
+    elif step is None:  # refused before any action: the set-up's lines nearest a boundary first
+        rules = tuple(dict.fromkeys((*position_rules(load_edition(prepared.case["edition"]), prepared.case), *rules)))
     return _result(prepared, "error", message, [cut(message), *expected_steps(prepared, message)], rules)
 
 

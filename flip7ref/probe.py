@@ -19,6 +19,7 @@ import attrs
 from .blame import blame
 from .checking import Prepared, failed, prepare
 from .conformance import CaseResult, compare_detailed
+from .suspects import first_suspects, reading_suspects
 
 _ACTION = re.compile(r"\baction (\d+)\b")
 
@@ -79,5 +80,6 @@ def probe_failure(
     if not diffs:
         return result
     rules = blame(diffs, shorter, seen, impl.get("events"))
+    rules = first_suspects(reading_suspects(shorter, seen, impl.get("events")), rules)
     note = f"before that action the engine already differs: {diffs[0].text}"
     return attrs.evolve(result, blame=rules, diffs=(*result.diffs, note))

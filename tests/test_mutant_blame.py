@@ -27,11 +27,13 @@ from tests.engines.mutants import MUTANTS
 
 _RUN: dict[str, Any] = {}
 
-ACCURACY_FLOOR = 0.58
-"""Blame accuracy (first blamed rule, mean over the mutants) the suite must keep; the goal is 0.90."""
+ACCURACY_FLOOR = 0.80
+"""Blame accuracy (first blamed rule, mean over the mutants) the suite must keep: just under the
+80.6 % measured; the goal, not reached yet, is 0.90."""
 
-AMONG_FLOOR = 0.71
-"""The share with the broken rule among the blamed the suite must keep; the goal is 0.98."""
+AMONG_FLOOR = 0.90
+"""The share with the broken rule among the blamed the suite must keep: just under the 91.0 %
+measured; the goal, not reached yet, is 0.98."""
 
 
 def _all() -> tuple[list[Any], dict[str, list[CaseResult]], float]:

@@ -66,8 +66,8 @@ for _ed in ("flip7", "vengeance"):
     _edition = load_edition(_ed)
     _cards = {c.id for c in _edition.cards} | {c.category for c in _edition.cards}
     for _key in _edition.event_rules:  # TYPE[/DETAIL], TYPE@FIELD, TYPE<CAUSE (the blame's entries)
-        if "@" in _key or "<" in _key:
-            _key = re.split(r"[@<]", _key)[0]
+        if any(mark in _key for mark in "@<#|"):  # TYPE#TAG, TYPE|OTHER: the blame's situation keys
+            _key = re.split(r"[@<#|]", _key)[0]
         _type, _, _detail = _key.partition("/")
         KEYS.setdefault(_type, set())
         if _type in DETAILED and _detail and _detail not in _cards:
