@@ -327,7 +327,7 @@ def test_a_loaded_score_pad_gets_the_checks_of_typed_in_scores(
     with pytest.raises(SpecError) as info:
         TableGame.load(meta)
     assert str(info.value) == f"{meta}, at {where}: {problem}"
-    with pytest.raises(TableError, match="points is (not possible|more than one round can score)"):  # typed in: refused too
+    with pytest.raises(TableError, match=r"points is (not possible|more than one round can score)"):  # typed in: refused too
         tg.enter_scores(tg.version, rounds[-1] if len(rounds) == 1 else [172, 0])
 
 
