@@ -50,6 +50,8 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from flip7ref.spec import load_edition  # noqa: E402
+
 SHOTS = ROOT / "docs" / "table"
 DOWNLOADS: dict[tuple[int, int], Path] = {}
 """Where the browser of each screen size saves the files it downloads."""
@@ -329,17 +331,37 @@ def test_resume_after_killing_the_server(browser: WebDriver, data: Path) -> None
 @pytest.mark.parametrize("size", [PHONE], ids=["phone"])
 @pytest.mark.rules("F7-120", "F7-121")
 def test_manual_score_entry_to_a_win(browser: WebDriver, server: Server, data: Path) -> None:
-    """The score pad alone: round scores typed in, a tie for the lead at 200 plays on, then a win."""
+    """The score pad alone: round scores typed in, a tie for the lead at 200 plays on, then a
+    win; a round no game can score is refused with the real reason (the most a round can
+    score, from the edition table); the screen is kept awake until the game is over."""
     drv = browser
-    gid = start_game(drv, server, names="Ann\nBob", mode="manual")
+    # the Wake Lock API, recorded: asked for while a game is played, released at its end
+    stub = drv.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WAKE_LOCK_STUB})
+    try:
+        gid = start_game(drv, server, names="Ann\nBob", mode="manual")
+        WebDriverWait(drv, 10).until(lambda d: d.execute_script("return window.wakeLog.length") == 1)
+    finally:
+        drv.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": stub["identifier"]})
+    assert drv.execute_script("return window.wakeLog") == ["request screen"]
 
-    def enter(*scores: int) -> None:
+    def fill(*scores: int) -> None:
         for i, s in enumerate(scores):
             box = drv.find_element(By.CSS_SELECTOR, f"input.score-in[data-seat='{i}']")
             box.clear()
             box.send_keys(str(s))
+
+    def enter(*scores: int) -> None:
+        fill(*scores)
         tap(drv, "#add-round")
 
+    fill(1500, 0)
+    before = _version(drv)
+    touch(drv, "#add-round")  # a real tap
+    WebDriverWait(drv, 10).until(lambda d: "171" in d.find_element(By.ID, "msg").text)
+    assert drv.find_element(By.ID, "msg").text == (
+        "Refused: Ann: 1500 points is more than one round can score in Flip 7. The most is 171: "
+        "a Flip 7 of 12 11 10 9 8 7 6 x2 +2 +4 +6 +8 +10, with its bonus. [F7-100, F7-050]")  # fmt: skip
+    assert _version(drv) == before
     enter(120, 80)
     enter(80, 120)
     assert "another round" in text(drv, "#tie")
@@ -347,9 +369,28 @@ def test_manual_score_entry_to_a_win(browser: WebDriver, server: Server, data: P
     assert "Ann" in text(drv, "#pad-winner")
     assert [c.text for c in drv.find_elements(By.CSS_SELECTOR, "#totals td")] == ["Total", "215", "200"]
     assert not drv.find_elements(By.ID, "add-round")
+    WebDriverWait(drv, 10).until(lambda d: d.execute_script("return window.wakeLog.length") == 2)
+    assert drv.execute_script("return window.wakeLog") == ["request screen", "release"]  # the game is over
     shot(drv, "manual-score-pad")
     meta = json.loads((data / f"{gid}.table.json").read_text())
     assert meta["rounds"] == [[120, 80], [80, 120], [15, 0]]
+
+
+WAKE_LOCK_STUB = """(() => {
+  window.wakeLog = [];
+  const lock = { request: async (type) => {
+    const held = new EventTarget();
+    held.type = type; held.released = false;
+    held.release = async () => {
+      if (held.released) return;
+      held.released = true; window.wakeLog.push("release"); held.dispatchEvent(new Event("release"));
+    };
+    window.wakeLog.push("request " + type);
+    return held;
+  } };
+  Object.defineProperty(navigator, "wakeLock", { value: lock, configurable: true });
+})();"""
+"""navigator.wakeLock recorded in ``window.wakeLog`` (headless Chromium may refuse a real lock)."""
 
 
 def chips(drv: WebDriver, seat: int) -> list[str]:
@@ -570,7 +611,27 @@ def test_flip_three_progress_set_aside_cards_and_the_used_second_chance(browser:
 
 @pytest.mark.parametrize("size", [PHONE], ids=["phone"])
 def test_the_language_can_change_during_a_game(browser: WebDriver, server: Server, data: Path) -> None:
+    """On the start page the texts from the server follow the language switch at once (what
+    was typed stays), a refusal of the new game is in that language; then in a game."""
+    from flip7ref.i18n import option_summary
+
     drv = browser
+    drv.get(server.url)
+    drv.execute_script("localStorage.clear(); sessionStorage.clear()")
+    drv.get(server.url)
+    wait_for(drv, "#start")
+    tie = (option_summary(load_edition("flip7"), "tie", "en"), option_summary(load_edition("flip7"), "tie", "de"))
+    assert tie[0] != tie[1] and drv.find_element(By.ID, "opt-tie").get_attribute("title") == tie[0]
+    box = drv.find_element(By.ID, "names")
+    box.clear()
+    box.send_keys("Ann\nAnn")
+    drv.find_element(By.CSS_SELECTOR, "#lang option[value='de']").click()
+    WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "opt-tie").get_attribute("title") == tie[1])
+    assert drv.find_element(By.ID, "names").get_attribute("value") == "Ann\nAnn"  # kept across the switch
+    assert drv.execute_script("return document.documentElement.lang") == "de"
+    touch(drv, "#start")
+    WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "msg").text)
+    assert drv.find_element(By.ID, "msg").text == "Zwei Spieler heißen „Ann“: gebt ihnen verschiedene Namen."
     gid = start_game(drv, server, names="Ann\nBob")
     assert drv.execute_script("return document.documentElement.lang") == "en"
     card(drv, "5")
