@@ -112,13 +112,12 @@ function typing() { const a = document.activeElement; return !!a && (a.matches("
 // ---------------------------------------------------------------- start page
 
 // The start page in another language: the texts from the server (option summaries, reading
-// names) are fetched again in it; what was typed or chosen stays.
-async function switchStartLanguage(lang, kept) {
+// names) are fetched again in it; what was typed or chosen stays, also while it loads.
+async function switchStartLanguage(lang, keep) {
   LANG = lang;
   localStorage.setItem("flip7ref-lang", LANG);
   try { META = await api(withToken("/api/meta?lang=" + encodeURIComponent(LANG))); } catch (err) { say(err.message); }
-  META.lang = LANG;
-  startPage(kept);
+  if (LANG === lang) startPage(keep());  // not when another switch came since
 }
 
 async function startPage(kept) {
@@ -129,7 +128,7 @@ async function startPage(kept) {
   app.replaceChildren();
   const keep = () => ({ edition: edSel.value, names: names.value, mode: form.querySelector("input[name=mode]:checked").value, seed: seed.value,
     dealer: dealerSel.value, options: Object.fromEntries([...optBox.querySelectorAll("[data-option]")].map((el) => [el.dataset.option, el.value])) });
-  const langSel = h("select", { id: "lang", onchange: (e) => switchStartLanguage(e.target.value, keep()) },
+  const langSel = h("select", { id: "lang", onchange: (e) => switchStartLanguage(e.target.value, keep) },
     META.langs.map((l) => h("option", { value: l, selected: l === LANG }, META.texts[l] && META.texts[l].lang_name || l)));
   const wanted = kept.edition || params.get("edition") || "flip7";
   const edSel = h("select", { id: "edition", name: "edition" },
