@@ -22,7 +22,8 @@ from ..game import Game
 from ..replay import _checkpoint, load_transcript, parse_json, rules_at
 from ..state import CHANCE, game_end
 from ..textfiles import read_text_file
-from .record import GAME_ID, LANGS, MODES, TableError, TableRecord, check_names, problem_text, round_problem
+from .record import GAME_ID, LANGS, MODES, TableError, TableRecord, problem_text, round_problem
+from .wording import check_names
 
 MAX_META_BYTES = 4 * 1024 * 1024
 """The largest ``.table.json`` read (one holds names, options and round scores: a few KiB)."""

@@ -50,28 +50,6 @@ class StaleError(TableError):
         super().__init__(f"state changed: the game is at version {version}; here is the new state", status=409)
 
 
-def check_names(names: object, low: int, lang: str = "en") -> list[str]:
-    """The players' names, cleaned (spaces squeezed, at most `MAX_NAME` characters), seat 0
-    first: ``low`` to `MAX_PLAYERS` of them, none empty, no two alike.
-
-    Raises:
-        TableError: what is wrong, in words for players in ``lang`` (``static/words.json``).
-    """
-    from .wording import say  # the words need this module's TableError
-
-    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        raise TableError(say(lang, "names_missing"))
-    clean = [" ".join(n.split())[:MAX_NAME] for n in names]
-    if not low <= len(clean) <= MAX_PLAYERS:
-        raise TableError(say(lang, "names_count", low=low, high=MAX_PLAYERS, n=len(clean)))
-    if any(not n for n in clean):
-        raise TableError(say(lang, "names_empty"))
-    same = next((n for i, n in enumerate(clean) if n in clean[:i]), None)
-    if same is not None:
-        raise TableError(say(lang, "names_same", name=same))
-    return clean
-
-
 def best_line(game: Game) -> tuple[list[int], bool]:
     """``(line, flip7)``: the line of card codes that scores the most in one round of
     ``game`` (see `round_bounds`), and whether it is a Flip 7."""

@@ -45,9 +45,9 @@ from ..state import CHANCE, State
 from ..text import card_name
 from .corrections import mover, receiver, replay_keeping, step_summary
 from .files import Resuming, atomic_write, meta_file, new_game_id, saved_games, valid_id
-from .record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, check_names, round_problem
+from .record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, round_problem
 from .views import Views, edition_catalogue
-from .wording import choices, move_words, option_refusal, refusal, say, score_refusal
+from .wording import check_names, choices, move_words, option_refusal, refusal, say, score_refusal
 
 
 class TableGame(Views, Resuming):

@@ -21,7 +21,7 @@ from ..i18n import dispute_question, option_summary, reading_name, reading_summa
 from ..spec import Edition
 from ..state import State
 from ..text import card_name
-from .record import TableError, best_line
+from .record import MAX_NAME, MAX_PLAYERS, TableError, best_line
 
 
 @functools.cache
@@ -158,3 +158,23 @@ def _score_rules(game: Game) -> tuple[str, ...]:
     """The rules of a round's score in ``game``'s edition (F7-100.., V-060)."""
     wanted = ("F7-100", "F7-050", "V-060", "V-022", "V-082")
     return tuple(r for r in wanted if r in game.edition.rules)
+
+
+def check_names(names: object, low: int, lang: str = "en") -> list[str]:
+    """The players' names, cleaned (spaces squeezed, at most `MAX_NAME` characters), seat 0
+    first: ``low`` to `MAX_PLAYERS` of them, none empty, no two alike.
+
+    Raises:
+        TableError: what is wrong, in words for players in ``lang`` (``static/words.json``).
+    """
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise TableError(say(lang, "names_missing"))
+    clean = [" ".join(n.split())[:MAX_NAME] for n in names]
+    if not low <= len(clean) <= MAX_PLAYERS:
+        raise TableError(say(lang, "names_count", low=low, high=MAX_PLAYERS, n=len(clean)))
+    if any(not n for n in clean):
+        raise TableError(say(lang, "names_empty"))
+    same = next((n for i, n in enumerate(clean) if n in clean[:i]), None)
+    if same is not None:
+        raise TableError(say(lang, "names_same", name=same))
+    return clean
