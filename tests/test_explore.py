@@ -180,8 +180,36 @@ def test_explain_vengeance_names_unlucky_seven(capsys: pytest.CaptureFixture[str
     case = next(c for c in cases if "V-033" in c["rules"])
     code, out, _ = run(capsys, "explain", "--case", case["id"], "--lang", "nl")
     assert code == 0
-    wiped = [line for line in out.splitlines() if "line is wiped" in line]
+    wiped = [line for line in out.splitlines() if "wordt leeggeveegd" in line]  # the table's Dutch words
     assert wiped and all("V-033" in line for line in wiped)
+
+
+@pytest.mark.rules("F7-080", "F7-081")
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        ("nl", ["step   1  stoel 0: Nog één (Nog één of Stoppen)", "step   2  kaart gedraaid: 8",
+                "           stoel 0 gebruikt Tweede kans tegen een tweede 8  [F7-080, F7-081]", "Genoemde regels:"]),
+        ("de", ["step   1  Platz 0: Weitermachen (Weitermachen oder Aufhören)", "step   2  Karte aufgedeckt: 8",
+                "           Platz 0 nutzt Zweite Chance gegen eine zweite 8  [F7-080, F7-081]", "Genannte Regeln:"]),
+    ],
+)  # fmt: skip
+def test_explain_lang_gives_events_decisions_and_rules_in_the_tables_words(
+    capsys: pytest.CaptureFixture[str], lang: str, lines: list[str]
+) -> None:
+    """``explain --lang`` uses the i18n texts: the table's event and decision words, the
+    rule texts of spec/i18n; the English rule text is not printed."""
+    from flip7ref.i18n import rule_text
+
+    code, out, _ = run(capsys, "explain", "--case", "F7-C0100", "--lang", lang)
+    assert code == 0
+    got = out.splitlines()
+    for line in lines:
+        assert line in got, line
+    edition = load_edition("flip7")
+    assert f"  F7-080  {rule_text(edition, 'F7-080', lang)}" in got
+    assert rule_text(edition, "F7-080", lang) != edition.rules["F7-080"].text
+    assert edition.rules["F7-080"].text not in out
 
 
 def test_explain_unknown_case_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

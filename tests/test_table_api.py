@@ -174,7 +174,7 @@ def test_concurrent_taps_one_wins(client: TestClient, folder: Path) -> None:
         ("act", {"version": 0, "action": "hit"}, 400, "A card must be revealed first"),
         ("deal", {"version": 0}, 400, "real cards"),
         ("fix", {"version": 0, "step": 0, "card": "5"}, 400, "step: expected"),
-        ("scores", {"version": 0, "scores": [1, 2, 3]}, 400, "manual score pad"),
+        ("scores", {"version": 0, "scores": [1, 2, 3]}, 400, "typed in on a score pad only"),
         ("undo", {"version": 0}, 400, "nothing to undo"),
         ("redo", {"version": 0}, 400, "nothing to redo"),
         ("explode", {"version": 0}, 404, "unknown operation"),
@@ -211,14 +211,18 @@ def test_malformed_bodies_and_unknown_addresses(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("fields", "words"),
     [
-        ({"names": []}, "names: expected 1 to 18"),
-        ({"names": ["A", "A"]}, "same name"),
-        ({"names": "Ann"}, "names: expected a list"),
-        ({"names": ["A", " "]}, "empty"),
+        ({"names": []}, "Enter the players' names, one on each line."),
+        ({"names": ["A"] * 19}, "A game needs 1 to 18 players; 19 names were entered."),
+        ({"names": ["A", "A"]}, "Two players are called “A”: give them different names."),
+        ({"names": "Ann"}, "Enter the players' names"),
+        ({"names": ["A", " "]}, "Every player needs a name."),
         ({"edition": "chess"}, "edition"),
         ({"mode": "solo"}, "mode"),
-        ({"dealer": 3}, "dealer"),
-        ({"options": {"tie": "coin-flip"}}, "tie"),
+        ({"dealer": 3}, "Choose the dealer among the 3 players."),
+        ({"options": {"tie": "coin-flip"}}, "tie: “coin-flip” is not one of its choices (Another round, Shared win)."),
+        ({"options": {"target_score": "lots"}}, "target_score: “lots” is not possible: enter a whole number from 1 to 10000."),
+        ({"mode": "dealer", "seed": "x" * 65}, "The deck's seed is a whole number or a word of at most 64 letters."),
+        ({"lang": "nl", "names": ["A", "A"]}, "Twee spelers heten „A”: geef ze verschillende namen."),
         ({"options": {"nope": "x"}}, "unknown option"),
         ({"lang": "xx"}, "lang"),
         ({"colour": "red"}, "unknown field"),
@@ -282,9 +286,9 @@ def test_manual_score_pad_totals_tie_and_winner(client: TestClient, folder: Path
     play.post("scores", scores=[80, 120])
     assert play.state["pad"]["tied"] == [0, 1] and not play.state["finished"]
     err = play.post("scores", expect=400, scores=[-5, 0])
-    assert "never negative" in err["error"]
+    assert err["error"] == "Ann: -5 points is not possible: a round never scores below 0 in Flip 7."
     err = play.post("scores", expect=400, scores=[1])
-    assert "2 whole numbers" in err["error"]
+    assert err["error"] == "Enter a score for each of the 2 players."
     play.post("scores", scores=[15, 0])
     assert play.state["finished"] and play.state["pad"]["winners"] == [0]
     assert play.state["pad"]["totals"] == [215, 200]
@@ -300,7 +304,8 @@ def test_manual_score_pad_totals_tie_and_winner(client: TestClient, folder: Path
 
 def test_shared_win_option_ends_a_tied_manual_game(folder: Path) -> None:
     tg = TableGame.create(folder, {"names": ["A", "B"], "mode": "manual", "options": {"tie": "shared-win"}})
-    tg.enter_scores(tg.version, [200, 200])
+    tg.enter_scores(tg.version, [171, 171])  # the most a round can score (round_bounds)
+    tg.enter_scores(tg.version, [29, 29])
     assert tg.view()["pad"]["winners"] == [0, 1] and tg.view()["finished"]
 
 
@@ -583,7 +588,7 @@ def test_a_transcript_with_a_number_json_cannot_convert_is_refused(folder: Path)
 
 @pytest.mark.parametrize(
     ("names", "words"),
-    [(["a", "a"], "two players have the same name"), (["a", ""], "a player's name is empty"), ([], "expected 1 to 18")],
+    [(["a", "a"], "Two players are called “a”"), (["a", ""], "Every player needs a name."), ([], "Enter the players' names")],
 )
 def test_a_hand_edited_score_pad_with_bad_names_is_refused(folder: Path, names: list[str], words: str) -> None:
     tg = TableGame.create(folder, {**THREE, "mode": "manual"})

@@ -13,10 +13,6 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,12 +20,8 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-SHOTS = ROOT / "docs" / "table"
-PHONE = (390, 844)
-DESKTOP = (1280, 900)
 
 
 def _missing() -> str | None:
@@ -50,60 +42,19 @@ if _WHY is not None:
         raise RuntimeError(f"the browser tests must run in CI, but {_WHY}")
     pytest.skip(f"browser tests skipped: {_WHY}", allow_module_level=True)
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.actions import interaction  # noqa: E402
-from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
-from selenium.webdriver.common.actions.pointer_input import PointerInput  # noqa: E402
+from browser_helpers import DESKTOP, PHONE, ROOT, Server, covering, downloaded, tap, touch, wait_for  # noqa: E402
+from browser_helpers import driver as _driver  # noqa: E402
+from browser_helpers import spaced as _spaced  # noqa: E402
+from browser_helpers import version as _version  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from flip7ref.spec import load_edition  # noqa: E402
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """A ``flip7ref table`` process."""
-
-    def __init__(self, data: Path, *extra: str) -> None:
-        self.port = _free_port()
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        cmd = [sys.executable, "-m", "flip7ref", "table", "--no-browser", "--port", str(self.port), "--data", str(data), *extra]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        match = re.search(r"(http://\S+)", line)
-        assert match, f"the server printed no address: {line!r}"
-        self.url = match.group(1)
-        self.base = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("the server did not start listening")
-
-    def kill(self) -> None:
-        """End the process at once (SIGKILL: nothing is flushed on the way out)."""
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> str:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:  # pragma: no cover
-                self.proc.kill()
-                self.proc.wait(10)
-        assert self.proc.stdout is not None
-        return self.proc.stdout.read()
+SHOTS = ROOT / "docs" / "table"
+DOWNLOADS: dict[tuple[int, int], Path] = {}
+"""Where the browser of each screen size saves the files it downloads."""
 
 
 @pytest.fixture(scope="module")
@@ -125,24 +76,6 @@ def server(shared_data: Path) -> Iterator[Server]:
     srv.stop()
 
 
-def _driver(tmp: Path, size: tuple[int, int]) -> WebDriver:
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={tmp}",
-        f"--window-size={size[0]},{size[1]}",
-    ):  # fmt: skip
-        opts.add_argument(flag)
-    drv = webdriver.Chrome(options=opts, service=Service(executable_path=CHROMEDRIVER))
-    drv.set_window_size(*size)
-    if size[0] < 600:  # a phone: touch events, the phone's viewport
-        drv.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-        drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": size[0], "height": size[1], "deviceScaleFactor": 2, "mobile": True})  # fmt: skip
-    return drv
-
-
 @pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])
 def size(request: pytest.FixtureRequest) -> tuple[int, int]:
     return request.param  # type: ignore[no-any-return]
@@ -162,61 +95,11 @@ def browser(
     drivers: dict[tuple[int, int], WebDriver], tmp_path_factory: pytest.TempPathFactory, size: tuple[int, int]
 ) -> WebDriver:
     if size not in drivers:
-        drivers[size] = _driver(tmp_path_factory.mktemp("profile"), size)
+        DOWNLOADS[size] = tmp_path_factory.mktemp("downloads")
+        drivers[size] = _driver(tmp_path_factory.mktemp("profile"), size, downloads=DOWNLOADS[size])
     drv = drivers[size]
     drv.get("about:blank")
     return drv
-
-
-def _version(drv: WebDriver) -> Any:
-    return drv.execute_script("return (typeof G !== 'undefined' && G) ? G.version : null")
-
-
-def wait_for(drv: WebDriver, css: str, timeout: float = 10) -> Any:
-    return WebDriverWait(drv, timeout).until(lambda d: d.find_element(By.CSS_SELECTOR, css))
-
-
-_LAST_TAP: dict[str, float] = {"at": 0.0, "x": -1e3, "y": -1e3}
-
-
-def _spaced(drv: WebDriver, element: Any) -> None:
-    """Wait, if need be, so that a tap does not land where the last one did within the
-    page's double-tap window (the page would rightly ignore it)."""
-    rect = drv.execute_script(
-        "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]", element
-    )
-    near = abs(rect[0] - _LAST_TAP["x"]) < 48 and abs(rect[1] - _LAST_TAP["y"]) < 48
-    wait = 0.8 - (time.monotonic() - _LAST_TAP["at"])  # the page's window is 0.6 s from its click
-    if near and wait > 0:
-        time.sleep(wait)
-    _LAST_TAP.update(at=time.monotonic(), x=rect[0], y=rect[1])
-
-
-def tap(drv: WebDriver, css: str) -> None:
-    """Click an element and wait for the game's version to change."""
-    before = _version(drv)
-    element = wait_for(drv, css)
-    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    _spaced(drv, element)
-    element.click()
-    _LAST_TAP["at"] = time.monotonic()
-    WebDriverWait(drv, 10).until(lambda d: _version(d) != before)
-
-
-def touch(drv: WebDriver, css: str, *, taps: int = 1, gap: float = 0.1) -> None:
-    """Real touch events (a pointer of kind "touch"): ``taps`` taps on the spot where
-    the element is, ``gap`` seconds apart (the page may redraw in between)."""
-    element = wait_for(drv, css)
-    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    _spaced(drv, element)
-    builder = ActionBuilder(drv, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
-    builder.pointer_action.move_to(element)
-    for i in range(taps):
-        if i:
-            builder.pointer_action.pause(gap)
-        builder.pointer_action.pointer_down().pause(0.05).pointer_up()
-    builder.perform()
-    _LAST_TAP["at"] = time.monotonic()
 
 
 def card(drv: WebDriver, card_id: str) -> None:
@@ -245,6 +128,8 @@ def start_game(drv: WebDriver, srv: Server, *, names: str, edition: str = "flip7
     wait_for(drv, "#start")
     if lang != "en":
         drv.find_element(By.CSS_SELECTOR, f"#lang option[value='{lang}']").click()
+        # the start page is drawn again once the server's texts come in that language
+        WebDriverWait(drv, 10).until(lambda d: d.execute_script("return document.documentElement.lang") == lang)
         wait_for(drv, "#start")
     drv.find_element(By.CSS_SELECTOR, f"#edition option[value='{edition}']").click()
     box = drv.find_element(By.ID, "names")
@@ -344,8 +229,18 @@ def test_three_player_round_card_by_card(browser: WebDriver, server: Server, dat
     summary = text(drv, "#summary")
     assert "Round 1 is over" in summary and "busted" in summary
     assert [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#summary tbody td:nth-child(3)")] == ["0", "26", "7"]
+    exported = None
     if size == PHONE:
         shot(drv, "round-summary-phone")
+        # the score pad's files on a phone: scrolled to, each shows above the dock (the round
+        # summary), not under it, and a real tap saves the game's transcript as the server has it
+        for css in ("#csv", "#export", "#export-table"):
+            link = wait_for(drv, css)
+            drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+            assert covering(drv, link) is None, css
+        touch(drv, "#export")
+        exported = downloaded(DOWNLOADS[size], f"{gid}.json")
+        assert exported.read_text(encoding="utf-8") == (data / f"{gid}.json").read_text(encoding="utf-8")
     next_round(drv)
     assert text(drv, "#who").startswith("Card revealed for")
     # a tap on a step shows its ruling with the rule ids
@@ -361,6 +256,11 @@ def test_three_player_round_card_by_card(browser: WebDriver, server: Server, dat
     from flip7ref.replay import replay
 
     assert replay(data_).agrees
+    if exported is not None:  # the server page imports the file again, as a new game at the same step
+        drv.get(server.url)
+        wait_for(drv, "#import").send_keys(str(exported))
+        WebDriverWait(drv, 10).until(lambda d: "/game/" in d.current_url and gid not in d.current_url and _version(d) is not None)
+        assert [c.text for c in drv.find_elements(By.CSS_SELECTOR, "#totals td")] == ["Total", "0", "26", "7"]
 
 
 @pytest.mark.parametrize("size", [PHONE], ids=["phone"])
@@ -433,17 +333,37 @@ def test_resume_after_killing_the_server(browser: WebDriver, data: Path) -> None
 @pytest.mark.parametrize("size", [PHONE], ids=["phone"])
 @pytest.mark.rules("F7-120", "F7-121")
 def test_manual_score_entry_to_a_win(browser: WebDriver, server: Server, data: Path) -> None:
-    """The score pad alone: round scores typed in, a tie for the lead at 200 plays on, then a win."""
+    """The score pad alone: round scores typed in, a tie for the lead at 200 plays on, then a
+    win; a round no game can score is refused with the real reason (the most a round can
+    score, from the edition table); the screen is kept awake until the game is over."""
     drv = browser
-    gid = start_game(drv, server, names="Ann\nBob", mode="manual")
+    # the Wake Lock API, recorded: asked for while a game is played, released at its end
+    stub = drv.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WAKE_LOCK_STUB})
+    try:
+        gid = start_game(drv, server, names="Ann\nBob", mode="manual")
+        WebDriverWait(drv, 10).until(lambda d: d.execute_script("return window.wakeLog.length") == 1)
+    finally:
+        drv.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": stub["identifier"]})
+    assert drv.execute_script("return window.wakeLog") == ["request screen"]
 
-    def enter(*scores: int) -> None:
+    def fill(*scores: int) -> None:
         for i, s in enumerate(scores):
             box = drv.find_element(By.CSS_SELECTOR, f"input.score-in[data-seat='{i}']")
             box.clear()
             box.send_keys(str(s))
+
+    def enter(*scores: int) -> None:
+        fill(*scores)
         tap(drv, "#add-round")
 
+    fill(1500, 0)
+    before = _version(drv)
+    touch(drv, "#add-round")  # a real tap
+    WebDriverWait(drv, 10).until(lambda d: "171" in d.find_element(By.ID, "msg").text)
+    assert drv.find_element(By.ID, "msg").text == (
+        "Refused: Ann: 1500 points is more than one round can score in Flip 7. The most is 171: "
+        "a Flip 7 of 12 11 10 9 8 7 6 x2 +2 +4 +6 +8 +10, with its bonus. [F7-100, F7-050]")  # fmt: skip
+    assert _version(drv) == before
     enter(120, 80)
     enter(80, 120)
     assert "another round" in text(drv, "#tie")
@@ -451,9 +371,28 @@ def test_manual_score_entry_to_a_win(browser: WebDriver, server: Server, data: P
     assert "Ann" in text(drv, "#pad-winner")
     assert [c.text for c in drv.find_elements(By.CSS_SELECTOR, "#totals td")] == ["Total", "215", "200"]
     assert not drv.find_elements(By.ID, "add-round")
+    WebDriverWait(drv, 10).until(lambda d: d.execute_script("return window.wakeLog.length") == 2)
+    assert drv.execute_script("return window.wakeLog") == ["request screen", "release"]  # the game is over
     shot(drv, "manual-score-pad")
     meta = json.loads((data / f"{gid}.table.json").read_text())
     assert meta["rounds"] == [[120, 80], [80, 120], [15, 0]]
+
+
+WAKE_LOCK_STUB = """(() => {
+  window.wakeLog = [];
+  const lock = { request: async (type) => {
+    const held = new EventTarget();
+    held.type = type; held.released = false;
+    held.release = async () => {
+      if (held.released) return;
+      held.released = true; window.wakeLog.push("release"); held.dispatchEvent(new Event("release"));
+    };
+    window.wakeLog.push("request " + type);
+    return held;
+  } };
+  Object.defineProperty(navigator, "wakeLock", { value: lock, configurable: true });
+})();"""
+"""navigator.wakeLock recorded in ``window.wakeLog`` (headless Chromium may refuse a real lock)."""
 
 
 def chips(drv: WebDriver, seat: int) -> list[str]:
@@ -674,7 +613,27 @@ def test_flip_three_progress_set_aside_cards_and_the_used_second_chance(browser:
 
 @pytest.mark.parametrize("size", [PHONE], ids=["phone"])
 def test_the_language_can_change_during_a_game(browser: WebDriver, server: Server, data: Path) -> None:
+    """On the start page the texts from the server follow the language switch at once (what
+    was typed stays), a refusal of the new game is in that language; then in a game."""
+    from flip7ref.i18n import option_summary
+
     drv = browser
+    drv.get(server.url)
+    drv.execute_script("localStorage.clear(); sessionStorage.clear()")
+    drv.get(server.url)
+    wait_for(drv, "#start")
+    tie = (option_summary(load_edition("flip7"), "tie", "en"), option_summary(load_edition("flip7"), "tie", "de"))
+    assert tie[0] != tie[1] and drv.find_element(By.ID, "opt-tie").get_attribute("title") == tie[0]
+    box = drv.find_element(By.ID, "names")
+    box.clear()
+    box.send_keys("Ann\nAnn")
+    drv.find_element(By.CSS_SELECTOR, "#lang option[value='de']").click()
+    WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "opt-tie").get_attribute("title") == tie[1])
+    assert drv.find_element(By.ID, "names").get_attribute("value") == "Ann\nAnn"  # kept across the switch
+    assert drv.execute_script("return document.documentElement.lang") == "de"
+    touch(drv, "#start")
+    WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "msg").text)
+    assert drv.find_element(By.ID, "msg").text == "Zwei Spieler heißen „Ann“: gebt ihnen verschiedene Namen."
     gid = start_game(drv, server, names="Ann\nBob")
     assert drv.execute_script("return document.documentElement.lang") == "en"
     card(drv, "5")
@@ -835,7 +794,7 @@ def test_no_word_is_split_no_server_path_and_a_favicon(browser: WebDriver, serve
     heights = drv.execute_script("return [...document.querySelectorAll('table.pad thead th')].map((th) => th.offsetHeight)")
     assert max(heights) < 40, heights  # one line each
     page = drv.find_element(By.TAG_NAME, "body").text
-    assert str(data) not in page and ".json" not in page
+    assert str(data) not in page and not re.search(r"[\w-]\.json", page)  # no file's name ("Transcript (.json)" is a label)
     assert not re.search(r"\b(null|undefined)\b", page)  # no empty value shown as a word
     assert httpx.get(f"{server.base}/favicon.ico").status_code == 200
     icon = drv.execute_script("return document.querySelector('link[rel=icon]').href")
@@ -852,11 +811,11 @@ def _axe() -> str | None:
 
 
 def _too_small(drv: WebDriver) -> list[str]:
-    """Every visible control smaller than 44×44 px (a radio or checkbox counts its label)."""
+    """Every visible control smaller than 44×44 px (a radio, checkbox or file field counts its label)."""
     return drv.execute_script("""
         const out = [];
         for (const el of document.querySelectorAll('button, a[href], input, select, textarea, summary')) {
-          const target = (el.matches('input[type=radio], input[type=checkbox]') && el.closest('label')) || el;
+          const target = (el.matches('input[type=radio], input[type=checkbox], input[type=file]') && el.closest('label')) || el;
           const r = target.getBoundingClientRect();
           if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
           const name = el.id || el.className || el.tagName;

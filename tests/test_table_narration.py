@@ -23,6 +23,7 @@ from flip7ref import events
 from flip7ref.game import Game
 from flip7ref.spec import load_edition
 from flip7ref.state import Event
+from flip7ref.table.narration import _name_seats
 from flip7ref.table.session import LANGS, TableGame
 from flip7ref.text import describe
 
@@ -127,7 +128,7 @@ def test_every_event_has_a_template_in_every_language(tmp_path: Path, edition: s
             if key not in TEMPLATES[lang]:
                 missing.append(key)
                 continue
-            if text == tg._name_seats(english):
+            if text == _name_seats(english, tg.names):
                 bad.append(f"{key}: still English: {text}")
         if "{" in text or re.search(r"\bseats? \d", text):
             bad.append(f"{event.type}: unfilled: {text}")

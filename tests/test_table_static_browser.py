@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -29,7 +28,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-PHONE = (390, 844)
+STEP = 20  # seconds for a step answered by Pyodide
 BOOT = 180  # seconds for Pyodide to start (about 10-25 s on a loaded 2-core machine)
 
 
@@ -58,8 +57,18 @@ if _WHY is not None:
         raise RuntimeError(f"the static page's browser tests must run in CI, but {_WHY}")
     pytest.skip(f"static page browser tests skipped: {_WHY}", allow_module_level=True)
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+from browser_helpers import (  # noqa: E402
+    PHONE,
+    covering,
+    downloaded,
+    driver,
+    free_port,
+    tap,
+    touch,
+    version,
+    wait_for,
+    wait_listening,
+)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -78,12 +87,6 @@ ROUND: list[tuple[str, str | None]] = [
 ]  # fmt: skip
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The static folder, built by the command a user runs."""
@@ -100,18 +103,11 @@ class FileServer:
     """``python -m http.server`` on the folder (nothing of flip7ref runs in it)."""
 
     def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.proc = subprocess.Popen([sys.executable, "-m", "http.server", str(self.port), "-b", "127.0.0.1", "-d", str(folder)],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
         self.url = f"http://127.0.0.1:{self.port}/"
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("http.server did not start listening")
+        wait_listening(self.port, "http.server")
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -128,55 +124,23 @@ def files(site: Path) -> Iterator[FileServer]:
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[WebDriver]:
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'profile'}",
-        f"--window-size={PHONE[0]},{PHONE[1]}",
-    ):  # fmt: skip
-        opts.add_argument(flag)
-    drv = webdriver.Chrome(options=opts, service=Service(executable_path=CHROMEDRIVER))
-    drv.set_window_size(*PHONE)
-    (tmp_path / "downloads").mkdir()
-    drv.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path / "downloads")})
+    """A phone (touch events, its viewport) saving downloads to ``tmp_path / "downloads"``."""
+    drv = driver(tmp_path / "profile", PHONE, downloads=tmp_path / "downloads")
     yield drv
     drv.quit()
 
 
-def _version(drv: WebDriver) -> Any:
-    return drv.execute_script("return (typeof G !== 'undefined' && G) ? G.version : null")
-
-
-def wait_for(drv: WebDriver, css: str, timeout: float = 20) -> Any:
-    return WebDriverWait(drv, timeout).until(lambda d: d.find_element(By.CSS_SELECTOR, css))
-
-
-_LAST_TAP = {"at": 0.0}
-
-
-def tap(drv: WebDriver, css: str) -> None:
-    """Click an element and wait for the game's version to change (0.8 s after the last
-    tap at the soonest: the page takes a second tap within 0.6 s for a double tap)."""
-    wait = 0.8 - (time.monotonic() - _LAST_TAP["at"])
-    if wait > 0:
-        time.sleep(wait)
-    _LAST_TAP["at"] = time.monotonic()
-    before = _version(drv)
-    element = wait_for(drv, css)
-    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
-    WebDriverWait(drv, 20).until(lambda d: _version(d) != before)
+_version = version
 
 
 def play(drv: WebDriver, steps: list[tuple[str, str | None]]) -> None:
     for op, arg in steps:
         if op == "reveal":
-            tap(drv, f"button.card[data-card='{arg}']")
+            tap(drv, f"button.card[data-card='{arg}']", STEP)
         elif op == "act":
-            tap(drv, f"button.act[data-action='{arg}']")
+            tap(drv, f"button.act[data-action='{arg}']", STEP)
         else:
-            tap(drv, f"#{op}")
+            tap(drv, f"#{op}", STEP)
 
 
 def cut_network(drv: WebDriver, files: FileServer) -> None:
@@ -198,7 +162,7 @@ def load_and_cache(drv: WebDriver, files: FileServer) -> float:
 
 def start_game(drv: WebDriver) -> str:
     """Start a referee game of Ann, Bob and Cy from the start page; returns its id."""
-    box = wait_for(drv, "#names")
+    box = wait_for(drv, "#names", STEP)
     box.clear()
     box.send_keys("\n".join(NAMES))
     drv.find_element(By.CSS_SELECTOR, "input[name=mode][value='referee']").click()
@@ -226,16 +190,6 @@ def server_files(tmp: Path, steps: list[tuple[str, str | None]]) -> tuple[str, s
     return (folder / f"{gid}.json").read_text(encoding="utf-8"), client.get(f"/api/games/{gid}/scores.csv").text
 
 
-def downloaded(folder: Path, suffix: str, timeout: float = 20) -> Path:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = [p for p in folder.iterdir() if p.name.endswith(suffix) and not p.name.endswith(".crdownload")]
-        if found:
-            return found[0]
-        time.sleep(0.2)
-    raise AssertionError(f"no {suffix} file was downloaded")
-
-
 @pytest.mark.rules("F7-070", "F7-080", "F7-081", "F7-100", "F7-091")
 def test_offline_round_exports_the_server_transcript(browser: WebDriver, files: FileServer, tmp_path: Path) -> None:
     """Loaded once, then offline: a whole round, its transcript and CSV equal to the
@@ -255,7 +209,7 @@ def test_offline_round_exports_the_server_transcript(browser: WebDriver, files: 
     assert "Second Chance" in drv.find_element(By.ID, "log").text
     totals = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "#totals td")]
     assert totals == ["Total", "0", "26", "7"]
-    tap_export = wait_for(drv, "#export")
+    tap_export = wait_for(drv, "#export", STEP)
     drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", tap_export)
     tap_export.click()
     exported = downloaded(tmp_path / "downloads", ".json")
@@ -263,10 +217,11 @@ def test_offline_round_exports_the_server_transcript(browser: WebDriver, files: 
     text = exported.read_text(encoding="utf-8")
     server_text, server_csv = server_files(tmp_path, ROUND)
     assert text == server_text  # byte for byte the server's file
-    link = wait_for(drv, "#csv")  # a link to an /api address: answered in the browser, saved as a file
-    # clicked by script: at this scroll a cell of the score pad lies over the link (the tap
-    # geometry is the server-mode browser tests' subject; this one is about the download offline)
-    drv.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click()", link)
+    link = wait_for(drv, "#csv", STEP)  # a link to an /api address: answered in the browser, saved as a file
+    # tapped for real: scrolled to, the link shows above the dock (the round summary), not under it
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    assert covering(drv, link) is None
+    touch(drv, "#csv", timeout=STEP)
     csv = downloaded(tmp_path / "downloads", "-scores.csv")
     assert csv.read_bytes().decode("utf-8") == server_csv and server_csv.splitlines()[-1] == "total,0,26,7"
     data = json.loads(text)
@@ -282,13 +237,13 @@ def test_offline_round_exports_the_server_transcript(browser: WebDriver, files: 
     assert drv.find_element(By.ID, "seats").text == seats and _version(drv) == version == len(ROUND)  # the undo too
     # the exported file imports again as the same game, here and on the server
     drv.find_element(By.ID, "home").click()
-    wait_for(drv, "#import").send_keys(str(exported))
+    wait_for(drv, "#import", STEP).send_keys(str(exported))
     WebDriverWait(drv, 20).until(lambda d: "?game=" in d.current_url and gid not in d.current_url and _version(d) is not None)
     assert [e.text for e in drv.find_elements(By.CSS_SELECTOR, ".seat .line")] == lines
     assert [e.text for e in drv.find_elements(By.CSS_SELECTOR, "#totals td")] == totals
     imported = drv.current_url.split("?game=")[1]
     drv.find_element(By.ID, "home").click()  # no page load: the list of saved games is read again
-    wait_for(drv, f".open-saved[data-id='{imported}']").click()
+    wait_for(drv, f".open-saved[data-id='{imported}']", STEP).click()
     WebDriverWait(drv, 20).until(lambda d: d.current_url.endswith(f"?game={imported}") and _version(d) is not None)
     client = TestClient(create_app(tmp_path / "other-server"))
     r = client.post("/api/games/import", json={"transcript": data})

@@ -209,3 +209,70 @@ def test_refusal_templates_in_the_code_exist() -> None:
     for path in Path(wording.__file__).parent.glob("*.py"):
         used |= set(re.findall(r"""(?:say|_say|refusal)\((?:[\w.]+, )*"(\w+)\"""", path.read_text(encoding="utf-8")))
     assert used and used <= keys, used - keys
+
+
+@pytest.mark.rules("F7-100", "F7-050", "V-022", "V-036", "V-082")
+@pytest.mark.parametrize(
+    ("edition", "players", "options", "bounds"),
+    [
+        # 6..12 doubled by the one x2, +2 +4 +6 +8 +10, the Flip 7 bonus: (63 * 2) + 30 + 15
+        ("flip7", 3, {}, (0, 63 * 2 + 30 + 15)),
+        # two decks (19 players): two x2 (63 * 4) and two of each modifier (60)
+        ("flip7", 19, {}, (0, 63 * 4 + 60 + 15)),
+        # no raising modifier; Lucky 13 with a 13 counts two of the seven (default): 13+13+12+11+10+9+8 + 15
+        ("vengeance", 3, {}, (0, 76 + 15)),
+        # the two 13s count once: the 7 joins them (83 + 15)
+        ("vengeance", 3, {"lucky13_flip7": "once"}, (0, 83 + 15)),
+        # Brutal Mode: -2 -4 -6 -8 -10 and the -15 of a Flip 7 bonus given away
+        ("vengeance", 3, {"brutal": "true"}, (-30 - 15, 91)),
+    ],
+)
+def test_the_most_and_least_a_round_can_score_come_from_the_edition_table(
+    edition: str, players: int, options: dict[str, str], bounds: tuple[int, int]
+) -> None:
+    from flip7ref import Game
+    from flip7ref.table.record import round_bounds
+
+    assert round_bounds(Game(edition, players, options)) == bounds
+
+
+@pytest.mark.parametrize(
+    ("lang", "high", "negative"),
+    [
+        ("en", "Ann: 1500 points is more than one round can score in Flip 7. The most is 171: "
+               "a Flip 7 of 12 11 10 9 8 7 6 x2 +2 +4 +6 +8 +10, with its bonus.",
+         "Ben: -3 points is not possible: a round never scores below 0 in Flip 7."),
+        ("nl", "Ann: 1500 punten is meer dan één ronde in Flip 7 kan opleveren. Het meeste is 171: "
+               "een Flip 7 van 12 11 10 9 8 7 6 x2 +2 +4 +6 +8 +10, met de bonus.",
+         "Ben: -3 punten kan niet: een ronde levert in Flip 7 nooit minder dan 0 op."),
+        ("de", "Ann: 1500 Punkte sind mehr, als eine Runde in Flip 7 bringen kann. Höchstens 171: "
+               "ein Flip 7 aus 12 11 10 9 8 7 6 x2 +2 +4 +6 +8 +10, mit dem Bonus.",
+         "Ben: -3 Punkte gehen nicht: eine Runde bringt in Flip 7 nie weniger als 0."),
+        ("fr", "Ann : 1500 points, c'est plus qu'une manche ne peut rapporter dans Flip 7. Le maximum est 171 : "
+               "un Flip 7 de 12 11 10 9 8 7 6 x2 +2 +4 +6 +8 +10, avec sa prime.",
+         "Ben : -3 points n'est pas possible : une manche ne rapporte jamais moins de 0 dans Flip 7."),
+        ("no", "Ann: 1500 poeng er mer enn én runde kan gi i Flip 7. Mest er 171: "
+               "en Flip 7 av 12 11 10 9 8 7 6 ×2 +2 +4 +6 +8 +10, med bonusen.",
+         "Ben: -3 poeng går ikke: en runde gir aldri under 0 i Flip 7."),
+    ],
+)  # fmt: skip
+def test_a_score_pad_refuses_an_impossible_round_with_the_real_reason_in_the_games_language(
+    tmp_path: Path, lang: str, high: str, negative: str
+) -> None:
+    tg = TableGame.create(tmp_path, {"names": ["Ann", "Ben"], "mode": "manual", "lang": lang})
+    too_high = _refused(tg.enter_scores, tg.version, [1500, 0])
+    assert str(too_high) == high and too_high.rules == ("F7-100", "F7-050")
+    assert str(_refused(tg.enter_scores, tg.version, [0, -3])) == negative
+    tg.enter_scores(tg.version, [171, 0])  # the most is possible
+    assert tg.manual == [[171, 0]]
+
+
+def test_create_game_refusals_are_in_the_start_pages_language(tmp_path: Path) -> None:
+    def refused(lang: str, **fields: Any) -> str:
+        return str(_refused(TableGame.create, tmp_path, {"names": ["Ann", "Ben"], "lang": lang, **fields}))
+
+    assert refused("de", names=["Ann", "Ann"]) == "Zwei Spieler heißen „Ann“: gebt ihnen verschiedene Namen."
+    assert refused("fr", names=[]) == "Entrez les noms des joueurs, un par ligne."
+    assert refused("no", options={"target_score": "0"}) == "target_score: «0» går ikke: skriv et heltall fra 1 til 10000."
+    assert refused("nl", options={"tie": "coin"}) == "tie: „coin” is geen van de keuzes (Nog een ronde, Gedeelde winst)."
+    assert not list(tmp_path.iterdir())

@@ -129,7 +129,7 @@ def add_lang(p: argparse.ArgumentParser, default: str | None = "en") -> None:
     """
     from ..text import LANGS
 
-    p.add_argument("--lang", default=default, choices=LANGS, help=f"language of card names (default {default or 'en'})")
+    p.add_argument("--lang", default=default, choices=LANGS, help=f"language of card names and texts (default {default or 'en'})")
 
 
 def add_strategy(p: argparse.ArgumentParser, workers: bool = True) -> None:

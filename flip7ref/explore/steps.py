@@ -10,11 +10,31 @@ import attrs
 from ..conformance import Case
 from ..frames import DECISION_KINDS
 from ..game import Game
+from ..i18n import rule_text
 from ..replay import load_transcript, replay, step_event_rules
 from ..spec import Edition, load_edition
 from ..state import CHANCE, TERMINAL, Event, State
 from ..text import card_name, describe
 from .runs import Run, run_case
+
+SEAT = {"en": "seat {n}", "nl": "stoel {n}", "de": "Platz {n}", "fr": "siège {n}", "no": "plass {n}"}
+"""A seat in the words of each language of ``--lang`` (the event lines of `walk`)."""
+DRAWN = {"en": "card drawn: {card}", "nl": "kaart gedraaid: {card}", "de": "Karte aufgedeckt: {card}",
+         "fr": "carte retournée : {card}", "no": "kort snudd: {card}"}  # fmt: skip
+CITED = {"en": "Rules cited:", "nl": "Genoemde regels:", "de": "Genannte Regeln:", "fr": "Règles citées :",
+         "no": "Regler som er nevnt:"}  # fmt: skip
+
+
+def event_line(event: Event, game: Game, lang: str) -> str:
+    """One event of ``game`` in words in ``lang``: English from `flip7ref.text.describe`,
+    another language from the table's event texts (`flip7ref.table.narration.tell`, the
+    same words the table page shows), each seat called as `SEAT` says."""
+    if lang not in SEAT or lang == "en":
+        return describe(event, game, lang)
+    from ..table.narration import tell  # the table's words, without its web extra
+
+    names = [SEAT[lang].format(n=i) for i in range(game.players)]
+    return tell(event, game, lang, names)
 
 
 @attrs.frozen
@@ -47,7 +67,8 @@ def walk(states: Sequence[State], moves: Sequence[str], lang: str = "en") -> lis
         states: consecutive states, the starting position first.
         moves: the move leading to each state after the first (``len(states) - 1`` of them;
             ``"chance CARD"`` for a card drawn).
-        lang: language of card names (``en``, ``nl``, ``de``, ``fr``, ``no``).
+        lang: language of card names and event lines (``en``, ``nl``, ``de``, ``fr``,
+            ``no``; `event_line`).
 
     Returns:
         The steps; step 0 (the starting position's own events) only when it has events.
@@ -59,7 +80,7 @@ def walk(states: Sequence[State], moves: Sequence[str], lang: str = "en") -> lis
 
     def lines(events: Iterable[Event]) -> tuple[tuple[str, tuple[str, ...]], ...]:
         events = tuple(events)
-        return tuple((describe(e, game, lang), rids) for e, rids in zip(events, step_event_rules(events, edition), strict=True))
+        return tuple((event_line(e, game, lang), rids) for e, rids in zip(events, step_event_rules(events, edition), strict=True))
 
     steps = []
     if states[0].events():
@@ -67,7 +88,12 @@ def walk(states: Sequence[State], moves: Sequence[str], lang: str = "en") -> lis
     for i, (before, after, move) in enumerate(zip(states[:-1], states[1:], moves, strict=True), start=1):
         rules: tuple[str, ...] = ()
         if move.startswith("chance "):
-            words = f"card drawn: {card_name(game, move.removeprefix('chance '), lang)}"
+            words = DRAWN.get(lang, DRAWN["en"]).format(card=card_name(game, move.removeprefix("chance "), lang))
+        elif lang in SEAT and lang != "en":  # the table's words for a decision (flip7ref.table.wording)
+            from ..table.wording import choices, move_words
+
+            names = [SEAT[lang].format(n=i) for i in range(game.players)]
+            words = f"{names[before.current_player]}: {move_words(before, move, names, lang)} ({choices(before, names, lang)})"
         else:
             kind, card = before.pending()
             template = DECISION_KINDS.get(kind) or "decides {move}"  # a primitive's kind brings its words
@@ -118,14 +144,14 @@ def _position(state: State, lang: str) -> None:
     print(f"  draw pile, top first: {shown or '—'}")
 
 
-def _legend(edition: Edition, cited: Sequence[str]) -> None:
+def _legend(edition: Edition, cited: Sequence[str], lang: str = "en") -> None:
+    """Print the rules cited, in ``lang`` (`flip7ref.i18n.rule_text`, English where a text is missing)."""
     if not cited:
         return
     print()
-    print("Rules cited:")
+    print(CITED.get(lang, CITED["en"]))
     for rid in cited:
-        rule = edition.rules.get(rid)
-        print(f"  {rid}  {rule.text if rule else '(not in the catalogue)'}")
+        print(f"  {rid}  {rule_text(edition, rid, lang) or '(not in the catalogue)'}")
 
 
 def explain_case(case: Case, lang: str = "en") -> int:
@@ -133,7 +159,7 @@ def explain_case(case: Case, lang: str = "en") -> int:
 
     Args:
         case: a conformance case.
-        lang: language of card names.
+        lang: language of card names, event lines and rule texts (`walk`, `_legend`).
 
     Returns:
         0 when the reference plays the case to its end, 1 when an action is not legal
@@ -166,7 +192,7 @@ def explain_case(case: Case, lang: str = "en") -> int:
             print(f"  {name:<18} {value:>4}" + (f"  [{', '.join(rules)}]" if rules else ""))
         print(f"score {run.observed['score']}{' (Flip 7)' if run.observed.get('flip7') else ''}")
         _report_check(run)
-        _legend(edition, list(dict.fromkeys(cited)))
+        _legend(edition, list(dict.fromkeys(cited)), lang)
         return 0
     if case["kind"] == "perft" and not run.stopped:
         obs = run.observed
@@ -187,7 +213,7 @@ def explain_case(case: Case, lang: str = "en") -> int:
         print(f"Stopped: {run.stopped}")
     print(f"Now: {_where(run.states[-1])}.")
     _report_check(run)
-    _legend(edition, cited)
+    _legend(edition, cited, lang)
     return 1 if run.stopped else 0
 
 
@@ -206,7 +232,7 @@ def explain_transcript(path: str, lang: str = "en") -> int:
     Args:
         path: a transcript file (``spec/schema/transcript.schema.json``), e.g. written by
             ``flip7ref trace --transcript``.
-        lang: language of card names.
+        lang: language of card names, event lines and rule texts (`walk`, `_legend`).
 
     Returns:
         0 when the reference agrees with the whole transcript, 1 at the first divergence
@@ -235,5 +261,5 @@ def explain_transcript(path: str, lang: str = "en") -> int:
             print(f"rules involved: {', '.join(result.rules)}")
         cited = list(dict.fromkeys([*cited, *result.rules]))
     print(f"Now: {_where(final)}.")
-    _legend(edition, cited)
+    _legend(edition, cited, lang)
     return 0 if result.agrees else 1

@@ -22,7 +22,8 @@ from ..game import Game
 from ..replay import _checkpoint, load_transcript, parse_json, rules_at
 from ..state import CHANCE, game_end
 from ..textfiles import read_text_file
-from .record import GAME_ID, LANGS, MODES, TableError, TableRecord, check_names, round_problem
+from .record import GAME_ID, LANGS, MODES, TableError, TableRecord, problem_text, round_problem
+from .wording import check_names
 
 MAX_META_BYTES = 4 * 1024 * 1024
 """The largest ``.table.json`` read (one holds names, options and round scores: a few KiB)."""
@@ -290,7 +291,7 @@ class Resuming(TableRecord):
                     raise bad(f"{key}/{i}", f"a list of {len(names)} whole numbers")
                 problem = round_problem(game, row)  # the checks of a round typed in (enter_scores)
                 if problem is not None:
-                    raise SpecError(str(meta_path), f"{key}/{i}", "", problem=problem)
+                    raise SpecError(str(meta_path), f"{key}/{i}", "", problem=problem_text(row, problem))
                 if key == "rounds" and target and game_end(game, [sum(r[j] for r in target) for j in range(len(names))])[1]:
                     raise SpecError(str(meta_path), f"{key}/{i}", "", problem="a round after the game is over")
                 target.append(list(row))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..game import Game
@@ -15,17 +16,6 @@ from .record import TableRecord
 
 class Narration(TableRecord):
     """Describing events for the page: `describe`, `template_key`."""
-
-    def _name_seats(self, text: str) -> str:
-        def name(m: re.Match[str]) -> str:
-            seat = int(m.group(1))
-            return self.names[seat] if seat < len(self.names) else m.group(0)
-
-        def names(m: re.Match[str]) -> str:
-            seats = [int(x) for x in m.group(1).split(", ")]
-            return ", ".join(self.names[s] for s in seats) if all(s < len(self.names) for s in seats) else m.group(0)
-
-        return re.sub(r"\bseat (\d+)\b", name, re.sub(r"\bseats (\d+(?:, \d+)*)\b", names, text))
 
     def describe(self, event: Event) -> str:
         """One readable line for an event, with the players' names, in the game's
@@ -54,33 +44,53 @@ class Narration(TableRecord):
         return t
 
     def _describe(self, event: Event, game: Game) -> str:
-        texts = _event_texts().get(self.lang, {})
-        key = self.template_key(event, game)
-        if any(k in ("count", "cards") and v == 1 for k, v in event.data) and f"{key}/one" in texts:
-            key += "/one"  # the singular: "1 kaart", not "1 kaarten"
-        template = texts.get(key)
-        if template is None:
-            return self._name_seats(describe(event, game, self.lang))
-        values: dict[str, str] = {}
-        for key, value in event.data:
-            if key in ("seat", "target", "by", "first", "second", "dealer") and isinstance(value, int):
-                values[key] = self.names[value] if 0 <= value < len(self.names) else str(value)
-            elif key in ("card", "via", "shield", "first_card", "second_card", "reason") and isinstance(value, str):
-                values[key] = card_name(game, value, self.lang) if value in game.codes else value
-            elif key in ("winners", "leaders"):
-                values[key] = ", ".join(self.names[w] for w in value)
-            elif key == "cards" and isinstance(value, tuple):
-                values[key] = ", ".join(card_name(game, c, self.lang) for c in value)
-            elif key == "points" and isinstance(value, int):
-                values[key] = f"{value:+d}"
-            elif isinstance(value, tuple):
-                values[key] = ", ".join(map(str, value))
-            else:
-                values[key] = str(value)
-        try:
-            return template.format(**values)
-        except (KeyError, IndexError):
-            return self._name_seats(describe(event, game, self.lang))
+        return tell(event, game, self.lang, self.names)
+
+
+def _name_seats(text: str, names: Sequence[str]) -> str:
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        return names[seat] if seat < len(names) else m.group(0)
+
+    def several(m: re.Match[str]) -> str:
+        seats = [int(x) for x in m.group(1).split(", ")]
+        return ", ".join(names[s] for s in seats) if all(s < len(names) for s in seats) else m.group(0)
+
+    return re.sub(r"\bseat (\d+)\b", name, re.sub(r"\bseats (\d+(?:, \d+)*)\b", several, text))
+
+
+def tell(event: Event, game: Game, lang: str, names: Sequence[str]) -> str:
+    """One readable line for ``event`` of ``game`` in ``lang``, each seat called by
+    ``names`` (seat 0 first): the template of ``static/events.json`` for the language
+    (`Narration.template_key`), else English (:func:`flip7ref.text.describe`) with the
+    names put in.  Raises nothing for an event of the game."""
+    texts = _event_texts().get(lang, {})
+    key = Narration.template_key(event, game)
+    if any(k in ("count", "cards") and v == 1 for k, v in event.data) and f"{key}/one" in texts:
+        key += "/one"  # the singular: "1 kaart", not "1 kaarten"
+    template = texts.get(key)
+    if template is None:
+        return _name_seats(describe(event, game, lang), names)
+    values: dict[str, str] = {}
+    for key, value in event.data:
+        if key in ("seat", "target", "by", "first", "second", "dealer") and isinstance(value, int):
+            values[key] = names[value] if 0 <= value < len(names) else str(value)
+        elif key in ("card", "via", "shield", "first_card", "second_card", "reason") and isinstance(value, str):
+            values[key] = card_name(game, value, lang) if value in game.codes else value
+        elif key in ("winners", "leaders"):
+            values[key] = ", ".join(names[w] if 0 <= w < len(names) else str(w) for w in value)
+        elif key == "cards" and isinstance(value, tuple):
+            values[key] = ", ".join(card_name(game, c, lang) for c in value)
+        elif key == "points" and isinstance(value, int):
+            values[key] = f"{value:+d}"
+        elif isinstance(value, tuple):
+            values[key] = ", ".join(map(str, value))
+        else:
+            values[key] = str(value)
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError):
+        return _name_seats(describe(event, game, lang), names)
 
 
 @functools.cache

@@ -45,9 +45,9 @@ from ..state import CHANCE, State
 from ..text import card_name
 from .corrections import mover, receiver, replay_keeping, step_summary
 from .files import Resuming, atomic_write, meta_file, new_game_id, saved_games, valid_id
-from .record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, check_names, round_problem
+from .record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, round_problem
 from .views import Views, edition_catalogue
-from .wording import choices, move_words, refusal, say
+from .wording import check_names, choices, move_words, option_refusal, refusal, say, score_refusal
 
 
 class TableGame(Views, Resuming):
@@ -84,6 +84,10 @@ class TableGame(Views, Resuming):
         unknown = set(request) - {"edition", "names", "dealer", "mode", "options", "seed", "lang"}
         if unknown:
             raise TableError(f"unknown field {sorted(unknown)[0]!r} (expected edition, names, dealer, mode, options, seed, lang)")
+        lang = request.get("lang", "en")
+        if lang not in LANGS:
+            raise TableError(f"lang: expected one of {', '.join(LANGS)}")
+        lang = str(lang)  # the language of the refusals below, which a player can cause
         edition = request.get("edition", "flip7")
         if not isinstance(edition, str) or edition not in ("flip7", "vengeance"):
             raise TableError("edition: expected 'flip7' or 'vengeance'")
@@ -91,27 +95,27 @@ class TableGame(Views, Resuming):
         if mode not in MODES:
             raise TableError(f"mode: expected one of {', '.join(MODES)}")
         ed = load_edition(edition)
-        names = check_names(request.get("names"), max(1, int(ed.thresholds.get("min_players", 1))))
+        names = check_names(request.get("names"), max(1, int(ed.thresholds.get("min_players", 1))), lang)
         options = request.get("options") or {}
         if not isinstance(options, dict) or not all(type(v) in (str, int) for v in options.values()):
             raise TableError("options: expected an object of option names to readings")
+        for name, value in options.items():
+            if name in ed.options:
+                option_refusal(ed, name, value, lang)
         game = Game(ed, len(names), options)
         dealer = request.get("dealer", 0)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(names):
-            raise TableError(f"dealer: expected a seat 0..{len(names) - 1}")
+            raise TableError(say(lang, "dealer_bad", n=len(names)))
         seed = request.get("seed")
         if mode == "dealer":
             if seed is None or seed == "":
                 seed = secrets.randbelow(10**9)
             if isinstance(seed, bool) or not isinstance(seed, (int, str)) or (isinstance(seed, str) and len(seed) > 64):
-                raise TableError("seed: expected a whole number or a word")
+                raise TableError(say(lang, "seed_bad"))
             if isinstance(seed, str) and re.fullmatch(r"[0-9]+", seed.strip()):  # not isdigit(): '²' is one
                 seed = int(seed.strip())
         else:
             seed = None
-        lang = request.get("lang", "en")
-        if lang not in LANGS:
-            raise TableError(f"lang: expected one of {', '.join(LANGS)}")
         gid = new_game_id()
         while (folder / f"{gid}.table.json").exists() or (folder / f"{gid}.json").exists():
             gid = new_game_id()  # two games started in the same second with the same letters
@@ -481,7 +485,7 @@ class TableGame(Views, Resuming):
         self._check_version(version)
         self._not_manual()
         if self.state.is_terminal():
-            raise TableError("the game is over", rules_at(self.state))
+            raise self._say("game_over", rules_at(self.state))
         rounds = [list(r["scores"]) for r in self.score_pad()["rounds"]]
 
         def switch() -> None:
@@ -526,15 +530,15 @@ class TableGame(Views, Resuming):
         """
         self._check_version(version)
         if self.mode != "manual":
-            raise TableError("round scores are typed in only on a manual score pad")
+            raise self._say("pad_only")
         if self.manual_winners()[1]:
             raise self._say("game_over", ("F7-120",) if "F7-120" in self.game.edition.rules else ("V-073",))
         n = len(self.names)
         if not (isinstance(scores, list) and len(scores) == n and all(type(v) is int for v in scores)):
-            raise TableError(f"scores: expected {n} whole numbers, seat 0 first")
-        why = round_problem(self.game, scores)
-        if why is not None:
-            raise TableError(f"scores: {why}")
+            raise self._say("score_count", n=n)
+        problem = round_problem(self.game, scores)
+        if problem is not None:
+            raise score_refusal(self.game, self.lang, self.names, scores, problem)
         self._commit_manual([*self.manual, list(scores)], [])
 
 

@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from ..edition import OptionSpec, Reading
+from ..errors import OptionError
+from ..game import Game
 from ..i18n import dispute_question, option_summary, reading_name, reading_summary, rule_text
 from ..spec import Edition
 from ..state import State
 from ..text import card_name
-from .record import TableError
+from .record import MAX_NAME, MAX_PLAYERS, TableError, best_line
 
 
 @functools.cache
@@ -110,3 +112,69 @@ def reading_view(edition: Edition, option: OptionSpec, reading: Reading, lang: s
         "label": reading_name(edition, option.name, reading.name, lang),
         "summary": reading_summary(edition, option.name, reading.name, lang),
     }
+
+
+def option_refusal(edition: Edition, name: str, value: object, lang: str) -> None:
+    """Check one option the start page sends (``name`` is an option of ``edition``).
+
+    Raises:
+        TableError: ``value`` is not one of the option's readings nor, for an option
+            that takes a number, a whole number in its range: in words for players.
+    """
+    spec = edition.options[name]
+    try:
+        spec.coerce(value)
+    except OptionError:
+        labels = ", ".join(reading_name(edition, name, r.name, lang) or r.name for r in spec.readings)
+        if spec.integer is None:
+            raise TableError(say(lang, "option_bad", option=name, value=value, choices=labels)) from None
+        low, high = spec.integer
+        if high is None:
+            raise TableError(say(lang, "option_number_open", option=name, value=value, low=low, choices=labels)) from None
+        raise TableError(say(lang, "option_number", option=name, value=value, low=low, high=high, choices=labels)) from None
+
+
+def score_refusal(
+    game: Game, lang: str, names: Sequence[str], scores: Sequence[int], problem: tuple[int, int, int]
+) -> TableError:
+    """The refusal of a round's scores on a score pad that no round can score
+    (`flip7ref.table.record.round_problem`'s ``(seat, low, high)``), in words for players:
+    whose score, and the most (the best line the deck allows, its cards named) or the
+    least a round can score."""
+    seat, low, high = problem
+    who = names[seat] if 0 <= seat < len(names) else str(seat)
+    value, title = scores[seat], game.edition.title
+    if value > high:
+        line, made = best_line(game)
+        cards = " ".join(card_name(game, game.card_ids[c], lang) for c in line)
+        key = "score_high_flip7" if made and game.adds_flip7_bonus else "score_high"
+        return refusal(lang, game.edition, key, _score_rules(game), name=who, value=value, game=title, high=high, cards=cards)
+    if low == 0:
+        return refusal(lang, game.edition, "score_negative", _score_rules(game), name=who, value=value, game=title)
+    return refusal(lang, game.edition, "score_low", _score_rules(game), name=who, value=value, game=title, low=low)
+
+
+def _score_rules(game: Game) -> tuple[str, ...]:
+    """The rules of a round's score in ``game``'s edition (F7-100.., V-060)."""
+    wanted = ("F7-100", "F7-050", "V-060", "V-022", "V-082")
+    return tuple(r for r in wanted if r in game.edition.rules)
+
+
+def check_names(names: object, low: int, lang: str = "en") -> list[str]:
+    """The players' names, cleaned (spaces squeezed, at most `MAX_NAME` characters), seat 0
+    first: ``low`` to `MAX_PLAYERS` of them, none empty, no two alike.
+
+    Raises:
+        TableError: what is wrong, in words for players in ``lang`` (``static/words.json``).
+    """
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise TableError(say(lang, "names_missing"))
+    clean = [" ".join(n.split())[:MAX_NAME] for n in names]
+    if not low <= len(clean) <= MAX_PLAYERS:
+        raise TableError(say(lang, "names_count", low=low, high=MAX_PLAYERS, n=len(clean)))
+    if any(not n for n in clean):
+        raise TableError(say(lang, "names_empty"))
+    same = next((n for i, n in enumerate(clean) if n in clean[:i]), None)
+    if same is not None:
+        raise TableError(say(lang, "names_same", name=same))
+    return clean

@@ -111,18 +111,30 @@ function typing() { const a = document.activeElement; return !!a && (a.matches("
 
 // ---------------------------------------------------------------- start page
 
-async function startPage() {
+// The start page in another language: the texts from the server (option summaries, reading
+// names) are fetched again in it; what was typed or chosen stays, also while it loads.
+async function switchStartLanguage(lang, keep) {
+  LANG = lang;
+  localStorage.setItem("flip7ref-lang", LANG);
+  try { META = await api(withToken("/api/meta?lang=" + encodeURIComponent(LANG))); } catch (err) { say(err.message); }
+  if (LANG === lang) startPage(keep());  // not when another switch came since
+}
+
+async function startPage(kept) {
+  kept = kept || {};
   document.documentElement.lang = LANG;
   document.getElementById("title").textContent = t("title");
   const app = document.getElementById("app");
   app.replaceChildren();
-  const langSel = h("select", { id: "lang", onchange: (e) => { LANG = e.target.value; localStorage.setItem("flip7ref-lang", LANG); startPage(); } },
+  const keep = () => ({ edition: edSel.value, names: names.value, mode: form.querySelector("input[name=mode]:checked").value, seed: seed.value,
+    dealer: dealerSel.value, options: Object.fromEntries([...optBox.querySelectorAll("[data-option]")].map((el) => [el.dataset.option, el.value])) });
+  const langSel = h("select", { id: "lang", onchange: (e) => switchStartLanguage(e.target.value, keep) },
     META.langs.map((l) => h("option", { value: l, selected: l === LANG }, META.texts[l] && META.texts[l].lang_name || l)));
-  const wanted = params.get("edition") || "flip7";
+  const wanted = kept.edition || params.get("edition") || "flip7";
   const edSel = h("select", { id: "edition", name: "edition" },
     META.editions.map((e) => h("option", { value: e.id, selected: e.id === wanted }, e.title)));
   const optBox = h("div", { id: "options" });
-  const names = h("textarea", { id: "names" }, "Ann\nBob\nCy");
+  const names = h("textarea", { id: "names" }, kept.names !== undefined ? kept.names : "Ann\nBob\nCy");
   const dealerSel = h("select", { id: "dealer" });
   const refreshDealers = () => {
     const list = names.value.split("\n").map((s) => s.trim()).filter(Boolean);
@@ -130,10 +142,11 @@ async function startPage() {
   };
   names.addEventListener("input", refreshDealers);
   refreshDealers();
+  if (kept.dealer) dealerSel.value = kept.dealer;
   const renderOptions = () => {
     const ed = META.editions.find((e) => e.id === edSel.value);
     optBox.replaceChildren(...ed.options.map((o) => {
-      const chosen = params.get("o." + o.name);
+      const chosen = (kept.options && kept.edition === edSel.value && kept.options[o.name]) || params.get("o." + o.name);
       if (o.integer) {  // a whole number, or one of the named readings
         const box = h("input", { "data-option": o.name, id: "opt-" + o.name, title: o.summary, list: "list-" + o.name,
           value: chosen || String(o.default), autocomplete: "off" });
@@ -150,8 +163,8 @@ async function startPage() {
   edSel.addEventListener("change", renderOptions);
   renderOptions();
   const modes = ["referee", "dealer", "manual"].map((m) =>
-    h("label", { class: "radio" }, h("input", { type: "radio", name: "mode", value: m, checked: m === "referee" }), " ", t(m === "dealer" ? "dealer_mode" : m)));
-  const seed = h("input", { id: "seed", type: "text", inputmode: "numeric" });
+    h("label", { class: "radio" }, h("input", { type: "radio", name: "mode", value: m, checked: m === (kept.mode || "referee") }), " ", t(m === "dealer" ? "dealer_mode" : m)));
+  const seed = h("input", { id: "seed", type: "text", inputmode: "numeric", value: kept.seed || null });
   const form = h("form", { class: "start", onsubmit: async (e) => {
     e.preventDefault();
     const options = {};
@@ -183,6 +196,33 @@ async function startPage() {
           " " + (g.names || []).join(", ") + " — " + g.edition + ", " + g.mode + " — " + (g.created || g.id))))
     : h("p", { class: "muted" }, t("none_saved"));
   app.append(form, h("h2", {}, t("saved")), saved);
+  if (!STANDALONE) app.append(importBox());  // the static build has its own bar (standalone.js)
+}
+
+// A saved game's files brought in: its transcript (.json), with or without its .table.json
+// (a score pad has only that one), saved under a new id; the same files the static build exports.
+function importBox() {
+  const input = h("input", { type: "file", id: "import", accept: ".json,application/json", multiple: true, onchange: async () => {
+    const body = {};
+    for (const file of input.files) {
+      let data;
+      try { data = JSON.parse(await file.text()); } catch (err) { say(t("not_json", { file: file.name })); input.value = ""; return; }
+      if (data && typeof data === "object" && Array.isArray(data.steps)) body.transcript = data; else body.table = data;
+    }
+    input.value = "";
+    try {
+      const res = await api("/api/games/import", body);
+      go(gameHref(res.id, TOKEN ? res.token : ""));
+    } catch (err) { say(err.message); }
+  } });
+  return h("p", {}, h("label", { class: "button import", for: "import" }, t("import_game"), input));
+}
+
+function exportLinks() {
+  // the files of this game, as saved: to keep, or to import on another server or in the static page
+  if (STANDALONE) return null;  // standalone.js offers them in its bar
+  const file = (name, key, id) => h("a", { class: "button", id, download: true, href: withToken("/api/games/" + G.id + "/" + name) }, t(key));
+  return [G.mode !== "manual" ? file("transcript.json", "export_transcript", "export") : null, file("table.json", "export_table", "export-table")];
 }
 
 async function openSaved(id) {
@@ -372,7 +412,7 @@ function padBox() {
     } }, h("h2", {}, t("scores_round")), G.names.map((n, i) => h("label", { class: "score", for: "score-" + i }, n, inputs[i])),
       h("button", { type: "submit", class: "primary", id: "add-round" }, t("add_round"))));
   }
-  box.append(h("p", {}, h("a", { class: "button", href: withToken("/api/games/" + G.id + "/scores.csv"), id: "csv" }, t("csv"))));
+  box.append(h("p", {}, h("a", { class: "button", href: withToken("/api/games/" + G.id + "/scores.csv"), id: "csv" }, t("csv")), exportLinks()));
   return box;
 }
 
@@ -519,14 +559,39 @@ function render(view, same) {
     if (el) el.focus({ preventScroll: true });
   }
   drawnAt = performance.now();
+  padForDock();
   wakeLock();
 }
 
-// keep the screen awake during a game (where the browser has the Wake Lock API)
+// The dock (the turn's controls, the round summary) stays over the bottom of the screen: the
+// page's scroll padding is its height, so that a link scrolled to or a control focused by
+// the keyboard is shown above the dock, never under it (the score pad's CSV link on a phone).
+const dockSize = typeof ResizeObserver !== "undefined" ? new ResizeObserver(() => padForDock()) : null;
+function padForDock() {
+  const dock = document.getElementById("dock");
+  document.documentElement.style.scrollPaddingBottom = dock ? Math.ceil(dock.getBoundingClientRect().height) + 8 + "px" : "";
+  if (dockSize && dock !== watchedDock) { dockSize.disconnect(); watchedDock = dock; if (dock) dockSize.observe(dock); }
+}
+let watchedDock = null;
+
+// keep the screen awake during a game (where the browser has the Wake Lock API), and let it
+// sleep again when the game is over or the page leaves the game
 let lock = null;
+let locking = false;
 async function wakeLock() {
-  if (lock || !G || G.finished || !("wakeLock" in navigator) || document.hidden) return;
-  try { lock = await navigator.wakeLock.request("screen"); lock.addEventListener("release", () => { lock = null; }); } catch (e) { lock = null; }
+  if (!G || G.finished) {
+    const held = lock;
+    lock = null;
+    if (held) { try { await held.release(); } catch (e) { /* already released */ } }
+    return;
+  }
+  if (lock || locking || !("wakeLock" in navigator) || document.hidden) return;
+  locking = true;
+  try {
+    const got = await navigator.wakeLock.request("screen");
+    got.addEventListener("release", () => { if (lock === got) lock = null; });
+    if (!G || G.finished) got.release(); else lock = got;  // the game ended while asking
+  } catch (e) { lock = null; } finally { locking = false; }
 }
 document.addEventListener("visibilitychange", () => { if (!document.hidden) wakeLock(); });
 
@@ -565,6 +630,7 @@ document.addEventListener("focusout", () => setTimeout(() => { if (waiting && !t
 
 async function route(loaded) {
   G = null;
+  wakeLock();  // no game on this page (yet): the screen may sleep
   const gid = pageGameId();
   // the static build moves between pages without a page load: the list of saved games is read again
   if (STANDALONE && !gid && loaded !== true) { try { META = await api("/api/meta?lang=" + encodeURIComponent(LANG)); } catch (err) { say(err.message); } }
