@@ -64,6 +64,12 @@ def flip7_count(game: Game, line: Sequence[int]) -> int:
     return distinct_numbers(game, line)
 
 
+def past_flip7(game: Game, line: Sequence[int]) -> bool:
+    """Whether ``line`` holds more counted numbers than a Flip 7 needs (F7-050, V-022): no
+    line reaches that, as the round ends at the Flip 7. Raises nothing."""
+    return flip7_count(game, line) > game.flip7_distinct
+
+
 def holds_seven(game: Game, line: Sequence[int]) -> bool:
     """Whether ``line`` holds the seven counted numbers of a Flip 7 (`flip7_count` reaches
     the edition's ``flip7_distinct``; F7-050, V-022, D-V-03), whether or not they make one:

@@ -18,7 +18,7 @@ from .errors import CardError, OptionError
 from .game import Game
 from .lines import distinct_numbers as distinct_numbers  # re-exported: their home was this module
 from .lines import flip7_count as flip7_count
-from .lines import flip7_line, repeat_allowed, same_rank
+from .lines import flip7_line, holds_seven, past_flip7, repeat_allowed, same_rank
 from .model import MODIFIER, NUMBER, Player, Status
 
 
@@ -200,7 +200,7 @@ def score_cards(game: Any, cards: Any) -> ScoreBreakdown:
             if r in seen and not _duplicate_allowed(game, line=codes, rank=r):
                 raise CardError(f"line holds number {r} twice ({seen[r]!r} and {name!r}): that player would have busted")
             seen.setdefault(r, name)
-    if flip7_count(game, codes) > game.flip7_distinct:
+    if past_flip7(game, codes):
         raise CardError(f"line holds more than {game.flip7_distinct} numbers: the round ends at a Flip 7")
     for c in set(codes):
         have = codes.count(c)
@@ -308,3 +308,53 @@ def flip7_terms(game: Game, seat: int, busted: bool, flip7: int | None, bonus_to
     made = flip7 == seat
     bonus = (made and penalised is None) or (game.flip7_bonus_to == "all-non-busted" and flip7 is not None and not busted)
     return made, bonus, game.flip7_bonus if seat == penalised else 0
+
+
+def best_line(game: Game) -> tuple[list[int], bool]:
+    """``(line, flip7)``: the line of card codes (a list of ints) that scores the most in
+    one round of ``game`` (see `round_bounds`), and whether it is a Flip 7 (F7-050, V-022,
+    V-036). Raises nothing."""
+    counts: dict[int, int] = {}
+    for code in game.deck:
+        counts[code] = counts.get(code, 0) + 1
+    by_rank: dict[int, list[int]] = {}
+    for code in sorted(counts, key=lambda c: "wipe_on_enter" in game.traits[c]):  # an Unlucky 7 last
+        if game.category[code] == NUMBER:
+            by_rank.setdefault(game.rank[code], []).append(code)
+    line: list[int] = []
+    for rank in sorted(by_rank, reverse=True):
+        codes = by_rank[rank]
+        pair = next((c for c in codes if "pair_allowed" in game.traits[c]), None)
+        other = next((c for c in codes if c != pair or counts[c] > 1), None) if pair is not None else None
+        for card in [codes[0]] if pair is None or other is None else [pair, other]:
+            trial = [*line, card]
+            if past_flip7(game, trial):
+                break
+            line = trial
+    made = holds_seven(game, line)
+    for op in ("multiply", "add"):  # ×2 first, as a player reads a line
+        for code, n in counts.items():
+            mod = game.modifier[code]
+            if game.category[code] == MODIFIER and mod is not None and mod[0] == op and mod[1] > (1 if op == "multiply" else 0):
+                line.extend([code] * n)
+    return line, made
+
+
+def round_bounds(game: Game) -> tuple[int, int]:
+    """``(low, high)``: the fewest and the most points one seat can score in one round of
+    ``game``, worked out from its edition table and options (not a fixed number).
+
+    ``high`` is the score (`flip7ref.scoring.score_line`, the edition's own pipeline) of
+    the best line the deck allows: the highest number ranks a line can hold (one card a
+    rank, two where a ``pair_allowed`` card lets a pair lie together, V-036) up to the
+    seven counted numbers of a Flip 7 (F7-050, V-022, D-V-03), with every copy of each
+    raising modifier (+N, ×N) in the deck and the Flip 7 bonus: 171 in Flip 7 (6 to 12
+    doubled, +2 to +10, +15), 91 in Vengeance (98 where the two 13s count once).  ``low`` is 0, or, where a score can be
+    negative (Brutal Mode's choice, V-082, or negative modifiers without the floor at
+    zero), every negative modifier of the deck less the Flip 7 bonus given away."""
+    line, made = best_line(game)
+    negatives = sum(m[1] for code in game.deck if (m := game.modifier[code]) is not None and m[0] == "add" and m[1] < 0)
+    high = score_line(game, line, flip7=made, bonus=made).score
+    can_go_below = game.flip7_choice or (not game.floors_at_zero and negatives < 0)
+    low = negatives - (game.flip7_bonus if game.flip7_choice else 0) if can_go_below else 0
+    return low, high

@@ -321,7 +321,7 @@ def _uses(exclude: set[str]) -> list[tuple[str, int, str, str]]:
     [
         ("attribute", "flip7_distinct", {"flip7ref/lines.py", "flip7ref/game.py", "flip7ref/scoring.py",
                                          "flip7ref/analysis/estimate.py",
-                                         "flip7ref/analysis/compact.py"},  # a second model, checked against the interpreter
+                                         "flip7ref/analysis/compact_model.py"},  # a second model, checked against the interpreter
          "a count toward a Flip 7 (F7-050) compared outside flip7ref.lines"),
         ("code", r"len\((set\(|\{)[^)]*rank", {"flip7ref/lines.py"}, "a count of distinct ranks (F7-050 restated)"),
         ("attribute", "busted_score", {"flip7ref/scoring.py", "flip7ref/game.py"},
@@ -330,7 +330,7 @@ def _uses(exclude: set[str]) -> list[tuple[str, int, str, str]]:
          "the Flip 7 bonus (F7-050, V-082) added outside scoring"),
         ("attribute", "zero_after_stay", {"flip7ref/lines.py", "flip7ref/game.py", "flip7ref/position.py"},
          "the D-V-26 bar decided outside flip7ref.lines"),
-        ("call", "score_points", {"flip7ref/scoring.py", "flip7ref/analysis/compact.py"},
+        ("call", "score_points", {"flip7ref/scoring.py", "flip7ref/analysis/compact_model.py"},
          "a line scored without seat_score (the round score's decider)"),
         ("call", "score_line", {"flip7ref/scoring.py", "flip7ref/cli/play.py", "flip7ref/cli/analysis.py"},
          "a line scored without seat_score outside the score calculator"),

@@ -23,7 +23,7 @@ figure for all 94 cards (20.2980220287).
 
 The state
 ---------
-A state is a *base* (the compact key of `compact._Model`: ranks and modifiers
+A state is a *base* (the compact key of `compact_model._Model`: ranks and modifiers
 held, Second Chance held and drawn, duplicates cancelled) and a *mode*: Flip
 Threes drawn, Freezes waiting, forced draws left.  A Flip Three or a waiting
 Freeze changes the mode only; every other card changes the base and adds one to
@@ -45,7 +45,7 @@ from typing import Any
 from ..game import ACTION
 from ..state import State
 from .base import AnalysisError, SoloResult, _too_many
-from .compact import _count, _enumerate, _Model, _numpy, _too_big, _unsupported
+from .compact_model import _count, _enumerate, _Model, _numpy, _too_big, _unsupported
 
 #: Bases solved at once: bounds the temporary arrays of a layer (chunk x modes x 8 bytes each).
 CHUNK = 1 << 15
@@ -130,7 +130,7 @@ def _modes(flips: int, freezes: int, count: int) -> list[tuple[int, int, int]]:
 
 def published_estimate(state: State, probabilities: bool = True) -> tuple[int, float]:
     """``(states, bytes)`` of a published-model solve of ``state``, before anything is
-    allocated: bases (`compact._count`, exact on the full decks) times modes (an upper
+    allocated: bases (`compact_model._count`, exact on the full decks) times modes (an upper
     bound on the reachable states: 1,208,732,216 reachable of 1,208,901,760 on all 94
     cards), and the peak memory: the keys (16 bytes a base), two layers of values at
     `LAYER_SHARE` of the bases (8 bytes a mode, three quantities with ``probabilities``)

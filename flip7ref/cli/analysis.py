@@ -238,11 +238,11 @@ def _compact_usable(why: str, choice: str) -> bool:
     Raises:
         OptionError: ``--solver compact`` and a reason.
     """
-    from ..analysis import compact
+    from ..analysis import compact_model
 
     if not why:
         try:
-            compact._numpy()
+            compact_model._numpy()
         except AnalysisError as exc:
             why = str(exc)
     if why and choice == "compact":
