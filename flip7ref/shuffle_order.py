@@ -34,10 +34,7 @@ def shuffled_during(run: Run) -> bool:
     if len(run.states) < 2:
         return False
     before = run.states[0].shuffles
-    for state in run.states:
-        if state.shuffles != before:
-            return True
-    return False
+    return any(state.shuffles != before for state in run.states)
 
 
 def shuffle_dependence(
