@@ -190,20 +190,32 @@ def play(trial: Trial, policy: Policy | None = None, limit: int = MAX_DECISIONS)
     return Played(tuple(actions), tuple(states), horizon, cut, starts)
 
 
-def _policies(rng: random.Random, players: int) -> list[tuple[str, float]]:
-    """One random strategy per seat: stay at a line value (threshold), stay at random, or always hit."""
-    out: list[tuple[str, float]] = []
+def _policies(rng: random.Random, players: int) -> list[tuple[str, float, bool]]:
+    """One random strategy per seat: stay at a line value (threshold), stay at random, or always
+    hit; and whether the seat aims its actions at the leader (about half the seats)."""
+    out: list[tuple[str, float, bool]] = []
     for _ in range(players):
         kind = rng.choice(("threshold", "threshold", "random", "hitter"))
         value = float(rng.randint(6, 40)) if kind == "threshold" else rng.uniform(0.05, 0.6)
-        out.append((kind, value))
+        out.append((kind, value, rng.random() < 0.5))
     return out
 
 
-def _policy(rng: random.Random, seats: Sequence[tuple[str, float]]) -> Policy:
+def _leader(state: State, legal: list[str]) -> int | None:
+    """For a choice of target (every legal action ``target N``): the index of the target whose
+    line holds the most cards (the first such), as a player aiming an action at the one closest
+    to a Flip 7 would choose; else None."""
+    seats = [a.split(" ", 1)[1] for a in legal if a.startswith("target ")]
+    if len(seats) != len(legal) or not all(s.isdigit() for s in seats):
+        return None
+    sizes = [len(state.line(int(s))) for s in seats]
+    return sizes.index(max(sizes))
+
+
+def _policy(rng: random.Random, seats: Sequence[tuple[str, float, bool]]) -> Policy:
     def choose(state: State, legal: list[str]) -> int:
+        kind, value, aims = seats[state.current_player % len(seats)]
         if "hit" in legal and "stay" in legal:
-            kind, value = seats[state.current_player % len(seats)]
             if kind == "threshold":
                 stay = state.line_value(state.current_player) >= value
             elif kind == "random":
@@ -211,7 +223,8 @@ def _policy(rng: random.Random, seats: Sequence[tuple[str, float]]) -> Policy:
             else:
                 stay = False
             return legal.index("stay" if stay else "hit")
-        return rng.randrange(len(legal))
+        leader = _leader(state, legal) if aims and rng.random() < 0.8 else None
+        return rng.randrange(len(legal)) if leader is None else leader
 
     return choose
 
@@ -231,13 +244,27 @@ def _readings(rng: random.Random, impl: Mapping[str, Any], edition: str) -> dict
     return engine_options(impl, {"edition": edition, "options": wanted})
 
 
+def _fresh_first(deck: list[str]) -> list[str]:
+    """``deck`` reordered so that every kind of card comes once before any comes twice (then
+    the second copies, and so on), each pass in the deck's order: rounds with long lines, where
+    Flip 7s and the rules about them (The Zero, a stayed line receiving cards) come into play."""
+    seen: dict[str, int] = {}
+    ranked = []
+    for position, card in enumerate(deck):
+        seen[card] = seen.get(card, 0) + 1
+        ranked.append((seen[card], position, card))
+    return [card for _, _, card in sorted(ranked)]
+
+
 def _pile(rng: random.Random, game: Game, positions: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A random pile and discard pile: the whole deck shuffled; a short pile; the action cards
-    first (about one in three); a few kinds of card.  A short pile sometimes comes with a discard
+    """A random pile and discard pile: the whole deck shuffled, sometimes each kind's first copy
+    first (`_fresh_first`); a short pile; the action cards first (about one in three); a few kinds of card.  A short pile sometimes comes with a discard
     pile (for an engine playing positions), so that it is reshuffled within the first round."""
     deck = [game.card_ids[c] for c in game.deck]
     rng.shuffle(deck)
     mode = rng.random()
+    if mode < 0.15:  # each kind's first copy before any second one: long lines, few busts
+        return tuple(_fresh_first(deck)), ()
     if mode < 0.45:
         return tuple(deck), ()
     if mode < 0.85:
