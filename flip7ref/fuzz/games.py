@@ -278,7 +278,8 @@ def _fresh_first(deck: list[str]) -> list[str]:
 
 def _pile(rng: random.Random, game: Game, positions: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A random pile and discard pile: the whole deck shuffled, sometimes each kind's first copy
-    first (`_fresh_first`); a short pile; the action cards first (about one in three); a few kinds of card.  A short pile sometimes comes with a discard
+    first (`_fresh_first`); a short pile; the action cards first (about one in three); a few
+    kinds of card.  A short pile sometimes comes with a discard
     pile (for an engine playing positions), so that it is reshuffled within the first round."""
     deck = [game.card_ids[c] for c in game.deck]
     rng.shuffle(deck)
