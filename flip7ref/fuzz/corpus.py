@@ -35,9 +35,7 @@ def tables(edition: str) -> tuple[Case, ...]:
         cases = load_cases()
     except Flip7RefError:  # pragma: no cover - the shipped suite loads
         return ()
-    return tuple(
-        c for c in cases if c["edition"] == edition and c["kind"] != "perft" and "lines" in (c.get("setup") or {})
-    )
+    return tuple(c for c in cases if c["edition"] == edition and c["kind"] != "perft" and "lines" in (c.get("setup") or {}))
 
 
 def _rest(game: Game, setup: Mapping[str, Any], rng: random.Random) -> list[str] | None:
