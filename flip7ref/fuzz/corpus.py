@@ -55,25 +55,33 @@ def _rest(game: Game, setup: Mapping[str, Any], rng: random.Random) -> list[str]
 
 
 def seeded(
-    rng: random.Random, edition: str, options: Mapping[str, Any], players: tuple[int, int]
-) -> tuple[dict[str, Any], tuple[str, ...], int] | None:
+    rng: random.Random,
+    edition: str,
+    readings: Callable[[Mapping[str, Any]], dict[str, Any]],
+    players: tuple[int, int],
+) -> tuple[dict[str, Any], tuple[str, ...], int, dict[str, Any]] | None:
     """A table from a random shipped case of ``edition`` seating a player count within
-    ``players`` (the engine's bounds), for a game under ``options``: more often a case that
-    pins a dispute's reading (its situation is one where engines part), now played under
-    readings drawn from the engine's.
+    ``players`` (the engine's bounds): more often a case that pins a dispute's reading (its
+    situation is one where engines part).
+
+    Args:
+        readings: the options of the game from the case's own options (the engine plays
+            its own readings; an engine whose default differs from the one the case pins
+            is then asked the situation under its default, which the fixed case never does).
 
     Returns:
         The trial's fields (``dealer``, ``draw``, ``totals``, ``round``, ``discard``,
-        ``position``), the case's decisions, and its player count; None when no case fits or
-        its cards do not fit in the deck under ``options``.
+        ``position``), the case's decisions, its player count and the game's options; None
+        when no case fits or its cards do not fit in the deck under those options.
     """
     low, high = players
     fitting = [c for c in tables(edition) if low <= c["setup"]["players"] <= high]
     if not fitting:
         return None
     pinning = [c for c in fitting if "reading" in c]
-    case = rng.choice(pinning if pinning and rng.random() < 0.6 else fitting)
+    case = rng.choice(pinning if pinning and rng.random() < 0.75 else fitting)
     setup = case["setup"]
+    options = readings(case.get("options") or {})
     try:
         game = Game(edition, setup["players"], dict(options))
     except Flip7RefError:
@@ -91,7 +99,7 @@ def seeded(
         "totals": tuple(setup["totals"]) if setup.get("totals") else None, "round": setup.get("round", 1),
         "discard": tuple(setup.get("discard", ())), "position": json.dumps(position, sort_keys=True),
     }  # fmt: skip
-    return fields, tuple(case.get("actions") or ()), setup["players"]
+    return fields, tuple(case.get("actions") or ()), setup["players"], options
 
 
 def scripted(actions: Sequence[str], then: Policy) -> Policy:

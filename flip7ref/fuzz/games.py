@@ -248,13 +248,15 @@ def _policy(rng: random.Random, seats: Sequence[tuple[str, float, int]]) -> Poli
     return choose
 
 
-def _readings(rng: random.Random, impl: Mapping[str, Any], edition: str, share: float = 0.3) -> dict[str, Any]:
-    """Readings for one game: each declared option now and then (with chance ``share``) at a
-    random declared reading (a random target score when the engine takes whole numbers), as the
-    engine will play them."""
+def _readings(
+    rng: random.Random, impl: Mapping[str, Any], edition: str, share: float = 0.3, base: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Readings for one game: ``base`` (default none), then each declared option now and then
+    (with chance ``share``) at a random declared reading (a random target score when the engine
+    takes whole numbers), as the engine will play them."""
     offered = ((impl.get("editions") or {}).get(edition) or {}).get("options") or {}
     spec = load_edition(edition).options
-    wanted: dict[str, Any] = {}
+    wanted: dict[str, Any] = dict(base or {})
     for name in sorted(offered):
         readings = [r for r in offered[name] or () if name in spec]
         if readings and rng.random() < share:
@@ -393,8 +395,8 @@ def generate(rng: random.Random, impl: Mapping[str, Any], editions: Sequence[str
     edition = rng.choice(list(editions))
     low, high = player_range(impl)
     positions = impl.get("positions") is not False
-    if positions and rng.random() < 0.4:  # from a table of the suite's own cases, mostly at default readings
-        return _from_case(rng, impl, edition, _readings(rng, impl, edition, 0.1), (low, high))
+    if positions and rng.random() < 0.35:  # from a table of the suite's own cases
+        return _from_case(rng, impl, edition, (low, high))
     options = _readings(rng, impl, edition)
     players = rng.randint(low, high)
     try:
@@ -425,15 +427,16 @@ def _played(trial: Trial, policy: Policy, rounds: int = MAX_ROUNDS) -> tuple[Tri
 
 
 def _from_case(
-    rng: random.Random, impl: Mapping[str, Any], edition: str, options: Mapping[str, Any], players: tuple[int, int]
+    rng: random.Random, impl: Mapping[str, Any], edition: str, players: tuple[int, int]
 ) -> tuple[Trial, Played] | None:
-    """A game from the table of a random shipped case (`flip7ref.fuzz.corpus.seeded`): its
-    decisions while legal, then a random strategy per seat, to the end of that round (short
-    games: the engine is asked the game so far at every decision)."""
-    made = seeded(rng, edition, options, players)
+    """A game from the table of a random shipped case (`flip7ref.fuzz.corpus.seeded`) under its
+    own readings as the engine plays them, a few changed at random: its decisions while legal,
+    then a random strategy per seat, to the end of that round (short games: the engine is asked
+    the game so far at every decision)."""
+    made = seeded(rng, edition, lambda own: _readings(rng, impl, edition, 0.1, own), players)
     if made is None:
         return None
-    fields, script, count = made
+    fields, script, count, options = made
     trial = Trial(edition, options, count, choices=(), **fields)
     if supports(impl, {**case_base(trial), "id": "", "rules": [], "source": ""}) is not None:
         return None
