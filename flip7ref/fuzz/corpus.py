@@ -79,7 +79,7 @@ def seeded(
     if not fitting:
         return None
     pinning = [c for c in fitting if "reading" in c]
-    case = rng.choice(pinning if pinning and rng.random() < 0.75 else fitting)
+    case = rng.choice(pinning if pinning and rng.random() < 0.85 else fitting)
     setup = case["setup"]
     options = readings(case.get("options") or {})
     try:
