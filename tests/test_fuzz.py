@@ -29,7 +29,7 @@ def mutant(name: str) -> str:
     return f"{PY} {shlex.quote(str(ROOT / 'tests' / 'engines' / 'mutants.py'))} {name}"
 
 
-FOUND_FAST = ("bust-card-discarded", "totals-replaced", "freeze-discarded")
+FOUND_FAST = ("bust-card-discarded", "duplicate-no-bust", "freeze-discarded")
 """Mutants seed 0 finds in its first games (about 2-4 s each on a quiet machine)."""
 
 
@@ -128,17 +128,17 @@ def test_cli_no_difference_is_exit_0_with_json(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_cli_a_difference_is_exit_1_and_prints_how_to_rerun(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["conformance", "fuzz", "--engine", mutant("totals-replaced"), "--games", "2", "--shrink-seconds", "5",
+    code = main(["conformance", "fuzz", "--engine", mutant("round-cards-vanish"), "--games", "2", "--shrink-seconds", "5",
                  "--out", str(tmp_path / "found")])  # fmt: skip
     out, err = capsys.readouterr()
     assert code == 1 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("fuzz: mutant-totals-replaced 0.1.0, seed 0: 1 games, ")
+    assert lines[0].startswith("fuzz: mutant-round-cards-vanish 0.1.0, seed 0: 1 games, ")
     assert lines[1].startswith("difference in game 0, found after ")
     path = tmp_path / "found" / "fuzz-0-0.yaml"
     assert f"wrote {path} (case F7-C9000): fail on the engine, pass on the reference" in lines
-    assert lines[-1] == f"rerun: flip7ref conformance run --engine {shlex.quote(mutant('totals-replaced'))} --cases {path}"
-    assert main(["conformance", "run", "--engine", mutant("totals-replaced"), "--cases", str(path)]) == 1
+    assert lines[-1] == f"rerun: flip7ref conformance run --engine {shlex.quote(mutant('round-cards-vanish'))} --cases {path}"
+    assert main(["conformance", "run", "--engine", mutant("round-cards-vanish"), "--cases", str(path)]) == 1
     assert main(["conformance", "run", "--cases", str(path)]) == 0
 
 
