@@ -9,7 +9,9 @@ The harness does not compare an engine with a case's ``expect`` blindly:
    engine's ``start`` description) and, when they differ from the case's, replays the
    case's decisions on the reference under them and derives the expected outcome
    from that run (`derive_expect`).  The case is skipped only when its
-   decisions are not legal under the engine's readings, and the reason says so.
+   decisions are not legal under the engine's readings, or when the expectation there
+   hangs on the order of a reshuffled pile, which only the reference's private shuffle
+   decided (`flip7ref.shuffle_order`); the reason says so.
 3. The request sent to the engine (`request_case`) holds the setup, options,
    actions and the seat taking each action — never the ``expect`` block.
 4. `verdict` compares the engine's outcome, and blames the failure on the rules of the
@@ -35,6 +37,7 @@ from .blame import blame, decision_rules, play_first, turn_rules
 from .conformance import Case, CaseResult, Difference, compare_detailed, errored
 from .errors import Flip7RefError
 from .explore import Run, disputes, run_case, with_option
+from .shuffle_order import shuffle_dependence
 from .situation import position_rules
 from .spec import Edition, edition_ids, load_edition
 from .state import CHANCE, TERMINAL
@@ -286,6 +289,9 @@ def prepare(case: Case, impl: Mapping[str, Any]) -> Prepared | CaseResult:
             why = f"the case's decisions are not legal under the engine's readings ({shown}): {other}"
             return errored(case, "skip", cut(why))
         run, expect, changed = other, derive_expect(case["expect"], other.observed), True
+        shuffle = shuffle_dependence(case, options, expect, derive_expect, other)
+        if shuffle:
+            return errored(case, "skip", cut(f"under the engine's readings ({shown}) {shuffle}"))
     auto = bool(impl.get("auto_resolves_forced_choices")) and "actions" in case
     tail: tuple[str, ...] = ()
     if auto:

@@ -98,7 +98,10 @@ def test_an_engine_playing_another_reading_is_checked_under_it(edition: str) -> 
             for case in cases:
                 prepared = prepare(case, impl)
                 if not isinstance(prepared, Prepared):
-                    assert prepared.status == "skip" and "not legal under the engine's readings" in prepared.message
+                    assert prepared.status == "skip"
+                    assert "not legal under the engine's readings" in prepared.message or (
+                        "depend on how the reshuffled pile is ordered" in prepared.message  # flip7ref.shuffle_order
+                    )
                     continue
                 assert str(prepared.options.get(name, spec.default)) == reading.name
                 played = {**case, "options": dict(prepared.options)}

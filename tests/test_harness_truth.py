@@ -85,10 +85,10 @@ def test_engine_action_numbers_count_the_actions_sent() -> None:
     assert not isinstance(plain, CaseResult) and plain.case_step(3) == 2
 
 
-@pytest.mark.parametrize(("case_id", "forced"), [("V-C5001", 1), ("F7-C5017", 5)])
+@pytest.mark.parametrize(("case_id", "forced"), [("V-C5006", 2), ("F7-C5015", 7)])
 def test_perft_requests_leave_forced_actions_out(case_id: str, forced: int) -> None:
     """A perft case's deal orders are sent without the forced actions to an engine declaring
-    ``auto_resolves_forced_choices`` (V-C5001 has one forced step, F7-C5017 five); an
+    ``auto_resolves_forced_choices`` (V-C5006 has two forced steps, F7-C5015 seven); an
     auto-resolving engine passes them."""
     case = CASES[case_id]
     sent: list[int] = []

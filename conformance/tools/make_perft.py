@@ -103,7 +103,7 @@ VENGEANCE = [
         "Two Flip Fours chained",
         {0: ["12"], 1: ["11"]},
         {"flip_four": 2, "9": 1, "10": 1, "12": 3},
-        "threshold:25",
+        {0: "threshold:25", 1: "threshold:25", 2: "threshold:1"},  # the third seat stays at once
         {},
     ),
     (  # its holder may not stay; 0 unless a Flip 7, which scores the line plus 15
@@ -116,6 +116,11 @@ VENGEANCE = [
 ]
 
 
+THIRD_SEAT = ["12", "11", "10", "9", "8", "7"]
+"""The third seat's one-card line in a position written for two seats: the highest number not in play.
+Flip 7 is for three or more players, so every perft case seats three; the third seat plays the
+second seat's policy and moves last (the dealer)."""
+
 FILLERS = {"flip7": ["12", "11", "10", "9", "8"], "vengeance": ["12", "11", "10", "9", "8"]}
 
 
@@ -126,11 +131,17 @@ def build(edition: str, prefix: str, specs: list[tuple[object, ...]]) -> list[di
         rules: list[str] = []
         for card in pile:
             rules.extend(table.card(card).rules)
-        setup: dict[str, object] = {"players": 3 if lines and len(lines) == 3 else 2, "dealer": 1}
+        setup: dict[str, object] = {"players": 3, "dealer": 1}
         if lines is None:
-            setup["deal"] = True
+            setup["deal"], setup["dealer"] = True, 2
         else:
-            setup["lines"] = lines
+            setup["lines"] = lines = dict(lines)
+        if lines is not None and len(lines) == 2:  # a third seat (F7-122), playing after seats 0 and 1
+            used = set(pile) | {c for line in lines.values() for c in line}
+            lines[2] = [next(c for c in THIRD_SEAT if c not in used)]
+            setup["dealer"] = 2
+            if isinstance(policy, dict) and 2 not in policy:
+                policy = {**policy, 2: policy[1]}
         setup["pile"] = dict(pile)
         case: dict[str, object] = {
             "id": f"{prefix}-C{5000 + n:04d}", "title": f"Perft: {title}", "edition": edition, "options": options,

@@ -3,7 +3,7 @@ reading of a dispute (`play_readings`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -42,7 +42,7 @@ class Run:
     diffs: tuple[str, ...] | None
 
 
-def run_case(case: Case) -> Run:
+def run_case(case: Case, restack: Callable[[list[str]], list[str]] | None = None) -> Run:
     """Play a case on the reference: draw the top card at each chance node, apply the
     case's actions in order, then draw until the next decision.
 
@@ -52,6 +52,10 @@ def run_case(case: Case) -> Run:
 
     Args:
         case: a conformance case (a mapping in ``case.schema.json`` shape).
+        restack: another shuffle than the reference's own, to learn whether an outcome
+            depends on it (`flip7ref.shuffle_order`): each time a shuffle makes a new draw
+            pile (a reshuffle of the discard pile, F7-113, or a fresh deck between rounds),
+            the pile's card ids, top first, are put in the order it returns.
 
     Returns:
         The `Run`.
@@ -71,9 +75,16 @@ def run_case(case: Case) -> Run:
         return Run(case, (), (), f"cannot be set up: {exc}", {}, None)
     states = [state]
     moves: list[str] = []
+    shuffles = state.shuffles
 
     def advance() -> None:
+        nonlocal shuffles
         for _ in range(_DRAW_LIMIT):
+            if restack is not None and states[-1].shuffles != shuffles:
+                shuffles = states[-1].shuffles
+                data = states[-1].to_dict()
+                data["draw"] = restack(list(data["draw"]))
+                states[-1] = State.from_dict(data, states[-1].game)
             if states[-1].current_player != CHANCE:
                 return
             card = states[-1].next_card()

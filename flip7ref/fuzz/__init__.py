@@ -9,7 +9,9 @@ the same comparison, the same blame as ``conformance run``).  The reference is t
 A game (`Trial`) is a fresh round dealt from a stacked pile: an edition the engine plays, its
 readings drawn from those the engine declares, a player count it supports (three or more when it
 can), a dealer, sometimes starting totals near the target (so games end), a pile (the whole deck
-shuffled, a short one, one with the action cards first, or one of a few kinds of card) and one random strategy per seat.  Its
+shuffled, a short one, one with the action cards first, or one of a few kinds of card) and one random strategy per seat.  For
+an engine playing positions, some games start mid-round instead: at the table of one of the
+suite's own cases (`.corpus`), or at a table near Flip 7s.  Its
 decisions are kept as indices into the legal actions, so a changed setup replays into another
 legal game.
 
@@ -19,7 +21,8 @@ it), fewer cards in the pile, fewer and simpler decisions, the table's default r
 still differs; the smallest is written as a case file of the suite's own format
 (``case.schema.json``) with the reference's expected outcome and the blamed rule.
 
-The modules: `.games` (`Trial`, `play`, `generate`), `.lockstep` (`Lockstep`: a step checked
+The modules: `.games` (`Trial`, `play`, `generate`), `.corpus` (games from the suite's cases),
+`.lockstep` (`Lockstep`: a step checked
 on the engine), `.shrink` and `.run` (`fuzz`, the case written); every public name is
 re-exported here.
 

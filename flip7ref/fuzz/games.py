@@ -16,8 +16,11 @@ from ..game import Game
 from ..harness import supports
 from ..spec import load_edition
 from ..state import CHANCE, TERMINAL, State
+from .corpus import scripted, seeded
 
 ACTION = CATEGORIES.index("action")
+"""The category code of action cards (`flip7ref.game.Game.category`)."""
+NUMBER = CATEGORIES.index("number")
 """The category code of action cards (`flip7ref.game.Game.category`)."""
 MAX_DECISIONS = 120
 """The most decisions in one game."""
@@ -135,9 +138,9 @@ def _start(trial: Trial) -> State:
     )  # fmt: skip
 
 
-def play(trial: Trial, policy: Policy | None = None, limit: int = MAX_DECISIONS) -> Played:
+def play(trial: Trial, policy: Policy | None = None, limit: int = MAX_DECISIONS, rounds: int = MAX_ROUNDS) -> Played:
     """Play a trial on the reference: its choices, then (with ``policy``, when generating) the
-    policy's, until the game ends, ``limit`` decisions, `MAX_ROUNDS` rounds (with a policy) or the
+    policy's, until the game ends, ``limit`` decisions, ``rounds`` rounds (with a policy) or the
     first shuffle whose order matters.
 
     Raises:
@@ -176,7 +179,7 @@ def play(trial: Trial, policy: Policy | None = None, limit: int = MAX_DECISIONS)
         index = len(actions)
         if index < len(choices):
             choice = choices[index]
-        elif policy is not None and state.round < trial.round + MAX_ROUNDS:
+        elif policy is not None and state.round < trial.round + rounds:
             choice = policy(state, legal)
             choices.append(choice)
         else:
@@ -190,20 +193,48 @@ def play(trial: Trial, policy: Policy | None = None, limit: int = MAX_DECISIONS)
     return Played(tuple(actions), tuple(states), horizon, cut, starts)
 
 
-def _policies(rng: random.Random, players: int) -> list[tuple[str, float]]:
-    """One random strategy per seat: stay at a line value (threshold), stay at random, or always hit."""
-    out: list[tuple[str, float]] = []
-    for _ in range(players):
+def _policies(rng: random.Random, players: int) -> list[tuple[str, float, int]]:
+    """One random strategy per seat: stay at a line value (threshold), stay at random, or always
+    hit; and where it aims its actions: at random (-1), at the seat whose line holds the most
+    cards (`players`), or always at one other seat, its victim (a seat number); in about one game
+    in three every other seat aims at the same victim."""
+    out: list[tuple[str, float, int]] = []
+    victim = rng.randrange(players) if rng.random() < 0.3 else None  # now and then all gang up on one seat
+    for seat in range(players):
         kind = rng.choice(("threshold", "threshold", "random", "hitter"))
         value = float(rng.randint(6, 40)) if kind == "threshold" else rng.uniform(0.05, 0.6)
-        out.append((kind, value))
+        if victim is not None:
+            aim = victim if seat != victim else players
+        else:
+            aim = rng.choice((-1, players, rng.choice([s for s in range(players) if s != seat] or [seat])))
+        out.append((kind, value, aim))
     return out
 
 
-def _policy(rng: random.Random, seats: Sequence[tuple[str, float]]) -> Policy:
+def _aimed(state: State, legal: list[str], aim: int) -> int | None:
+    """For a choice of target (every legal action ``target N``), the index of the one aimed at:
+    the seat ``aim`` when it is a target, or (``aim`` beyond the seats) the leader, as a player
+    aiming at the most dangerous line would choose: one holding a card that forbids staying (The
+    Zero, whose holder a Just One More stops at 0), else the most numbers, else the most cards
+    (the first such); else None (choose at random)."""
+    seats = [a.split(" ", 1)[1] for a in legal if a.startswith("target ")]
+    if aim < 0 or len(seats) != len(legal) or not all(s.isdigit() for s in seats):
+        return None
+    numbers = [int(s) for s in seats]
+    if aim < state.num_players:
+        return numbers.index(aim) if aim in numbers else None
+    game = state.game
+    ranks = []
+    for n in numbers:
+        line = state.players[n].line
+        ranks.append((any(c in game.no_stay for c in line), sum(game.category[c] == NUMBER for c in line), len(line)))
+    return ranks.index(max(ranks))
+
+
+def _policy(rng: random.Random, seats: Sequence[tuple[str, float, int]]) -> Policy:
     def choose(state: State, legal: list[str]) -> int:
+        kind, value, aim = seats[state.current_player % len(seats)]
         if "hit" in legal and "stay" in legal:
-            kind, value = seats[state.current_player % len(seats)]
             if kind == "threshold":
                 stay = state.line_value(state.current_player) >= value
             elif kind == "random":
@@ -211,33 +242,52 @@ def _policy(rng: random.Random, seats: Sequence[tuple[str, float]]) -> Policy:
             else:
                 stay = False
             return legal.index("stay" if stay else "hit")
-        return rng.randrange(len(legal))
+        aimed = _aimed(state, legal, aim) if rng.random() < 0.85 else None
+        return rng.randrange(len(legal)) if aimed is None else aimed
 
     return choose
 
 
-def _readings(rng: random.Random, impl: Mapping[str, Any], edition: str) -> dict[str, Any]:
-    """Readings for one game: each declared option now and then at a random declared reading
-    (a random target score when the engine takes whole numbers), as the engine will play them."""
+def _readings(
+    rng: random.Random, impl: Mapping[str, Any], edition: str, share: float = 0.3, base: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Readings for one game: ``base`` (default none), then each declared option now and then
+    (with chance ``share``) at a random declared reading (a random target score when the engine
+    takes whole numbers), as the engine will play them."""
     offered = ((impl.get("editions") or {}).get(edition) or {}).get("options") or {}
     spec = load_edition(edition).options
-    wanted: dict[str, Any] = {}
+    wanted: dict[str, Any] = dict(base or {})
     for name in sorted(offered):
         readings = [r for r in offered[name] or () if name in spec]
-        if readings and rng.random() < 0.3:
+        if readings and rng.random() < share:
             wanted[name] = rng.choice(readings)
-    if "target_score" in spec and rng.random() < 0.2:
+    if "target_score" in spec and rng.random() < share * 2 / 3:
         wanted["target_score"] = rng.randint(20, 150)
     return engine_options(impl, {"edition": edition, "options": wanted})
 
 
+def _fresh_first(deck: list[str]) -> list[str]:
+    """``deck`` reordered so that every kind of card comes once before any comes twice (then
+    the second copies, and so on), each pass in the deck's order: rounds with long lines, where
+    Flip 7s and the rules about them (The Zero, a stayed line receiving cards) come into play."""
+    seen: dict[str, int] = {}
+    ranked = []
+    for position, card in enumerate(deck):
+        seen[card] = seen.get(card, 0) + 1
+        ranked.append((seen[card], position, card))
+    return [card for _, _, card in sorted(ranked)]
+
+
 def _pile(rng: random.Random, game: Game, positions: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A random pile and discard pile: the whole deck shuffled; a short pile; the action cards
-    first (about one in three); a few kinds of card.  A short pile sometimes comes with a discard
+    """A random pile and discard pile: the whole deck shuffled, sometimes each kind's first copy
+    first (`_fresh_first`); a short pile; the action cards first (about one in three); a few
+    kinds of card.  A short pile sometimes comes with a discard
     pile (for an engine playing positions), so that it is reshuffled within the first round."""
     deck = [game.card_ids[c] for c in game.deck]
     rng.shuffle(deck)
     mode = rng.random()
+    if mode < 0.15:  # each kind's first copy before any second one: long lines, few busts
+        return tuple(_fresh_first(deck)), ()
     if mode < 0.45:
         return tuple(deck), ()
     if mode < 0.85:
@@ -259,6 +309,57 @@ def _pile(rng: random.Random, game: Game, positions: bool) -> tuple[tuple[str, .
     if len(few) < game.players + 1:
         return tuple(deck), ()
     return tuple(few[: rng.randint(game.players + 1, max(game.players + 1, min(len(few), 30)))]), ()
+
+
+def _near_flip7(rng: random.Random, game: Game) -> tuple[tuple[str, ...], str]:
+    """A table in the middle of a round, near Flip 7s (for an engine playing positions): each
+    seat holds up to six different numbers (now and then a modifier too; in half the tables one
+    seat holds a card that forbids staying, such as The Zero, when the edition has one), a seat
+    holding no such card has sometimes stayed; the pile is the rest of the deck, shuffled
+    or each kind's first copy first, with two or three action cards near its top when such a
+    card is in play (and now and then otherwise).  Rounds that long are rare from a fresh deal, and the rules
+    about a line near seven numbers (Flip 7, a stayed line receiving cards) are played there.
+
+    Returns:
+        The pile (top first) and the table as `Trial.position` (JSON).
+    """
+    deck = [game.card_ids[c] for c in game.deck]
+    rng.shuffle(deck)
+    lines: dict[str, list[str]] = {}
+    statuses: dict[str, str] = {}
+    unstoppable = sorted({c for c in deck if game.code(c) in game.no_stay})
+    holder = rng.randrange(game.players) if unstoppable and rng.random() < 0.5 else None
+    for seat in range(game.players):
+        numbers = sorted({c for c in deck if game.category[game.code(c)] == NUMBER})
+        modifiers = sorted({c for c in deck if game.category[game.code(c)] not in (NUMBER, ACTION)})
+        line = rng.sample(numbers, rng.randint(0, min(6, len(numbers))))
+        left = [c for c in unstoppable if c in deck]
+        if seat == holder and left and not any(c in unstoppable for c in line):  # now and then The Zero is in play
+            line = [*line[:5], rng.choice(left)]
+        if modifiers and rng.random() < 0.3:
+            line.insert(rng.randrange(len(line) + 1), rng.choice(modifiers))
+        for card in line:
+            deck.remove(card)
+        if line:
+            lines[str(seat)] = line
+            if rng.random() < 0.2 and not any(game.code(c) in game.no_stay for c in line):
+                statuses[str(seat)] = "stayed"
+    active = [seat for seat in range(game.players) if str(seat) not in statuses]
+    if not active:
+        statuses.pop(str(game.players - 1), None)
+        active = [game.players - 1]
+    table = {"lines": lines, "statuses": statuses, "turn": rng.choice(active)}
+    pile = _fresh_first(deck) if rng.random() < 0.5 else deck
+    if holder is not None or rng.random() < 0.3:  # action cards come next, each after a number or two
+        actions = [c for c in pile if game.category[game.code(c)] == ACTION]
+        rng.shuffle(actions)
+        top = actions[: rng.randint(2, 3)]
+        for card in top:
+            pile.remove(card)
+        rest = iter(pile)
+        head = [x for card in top for x in (card, *[c for _, c in zip(range(rng.randint(0, 2)), rest, strict=False)])]
+        pile = [*head, *rest]
+    return tuple(pile), json.dumps(table, sort_keys=True)
 
 
 def _totals(rng: random.Random, target: int, players: int) -> tuple[int, ...] | None:
@@ -292,23 +393,57 @@ def generate(rng: random.Random, impl: Mapping[str, Any], editions: Sequence[str
     """A random game the engine can play, played on the reference; None when the random setup
     is not a valid position (a rare pile too short to deal from)."""
     edition = rng.choice(list(editions))
-    options = _readings(rng, impl, edition)
     low, high = player_range(impl)
+    positions = impl.get("positions") is not False
+    if positions and rng.random() < 0.5:  # from a table of the suite's own cases
+        return _from_case(rng, impl, edition, (low, high))
+    options = _readings(rng, impl, edition)
     players = rng.randint(low, high)
     try:
         game = Game(edition, players, options)
     except Flip7RefError:
         return None
     totals = _totals(rng, game.target_score, players)
-    draw, discard = _pile(rng, game, impl.get("positions") is not False)
-    trial = Trial(edition, options, players, rng.randrange(players), draw, (), totals, discard=discard)
+    if positions and rng.random() < 0.25:
+        draw, table = _near_flip7(rng, game)
+        trial = Trial(edition, options, players, rng.randrange(players), draw, (), totals, position=table)
+    else:
+        draw, discard = _pile(rng, game, positions)
+        trial = Trial(edition, options, players, rng.randrange(players), draw, (), totals, discard=discard)
     if supports(impl, {**case_base(trial), "id": "", "rules": [], "source": ""}) is not None:
         return None
+    return _played(trial, _policy(rng, _policies(rng, players)))
+
+
+def _played(trial: Trial, policy: Policy, rounds: int = MAX_ROUNDS) -> tuple[Trial, Played] | None:
     try:
-        played = play(trial, _policy(rng, _policies(rng, players)))
+        played = play(trial, policy, rounds=rounds)
     except Flip7RefError:
         return None
     if not played.actions and played.horizon is None:
         return None
     choices = tuple(st.legal_action_strings().index(a) for st, a in zip(played.states, played.actions, strict=False))
     return attrs.evolve(trial, choices=choices), played
+
+
+def _from_case(
+    rng: random.Random, impl: Mapping[str, Any], edition: str, players: tuple[int, int]
+) -> tuple[Trial, Played] | None:
+    """A game from the table of a random shipped case (`flip7ref.fuzz.corpus.seeded`) under its
+    own readings as the engine plays them, a few changed at random: its decisions while legal,
+    then a random strategy per seat, to the end of that round (short games: the engine is asked
+    the game so far at every decision)."""
+    made = seeded(rng, edition, lambda own: _readings(rng, impl, edition, 0.1, own), players)
+    if made is None:
+        return None
+    fields, script, count, options = made
+    if fields["totals"] is None:  # now and then near the end of the game, as fresh games are
+        try:
+            target = Game(edition, count, dict(options)).target_score
+        except Flip7RefError:
+            return None
+        fields["totals"] = _totals(rng, target, count)
+    trial = Trial(edition, options, count, choices=(), **fields)
+    if supports(impl, {**case_base(trial), "id": "", "rules": [], "source": ""}) is not None:
+        return None
+    return _played(trial, scripted(script, _policy(rng, _policies(rng, count))), rounds=1)
