@@ -26,6 +26,7 @@ from flip7ref import SerializationError, State
 from flip7ref.cli import main
 from flip7ref.harness import serve
 from flip7ref.spec import spec_dir
+from tests.process_helpers import live_children
 
 pytestmark = pytest.mark.timeout(20)  # pytest-timeout: each entry within 20 s, or it fails as a hang
 
@@ -67,15 +68,7 @@ def _input(entry: dict[str, Any], tmp_path: Path) -> Path | None:
 
 def _children() -> set[int]:
     """This process's live child processes (Linux: /proc; elsewhere an empty set)."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == os.getpid() and fields[0] != "Z":
-            found.add(int(stat.parent.name))
-    return found
+    return live_children(os.getpid())
 
 
 def _open_files() -> set[str]:

@@ -17,6 +17,7 @@ import yaml
 from flip7ref.cli import main
 from flip7ref.conformance import load_cases
 from flip7ref.harness import LINE_LIMIT, check_timeout, run_engine, run_in_process
+from tests.process_helpers import zombie_children
 
 HOSTILE = Path(__file__).parent / "engines" / "hostile.py"
 IDS = ("F7-C0001", "F7-C0002", "F7-C0100")
@@ -94,15 +95,7 @@ def test_shell_wrapped_engine_leaves_no_process(tmp_path: Path) -> None:
 
 def _zombie_children() -> list[int]:
     """The children of this process that have exited and were not waited for."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] == "Z" and int(fields[1]) == os.getpid():
-            found.append(int(stat.parent.name))
-    return found
+    return zombie_children(os.getpid())
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finding an escaped process needs Linux's /proc")

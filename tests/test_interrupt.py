@@ -20,6 +20,7 @@ import pytest
 
 from flip7ref import Game
 from flip7ref.replay import transcript
+from tests.process_helpers import live_in_group
 
 HOSTILE = Path(__file__).parent / "engines" / "hostile.py"
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads a process's CPU time from /proc")
@@ -122,18 +123,11 @@ def _group_gone(pgid: int, wait: float = 3.0) -> bool:
     """No live process is left in process group ``pgid`` (zombies count as gone) within ``wait`` s."""
     deadline = time.monotonic() + wait
     while True:
-        alive = []
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                alive.append(stat.parent.name)
+        alive = live_in_group(pgid)
         if not alive or time.monotonic() > deadline:
             if alive:
                 for pid in alive:
                     with contextlib.suppress(OSError):
-                        os.kill(int(pid), signal.SIGKILL)
+                        os.kill(pid, signal.SIGKILL)
             return not alive
         time.sleep(0.05)

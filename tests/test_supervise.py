@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from flip7ref.strategies import is_plugin_spec
+from tests.process_helpers import live_in_group
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the supervisor needs os.fork (POSIX)")
 
@@ -92,9 +93,9 @@ def test_sigterm_reaches_the_run_and_leaves_no_process() -> None:
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(_group(proc.pid)) < 2:  # the parent and its child
+        while time.monotonic() < deadline and len(live_in_group(proc.pid)) < 2:  # the parent and its child
             time.sleep(0.05)
-        assert len(_group(proc.pid)) >= 2, "the command did not start its child process"
+        assert len(live_in_group(proc.pid)) >= 2, "the command did not start its child process"
         time.sleep(0.5)
         proc.send_signal(signal.SIGTERM)  # to the parent only: it passes the signal on
         _, err = proc.communicate(timeout=10)
@@ -105,19 +106,7 @@ def test_sigterm_reaches_the_run_and_leaves_no_process() -> None:
     assert "Traceback" not in err and "did not finish" not in err, err
     assert proc.returncode in (143, -signal.SIGTERM), (proc.returncode, err)
     deadline = time.monotonic() + 3
-    while _group(proc.pid) and time.monotonic() < deadline:
+    while live_in_group(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _group(proc.pid) == []
+    assert live_in_group(proc.pid) == []
 
-
-def _group(pgid: int) -> list[int]:
-    """The live (not zombie) processes of process group ``pgid``."""
-    alive = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            alive.append(int(stat.parent.name))
-    return alive
