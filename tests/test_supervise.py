@@ -110,3 +110,26 @@ def test_sigterm_reaches_the_run_and_leaves_no_process() -> None:
         time.sleep(0.05)
     assert live_in_group(proc.pid) == []
 
+
+
+def test_sigterm_raises_inside_and_restores_the_handler_after() -> None:
+    """`sigterm_raises` (the engine-running commands' SIGTERM: conformance run, conformance fuzz)."""
+    import threading
+
+    from flip7ref.cli._common import Terminated, sigterm_raises
+
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(Terminated), sigterm_raises():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler raises before this ends
+    assert signal.getsignal(signal.SIGTERM) is before
+    seen: list[object] = []
+
+    def in_a_thread() -> None:  # no handler can be set there: nothing changes
+        with sigterm_raises():
+            seen.append(signal.getsignal(signal.SIGTERM))
+
+    thread = threading.Thread(target=in_a_thread)
+    thread.start()
+    thread.join()
+    assert seen == [before]

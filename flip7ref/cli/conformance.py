@@ -11,15 +11,7 @@ from typing import IO, Any
 from ..checking import cut
 from ..conformance import CaseResult
 from ..errors import OptionError
-from ._common import add_json, open_report, write_json_line
-
-
-class _Terminated(Exception):
-    """SIGTERM reached the harness: unwind (killing the engine's process group) and exit 143."""
-
-
-def _on_sigterm(signum: int, frame: object) -> None:
-    raise _Terminated
+from ._common import Terminated, add_json, open_report, sigterm_raises, write_json_line
 
 
 def _timeout(text: str) -> float:
@@ -63,7 +55,6 @@ def rule_table(results: list[CaseResult]) -> dict[tuple[str, str], dict[str, int
 
 
 def cmd_conformance_run(args: argparse.Namespace) -> int:
-    import signal
     from pathlib import Path
 
     from rich.console import Console
@@ -96,25 +87,23 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
             protocol = impl.pop("protocol", None) if impl else None
             write_json_line(report[0], {**header, "protocol": protocol, "implementation": impl}, flush=True)
 
-    previous = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
     try:
-        if args.engine:
-            try:
-                _, results = run_engine(
-                    args.engine, cases, timeout=args.timeout or 10.0, version=args.protocol, on_start=start,
-                    on_result=write, startup_timeout=args.timeout,  # given: the handshake's limit too
-                )  # fmt: skip
-            except EngineError as exc:
-                raise OptionError(f"--engine {cut(args.engine, 200)!r}: {exc}") from None
-        else:
-            start(None)
-            results = run_in_process(cases, on_result=write)
-    except _Terminated:
+        with sigterm_raises():
+            if args.engine:
+                try:
+                    _, results = run_engine(
+                        args.engine, cases, timeout=args.timeout or 10.0, version=args.protocol, on_start=start,
+                        on_result=write, startup_timeout=args.timeout,  # given: the handshake's limit too
+                    )  # fmt: skip
+                except EngineError as exc:
+                    raise OptionError(f"--engine {cut(args.engine, 200)!r}: {exc}") from None
+            else:
+                start(None)
+                results = run_in_process(cases, on_result=write)
+    except Terminated:
         print("flip7ref: terminated; the engine was stopped and the results so far are in the report", file=sys.stderr)
         return 143
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
         for stream in report:
             stream.close()
     bad = [r for r in results if r.status in ("fail", "error")]
@@ -165,12 +154,6 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     if below:
         console.print(f"coverage {share:.1f}% is below --min-coverage {args.min_coverage:g}%", markup=False)
     return status
-
-
-def _main_thread() -> bool:
-    import threading
-
-    return threading.current_thread() is threading.main_thread()
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -241,7 +224,7 @@ def _positive(kind: type) -> Callable[[str], Any]:
 def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
     from .fuzz import cmd_fuzz
 
-    return cmd_fuzz(args, _on_sigterm if _main_thread() else None, _Terminated)
+    return cmd_fuzz(args)
 
 
 def cmd_conformance_serve(args: argparse.Namespace) -> int:

@@ -5,24 +5,22 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import signal
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..checking import cut
 from ..errors import OptionError
-from ._common import parse_seed
+from ._common import Terminated, parse_seed, sigterm_raises
 
 
 def _sizes(size: tuple[int, ...]) -> str:
     return f"{size[0]} players, {size[3]} cards, {size[4]} actions"
 
 
-def cmd_fuzz(args: argparse.Namespace, on_sigterm: Callable[[int, Any], None] | None, terminated: type[Exception]) -> int:
+def cmd_fuzz(args: argparse.Namespace) -> int:
     """Run ``conformance fuzz``: 0 no difference, 1 a difference written (or nothing could be
-    compared), 143 on SIGTERM (``on_sigterm`` raises ``terminated``); `OptionError` for a bad
+    compared), 143 on SIGTERM (`flip7ref.cli._common.sigterm_raises`); `OptionError` for a bad
     flag or an engine that cannot start (exit 2)."""
     from ..fuzz import fuzz
     from ..harness import EngineError
@@ -35,20 +33,17 @@ def cmd_fuzz(args: argparse.Namespace, on_sigterm: Callable[[int, Any], None] | 
     if not out.resolve().parent.is_dir():
         raise OptionError(f"--out {args.out}: the folder {out.resolve().parent} does not exist")
     seed = parse_seed(args.seed)
-    previous = signal.signal(signal.SIGTERM, on_sigterm) if on_sigterm is not None else None
     try:
-        report = fuzz(
-            args.engine, seed=seed, games=args.games, seconds=args.seconds, shrink_seconds=args.shrink_seconds,
-            out=out, timeout=args.timeout, editions=args.edition,
-        )  # fmt: skip
+        with sigterm_raises():
+            report = fuzz(
+                args.engine, seed=seed, games=args.games, seconds=args.seconds, shrink_seconds=args.shrink_seconds,
+                out=out, timeout=args.timeout, editions=args.edition,
+            )  # fmt: skip
     except EngineError as exc:
         raise OptionError(f"--engine {cut(args.engine, 200)!r}: {exc}") from None
-    except terminated:
+    except Terminated:
         print("flip7ref: terminated; the engine was stopped", file=sys.stderr)
         return 143
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
     rerun = None
     if report.path is not None:
         rerun = f"flip7ref conformance run --engine {shlex.quote(args.engine)} --cases {shlex.quote(str(report.path))}"
