@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import threading
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +20,11 @@ from flip7ref.errors import SpecError
 from flip7ref.replay import load_transcript, replay
 from flip7ref.table.server import _defaults_query, is_local
 from flip7ref.table.session import TableError, TableGame
+from tests.table_helpers import require_table_extra
 
-warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-try:
-    import httpx  # noqa: F401  (TestClient needs it)
-    from starlette.testclient import TestClient
-except ImportError as exc:  # pragma: no cover - depends on the environment
-    if os.environ.get("CI"):
-        raise
-    pytest.skip(f"the [table] extra is not installed ({exc})", allow_module_level=True)
+require_table_extra()
+
+from starlette.testclient import TestClient  # noqa: E402
 
 from flip7ref.table.app import create_app  # noqa: E402
 

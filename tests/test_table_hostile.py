@@ -17,7 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -29,16 +28,12 @@ from flip7ref.replay import transcript
 from flip7ref.state import CHANCE, State
 from flip7ref.table.files import STALE_TMP_SECONDS, atomic_write, clean_stale_tmp, saved_games
 from flip7ref.table.session import TableError, TableGame
+from tests.table_helpers import require_table_extra
 
-warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-try:
-    import httpx  # noqa: F401  (TestClient needs it)
-    from starlette.requests import Request
-    from starlette.testclient import TestClient
-except ImportError as exc:  # pragma: no cover - depends on the environment
-    if os.environ.get("CI"):
-        raise
-    pytest.skip(f"the [table] extra is not installed ({exc})", allow_module_level=True)
+require_table_extra()
+
+from starlette.requests import Request  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
 
 from flip7ref.table.app import MAX_BODY, _body, create_app  # noqa: E402
 

@@ -5,9 +5,7 @@ Flip Three (D-F7-14) offered as a disputed ruling with the rule that decided it.
 from __future__ import annotations
 
 import json
-import os
 import re
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -15,15 +13,11 @@ import pytest
 
 from flip7ref.replay import step_event_rules
 from flip7ref.spec import load_edition
+from tests.table_helpers import require_table_extra
 
-warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-try:
-    import httpx  # noqa: F401  (TestClient needs it)
-    from starlette.testclient import TestClient
-except ImportError as exc:  # pragma: no cover - depends on the environment
-    if os.environ.get("CI"):
-        raise
-    pytest.skip(f"the [table] extra is not installed ({exc})", allow_module_level=True)
+require_table_extra()
+
+from starlette.testclient import TestClient  # noqa: E402
 
 from flip7ref.table import wording  # noqa: E402
 from flip7ref.table.app import create_app  # noqa: E402
