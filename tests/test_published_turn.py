@@ -7,10 +7,8 @@ solve allocates, the command line; the 94-card value with ``FLIP7REF_SLOW=1``.""
 
 from __future__ import annotations
 
-import functools
 import json
 import os
-from collections import Counter
 
 import pytest
 
@@ -18,6 +16,7 @@ from flip7ref import Game
 from flip7ref.analysis import SoloSolver, solo_deck_position
 from flip7ref.errors import LimitReached
 from flip7ref.state import State
+from tests.solo_oracles import published_turn
 
 compact = pytest.importorskip("flip7ref.analysis.compact")
 pytest.importorskip("numpy")
@@ -33,46 +32,8 @@ def _deck(cards: list[str]) -> State:
 
 
 def _brute(deck: list[str]) -> tuple[float, int]:
-    """``(value, reachable states)`` of the published turn over ``deck``, by a plain
-    recursion over (line numbers, modifiers, Second Chance held, cards drawn, forced draws
-    left, a Freeze waiting), written without the solver's layers, masks or modes."""
-    copies = Counter(deck)
-
-    def score(nums: tuple[str, ...], mods: tuple[str, ...], made: bool) -> float:
-        points = sum(int(n) for n in nums) * (2 if "x2" in mods else 1)
-        return points + sum(int(m[1:]) for m in mods if m.startswith("+")) + (15 if made else 0)
-
-    @functools.cache
-    def value(nums: tuple[str, ...], mods: tuple[str, ...], held: bool, gone: tuple[tuple[str, int], ...],
-              forced: int, frozen: bool) -> float:  # fmt: skip
-        stay = score(nums, mods, False)
-        if not forced and frozen:
-            return stay
-        out = Counter(dict(gone))
-        left = {k: copies[k] - out[k] for k in sorted(copies) if copies[k] > out[k]}
-        total = sum(left.values())
-        rest = forced - 1 if forced else 0
-        hit = 0.0
-        for card, n in left.items():
-            drawn = tuple(sorted((out + Counter([card])).items()))
-            if card.isdigit() and card in nums:
-                r = value(nums, mods, False, drawn, rest, frozen) if held else 0.0
-            elif card.isdigit():
-                line = tuple(sorted((*nums, card)))
-                r = score(line, mods, True) if len(line) == 7 else value(line, mods, held, drawn, rest, frozen)
-            elif card == "second_chance":
-                r = value(nums, mods, True, drawn, rest, frozen)
-            elif card == "flip_three":
-                r = value(nums, mods, held, drawn, rest + 3 if forced else 3, frozen)
-            elif card == "freeze":
-                r = value(nums, mods, held, drawn, rest, True) if forced else stay
-            else:
-                r = value(nums, tuple(sorted((*mods, card))), held, drawn, rest, frozen)
-            hit += n / total * r
-        return hit if forced else max(hit, stay)
-
-    got = value((), (), False, (), 0, False)
-    return got, value.cache_info().currsize
+    """``(value, reachable states)`` of the published turn over ``deck`` (`tests.solo_oracles`)."""
+    return published_turn(deck)
 
 
 SAME = [[], ["freeze"], ["flip_three"], ["flip_three", "freeze"], ["flip_three"] * 3, ["second_chance", "flip_three"],
