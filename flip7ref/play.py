@@ -302,7 +302,7 @@ def simulate(
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
-        from .pools import abandon
+        from .pools import WAKE_SECONDS, abandon
 
         pending: dict[Any, tuple[int, int]] = {}
         try:
@@ -314,7 +314,7 @@ def simulate(
                     for r in itertools.islice(todo, 4 * workers):
                         pending[pool.submit(_play_range, seed, r, log is not None)] = r
                     while pending:
-                        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                        done, _ = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
                         for future in done:
                             take(pending[future][0], future.result())
                             del pending[future]

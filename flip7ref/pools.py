@@ -19,6 +19,14 @@ if TYPE_CHECKING:  # not at import: concurrent.futures' process pool brings in m
     from concurrent.futures import ProcessPoolExecutor
 
 
+WAKE_SECONDS = 0.2
+"""How long the parent waits for a task at a time (``wait(..., timeout=WAKE_SECONDS)``).  A
+terminal's SIGINT may be delivered to any thread of the parent, such as the pool's manager
+thread; Python then only notes it, and a main thread blocked in an untimed wait would not see
+it until a task finished (seen: a run not stopping 10 s after Ctrl-C).  Waking every 0.2 s
+lets the main thread raise `KeyboardInterrupt` in time."""
+
+
 def ignore_interrupts() -> None:
     """In a worker process: SIGINT is the parent's to handle (it ends the workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -45,7 +45,7 @@ from . import stats
 from .errors import Flip7RefError, OptionError
 from .game import Game
 from .play import game_seed, play
-from .pools import abandon, ignore_interrupts
+from .pools import WAKE_SECONDS, abandon, ignore_interrupts
 from .spec import Edition
 from .strategies import Strategy, prepare_strategies, worker_lost
 
@@ -262,7 +262,7 @@ def run_tournament(
                     todo = iter(ranges)
                     pending = {pool.submit(_worker_range, seed, r) for r in itertools.islice(todo, 4 * workers)}
                     while pending:
-                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        done, pending = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
                         for future in done:
                             take(future.result())
                             nxt = next(todo, None)
