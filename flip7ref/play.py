@@ -302,7 +302,7 @@ def simulate(
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
-        from .pools import WAKE_SECONDS, abandon
+        from .pools import WAKE_SECONDS, abandon, sigint_held
 
         pending: dict[Any, tuple[int, int]] = {}
         try:
@@ -311,8 +311,9 @@ def simulate(
                     # a bounded window of tasks in flight: memory stays flat however many games;
                     # the counts are integers, so the order partial summaries arrive in does not matter
                     todo = iter(ranges)
-                    for r in itertools.islice(todo, 4 * workers):
-                        pending[pool.submit(_play_range, seed, r, log is not None)] = r
+                    with sigint_held():  # the pool's threads start here: Ctrl-C must reach the main thread
+                        for r in itertools.islice(todo, 4 * workers):
+                            pending[pool.submit(_play_range, seed, r, log is not None)] = r
                     while pending:
                         done, _ = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
                         for future in done:

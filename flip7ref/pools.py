@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # not at import: concurrent.futures' process pool brings in multiprocessing
@@ -45,3 +46,20 @@ def abandon(pool: ProcessPoolExecutor) -> None:
     for process in list(processes.values()):
         with contextlib.suppress(OSError, ValueError, AssertionError):
             process.join(timeout=1)
+
+
+@contextlib.contextmanager
+def sigint_held() -> Iterator[None]:
+    """While inside, SIGINT is blocked in the calling thread (POSIX; elsewhere nothing
+    changes): threads and processes started inside (a pool's manager and feeder threads, its
+    workers) keep it blocked, so a terminal's Ctrl-C reaches the main thread, which gets it,
+    as `KeyboardInterrupt`, on leaving.  Raises nothing itself."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:  # pragma: no cover - Windows
+        yield
+        return
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)

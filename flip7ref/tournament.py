@@ -45,7 +45,7 @@ from . import stats
 from .errors import Flip7RefError, OptionError
 from .game import Game
 from .play import game_seed, play
-from .pools import WAKE_SECONDS, abandon, ignore_interrupts
+from .pools import WAKE_SECONDS, abandon, ignore_interrupts, sigint_held
 from .spec import Edition
 from .strategies import Strategy, prepare_strategies, worker_lost
 
@@ -260,7 +260,8 @@ def run_tournament(
             with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(game, tuple(strategies))) as pool:
                 try:
                     todo = iter(ranges)
-                    pending = {pool.submit(_worker_range, seed, r) for r in itertools.islice(todo, 4 * workers)}
+                    with sigint_held():  # the pool's threads start here: Ctrl-C must reach the main thread
+                        pending = {pool.submit(_worker_range, seed, r) for r in itertools.islice(todo, 4 * workers)}
                     while pending:
                         done, pending = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
                         for future in done:
