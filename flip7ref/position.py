@@ -252,13 +252,7 @@ def check_can_end(state: State) -> None:
     game = state.game
     if state.winners or game.between_rounds == "fresh-shuffle":
         return
-    cards = set(state.draw)  # every card kind the state holds, in every zone and frame (State.cards_in_play's zones)
-    cards.update(state.discard)
-    for p in state.players:
-        cards.update(p.line)
-        cards.update(p.kept)
-    for f in state.frames:
-        cards.update(f.held_cards())
+    cards = state.cards_in_play()  # every card kind the state holds, in every zone and frame
     if not cards:
         raise PositionError(
             "cards", "no card anywhere to play a round with (the draw pile, the discard pile, every line, kept "
