@@ -24,6 +24,10 @@ Measurements (CPU time):
 * ``rules``: a whole ``flip7ref rules F7-073`` process (seconds): the rule with the cases
   citing it, read from the case index (its cache written by the warm-up run; a cold
   cache parses the case files once);
+* ``pettingzoo:EDITION``: ``flip7ref.rl.env`` steps per second (4 players, random masked
+  play, the loop of ``bench_rl.py``; 20 steps per game of ``--games``), and
+  ``pettingzoo_raw:EDITION`` the bare environment (``raw_env``) without PettingZoo's
+  wrappers (both need the ``[rl]`` extra in the interpreter);
 * ``solve``: ``SoloSolver`` on the numbers+modifiers solo deck in one process (seconds);
   ``solve:compact``: the same deck by ``CompactSolver`` (NumPy; CPU seconds).
 
@@ -69,6 +73,30 @@ for i in range(games):
 print(json.dumps({"value": games / (time.process_time() - start)}))
 """
 
+PETTINGZOO = """
+import json, random, sys, time
+import numpy as np
+import flip7ref.rl as rl
+from flip7ref.rl.pettingzoo_env import raw_env
+edition, steps, raw = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "raw"
+env = raw_env(edition, 4) if raw else rl.env(edition, 4)
+env.reset(seed=0)
+rng = random.Random(0)
+done = 0
+start = time.process_time()
+while done < steps:
+    obs, _r, terminated, truncated, _i = env.last()
+    if terminated or truncated:
+        env.step(None)
+        if not env.agents:
+            env.reset()
+        continue
+    env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    done += 1
+print(json.dumps({"value": steps / (time.process_time() - start)}))
+"""
+"""The loop of ``bench_rl.bench_pettingzoo`` (``raw``: the bare environment, without the wrappers)."""
+
 SOLVE = """
 import json, sys, time
 from flip7ref import Game
@@ -90,7 +118,9 @@ PROCESSES = {"startup": STARTUP, "score": SCORE, "rules": RULES}
 """The measurements that time a whole process (user + system CPU of the child)."""
 
 # higher is better for games/s; lower for seconds
-HIGHER_IS_BETTER = {"games": True, "startup": False, "score": False, "rules": False, "solve": False}
+HIGHER_IS_BETTER = {
+    "games": True, "pettingzoo": True, "pettingzoo_raw": True, "startup": False, "score": False, "rules": False, "solve": False,
+}  # fmt: skip
 
 
 class Target:
@@ -139,6 +169,9 @@ class Target:
         kind, _, edition = what.partition(":")
         if kind == "games":
             return float(json.loads(self.run_code(GAMES, edition, str(games)).splitlines()[-1])["value"])
+        if kind in ("pettingzoo", "pettingzoo_raw"):  # 20 steps per game asked for
+            args = (edition, str(20 * games), "raw" if kind == "pettingzoo_raw" else "wrapped")
+            return float(json.loads(self.run_code(PETTINGZOO, *args).splitlines()[-1])["value"])
         if kind == "solve":
             return float(json.loads(self.run_code(SOLVE, edition or "interpreter").splitlines()[-1])["value"])
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -176,13 +209,13 @@ def compare(
     results: dict[str, object] = {}
     for m in measurements:
         kind = m.partition(":")[0]
-        unit = "games/s" if kind == "games" else "s"
+        unit = {"games": "games/s", "pettingzoo": "steps/s", "pettingzoo_raw": "steps/s"}.get(kind, "s")
         base = values[m][targets[0].label]
         for t in targets:
             vs = values[m][t.label]
             # speed ratio: >1 means faster than the baseline, for rates and for times alike
             ratios = [v / b if HIGHER_IS_BETTER[kind] else b / v for v, b in zip(vs, base, strict=True)]
-            fmt = "{:.0f}" if kind == "games" else "{:.3f}"
+            fmt = "{:.0f}" if HIGHER_IS_BETTER[kind] else "{:.3f}"
             table.add_row(
                 m, t.label, f"{fmt.format(statistics.median(vs))} {unit}",
                 f"{fmt.format(min(vs))}-{fmt.format(max(vs))}",

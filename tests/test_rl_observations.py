@@ -31,7 +31,8 @@ CASES: list[tuple[str, int, dict[str, str], bool, int, str]] = [
     ("flip7", 2, {"first_second_chance": "may-give", "set_aside_assigner": "giver", "initial_deal": "none"}, False, 1200,
      "2f02cb0198bfbb63"),
     ("vengeance", 4, {}, False, 1500, "88f96178fb455692"),
-    ("vengeance", 3, {"brutal": "true", "swap_scope": "own-and-other", "discard_chooser": "recipient"}, True, 1500, "587abdff19a6ab36"),
+    ("vengeance", 3, {"brutal": "true", "swap_scope": "own-and-other", "discard_chooser": "recipient"}, True, 1500,
+     "587abdff19a6ab36"),
     ("vengeance", 5, {"stayed_targetable": "no", "flip_four_cards": "immediate", "lucky13_flip7": "once"}, False, 1200,
      "b44ad0b9be0c8d4e"),
 ]  # fmt: skip

@@ -125,11 +125,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         Raises:
             OptionError: before `reset`.
         """
-        state = self._require_state()
-        vector = self.encoder.encode(state, 0)
-        start, size = self.encoder.sections["observer"]
-        vector[start : start + size] = [0.0] * size
-        return np.array(self.encoder.normalize(vector) if self.normalize else vector, dtype=np.float32)
+        return self.encoder.encode_array(self._require_state(), None, self.normalize)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every call).
@@ -204,8 +200,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         """
         state = self._require_state()
         seat = self._seat[self._known(agent)]
-        vector = self.encoder.encode(state, seat)
-        obs = np.array(self.encoder.normalize(vector) if self.normalize else vector, dtype=np.float32)
+        obs = self.encoder.encode_array(state, seat, self.normalize)
         mask = self.actions.mask_array(state) if state.current_player == seat else np.zeros(self.actions.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
