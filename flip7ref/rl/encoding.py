@@ -216,6 +216,13 @@ class _Swap(_NoArguments):
         return f"swap seat {a} {kinds[ka]} with seat {b} {kinds[kb]}"
 
 
+_STATELESS = (_NoArguments, _Seat)
+"""The block types whose index of an action depends on the action alone, not on the state."""
+
+_MASKS_KEPT = 4096
+"""At most this many masks (one per set of legal indices met) are kept by an `ActionIndex`."""
+
+
 ACTION_BLOCKS: dict[str, Callable[[ActionIndex, str], ActionBlock]] = {"steal": _Pick, "discard": _Pick, "swap": _Swap}
 """The block maker of each verb with more than one argument, by verb (``maker(index, verb)``)."""
 
@@ -285,6 +292,9 @@ class ActionIndex:
             self.blocks[name] = (start, block.size())
             start += block.size()
         self.size: int = start
+        self._verb_at: list[tuple[str, int]] = [(v, i - s) for v, (s, n) in self.blocks.items() for i in range(s, s + n)]
+        self._static: dict[tuple[str, tuple[int, ...]], int] = {}  # the index of an action of a stateless block
+        self._masks: dict[tuple[int, ...], np.ndarray[Any, np.dtype[np.int8]]] = {}  # mask of a set of legal indices
 
     def kind(self, state: State, seat: int, position: int) -> int:
         """The line kind (index into ``line_kinds``) of card ``position`` of ``seat``'s line."""
@@ -320,7 +330,7 @@ class ActionIndex:
         if isinstance(index, bool) or not 0 <= int(index) < self.size:
             raise IllegalActionError(str(index), [], f"an action index must be 0..{self.size - 1}")
         index = int(index)
-        verb, offset = next((v, index - s) for v, (s, n) in self.blocks.items() if s <= index < s + n)
+        verb, offset = self._verb_at[index]
         try:
             return self._blocks[verb].decode(state, offset)
         except ValueError:
@@ -331,7 +341,15 @@ class ActionIndex:
         last = self._last_legal
         if last is not None and last[0] is state:  # an RL step asks twice (the mask, then the check of the choice)
             return list(last[1])
-        legal = sorted({self.encode(state, a) for a in state.legal_actions()})
+        static, found = self._static, set()
+        for a in state.legal_actions():
+            i = static.get((a.verb, a.args), -1)  # hit, stay, target s...: an index that needs no state
+            if i < 0:
+                i = self.encode(state, a)
+                if type(self._blocks[a.verb]) in _STATELESS:
+                    static[(a.verb, a.args)] = i
+            found.add(i)
+        legal = sorted(found)
         self._last_legal = (state, tuple(legal))  # states are immutable: the same object has the same answer
         return legal
 
@@ -344,9 +362,16 @@ class ActionIndex:
 
     def mask_array(self, state: State) -> np.ndarray[Any, np.dtype[np.int8]]:
         """`mask` as a numpy ``int8`` array."""
-        out = np.zeros(self.size, dtype=np.int8)
-        out[self.legal_indices(state)] = 1
-        return out
+        self.legal_indices(state)
+        assert self._last_legal is not None
+        legal = self._last_legal[1]
+        mask = self._masks.get(legal)
+        if mask is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+            mask[list(legal)] = 1
+            if len(self._masks) < _MASKS_KEPT:
+                self._masks[legal] = mask
+        return mask.copy()
 
     def describe(self, index: int) -> str:
         """A readable name of an index that does not need a state: ``"steal seat 2 +4"``."""

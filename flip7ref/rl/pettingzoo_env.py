@@ -38,7 +38,7 @@ from pettingzoo.utils import wrappers
 
 from ..errors import IllegalActionError, OptionError
 from ..game import Game
-from ..state import TERMINAL, State
+from ..state import State
 from .encoding import ActionIndex, ObservationEncoder
 from .episode import (
     DEFAULT_MAX_MOVES,
@@ -51,6 +51,23 @@ from .episode import (
     step_reward,
     take_decision,
 )
+
+
+class ActionSpace(spaces.Discrete):
+    """``Discrete(n)`` whose `contains` answers a plain Python ``int`` without NumPy (PettingZoo's
+    ``AssertOutOfBoundsWrapper`` asks it at every step); every other value is `spaces.Discrete`'s
+    to judge, and the answers are the same."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self._bounds = (int(self.start), int(self.start + self.n))
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is an index of the space (``start <= x < start + n``)."""
+        if type(x) is int:  # not a bool, not a NumPy integer
+            low, high = self._bounds
+            return low <= x < high
+        return bool(super().contains(x))
 
 
 class Flip7Env(AECEnv):  # type: ignore[misc]
@@ -113,7 +130,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         obs_space = spaces.Dict({"observation": box, "action_mask": spaces.Box(0, 1, shape=(self.actions.size,), dtype=np.int8)})
         self.state_space = box
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
+        self.action_spaces = {a: ActionSpace(self.actions.size) for a in self.possible_agents}
         self.game_state: State | None = None
         self.moves = 0
         self._seeds = random.Random()
@@ -225,9 +242,14 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         new = resolve_chance(after)
         self.game_state = new
         self.moves += 1
-        for a in self.agents:
-            self.rewards[a] = step_reward(self.reward_kind, state, new, self._seat[a])
-        if new.current_player == TERMINAL:
+        rewards = self.rewards
+        if self.reward_kind == "win" and not new.winners:
+            for a in self.agents:  # step_reward's answer before the end: 0 for every seat
+                rewards[a] = 0.0
+        else:
+            for a in self.agents:
+                rewards[a] = step_reward(self.reward_kind, state, new, self._seat[a])
+        if new.winners:  # current_player is TERMINAL
             for a in self.agents:
                 self.terminations[a] = True
                 self.infos[a] = outcome(new)
