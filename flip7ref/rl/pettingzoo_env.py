@@ -34,7 +34,6 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..errors import IllegalActionError, OptionError
 from ..game import Game
@@ -51,6 +50,7 @@ from .episode import (
     step_reward,
     take_decision,
 )
+from .forwarding import classic_wrappers
 
 
 class ActionSpace(spaces.Discrete):
@@ -304,16 +304,16 @@ def env(
     """The PettingZoo AEC environment of ``edition`` for ``players`` seats (`Flip7Env`, the
     arguments are its own) in the classic games' default wrappers: ``TerminateIllegalWrapper``
     (an illegal move ends the game, -1 for the agent that made it, 0 for every other),
-    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.  The wrappers pass attribute
-    reads through: ``env.game_state``, ``env.actions``, ``env.unwrapped`` (the `Flip7Env`).
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` (subclasses of PettingZoo's that
+    read the attributes of every step without its ``__getattr__`` chain, `flip7ref.rl.forwarding`;
+    PettingZoo's code runs unchanged).  The wrappers pass attribute reads through:
+    ``env.game_state``, ``env.actions``, ``env.unwrapped`` (the `Flip7Env`).
 
     Raises:
         OptionError: as `Flip7Env`.
     """
     bare = raw_env(edition, players, options, reward=reward, max_moves=max_moves, normalize=normalize, render_mode=render_mode)
-    wrapped = wrappers.TerminateIllegalWrapper(bare, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return classic_wrappers(bare, illegal_reward=-1)
 
 
 __all__ = ["DEFAULT_MAX_MOVES", "REWARDS", "Flip7Env", "check_common", "env", "raw_env", "resolve_chance"]
