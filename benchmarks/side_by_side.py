@@ -26,8 +26,9 @@ Measurements (CPU time):
   cache parses the case files once);
 * ``pettingzoo:EDITION``: ``flip7ref.rl.env`` steps per second (4 players, random masked
   play, the loop of ``bench_rl.py``; 20 steps per game of ``--games``), and
-  ``pettingzoo_raw:EDITION`` the bare environment (``raw_env``) without PettingZoo's
-  wrappers (both need the ``[rl]`` extra in the interpreter);
+  ``pettingzoo_raw:EDITION`` the bare environment (``raw_env``) without wrappers, and
+  ``pettingzoo_stock:EDITION`` the bare environment in PettingZoo's own wrappers (all three
+  need the ``[rl]`` extra in the interpreter);
 * ``solve``: ``SoloSolver`` on the numbers+modifiers solo deck in one process (seconds);
   ``solve:compact``: the same deck by ``CompactSolver`` (NumPy; CPU seconds).
 
@@ -78,8 +79,12 @@ import json, random, sys, time
 import numpy as np
 import flip7ref.rl as rl
 from flip7ref.rl.pettingzoo_env import raw_env
-edition, steps, raw = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "raw"
-env = raw_env(edition, 4) if raw else rl.env(edition, 4)
+edition, steps, how = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+env = raw_env(edition, 4) if how != "wrapped" else rl.env(edition, 4)
+if how == "stock":  # PettingZoo's own wrappers around the bare environment, as leduc_holdem_v4 has them
+    from pettingzoo.utils import wrappers
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
 env.reset(seed=0)
 rng = random.Random(0)
 done = 0
@@ -95,7 +100,8 @@ while done < steps:
     done += 1
 print(json.dumps({"value": steps / (time.process_time() - start)}))
 """
-"""The loop of ``bench_rl.bench_pettingzoo`` (``raw``: the bare environment, without the wrappers)."""
+"""The loop of ``bench_rl.bench_pettingzoo`` over ``rl.env`` (``wrapped``), the bare environment
+(``raw``) or the bare environment in PettingZoo's own wrappers (``stock``)."""
 
 SOLVE = """
 import json, sys, time
@@ -118,8 +124,12 @@ PROCESSES = {"startup": STARTUP, "score": SCORE, "rules": RULES}
 """The measurements that time a whole process (user + system CPU of the child)."""
 
 # higher is better for games/s; lower for seconds
+PETTINGZOO_KINDS = {"pettingzoo": "wrapped", "pettingzoo_raw": "raw", "pettingzoo_stock": "stock"}
+"""The PettingZoo measurements and the environment each times (`PETTINGZOO`)."""
+
 HIGHER_IS_BETTER = {
-    "games": True, "pettingzoo": True, "pettingzoo_raw": True, "startup": False, "score": False, "rules": False, "solve": False,
+    "games": True, "pettingzoo": True, "pettingzoo_raw": True, "pettingzoo_stock": True,
+    "startup": False, "score": False, "rules": False, "solve": False,
 }  # fmt: skip
 
 
@@ -169,8 +179,8 @@ class Target:
         kind, _, edition = what.partition(":")
         if kind == "games":
             return float(json.loads(self.run_code(GAMES, edition, str(games)).splitlines()[-1])["value"])
-        if kind in ("pettingzoo", "pettingzoo_raw"):  # 20 steps per game asked for
-            args = (edition, str(20 * games), "raw" if kind == "pettingzoo_raw" else "wrapped")
+        if kind in PETTINGZOO_KINDS:  # 20 steps per game asked for
+            args = (edition, str(20 * games), PETTINGZOO_KINDS[kind])
             return float(json.loads(self.run_code(PETTINGZOO, *args).splitlines()[-1])["value"])
         if kind == "solve":
             return float(json.loads(self.run_code(SOLVE, edition or "interpreter").splitlines()[-1])["value"])
@@ -209,7 +219,7 @@ def compare(
     results: dict[str, object] = {}
     for m in measurements:
         kind = m.partition(":")[0]
-        unit = {"games": "games/s", "pettingzoo": "steps/s", "pettingzoo_raw": "steps/s"}.get(kind, "s")
+        unit = "games/s" if kind == "games" else "steps/s" if kind in PETTINGZOO_KINDS else "s"
         base = values[m][targets[0].label]
         for t in targets:
             vs = values[m][t.label]
