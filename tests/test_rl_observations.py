@@ -120,3 +120,19 @@ def test_encoder_of_a_state_met_out_of_order_is_the_fresh_one() -> None:
     for i in order[:3000]:
         seat = rng.randrange(4)
         assert shared.encode(states[i], seat) == ObservationEncoder(game).encode(states[i], seat)
+
+
+def test_points_beyond_the_bound_are_clipped_and_the_array_is_the_list() -> None:
+    game = Game("flip7", 4)
+    enc = ObservationEncoder(game)
+    state = game.new_initial_state(seed=2, totals=(2_000_000, 7, 0, 0))
+    start, _ = enc.sections["totals"]
+    vector = enc.encode(state, 1)
+    assert vector[start : start + 4] == [1_000_000.0, 7.0, 0.0, 0.0]
+    assert enc.encode_array(state, 1).tolist() == vector
+    normalized = enc.encode_array(state, 1, normalize=True)
+    assert normalized.dtype == np.float32 and normalized[start] == 10.0  # clipped to NORMALIZED_BOUND
+    assert normalized.tolist() == np.array(enc.normalize(vector), dtype=np.float32).tolist()
+    observer, _ = enc.sections["observer"]
+    assert enc.encode_array(state, None)[observer : observer + 4].tolist() == [0.0] * 4
+    assert enc.encode_array(state, 3)[observer : observer + 4].tolist() == [0.0, 0.0, 0.0, 1.0]

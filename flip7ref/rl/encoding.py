@@ -76,6 +76,7 @@ from ..errors import IllegalActionError, OptionError
 from ..game import Game
 from ..model import verbs
 from ..state import Action, State, Status
+from . import incremental
 
 DECISION_KINDS = ("offer", "play", "give", "keep_or_give", "assign", "cards", "flip7_bonus", "chance", "terminal")
 """The interpreter's kinds of `State.pending`, in the order of the observation's ``decision``
@@ -84,7 +85,7 @@ section (`decision_kinds` adds those of a game's plug-in primitives)."""
 STATUSES = (Status.ACTIVE, Status.STAYED, Status.FROZEN, Status.BUSTED)
 """Statuses in the order of the observation's ``status`` section."""
 
-POINTS_BOUND = 1_000_000
+POINTS_BOUND = incremental.POINTS_BOUND
 """Points and round numbers in an observation are clipped to +-this."""
 
 NORMALIZED_BOUND = 10.0
@@ -448,10 +449,8 @@ class ObservationEncoder:
         self._starts = tuple(self.sections[name][0] for name, _ in layout)
         self._status_index = {status: i for i, status in enumerate(STATUSES)}
         self._observer_at = self.sections["observer"][0]
-        from .incremental import TableVector  # here: it imports this module
-
         self._scale_array = np.array(scale, dtype=np.float64)
-        self._table = TableVector(self)
+        self._table = incremental.TableVector(self)
 
     def normalize(self, vector: Sequence[float]) -> list[float]:
         """``vector`` (an `encode` result) with every element in a small range: card counts
@@ -500,10 +499,3 @@ class ObservationEncoder:
         if observer is not None:
             out[self._observer_at + observer] = 1.0  # a one-hot: 1 normalised too (its scale is 1)
         return out
-
-
-def clip_points(value: int) -> float:
-    """``value`` as a float, clipped to +-`POINTS_BOUND` (points and the round in an observation)."""
-    if -POINTS_BOUND <= value <= POINTS_BOUND:
-        return float(value)
-    return float(POINTS_BOUND if value > 0 else -POINTS_BOUND)

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from ..state import State
     from .encoding import ObservationEncoder
 
+POINTS_BOUND = 1_000_000
+"""Points and round numbers in an observation are clipped to +-this (``encoding.POINTS_BOUND``)."""
+
 _NO_PLAYER = Player((-1,), (-1,), cast(Status, None))
 """A seat's part before the first state: no part of it is the same object as a real seat's."""
 
@@ -44,8 +47,6 @@ class TableVector:
     """
 
     def __init__(self, encoder: ObservationEncoder) -> None:
-        from .encoding import clip_points  # here: encoding imports this module
-
         self._enc = encoder
         self._clip = clip_points
         self._c = len(encoder.card_ids)
@@ -149,3 +150,9 @@ def _counts(pile: tuple[int, ...], c: int) -> list[float]:
         counts[code] += 1.0
     return counts
 
+
+def clip_points(value: int) -> float:
+    """``value`` as a float, clipped to +-`POINTS_BOUND` (points and the round in an observation)."""
+    if -POINTS_BOUND <= value <= POINTS_BOUND:
+        return float(value)
+    return float(POINTS_BOUND if value > 0 else -POINTS_BOUND)
