@@ -41,7 +41,15 @@ class _Next:
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self
-        return getattr(obj.env, self.name)
+        return _read(obj.env, self.name)
+
+
+def _read(env: Any, name: str) -> Any:
+    """``getattr(env, name)``, skipping the layers of this module that hold no ``name`` of
+    their own (their descriptor would only ask the next layer: the same answer, one call less)."""
+    while type(env) in _FORWARDING and name not in env.__dict__:
+        env = env.env
+    return getattr(env, name)
 
 
 class _NextAfterReset(_Next):
@@ -54,7 +62,7 @@ class _NextAfterReset(_Next):
             return self
         if self.name in _BEFORE_RESET and not obj._has_reset:
             raise AttributeError(f"{self.name} cannot be accessed before reset")
-        return getattr(obj.env, self.name)
+        return _read(obj.env, self.name)
 
 
 class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
@@ -73,6 +81,9 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[mis
         # PettingZoo's own names the bare environment only when the class is exactly its own
         return str(self.env)
 
+
+_FORWARDING: tuple[type, ...] = (TerminateIllegalWrapper, AssertOutOfBoundsWrapper)
+"""The inner wrappers of this module (`_read` skips them)."""
 
 for _name in FORWARDED:
     setattr(TerminateIllegalWrapper, _name, _Next(_name))

@@ -63,6 +63,9 @@ class TableVector:
         self._draw_counts = [0.0] * self._c
         self._held = [0.0] * self._c  # the set-aside counts written
         self._flags: list[int] = []  # the one-hot positions set last time (decision, card, to_act, dealer, turn)
+        self._moved: tuple[object, ...] = ()  # (winners, turn, dealer) the flags were set for
+        self._players_seen: object = None
+        self._round = -1
 
     def update(self, state: State) -> np.ndarray[Any, np.dtype[np.float64]]:
         """`vector` made the table part of ``state`` (the sections of new parts rewritten)."""
@@ -85,11 +88,13 @@ class TableVector:
         if state.discard is not self._discard:
             self._discard = state.discard
             vec[discard : discard + c] = _counts(state.discard, c)
-        if state.frames is not self._frames:
+        frames = state.frames
+        same_frames = frames is self._frames
+        if not same_frames:
             # "set aside": the cards pending work holds, the zone `State.cards_in_play` counts beyond the others
-            self._frames = state.frames
+            self._frames = frames
             held = [0.0] * c
-            for frame in state.frames:
+            for frame in frames:
                 for code in frame.held_cards():
                     held[code] += 1.0
             if held != self._held:
@@ -100,7 +105,11 @@ class TableVector:
         self._scored = (flip7, bonus_to)
         seats = self._seats
         status_of = enc._status_index
-        for seat, player in enumerate(state.players):
+        players = state.players
+        if players is self._players_seen and not rescore:
+            players = ()  # the same seats as last time (a chance or a decision that moved no card)
+        self._players_seen = state.players
+        for seat, player in enumerate(players):
             before = seats[seat]
             if player is before and not rescore:
                 continue
@@ -125,20 +134,26 @@ class TableVector:
         if state.totals is not self._totals:
             self._totals = state.totals
             vec[totals : totals + self._players] = [clip(t) for t in state.totals]
-        kind, card = state.pending()
-        flags = [decision + enc._kind_index[kind], dealer + state.dealer, turn + state.turn]
-        if card is not None:
-            flags.append(decision_card + game.codes[card])
-        who = state.current_player
-        if 0 <= who < self._players:
-            flags.append(to_act + who)
-        if flags != self._flags:
-            for at in self._flags:
-                vec[at] = 0.0
-            for at in flags:
-                vec[at] = 1.0
-            self._flags = flags
-        vec[round_at] = clip(state.round)
+        # the decision, its card and the seat to act follow from the frames, the winners and the turn
+        moved = (state.winners, state.turn, state.dealer)
+        if not same_frames or moved != self._moved:
+            self._moved = moved
+            kind, card = state.pending()
+            flags = [decision + enc._kind_index[kind], dealer + state.dealer, turn + state.turn]
+            if card is not None:
+                flags.append(decision_card + game.codes[card])
+            who = state.current_player
+            if 0 <= who < self._players:
+                flags.append(to_act + who)
+            if flags != self._flags:
+                for at in self._flags:
+                    vec[at] = 0.0
+                for at in flags:
+                    vec[at] = 1.0
+                self._flags = flags
+        if state.round != self._round:
+            self._round = state.round
+            vec[round_at] = clip(state.round)
         self.state = state
         return vec
 
