@@ -136,3 +136,18 @@ def test_points_beyond_the_bound_are_clipped_and_the_array_is_the_list() -> None
     observer, _ = enc.sections["observer"]
     assert enc.encode_array(state, None)[observer : observer + 4].tolist() == [0.0] * 4
     assert enc.encode_array(state, 3)[observer : observer + 4].tolist() == [0.0, 0.0, 0.0, 1.0]
+
+
+def test_masks_and_observations_handed_out_are_the_callers_own() -> None:
+    """The encoder and the action index keep templates and a working vector: what they
+    return is a copy, so a caller writing into it changes nothing that comes after."""
+    env = rl.raw_env("flip7", 2)
+    env.reset(seed=4)
+    agent = env.agent_selection
+    first = env.observe(agent)
+    expected_mask, expected_obs = first["action_mask"].tolist(), first["observation"].tolist()
+    first["action_mask"][:] = 7
+    first["observation"][:] = -3.0
+    again = env.observe(agent)
+    assert again["action_mask"].tolist() == expected_mask and again["observation"].tolist() == expected_obs
+    assert env.state().tolist() != [-3.0] * env.encoder.size
