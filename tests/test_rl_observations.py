@@ -151,3 +151,21 @@ def test_masks_and_observations_handed_out_are_the_callers_own() -> None:
     again = env.observe(agent)
     assert again["action_mask"].tolist() == expected_mask and again["observation"].tolist() == expected_obs
     assert env.state().tolist() != [-3.0] * env.encoder.size
+
+
+def test_an_error_half_way_through_an_update_leaves_no_stale_sections() -> None:
+    game = Game("flip7", 3)
+    enc = ObservationEncoder(game)
+    state = game.new_initial_state(seed=9)
+    enc.encode(state, 0)
+    while state.is_chance_node() or state.pending()[0] != "offer":
+        state = state.apply_chance(state.sample_chance()) if state.is_chance_node() else state.apply(state.legal_actions()[0])
+    later = state.apply("hit")
+    while later.is_chance_node():
+        later = later.apply_chance(later.sample_chance())
+    kinds = dict(enc._kind_index)
+    enc._kind_index.clear()  # the decision kind can no longer be found: the update fails after the piles and lines
+    with pytest.raises(KeyError):
+        enc.encode(later, 0)
+    enc._kind_index.update(kinds)
+    assert enc.encode(later, 0) == ObservationEncoder(game).encode(later, 0)

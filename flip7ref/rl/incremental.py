@@ -51,7 +51,12 @@ class TableVector:
         self._clip = clip_points
         self._c = len(encoder.card_ids)
         self._players = encoder.game.players
-        self.vector: np.ndarray[Any, np.dtype[np.float64]] = np.zeros(encoder.size, dtype=np.float64)
+        self.forget()
+
+    def forget(self) -> None:
+        """Start afresh: the next `update` writes every section (after an error half-way
+        through an update, the vector and the parts it remembers would disagree)."""
+        self.vector: np.ndarray[Any, np.dtype[np.float64]] = np.zeros(self._enc.size, dtype=np.float64)
         self.state: State | None = None
         # the parts of `state`, held (so that no new object can reuse their ids)
         self._draw: object = None
@@ -68,9 +73,21 @@ class TableVector:
         self._round = -1
 
     def update(self, state: State) -> np.ndarray[Any, np.dtype[np.float64]]:
-        """`vector` made the table part of ``state`` (the sections of new parts rewritten)."""
+        """`vector` made the table part of ``state`` (the sections of new parts rewritten).
+
+        Raises:
+            whatever reading ``state`` raises (an unknown decision kind: KeyError); the
+            vector is then forgotten (`forget`), so the next call starts afresh.
+        """
         if state is self.state:
             return self.vector
+        try:
+            return self._update(state)
+        except BaseException:
+            self.forget()
+            raise
+
+    def _update(self, state: State) -> np.ndarray[Any, np.dtype[np.float64]]:
         enc, vec, c, clip = self._enc, self.vector, self._c, self._clip
         unseen, discard, aside, lines, kept, status, totals, values, decision, decision_card, to_act, _observer, \
             dealer, turn, round_at = enc._starts
