@@ -24,6 +24,11 @@ Measurements (CPU time):
 * ``rules``: a whole ``flip7ref rules F7-073`` process (seconds): the rule with the cases
   citing it, read from the case index (its cache written by the warm-up run; a cold
   cache parses the case files once);
+* ``pettingzoo:EDITION``: ``flip7ref.rl.env`` steps per second (4 players, random masked
+  play, the loop of ``bench_rl.py``; 20 steps per game of ``--games``), and
+  ``pettingzoo_raw:EDITION`` the bare environment (``raw_env``) without wrappers, and
+  ``pettingzoo_stock:EDITION`` the bare environment in PettingZoo's own wrappers (all three
+  need the ``[rl]`` extra in the interpreter);
 * ``solve``: ``SoloSolver`` on the numbers+modifiers solo deck in one process (seconds);
   ``solve:compact``: the same deck by ``CompactSolver`` (NumPy; CPU seconds).
 
@@ -69,6 +74,35 @@ for i in range(games):
 print(json.dumps({"value": games / (time.process_time() - start)}))
 """
 
+PETTINGZOO = """
+import json, random, sys, time
+import numpy as np
+import flip7ref.rl as rl
+from flip7ref.rl.pettingzoo_env import raw_env
+edition, steps, how = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+env = raw_env(edition, 4) if how != "wrapped" else rl.env(edition, 4)
+if how == "stock":  # PettingZoo's own wrappers around the bare environment, as leduc_holdem_v4 has them
+    from pettingzoo.utils import wrappers
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+env.reset(seed=0)
+rng = random.Random(0)
+done = 0
+start = time.process_time()
+while done < steps:
+    obs, _r, terminated, truncated, _i = env.last()
+    if terminated or truncated:
+        env.step(None)
+        if not env.agents:
+            env.reset()
+        continue
+    env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    done += 1
+print(json.dumps({"value": steps / (time.process_time() - start)}))
+"""
+"""The loop of ``bench_rl.bench_pettingzoo`` over ``rl.env`` (``wrapped``), the bare environment
+(``raw``) or the bare environment in PettingZoo's own wrappers (``stock``)."""
+
 SOLVE = """
 import json, sys, time
 from flip7ref import Game
@@ -90,7 +124,13 @@ PROCESSES = {"startup": STARTUP, "score": SCORE, "rules": RULES}
 """The measurements that time a whole process (user + system CPU of the child)."""
 
 # higher is better for games/s; lower for seconds
-HIGHER_IS_BETTER = {"games": True, "startup": False, "score": False, "rules": False, "solve": False}
+PETTINGZOO_KINDS = {"pettingzoo": "wrapped", "pettingzoo_raw": "raw", "pettingzoo_stock": "stock"}
+"""The PettingZoo measurements and the environment each times (`PETTINGZOO`)."""
+
+HIGHER_IS_BETTER = {
+    "games": True, "pettingzoo": True, "pettingzoo_raw": True, "pettingzoo_stock": True,
+    "startup": False, "score": False, "rules": False, "solve": False,
+}  # fmt: skip
 
 
 class Target:
@@ -139,6 +179,9 @@ class Target:
         kind, _, edition = what.partition(":")
         if kind == "games":
             return float(json.loads(self.run_code(GAMES, edition, str(games)).splitlines()[-1])["value"])
+        if kind in PETTINGZOO_KINDS:  # 20 steps per game asked for
+            args = (edition, str(20 * games), PETTINGZOO_KINDS[kind])
+            return float(json.loads(self.run_code(PETTINGZOO, *args).splitlines()[-1])["value"])
         if kind == "solve":
             return float(json.loads(self.run_code(SOLVE, edition or "interpreter").splitlines()[-1])["value"])
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -176,13 +219,13 @@ def compare(
     results: dict[str, object] = {}
     for m in measurements:
         kind = m.partition(":")[0]
-        unit = "games/s" if kind == "games" else "s"
+        unit = "games/s" if kind == "games" else "steps/s" if kind in PETTINGZOO_KINDS else "s"
         base = values[m][targets[0].label]
         for t in targets:
             vs = values[m][t.label]
             # speed ratio: >1 means faster than the baseline, for rates and for times alike
             ratios = [v / b if HIGHER_IS_BETTER[kind] else b / v for v, b in zip(vs, base, strict=True)]
-            fmt = "{:.0f}" if kind == "games" else "{:.3f}"
+            fmt = "{:.0f}" if HIGHER_IS_BETTER[kind] else "{:.3f}"
             table.add_row(
                 m, t.label, f"{fmt.format(statistics.median(vs))} {unit}",
                 f"{fmt.format(min(vs))}-{fmt.format(max(vs))}",

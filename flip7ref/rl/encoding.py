@@ -68,16 +68,15 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
 
 from ..errors import IllegalActionError, OptionError
 from ..game import Game
 from ..model import verbs
-from ..scoring import seat_score
 from ..state import Action, State, Status
-
-if TYPE_CHECKING:
-    import numpy as np
+from . import incremental
 
 DECISION_KINDS = ("offer", "play", "give", "keep_or_give", "assign", "cards", "flip7_bonus", "chance", "terminal")
 """The interpreter's kinds of `State.pending`, in the order of the observation's ``decision``
@@ -86,7 +85,7 @@ section (`decision_kinds` adds those of a game's plug-in primitives)."""
 STATUSES = (Status.ACTIVE, Status.STAYED, Status.FROZEN, Status.BUSTED)
 """Statuses in the order of the observation's ``status`` section."""
 
-POINTS_BOUND = 1_000_000
+POINTS_BOUND = incremental.POINTS_BOUND
 """Points and round numbers in an observation are clipped to +-this."""
 
 NORMALIZED_BOUND = 10.0
@@ -218,6 +217,13 @@ class _Swap(_NoArguments):
         return f"swap seat {a} {kinds[ka]} with seat {b} {kinds[kb]}"
 
 
+_STATELESS = (_NoArguments, _Seat)
+"""The block types whose index of an action depends on the action alone, not on the state."""
+
+_MASKS_KEPT = 4096
+"""At most this many masks (one per set of legal indices met) are kept by an `ActionIndex`."""
+
+
 ACTION_BLOCKS: dict[str, Callable[[ActionIndex, str], ActionBlock]] = {"steal": _Pick, "discard": _Pick, "swap": _Swap}
 """The block maker of each verb with more than one argument, by verb (``maker(index, verb)``)."""
 
@@ -287,6 +293,9 @@ class ActionIndex:
             self.blocks[name] = (start, block.size())
             start += block.size()
         self.size: int = start
+        self._verb_at: list[tuple[str, int]] = [(v, i - s) for v, (s, n) in self.blocks.items() for i in range(s, s + n)]
+        self._static: dict[tuple[str, tuple[int, ...]], int] = {}  # the index of an action of a stateless block
+        self._masks: dict[tuple[int, ...], np.ndarray[Any, np.dtype[np.int8]]] = {}  # mask of a set of legal indices
 
     def kind(self, state: State, seat: int, position: int) -> int:
         """The line kind (index into ``line_kinds``) of card ``position`` of ``seat``'s line."""
@@ -322,7 +331,7 @@ class ActionIndex:
         if isinstance(index, bool) or not 0 <= int(index) < self.size:
             raise IllegalActionError(str(index), [], f"an action index must be 0..{self.size - 1}")
         index = int(index)
-        verb, offset = next((v, index - s) for v, (s, n) in self.blocks.items() if s <= index < s + n)
+        verb, offset = self._verb_at[index]
         try:
             return self._blocks[verb].decode(state, offset)
         except ValueError:
@@ -333,7 +342,15 @@ class ActionIndex:
         last = self._last_legal
         if last is not None and last[0] is state:  # an RL step asks twice (the mask, then the check of the choice)
             return list(last[1])
-        legal = sorted({self.encode(state, a) for a in state.legal_actions()})
+        static, found = self._static, set()
+        for a in state.legal_actions():
+            i = static.get((a.verb, a.args), -1)  # hit, stay, target s...: an index that needs no state
+            if i < 0:
+                i = self.encode(state, a)
+                if type(self._blocks[a.verb]) in _STATELESS:
+                    static[(a.verb, a.args)] = i
+            found.add(i)
+        legal = sorted(found)
         self._last_legal = (state, tuple(legal))  # states are immutable: the same object has the same answer
         return legal
 
@@ -345,12 +362,17 @@ class ActionIndex:
         return out
 
     def mask_array(self, state: State) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """`mask` as a numpy ``int8`` array (needs numpy, from the ``[rl]`` extra)."""
-        import numpy as np
-
-        out = np.zeros(self.size, dtype=np.int8)
-        out[self.legal_indices(state)] = 1
-        return out
+        """`mask` as a numpy ``int8`` array."""
+        self.legal_indices(state)
+        assert self._last_legal is not None
+        legal = self._last_legal[1]
+        mask = self._masks.get(legal)
+        if mask is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+            mask[list(legal)] = 1
+            if len(self._masks) < _MASKS_KEPT:
+                self._masks[legal] = mask
+        return mask.copy()
 
     def describe(self, index: int) -> str:
         """A readable name of an index that does not need a state: ``"steal seat 2 +4"``."""
@@ -426,7 +448,9 @@ class ObservationEncoder:
         self._clipped = [self.sections[name] for name in ("totals", "line_values", "round")]
         self._starts = tuple(self.sections[name][0] for name, _ in layout)
         self._status_index = {status: i for i, status in enumerate(STATUSES)}
-        self._last_piles: list[tuple[tuple[int, ...], list[float]] | None] = [None, None]
+        self._observer_at = self.sections["observer"][0]
+        self._scale_array = np.array(scale, dtype=np.float64)
+        self._table = incremental.TableVector(self)
 
     def normalize(self, vector: Sequence[float]) -> list[float]:
         """``vector`` (an `encode` result) with every element in a small range: card counts
@@ -451,62 +475,27 @@ class ObservationEncoder:
         Every section is public information (the game has no hidden hands); the
         draw pile appears as counts only, never in its order.
         """
-        game, p, c = self.game, self.game.players, len(self.card_ids)
-        out = [0.0] * self.size
-        # the sections' starts, read once (the encoder runs at every step of an RL loop)
-        unseen, discard, aside, lines, kept, status, totals, values, decision, decision_card, to_act, observer_at, \
-            dealer, turn, round_at = self._starts
-        # "set aside": the cards pending work holds, the zone `State.cards_in_play` counts beyond the others
-        for frame in state.frames:
-            for code in frame.held_cards():
-                out[aside + code] += 1.0
-        out[unseen : unseen + c] = self._counts(0, state.draw)
-        out[discard : discard + c] = self._counts(1, state.discard)
-        status_of = self._status_index
-        flip7, bonus_to = state.flip7, state.bonus_to
-        running = state.totals
-        for seat, player in enumerate(state.players):
-            at = lines + seat * c
-            for code in player.line:
-                out[at + code] += 1.0
-            at = kept + seat * c
-            for code in player.kept:
-                out[at + code] += 1.0
-            out[status + seat * 4 + status_of[player.status]] = 1.0
-            out[totals + seat] = _clip(running[seat])
-            # State.line_value without its seat check (the seat comes from the state itself)
-            out[values + seat] = _clip(seat_score(game, seat, player.line, player.status is Status.BUSTED, flip7, bonus_to))
-        kind, card = state.pending()
-        out[decision + self._kind_index[kind]] = 1.0
-        if card is not None:
-            out[decision_card + game.codes[card]] = 1.0
-        who = state.current_player
-        if 0 <= who < p:
-            out[to_act + who] = 1.0
-        out[observer_at + observer] = 1.0
-        out[dealer + state.dealer] = 1.0
-        out[turn + state.turn] = 1.0
-        out[round_at] = _clip(state.round)
+        vector: list[float] = self._table.update(state).tolist()
+        vector[self._observer_at + observer] = 1.0
+        return vector
+
+    def encode_array(self, state: State, observer: int | None, normalize: bool = False) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """`encode` (or `normalize` of it) as a new ``float32`` array: the same values, without
+        the list.  ``observer=None`` leaves the ``observer`` section all zeros (PettingZoo's
+        global state).
+
+        The encoder remembers the last state it encoded and rewrites only the sections of
+        the parts that changed since (`flip7ref.rl.incremental`), so a chain of successive
+        states, as an RL loop steps through, costs a few sections per state.
+        """
+        table = self._table.update(state)
+        if normalize:
+            scaled = table / self._scale_array
+            for s, n in self._clipped:
+                np.clip(scaled[s : s + n], -NORMALIZED_BOUND, NORMALIZED_BOUND, out=scaled[s : s + n])
+            out = scaled.astype(np.float32)
+        else:
+            out = table.astype(np.float32)
+        if observer is not None:
+            out[self._observer_at + observer] = 1.0  # a one-hot: 1 normalised too (its scale is 1)
         return out
-
-
-    def _counts(self, slot: int, pile: tuple[int, ...]) -> list[float]:
-        """Cards of each kind in ``pile`` (the draw or the discard pile), as ``C`` floats.
-
-        Successive states of a game share their piles until a card moves (a decision does
-        not move one), so the last pile of each slot is remembered with its counts: a pile is
-        an immutable tuple, the same object has the same counts."""
-        last = self._last_piles[slot]
-        if last is not None and last[0] is pile:
-            return last[1]
-        counts = [0.0] * len(self.card_ids)
-        for code in pile:
-            counts[code] += 1.0
-        self._last_piles[slot] = (pile, counts)
-        return counts
-
-
-def _clip(value: int) -> float:
-    if -POINTS_BOUND <= value <= POINTS_BOUND:
-        return float(value)
-    return float(POINTS_BOUND if value > 0 else -POINTS_BOUND)

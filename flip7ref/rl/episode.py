@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from ..errors import OptionError
-from ..state import State
+from ..state import CHANCE, State
 from .encoding import ActionIndex, action_index
 
 DEFAULT_MAX_MOVES = 5_000
@@ -41,7 +41,7 @@ def resolve_chance(state: State, rng: random.Random | None = None) -> State:
     A seeded state draws the top of its ordered pile; an open state draws at
     random with ``rng`` (`State.sample_chance`).
     """
-    while state.is_chance_node():
+    while state.current_player == CHANCE:
         state = state.apply_chance(state.sample_chance(rng))
     return state
 

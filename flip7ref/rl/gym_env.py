@@ -190,8 +190,7 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
 
     def _obs(self, state: State, seat: int | None = None) -> Obs:
         seat = self.seat if seat is None else seat
-        vector = self.encoder.encode(state, seat)
-        obs = np.array(self.encoder.normalize(vector) if self.normalize else vector, dtype=np.float32)
+        obs = self.encoder.encode_array(state, seat, self.normalize)
         return {"observation": obs, "action_mask": self._mask(state, seat)}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:

@@ -289,7 +289,7 @@ class Flip7Observer:
 
     def set_from(self, state: Flip7State, player: int) -> None:
         """Fill ``tensor`` with the observation of ``state`` for seat ``player``."""
-        self.tensor[:] = self._encoder.encode(state.flip7ref_state, player)
+        self.tensor[:] = self._encoder.encode_array(state.flip7ref_state, player)
 
     def string_from(self, state: Flip7State, player: int) -> str:
         """The observation as text (the same for every seat: nothing is hidden)."""

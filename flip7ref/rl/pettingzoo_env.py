@@ -34,11 +34,10 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..errors import IllegalActionError, OptionError
 from ..game import Game
-from ..state import TERMINAL, State
+from ..state import State
 from .encoding import ActionIndex, ObservationEncoder
 from .episode import (
     DEFAULT_MAX_MOVES,
@@ -51,6 +50,24 @@ from .episode import (
     step_reward,
     take_decision,
 )
+from .forwarding import classic_wrappers
+
+
+class ActionSpace(spaces.Discrete):
+    """``Discrete(n)`` whose `contains` answers a plain Python ``int`` without NumPy (PettingZoo's
+    ``AssertOutOfBoundsWrapper`` asks it at every step); every other value is `spaces.Discrete`'s
+    to judge, and the answers are the same."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self._bounds = (int(self.start), int(self.start + self.n))
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is an index of the space (``start <= x < start + n``)."""
+        if type(x) is int:  # not a bool, not a NumPy integer
+            low, high = self._bounds
+            return low <= x < high
+        return bool(super().contains(x))
 
 
 class Flip7Env(AECEnv):  # type: ignore[misc]
@@ -113,7 +130,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         obs_space = spaces.Dict({"observation": box, "action_mask": spaces.Box(0, 1, shape=(self.actions.size,), dtype=np.int8)})
         self.state_space = box
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
+        self.action_spaces = {a: ActionSpace(self.actions.size) for a in self.possible_agents}
         self.game_state: State | None = None
         self.moves = 0
         self._seeds = random.Random()
@@ -125,11 +142,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         Raises:
             OptionError: before `reset`.
         """
-        state = self._require_state()
-        vector = self.encoder.encode(state, 0)
-        start, size = self.encoder.sections["observer"]
-        vector[start : start + size] = [0.0] * size
-        return np.array(self.encoder.normalize(vector) if self.normalize else vector, dtype=np.float32)
+        return self.encoder.encode_array(self._require_state(), None, self.normalize)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every call).
@@ -204,8 +217,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         """
         state = self._require_state()
         seat = self._seat[self._known(agent)]
-        vector = self.encoder.encode(state, seat)
-        obs = np.array(self.encoder.normalize(vector) if self.normalize else vector, dtype=np.float32)
+        obs = self.encoder.encode_array(state, seat, self.normalize)
         mask = self.actions.mask_array(state) if state.current_player == seat else np.zeros(self.actions.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
@@ -230,9 +242,14 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         new = resolve_chance(after)
         self.game_state = new
         self.moves += 1
-        for a in self.agents:
-            self.rewards[a] = step_reward(self.reward_kind, state, new, self._seat[a])
-        if new.current_player == TERMINAL:
+        rewards = self.rewards
+        if self.reward_kind == "win" and not new.winners:
+            for a in self.agents:  # step_reward's answer before the end: 0 for every seat
+                rewards[a] = 0.0
+        else:
+            for a in self.agents:
+                rewards[a] = step_reward(self.reward_kind, state, new, self._seat[a])
+        if new.winners:  # current_player is TERMINAL
             for a in self.agents:
                 self.terminations[a] = True
                 self.infos[a] = outcome(new)
@@ -287,16 +304,16 @@ def env(
     """The PettingZoo AEC environment of ``edition`` for ``players`` seats (`Flip7Env`, the
     arguments are its own) in the classic games' default wrappers: ``TerminateIllegalWrapper``
     (an illegal move ends the game, -1 for the agent that made it, 0 for every other),
-    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.  The wrappers pass attribute
-    reads through: ``env.game_state``, ``env.actions``, ``env.unwrapped`` (the `Flip7Env`).
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` (subclasses of PettingZoo's that
+    read the attributes of every step without its ``__getattr__`` chain, `flip7ref.rl.forwarding`;
+    PettingZoo's code runs unchanged).  The wrappers pass attribute reads through:
+    ``env.game_state``, ``env.actions``, ``env.unwrapped`` (the `Flip7Env`).
 
     Raises:
         OptionError: as `Flip7Env`.
     """
     bare = raw_env(edition, players, options, reward=reward, max_moves=max_moves, normalize=normalize, render_mode=render_mode)
-    wrapped = wrappers.TerminateIllegalWrapper(bare, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return classic_wrappers(bare, illegal_reward=-1)
 
 
 __all__ = ["DEFAULT_MAX_MOVES", "REWARDS", "Flip7Env", "check_common", "env", "raw_env", "resolve_chance"]
