@@ -35,6 +35,14 @@ __all__ = ["ClusterError", "connect", "describe", "parse_cluster", "presolve", "
 
 INSTALL = extra_hint("cluster")
 
+NO_WORKER_SECONDS = 60.0
+"""How long, in seconds, a task of a ``local:N`` cluster may wait while the cluster has no
+worker at all before it fails with `ClusterError` (Dask's
+``distributed.scheduler.no-workers-timeout``).  A worker that dies is started again by its
+nanny within seconds; one that could not be started again (a loaded machine, a strategy
+ending every new worker) would otherwise leave the run waiting for ever.  A scheduler
+given by its address keeps its own setting: workers may join it later."""
+
 
 class ClusterError(Flip7RefError, RuntimeError):
     """The Dask scheduler cannot be reached, or a cluster cannot be started."""
@@ -88,12 +96,15 @@ def connect(text: str, *, processes: bool = True, timeout: float = 20) -> Iterat
             if kind == "local":
                 assert isinstance(value, int)
                 _quiet_tracker_relaunch()
-                cluster = stack.enter_context(
-                    distributed.LocalCluster(
-                        n_workers=value, threads_per_worker=1, processes=processes, dashboard_address=":0",
-                        silence_logs=50,  # logging.CRITICAL: no chatter on stderr, not even a failed task's traceback
-                    )
-                )  # fmt: skip
+                import dask
+
+                with dask.config.set({"distributed.scheduler.no-workers-timeout": f"{NO_WORKER_SECONDS}s"}):
+                    cluster = stack.enter_context(  # the scheduler reads the setting when it is made
+                        distributed.LocalCluster(
+                            n_workers=value, threads_per_worker=1, processes=processes, dashboard_address=":0",
+                            silence_logs=50,  # logging.CRITICAL: no chatter on stderr, not even a failed task's traceback
+                        )
+                    )  # fmt: skip
                 client = stack.enter_context(distributed.Client(cluster))
                 if processes:  # Ctrl-C reaches them too (one process group): the client ends them, quietly
                     client.run(_ignore_interrupt)
@@ -193,7 +204,8 @@ def run_units(
     Raises:
         ClusterError: the workers cannot load the game or the strategies (a
             ``module:Class`` strategy not importable there: one line naming it), or
-            the workers running a task died again and again.
+            the workers running a task died again and again, or a ``local:N`` cluster
+            was left without any worker for `NO_WORKER_SECONDS`.
         whatever ``func`` raised on a worker (e.g. a StrategyError).
     """
     distributed = _distributed()
@@ -282,6 +294,11 @@ def _result(future: Any) -> Any:
             raise ClusterError(
                 "--cluster: the workers running a task died (did a strategy call os._exit() or crash the "
                 "interpreter? was a worker killed or out of memory?)"
+            ) from None
+        if type(exc).__name__ in ("NoWorkerError", "NoValidWorkerError"):  # no-workers-timeout: queued, unrunnable
+            raise ClusterError(
+                f"--cluster: no worker was left to run the tasks for {NO_WORKER_SECONDS:g} s (the workers died and "
+                "could not be started again: did a strategy end them? is the machine out of memory?)"
             ) from None
         raise
 

@@ -301,3 +301,33 @@ def test_a_plugin_primitive_the_workers_cannot_import_is_one_clear_error(capfd: 
     assert message.startswith("--cluster: the workers cannot load the game and the strategies: SpecError: ")
     assert "no module registered 'peek'" in message
     assert "Traceback" not in capfd.readouterr().err
+
+
+def _doubled(x: int) -> int:
+    return 2 * x
+
+
+def test_a_local_cluster_left_without_workers_ends_with_one_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every worker gone and none started again (a nanny that could not restart its worker on
+    a loaded machine): the run ends with one ClusterError after NO_WORKER_SECONDS (it waited
+    for ever); a cluster that keeps its workers is unaffected by the setting."""
+    import flip7ref.cluster as cluster
+
+    monkeypatch.setattr(cluster, "NO_WORKER_SECONDS", 1.0)
+    with connect("local:1", processes=False) as c:
+        got: list[tuple[Any, Any]] = []
+        cluster.run_units(c, _doubled, (), [(1,), (2,)], lambda unit, result: got.append((unit, result)))
+        assert sorted(got) == [((1,), 2), ((2,), 4)]
+        c.cluster.scale(0)  # the workers closed; nobody starts new ones
+        deadline = time.monotonic() + 30
+        while c.scheduler_info()["workers"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not c.scheduler_info()["workers"]
+        start = time.monotonic()
+        with pytest.raises(ClusterError) as info:
+            cluster.run_units(c, _doubled, (), [(3,)], lambda unit, result: None)
+        assert time.monotonic() - start < 30
+    assert str(info.value) == (
+        "--cluster: no worker was left to run the tasks for 1 s (the workers died and could not be started again: "
+        "did a strategy end them? is the machine out of memory?)"
+    )
