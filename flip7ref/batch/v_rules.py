@@ -159,6 +159,7 @@ class VRules:
         self.barred = np.zeros((B, P), bool)
         self.totals = np.zeros((B, P), i32)
         self.last_scores = np.zeros((B, P), i32)
+        self.scored = np.zeros(B, bool)  # a round of the game has been scored (last_scores is meaningful)
         self.dealer = np.zeros(B, i32)
         self.turn = np.zeros(B, i32)
         self.rnd = np.zeros(B, i32)

@@ -279,6 +279,7 @@ class VSettling(VRules):
         tot = self.totals[g] + score
         self.totals[g] = tot
         self.last_scores[g] = score
+        self.scored[g] = True
         if self.log is not None:
             self._round_end_events(g)
         self.discard[g] += self.line[g].sum(1)

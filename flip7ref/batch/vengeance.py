@@ -129,6 +129,7 @@ class VengeanceState(VSettling):
                      (self.totals, 0), (self.last_scores, 0), (self.winners, False), (self.sp, 0)):  # fmt: skip
             a[g] = v
         self.flip7[g] = -1
+        self.scored[g] = False
         self.done[g] = False
         self.shuffles[g] = 0
         self.moves[g] = 0
