@@ -86,7 +86,7 @@ def compare(
     decisions = 0
     for first in range(seed, seed + games, batch):
         seeds = list(range(first, min(first + batch, seed + games)))
-        bs = make(game, len(seeds), seed=first, shuffle="reference")
+        bs: BatchState = make(game, len(seeds), seed=first, shuffle="reference")  # or a VengeanceState: the same API
         if events:
             bs.record_events()
         bs.reset(seeds=seeds)

@@ -342,7 +342,8 @@ class VRules:
 
     def _faceup(self, g: Arr) -> Arr:
         """(n, P) seats whose line shows cards actions can move (`flip7ref.targets.faceup`)."""
-        return (self.status[g] != BUSTED) & (self.llen[g] > 0)
+        face: Arr = (self.status[g] != BUSTED) & (self.llen[g] > 0)
+        return face
 
     def _offer_target(self, g: Arr, s: Arr, code: Arr) -> None:
         """`flip7ref.targets.offer_target`: ``s`` chooses who gets the modifier or action

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import events as ev
+from ..model import Event
 from .v_rules import ACTIVE, BUSTED, DEAL, DEAL_OFFER, DRAW, IN_ORDER, NONE, PICK, STAYED, Arr, VRules
 
 _STOP = -1
@@ -179,7 +180,11 @@ class VSettling(VRules):
                 m = n > j
                 gj, cj, tj = g[m], cards[m, j].astype(np.int64), t[m]
                 self.discard[gj, cj] += 1
-                self._emit(gj, lambda k, b, cj=cj, tj=tj: ev.discarded(self.ids[cj[k]], int(tj[k]), "target busted"))
+
+                def busted(k: int, b: int, cj: Arr = cj, tj: Arr = tj) -> Event:
+                    return ev.discarded(self.ids[cj[k]], int(tj[k]), "target busted")
+
+                self._emit(gj, busted)
             return
         below = self._top(g)
         k = np.maximum(self.sp[g] - 1, 0)
@@ -213,7 +218,7 @@ class VSettling(VRules):
         (`flip7ref.primitives.steal`, ``swap``, ``discard_card``: ``choices``)."""
         from .v_rules import _DISCARD, _STEAL, _SWAP
 
-        P, K, n = self.P, self.K, g.size
+        P, n = self.P, g.size
         i = self.sp[g] - 1
         card = self.fa[g, i]
         me = self.fc[g, i]
@@ -318,9 +323,9 @@ class VSettling(VRules):
         if t in (DEAL, DEAL_OFFER):
             return []
         if t == DRAW:
-            return [int(self.fc[b, k]), *self.fcards[b, k, : self.fn[b, k]].tolist()]
+            return [int(self.fc[b, k]), *(int(c) for c in self.fcards[b, k, : self.fn[b, k]].tolist())]
         if t == IN_ORDER:
-            return self.fcards[b, k, : self.fn[b, k]].tolist()
+            return [int(c) for c in self.fcards[b, k, : self.fn[b, k]].tolist()]
         return [int(self.fa[b, k])]  # CHOOSE, PICK
 
     def _round_end_events(self, g: Arr) -> None:

@@ -349,4 +349,3 @@ def step(state: VengeanceState, actions: Arr) -> VengeanceState:
     new = state.copy()
     new.step(actions)
     return new
-
