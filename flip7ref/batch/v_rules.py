@@ -140,6 +140,15 @@ class VRules:
         for c in range(C):
             if self.is_num[c]:
                 self.rankmat[c, self.rank[c]] = 1
+        # the codes of each code's rank (the Lucky 13 and 13, Unlucky 7 and 7): same_w 0 pads
+        width = max(int(np.count_nonzero(self.is_num & (self.rank == self.rank[c]))) for c in range(C) if self.is_num[c])
+        self.same_codes = np.zeros((C, width), np.int64)
+        self.same_w = np.zeros((C, width), np.int64)
+        for c in range(C):
+            if self.is_num[c]:
+                same = np.flatnonzero(self.is_num & (self.rank == self.rank[c]))
+                self.same_codes[c, : same.size] = same
+                self.same_w[c, : same.size] = 1
         self.sorted_deck = np.array(sorted(game.deck), np.int16)
         self.D = len(self.sorted_deck)
         self.copies = np.bincount(self.sorted_deck, minlength=C).astype(np.int16)
@@ -182,6 +191,7 @@ class VRules:
         self.kind = np.zeros(B, i8)
         self.actor = np.zeros(B, i8)
         self.legal = np.zeros((B, self.A), bool)
+        self.wide = np.zeros(B, bool)  # the row of legal has pick-block entries set
         self.card = np.full(B, -1, i8)
 
     def _emit(self, g: Arr, make: Callable[[int, int], Event]) -> None:
@@ -321,20 +331,21 @@ class VRules:
             g, s, code = g[keep], s[keep], code[keep]
             if g.size == 0:
                 return
-        row = self.line[g, s].astype(np.int64)  # (n, C)
-        r = self.rank[code]
-        same = (row @ self.rankmat)[np.arange(g.size), r]
-        pair = (same == 1) & (r == self.rank[self.L13]) & ((code == self.L13) | (row[:, self.L13] > 0))
+        C = self.C
+        k = (g * self.P + s) * C  # flat start of each line's counts
+        flat = self.line.reshape(-1)
+        same = (flat[k[:, None] + self.same_codes[code]] * self.same_w[code]).sum(1)
+        pair = (same == 1) & (self.rank[code] == self.rank[self.L13]) & ((code == self.L13) | (flat[k + self.L13] > 0))
         bust = (same >= 1) & ~pair
         self._append(g, s, code)
         if bust.any():
             gb, sb, cb = g[bust], s[bust], code[bust]
             self.status[gb, sb] = BUSTED
             self._emit(gb, lambda i, b: ev.busted(int(sb[i]), self.ids[cb[i]]))
-        ok = ~bust
+        ok = ~bust & (self.llen[g, s] >= 7)  # a Flip 7 needs seven cards at least: a quick no
         g, s = g[ok], s[ok]
         nnum = (self.line[g, s] * self.is_num).sum(1)
-        made = (self.flip7[g] < 0) & ~self.barred[g, s] & (self.llen[g, s] >= 7) & (nnum >= 7)
+        made = (self.flip7[g] < 0) & ~self.barred[g, s] & (nnum >= 7)
         if made.any():
             gm, sm = g[made], s[made]
             self.flip7[gm] = sm

@@ -143,13 +143,13 @@ class VengeanceState(VSettling):
 
     def _decisions(self, g: Arr) -> None:
         """Fill `kind`, `actor`, `legal` and `card` for the games ``g`` (all at a decision or over)."""
-        n = g.size
+        n, P = g.size, self.P
         top = self._top(g)
         i = np.maximum(self.sp[g] - 1, 0)
         kind = np.full(n, OFFER, np.int8)
         actor = self.turn[g].astype(np.int8)
         card = np.full(n, -1, np.int8)
-        legal = np.zeros((n, self.A), bool)
+        narrow = np.zeros((n, 2 + P), bool)  # hit, stay, targets; the pick blocks only where a pick is open
         do = top == DEAL_OFFER
         actor[do] = self.fa[g[do], i[do]]
         ch = top == CHOOSE
@@ -158,27 +158,32 @@ class VengeanceState(VSettling):
             kind[ch] = PLAY
             actor[ch] = self.fb[gc, ic]
             card[ch] = self.fa[gc, ic]
-            legal[ch, 2 : 2 + self.P] = self.fallow[gc, ic]
+            narrow[ch, 2:] = self.fallow[gc, ic]
+        o = (top == NONE) | do
+        seat = np.maximum(actor, 0).astype(np.int64)
+        narrow[o, HIT] = True
+        narrow[o, STAY] = self.line[g[o], seat[o], self.ZERO] == 0  # V-031: The Zero's holder may not stay
+        d = self.done[g]
+        kind[d] = TERMINAL
+        actor[d] = -1
+        card[d] = -1
+        narrow[d] = False
+        wide = g[self.wide[g]]  # rows whose pick blocks were set: cleared
+        if wide.size:
+            self.legal[wide, 2 + P :] = False
+            self.wide[wide] = False
+        self.legal[g, : 2 + P] = narrow
         pk = top == PICK
         if pk.any():
             gp, ip = g[pk], i[pk]
             kind[pk] = CARDS
             actor[pk] = self.fb[gp, ip]
             card[pk] = self.fa[gp, ip]
-            legal[pk] = self._picks(gp)
-        o = (top == NONE) | do
-        seat = np.maximum(actor, 0).astype(np.int64)
-        legal[o, HIT] = True
-        legal[o, STAY] = self.line[g[o], seat[o], self.ZERO] == 0  # V-031: The Zero's holder may not stay
-        d = self.done[g]
-        kind[d] = TERMINAL
-        actor[d] = -1
-        card[d] = -1
-        legal[d] = False
+            self.legal[gp] = self._picks(gp)
+            self.wide[gp] = True
         self.kind[g] = kind
         self.actor[g] = actor
         self.card[g] = card
-        self.legal[g] = legal
 
     def step(self, actions: Arr, games: Arr | None = None) -> Arr:
         """Take action index ``actions[i]`` in game ``games[i]`` (all games when None), for the
