@@ -72,6 +72,7 @@ class VSettling(VRules):
         dealt a card, or asked at its slot when it already holds cards; past the last seat
         the deal is over."""
         P = self.P
+        self._deal_run(g)
         i = self.sp[g] - 1
         pos0 = self.fa[g, i]
         pp = pos0[:, None] + np.arange(P)
@@ -97,6 +98,57 @@ class VSettling(VRules):
             gd, sd, code = gd[ok], sd[ok], code[ok]
             self._emit(gd, lambda i, b: ev.dealt(int(sd[i]), self.ids[code[i]], "deal"))
             self._receive(gd, sd, code)
+
+    def _deal_run(self, g: Arr) -> None:
+        """The deal's next seats at once, as `_deal_step` would deal them one by one: the
+        number cards from the top of the pile, one to each active seat with an empty line in
+        deal order, up to the first card that is not a number, the first seat holding cards
+        or the pile's end (a number entering an empty line neither busts, wipes nor makes a
+        Flip 7)."""
+        P, D = self.P, self.D
+        i = self.sp[g] - 1
+        j = np.arange(P)
+        pp = self.fa[g, i][:, None] + j
+        seats = (self.dealer[g][:, None] + 1 + pp) % P
+        act = (pp < P) & (self.status[g[:, None], seats] == ACTIVE)
+        early = act & (self.llen[g[:, None], seats] > 0)
+        elig = act & ~early & (np.cumsum(early, 1) == 0)  # active empty lines before the first early seat
+        rank = np.cumsum(elig, 1) - 1  # which card from the top each eligible position gets
+        pos = self.dtop[g][:, None] + j
+        codes = self.deck[g[:, None], np.minimum(pos, D - 1)].astype(np.int64)
+        plain = self.is_num[codes] & (pos < self.dend[g][:, None])
+        run = np.where(plain.all(1), P, np.argmin(plain, 1))  # numbers from the top
+        dealt = elig & (rank < run[:, None])
+        n = dealt.sum(1)
+        some = n > 0
+        if not some.any():
+            return
+        g, i, pp, seats, dealt, rank, codes, n = (
+            g[some],
+            i[some],
+            pp[some],
+            seats[some],
+            dealt[some],
+            rank[some],
+            codes[some],
+            n[some],
+        )
+        gg = np.broadcast_to(g[:, None], dealt.shape)[dealt]
+        ss = seats[dealt]
+        cc = np.take_along_axis(codes, np.maximum(rank, 0), 1)[dealt]
+        self.line[gg, ss, cc] += 1
+        self.lorder[gg, ss, 0] = cc
+        self.llen[gg, ss] = 1
+        for k in range(int(n.max())):  # the cards from the top, one a game at a time
+            m = n > k
+            self.unseen[g[m], codes[m, k]] -= 1
+        self.dtop[g] += n.astype(np.int32)
+        last = P - 1 - np.argmax(dealt[:, ::-1], 1)
+        self.fa[g, i] = pp[np.arange(g.size), last] + 1
+        if self.log is not None:
+            for r, b in enumerate(g.tolist()):
+                for jj in np.flatnonzero(dealt[r]).tolist():
+                    self.log[b].append(ev.dealt(int(seats[r, jj]), self.ids[codes[r, rank[r, jj]]], "deal"))
 
     def _hit(self, g: Arr, s: Arr) -> None:
         """A Hit draws one card for seat ``s`` (V-013); with no card left it becomes a Stay (V-072)."""
