@@ -368,6 +368,7 @@ class VSettling(VRules):
             self.dealer[g] = (self.dealer[g] + 1) % P
             self.rnd[g] += 1
             self._start_round(g)
+            self._deal_step(g)  # the deal's first step at once (the settling loop's next step)
 
     def _held(self, b: int, k: int) -> list[int]:
         """The cards frame ``k`` of game ``b`` holds (`flip7ref.frames.Frame.held_cards`)."""
