@@ -158,3 +158,39 @@ def test_vengeance_conformance_cases_through_the_protocol() -> None:
     skipped = [r.message for r in results if r.status == "skip"]
     assert len(skipped) <= 11
     assert all("readings" in m or "players" in m for m in skipped)
+
+
+def test_the_deal_run_leaves_every_array_as_the_general_deal_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """V-011: `_deal_run` (the deal's number cards to empty lines in one pass) gives the same
+    state, array by array, as the deal one seat at a time, over 150 steps of 200 games."""
+    game = Game("vengeance", 4)
+    fast = VengeanceState(game, 200, seed=11)
+    monkeypatch.setattr(VengeanceState, "_deal_run", lambda self, g: None)
+    slow = VengeanceState(game, 200, seed=11)
+    monkeypatch.undo()
+    slow._deal_run = lambda g: None  # type: ignore[method-assign]  # this one state deals seat by seat
+    runs = 0
+    count = VengeanceState._deal_run
+
+    def counted(self: VengeanceState, g: np.ndarray) -> None:
+        nonlocal runs
+        runs += 1
+        count(self, g)
+
+    monkeypatch.setattr(VengeanceState, "_deal_run", counted)
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        for name, value in vars(fast).items():
+            if isinstance(value, np.ndarray):
+                assert (value == getattr(slow, name)).all(), name
+        actions = np.argmax(rng.random(fast.legal.shape) * fast.legal, 1)
+        fast.step(actions)
+        slow.step(actions)
+    assert runs > 50  # the fast state dealt through the run, the slow one never
+
+
+def test_the_lockstep_command_takes_the_edition(capsys: pytest.CaptureFixture[str]) -> None:
+    from flip7ref.batch.lockstep import main
+
+    assert main(["--edition", "vengeance", "--games", "3", "--batch", "3"]) == 0
+    assert capsys.readouterr().out.startswith("3 games, ")
