@@ -55,6 +55,8 @@ def test_the_same_seed_deals_the_reference_deck_and_the_layouts_are_the_rl_encod
     assert len(ref.draw) == 104  # 108 cards, four dealt
     assert bs.observe(0).shape == (2, ObservationEncoder(game).size) == (2, 374)
     assert bs.legal.shape == (2, ActionIndex(game).size) == (2, 3086)
+    assert bs.blocks == ActionIndex(game).blocks  # built without flip7ref.rl (the [rl] extra)
+    assert VengeanceState(Game("vengeance", 3), 1).A == ActionIndex(Game("vengeance", 3)).size == 1589
 
 
 def test_init_step_is_pure_and_an_illegal_index_changes_nothing() -> None:

@@ -17,6 +17,7 @@ generator (``shuffle="numpy"``).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +26,7 @@ import numpy as np
 from .. import events as ev
 from ..errors import OptionError
 from ..game import Game
-from ..model import MODIFIER, NUMBER, Event
+from ..model import MODIFIER, NUMBER, Event, verbs
 from ..pile import shuffled
 
 Arr = np.ndarray[Any, Any]
@@ -90,18 +91,11 @@ class VRules:
     # ------------------------------------------------------------------ tables and storage
 
     def _tables(self, game: Game, batch: int, seed: int, shuffle: str) -> None:
-        from ..rl.encoding import ActionIndex
-
         self.game = game
         self.B, self.P = batch, game.players
         ids = self.ids = game.card_ids
         self.C = C = len(ids)
-        index = ActionIndex(game)
-        self.A = index.size
-        self.blocks = index.blocks
-        self.kcodes = np.array([ids.index(k) for k in index.line_kinds], np.int64)
-        self.K = len(self.kcodes)
-        self.pairs = np.array(index.pairs, np.int64).reshape(-1, 2)
+        self._action_layout(game)
         self.shuffle = shuffle
         self.rng = np.random.default_rng(seed)
         self.next_seed = int(seed)
@@ -152,6 +146,27 @@ class VRules:
         self.sorted_deck = np.array(sorted(game.deck), np.int16)
         self.D = len(self.sorted_deck)
         self.copies = np.bincount(self.sorted_deck, minlength=C).astype(np.int16)
+
+    def _action_layout(self, game: Game) -> None:
+        """The blocks of `flip7ref.rl.encoding.ActionIndex` for ``game``, built here (that module
+        needs the ``[rl]`` extra): hit, stay, ``P`` targets, then the steal, discard and swap
+        blocks in the order of the verb registry, for the verbs the game's cards use."""
+        P = self.P
+        kinds = [c for c, cat in enumerate(game.category) if cat in (NUMBER, MODIFIER)]
+        self.kcodes = np.array(kinds, np.int64)
+        self.K = K = len(kinds)
+        pairs = list(itertools.combinations(range(P), 2))
+        self.pairs = np.array(pairs, np.int64).reshape(-1, 2)
+        used = {v for e in game.effect if e is not None for v in e.verbs}
+        sizes = {"steal": P * K, "discard": P * K, "swap": len(pairs) * K * K}
+        self.blocks: dict[str, tuple[int, int]] = {"hit": (0, 1), "stay": (1, 1), "target": (2, P)}
+        start = 2 + P
+        for verb in (v for v in verbs() if v in used):
+            if verb not in sizes:  # pragma: no cover - a plug-in primitive's verb
+                raise OptionError(f"verb {verb!r}: the batched engine plays the shipped primitives only")
+            self.blocks[verb] = (start, sizes[verb])
+            start += sizes[verb]
+        self.A = start
 
     def _alloc(self) -> None:
         B, P, C = self.B, self.P, self.C
