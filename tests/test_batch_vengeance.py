@@ -196,3 +196,28 @@ def test_the_lockstep_command_takes_the_edition(capsys: pytest.CaptureFixture[st
 
     assert main(["--edition", "vengeance", "--games", "3", "--batch", "3"]) == 0
     assert capsys.readouterr().out.startswith("3 games, ")
+
+
+def test_the_vengeance_benchmark_runs_and_draws_legal_actions() -> None:
+    """benchmarks/bench_rl.py --vengeance-only: its sampler draws only legal indices (a card
+    pick's too) and the batched measurement runs (no timing checked)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_rl.py"
+    spec = importlib.util.spec_from_file_location("bench_rl", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    bs = VengeanceState(Game("vengeance", 4), 64, seed=2)
+    rng = np.random.default_rng(0)
+    picks = 0
+    for _ in range(200):
+        a = module.random_legal(rng, bs.legal, 6, bs.kind == 5)
+        picks += int((bs.kind == 5).sum())
+        assert bs.legal[np.arange(64), a][~bs.done].all()
+        bs.step(a)
+        bs.reset(np.flatnonzero(bs.done))
+    assert picks > 0
+    r = module.bench_batch_vengeance(4, 200)
+    assert r["steps_per_second"] > 0 and r["seconds"] > 0
