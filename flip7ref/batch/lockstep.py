@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import OptionError
 from ..game import Game
 from ..state import State
 from .core import BatchState
@@ -68,12 +69,15 @@ def compare(
 
     Raises:
         Difference: the first disagreement (game seed, decision number, what differs).
+        OptionError: a threshold policy with edition ``vengeance``.
     """
     from ..rl.encoding import ActionIndex, ObservationEncoder
     from ..strategies import ThresholdStrategy
     from .policies import parse_policy, threshold_actions
 
     kind, threshold = parse_policy(policy)
+    if kind == "threshold" and edition != "flip7":
+        raise OptionError(f"policy: the batched {edition} engine is compared under random play only, got {policy!r}")
     strategy = ThresholdStrategy(threshold)
 
     game = Game(edition, players, dict(options or {}))
