@@ -40,6 +40,9 @@ HIT, STAY = 0, 1
 NONE, DEAL, DEAL_OFFER, CHOOSE, DRAW, IN_ORDER, PICK = range(7)
 """Frame types of the stack slots (``NONE``: the stack is empty)."""
 
+_any = np.count_nonzero
+"""``_any(mask)``: truthy when any element is set (a C call, cheaper than ``mask.any()``)."""
+
 S = 32  # stack slots: the deal, then at most two frames per action card of the deck
 L = 40  # room in a line, in arrival order
 _STEAL, _SWAP, _DISCARD, _FORCED = 1, 2, 3, 4
@@ -262,7 +265,7 @@ class VRules:
         """The top card of each game's pile (taken off it), reshuffling an empty deck when
         allowed (V-072, V-075); -1 where no card is left (a ``deck_exhausted`` event)."""
         empty = self.dtop[g] >= self.dend[g]
-        if empty.any():
+        if _any(empty):
             e = g[empty]
             can = e[(self.discard[e].sum(1) > 0) & (self.rshuf[e] < self.reshuffles)]
             if can.size:
@@ -310,7 +313,7 @@ class VRules:
         if num.all():
             self._number(g, s, code)
             return
-        if num.any():
+        if _any(num):
             self._number(g[num], s[num], code[num])
         o = ~num
         self._offer_target(g[o], s[o], code[o])
@@ -318,10 +321,10 @@ class VRules:
     def _enter(self, g: Arr, s: Arr, code: Arr) -> None:
         """A card moved from another line enters seat ``s``'s line (`flip7ref.lines.enter`)."""
         num = self.is_num[code]
-        if num.any():
+        if _any(num):
             self._number(g[num], s[num], code[num])
         m = ~num
-        if m.any():
+        if _any(m):
             self._append(g[m], s[m], code[m])
 
     def _number(self, g: Arr, s: Arr, code: Arr) -> None:
@@ -331,7 +334,7 @@ class VRules:
         if g.size == 0:
             return
         wipe = code == self.U7
-        if wipe.any():
+        if _any(wipe):
             gw, sw = g[wipe], s[wipe]
             if self.log is not None:
                 for b, t in zip(gw.tolist(), sw.tolist(), strict=True):
@@ -353,7 +356,7 @@ class VRules:
         pair = (same == 1) & (self.rank[code] == self.rank[self.L13]) & ((code == self.L13) | (flat[k + self.L13] > 0))
         bust = (same >= 1) & ~pair
         self._append(g, s, code)
-        if bust.any():
+        if _any(bust):
             gb, sb, cb = g[bust], s[bust], code[bust]
             self.status[gb, sb] = BUSTED
             self._emit(gb, lambda i, b: ev.busted(int(sb[i]), self.ids[cb[i]]))
@@ -361,7 +364,7 @@ class VRules:
         g, s = g[ok], s[ok]
         nnum = (self.line[g, s] * self.is_num).sum(1)
         made = (self.flip7[g] < 0) & ~self.barred[g, s] & (nnum >= 7)
-        if made.any():
+        if _any(made):
             gm, sm = g[made], s[made]
             self.flip7[gm] = sm
             self._emit(gm, lambda i, b: ev.flip7(int(sm[i])))
@@ -379,7 +382,7 @@ class VRules:
             return
         allowed = self.status[g] != BUSTED
         prim = self.prim[code]
-        if (prim > 0).any() and (prim != _FORCED).any():
+        if _any(prim > 0) and _any(prim != _FORCED):
             face = self._faceup(g)
             nface = face.sum(1)
             usable = np.ones(g.size, bool)
@@ -407,17 +410,17 @@ class VRules:
         a modifier joins the line (V-050); a forced draw starts (V-043, V-044); a Swap, Steal
         or Discard opens its card pick (V-045..V-047; the Discard's pick by its giver, D-V-11)."""
         mod = self.is_mod[code]
-        if mod.any():
+        if _any(mod):
             self._append(g[mod], seat[mod], code[mod])
         fd = self.prim[code] == _FORCED
-        if fd.any():
+        if _any(fd):
             gf, sf, cf, hf = g[fd], seat[fd], code[fd], chooser[fd]
             n = self.fcount[cf]
             i = self._push(gf, DRAW, sf, hf, cf, n)
             self.fcards[gf, i] = -1
             self._emit(gf, lambda i, b: ev.forced_draw_started(int(sf[i]), self.ids[cf[i]], int(hf[i]), int(n[i])))
         pk = ~mod & ~fd
-        if pk.any():
+        if _any(pk):
             gp, sp, cp, hp = g[pk], seat[pk], code[pk], chooser[pk]
             picker = np.where(self.prim[cp] == _DISCARD, hp, sp)
             self._push(gp, PICK, cp, picker, sp)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import events as ev
 from ..model import Event
-from .v_rules import ACTIVE, BUSTED, DEAL, DEAL_OFFER, DRAW, IN_ORDER, NONE, PICK, STAYED, Arr, VRules
+from .v_rules import ACTIVE, BUSTED, DEAL, DEAL_OFFER, DRAW, IN_ORDER, NONE, PICK, STAYED, Arr, VRules, _any
 
 _STOP = -1
 
@@ -29,7 +29,7 @@ class VSettling(VRules):
                 return
             top = self._top(g)
             f7 = self.flip7[g] >= 0
-            if f7.any():
+            if _any(f7):
                 self._round_end(g[f7])
                 g = np.concatenate([g[~f7], g[f7]])
                 continue
@@ -72,7 +72,10 @@ class VSettling(VRules):
         dealt a card, or asked at its slot when it already holds cards; past the last seat
         the deal is over."""
         P = self.P
-        self._deal_run(g)
+        top = self.dtop[g]
+        num = self.is_num[self.deck[g, np.minimum(top, self.D - 1)]] & (top < self.dend[g])
+        if _any(num):  # a number on top of the pile: perhaps a run of them to deal
+            self._deal_run(g[num])
         i = self.sp[g] - 1
         pos0 = self.fa[g, i]
         pp = pos0[:, None] + np.arange(P)
@@ -89,7 +92,7 @@ class VSettling(VRules):
         seat = seats[r, j]
         self.fa[g, i] = pp[r, j] + 1
         early = self.llen[g, seat] > 0
-        if early.any():
+        if _any(early):
             self._push(g[early], DEAL_OFFER, seat[early])
         gd, sd = g[~early], seat[~early]
         if gd.size:
@@ -121,7 +124,7 @@ class VSettling(VRules):
         dealt = elig & (rank < run[:, None])
         n = dealt.sum(1)
         some = n > 0
-        if not some.any():
+        if not _any(some):
             return
         g, i, pp, seats, dealt, rank, codes, n = (
             g[some],
@@ -154,7 +157,7 @@ class VSettling(VRules):
         """A Hit draws one card for seat ``s`` (V-013); with no card left it becomes a Stay (V-072)."""
         code = self._draw(g)
         ex = code < 0
-        if ex.any():
+        if _any(ex):
             ge, se = g[ex], s[ex]
             st = self.status[ge, se] == ACTIVE
             self.status[ge[st], se[st]] = STAYED
@@ -177,7 +180,7 @@ class VSettling(VRules):
         row = self.line[g, t]
         seven = ~busted & ~complete & (self.llen[g, t] >= 7) & ((row * self.is_num).sum(1) >= 7)
         for mask, outcome in ((busted, "bust"), (complete, "complete"), (seven, "seven numbers")):
-            if mask.any():
+            if _any(mask):
                 self.sp[g[mask]] -= 1
                 self._fd_finish(g[mask], i[mask], outcome)
         draw = ~(busted | complete | seven)
@@ -186,7 +189,7 @@ class VSettling(VRules):
             return
         code = self._draw(g)
         ex = code < 0
-        if ex.any():
+        if _any(ex):
             self.sp[g[ex]] -= 1
             self._fd_finish(g[ex], i[ex], "exhausted")
             g, i, t, code = g[~ex], i[~ex], t[~ex], code[~ex]
@@ -194,7 +197,7 @@ class VSettling(VRules):
         card = self.fc[g, i]
         self._emit(g, lambda k, b: ev.dealt(int(t[k]), self.ids[code[k]], self.ids[card[k]]))
         aside = self.aside[card, code]
-        if aside.any():
+        if _any(aside):
             ga, ia, ta, ca = g[aside], i[aside], t[aside], code[aside]
             n = self.fn[ga, ia]
             self.fcards[ga, ia, n] = ca
@@ -213,7 +216,7 @@ class VSettling(VRules):
         self.discard[g, card] += 1
         self._emit(g, lambda k, b: ev.forced_draw_ended(int(t[k]), self.ids[card[k]], outcome))
         ts = self.then_stay[card]
-        if ts.any():
+        if _any(ts):
             gs, tt, cs = g[ts], t[ts], card[ts]
             st = self.status[gs, tt] == ACTIVE
             self.status[gs[st], tt[st]] = STAYED
@@ -223,7 +226,7 @@ class VSettling(VRules):
             self.barred[gs[bar], tt[bar]] = True
         n = self.fn[g, i]
         has = n > 0
-        if not has.any():
+        if not _any(has):
             return
         g, i, t, n = g[has], i[has], t[has], n[has]
         cards = self.fcards[g, i].copy()
@@ -242,7 +245,7 @@ class VSettling(VRules):
         k = np.maximum(self.sp[g] - 1, 0)
         reuse = (below == IN_ORDER) & (self.fn[g, k] == 0)
         slot = k.copy()
-        if (~reuse).any():
+        if _any(~reuse):
             slot[~reuse] = self._push(g[~reuse], IN_ORDER, t[~reuse])
         self.fa[g, slot] = t
         self.fcards[g, slot] = cards
@@ -279,17 +282,17 @@ class VSettling(VRules):
         face = self._faceup(g)
         out = np.zeros((n, self.A), bool)
         st = prim == _STEAL
-        if st.any():
+        if _any(st):
             start, size = self.blocks["steal"]
             ok = face[st] & (np.arange(P)[None, :] != me[st, None])
             out[st, start : start + size] = (has[st] & ok[:, :, None]).reshape(-1, size)
         di = prim == _DISCARD
-        if di.any():
+        if _any(di):
             start, size = self.blocks["discard"]
             ok = np.arange(P)[None, :] == me[di, None]
             out[di, start : start + size] = (has[di] & ok[:, :, None]).reshape(-1, size)
         sw = prim == _SWAP
-        if sw.any() and len(self.pairs):
+        if _any(sw) and len(self.pairs):
             start, size = self.blocks["swap"]
             a, b = self.pairs[:, 0], self.pairs[:, 1]
             fa = has[sw][:, a, :] & face[sw][:, a, None]

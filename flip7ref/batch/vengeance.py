@@ -33,6 +33,7 @@ from .v_rules import (
     TERMINAL,
     VENGEANCE_OPTIONS,
     Arr,
+    _any,
     check_vengeance,
 )
 from .v_settle import VSettling
@@ -153,7 +154,7 @@ class VengeanceState(VSettling):
         do = top == DEAL_OFFER
         actor[do] = self.fa[g[do], i[do]]
         ch = top == CHOOSE
-        if ch.any():
+        if _any(ch):
             gc, ic = g[ch], i[ch]
             kind[ch] = PLAY
             actor[ch] = self.fb[gc, ic]
@@ -174,7 +175,7 @@ class VengeanceState(VSettling):
             self.wide[wide] = False
         self.legal[g, : 2 + P] = narrow
         pk = top == PICK
-        if pk.any():
+        if _any(pk):
             gp, ip = g[pk], i[pk]
             kind[pk] = CARDS
             actor[pk] = self.fb[gp, ip]
@@ -209,7 +210,7 @@ class VengeanceState(VSettling):
         top = self._top(g)
         i = np.maximum(self.sp[g] - 1, 0)
         o = (top == NONE) | (top == DEAL_OFFER)
-        if o.any():
+        if _any(o):
             go, ao, to, io = g[o], a[o], top[o], i[o]
             seat = np.where(to == DEAL_OFFER, self.fa[go, io], self.turn[go]).astype(np.int64)
             dof = to == DEAL_OFFER
@@ -221,10 +222,10 @@ class VengeanceState(VSettling):
             ss = seat[st]
             self._emit(go[st], lambda k, b: ev.stayed(int(ss[k])))
             h = ~st
-            if h.any():
+            if _any(h):
                 self._hit(go[h], seat[h])
         c = top == CHOOSE
-        if c.any():
+        if _any(c):
             gc, ic = g[c], i[c]
             tc = a[c] - 2
             code = self.fa[gc, ic].astype(np.int64)
@@ -233,7 +234,7 @@ class VengeanceState(VSettling):
             self._emit(gc, lambda k, b: ev.target_chosen(int(chooser[k]), self.ids[code[k]], int(tc[k])))
             self._play(gc, chooser, tc, code)
         p = top == PICK
-        if p.any():
+        if _any(p):
             self._pick(g[p], i[p], a[p])
         self._settle(g)
         self._decisions(g)
@@ -250,7 +251,7 @@ class VengeanceState(VSettling):
         ids = self.ids
         start, size = self.blocks.get("steal", (0, 0))
         m = (a >= start) & (a < start + size) & (size > 0)
-        if m.any():
+        if _any(m):
             gs, rs = g[m], res[m]
             s, k = np.divmod(a[m] - start, K)
             code = self.kcodes[k]
@@ -259,7 +260,7 @@ class VengeanceState(VSettling):
             self._enter(gs, rs, code)
         start, size = self.blocks.get("discard", (0, 0))
         m = (a >= start) & (a < start + size) & (size > 0)
-        if m.any():
+        if _any(m):
             gd, cd = g[m], chooser[m]
             s, k = np.divmod(a[m] - start, K)
             code = self.kcodes[k]
@@ -268,7 +269,7 @@ class VengeanceState(VSettling):
             self._emit(gd, lambda j, b: ev.card_discarded(int(s[j]), ids[code[j]], int(cd[j])))
         start, size = self.blocks.get("swap", (0, 0))
         m = (a >= start) & (a < start + size) & (size > 0)
-        if m.any():
+        if _any(m):
             gw, rw = g[m], res[m]
             pair, rest = np.divmod(a[m] - start, K * K)
             ka, kb = np.divmod(rest, K)
