@@ -19,8 +19,13 @@ The batched engine (``flip7ref.batch``, base Flip 7, 4 players) at batch 1, 256 
   one step, uniformly random legal actions drawn as arrays, finished games dealt again);
 - batch vector env: ``Flip7VectorEnv.step`` learner steps per second (seat 0 random, three
   threshold:20 opponents inside the step, as the single Gymnasium env above);
-- beside them the single Gymnasium env of both editions (Vengeance has no batched engine
-  yet: its single env is the figure a batched one would be measured against).
+- beside them the single Gymnasium env of both editions.
+
+The batched Vengeance engine (``flip7ref.batch.vengeance``, 4 players) at the same batch
+sizes: ``VengeanceState.step`` decisions per second, random legal actions (drawn over the
+hit, stay and target indices, and over the whole 3,086-index mask only in the games at a
+card pick of a Swap, Steal or Discard), beside the single Vengeance Gymnasium env
+(``--vengeance-only`` runs just these).
 
 Times are CPU time of this process (``time.process_time``); the best of
 ``--repeat`` runs is reported for the single environments, the median and the range of the
@@ -160,6 +165,60 @@ def bench_batch_env(batch: int, steps: int, seed: int = 0) -> dict[str, float]:
     return {"steps_per_second": rounds * batch / seconds, "games": games, "seconds": seconds}
 
 
+def random_legal(rng: Any, legal: Any, narrow: int, wide: Any) -> Any:
+    """One uniformly random legal index per row of the ``(B, A)`` bool mask ``legal``: drawn
+    over its first ``narrow`` columns, except in the rows ``wide`` (bool, B) over all of them
+    (the games whose legal indices may lie past ``narrow``)."""
+    import numpy as np
+
+    out = np.argmax(rng.random((legal.shape[0], narrow)) * legal[:, :narrow], 1)
+    rows = np.flatnonzero(wide)
+    if rows.size:
+        sub = legal[rows]
+        out[rows] = np.argmax(rng.random(sub.shape) * sub, 1)
+    return out
+
+
+def bench_batch_vengeance(batch: int, steps: int, seed: int = 0) -> dict[str, float]:
+    """Batched Vengeance decisions per second: ``steps`` decisions in all (at least 50 batch
+    steps), random legal actions (`random_legal`), finished games dealt again."""
+    import numpy as np
+
+    from flip7ref import Game
+    from flip7ref.batch.v_rules import CARDS
+    from flip7ref.batch.vengeance import VengeanceState
+
+    bs = VengeanceState(Game("vengeance", 4), batch, seed, "numpy")
+    rng = np.random.default_rng(seed)
+    rounds = max(50, steps // batch)
+    games = 0
+    narrow = 2 + bs.P
+    start = time.process_time()
+    for _ in range(rounds):
+        bs.step(random_legal(rng, bs.legal, narrow, bs.kind == CARDS))
+        done = np.flatnonzero(bs.done)
+        if done.size:
+            games += done.size
+            bs.reset(done)
+    seconds = time.process_time() - start
+    return {"steps_per_second": rounds * batch / seconds, "games": games, "seconds": seconds}
+
+
+def bench_vengeance(steps: int, repeat: int) -> dict[str, Any]:
+    """The batched Vengeance engine at each of `BATCHES` beside the single Vengeance
+    Gymnasium env: median and range of ``repeat`` runs, the ratio to the single env's median."""
+    import statistics
+
+    single = [bench_gymnasium("vengeance", steps, seed)["steps_per_second"] for seed in range(repeat)]
+    out: dict[str, Any] = {"gymnasium vengeance (single env)": _spread(single, None)}
+    base = statistics.median(single)
+    for batch in BATCHES:
+        work = steps * (1 if batch == 1 else 10)
+        runs = [bench_batch_vengeance(batch, work, seed)["steps_per_second"] for seed in range(repeat)]
+        out[f"batch step vengeance B={batch}"] = _spread(runs, base)
+    return out
+
+
 def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
     """The batched engine at each of `BATCHES`: the median and range of ``repeat`` runs, with
     the ratio of the median to the single Gymnasium env's median (Flip 7, 4 players)."""
@@ -167,9 +226,6 @@ def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
 
     single = [bench_gymnasium("flip7", steps, seed)["steps_per_second"] for seed in range(repeat)]
     out: dict[str, Any] = {"gymnasium flip7 (single env)": _spread(single, None)}
-    # Vengeance has no batched engine yet: its single env is the figure to beat
-    vengeance = [bench_gymnasium("vengeance", steps, seed)["steps_per_second"] for seed in range(repeat)]
-    out["gymnasium vengeance (single env)"] = _spread(vengeance, None)
     base = statistics.median(single)
     for batch in BATCHES:
         work = steps * (1 if batch == 1 else 20)
@@ -179,6 +235,7 @@ def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
                 for seed in range(repeat)
             ]
             out[f"{label} flip7 B={batch}"] = _spread(runs, base)
+    out.update(bench_vengeance(steps, repeat))  # the batched Vengeance engine, beside its single env
     return out
 
 
@@ -217,6 +274,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20_000, help="steps per run (default %(default)s)")
     parser.add_argument("--batch-only", action="store_true", help="only the batched engine and the single Gymnasium env")
+    parser.add_argument("--vengeance-only", action="store_true", help="only the batched Vengeance engine and its single env")
     parser.add_argument("--repeat", type=int, default=3, help="runs; the best is reported (default %(default)s)")
     args = parser.parse_args()
     if args.steps < 1 or args.repeat < 1:
@@ -224,6 +282,9 @@ def main() -> None:
     missing = available()
     if missing:
         parser.exit(0, f"RL benchmarks skipped: {missing}\n")
+    if args.vengeance_only:
+        print_batched(bench_vengeance(args.steps, args.repeat))
+        return
     if args.batch_only:
         print_batched(bench_batched(args.steps, args.repeat))
         return

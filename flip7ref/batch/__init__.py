@@ -14,7 +14,9 @@ it declares, and agrees with the reference in lockstep over random games
 - `Flip7VectorEnv` (`flip7ref.batch.vector_env`): a ``gymnasium.vector.VectorEnv``.
 
 Covered: base Flip 7 (numbers, modifiers, Freeze, Flip Three, Second Chance) at the
-default readings (`SUPPORTED_OPTIONS`), 1 to 18 players.  Vengeance is not covered yet.
+default readings (`SUPPORTED_OPTIONS`), 1 to 18 players; Vengeance (every card, its
+default readings, Brutal Mode off) in `flip7ref.batch.vengeance` (`VengeanceState`, its own
+``init``/``step``).
 
 Raises:
     ImportError: on import, when NumPy is missing (the message says how to install it).
@@ -31,5 +33,6 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError(message, name=exc.name) from exc
 
 from .core import SUPPORTED_OPTIONS, BatchState, init, step
+from .vengeance import VengeanceState
 
-__all__ = ["SUPPORTED_OPTIONS", "BatchState", "init", "step"]
+__all__ = ["SUPPORTED_OPTIONS", "BatchState", "VengeanceState", "init", "step"]

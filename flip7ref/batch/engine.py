@@ -25,6 +25,7 @@ from .. import __version__
 from ..errors import Flip7RefError, OptionError
 from ..game import Game
 from ..pile import shuffled
+from . import v_engine
 from .core import BatchState
 from .rules import ACTIVE, BUSTED, FROZEN, STAYED, SUPPORTED_OPTIONS
 
@@ -41,7 +42,8 @@ def implementation() -> dict[str, Any]:
         "version": __version__,
         "language": "python (numpy)",
         "editions": {
-            "flip7": {"options": options, "integer_ranges": {"target_score": [1, 10000], "reshuffles": [0, 8], "decks": [1, 1]}}
+            "flip7": {"options": options, "integer_ranges": {"target_score": [1, 10000], "reshuffles": [0, 8], "decks": [1, 1]}},
+            "vengeance": v_engine.capabilities(),
         },
         "players": [1, 18],
         "positions": True,
@@ -201,6 +203,8 @@ def run_case(case: Mapping[str, Any]) -> dict[str, Any]:
         Skip: a case kind the engine does not know.
         Flip7RefError: a bad setup, or an action refused (named ``action N``).
     """
+    if case.get("edition") == "vengeance" and case["kind"] in ("scoring", "transition", "round", "game"):
+        return v_engine.run_case(case)
     options = dict(case.get("options") or {})
     if case["kind"] == "scoring":
         return score(Game(case["edition"], 1, options), case["line"])

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import OptionError
 from ..game import Game
 from ..state import State
 from .core import BatchState
@@ -52,33 +53,44 @@ def compare(
     events: bool = True,
     policy: str = "random",
     progress: Any = None,
+    edition: str = "flip7",
 ) -> dict[str, int]:
     """Play ``games`` random games (seeds ``seed .. seed + games - 1``) in both engines in
     lockstep, ``batch`` at a time; with ``events`` the whole event log of each game is compared too
     when it ends (`flip7ref.batch.core.BatchState.record_events`).  ``policy``: ``random``
     (one random legal index) or ``threshold:N`` (the reference's `ThresholdStrategy` decides,
     and the batched `flip7ref.batch.policies.threshold_actions` must choose the same).
-    ``progress(games, decisions)`` is called after each batch when given.
+    ``progress(games, decisions)`` is called after each batch when given.  ``edition``:
+    ``flip7`` (`BatchState`) or ``vengeance`` (`flip7ref.batch.vengeance.VengeanceState`,
+    random policy only).
 
     Returns:
         ``{"games": ..., "decisions": ...}`` compared.
 
     Raises:
         Difference: the first disagreement (game seed, decision number, what differs).
+        OptionError: a threshold policy with edition ``vengeance``.
     """
     from ..rl.encoding import ActionIndex, ObservationEncoder
     from ..strategies import ThresholdStrategy
     from .policies import parse_policy, threshold_actions
 
     kind, threshold = parse_policy(policy)
+    if kind == "threshold" and edition != "flip7":
+        raise OptionError(f"policy: the batched {edition} engine is compared under random play only, got {policy!r}")
     strategy = ThresholdStrategy(threshold)
 
-    game = Game("flip7", players, dict(options or {}))
+    game = Game(edition, players, dict(options or {}))
+    make: Any = BatchState
+    if edition == "vengeance":
+        from .vengeance import VengeanceState
+
+        make = VengeanceState
     index, encoder = ActionIndex(game), ObservationEncoder(game)
     decisions = 0
     for first in range(seed, seed + games, batch):
         seeds = list(range(first, min(first + batch, seed + games)))
-        bs = BatchState(game, len(seeds), seed=first, shuffle="reference")
+        bs: BatchState = make(game, len(seeds), seed=first, shuffle="reference")  # or a VengeanceState: the same API
         if events:
             bs.record_events()
         bs.reset(seeds=seeds)
@@ -192,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     skipped: a long run can be stopped and started again (``nice -n 10``, in the background)."""
     parser = argparse.ArgumentParser(prog="python -m flip7ref.batch.lockstep", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000, help="random games to compare (default %(default)s)")
+    parser.add_argument("--edition", choices=("flip7", "vengeance"), default="flip7", help="edition (default %(default)s)")
     parser.add_argument("--players", type=int, default=4, help="seats (default %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed (default %(default)s)")
     parser.add_argument("--batch", type=int, default=1000, help="games stepped together (default %(default)s)")
@@ -210,14 +223,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         report = (lambda n, d: print(f"{n} games, {d} decisions agree", file=sys.stderr, flush=True)) if args.progress else None
         if not args.record:
-            result = compare(args.players, args.games, seed=args.seed, batch=args.batch, progress=report)
+            result = compare(args.players, args.games, seed=args.seed, batch=args.batch, progress=report, edition=args.edition)
             games, decisions = result["games"], result["decisions"]
         for first in range(args.seed, args.seed + args.games, args.batch) if args.record else ():
             n = min(args.batch, args.seed + args.games - first)
             if first in done and done[first][0] == n:
                 games, decisions = games + n, decisions + done[first][1]
                 continue
-            result = compare(args.players, n, seed=first, batch=n)
+            result = compare(args.players, n, seed=first, batch=n, edition=args.edition)
             with open(args.record, "a", encoding="utf-8") as out:
                 out.write(f"seeds {first}-{first + n - 1}: {n} games, {result['decisions']} decisions agree\n")
             games, decisions = games + n, decisions + result["decisions"]
