@@ -113,12 +113,13 @@ def _ci_run() -> str:
 
 
 def _check_pytest(argv: list[str]) -> None:
-    """The README's test command is what .ci/run runs: ``-e '.[dev]'`` installed, then a bare ``pytest``."""
+    """The README's test command is what .ci/run runs: ``-e '.[dev]'`` installed, then ``pytest``
+    on every core (pytest-xdist, a file's tests kept on one worker for their module fixtures)."""
     venv = argv[0].removesuffix("/bin/pytest")
-    assert argv == [f"{venv}/bin/pytest"], argv
+    assert argv == [f"{venv}/bin/pytest", "-n", "auto", "--dist", "loadfile"], argv
     ci = _ci_run()
-    ci_venv = re.search(r"^(\S+)/bin/pytest$", ci, flags=re.MULTILINE)
-    assert ci_venv, ".ci/run runs no bare pytest"
+    ci_venv = re.search(r"^(\S+)/bin/pytest -n auto --dist loadfile$", ci, flags=re.MULTILINE)
+    assert ci_venv, ".ci/run does not run the README's pytest command"
     assert f"{ci_venv.group(1)}/bin/python -m pip install --quiet -e '.[dev]'" in ci
 
 
@@ -195,7 +196,7 @@ def test_readme_has_the_commands_this_test_expects() -> None:
     """The quick start and the test command are found, so a broken parser cannot pass silently."""
     texts = [line.text for line in LINES]
     assert any(t.startswith("python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/flip7ref simulate") for t in texts)
-    assert "python3 -m venv .venv-dev && .venv-dev/bin/pip install -e '.[dev]' && .venv-dev/bin/pytest" in texts
+    assert "python3 -m venv .venv-dev && .venv-dev/bin/pip install -e '.[dev]' && .venv-dev/bin/pytest -n auto --dist loadfile" in texts
     assert len(LINES) >= 15
     assert LINES[0].output, "the quick start shows what it prints"
 
