@@ -11,7 +11,8 @@ from typing import Any
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
-from . import stats
+from . import lanes, stats
+from . import state as state_module
 from .errors import DecisionTimeoutError, GameTooLongError, IllegalActionError, OptionError, StrategyError
 from .game import Game
 from .pools import ignore_interrupts
@@ -56,7 +57,7 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
             return s
         moves += 1
         if player == -1:
-            s = s.apply_chance(s.sample_chance(rng))
+            s = _next_card(s, rng)
             continue
         strategy = strategies[player % count]
         try:
@@ -73,12 +74,25 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
         if action is HIT and moves < max_moves and s.current_player == -1:
             # the card of the Hit at once (the loop's next step, without its checks)
             moves += 1
-            s = s.apply_chance(s.sample_chance(rng))
+            s = _next_card(s, rng)
     if s.current_player == -2:
         return s
     raise GameTooLongError(
         f"the game did not end within {max_moves} moves (do the strategies ever score? is the target score reachable?)"
     )
+
+
+def _next_card(s: State, rng: Any) -> State:
+    """``s.apply_chance(s.sample_chance(rng))`` at chance node ``s``.  From an ordered pile
+    the top card goes straight to the plain-card lane (`flip7ref.lanes.plain_card`, which
+    `State.apply_chance` would call with it) without naming the card and looking the name
+    up again; any other card, and an open pile, take the public calls."""
+    pile = s.draw
+    if pile and s.shuffle_seed is not None and state_module._FAST_LANES and s.game.fast_lanes:
+        fast = lanes.plain_card(s, pile[0])
+        if fast is not None:
+            return fast
+    return s.apply_chance(s.sample_chance(rng))
 
 
 def game_seed(run_seed: Any, index: Any) -> str:
