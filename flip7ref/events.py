@@ -48,10 +48,18 @@ def dealt(seat: int, card: str, via: str) -> Event:
     return event
 
 
+_STAYED: Final[dict[int, Event]] = {}
+"""The shared ``stayed`` events without a reason, by seat."""
+
+
 def stayed(seat: int, reason: str | None = None) -> Event:
-    """``seat`` stays (F7-034); ``reason``: the card that made them stay (V-043) or ``empty deck`` (F7-115)."""
+    """``seat`` stays (F7-034); ``reason``: the card that made them stay (V-043) or ``empty deck`` (F7-115).
+    Shared when there is no reason (events are immutable)."""
     if reason is None:
-        return _new(("stayed", (("seat", seat),)))
+        event = _STAYED.get(seat)
+        if event is None:
+            event = _STAYED[seat] = _new(("stayed", (("seat", seat),)))
+        return event
     return _new(("stayed", (("seat", seat), ("reason", reason))))
 
 
