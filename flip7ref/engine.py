@@ -237,15 +237,19 @@ class Flip7Choice(SeatDecision):
 
 register_frame(Flip7Choice)
 
-_DRAWS: Final[dict[tuple[int, str], Draw]] = {}
+_DRAWS: Final[dict[str, dict[int, Draw]]] = {}
+"""The shared `Draw` frames, by reason, then seat (cheaper to look up than a key tuple)."""
 _DEALS: Final[dict[int, Deal]] = {}
 
 
 def draw_frame(seat: int, reason: str) -> Draw:
     """``Draw(seat, reason)``, shared (frames are immutable values; the lanes build one at every Hit)."""
-    frame = _DRAWS.get((seat, reason))
+    seats = _DRAWS.get(reason)
+    if seats is None:
+        seats = _DRAWS[reason] = {}
+    frame = seats.get(seat)
     if frame is None:
-        frame = _DRAWS[seat, reason] = Draw(seat, reason)
+        frame = seats[seat] = Draw(seat, reason)
     return frame
 
 

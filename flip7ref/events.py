@@ -28,22 +28,38 @@ def make(type_: str, *pairs: tuple[str, Any]) -> Event:
 
 # --------------------------------------------------------------------------- the deal and the offers
 
-_DEALT: Final[dict[tuple[int, str, str], Event]] = {}
+_DEALT: Final[dict[str, dict[str, dict[int, Event]]]] = {}
+"""The shared ``dealt`` events: by ``via``, then card id, then seat (three lookups of a
+string or small int are cheaper than hashing and comparing a key tuple at every card)."""
 
 
 def dealt(seat: int, card: str, via: str) -> Event:
     """``card`` goes to ``seat``; ``via`` is ``deal``, ``hit`` or the id of the forced-draw
     card that made them take it (F7-020, F7-031, F7-070).  Shared: events are immutable."""
-    event = _DEALT.get((seat, card, via))
+    cards = _DEALT.get(via)
+    if cards is None:
+        cards = _DEALT[via] = {}
+    seats = cards.get(card)
+    if seats is None:
+        seats = cards[card] = {}
+    event = seats.get(seat)
     if event is None:
-        event = _DEALT[seat, card, via] = _new(("dealt", (("seat", seat), ("card", card), ("via", via))))
+        event = seats[seat] = _new(("dealt", (("seat", seat), ("card", card), ("via", via))))
     return event
 
 
+_STAYED: Final[dict[int, Event]] = {}
+"""The shared ``stayed`` events without a reason, by seat."""
+
+
 def stayed(seat: int, reason: str | None = None) -> Event:
-    """``seat`` stays (F7-034); ``reason``: the card that made them stay (V-043) or ``empty deck`` (F7-115)."""
+    """``seat`` stays (F7-034); ``reason``: the card that made them stay (V-043) or ``empty deck`` (F7-115).
+    Shared when there is no reason (events are immutable)."""
     if reason is None:
-        return _new(("stayed", (("seat", seat),)))
+        event = _STAYED.get(seat)
+        if event is None:
+            event = _STAYED[seat] = _new(("stayed", (("seat", seat),)))
+        return event
     return _new(("stayed", (("seat", seat), ("reason", reason))))
 
 

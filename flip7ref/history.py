@@ -3,29 +3,70 @@
 States share the links of their common past (a link points to its parent), so a
 new state adds one link.  The first link of a game remembers the state the
 history starts from (``start``).
+
+A transition adds one link, so making one must be cheap: compiled with mypyc, `Log`
+is a native class (built by a direct C call, its fields read from the object);
+interpreted, it is re-created over a tuple (`flip7ref.tuple_layout`, as `State` is),
+built by one ``tuple.__new__``.  Either way a link is immutable and pickles to an
+equal chain.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final
 
 from .model import Event, tuple_maker
 
 if TYPE_CHECKING:
     from .state import State
 
-
-class Log(NamedTuple):
-    """One link of a state's history: the move that led to the state and its events."""
-
-    parent: Log | None
-    move: str
-    events: tuple[Event, ...]
-    start: State | None = None  # the state the history starts from; None: the state holding this link
+_LOG_FIELDS: Final = ("parent", "move", "events", "start")
+"""The fields of `Log`, in constructor order."""
 
 
-new_log: Final = tuple_maker(Log)
-"""``Log(*fields)`` built at C speed (a transition adds one link)."""
+class Log:
+    """One link of a state's history: the move that led to the state and its events.
+
+    Attributes:
+        parent: the link before (None for a game's first link).
+        move: the history entry (``"hit"``, ``"chance 7"``; empty for a game's first link).
+        events: the events the move emitted.
+        start: the state the history starts from; None: the state holding this link.
+    """
+
+    parent: Final[Log | None]
+    move: Final[str]
+    events: Final[tuple[Event, ...]]
+    start: Final[State | None]
+
+    def __init__(self, parent: Log | None, move: str, events: tuple[Event, ...], start: State | None = None) -> None:
+        self.parent = parent
+        self.move = move
+        self.events = events
+        self.start = start
+
+    def _make(self, parent: Log | None, move: str, events: tuple[Event, ...], start: State | None) -> Log:
+        """A new link with these fields (the pure build's layout builds it with one ``tuple.__new__``)."""
+        return Log(parent, move, events, start)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Log, (self.parent, self.move, self.events, self.start))
+
+    def __repr__(self) -> str:
+        return f"Log(move={self.move!r}, events={self.events!r})"
+
+
+def new_log(fields: tuple[Log | None, str, tuple[Event, ...], State | None]) -> Log:
+    """``Log(*fields)`` from the tuple of its four fields (a transition adds one link): a
+    native constructor when compiled, one ``tuple.__new__`` in the pure build."""
+    return Log(fields[0], fields[1], fields[2], fields[3])
+
+
+if __file__.endswith(".py"):  # the pure build: Log over a tuple (flip7ref.tuple_layout)
+    from .tuple_layout import over_tuple
+
+    globals()["Log"] = over_tuple(Log, _LOG_FIELDS, "_make")
+    globals()["new_log"] = tuple_maker(globals()["Log"])
 
 
 def chain(log: Log | None) -> list[Log]:

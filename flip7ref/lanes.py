@@ -66,6 +66,9 @@ class Ending(NamedTuple):
     started: Event | None
 
 
+_MOVES: Final[dict[str, str]] = {}
+"""The history entry of each card drawn (``"chance 7"``), by card id: made once, not at every card."""
+
 _ending: Final = tuple_maker(Ending)
 """``Ending(*fields)`` built in C (`flip7ref.model.tuple_maker`)."""
 
@@ -147,7 +150,9 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
     changed = list(s.players)
     changed[seat] = after
     card = g.card_ids[code]
-    move = "chance " + card
+    move = _MOVES.get(card)
+    if move is None:
+        move = _MOVES[card] = "chance " + card
     dealt = events.dealt(seat, card, top.reason)
     if made:  # F7-050: the round ends
         return finish(s, changed, draw, frames[:-1], s.turn, seat, move, [dealt, events.flip7(seat)])

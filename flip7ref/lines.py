@@ -152,7 +152,7 @@ def line_grows(game: Game, p: Player, code: int, busts: bool, flip7: int | None)
     duplicate in the line, F7-041); a card that does not bust may make a Flip 7 (F7-050,
     `makes_flip7`; a modifier never does).  The general path and the fast lanes both
     build a grown line with this function."""
-    line = (*p.line, code)
+    line = p.line + (code,)  # noqa: RUF005  # one concatenation: compiled, the starred form builds a list first
     if busts:
         return make_player((line, p.kept, Status.BUSTED, p.flip7_barred)), False
     after = make_player((line, p.kept, p.status, p.flip7_barred))

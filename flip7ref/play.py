@@ -11,7 +11,8 @@ from typing import Any
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
-from . import stats
+from . import lanes, stats
+from . import state as state_module
 from .errors import DecisionTimeoutError, GameTooLongError, IllegalActionError, OptionError, StrategyError
 from .game import Game
 from .pools import ignore_interrupts
@@ -49,6 +50,7 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
         raise OptionError(f"max_moves: expected a whole number, got {max_moves!r}")
     s: State = state  # checked above: a typed name, so compiled code calls State's methods directly
     count = len(strategies)
+    lanes_on = state_module._FAST_LANES  # read once a game (tests switch it between games)
     moves = 0
     while moves < max_moves:
         player = s.current_player
@@ -56,7 +58,7 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
             return s
         moves += 1
         if player == -1:
-            s = s.apply_chance(s.sample_chance(rng))
+            s = _next_card(s, rng, lanes_on)
             continue
         strategy = strategies[player % count]
         try:
@@ -73,12 +75,26 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
         if action is HIT and moves < max_moves and s.current_player == -1:
             # the card of the Hit at once (the loop's next step, without its checks)
             moves += 1
-            s = s.apply_chance(s.sample_chance(rng))
+            s = _next_card(s, rng, lanes_on)
     if s.current_player == -2:
         return s
     raise GameTooLongError(
         f"the game did not end within {max_moves} moves (do the strategies ever score? is the target score reachable?)"
     )
+
+
+def _next_card(s: State, rng: Any, lanes_on: bool) -> State:
+    """``s.apply_chance(s.sample_chance(rng))`` at chance node ``s``.  From an ordered pile
+    the top card goes straight to the plain-card lane (`flip7ref.lanes.plain_card`, which
+    `State.apply_chance` would call with it) without naming the card and looking the name
+    up again; any other card, an open pile, and ``lanes_on`` False (``flip7ref.state._FAST_LANES``
+    switched off) take the public calls."""
+    pile = s.draw
+    if lanes_on and pile and s.shuffle_seed is not None and s.game.fast_lanes:
+        fast = lanes.plain_card(s, pile[0])
+        if fast is not None:
+            return fast
+    return s.apply_chance(s.sample_chance(rng))
 
 
 def game_seed(run_seed: Any, index: Any) -> str:

@@ -61,12 +61,12 @@ def test_shared_frames_and_events_are_built_when_missing(monkeypatch: pytest.Mon
     assert engine.deal_frame(4) == Deal(4) and engine.deal_frame(4) is not deal
     draw = engine.draw_frame(2, "hit")
     assert type(draw) is Draw and (draw.seat, draw.reason) == (2, "hit")
-    assert draws == {(2, "hit"): Draw(2, "hit")} and engine.draw_frame(2, "hit") is draw
+    assert draws == {"hit": {2: Draw(2, "hit")}} and engine.draw_frame(2, "hit") is draw
     assert engine.draw_frame(2, "deal") == Draw(2, "deal") and engine.draw_frame(1, "hit") == Draw(1, "hit")
     dealt = events.dealt(1, "x2", "deal")
     assert dealt == Event("dealt", (("seat", 1), ("card", "x2"), ("via", "deal")))
     assert type(dealt) is Event and dealt.type == "dealt"
-    assert dealts == {(1, "x2", "deal"): dealt} and events.dealt(1, "x2", "deal") is dealt
+    assert dealts == {"deal": {"x2": {1: dealt}}} and events.dealt(1, "x2", "deal") is dealt
     assert events.dealt(1, "x2", "hit") == Event("dealt", (("seat", 1), ("card", "x2"), ("via", "hit")))
     assert events.dealt(0, "5", "deal") == Event("dealt", (("seat", 0), ("card", "5"), ("via", "deal")))
 
