@@ -50,78 +50,21 @@ from .rules import (
 Arr = np.ndarray[Any, Any]
 F = TypeVar("F", bound=Callable[..., Any])
 
-ARRAYS = [
-    "deck",
-    "dtop",
-    "dend",
-    "unseen",
-    "discard",
-    "line",
-    "lorder",
-    "llen",
-    "nnum",
-    "numsum",
-    "modsum",
-    "x2",
-    "ffirst",
-    "scored",
-    "sc",
-    "frz",
-    "status",
-    "totals",
-    "last_scores",
-    "dealer",
-    "turn",
-    "rnd",
-    "flip7",
-    "rover",
-    "done",
-    "winners",
-    "shuffles",
-    "rshuf",
-    "deal_on",
-    "deal_pos",
-    "dealoffer",
-    "offer_ready",
-    "ct_on",
-    "ct_card",
-    "ct_chooser",
-    "ct_purpose",
-    "ct_allowed",
-    "fd_on",
-    "fd_target",
-    "fd_giver",
-    "fd_card",
-    "fd_rem",
-    "fd_n",
-    "fd_aside",
-    "as_on",
-    "as_ready",
-    "as_chooser",
-    "as_n",
-    "as_k",
-    "as_cards",
-    "as_targets",
-    "rq_on",
-    "rq_head",
-    "rq_tail",
-    "rq_card",
-    "rq_seat",
-    "rq_chooser",
-    "moves",
-    "kind",
-    "actor",
-    "legal",
-    "card",
-    "is_num",
-    "is_mod",
-    "rank",
-    "addv",
-    "isx2",
-]
+
+def _names(words: str) -> list[str]:
+    return words.split()
+
+
+ARRAYS = _names(
+    "deck dtop dend unseen discard line lorder llen nnum numsum modsum x2 ffirst scored sc frz status "
+    "totals last_scores dealer turn rnd flip7 rover done winners shuffles rshuf deal_on deal_pos "
+    "dealoffer offer_ready ct_on ct_card ct_chooser ct_purpose ct_allowed fd_on fd_target fd_giver "
+    "fd_card fd_rem fd_n fd_aside as_on as_ready as_chooser as_n as_k as_cards as_targets rq_on rq_head "
+    "rq_tail rq_card rq_seat rq_chooser moves kind actor legal card is_num is_mod rank addv isx2"
+)
 """The attributes of `BatchState` the kernel reads and writes (the last five: card tables)."""
 
-SCALARS = ["P", "C", "SC", "FREEZE", "F3", "target", "reshuffles", "bonus"]
+SCALARS = _names("P C SC FREEZE F3 target reshuffles bonus")
 
 State: Any = cast(Any, namedtuple)("State", ARRAYS + SCALARS)
 
