@@ -17,6 +17,8 @@ The batched engine (``flip7ref.batch``, base Flip 7, 4 players) at batch 1, 256 
 
 - batch step: ``BatchState.step`` decisions per second, pgx-style (every seat's decision is
   one step, uniformly random legal actions drawn as arrays, finished games dealt again);
+- batch step, numpy backend: the same with ``backend="numpy"`` (array operations only), run
+  back to back with the default (compiled when numba is installed) seed by seed;
 - batch vector env: ``Flip7VectorEnv.step`` learner steps per second (seat 0 random, three
   threshold:20 opponents inside the step, as the single Gymnasium env above);
 - beside them the single Gymnasium env of both editions.
@@ -123,14 +125,15 @@ BATCHES = (1, 256, 4096)
 """Batch sizes of the batched engine's measurements."""
 
 
-def bench_batch_step(batch: int, steps: int, seed: int = 0) -> dict[str, float]:
-    """Batched-engine decisions per second: ``steps`` decisions in all (at least 50 batch steps)."""
+def bench_batch_step(batch: int, steps: int, seed: int = 0, backend: str = "auto") -> dict[str, float]:
+    """Batched-engine decisions per second: ``steps`` decisions in all (at least 50 batch steps);
+    ``backend`` as `flip7ref.batch.BatchState` takes it (``auto``: the compiled one if numba is installed)."""
     import numpy as np
 
     from flip7ref import Game
     from flip7ref.batch import BatchState
 
-    bs = BatchState(Game("flip7", 4), batch, seed, "numpy")
+    bs = BatchState(Game("flip7", 4), batch, seed, "numpy", backend=backend)
     rng = np.random.default_rng(seed)
     rounds = max(50, steps // batch)
     games = 0
@@ -229,12 +232,13 @@ def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
     base = statistics.median(single)
     for batch in BATCHES:
         work = steps * (1 if batch == 1 else 20)
-        for label, bench in (("batch step", bench_batch_step), ("batch vector env", bench_batch_env)):
-            runs = [
-                bench(batch, work // (4 if label == "batch vector env" else 1), seed)["steps_per_second"]
-                for seed in range(repeat)
-            ]
-            out[f"{label} flip7 B={batch}"] = _spread(runs, base)
+        runs: dict[str, list[float]] = {"batch step": [], "batch step, numpy backend": [], "batch vector env": []}
+        for seed in range(repeat):  # the two backends back to back, seed by seed: paired under the same load
+            runs["batch step"].append(bench_batch_step(batch, work, seed)["steps_per_second"])
+            runs["batch step, numpy backend"].append(bench_batch_step(batch, work, seed, "numpy")["steps_per_second"])
+            runs["batch vector env"].append(bench_batch_env(batch, work // 4, seed)["steps_per_second"])
+        for label, r in runs.items():
+            out[f"{label} flip7 B={batch}"] = _spread(r, base)
     out.update(bench_vengeance(steps, repeat))  # the batched Vengeance engine, beside its single env
     return out
 

@@ -29,6 +29,19 @@ OPTIONAL = {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starle
             "matplotlib"}  # fmt: skip
 # A block that only includes a repository file on the site (``--8<-- "conformance/examples/engine.py"``,
 # pymdownx.snippets) is that file's, tested where it lives (tests/test_engine_kit.py).
+def _numba_typing_ready() -> None:
+    """Set numba's typing context up before any example runs: done the first time inside an
+    example, while pytest-examples replaces ``print`` with a mock, numba registers the mock
+    as the builtin and fails (``AttributeError: __name__``) in the batched engine's examples."""
+    try:
+        from numba.core.registry import cpu_target
+    except ImportError:
+        return
+    cpu_target.typing_context.refresh()
+
+
+_numba_typing_ready()
+
 EXAMPLES = [
     e for e in find_examples(str(ROOT / "README.md"), str(ROOT / "docs")) if not e.source.lstrip().startswith("--8<--")
 ]

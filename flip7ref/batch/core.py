@@ -34,6 +34,7 @@ from .rules import (
     _all,
     _any,
     check_game,
+    choose_backend,
     set_rows,
 )
 from .settle import Settling
@@ -57,9 +58,14 @@ class BatchState(Settling):
             `reset`), and NumPy's generator for ``shuffle="numpy"``.
         shuffle: ``reference`` (deal and reshuffle as the reference does for the game's
             seed: the same cards in the same order) or ``numpy`` (faster, another order).
+        backend: ``numba`` (the rules compiled, `flip7ref.batch.jit`: many times faster),
+            ``numpy`` (array operations only), or ``auto`` (numba when it is installed);
+            see `choose_backend`.  Both play the same rules; with ``shuffle="numpy"`` their
+            reshuffles differ.  While events are kept (`record_events`) the NumPy code runs.
 
     Raises:
-        OptionError: a game the engine does not play, a batch below 1, an unknown shuffle.
+        OptionError: a game the engine does not play, a batch below 1, an unknown shuffle
+            or backend, or ``numba`` asked for where it is not installed.
 
     Attributes (arrays, first axis the game; ``P`` seats, ``C`` card kinds):
         status (B, P): 0 active, 1 stayed, 2 frozen, 3 busted.  totals (B, P): points.
@@ -70,12 +76,13 @@ class BatchState(Settling):
         last_scores (B, P): each seat's score of the game's last finished round.
     """
 
-    def __init__(self, game: Game, batch: int, seed: int = 0, shuffle: str = "reference") -> None:
+    def __init__(self, game: Game, batch: int, seed: int = 0, shuffle: str = "reference", backend: str = "auto") -> None:
         check_game(game)
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise OptionError(f"batch: expected a whole number >= 1, got {batch!r}")
         if shuffle not in ("reference", "numpy"):
             raise OptionError(f"shuffle: expected 'reference' or 'numpy', got {shuffle!r}")
+        self.backend = choose_backend(backend)
         self._tables(game, batch, seed, shuffle)
         self._alloc()
         self.reset()
@@ -134,6 +141,11 @@ class BatchState(Settling):
         self.moves[g] = 0
         self.dealer[g] = 0
         self.rnd[g] = 1
+        if self.backend == "numba" and self.log is None:
+            from . import jit
+
+            jit.start(self, g)
+            return
         self._start_round(g)
         self._deal_fresh(g)
         self._settle(g)
@@ -204,6 +216,10 @@ class BatchState(Settling):
         if a.shape != g.shape:
             raise OptionError(f"actions: expected {g.size} action indices, got shape {a.shape}")
         inr = (a >= 0) & (a < self.A)
+        if self.backend == "numba" and self.log is None:
+            from . import jit
+
+            return jit.step(self, a, g)
         ok = inr & self.legal.reshape(-1).take(g * self.A + np.where(inr, a, 0))
         full = games is None and bool(_all(ok))
         if not _all(ok):

@@ -63,7 +63,7 @@ def position(game: Game, setup: Mapping[str, Any]) -> BatchState:
     Raises:
         OptionError: an unknown card or status, more copies than the deck holds.
     """
-    bs = BatchState(game, 1, 0, "reference")
+    bs = BatchState(game, 1, 0, "reference", backend="numpy")  # it keeps the event log
     bs.record_events()
     assert bs.log is not None
     bs.log[0] = []
@@ -183,7 +183,7 @@ def outcome(bs: BatchState, b: int = 0) -> dict[str, Any]:
 def score(game: Game, line: Sequence[str]) -> dict[str, Any]:
     """A scoring case: the round score of ``line`` (card ids) by the batched engine's own line
     value (F7-100..F7-102) and its Flip 7 count (F7-050), for a one-seat ``game``."""
-    bs = BatchState(game, 1, 0, "reference")
+    bs = BatchState(game, 1, 0, "reference", backend="numpy")  # it keeps the event log
     bs._clear_table(np.array([0]))
     for c in (game.code(name) for name in line):
         bs.line[0, 0, c] += 1

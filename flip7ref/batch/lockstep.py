@@ -27,6 +27,7 @@ from ..errors import OptionError
 from ..game import Game
 from ..state import State
 from .core import BatchState
+from .rules import choose_backend
 
 Arr = np.ndarray[Any, Any]
 
@@ -54,6 +55,7 @@ def compare(
     policy: str = "random",
     progress: Any = None,
     edition: str = "flip7",
+    backend: str = "numpy",
 ) -> dict[str, int]:
     """Play ``games`` random games (seeds ``seed .. seed + games - 1``) in both engines in
     lockstep, ``batch`` at a time; with ``events`` the whole event log of each game is compared too
@@ -62,14 +64,17 @@ def compare(
     and the batched `flip7ref.batch.policies.threshold_actions` must choose the same).
     ``progress(games, decisions)`` is called after each batch when given.  ``edition``:
     ``flip7`` (`BatchState`) or ``vengeance`` (`flip7ref.batch.vengeance.VengeanceState`,
-    random policy only).
+    random policy, NumPy only).  ``backend``: the batched Flip 7 engine's
+    (`flip7ref.batch.rules.choose_backend`); the compiled one keeps no event log, so under
+    it ``events`` is ignored (observations and masks are compared).
 
     Returns:
         ``{"games": ..., "decisions": ...}`` compared.
 
     Raises:
         Difference: the first disagreement (game seed, decision number, what differs).
-        OptionError: a threshold policy with edition ``vengeance``.
+        OptionError: a threshold policy, or a backend other than ``numpy``, with edition
+            ``vengeance``.
     """
     from ..rl.encoding import ActionIndex, ObservationEncoder
     from ..strategies import ThresholdStrategy
@@ -82,16 +87,19 @@ def compare(
 
     game = Game(edition, players, dict(options or {}))
     make: Any = BatchState
+    extra: dict[str, str] = {"backend": backend}
     if edition == "vengeance":
         from .vengeance import VengeanceState
 
-        make = VengeanceState
+        if backend != "numpy":
+            raise OptionError(f"backend: the batched vengeance engine has the numpy backend only, got {backend!r}")
+        make, extra = VengeanceState, {}
     index, encoder = ActionIndex(game), ObservationEncoder(game)
     decisions = 0
     for first in range(seed, seed + games, batch):
         seeds = list(range(first, min(first + batch, seed + games)))
-        bs: BatchState = make(game, len(seeds), seed=first, shuffle="reference")  # or a VengeanceState: the same API
-        if events:
+        bs: BatchState = make(game, len(seeds), seed=first, shuffle="reference", **extra)  # or a VengeanceState
+        if events and getattr(bs, "backend", "numpy") == "numpy":
             bs.record_events()
         bs.reset(seeds=seeds)
         states: list[State] = [_settled(game.new_initial_state(seed=s)) for s in seeds]
@@ -210,6 +218,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=1000, help="games stepped together (default %(default)s)")
     parser.add_argument("--progress", action="store_true", help="print a line to stderr after each batch")
     parser.add_argument("--record", metavar="FILE", help="append each slice that agrees to FILE; skip the slices it holds")
+    parser.add_argument(
+        "--backend", choices=("auto", "numba", "numpy"), default="auto",
+        help="the batched engine's backend (default %(default)s: numba when installed; it keeps no event log, "
+        "so only the numpy backend's event logs are compared)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:
         parser.error("--games and --batch must be at least 1, --players 1..18")
@@ -223,14 +236,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         report = (lambda n, d: print(f"{n} games, {d} decisions agree", file=sys.stderr, flush=True)) if args.progress else None
         if not args.record:
-            result = compare(args.players, args.games, seed=args.seed, batch=args.batch, progress=report, edition=args.edition)
+            result = compare(
+                args.players, args.games, seed=args.seed, batch=args.batch, progress=report, edition=args.edition,
+                backend=args.backend,
+            )
             games, decisions = result["games"], result["decisions"]
         for first in range(args.seed, args.seed + args.games, args.batch) if args.record else ():
             n = min(args.batch, args.seed + args.games - first)
             if first in done and done[first][0] == n:
                 games, decisions = games + n, decisions + done[first][1]
                 continue
-            result = compare(args.players, n, seed=first, batch=n, edition=args.edition)
+            result = compare(args.players, n, seed=first, batch=n, edition=args.edition, backend=args.backend)
             with open(args.record, "a", encoding="utf-8") as out:
                 out.write(f"seeds {first}-{first + n - 1}: {n} games, {result['decisions']} decisions agree\n")
             games, decisions = games + n, decisions + result["decisions"]
@@ -240,7 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"difference: {exc}", file=sys.stderr)
         return 1
     took = time.perf_counter() - start
-    print(f"{games} games, {decisions} decisions: no difference from the reference ({took:.0f} s)")
+    backend = choose_backend(args.backend)
+    print(f"{games} games, {decisions} decisions: no difference from the reference ({took:.0f} s, {backend} backend)")
     return 0
 
 

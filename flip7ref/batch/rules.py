@@ -114,6 +114,26 @@ def check_game(game: Game) -> None:
         raise OptionError(f"options.decks: the batched engine plays one deck, got {game.options.get('decks')!r}")
 
 
+def choose_backend(backend: str) -> str:
+    """The backend `flip7ref.batch.core.BatchState` runs for ``backend``: ``numba`` or
+    ``numpy`` as asked, ``auto`` the first of them that is importable.
+
+    Raises:
+        OptionError: another name, or ``numba`` when numba is not installed.
+    """
+    if backend not in ("auto", "numba", "numpy"):
+        raise OptionError(f"backend: expected 'auto', 'numba' or 'numpy', got {backend!r}")
+    if backend == "numpy":
+        return backend
+    try:
+        import numba  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
+    except ImportError:
+        if backend == "numba":
+            raise OptionError("backend: 'numba' needs the numba package (pip install numba)") from None
+        return "numpy"
+    return "numba"
+
+
 class Rules:
     """The rules of `flip7ref.batch.core.BatchState`: its arrays (`_alloc`) and every automatic
     step (the pile, a card arriving, settling, the round end), each over the games given."""

@@ -1,0 +1,598 @@
+"""The batched engine's compiled backend: the same rules as `flip7ref.batch.rules` and
+`flip7ref.batch.settle`, one game at a time in a loop compiled by numba.
+
+The NumPy backend runs each rule as array operations over the games that need it, so a
+step costs a few hundred NumPy calls whatever the batch size.  Here a step is one call:
+the loop takes each game's action and settles it to its next decision with scalar code
+over the very arrays of `flip7ref.batch.core.BatchState` (nothing is copied, the two
+backends can take turns on one state).  It is used when numba is installed and no event
+log is kept (`BatchState.record_events` keeps the NumPy backend, which writes the events).
+
+Each function below is the one-game form of the NumPy function of the same name; the
+rule ids are in their docstrings there.  The reshuffle stays in Python: a game whose deck
+is to be refilled stops before the draw (nothing changed yet), the NumPy backend's
+`_reshuffle` refills the decks of the games that stopped (so the reference's order under
+``shuffle="reference"``, NumPy's generator under ``shuffle="numpy"``), and the loop runs
+again for them (`_resume`; a few games in a thousand decisions).  A call out of the
+compiled loop, even one never taken, would cost hundreds of nanoseconds a game.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba  # type: ignore[import-not-found, unused-ignore]
+import numpy as np
+
+from .rules import (
+    _AS,
+    _DEAL,
+    _FD,
+    _ROUND_END,
+    _RQ,
+    _STOP,
+    _TURN,
+    ACTIVE,
+    ASSIGN,
+    BUSTED,
+    FROZEN,
+    GIVE,
+    HIT,
+    OFFER,
+    PLAY,
+    STAY,
+    STAYED,
+    TERMINAL,
+)
+
+Arr = np.ndarray[Any, Any]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _names(words: str) -> list[str]:
+    return words.split()
+
+
+ARRAYS = _names(
+    "deck dtop dend unseen discard line lorder llen nnum numsum modsum x2 ffirst scored sc frz status "
+    "totals last_scores dealer turn rnd flip7 rover done winners shuffles rshuf deal_on deal_pos "
+    "dealoffer offer_ready ct_on ct_card ct_chooser ct_purpose ct_allowed fd_on fd_target fd_giver "
+    "fd_card fd_rem fd_n fd_aside as_on as_ready as_chooser as_n as_k as_cards as_targets rq_on rq_head "
+    "rq_tail rq_card rq_seat rq_chooser moves kind actor legal card is_num is_mod rank addv isx2"
+)
+"""The attributes of `BatchState` the kernel reads and writes (the last five: card tables)."""
+
+SCALARS = _names("P C SC FREEZE F3 target reshuffles bonus")
+
+State: Any = cast(Any, namedtuple)("State", ARRAYS + SCALARS)
+
+
+def _jit(f: F) -> F:
+    """``numba.njit`` without the runtime's reference counting (``_nrt=False``: the kernel
+    allocates nothing; with it, every call passing the state would take and drop a
+    reference to each of its arrays, hundreds of nanoseconds), cached on disk."""
+    return cast(F, cast(Any, numba.njit)(cache=True, _nrt=False)(f))
+
+
+def pack(bs: Any) -> Any:
+    """The kernel's view of `BatchState` ``bs``: its arrays and sizes as one named tuple."""
+    g = bs.game
+    return State(
+        *(getattr(bs, name) for name in ARRAYS),
+        bs.P,
+        bs.C,
+        bs.SC,
+        bs.FREEZE,
+        bs.F3,
+        bs.target,
+        bs.reshuffles,
+        int(g.flip7_bonus),
+    )
+
+
+@_jit
+def _needs_shuffle(S: Any, b: int) -> bool:
+    """A card is to be drawn in game ``b`` and its deck is to be refilled first (F7-113,
+    F7-116): the draw's caller stops before changing anything, for `_resume`."""
+    if S.dtop[b] < S.dend[b] or S.rshuf[b] >= S.reshuffles:
+        return False
+    for c in range(S.C):  # noqa: SIM110 - a plain loop compiles to the simplest code
+        if S.discard[b, c] > 0:
+            return True
+    return False
+
+
+@_jit
+def _draw(S: Any, b: int) -> int:
+    if S.dtop[b] >= S.dend[b]:  # a refill was done before (`_needs_shuffle`): none is left
+        return -1
+    code = int(S.deck[b, S.dtop[b]])
+    S.dtop[b] += 1
+    S.unseen[b, code] -= 1
+    return code
+
+
+@_jit
+def _add(S: Any, b: int, s: int, code: int) -> None:
+    S.line[b, s, code] += 1
+    n = S.llen[b, s]
+    S.lorder[b, s, n] = code
+    S.llen[b, s] = n + 1
+
+
+@_jit
+def _numbers(S: Any, b: int, s: int, code: int) -> None:
+    if S.line[b, s, code] > 0:
+        if S.sc[b, s] > 0:
+            S.sc[b, s] -= 1
+            S.discard[b, code] += 1
+            S.discard[b, S.SC] += 1
+        else:
+            _add(S, b, s, code)
+            S.status[b, s] = BUSTED
+        return
+    _add(S, b, s, code)
+    S.nnum[b, s] += 1
+    S.numsum[b, s] += S.rank[code]
+    if S.nnum[b, s] >= 7 and S.flip7[b] < 0:
+        S.flip7[b] = s
+
+
+@_jit
+def _offer_target(S: Any, b: int, s: int, code: int) -> None:
+    some = False
+    for p in range(S.P):
+        some = some or S.status[b, p] == ACTIVE
+    if not some:
+        S.discard[b, code] += 1
+        return
+    S.ct_on[b] = True
+    S.ct_card[b] = code
+    S.ct_chooser[b] = s
+    S.ct_purpose[b] = PLAY
+    for p in range(S.P):
+        S.ct_allowed[b, p] = S.status[b, p] == ACTIVE
+
+
+@_jit
+def _second_chance(S: Any, b: int, s: int) -> None:
+    if S.sc[b, s] < 1 and S.status[b, s] != BUSTED:
+        S.sc[b, s] += 1
+        return
+    some = False
+    for p in range(S.P):
+        some = some or (S.status[b, p] == ACTIVE and S.sc[b, p] == 0 and p != s)
+    if not some:
+        S.discard[b, S.SC] += 1
+        return
+    S.ct_on[b] = True
+    S.ct_card[b] = S.SC
+    S.ct_chooser[b] = s
+    S.ct_purpose[b] = GIVE
+    for p in range(S.P):
+        S.ct_allowed[b, p] = S.status[b, p] == ACTIVE and S.sc[b, p] == 0 and p != s
+
+
+@_jit
+def _receive(S: Any, b: int, s: int, code: int) -> None:
+    if S.is_num[code]:
+        _numbers(S, b, s, code)
+    elif S.is_mod[code]:
+        _add(S, b, s, code)
+        S.modsum[b, s] += S.addv[code]
+        S.x2[b, s] |= S.isx2[code]
+    elif code == S.SC:
+        _second_chance(S, b, s)
+    else:
+        _offer_target(S, b, s, code)
+
+
+@_jit
+def _play(S: Any, b: int, chooser: int, seat: int, code: int) -> None:
+    if code == S.FREEZE:
+        S.ffirst[b, seat] = S.sc[b, seat] == 0
+        S.status[b, seat] = FROZEN
+        S.frz[b, seat] += 1
+    else:
+        S.fd_on[b] = True
+        S.fd_target[b] = seat
+        S.fd_giver[b] = chooser
+        S.fd_card[b] = code
+        S.fd_rem[b] = 3
+        S.fd_n[b] = 0
+
+
+@_jit
+def _clear_table(S: Any, b: int) -> None:
+    for p in range(S.P):
+        for c in range(S.C):
+            S.line[b, p, c] = 0
+        for j in range(S.lorder.shape[2]):
+            S.lorder[b, p, j] = -1
+        S.llen[b, p] = 0
+        S.nnum[b, p] = 0
+        S.numsum[b, p] = 0
+        S.modsum[b, p] = 0
+        S.x2[b, p] = 0
+        S.sc[b, p] = 0
+        S.frz[b, p] = 0
+        S.ffirst[b, p] = False
+        S.status[b, p] = ACTIVE
+    S.flip7[b] = -1
+    S.rover[b] = False
+    S.deal_on[b] = False
+    S.dealoffer[b] = -1
+    S.offer_ready[b] = False
+    S.ct_on[b] = False
+    S.fd_on[b] = False
+    S.fd_n[b] = 0
+    S.as_on[b] = False
+    S.as_ready[b] = False
+    S.rq_on[b] = False
+    S.rq_head[b] = 0
+    S.rq_tail[b] = 0
+
+
+@_jit
+def _start_round(S: Any, b: int) -> bool:
+    """True: the deck is empty and is to be refilled now (`_resume`, `START`)."""
+    S.turn[b] = (S.dealer[b] + 1) % S.P
+    S.rshuf[b] = 0
+    S.deal_on[b] = True
+    S.deal_pos[b] = 0
+    if S.dtop[b] >= S.dend[b]:
+        for c in range(S.C):
+            if S.discard[b, c] > 0:
+                return True
+    return False
+
+
+@_jit
+def _round_end(S: Any, b: int) -> bool:
+    P = S.P
+    f = S.flip7[b]
+    best = -(2**31)
+    for p in range(P):
+        score = 0
+        if S.status[b, p] != BUSTED:
+            score = int(S.numsum[b, p]) * (1 + int(S.x2[b, p])) + int(S.modsum[b, p])
+        if p == f:
+            score += S.bonus
+        S.last_scores[b, p] = score
+        S.totals[b, p] += score
+        best = max(best, int(S.totals[b, p]))
+        for c in range(S.C):
+            S.discard[b, c] += S.line[b, p, c]
+        S.discard[b, S.SC] += S.sc[b, p]
+        S.discard[b, S.FREEZE] += S.frz[b, p]
+    S.scored[b] = True
+    if S.ct_on[b]:
+        S.discard[b, S.ct_card[b]] += 1
+    if S.fd_on[b]:
+        S.discard[b, S.fd_card[b]] += 1
+        for j in range(S.fd_n[b]):
+            S.discard[b, S.fd_aside[b, j]] += 1
+    if S.as_on[b]:
+        for j in range(S.as_n[b]):
+            S.discard[b, S.as_cards[b, j]] += 1
+    if S.rq_on[b]:
+        for j in range(S.rq_head[b], S.rq_tail[b]):
+            S.discard[b, S.rq_card[b, j]] += 1
+    _clear_table(S, b)
+    leaders = 0
+    for p in range(P):
+        if S.totals[b, p] == best:
+            leaders += 1
+    if best >= S.target and leaders == 1:
+        S.done[b] = True
+        for p in range(P):
+            S.winners[b, p] = S.totals[b, p] == best
+        return False
+    S.dealer[b] = (S.dealer[b] + 1) % P
+    S.rnd[b] += 1
+    return _start_round(S, b)
+
+
+@_jit
+def _turn_step(S: Any, b: int) -> bool:
+    P = S.P
+    for j in range(P):
+        seat = (S.turn[b] + j) % P
+        if S.status[b, seat] == ACTIVE:
+            S.turn[b] = seat
+            S.offer_ready[b] = True
+            return False
+    return _round_end(S, b)
+
+
+@_jit
+def _deal_step(S: Any, b: int) -> bool:
+    P = S.P
+    pp = S.deal_pos[b]
+    while pp < P:
+        seat = (S.dealer[b] + 1 + pp) % P
+        if S.status[b, seat] == ACTIVE:
+            if S.llen[b, seat] > 0:
+                S.deal_pos[b] = pp + 1
+                S.dealoffer[b] = seat
+                return False
+            if _needs_shuffle(S, b):
+                return True
+            S.deal_pos[b] = pp + 1
+            code = _draw(S, b)
+            if code >= 0:
+                _receive(S, b, seat, code)
+            return False
+        pp += 1
+    S.deal_on[b] = False
+    return False
+
+
+@_jit
+def _fd_finish(S: Any, b: int, bust: bool) -> None:
+    S.fd_on[b] = False
+    S.discard[b, S.fd_card[b]] += 1
+    n = S.fd_n[b]
+    if n <= 0:
+        return
+    if bust:
+        for j in range(n):
+            S.discard[b, S.fd_aside[b, j]] += 1
+        S.fd_n[b] = 0
+        return
+    S.as_on[b] = True
+    S.as_ready[b] = False
+    S.as_chooser[b] = S.fd_target[b]
+    for j in range(3):
+        S.as_cards[b, j] = S.fd_aside[b, j]
+        S.as_targets[b, j] = -1
+    S.as_n[b] = n
+    S.as_k[b] = 0
+    S.fd_n[b] = 0
+
+
+@_jit
+def _fd_step(S: Any, b: int) -> bool:
+    t = int(S.fd_target[b])
+    if S.status[b, t] == BUSTED:
+        _fd_finish(S, b, True)
+        return False
+    if S.fd_rem[b] <= 0:
+        _fd_finish(S, b, False)
+        return False
+    if _needs_shuffle(S, b):
+        return True
+    code = _draw(S, b)
+    if code < 0:
+        _fd_finish(S, b, False)
+        return False
+    S.fd_rem[b] -= 1
+    if code == S.FREEZE or code == S.F3:
+        S.fd_aside[b, S.fd_n[b]] = code
+        S.fd_n[b] += 1
+    else:
+        _receive(S, b, t, code)
+    return False
+
+
+@_jit
+def _assign_step(S: Any, b: int) -> None:
+    if S.as_k[b] >= S.as_n[b]:
+        if not S.rq_on[b]:
+            S.rq_on[b] = True
+            S.rq_head[b] = 0
+            S.rq_tail[b] = 0
+        for j in range(S.as_n[b]):
+            tail = S.rq_tail[b]
+            S.rq_card[b, tail] = S.as_cards[b, j]
+            S.rq_seat[b, tail] = S.as_targets[b, j]
+            S.rq_chooser[b, tail] = S.as_chooser[b]
+            S.rq_tail[b] = tail + 1
+        S.as_on[b] = False
+        return
+    for p in range(S.P):
+        if S.status[b, p] == ACTIVE:
+            S.as_ready[b] = True
+            return
+    S.as_targets[b, S.as_k[b]] = -1
+    S.as_k[b] += 1
+
+
+@_jit
+def _rq_step(S: Any, b: int) -> None:
+    h = S.rq_head[b]
+    if h >= S.rq_tail[b]:
+        S.rq_on[b] = False
+        return
+    card = int(S.rq_card[b, h])
+    seat = int(S.rq_seat[b, h])
+    chooser = int(S.rq_chooser[b, h])
+    S.rq_head[b] = h + 1
+    if seat >= 0 and S.status[b, seat] == ACTIVE:
+        _play(S, b, chooser, seat, card)
+    else:
+        S.discard[b, card] += 1
+
+
+@_jit
+def _top(S: Any, b: int) -> int:
+    if S.done[b]:
+        return _STOP
+    if S.flip7[b] >= 0 or S.rover[b]:
+        return _ROUND_END
+    if S.offer_ready[b] or S.ct_on[b] or S.as_ready[b]:
+        return _STOP
+    if S.as_on[b]:
+        return _AS
+    if S.fd_on[b]:
+        return _FD
+    if S.rq_on[b]:
+        return _RQ
+    if S.dealoffer[b] >= 0:
+        return _STOP
+    if S.deal_on[b]:
+        return _DEAL
+    return _TURN
+
+
+@_jit
+def _settle(S: Any, b: int) -> int:
+    """Settle game ``b``; 0 at a decision or over, else the `_resume` code to come back with."""
+    while True:
+        t = _top(S, b)
+        if t == _STOP:
+            return 0
+        if t == _TURN:
+            if _turn_step(S, b):
+                return START
+        elif t == _DEAL:
+            if _deal_step(S, b):
+                return SETTLE
+        elif t == _ROUND_END:
+            if _round_end(S, b):
+                return START
+        elif t == _FD:
+            if _fd_step(S, b):
+                return SETTLE
+        elif t == _AS:
+            _assign_step(S, b)
+        else:
+            _rq_step(S, b)
+
+
+@_jit
+def _decide(S: Any, b: int) -> None:
+    P = S.P
+    actor = S.dealoffer[b] if S.dealoffer[b] >= 0 else S.turn[b]
+    kind = OFFER
+    card = -1
+    for i in range(2 + P):
+        S.legal[b, i] = False
+    if S.as_ready[b]:
+        kind = ASSIGN
+        actor = S.as_chooser[b]
+        card = S.as_cards[b, S.as_k[b]]
+        for p in range(P):
+            S.legal[b, 2 + p] = S.status[b, p] == ACTIVE
+    if S.ct_on[b]:
+        kind = S.ct_purpose[b]
+        actor = S.ct_chooser[b]
+        card = S.ct_card[b]
+        for p in range(P):
+            S.legal[b, 2 + p] = S.ct_allowed[b, p]
+    if S.done[b]:
+        S.kind[b] = TERMINAL
+        S.actor[b] = -1
+        S.card[b] = -1
+        for p in range(P):
+            S.legal[b, 2 + p] = False
+        return
+    if kind == OFFER:
+        k = max(actor, 0)
+        S.legal[b, HIT] = True
+        S.legal[b, STAY] = S.llen[b, k] > 0 or S.sc[b, k] > 0 or S.frz[b, k] > 0
+    S.kind[b] = kind
+    S.actor[b] = actor
+    S.card[b] = card
+
+
+@_jit
+def _act(S: Any, b: int, a: int) -> bool:
+    """Take action ``a`` in game ``b``; True (nothing done): the deck is to be refilled first."""
+    kind = S.kind[b]
+    if kind == OFFER and a != STAY and _needs_shuffle(S, b):
+        return True
+    S.moves[b] += 1
+    actor = int(S.actor[b])
+    if kind == OFFER:
+        if S.dealoffer[b] >= 0:
+            S.dealoffer[b] = -1
+        else:
+            S.turn[b] = (actor + 1) % S.P
+            S.offer_ready[b] = False
+        if a == STAY:
+            S.status[b, actor] = STAYED
+        else:
+            code = _draw(S, b)
+            if code < 0:
+                S.status[b, actor] = STAYED
+            else:
+                _receive(S, b, actor, code)
+    elif kind == PLAY or kind == GIVE:  # noqa: SIM109 - scalar tests, not a tuple, in compiled code
+        S.ct_on[b] = False
+        t = a - 2
+        if kind == GIVE:
+            S.sc[b, t] += 1
+        else:
+            _play(S, b, actor, t, int(S.ct_card[b]))
+    elif kind == ASSIGN:
+        S.as_targets[b, S.as_k[b]] = a - 2
+        S.as_k[b] += 1
+        S.as_ready[b] = False
+    return False
+
+
+ACT, SETTLE, START, NEW = 1, 2, 3, 4
+"""What `_run` does in a game (and the code a game stops with, to be run again after its
+deck is refilled): take the action then settle, settle, refill at a round's start
+(``rshuf`` back to 0) then settle, or start the first round then settle."""
+
+
+@_jit
+def _run(S: Any, games: Arr, actions: Arr, mode: Arr, ok: Arr, stop: Arr) -> None:
+    A = 2 + S.P
+    for i in range(games.size):
+        b = games[i]
+        m = mode[i]
+        if m == ACT:
+            a = actions[i]
+            if a < 0 or a >= A or not S.legal[b, a]:
+                ok[i] = False
+                continue
+            ok[i] = True
+            if _act(S, b, a):
+                stop[i] = ACT
+                continue
+        elif m == NEW and _start_round(S, b):
+            stop[i] = START
+            continue
+        r = _settle(S, b)
+        if r:
+            stop[i] = r
+            continue
+        _decide(S, b)
+
+
+def _resume(bs: Any, S: Any, games: Arr, actions: Arr, mode: Arr, ok: Arr) -> None:
+    """Run `_run` until no game stops: the games that stopped get their deck refilled by the
+    NumPy backend's reshuffle (`flip7ref.batch.rules.Rules._reshuffle`: the reference's
+    order under ``shuffle="reference"``) and go on where they stopped."""
+    while True:
+        stop = np.zeros(games.size, np.int8)
+        _run(S, games, actions, mode, ok, stop)
+        i = np.flatnonzero(stop)
+        if i.size == 0:
+            return
+        games, actions, mode = games[i], actions[i], stop[i]
+        ok = ok[i]  # scratch: the actions of the games that stopped were taken (still legal)
+        bs._reshuffle(games)
+        start = mode == START
+        bs.rshuf[games[start]] = 0
+        mode[start] = SETTLE
+
+
+def step(bs: Any, actions: Arr, games: Arr) -> Arr:
+    """`BatchState.step` for the games ``games`` (int64 indices) taking ``actions`` (int64,
+    one per game), compiled; returns the bool array of the actions taken."""
+    ok = np.zeros(games.size, bool)
+    _resume(bs, pack(bs), games, actions, np.full(games.size, ACT, np.int8), ok)
+    return ok
+
+
+def start(bs: Any, games: Arr) -> None:
+    """The end of `BatchState.reset` for the games ``games`` (tables cleared, totals zero):
+    start their first round and deal up to the first decision, compiled."""
+    n = games.size
+    _resume(bs, pack(bs), games, np.zeros(n, np.int64), np.full(n, NEW, np.int8), np.zeros(n, bool))
