@@ -196,7 +196,8 @@ def test_readme_has_the_commands_this_test_expects() -> None:
     """The quick start and the test command are found, so a broken parser cannot pass silently."""
     texts = [line.text for line in LINES]
     assert any(t.startswith("python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/flip7ref simulate") for t in texts)
-    assert "python3 -m venv .venv-dev && .venv-dev/bin/pip install -e '.[dev]' && .venv-dev/bin/pytest -n auto --dist loadfile" in texts
+    test_command = "python3 -m venv .venv-dev && .venv-dev/bin/pip install -e '.[dev]' && .venv-dev/bin/pytest"
+    assert f"{test_command} -n auto --dist loadfile" in texts
     assert len(LINES) >= 15
     assert LINES[0].output, "the quick start shows what it prints"
 
