@@ -31,8 +31,9 @@ the first shuffle whose order matters (a reshuffle of cards that are not all ali
 between rounds); at that step only the events up to the shuffle are compared, and the game ends.
 """
 
-from .games import MAX_DECISIONS, MAX_ROUNDS, MIN_PLAYERS, Played, Trial, generate, play, player_range
+from .games import MAX_DECISIONS, MAX_ROUNDS, MIN_PLAYERS, Played, Trial, play, player_range
 from .lockstep import OUTCOME_KEYS, Check, Found, Lockstep, step_case
+from .portfolio import SOURCES, Portfolio, Source, generate, sources_for
 from .run import Report, differing_keys, final_case, fuzz, known_editions, write_case
 from .shrink import SHRINK_CANDIDATES, shrink
 
@@ -42,11 +43,14 @@ __all__ = [
     "MIN_PLAYERS",
     "OUTCOME_KEYS",
     "SHRINK_CANDIDATES",
+    "SOURCES",
     "Check",
     "Found",
     "Lockstep",
     "Played",
+    "Portfolio",
     "Report",
+    "Source",
     "Trial",
     "differing_keys",
     "final_case",
@@ -56,6 +60,7 @@ __all__ = [
     "play",
     "player_range",
     "shrink",
+    "sources_for",
     "step_case",
     "write_case",
 ]
