@@ -316,3 +316,133 @@ def test_random_games_reach_a_zero_holder_stopped_by_just_one_more() -> None:
         theirs = [e.to_dict() for e in other.states[-1].events()]
         differ += played.actions != other.actions[: len(played.actions)] or mine != theirs[: len(mine)]
     assert differ >= 2
+
+
+# --------------------------------------------------------------------------- the portfolio of generators
+
+
+def test_special_kinds_come_from_the_edition_table() -> None:
+    """Every action and modifier kind, and the number kinds with a trait or sharing a rank."""
+    from flip7ref.fuzz.cards import family, special_kinds
+    from flip7ref.game import Game
+
+    flip7 = Game("flip7", 3)
+    assert [flip7.card_ids[c] for c in special_kinds(flip7)] == [
+        "+2", "+4", "+6", "+8", "+10", "x2", "freeze", "flip_three", "second_chance",
+    ]  # fmt: skip
+    vengeance = Game("vengeance", 3)
+    ids = [vengeance.card_ids[c] for c in special_kinds(vengeance)]
+    assert ids[:5] == ["0", "7", "unlucky7", "13", "lucky13"] and "12" not in ids
+    assert {"just_one_more", "flip_four", "swap", "steal", "discard", "/2", "-10"} <= set(ids) and len(ids) == 16
+    assert [vengeance.card_ids[c] for c in family(vengeance, vengeance.code("lucky13"))] == ["13", "lucky13"]
+    assert family(flip7, flip7.code("freeze")) == (flip7.code("freeze"),)
+
+
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+@pytest.mark.parametrize("scene", ["soon", "together", "actions"])
+def test_a_card_deal_scene_deals_its_card_soon(edition: str, scene: str) -> None:
+    """`deal_scene` keeps the whole deck and puts the chosen kind (and, together, one or two
+    more of its rank family; with actions, two or more action cards) among the first cards."""
+    from collections import Counter
+
+    from flip7ref.fuzz.cards import deal_scene, family
+    from flip7ref.game import Game
+
+    game = Game(edition, 4)
+    deck = Counter(game.card_ids[c] for c in game.deck)
+    kinds = set()
+    for g in range(40):
+        pile, kind, made = deal_scene(random.Random(g), game, scene)
+        assert made == scene and Counter(pile) == deck
+        kinds.add(kind)
+        head = pile[: 4 + 6 + (5 if scene == "actions" else 0)]
+        assert kind in head
+        kin = {game.card_ids[c] for c in family(game, game.code(kind))}
+        copies = sum(n for card, n in deck.items() if card in kin)
+        if scene != "soon" and copies > 1:
+            assert sum(1 for c in head if c in kin) >= 2, (g, kind, pile[:12])
+        if scene == "actions":
+            assert sum(1 for c in head if game.category[game.code(c)] == 2) >= 2
+    assert len(kinds) >= 6  # the kind varies
+
+
+def test_a_card_held_scene_is_a_valid_table_where_the_holder_meets_its_family() -> None:
+    """`held_scene`: a reachable position; the seat to play holds the kind (a Second Chance in
+    front of it, a number or modifier in its line, an action on top of the pile) and a card of
+    its rank family comes within the next few draws when the deck has another."""
+    from collections import Counter
+
+    from flip7ref.fuzz.cards import family, held_scene
+    from flip7ref.fuzz.games import _start
+    from flip7ref.game import Game
+
+    seen = Counter[str]()
+    for edition in ("flip7", "vengeance"):
+        game = Game(edition, 3)
+        deck = Counter(game.card_ids[c] for c in game.deck)
+        for g in range(60):
+            pile, position, holder, kind = held_scene(random.Random(g), game)
+            table = json.loads(position)
+            assert table["turn"] == holder and str(holder) not in table["statuses"]
+            lying = [c for part in ("lines", "kept") for cards in table[part].values() for c in cards]
+            assert Counter(pile) + Counter(lying) == deck
+            where = "kept" if kind in table["kept"].get(str(holder), []) else "line" if kind in table["lines"].get(str(holder), []) else "pile"
+            seen[where] += 1
+            if where == "pile":
+                assert pile[0] == kind
+            kin = {game.card_ids[c] for c in family(game, game.code(kind))}
+            if deck[kind] > 1 or len(kin) > 1:
+                assert any(c in kin for c in pile[:3]), (edition, g, kind, pile[:4])
+            trial = Trial(edition, {}, 3, 0, pile, (), position=position)
+            assert _start(trial).current_player == holder  # a valid position, the holder to play
+    assert seen["kept"] and seen["line"] and seen["pile"]
+
+
+def test_the_portfolio_gives_each_generator_its_share_of_the_work_in_turn() -> None:
+    """The next game comes from the generator with the least work so far (ties in order); each
+    game's random source is seeded from the run's seed, the generator and its index."""
+    from flip7ref.fuzz import Portfolio
+
+    portfolio = Portfolio(implementation(), 4)
+    assert [s.name for s in portfolio.sources] == ["random", "cases", "near-flip7", "card-deal", "card-held"]
+    order = []
+    for cost in (9, 0, 2, 0, 0, 0, 5, 0):
+        source, k, rng = portfolio.next()
+        assert rng.random() == random.Random(f"4:{source.name}:{k}").random()
+        order.append((source.name, k))
+        portfolio.charge(source, cost)
+    assert order == [
+        ("random", 0), ("cases", 0), ("near-flip7", 0), ("card-deal", 0), ("card-held", 0),
+        ("cases", 1), ("card-deal", 1), ("card-held", 1),
+    ]  # fmt: skip
+    assert portfolio.work == [10, 2, 3, 7, 2] and portfolio.games == [1, 2, 1, 2, 2]
+
+
+def test_an_engine_without_positions_gets_only_fresh_deals() -> None:
+    from flip7ref.fuzz import sources_for
+
+    assert [s.name for s in sources_for({"positions": False})] == ["random", "card-deal"]
+    assert len(sources_for({})) == 5
+
+
+def test_a_run_reaches_every_generator_and_reproduces_by_seed(tmp_path: Path) -> None:
+    """Against the reference itself: 15 games reach all five generators; the same seed plays the
+    same games (the schedule counts the engine's requests, not seconds), another seed others."""
+    first = fuzz(REFERENCE, seed=2, games=15, seconds=120, out=tmp_path)
+    assert first.found is None and first.games == 15
+    assert set(first.per_source) == {"random", "cases", "near-flip7", "card-deal", "card-held"}
+    assert all(n >= 1 for n in first.per_source.values()) and sum(first.per_source.values()) >= 15
+    again = fuzz(REFERENCE, seed=2, games=15, seconds=120, out=tmp_path)
+    assert (again.per_source, again.steps) == (first.per_source, first.steps)
+    other = fuzz(REFERENCE, seed=3, games=15, seconds=120, out=tmp_path)
+    assert other.steps != first.steps
+
+
+def test_generate_draws_from_the_named_generator() -> None:
+    impl = implementation()
+    made = generate(random.Random("0:card-held:1"), impl, ["vengeance"], "card-held")
+    assert made is not None and made[0].position and made[0].edition == "vengeance"
+    fresh = generate(random.Random(5), impl, ["flip7"], "card-deal")
+    assert fresh is not None and not fresh[0].position
+    with pytest.raises(KeyError):
+        generate(random.Random(5), impl, ["flip7"], "nope")

@@ -91,7 +91,8 @@ def deal_scene(rng: random.Random, game: Game, scene: str | None = None) -> tupl
     if scene == "soon":
         picked = own[:1]
     else:
-        kin = [c for c in _copies(game, family(game, kind), deck) if c != own[0]]
+        kin = _copies(game, family(game, kind), deck)
+        kin.remove(own[0])
         rng.shuffle(kin)
         picked = [own[0], *kin[: rng.randint(1, 2)]]
         if scene == "actions":
