@@ -446,3 +446,28 @@ def test_generate_draws_from_the_named_generator() -> None:
     assert fresh is not None and not fresh[0].position
     with pytest.raises(KeyError):
         generate(random.Random(5), impl, ["flip7"], "nope")
+
+
+def test_a_game_checked_step_by_step_looks_at_its_choices_and_a_spread_of_offers() -> None:
+    """`scan_steps`: every step of a short game; of a long one the first and last, each decision
+    other than Hit-or-Stay and the step after it, then evenly spaced steps, at most 12."""
+    from flip7ref.fuzz.lockstep import SCAN_STEPS, scan_steps
+
+    trial = Trial("flip7", {}, 3, 0, ("5", "6", "7", "8"), (0, 0, 0, 0, 0, 0))
+    short = play(trial)
+    assert scan_steps(short, 4) == [0, 1, 2, 3, 4]
+    impl = implementation()
+    for g in range(30):
+        made = generate(random.Random(f"1:random:{g}"), impl, ["flip7"], "random")
+        if made is None or len(made[1].actions) < 30:
+            continue
+        played = made[1]
+        last = len(played.actions)
+        steps = scan_steps(played, last)
+        assert steps == sorted(set(steps)) and steps[0] == 0 and steps[-1] == last and len(steps) <= SCAN_STEPS
+        choices = [j for j in range(1, last) if set(played.states[j].legal_action_strings()) != {"hit", "stay"}]
+        if 0 < len(choices) <= 5:
+            assert set(choices) <= set(steps) and {j + 1 for j in choices} - {last + 1} <= set(steps)
+            assert len(steps) == SCAN_STEPS
+            return
+    raise AssertionError("no long game with a few choices among 30")

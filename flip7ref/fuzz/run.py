@@ -182,7 +182,7 @@ def fuzz(
             played_games += 1
             if on_game is not None:
                 on_game(played_games)
-            found = lockstep.first_difference(*made, stop, every=index % FULL_EVERY == 0)
+            found = lockstep.first_difference(*made, stop, every=index % FULL_EVERY == FULL_EVERY - 1)
             portfolio.charge(source, lockstep.requests - before)
             if found is not None:
                 break
