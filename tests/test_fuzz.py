@@ -30,7 +30,8 @@ def mutant(name: str) -> str:
 
 
 FOUND_FAST = ("bust-card-discarded", "duplicate-no-bust", "freeze-discarded")
-"""Mutants seed 0 finds in its first games (about 2-4 s each on a quiet machine)."""
+"""Mutants seed 0 finds in its first game (the random generator's first, checked step by step;
+about 2-4 s each on a quiet machine)."""
 
 
 @pytest.mark.parametrize("name", FOUND_FAST)
@@ -38,11 +39,11 @@ def test_fuzz_finds_a_mutant_and_writes_a_case_that_fails_on_it_and_passes_on_th
     started = time.monotonic()
     report = fuzz(mutant(name), seed=0, games=3, seconds=60, shrink_seconds=5, out=tmp_path)
     assert report.found is not None and report.path is not None and report.case is not None, report
-    assert report.game == 0 and time.monotonic() - started < 40
-    assert report.path.parent == tmp_path and report.path.name == "fuzz-0-0.yaml"
+    assert (report.source, report.game) == ("random", 0) and time.monotonic() - started < 40
+    assert report.path.parent == tmp_path and report.path.name == "fuzz-0-random-0.yaml"
     [case] = load_case_file(report.path)  # valid against case.schema.json
     assert case["id"] == "F7-C9000" and case["edition"] == "flip7" and case["source"].startswith("flip7ref conformance fuzz")
-    assert case["title"].startswith("fuzz: seed 0, game 0: ") and "differed from the reference on " in case["title"]
+    assert case["title"].startswith("fuzz: seed 0, random game 0: ") and "differed from the reference on " in case["title"]
     assert case["rules"] and all(r.startswith("F7-") for r in case["rules"])
     assert case["setup"]["players"] >= 3
     # shrunk: a few cards and actions, from a game of the whole deck or most of it
@@ -134,8 +135,8 @@ def test_cli_a_difference_is_exit_1_and_prints_how_to_rerun(tmp_path: Path, caps
     assert code == 1 and err == ""
     lines = out.splitlines()
     assert lines[0].startswith("fuzz: mutant-round-cards-vanish 0.1.0, seed 0: 1 games, ")
-    assert lines[1].startswith("difference in game 0, found after ")
-    path = tmp_path / "found" / "fuzz-0-0.yaml"
+    assert lines[1].startswith("difference in random game 0, found after ")
+    path = tmp_path / "found" / "fuzz-0-random-0.yaml"
     assert f"wrote {path} (case F7-C9000): fail on the engine, pass on the reference" in lines
     assert lines[-1] == f"rerun: flip7ref conformance run --engine {shlex.quote(mutant('round-cards-vanish'))} --cases {path}"
     assert main(["conformance", "run", "--engine", mutant("round-cards-vanish"), "--cases", str(path)]) == 1

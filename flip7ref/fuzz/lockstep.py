@@ -23,7 +23,8 @@ OUTCOME_KEYS = (
 )  # fmt: skip
 """The outcome keys compared at every step (those the engine reports)."""
 FULL_EVERY = 4
-"""One game in this many (the last of every four a generator draws) is checked step by step; the
+"""One game in this many of each generator is checked step by step (the first generator's first
+game, the second's second, and so on, then every fourth of each); the
 others at their last step first, and step by step only when that differs (more games a second; a
 difference gone by the end, such as an engine offering a choice the reference does not, needs the
 former)."""

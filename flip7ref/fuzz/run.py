@@ -182,7 +182,8 @@ def fuzz(
             played_games += 1
             if on_game is not None:
                 on_game(played_games)
-            found = lockstep.first_difference(*made, stop, every=index % FULL_EVERY == FULL_EVERY - 1)
+            every = (index + portfolio.sources.index(source)) % FULL_EVERY == 0  # staggered: not all at once
+            found = lockstep.first_difference(*made, stop, every=every)
             portfolio.charge(source, lockstep.requests - before)
             if found is not None:
                 break
