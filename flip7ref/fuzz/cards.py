@@ -80,7 +80,7 @@ def deal_scene(rng: random.Random, game: Game, scene: str | None = None) -> tupl
 
     Returns:
         The pile (top first: the whole deck, the chosen cards among the first ``players`` + 1
-        to + 6), the kind's id and the scene.
+        to + 6, or a few more with the action cards), the kind's id and the scene.
     """
     deck = [game.card_ids[c] for c in game.deck]
     rng.shuffle(deck)

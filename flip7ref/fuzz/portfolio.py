@@ -10,8 +10,8 @@ a run keeps a portfolio of generators and gives each a fair share of the work:
 - ``cases``: the table of one of the suite's own mid-round cases (`flip7ref.fuzz.corpus`);
 - ``near-flip7``: a table in the middle of a round near Flip 7s (`flip7ref.fuzz.games._near_flip7`);
 - ``card-deal``: a fresh deal around one special card kind of the edition table, which
-  comes soon, or with others of its rank, or among the action cards
-  (`flip7ref.fuzz.cards.deal_scene`);
+  comes soon, or with others of its rank, or among the action cards, now and then from a
+  short pile that runs out or is reshuffled (`flip7ref.fuzz.cards.deal_scene`);
 - ``card-held``: a table where a held special card meets the next draws
   (`flip7ref.fuzz.cards.held_scene`).
 
@@ -52,6 +52,11 @@ from .games import (
 
 Made = tuple[Trial, Played] | None
 Maker = Callable[[random.Random, Mapping[str, Any], Sequence[str]], Made]
+SHORT_PILE = 0.25
+"""In a ``card-deal`` game, the chance that the pile is cut short, the special card among its
+last three (for an engine playing positions, with no discard pile, a small one or a larger one):
+the card then meets an empty deck or one reshuffle or more, as the rules about running out of
+cards say."""
 HELD_HITS = 0.7
 """In a ``card-held`` game, the chance that the holder always hits (it meets the next draws)."""
 
@@ -128,11 +133,17 @@ def near_flip7_game(rng: random.Random, impl: Mapping[str, Any], editions: Seque
 
 
 def card_deal_game(rng: random.Random, impl: Mapping[str, Any], editions: Sequence[str]) -> Made:
-    """A fresh deal around one special card kind (`flip7ref.fuzz.cards.deal_scene`)."""
+    """A fresh deal around one special card kind (`flip7ref.fuzz.cards.deal_scene`), its pile
+    cut short with chance `SHORT_PILE`."""
 
     def build(rng: random.Random, game: Game, positions: bool) -> tuple[tuple[str, ...], tuple[str, ...], str, None]:
-        draw, _, _ = deal_scene(rng, game)
-        return draw, (), "", None
+        draw, kind, _ = deal_scene(rng, game)
+        if rng.random() >= SHORT_PILE:
+            return draw, (), "", None
+        size = max(game.players + 1, draw.index(kind) + 1 + rng.randint(0, 2))
+        spare = rng.choice((0, rng.randint(3, 8), rng.randint(9, 30)))  # none, a pile that runs out again, more
+        discard = draw[size : size + spare] if positions else ()
+        return draw[:size], discard, "", None
 
     return _fresh(rng, impl, editions, build)
 
