@@ -387,7 +387,13 @@ def test_a_card_held_scene_is_a_valid_table_where_the_holder_meets_its_family() 
             assert table["turn"] == holder and str(holder) not in table["statuses"]
             lying = [c for part in ("lines", "kept") for cards in table[part].values() for c in cards]
             assert Counter(pile) + Counter(lying) == deck
-            where = "kept" if kind in table["kept"].get(str(holder), []) else "line" if kind in table["lines"].get(str(holder), []) else "pile"
+            where = (
+                "kept"
+                if kind in table["kept"].get(str(holder), [])
+                else "line"
+                if kind in table["lines"].get(str(holder), [])
+                else "pile"
+            )
             seen[where] += 1
             if where == "pile":
                 assert pile[0] == kind
@@ -472,3 +478,24 @@ def test_a_game_checked_step_by_step_looks_at_its_choices_and_a_spread_of_offers
             assert len(steps) == SCAN_STEPS
             return
     raise AssertionError("no long game with a few choices among 30")
+
+
+def test_a_short_pile_ends_just_after_its_card() -> None:
+    """`short_pile`: the card among the last three of the pile (or in its first five, to deal a
+    card to everyone), the discard pile the cards after it: none, 3 to 8 or 9 to 30; none for an engine
+    that does not play positions."""
+    from flip7ref.fuzz.cards import deal_scene, short_pile
+    from flip7ref.game import Game
+
+    game = Game("flip7", 4)
+    spares = set()
+    for g in range(60):
+        rng = random.Random(g)
+        pile, kind, _ = deal_scene(rng, game)
+        draw, discard = short_pile(rng, game, pile, kind, True)
+        assert kind in draw[-3:] or (len(draw) == 5 and kind in draw)  # five cards at least, to deal
+        assert len(draw) >= 5 and pile[: len(draw) + len(discard)] == draw + discard
+        spares.add(0 if not discard else 1 if len(discard) <= 8 else 2)
+        assert 9 <= len(discard) <= 30 or len(discard) <= 8
+        assert short_pile(random.Random(g), game, pile, kind, False)[1] == ()
+    assert spares == {0, 1, 2}

@@ -166,3 +166,23 @@ def held_scene(rng: random.Random, game: Game) -> tuple[tuple[str, ...], str, in
         top += [*fillers, card]
     table = {"lines": lines, "kept": kept, "statuses": statuses, "turn": holder}
     return tuple(top + deck), json.dumps(table, sort_keys=True), holder, own
+
+
+def short_pile(
+    rng: random.Random, game: Game, pile: tuple[str, ...], kind: str, positions: bool
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``pile`` cut short, its first card of ``kind`` among the last three (and at least
+    ``players`` + 1 cards, to deal), and (for an engine playing positions) the next cards as the
+    discard pile: none, three to eight (reshuffled, they run out again) or nine to thirty.  The
+    card then meets an empty deck, or a reshuffle or more, as the rules about running out of
+    cards say.
+
+    Returns:
+        The pile (top first) and the discard pile.
+
+    Raises:
+        ValueError: ``kind`` is not in ``pile``.
+    """
+    size = max(game.players + 1, pile.index(kind) + 1 + rng.randint(0, 2))
+    spare = rng.choice((0, rng.randint(3, 8), rng.randint(9, 30)))
+    return pile[:size], pile[size : size + spare] if positions else ()

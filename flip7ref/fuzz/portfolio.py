@@ -34,7 +34,7 @@ import attrs
 from ..errors import Flip7RefError
 from ..game import Game
 from ..harness import supports
-from .cards import deal_scene, held_scene
+from .cards import deal_scene, held_scene, short_pile
 from .games import (
     Played,
     Trial,
@@ -53,10 +53,7 @@ from .games import (
 Made = tuple[Trial, Played] | None
 Maker = Callable[[random.Random, Mapping[str, Any], Sequence[str]], Made]
 SHORT_PILE = 0.25
-"""In a ``card-deal`` game, the chance that the pile is cut short, the special card among its
-last three (for an engine playing positions, with no discard pile, a small one or a larger one):
-the card then meets an empty deck or one reshuffle or more, as the rules about running out of
-cards say."""
+"""In a ``card-deal`` game, the chance that the pile is cut short (`flip7ref.fuzz.cards.short_pile`)."""
 HELD_HITS = 0.7
 """In a ``card-held`` game, the chance that the holder always hits (it meets the next draws)."""
 
@@ -140,10 +137,8 @@ def card_deal_game(rng: random.Random, impl: Mapping[str, Any], editions: Sequen
         draw, kind, _ = deal_scene(rng, game)
         if rng.random() >= SHORT_PILE:
             return draw, (), "", None
-        size = max(game.players + 1, draw.index(kind) + 1 + rng.randint(0, 2))
-        spare = rng.choice((0, rng.randint(3, 8), rng.randint(9, 30)))  # none, a pile that runs out again, more
-        discard = draw[size : size + spare] if positions else ()
-        return draw[:size], discard, "", None
+        short, discard = short_pile(rng, game, draw, kind, positions)
+        return short, discard, "", None
 
     return _fresh(rng, impl, editions, build)
 
