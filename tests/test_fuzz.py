@@ -482,20 +482,28 @@ def test_a_game_checked_step_by_step_looks_at_its_choices_and_a_spread_of_offers
 
 def test_a_short_pile_ends_just_after_its_card() -> None:
     """`short_pile`: the card among the last three of the pile (or in its first five, to deal a
-    card to everyone), the discard pile the cards after it: none, 3 to 8 or 9 to 30; none for an engine
-    that does not play positions."""
+    card to everyone), the discard pile from the cards after it: none, the next 3 to 8 or 9 to
+    30, or every copy of one number kind there (its reshuffle cannot end the game); none for an
+    engine that does not play positions."""
+    from collections import Counter
+
     from flip7ref.fuzz.cards import deal_scene, short_pile
     from flip7ref.game import Game
 
     game = Game("flip7", 4)
     spares = set()
-    for g in range(60):
+    for g in range(80):
         rng = random.Random(g)
         pile, kind, _ = deal_scene(rng, game)
         draw, discard = short_pile(rng, game, pile, kind, True)
         assert kind in draw[-3:] or (len(draw) == 5 and kind in draw)  # five cards at least, to deal
-        assert len(draw) >= 5 and pile[: len(draw) + len(discard)] == draw + discard
-        spares.add(0 if not discard else 1 if len(discard) <= 8 else 2)
-        assert 9 <= len(discard) <= 30 or len(discard) <= 8
+        assert len(draw) >= 5 and draw == pile[: len(draw)]
+        after = pile[len(draw) :]
+        if discard and len(set(discard)) == 1 and discard != after[: len(discard)]:
+            assert Counter(after)[discard[0]] == len(discard) >= 2 and discard[0].isdigit()
+            spares.add("alike")
+        else:
+            assert discard == after[: len(discard)] and (len(discard) == 0 or 3 <= len(discard) <= 30)
+            spares.add("none" if not discard else "next")
         assert short_pile(random.Random(g), game, pile, kind, False)[1] == ()
-    assert spares == {0, 1, 2}
+    assert spares == {"none", "next", "alike"}

@@ -172,10 +172,11 @@ def short_pile(
     rng: random.Random, game: Game, pile: tuple[str, ...], kind: str, positions: bool
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``pile`` cut short, its first card of ``kind`` among the last three (and at least
-    ``players`` + 1 cards, to deal), and (for an engine playing positions) the next cards as the
-    discard pile: none, three to eight (reshuffled, they run out again) or nine to thirty.  The
-    card then meets an empty deck, or a reshuffle or more, as the rules about running out of
-    cards say.
+    ``players`` + 1 cards, to deal), and (for an engine playing positions) a discard pile from
+    the cards after it: none, the next three to eight (reshuffled, they run out again), the next
+    nine to thirty, or every copy among them of one number kind (a reshuffle whose order cannot
+    matter, so the game goes on past it to the next time the pile runs out).  The card then
+    meets an empty deck, or a reshuffle or more, as the rules about running out of cards say.
 
     Returns:
         The pile (top first) and the discard pile.
@@ -184,5 +185,13 @@ def short_pile(
         ValueError: ``kind`` is not in ``pile``.
     """
     size = max(game.players + 1, pile.index(kind) + 1 + rng.randint(0, 2))
-    spare = rng.choice((0, rng.randint(3, 8), rng.randint(9, 30)))
-    return pile[:size], pile[size : size + spare] if positions else ()
+    after = pile[size:]
+    mode = rng.randrange(4)
+    if not positions or mode == 0:
+        return pile[:size], ()
+    if mode < 3:
+        return pile[:size], after[: rng.randint(3, 8) if mode == 1 else rng.randint(9, 30)]
+    counts = Counter(c for c in after if game.category[game.code(c)] == NUMBER)
+    alike = sorted(c for c, n in counts.items() if n >= 2)
+    chosen = rng.choice(alike) if alike else None
+    return pile[:size], tuple(c for c in after if c == chosen)
