@@ -30,7 +30,8 @@ def mutant(name: str) -> str:
 
 
 FOUND_FAST = ("bust-card-discarded", "duplicate-no-bust", "freeze-discarded")
-"""Mutants seed 0 finds in its first games (about 2-4 s each on a quiet machine)."""
+"""Mutants seed 0 finds in its first game (the random generator's first, checked step by step;
+about 2-4 s each on a quiet machine)."""
 
 
 @pytest.mark.parametrize("name", FOUND_FAST)
@@ -38,11 +39,11 @@ def test_fuzz_finds_a_mutant_and_writes_a_case_that_fails_on_it_and_passes_on_th
     started = time.monotonic()
     report = fuzz(mutant(name), seed=0, games=3, seconds=60, shrink_seconds=5, out=tmp_path)
     assert report.found is not None and report.path is not None and report.case is not None, report
-    assert report.game == 0 and time.monotonic() - started < 40
-    assert report.path.parent == tmp_path and report.path.name == "fuzz-0-0.yaml"
+    assert (report.source, report.game) == ("random", 0) and time.monotonic() - started < 40
+    assert report.path.parent == tmp_path and report.path.name == "fuzz-0-random-0.yaml"
     [case] = load_case_file(report.path)  # valid against case.schema.json
     assert case["id"] == "F7-C9000" and case["edition"] == "flip7" and case["source"].startswith("flip7ref conformance fuzz")
-    assert case["title"].startswith("fuzz: seed 0, game 0: ") and "differed from the reference on " in case["title"]
+    assert case["title"].startswith("fuzz: seed 0, random game 0: ") and "differed from the reference on " in case["title"]
     assert case["rules"] and all(r.startswith("F7-") for r in case["rules"])
     assert case["setup"]["players"] >= 3
     # shrunk: a few cards and actions, from a game of the whole deck or most of it
@@ -134,8 +135,8 @@ def test_cli_a_difference_is_exit_1_and_prints_how_to_rerun(tmp_path: Path, caps
     assert code == 1 and err == ""
     lines = out.splitlines()
     assert lines[0].startswith("fuzz: mutant-round-cards-vanish 0.1.0, seed 0: 1 games, ")
-    assert lines[1].startswith("difference in game 0, found after ")
-    path = tmp_path / "found" / "fuzz-0-0.yaml"
+    assert lines[1].startswith("difference in random game 0, found after ")
+    path = tmp_path / "found" / "fuzz-0-random-0.yaml"
     assert f"wrote {path} (case F7-C9000): fail on the engine, pass on the reference" in lines
     assert lines[-1] == f"rerun: flip7ref conformance run --engine {shlex.quote(mutant('round-cards-vanish'))} --cases {path}"
     assert main(["conformance", "run", "--engine", mutant("round-cards-vanish"), "--cases", str(path)]) == 1
@@ -316,3 +317,193 @@ def test_random_games_reach_a_zero_holder_stopped_by_just_one_more() -> None:
         theirs = [e.to_dict() for e in other.states[-1].events()]
         differ += played.actions != other.actions[: len(played.actions)] or mine != theirs[: len(mine)]
     assert differ >= 2
+
+
+# --------------------------------------------------------------------------- the portfolio of generators
+
+
+def test_special_kinds_come_from_the_edition_table() -> None:
+    """Every action and modifier kind, and the number kinds with a trait or sharing a rank."""
+    from flip7ref.fuzz.cards import family, special_kinds
+    from flip7ref.game import Game
+
+    flip7 = Game("flip7", 3)
+    assert [flip7.card_ids[c] for c in special_kinds(flip7)] == [
+        "+2", "+4", "+6", "+8", "+10", "x2", "freeze", "flip_three", "second_chance",
+    ]  # fmt: skip
+    vengeance = Game("vengeance", 3)
+    ids = [vengeance.card_ids[c] for c in special_kinds(vengeance)]
+    assert ids[:5] == ["0", "7", "unlucky7", "13", "lucky13"] and "12" not in ids
+    assert {"just_one_more", "flip_four", "swap", "steal", "discard", "/2", "-10"} <= set(ids) and len(ids) == 16
+    assert [vengeance.card_ids[c] for c in family(vengeance, vengeance.code("lucky13"))] == ["13", "lucky13"]
+    assert family(flip7, flip7.code("freeze")) == (flip7.code("freeze"),)
+
+
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+@pytest.mark.parametrize("scene", ["soon", "together", "actions"])
+def test_a_card_deal_scene_deals_its_card_soon(edition: str, scene: str) -> None:
+    """`deal_scene` keeps the whole deck and puts the chosen kind (and, together, one or two
+    more of its rank family; with actions, two or more action cards) among the first cards."""
+    from collections import Counter
+
+    from flip7ref.fuzz.cards import deal_scene, family
+    from flip7ref.game import Game
+
+    game = Game(edition, 4)
+    deck = Counter(game.card_ids[c] for c in game.deck)
+    kinds = set()
+    for g in range(40):
+        pile, kind, made = deal_scene(random.Random(g), game, scene)
+        assert made == scene and Counter(pile) == deck
+        kinds.add(kind)
+        head = pile[: 4 + 6 + (5 if scene == "actions" else 0)]
+        assert kind in head
+        kin = {game.card_ids[c] for c in family(game, game.code(kind))}
+        copies = sum(n for card, n in deck.items() if card in kin)
+        if scene != "soon" and copies > 1:
+            assert sum(1 for c in head if c in kin) >= 2, (g, kind, pile[:12])
+        if scene == "actions":
+            assert sum(1 for c in head if game.category[game.code(c)] == 2) >= 2
+    assert len(kinds) >= 6  # the kind varies
+
+
+def test_a_card_held_scene_is_a_valid_table_where_the_holder_meets_its_family() -> None:
+    """`held_scene`: a reachable position; the seat to play holds the kind (a Second Chance in
+    front of it, a number or modifier in its line, an action on top of the pile) and a card of
+    its rank family comes within the next few draws when the deck has another."""
+    from collections import Counter
+
+    from flip7ref.fuzz.cards import family, held_scene
+    from flip7ref.fuzz.games import _start
+    from flip7ref.game import Game
+
+    seen = Counter[str]()
+    for edition in ("flip7", "vengeance"):
+        game = Game(edition, 3)
+        deck = Counter(game.card_ids[c] for c in game.deck)
+        for g in range(60):
+            pile, position, holder, kind = held_scene(random.Random(g), game)
+            table = json.loads(position)
+            assert table["turn"] == holder and str(holder) not in table["statuses"]
+            lying = [c for part in ("lines", "kept") for cards in table[part].values() for c in cards]
+            assert Counter(pile) + Counter(lying) == deck
+            where = (
+                "kept"
+                if kind in table["kept"].get(str(holder), [])
+                else "line"
+                if kind in table["lines"].get(str(holder), [])
+                else "pile"
+            )
+            seen[where] += 1
+            if where == "pile":
+                assert pile[0] == kind
+            kin = {game.card_ids[c] for c in family(game, game.code(kind))}
+            if deck[kind] > 1 or len(kin) > 1:
+                assert any(c in kin for c in pile[:3]), (edition, g, kind, pile[:4])
+            trial = Trial(edition, {}, 3, 0, pile, (), position=position)
+            assert _start(trial).current_player == holder  # a valid position, the holder to play
+    assert seen["kept"] and seen["line"] and seen["pile"]
+
+
+def test_the_portfolio_gives_each_generator_its_share_of_the_work_in_turn() -> None:
+    """The next game comes from the generator with the least work so far (ties in order); each
+    game's random source is seeded from the run's seed, the generator and its index."""
+    from flip7ref.fuzz import Portfolio
+
+    portfolio = Portfolio(implementation(), 4)
+    assert [s.name for s in portfolio.sources] == ["random", "cases", "near-flip7", "card-deal", "card-held"]
+    order = []
+    for cost in (9, 0, 2, 0, 0, 0, 5, 0):
+        source, k, rng = portfolio.next()
+        assert rng.random() == random.Random(f"4:{source.name}:{k}").random()
+        order.append((source.name, k))
+        portfolio.charge(source, cost)
+    assert order == [
+        ("random", 0), ("cases", 0), ("near-flip7", 0), ("card-deal", 0), ("card-held", 0),
+        ("cases", 1), ("card-deal", 1), ("card-held", 1),
+    ]  # fmt: skip
+    assert portfolio.work == [10, 2, 3, 7, 2] and portfolio.games == [1, 2, 1, 2, 2]
+
+
+def test_an_engine_without_positions_gets_only_fresh_deals() -> None:
+    from flip7ref.fuzz import sources_for
+
+    assert [s.name for s in sources_for({"positions": False})] == ["random", "card-deal"]
+    assert len(sources_for({})) == 5
+
+
+def test_a_run_reaches_every_generator_and_reproduces_by_seed(tmp_path: Path) -> None:
+    """Against the reference itself: 15 games reach all five generators; the same seed plays the
+    same games (the schedule counts the engine's requests, not seconds), another seed others."""
+    first = fuzz(REFERENCE, seed=2, games=15, seconds=120, out=tmp_path)
+    assert first.found is None and first.games == 15
+    assert set(first.per_source) == {"random", "cases", "near-flip7", "card-deal", "card-held"}
+    assert all(n >= 1 for n in first.per_source.values()) and sum(first.per_source.values()) >= 15
+    again = fuzz(REFERENCE, seed=2, games=15, seconds=120, out=tmp_path)
+    assert (again.per_source, again.steps) == (first.per_source, first.steps)
+    other = fuzz(REFERENCE, seed=3, games=15, seconds=120, out=tmp_path)
+    assert other.steps != first.steps
+
+
+def test_generate_draws_from_the_named_generator() -> None:
+    impl = implementation()
+    made = generate(random.Random("0:card-held:1"), impl, ["vengeance"], "card-held")
+    assert made is not None and made[0].position and made[0].edition == "vengeance"
+    fresh = generate(random.Random(5), impl, ["flip7"], "card-deal")
+    assert fresh is not None and not fresh[0].position
+    with pytest.raises(KeyError):
+        generate(random.Random(5), impl, ["flip7"], "nope")
+
+
+def test_a_game_checked_step_by_step_looks_at_its_choices_and_a_spread_of_offers() -> None:
+    """`scan_steps`: every step of a short game; of a long one the first and last, each decision
+    other than Hit-or-Stay and the step after it, then evenly spaced steps, at most 12."""
+    from flip7ref.fuzz.lockstep import SCAN_STEPS, scan_steps
+
+    trial = Trial("flip7", {}, 3, 0, ("5", "6", "7", "8"), (0, 0, 0, 0, 0, 0))
+    short = play(trial)
+    assert scan_steps(short, 4) == [0, 1, 2, 3, 4]
+    impl = implementation()
+    for g in range(30):
+        made = generate(random.Random(f"1:random:{g}"), impl, ["flip7"], "random")
+        if made is None or len(made[1].actions) < 30:
+            continue
+        played = made[1]
+        last = len(played.actions)
+        steps = scan_steps(played, last)
+        assert steps == sorted(set(steps)) and steps[0] == 0 and steps[-1] == last and len(steps) <= SCAN_STEPS
+        choices = [j for j in range(1, last) if set(played.states[j].legal_action_strings()) != {"hit", "stay"}]
+        if 0 < len(choices) <= 5:
+            assert set(choices) <= set(steps) and {j + 1 for j in choices} - {last + 1} <= set(steps)
+            assert len(steps) == SCAN_STEPS
+            return
+    raise AssertionError("no long game with a few choices among 30")
+
+
+def test_a_short_pile_ends_just_after_its_card() -> None:
+    """`short_pile`: the card among the last three of the pile (or in its first five, to deal a
+    card to everyone), the discard pile from the cards after it: none, the next 3 to 8 or 9 to
+    30, or every copy of one number kind there (its reshuffle cannot end the game); none for an
+    engine that does not play positions."""
+    from collections import Counter
+
+    from flip7ref.fuzz.cards import deal_scene, short_pile
+    from flip7ref.game import Game
+
+    game = Game("flip7", 4)
+    spares = set()
+    for g in range(80):
+        rng = random.Random(g)
+        pile, kind, _ = deal_scene(rng, game)
+        draw, discard = short_pile(rng, game, pile, kind, True)
+        assert kind in draw[-3:] or (len(draw) == 5 and kind in draw)  # five cards at least, to deal
+        assert len(draw) >= 5 and draw == pile[: len(draw)]
+        after = pile[len(draw) :]
+        if discard and len(set(discard)) == 1 and discard != after[: len(discard)]:
+            assert Counter(after)[discard[0]] == len(discard) >= 2 and discard[0].isdigit()
+            spares.add("alike")
+        else:
+            assert discard == after[: len(discard)] and (len(discard) == 0 or 3 <= len(discard) <= 30)
+            spares.add("none" if not discard else "next")
+        assert short_pile(random.Random(g), game, pile, kind, False)[1] == ()
+    assert spares == {"none", "next", "alike"}

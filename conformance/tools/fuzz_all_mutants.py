@@ -7,7 +7,7 @@ last lines give the median and the range of the times to find, and the mutants n
 
 Run from the repository's root:
 
-    python conformance/tools/fuzz_all_mutants.py [--seconds 60] [--shrink-seconds 10] [--seed 0] [NAME ...]
+    python conformance/tools/fuzz_all_mutants.py [--seconds 60] [--shrink-seconds 10] [--seed 0] [--from-json FILE] [NAME ...]
 """
 
 from __future__ import annotations
@@ -38,11 +38,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shrink-seconds", type=float, default=10.0, help="seconds to shrink each difference (default 10)")
     parser.add_argument("--seed", default="0", help="the fuzzing seed (default 0)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--from-json", metavar="FILE", help="fuzz only the mutants FILE (a --json output) lists as not found")
     args = parser.parse_args(argv)
     unknown = [n for n in args.names if n not in MUTANTS]
     if unknown:
         parser.error(f"unknown mutants: {', '.join(unknown)} (see python tests/engines/mutants.py --list)")
     names = args.names or sorted(MUTANTS)
+    if args.from_json:
+        names = [str(r["mutant"]) for r in json.loads(Path(args.from_json).read_text(encoding="utf-8")) if r["found"] is None]
     script = ROOT / "tests" / "engines" / "mutants.py"
     rows: list[dict[str, object]] = []
     began = time.monotonic()
@@ -51,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             mutant = MUTANTS[name]
             command = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {name}"
             report = fuzz(command, seed=args.seed, seconds=args.seconds, shrink_seconds=args.shrink_seconds, out=out)
-            row: dict[str, object] = {"mutant": name, "rule": mutant.rule, "games": report.games}
+            row: dict[str, object] = {"mutant": name, "rule": mutant.rule, "games": report.games, "source": report.source}
             if report.found is not None and report.case is not None:
                 size = report.found.size()
                 on_engine, on_reference = report.verified or ("?", "?")
@@ -62,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
                 good = on_engine != "pass" and on_reference == "pass"
                 blamed = "right rule" if mutant.rule in report.case["rules"] else "blamed " + ",".join(report.case["rules"])
                 print(
-                    f"{name:32} {mutant.rule:7} found in {report.found_after or 0.0:5.1f} s (game {report.game}); "
+                    f"{name:32} {mutant.rule:7} found in {report.found_after or 0.0:5.1f} s "
+                    f"({report.source} game {report.game}); "
                     f"case {size[0]} players, {size[3]} cards, {size[4]} actions; {on_engine} on the mutant, "
                     f"{on_reference} on the reference{'' if good else ' (BAD)'}; {blamed}",
                     flush=True,

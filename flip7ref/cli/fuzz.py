@@ -54,7 +54,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         if report.found is not None and report.case is not None:
             result = report.found.check.result
             found = {
-                "game": report.game, "after_seconds": round(report.found_after or 0.0, 3), "case": str(report.path),
+                "game": report.game, "source": report.source, "after_seconds": round(report.found_after or 0.0, 3),
+                "case": str(report.path),
                 "case_id": report.case["id"], "difference": result.message, "blame": list(report.case["rules"]),
                 "players": report.found.trial.players, "actions": len(report.case.get("actions") or ()),
                 "cards": len(report.found.trial.draw), "shrink_candidates": report.shrink_tried,
@@ -80,7 +81,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             print("no difference found")
         return status
     result = report.found.check.result
-    print(f"difference in game {report.game}, found after {report.found_after or 0.0:.1f} s: {result.message}")
+    print(f"difference in {report.source} game {report.game}, found after {report.found_after or 0.0:.1f} s: {result.message}")
     print(f"blamed on {', '.join(report.case['rules'])}")
     print(
         f"shrunk from {_sizes(report.original_size)} to {_sizes(report.found.size())} "

@@ -6,14 +6,16 @@ as a case (its setup and the actions up to there) and the engine's outcome is ju
 harness's own functions (`flip7ref.checking.prepare`, `verdict`, `failed`: the same readings,
 the same comparison, the same blame as ``conformance run``).  The reference is the authority.
 
-A game (`Trial`) is a fresh round dealt from a stacked pile: an edition the engine plays, its
-readings drawn from those the engine declares, a player count it supports (three or more when it
-can), a dealer, sometimes starting totals near the target (so games end), a pile (the whole deck
-shuffled, a short one, one with the action cards first, or one of a few kinds of card) and one random strategy per seat.  For
-an engine playing positions, some games start mid-round instead: at the table of one of the
-suite's own cases (`.corpus`), or at a table near Flip 7s.  Its
-decisions are kept as indices into the legal actions, so a changed setup replays into another
-legal game.
+A game (`Trial`) is a fresh round dealt from a stacked pile or, for an engine playing positions,
+a table in the middle of a round: an edition the engine plays, its readings drawn from those the
+engine declares, a player count it supports (three or more when it can), a dealer, sometimes
+starting totals near the target (so games end) and one random strategy per seat.  The games come
+from a portfolio of generators (`.portfolio`), each given a fair share of the engine's work:
+random piles; the tables of the suite's own cases (`.corpus`); tables near Flip 7s; fresh deals
+built around one special card kind of the edition table, which comes soon, with others of its
+rank or among the action cards; and tables where a held special card meets the next draws
+(`.cards`).  Its decisions are kept as indices into the legal actions, so a changed setup
+replays into another legal game.
 
 At the first difference the game is shrunk (`shrink`): fewer players, a later start (the round
 of the difference, or, for an engine playing positions, one of the last Hit-or-Stay offers before
@@ -21,8 +23,8 @@ it), fewer cards in the pile, fewer and simpler decisions, the table's default r
 still differs; the smallest is written as a case file of the suite's own format
 (``case.schema.json``) with the reference's expected outcome and the blamed rule.
 
-The modules: `.games` (`Trial`, `play`, `generate`), `.corpus` (games from the suite's cases),
-`.lockstep` (`Lockstep`: a step checked
+The modules: `.games` (`Trial`, `play`), `.portfolio` (`SOURCES`, `Portfolio`, `generate`),
+`.cards` (the card scenes), `.corpus` (games from the suite's cases), `.lockstep` (`Lockstep`: a step checked
 on the engine), `.shrink` and `.run` (`fuzz`, the case written); every public name is
 re-exported here.
 
@@ -31,8 +33,9 @@ the first shuffle whose order matters (a reshuffle of cards that are not all ali
 between rounds); at that step only the events up to the shuffle are compared, and the game ends.
 """
 
-from .games import MAX_DECISIONS, MAX_ROUNDS, MIN_PLAYERS, Played, Trial, generate, play, player_range
+from .games import MAX_DECISIONS, MAX_ROUNDS, MIN_PLAYERS, Played, Trial, play, player_range
 from .lockstep import OUTCOME_KEYS, Check, Found, Lockstep, step_case
+from .portfolio import SOURCES, Portfolio, Source, generate, sources_for
 from .run import Report, differing_keys, final_case, fuzz, known_editions, write_case
 from .shrink import SHRINK_CANDIDATES, shrink
 
@@ -42,11 +45,14 @@ __all__ = [
     "MIN_PLAYERS",
     "OUTCOME_KEYS",
     "SHRINK_CANDIDATES",
+    "SOURCES",
     "Check",
     "Found",
     "Lockstep",
     "Played",
+    "Portfolio",
     "Report",
+    "Source",
     "Trial",
     "differing_keys",
     "final_case",
@@ -56,6 +62,7 @@ __all__ = [
     "play",
     "player_range",
     "shrink",
+    "sources_for",
     "step_case",
     "write_case",
 ]

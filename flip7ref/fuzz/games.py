@@ -1,4 +1,5 @@
-"""Random games for `flip7ref.fuzz`: a game (`Trial`), played on the reference (`play`), made at random (`generate`)."""
+"""Random games for `flip7ref.fuzz`: a game (`Trial`), played on the reference (`play`), and the piles,
+tables and strategies the generators of `flip7ref.fuzz.portfolio` draw them from."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from .corpus import scripted, seeded
 ACTION = CATEGORIES.index("action")
 """The category code of action cards (`flip7ref.game.Game.category`)."""
 NUMBER = CATEGORIES.index("number")
-"""The category code of action cards (`flip7ref.game.Game.category`)."""
+"""The category code of number cards (`flip7ref.game.Game.category`)."""
 MAX_DECISIONS = 120
 """The most decisions in one game."""
 MAX_ROUNDS = 3
@@ -387,32 +388,6 @@ def player_range(impl: Mapping[str, Any]) -> tuple[int, int]:
     if high >= MIN_PLAYERS:
         low = max(low, MIN_PLAYERS)
     return low, max(low, high)
-
-
-def generate(rng: random.Random, impl: Mapping[str, Any], editions: Sequence[str]) -> tuple[Trial, Played] | None:
-    """A random game the engine can play, played on the reference; None when the random setup
-    is not a valid position (a rare pile too short to deal from)."""
-    edition = rng.choice(list(editions))
-    low, high = player_range(impl)
-    positions = impl.get("positions") is not False
-    if positions and rng.random() < 0.5:  # from a table of the suite's own cases
-        return _from_case(rng, impl, edition, (low, high))
-    options = _readings(rng, impl, edition)
-    players = rng.randint(low, high)
-    try:
-        game = Game(edition, players, options)
-    except Flip7RefError:
-        return None
-    totals = _totals(rng, game.target_score, players)
-    if positions and rng.random() < 0.25:
-        draw, table = _near_flip7(rng, game)
-        trial = Trial(edition, options, players, rng.randrange(players), draw, (), totals, position=table)
-    else:
-        draw, discard = _pile(rng, game, positions)
-        trial = Trial(edition, options, players, rng.randrange(players), draw, (), totals, discard=discard)
-    if supports(impl, {**case_base(trial), "id": "", "rules": [], "source": ""}) is not None:
-        return None
-    return _played(trial, _policy(rng, _policies(rng, players)))
 
 
 def _played(trial: Trial, policy: Policy, rounds: int = MAX_ROUNDS) -> tuple[Trial, Played] | None:

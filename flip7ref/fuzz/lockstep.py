@@ -23,8 +23,35 @@ OUTCOME_KEYS = (
 )  # fmt: skip
 """The outcome keys compared at every step (those the engine reports)."""
 FULL_EVERY = 4
-"""One game in this many is checked at every step; the others at their last step first, and step
-by step only when that differs (more games a second; a difference gone by the end needs the former)."""
+"""One game in this many of each generator is checked step by step (the first generator's first
+game, the second's second, and so on, then every fourth of each); the
+others at their last step first, and step by step only when that differs (more games a second; a
+difference gone by the end, such as an engine offering a choice the reference does not, needs the
+former)."""
+SCAN_STEPS = 12
+"""A game checked step by step looks at this many of its steps at most (`scan_steps`): a request
+replays the whole game so far, so checking all of a long game's steps costs the square of its length."""
+
+
+def scan_steps(played: Played, last: int, most: int = SCAN_STEPS) -> list[int]:
+    """The steps up to ``last`` that a game checked step by step looks at, in order: all of them
+    when there are at most ``most``; else the first and the last, each decision other than a
+    plain Hit-or-Stay offer and the one after it (where engines offer other choices and pick the
+    next seat; evenly spread when they are more), and evenly spaced others up to ``most``."""
+    if last + 1 <= most:
+        return list(range(last + 1))
+    plain = {"hit", "stay"}
+    special: set[int] = set()
+    for j in range(last):
+        if set(played.states[j].legal_action_strings()) != plain:
+            special.update((j, j + 1))
+    chosen = sorted(special - {0, last})
+    room = most - 2
+    if len(chosen) > room:
+        chosen = [chosen[i * len(chosen) // room] for i in range(room)]
+    spare = room - len(chosen)
+    spaced = {1 + i * (last - 1) // spare for i in range(spare)} if spare > 0 else set()
+    return sorted({0, last, *chosen, *spaced})
 
 
 @attrs.frozen
@@ -186,8 +213,9 @@ class Lockstep:
         the horizon, the engine skipped a step, or the time ``stop`` passed).
 
         Args:
-            every: check every step; else the last step first, and the others only when it differs
-                (cheaper, but blind to a difference that is gone by the end).
+            every: check the game step by step (`scan_steps`; at the first that differs, the steps
+                between it and the one checked before); else the last step first, and every step only
+                when it differs (cheaper, but blind to a difference that is gone by the end).
             scan: with ``every`` false, look for the first differing step when the last differs;
                 else give the last.
         """
@@ -198,7 +226,23 @@ class Lockstep:
                 return None
             if not scan:
                 return found
-        for step in range(last + 1):
+            return self._first_in(trial, played, range(last + 1), stop)
+        previous = -1
+        for step in scan_steps(played, last):
+            if time.monotonic() > stop:
+                return None
+            found = self._step(trial, played, step)
+            if found is None:
+                return None
+            if found.check.result.status != "pass":
+                return self._first_in(trial, played, range(previous + 1, step), stop) or found
+            previous = step
+        return None
+
+    def _first_in(self, trial: Trial, played: Played, steps: range, stop: float) -> Found | None:
+        """The first of ``steps`` where the engine differs, or None (none does, the engine skipped
+        one, or the time ``stop`` passed)."""
+        for step in steps:
             if time.monotonic() > stop:
                 return None
             found = self._step(trial, played, step)

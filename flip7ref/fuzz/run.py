@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -16,8 +15,8 @@ from ..conformance import Case, compare_detailed, load_case_file
 from ..errors import OptionError
 from ..harness import Engine, EngineError, run_in_process
 from ..spec import edition_ids
-from .games import generate
 from .lockstep import FULL_EVERY, OUTCOME_KEYS, Check, Found, Lockstep
+from .portfolio import Portfolio
 from .shrink import shrink
 
 
@@ -76,7 +75,9 @@ class Report:
         seconds: the run's wall time.
         found: the difference found (after shrinking), or None.
         found_after: seconds from the start to the first difference (before shrinking).
-        game: the index of the game that differed first.
+        game: the index of the game that differed first among its generator's games.
+        source: that game's generator (`flip7ref.fuzz.portfolio.SOURCES`).
+        per_source: per generator, the games it drew (those the engine could play or not).
         shrink_tried: candidate games tried while shrinking.
         shrink_seconds: seconds spent shrinking.
         original_size: the difference's size (`Found.size`) before shrinking.
@@ -95,6 +96,8 @@ class Report:
     found: Found | None = None
     found_after: float | None = None
     game: int | None = None
+    source: str | None = None
+    per_source: Mapping[str, int] = attrs.field(factory=dict)
     shrink_tried: int = 0
     shrink_seconds: float = 0.0
     original_size: tuple[int, ...] = ()
@@ -135,8 +138,10 @@ def fuzz(
     """Fuzz an engine: random games in lockstep until a difference, ``games`` games or ``seconds``
     seconds; a difference is shrunk (for at most ``shrink_seconds`` more) and written to ``out``.
 
-    Game ``g`` of seed ``s`` is the same game in every run (``random.Random(f"{s}:{g}")``), so a
-    difference found is found again with the same seed.  The engine is stopped at the end
+    The games come from a portfolio of generators, each given a fair share of the work
+    (`flip7ref.fuzz.portfolio`); game ``k`` of generator ``G`` with seed ``s`` is the same game in
+    every run (``random.Random(f"{s}:{G}:{k}")``) and the schedule does not depend on the
+    machine's speed, so a difference found is found again with the same seed.  The engine is stopped at the end
     whatever happens (also on KeyboardInterrupt and SystemExit).
 
     Returns:
@@ -165,21 +170,29 @@ def fuzz(
         stop = began + seconds
         played_games = 0
         found: Found | None = None
-        index = -1
+        portfolio = Portfolio(impl, seed)
+        source, index = portfolio.sources[0], -1
         while time.monotonic() < stop and (games is None or played_games < games):
-            index += 1
-            made = generate(random.Random(f"{seed}:{index}"), impl, eds)
+            source, index, rng = portfolio.next()
+            before = lockstep.requests
+            made = source.make(rng, impl, eds)
             if made is None:
+                portfolio.charge(source, 0)
                 continue
             played_games += 1
             if on_game is not None:
                 on_game(played_games)
-            found = lockstep.first_difference(*made, stop, every=index % FULL_EVERY == 0)
+            every = (index + portfolio.sources.index(source)) % FULL_EVERY == 0  # staggered: not all at once
+            found = lockstep.first_difference(*made, stop, every=every)
+            portfolio.charge(source, lockstep.requests - before)
             if found is not None:
                 break
+        per_source = {s.name: n for s, n in zip(portfolio.sources, portfolio.games, strict=True)}
         missing = tuple(k for k in OUTCOME_KEYS if lockstep.keys is not None and k not in lockstep.keys)
         elapsed = time.monotonic() - began
-        base = Report(name, seed, played_games, lockstep.requests, lockstep.skipped, elapsed, not_compared=missing)
+        base = Report(
+            name, seed, played_games, lockstep.requests, lockstep.skipped, elapsed, not_compared=missing, per_source=per_source
+        )
         if found is None:
             return base
         found_after = time.monotonic() - began
@@ -192,17 +205,19 @@ def fuzz(
         what = "the engine errored where the reference plays on"
         if found.check.observed is not None:
             what = f"the engine differed from the reference on {found.check.result.message.split(':', 1)[0]}"
-        title = f"fuzz: seed {seed}, game {index}: {found.trial.players} players, {found.step} actions; {what}"
-        source = f"flip7ref conformance fuzz --seed {seed} (game {index}); the expected outcome is the reference's"
-        case = final_case(found, ident, title, source, impl.get("events"))
+        game = f"{source.name} game {index}"
+        title = f"fuzz: seed {seed}, {game}: {found.trial.players} players, {found.step} actions; {what}"
+        cited = f"flip7ref conformance fuzz --seed {seed} ({game}); the expected outcome is the reference's"
+        case = final_case(found, ident, title, cited, impl.get("events"))
         folder = Path(out)
         folder.mkdir(parents=True, exist_ok=True)
-        path = write_case(case, folder, f"fuzz-{seed}-{index}.yaml", "found by flip7ref conformance fuzz")
+        path = write_case(case, folder, f"fuzz-{seed}-{source.name}-{index}.yaml", "found by flip7ref conformance fuzz")
         written = load_case_file(path)[0]
         on_engine = lockstep.check(written).result.status
         on_reference = run_in_process([written])[0].status
         return attrs.evolve(
-            base, found=found, found_after=found_after, game=index, shrink_tried=tried, shrink_seconds=shrunk_in,
+            base, found=found, found_after=found_after, game=index, source=source.name, shrink_tried=tried,
+            shrink_seconds=shrunk_in,
             original_size=original, path=path, case=case, verified=(on_engine, on_reference),
             steps=lockstep.requests, seconds=time.monotonic() - began,
         )  # fmt: skip

@@ -137,5 +137,5 @@ def shrink(lockstep: Lockstep, found: Found, stop: float, limit: int = SHRINK_CA
                 break
             if tried >= limit or time.monotonic() >= stop:
                 break
-    first = lockstep.first_difference(found.trial, found.played, stop + 10 + found.step)  # its first differing step
+    first = lockstep.first_difference(found.trial, found.played, stop + 10 + found.step, every=False)  # its first differing step
     return (first if first is not None else found), tried
