@@ -198,6 +198,13 @@ def test_the_lockstep_command_takes_the_edition(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().out.startswith("3 games, ")
 
 
+def test_the_vengeance_lockstep_refuses_the_compiled_backend() -> None:
+    """Only base Flip 7 has a numba backend: asked for Vengeance it is one OptionError, not base Flip 7's code."""
+    with pytest.raises(OptionError, match=r"^backend: the batched vengeance engine has the numpy backend only, got 'numba'$"):
+        compare(4, 1, edition="vengeance", backend="numba")
+    assert compare(4, 2, edition="vengeance", backend="auto", batch=2)["games"] == 2
+
+
 def test_the_vengeance_benchmark_runs_and_draws_legal_actions() -> None:
     """benchmarks/bench_rl.py --vengeance-only: its sampler draws only legal indices (a card
     pick's too) and the batched measurement runs (no timing checked)."""

@@ -73,8 +73,8 @@ def compare(
 
     Raises:
         Difference: the first disagreement (game seed, decision number, what differs).
-        OptionError: a threshold policy, or a backend other than ``numpy``, with edition
-            ``vengeance``.
+        OptionError: a threshold policy, or a backend other than ``numpy`` (or ``auto``),
+            with edition ``vengeance``.
     """
     from ..rl.encoding import ActionIndex, ObservationEncoder
     from ..strategies import ThresholdStrategy
@@ -91,7 +91,7 @@ def compare(
     if edition == "vengeance":
         from .vengeance import VengeanceState
 
-        if backend != "numpy":
+        if backend not in ("auto", "numpy"):  # auto: the only backend it has
             raise OptionError(f"backend: the batched vengeance engine has the numpy backend only, got {backend!r}")
         make, extra = VengeanceState, {}
     index, encoder = ActionIndex(game), ObservationEncoder(game)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import Flip7RefError, OptionError
 from ..game import Game
-from ..pile import shuffled
+from .case_setup import CardPool, load_piles
 from .v_rules import ACTIVE, BUSTED, STAYED, VENGEANCE_OPTIONS
 from .vengeance import VengeanceState
 
@@ -51,15 +51,8 @@ def position(game: Game, setup: Mapping[str, Any]) -> VengeanceState:
     for a, v in ((bs.line, 0), (bs.lorder, -1), (bs.llen, 0), (bs.status, ACTIVE), (bs.barred, False), (bs.sp, 0)):
         a[g] = v
     bs.flip7[b] = -1
-    pool = bs.copies.astype(np.int64).copy()
-
-    def take(names: Sequence[str], where: str) -> list[int]:
-        codes = [game.code(n) for n in names]
-        for c in codes:
-            pool[c] -= 1
-            if pool[c] < 0:
-                raise OptionError(f"{where}: more copies of {bs.ids[c]!r} than the deck holds")
-        return codes
+    pool = CardPool(game, bs.copies, bs.ids)
+    take = pool.take
 
     for key, names in (setup.get("lines") or {}).items():
         s = int(key)
@@ -76,30 +69,7 @@ def position(game: Game, setup: Mapping[str, Any]) -> VengeanceState:
         if name not in STATUS_NAMES:
             raise OptionError(f"statuses[{key}]: expected one of active, stayed, busted, got {name!r}")
         bs.status[b, int(key)] = STATUS_NAMES[name]
-    top = take(setup.get("draw") or (), "draw")
-    discard = take(setup.get("discard") or (), "discard")
-    rest = np.repeat(np.arange(bs.C), np.maximum(pool, 0)).tolist()
-    shuffled(rest, "0", 0)
-    how = setup.get("rest", "out")
-    pile = top + rest if how == "below" else top
-    if how == "discard":
-        discard += rest
-    bs.seeds[b] = "0"
-    bs.deck[b, : len(pile)] = pile
-    bs.dtop[b], bs.dend[b] = 0, len(pile)
-    bs.unseen[b] = np.bincount(np.array(pile, dtype=np.int64), minlength=bs.C)
-    bs.discard[b] = np.bincount(np.array(discard, dtype=np.int64), minlength=bs.C)
-    bs.totals[b] = setup.get("totals") or [0] * bs.P
-    bs.last_scores[b] = 0
-    bs.scored[b] = False
-    bs.done[b] = False
-    bs.winners[b] = False
-    bs.shuffles[b] = 0
-    bs.rshuf[b] = 0
-    bs.dealer[b] = setup["dealer"]
-    bs.rnd[b] = setup.get("round", 1)
-    turn = setup.get("turn")
-    bs.turn[b] = (setup["dealer"] + 1) % bs.P if turn is None else turn
+    load_piles(bs, setup, pool, b)
     bs.log[b] = []
     if setup.get("deal"):
         bs._start_round(g)
