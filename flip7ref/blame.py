@@ -285,14 +285,40 @@ def _discard_candidate(run_states: Sequence[State], events: Sequence[Mapping[str
     return ()
 
 
+def _moved(cards: list[str], ev: Mapping[str, Any], seat: int) -> None:
+    """Apply to ``seat``'s ``cards`` what ``ev`` moved between lines (a Swap, a Steal, a
+    Discard, an Unlucky 7 wipe)."""
+    kind = ev.get("type")
+    if kind == "swapped":
+        for mine, gone, got in (("first", "first_card", "second_card"), ("second", "second_card", "first_card")):
+            if ev.get(mine) == seat and str(ev.get(gone)) in cards:
+                cards.remove(str(ev.get(gone)))
+                cards.append(str(ev.get(got)))
+    elif kind == "stolen":
+        if ev.get("target") == seat and str(ev.get("card")) in cards:
+            cards.remove(str(ev.get("card")))
+        if ev.get("seat") == seat:
+            cards.append(str(ev.get("card")))
+    elif kind == "card_discarded" and ev.get("seat") == seat and str(ev.get("card")) in cards:
+        cards.remove(str(ev.get("card")))
+    elif kind == "line_wiped" and ev.get("seat") == seat:
+        for card in ev.get("cards") or ():
+            if str(card) in cards:
+                cards.remove(str(card))
+
+
 def score_details(
-    edition: Edition, before: State | None, events: Sequence[Mapping[str, Any]], index: int, seat: int, totals_only: bool
-) -> list[str]:
+    edition: Edition, before: State | None, events: Sequence[Mapping[str, Any]], index: int, seat: int, totals_only: bool,
+    engine_score: object = None,
+) -> list[str]:  # fmt: skip
     """What decides ``seat``'s score in the round scored by event ``index``, most specific
     first, as ``round_scored/DETAIL`` keys of the table: ``totals`` (only the running total
     differs), ``busted``, ``flip7_other`` (another seat's Flip 7 ended the round),
     ``zero_unless_flip7``, ``multiply``, ``floor_zero``, ``add_modifiers``, ``flip7_bonus``,
-    ``sum_numbers``.  ``before``: the state before the step that scored the round."""
+    ``sum_numbers``.  ``before``: the state before the step that scored the round (the cards
+    that step dealt, swapped, stole or discarded are followed); ``engine_score``: the
+    engine's score for the seat, when known: a step of the pipeline whose absence or late place gives it
+    (`flip7ref.score_blame.misplayed_step`) goes first."""
     if totals_only:
         return ["totals"]
     scored = events[index]
@@ -304,8 +330,21 @@ def score_details(
             cards.append(str(ev.get("card")))
         if ev.get("seat") == seat and ev.get("type") == "busted":
             busted = True
+        _moved(cards, ev, seat)
     game = before.game if before is not None else None
-    return line_details(edition, game, cards, busted, scored.get("flip7") == seat, scored.get("flip7") is not None)
+    made = scored.get("flip7") == seat
+    details = line_details(edition, game, cards, busted, made, scored.get("flip7") is not None)
+    return _skipped_first(details, game, cards, made, engine_score) if not busted else details
+
+
+def _skipped_first(details: list[str], game: Any, cards: Sequence[str], made: bool, score: object) -> list[str]:
+    """``details`` with the scoring step whose absence gives the engine's ``score`` first."""
+    from .score_blame import misplayed_step
+
+    step = misplayed_step(game, cards, made, score) if score is not None else None
+    if step is None:
+        return details
+    return [step, *(d for d in details if d != step)]
 
 
 def line_details(edition: Edition, game: Any, cards: Sequence[str], busted: bool, made: bool, flip7_round: bool) -> list[str]:
@@ -373,7 +412,7 @@ def _scoring_case(prepared: Prepared, diffs: Sequence[Difference], edition: Edit
         found.extend(edition.event_rules.get("flip7", ()))
     else:
         game = Game(edition, 1, dict(prepared.options))
-        details = line_details(edition, game, cards, False, made, made)
+        details = _skipped_first(line_details(edition, game, cards, False, made, made), game, cards, made, theirs)
         for detail in details:
             found.extend(edition.event_rules.get(_score_key(detail), ()))
         if any("#" in d for d in details):
@@ -391,7 +430,8 @@ def _score_rules(run_states: Sequence[State], events: Sequence[Mapping[str, Any]
     if isinstance(have, Sequence) and want is not None:
         seat = next((s for s in seats if s >= len(have) or have[s] != want[s]), 0)
     found: list[str] = []
-    details = score_details(edition, before, events, index, seat, totals)
+    engine_score = have[seat] if isinstance(have, Sequence) and seat < len(have) else None
+    details = score_details(edition, before, events, index, seat, totals, engine_score)
     for detail in details:
         found.extend(edition.event_rules.get(_score_key(detail), ()))
     if found and any("#" in d for d in details):

@@ -10,7 +10,7 @@ A mutant is made in one of two ways, and breaks one rule only:
 - ``table``: a patched copy of the edition's YAML table (a card's effect, a trait, a scoring
   step, a threshold, or the default reading of one option) — a house rule is a YAML file;
 - ``patch``: one reference function or primitive method replaced while the mutant plays (in
-  every module that imported it by name).  The fast lanes are switched off meanwhile
+  every module that imported it by name, or in its owner module alone when ``local``).  The fast lanes are switched off meanwhile
   (`flip7ref.state._FAST_LANES`): they call the same rule functions but hold their own
   references to some of them.
 
@@ -58,6 +58,10 @@ class Mutant:
         table: for ``table``: edits a loaded copy of the edition's YAML in place.
         patch: for ``patch``: returns ``{(owner, attribute): replacement}``, one function or
             method (an owner is a module or a class).
+        local: for ``patch``: replace the name in its owner module only, not in every module
+            bound to the same function (a helper the owner imported by name and shares with
+            others: ``lines.enter`` serves both Swap and Steal, so breaking it everywhere would
+            break two rules).
     """
 
     name: str
@@ -67,6 +71,7 @@ class Mutant:
     how: str
     table: Callable[[Table], None] | None = attrs.field(default=None, repr=False)
     patch: Patch | None = attrs.field(default=None, repr=False)
+    local: bool = False
 
     def table_path(self) -> str:
         """The patched edition table written to a temporary file (once per process); its path."""
@@ -91,7 +96,7 @@ class Mutant:
             state._FAST_LANES = False
             for (owner, attr), new in self.patch().items():
                 old = getattr(owner, attr)
-                for holder in _holders(owner, attr, old):
+                for holder in [owner] if self.local else _holders(owner, attr, old):
                     saved.append((holder, attr, holder.__dict__[attr]))
                     setattr(holder, attr, new)
             yield
@@ -638,9 +643,9 @@ _add(
     Mutant("swap-own-and-other", "V-045", "vengeance", "a Swap must take one of its target's own cards", "table",
            table=_default("swap_scope", "own-and-other")),
     Mutant("swap-no-receiving-rules", "V-045", "vengeance", "swapped cards never bust their new line", "patch",
-           patch=_swap_no_receiving_rules),
+           patch=_swap_no_receiving_rules, local=True),
     Mutant("steal-no-receiving-rules", "V-046", "vengeance", "a stolen card never busts nor completes a Flip 7", "patch",
-           patch=_steal_no_receiving_rules),
+           patch=_steal_no_receiving_rules, local=True),
     Mutant("discard-by-recipient", "V-047", "vengeance", "the recipient of a Discard picks the card", "table",
            table=_default("discard_chooser", "recipient")),
     Mutant("unusable-refused", "V-048", "vengeance", "an action with no card to act on is not discarded but must be played",
