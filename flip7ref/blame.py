@@ -160,6 +160,28 @@ def turn_rules(state: State, set_turn: bool = False) -> tuple[str, ...]:
     return turns if set_turn else tuple(dict.fromkeys((*first, *turns)))
 
 
+def legality_rules(state: State, seen: object) -> tuple[str, ...]:
+    """For an offer whose legal actions the engine (``seen``: its ``next``) gives otherwise:
+    when Stay is the action in dispute, the rules deciding whether Stay is legal there, most
+    specific first: the table's ``stayed#TRAIT`` entry of a trait of a card in the line
+    (The Zero's ``no_stay``), else its ``stayed`` entry; empty when Stay is not in dispute."""
+    legal = seen.get("legal") if isinstance(seen, Mapping) else None
+    if not isinstance(legal, Sequence) or isinstance(legal, str):
+        return ()
+    mine = {str(a) for a in state.legal_actions()}
+    if ("stay" in mine) == ("stay" in {str(a) for a in legal}):
+        return ()
+    edition = state.game.edition
+    table = edition.event_rules
+    seat = state.current_player
+    found: list[str] = []
+    for card in state.line(seat) if isinstance(seat, int) and seat >= 0 else ():
+        with contextlib.suppress(CardError):
+            for trait in edition.card(card).traits:
+                found.extend(table.get(f"stayed#{trait}", ()))
+    return tuple(dict.fromkeys((*found, *table.get("stayed", ()))))
+
+
 def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
     """For each state, the range of indices of the events its step added (the first state's:
     those of the set-up, a deal included)."""
@@ -509,9 +531,13 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                 marked = [i for i in range(tail, len(events)) if _maps_field(events[i], edition, "next")]
                 extra = rules_of(events[marked[-1]], edition, "next") if marked else rules_of(theirs[len(shown)], edition)
                 final = states[-1] if states else None
+                more = theirs[len(shown)]
                 if final is not None and final.current_player not in (CHANCE, TERMINAL) and final.pending()[0] != "offer":
                     extra = (*decision_rules(final), *extra)  # the reference waits for a choice the engine made or skipped
-                more = theirs[len(shown)]
+                    waited = DECISION_EVENTS.get(final.pending()[0])
+                    instead_of = edition.event_rules.get(f"{waited}|{more.get('type')}") if waited else None
+                    if instead_of:  # what the engine did where the reference waits for that choice
+                        extra = (*instead_of, *extra)
                 specific = situation_rules(edition, more, _line_at(states, events, len(events), more.get("seat")), True)
                 add(len(events), Ordered(dict.fromkeys((*specific, *extra))) if specific else extra)
     for d in diffs:
@@ -552,6 +578,8 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                 turns = turn_rules(final, "turn" in (case.get("setup") or {}))
                 node = decision_rules(final)
                 found = (*turns, *node) if d.index == "player" and final.pending()[0] == "offer" else node
+                if d.index == "legal" and final.pending()[0] == "offer":
+                    found = (*legality_rules(final, (observed or {}).get("next")), *found)
             add(len(events), found or (rules_of(events[-1], edition) if events else ()))
         elif d.key in ("draw", "discard_count") and states:
             add(_END, _discard_candidate(states, events, edition))

@@ -507,6 +507,25 @@ def _swap_no_receiving_rules() -> dict[tuple[Any, str], Any]:
     return {(swap, "enter"): enter}
 
 
+def _zero_may_stay() -> dict[tuple[Any, str], Any]:
+    """V-031 broken: a ``no_stay`` card (The Zero) no longer forbids Stay; everything else
+    that reads that trait (Just One More's bar on the holder's Flip 7, V-038) is left as it is,
+    which removing the trait from the table would not do."""
+    real = lines.may_stay
+
+    def may_stay(game: Any, p: Any) -> bool:
+        if not game.no_stay or not any(c in game.no_stay for c in p.line):
+            return real(game, p)
+        need = game.stay_requires
+        if need == "nothing":
+            return True
+        if need == "number-card":
+            return any(game.category[c] == NUMBER for c in p.line)
+        return bool(p.line or p.kept)
+
+    return {(lines, "may_stay"): may_stay}
+
+
 def _lucky13_triple() -> dict[tuple[Any, str], Any]:
     """V-036 broken: with Lucky 13 in the line, any number of 13s may join it (a third does not bust)."""
 
@@ -627,7 +646,7 @@ _add(
            table=_threshold("flip7_distinct", 6)),
     Mutant("zero-scores", "V-030", "vengeance", "The Zero does not make the round score 0 without a Flip 7", "table",
            table=_scoring("sum_numbers", "multiply", "add_modifiers", "floor_zero", "flip7_bonus")),
-    Mutant("zero-may-stay", "V-031", "vengeance", "a player holding The Zero may Stay", "table", table=_traits("0", ["zero"])),
+    Mutant("zero-may-stay", "V-031", "vengeance", "a player holding The Zero may Stay", "patch", patch=_zero_may_stay),
     Mutant("unlucky7-busts", "V-033", "vengeance", "Unlucky 7 is an ordinary 7 (no wipe, it busts beside a 7)", "table",
            table=_traits("unlucky7", [])),
     Mutant("lucky13-busts", "V-036", "vengeance", "Lucky 13 lets no second 13 in", "table", table=_traits("lucky13", [])),
