@@ -1,0 +1,148 @@
+"""Blame from what the reference can replay: the scoring pipeline with one step left out or
+moved (flip7ref.score_blame), named readings that reproduce only a lone observation
+(flip7ref.suspects.Weak), the rule deciding a disputed Stay, and a set-aside card acting
+before the last assignment.  Hand-made cases, each with the blamed rule asserted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from flip7ref import Game
+from flip7ref.checking import Prepared, prepare, verdict
+from flip7ref.harness import implementation
+from flip7ref.score_blame import misplayed_step
+from flip7ref.suspects import Weak, first_suspects, reading_suspects
+
+
+def _prepared(case: dict[str, Any]) -> Prepared:
+    prepared = prepare(case, implementation())
+    assert isinstance(prepared, Prepared)
+    return prepared
+
+
+def _scoring(edition: str, line: list[str], score: int, **more: Any) -> dict[str, Any]:
+    return {"id": "T-S", "title": "t", "edition": edition, "rules": ["F7-100" if edition == "flip7" else "V-060"],
+            "source": "test", "kind": "scoring", "line": line, "expect": {"score": score}, **more}  # fmt: skip
+
+
+def _transition(edition: str, setup: dict[str, Any], actions: list[str], expect: dict[str, Any],
+                options: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    return {"id": "T-HAND", "title": "hand-made", "edition": edition, "rules": ["F7-001" if edition == "flip7" else "V-001"],
+            "source": "test", "kind": "transition", "options": options or {}, "setup": setup, "actions": actions,
+            "expect": expect}  # fmt: skip
+
+
+# --------------------------------------------------------------------------- the scoring pipeline
+
+
+def test_the_pipeline_step_whose_absence_or_late_place_gives_the_engines_score() -> None:
+    """1-6, 8, ÷2, -10, -6 (29 -> 14 -> -2 -> floor 0 -> +15 = 15): 13 is the score without
+    the floor; x2 and +8 alone (8): 16 is x2 applied after the +8; the reference's own score,
+    or a score no single change gives, names no step."""
+    vengeance = Game("vengeance", 3)
+    line = ["1", "2", "3", "4", "5", "6", "8", "/2", "-10", "-6"]
+    assert misplayed_step(vengeance, line, True, 13) == "floor_zero"
+    assert misplayed_step(vengeance, line, True, 15) is None
+    assert misplayed_step(vengeance, line, True, 1000) is None
+    flip7 = Game("flip7", 3)
+    assert misplayed_step(flip7, ["x2", "+8"], False, 16) == "multiply"
+    assert misplayed_step(flip7, ["x2", "+8"], False, "16") is None
+
+
+@pytest.mark.rules("V-053", "F7-091")
+def test_a_score_is_blamed_on_the_step_that_reproduces_it() -> None:
+    """The line above scored 13 is blamed on the floor (V-053), not on ÷2 (V-052) that the
+    line also holds; x2 and +8 scored 16 on x2's rule (F7-091), not on the +N rules."""
+    floor = _scoring("vengeance", ["1", "2", "3", "4", "5", "6", "8", "/2", "-10", "-6"], 15)
+    assert verdict(_prepared(floor), {"score": 13}).blame[0] == "V-053"
+    double = _scoring("flip7", ["x2", "+8"], 8)
+    assert verdict(_prepared(double), {"score": 16}).blame[0] == "F7-091"
+
+
+@pytest.mark.rules("V-053", "V-045")
+def test_a_round_score_follows_the_cards_swapped_in_the_scoring_step() -> None:
+    """Seat 2 swaps its 6 for seat 0's -2, which completes seat 0's Flip 7 and ends the
+    round: seat 2 scores the -2, floored to 0.  An engine scoring -2 is blamed on the floor
+    (V-053): the line scored is the one after the Swap, not seat 2's 6 before it."""
+    setup = {"players": 3, "dealer": 0, "turn": 1, "lines": {"0": ["0", "1", "2", "3", "4", "-2"], "1": ["9"], "2": ["6"]},
+             "draw": ["just_one_more", "5", "swap", "8", "10"]}  # fmt: skip
+    case = _transition("vengeance", setup, ["hit", "target 0", "hit", "target 2", "swap 0 5 2 0"],
+                       {"round_scores": [36, 9, 0]}, {"zero_just_one_more": "general-rules"})  # fmt: skip
+    result = verdict(_prepared(case), {"round_scores": [36, 9, -2]})
+    assert result.status == "fail" and result.blame[0] == "V-053"
+
+
+# --------------------------------------------------------------------------- weak readings
+
+
+@pytest.mark.rules("V-053", "V-080")
+def test_a_reading_that_reproduces_only_a_score_goes_after_the_steps_rule() -> None:
+    """13, -10, -6 scores 0 (floored) outside Brutal Mode; an engine scoring -3 is what Brutal
+    Mode gives too, but a lone score is weak evidence: the floor V-053 first, Brutal Mode's
+    rules (V-080...) after it, still among the blamed."""
+    prepared = _prepared(_scoring("vengeance", ["13", "-10", "-6"], 0))
+    suspects = reading_suspects(prepared, {"score": -3})
+    assert isinstance(suspects, Weak) and "V-080" in suspects
+    blame = verdict(prepared, {"score": -3}).blame
+    assert blame[0] == "V-053" and "V-080" in blame
+    assert first_suspects(Weak(("V-080",)), ("V-053", "V-051")) == ("V-053", "V-080", "V-051")
+    assert first_suspects(("V-080",), ("V-053", "V-051")) == ("V-080", "V-053", "V-051")
+
+
+def test_a_reading_that_reproduces_several_observations_is_strong() -> None:
+    """A deal from the dealer reproduces three lines and the next player: not `Weak`."""
+    case = {"id": "T-DEAL", "title": "a plain deal", "edition": "flip7", "rules": ["F7-020"], "source": "test",
+            "kind": "transition", "setup": {"players": 3, "dealer": 0, "deal": True, "draw": ["5", "7", "9", "10", "11"]},
+            "actions": [], "expect": {"lines": {"0": ["9"], "1": ["5"], "2": ["7"]}, "next": {"player": 1}}}  # fmt: skip
+    seen = {"lines": {"0": ["5"], "1": ["7"], "2": ["9"]}, "next": {"player": 0}}
+    suspects = reading_suspects(_prepared(case), seen)
+    assert suspects == ("F7-020", "F7-030") and not isinstance(suspects, Weak)
+
+
+# --------------------------------------------------------------------------- legality and timing
+
+
+@pytest.mark.rules("V-031")
+def test_a_stay_offered_to_the_zeros_holder_is_blamed_on_the_zero() -> None:
+    """Seat 0 holds The Zero and a 5: the reference offers only Hit.  An engine offering Stay
+    too is blamed on V-031 (the card's no_stay trait: ``stayed#no_stay``) before the Stay
+    rules; without The Zero, a Stay refused is blamed on the Stay rules."""
+    setup = {"players": 3, "dealer": 2, "turn": 0, "lines": {"0": ["0", "5"], "1": ["2"], "2": ["3"]}, "draw": ["9"]}
+    case = _transition("vengeance", setup, [], {"next": {"player": 0, "legal": ["hit"]}})
+    result = verdict(_prepared(case), {"next": {"player": 0, "legal": ["hit", "stay"]}})
+    assert result.status == "fail" and result.blame[0] == "V-031"
+    plain = {**setup, "lines": {"0": ["4", "5"], "1": ["2"], "2": ["3"]}}
+    case = _transition("vengeance", plain, [], {"next": {"player": 0, "legal": ["hit", "stay"]}})
+    assert verdict(_prepared(case), {"next": {"player": 0, "legal": ["hit"]}}).blame[:2] == ("V-014", "V-017")
+
+
+FLIP_THREE = {"players": 3, "dealer": 2, "lines": {"0": ["1"], "1": ["2"], "2": ["3"]},
+              "draw": ["flip_three", "freeze", "flip_three", "5", "6", "7", "8", "9"]}  # fmt: skip
+HEAD = [
+    {"type": "dealt", "seat": 0, "card": "flip_three", "via": "hit"},
+    {"type": "target_chosen", "seat": 0, "card": "flip_three", "target": 1},
+    {"type": "forced_draw_started", "seat": 1, "card": "flip_three", "by": 0, "count": 3},
+    {"type": "dealt", "seat": 1, "card": "freeze", "via": "flip_three"},
+    {"type": "set_aside", "seat": 1, "card": "freeze"},
+    {"type": "dealt", "seat": 1, "card": "flip_three", "via": "flip_three"},
+    {"type": "set_aside", "seat": 1, "card": "flip_three"},
+    {"type": "dealt", "seat": 1, "card": "5", "via": "flip_three"},
+    {"type": "forced_draw_ended", "seat": 1, "card": "flip_three", "outcome": "complete"},
+    {"type": "assigned", "seat": 1, "card": "freeze", "target": 2},
+]
+
+
+@pytest.mark.rules("F7-074")
+def test_a_set_aside_card_acting_before_the_last_assignment_is_blamed_on_the_order_rule() -> None:
+    """A Flip Three sets a Freeze and a Flip Three aside; the Freeze is assigned to seat 2.
+    An engine freezing seat 2 at once — where the reference assigns the Flip Three first, or
+    waits for that assignment — is blamed on F7-074 (none acts until the last is assigned),
+    not on F7-073 (they are set aside)."""
+    case = _transition("flip7", FLIP_THREE, ["hit", "target 1", "target 2", "target 0"], {"statuses": {"2": "frozen"}})
+    early = [*HEAD, {"type": "frozen", "seat": 2, "by": 1}, {"type": "assigned", "seat": 1, "card": "flip_three", "target": 0}]
+    assert verdict(_prepared(case), {"events": early}).blame[:2] == ("F7-074", "F7-073")
+    waiting = _transition("flip7", FLIP_THREE, ["hit", "target 1", "target 2"], {"statuses": {"2": "active"}})
+    seen = {"events": [*HEAD, {"type": "frozen", "seat": 2, "by": 1}], "statuses": {"2": "frozen"}}
+    assert verdict(_prepared(waiting), seen).blame[0] == "F7-074"
