@@ -32,9 +32,11 @@ from typing import TYPE_CHECKING, Any
 from .conformance import Difference, _event_matches
 from .errors import CardError
 from .replay import DETAILS, event_rules, rules_at
-from .situation import line_tags, pair_cards, tagged_rules
+from .score_blame import follow_moves
+from .situation import legality_rules, line_tags, pair_cards, tagged_rules
 from .spec import Edition, load_edition
 from .state import CHANCE, TERMINAL, Event, State
+from .zones import discard_rules
 
 if TYPE_CHECKING:
     from .checking import Prepared
@@ -160,28 +162,6 @@ def turn_rules(state: State, set_turn: bool = False) -> tuple[str, ...]:
     return turns if set_turn else tuple(dict.fromkeys((*first, *turns)))
 
 
-def legality_rules(state: State, seen: object) -> tuple[str, ...]:
-    """For an offer whose legal actions the engine (``seen``: its ``next``) gives otherwise:
-    when Stay is the action in dispute, the rules deciding whether Stay is legal there, most
-    specific first: the table's ``stayed#TRAIT`` entry of a trait of a card in the line
-    (The Zero's ``no_stay``), else its ``stayed`` entry; empty when Stay is not in dispute."""
-    legal = seen.get("legal") if isinstance(seen, Mapping) else None
-    if not isinstance(legal, Sequence) or isinstance(legal, str):
-        return ()
-    mine = {str(a) for a in state.legal_actions()}
-    if ("stay" in mine) == ("stay" in {str(a) for a in legal}):
-        return ()
-    edition = state.game.edition
-    table = edition.event_rules
-    seat = state.current_player
-    found: list[str] = []
-    for card in state.line(seat) if isinstance(seat, int) and seat >= 0 else ():
-        with contextlib.suppress(CardError):
-            for trait in edition.card(card).traits:
-                found.extend(table.get(f"stayed#{trait}", ()))
-    return tuple(dict.fromkeys((*found, *table.get("stayed", ()))))
-
-
 def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
     """For each state, the range of indices of the events its step added (the first state's:
     those of the set-up, a deal included)."""
@@ -292,43 +272,6 @@ def _seat_candidate(run_states: Sequence[State], events: Sequence[Mapping[str, A
     return None
 
 
-def _discard_candidate(run_states: Sequence[State], events: Sequence[Mapping[str, Any]],
-                       edition: Edition) -> tuple[str, ...]:  # fmt: skip
-    spans = _steps(run_states)
-    for k in range(len(run_states) - 1, 0, -1):
-        if len(run_states[k].discard) == len(run_states[k - 1].discard):
-            continue
-        start, end = spans[k]
-        mapped = [i for i in range(start, end) if f"{events[i].get('type')}@discard" in edition.event_rules]
-        if mapped:
-            return rules_of(events[mapped[-1]], edition, "discard")
-        if end > start:
-            return rules_of(events[end - 1], edition)
-    return ()
-
-
-def _moved(cards: list[str], ev: Mapping[str, Any], seat: int) -> None:
-    """Apply to ``seat``'s ``cards`` what ``ev`` moved between lines (a Swap, a Steal, a
-    Discard, an Unlucky 7 wipe)."""
-    kind = ev.get("type")
-    if kind == "swapped":
-        for mine, gone, got in (("first", "first_card", "second_card"), ("second", "second_card", "first_card")):
-            if ev.get(mine) == seat and str(ev.get(gone)) in cards:
-                cards.remove(str(ev.get(gone)))
-                cards.append(str(ev.get(got)))
-    elif kind == "stolen":
-        if ev.get("target") == seat and str(ev.get("card")) in cards:
-            cards.remove(str(ev.get("card")))
-        if ev.get("seat") == seat:
-            cards.append(str(ev.get("card")))
-    elif kind == "card_discarded" and ev.get("seat") == seat and str(ev.get("card")) in cards:
-        cards.remove(str(ev.get("card")))
-    elif kind == "line_wiped" and ev.get("seat") == seat:
-        for card in ev.get("cards") or ():
-            if str(card) in cards:
-                cards.remove(str(card))
-
-
 def score_details(
     edition: Edition, before: State | None, events: Sequence[Mapping[str, Any]], index: int, seat: int, totals_only: bool,
     engine_score: object = None,
@@ -352,7 +295,7 @@ def score_details(
             cards.append(str(ev.get("card")))
         if ev.get("seat") == seat and ev.get("type") == "busted":
             busted = True
-        _moved(cards, ev, seat)
+        follow_moves(cards, ev, seat)
     game = before.game if before is not None else None
     made = scored.get("flip7") == seat
     details = line_details(edition, game, cards, busted, made, scored.get("flip7") is not None)
@@ -488,6 +431,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
     keep = None if types is None else set(types)
     shown = [i for i, e in enumerate(events) if keep is None or e.get("type") in keep]
     candidates: list[tuple[int, int, tuple[str, ...]]] = []  # (time, order, rules)
+    first_event: int | None = None  # where the engine's events first differ from the reference's
 
     def add(time: int, rules: Sequence[str]) -> None:
         if rules:
@@ -524,6 +468,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         for n, i in enumerate(shown):
             if n >= len(theirs) or not _event_matches(events[i], theirs[n]):
                 event_candidate(i, theirs[n] if n < len(theirs) else None)
+                first_event = i
                 break
         else:
             if len(theirs) > len(shown):
@@ -540,6 +485,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                         extra = (*instead_of, *extra)
                 specific = situation_rules(edition, more, _line_at(states, events, len(events), more.get("seat")), True)
                 add(len(events), Ordered(dict.fromkeys((*specific, *extra))) if specific else extra)
+                first_event = len(events)
     for d in diffs:
         if d.key == "events_include" and isinstance(d.other, Mapping):
             want = d.other
@@ -582,9 +528,13 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                     found = (*legality_rules(final, (observed or {}).get("next")), *found)
             add(len(events), found or (rules_of(events[-1], edition) if events else ()))
         elif d.key in ("draw", "discard_count") and states:
-            add(_END, _discard_candidate(states, events, edition))
+            add(_END, discard_rules(states, events, edition, (observed or {}).get("discard_count")))
     if not candidates:
         return tuple(case["rules"])
+    if first_event is not None:
+        # the engine's events agree with the reference's before ``first_event``: an observation
+        # the reference last changed earlier differs because of what the engine did from there
+        candidates = [(max(t, first_event), o, r) for t, o, r in candidates]
     return play_first(min(candidates)[2], edition)
 
 

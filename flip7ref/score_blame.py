@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -82,3 +82,25 @@ def misplayed_step(game: Any, cards: Sequence[str], made: bool, score: object) -
             if other is not None and score_line(other, codes, flip7=made).score == score:
                 return step
     return None
+
+
+def follow_moves(cards: list[str], ev: Mapping[str, Any], seat: int) -> None:
+    """Apply to ``seat``'s ``cards`` (card ids, changed in place) what the event ``ev`` (a
+    protocol dict) moved between lines: a Swap, a Steal, a Discard, an Unlucky 7 wipe."""
+    kind = ev.get("type")
+    if kind == "swapped":
+        for mine, gone, got in (("first", "first_card", "second_card"), ("second", "second_card", "first_card")):
+            if ev.get(mine) == seat and str(ev.get(gone)) in cards:
+                cards.remove(str(ev.get(gone)))
+                cards.append(str(ev.get(got)))
+    elif kind == "stolen":
+        if ev.get("target") == seat and str(ev.get("card")) in cards:
+            cards.remove(str(ev.get("card")))
+        if ev.get("seat") == seat:
+            cards.append(str(ev.get("card")))
+    elif kind == "card_discarded" and ev.get("seat") == seat and str(ev.get("card")) in cards:
+        cards.remove(str(ev.get("card")))
+    elif kind == "line_wiped" and ev.get("seat") == seat:
+        for card in ev.get("cards") or ():
+            if str(card) in cards:
+                cards.remove(str(card))
