@@ -146,3 +146,39 @@ def test_a_set_aside_card_acting_before_the_last_assignment_is_blamed_on_the_ord
     waiting = _transition("flip7", FLIP_THREE, ["hit", "target 1", "target 2"], {"statuses": {"2": "active"}})
     seen = {"events": [*HEAD, {"type": "frozen", "seat": 2, "by": 1}], "statuses": {"2": "frozen"}}
     assert verdict(_prepared(waiting), seen).blame[0] == "F7-074"
+
+
+# --------------------------------------------------------------------------- where the events part
+
+
+@pytest.mark.rules("V-082")
+def test_an_engine_going_past_a_choice_is_blamed_on_the_choice_not_on_later_lines() -> None:
+    """Brutal Mode: seat 0 makes a Flip 7 and the reference waits for the +15 / -15 choice.
+    An engine that scores the round and deals the next agrees on every event up to there;
+    its lines differ only because it went on, so the blame is the choice (V-082), not the
+    Flip 7's rules that last changed seat 0's line."""
+    setup = {"players": 3, "dealer": 2, "lines": {"0": ["1", "2", "3", "4", "5", "6"], "1": ["10"], "2": ["11"]},
+             "draw": ["7", "8", "2", "3"]}  # fmt: skip
+    case = _transition("vengeance", setup, ["hit"], {"lines": {"0": ["1", "2", "3", "4", "5", "6", "7"]}}, {"brutal": "true"})
+    seen = {"events": [{"type": "dealt", "seat": 0, "card": "7", "via": "hit"}, {"type": "flip7", "seat": 0},
+                       {"type": "round_scored", "round": 1, "scores": [43, 10, 11], "totals": [43, 10, 11], "flip7": 0}],
+            "lines": {"0": ["3"]}}  # fmt: skip
+    result = verdict(_prepared(case), seen)
+    assert result.status == "fail" and result.blame[0] == "V-082"
+
+
+@pytest.mark.rules("F7-041", "F7-111")
+def test_a_discard_pile_of_another_size_is_blamed_on_the_journey_of_the_cards_in_question() -> None:
+    """Seat 1 busts on a 2 inside a Flip Three; the reference discards the set-aside Freeze
+    and the Flip Three card (2) and keeps the busted line in front of seat 1 until the round
+    ends.  An engine with 3 cards there also discarded the kept ones: F7-041 (a busted
+    line stays).  A Flip 7 ending a round inside a Flip Three: the reference discards the
+    round's 9 cards and the Flip Three card; an engine with 1 lost the round's cards: F7-111."""
+    lines = {"0": ["1"], "1": ["2"], "2": ["3"]}
+    setup = {"players": 3, "dealer": 2, "lines": lines, "draw": ["flip_three", "freeze", "2", "9"]}
+    bust = _transition("flip7", setup, ["hit", "target 1"], {"discard_count": 2})
+    assert verdict(_prepared(bust), {"discard_count": 3}).blame[0] == "F7-041"
+    lines = {"0": ["1"], "1": ["0", "2", "3", "4", "5", "6"], "2": ["3"]}
+    setup = {"players": 3, "dealer": 2, "lines": lines, "draw": ["flip_three", "7", "8", "9", "10"]}
+    seven = _transition("flip7", setup, ["hit", "target 1"], {"discard_count": 10})
+    assert verdict(_prepared(seven), {"discard_count": 1}).blame[0] == "F7-111"
