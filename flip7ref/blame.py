@@ -162,6 +162,19 @@ def turn_rules(state: State, set_turn: bool = False) -> tuple[str, ...]:
     return turns if set_turn else tuple(dict.fromkeys((*first, *turns)))
 
 
+def _in_deal(events: Sequence[Mapping[str, Any]]) -> bool | None:
+    """Whether the last round's deal is under way or just done: True when its events (from
+    the last ``round_started``, or the set-up's deal) hold no Hit, Stay or Freeze yet, False
+    when they do, None when there are no events."""
+    for ev in reversed(events):
+        kind = ev.get("type")
+        if kind in ("stayed", "frozen") or (kind == "dealt" and ev.get("via") == "hit"):
+            return False
+        if kind == "round_started" or (kind == "dealt" and ev.get("via") == "deal"):
+            return True
+    return None if not events else False
+
+
 def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
     """For each state, the range of indices of the events its step added (the first state's:
     those of the set-up, a deal included)."""
@@ -439,7 +452,11 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
 
     def event_candidate(i: int, other: object) -> None:
         ref = events[i]
-        if ref.get("type") == "round_scored":
+        ended = ref.get("type") == "round_scored" and (not isinstance(other, Mapping) or other.get("type") != "round_scored")
+        if ended and f"round_scored<{(_cause(states, events, i) or {}).get('type')}" in edition.event_rules:
+            # the engine did not end the round where the reference did: what ended it, the event before
+            add(i, rules_of(ref, edition, cause=_cause(states, events, i)))
+        elif ref.get("type") == "round_scored":
             same_scores = isinstance(other, Mapping) and other.get("scores") == ref.get("scores")
             have = other.get("scores") if isinstance(other, Mapping) else None
             add(i, _score_rules(states, events, i, ref.get("scores"), have, edition, same_scores))
@@ -520,12 +537,20 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             marked = [i for i in range(start, len(events)) if _maps_field(events[i], edition, "next")]
             if d.index == "player" and marked:
                 found = rules_of(events[marked[-1]], edition, "next")
+            elif d.index == "player" and _in_deal(events) is False and _next_rules(states, events, len(events), edition):
+                found = _next_rules(states, events, len(events), edition)  # decided in the step before
             elif final.current_player not in (CHANCE, TERMINAL):
                 turns = turn_rules(final, "turn" in (case.get("setup") or {}))
                 node = decision_rules(final)
                 found = (*turns, *node) if d.index == "player" and final.pending()[0] == "offer" else node
                 if d.index == "legal" and final.pending()[0] == "offer":
                     found = (*legality_rules(final, (observed or {}).get("next")), *found)
+            theirs_next = (observed or {}).get("next")
+            actor = theirs_next.get("player") if isinstance(theirs_next, Mapping) else None
+            if d.index == "player" and isinstance(actor, int) and 0 <= actor < final.num_players \
+                    and final.status(actor).value != "active":  # fmt: skip
+                out = _seat_candidate(states, events, "statuses", actor, edition)  # what took that seat out
+                found = (*(out[1] if out else ()), *found)
             add(len(events), found or (rules_of(events[-1], edition) if events else ()))
         elif d.key in ("draw", "discard_count") and states:
             add(_END, discard_rules(states, events, edition, (observed or {}).get("discard_count")))
