@@ -182,3 +182,47 @@ def test_a_discard_pile_of_another_size_is_blamed_on_the_journey_of_the_cards_in
     setup = {"players": 3, "dealer": 2, "lines": lines, "draw": ["flip_three", "7", "8", "9", "10"]}
     seven = _transition("flip7", setup, ["hit", "target 1"], {"discard_count": 10})
     assert verdict(_prepared(seven), {"discard_count": 1}).blame[0] == "F7-111"
+
+
+# --------------------------------------------------------------------------- who is out, who is next
+
+
+@pytest.mark.rules("F7-060")
+def test_a_round_the_engine_does_not_end_after_a_freeze_is_blamed_on_the_freeze() -> None:
+    """Seats 1 and 2 stayed; seat 0 freezes themselves, so nobody is left and the round is
+    scored.  An engine reporting the Freeze but not the round's end kept the frozen player
+    in: F7-060 (``round_scored<frozen``), not the scoring rules."""
+    setup = {"players": 3, "dealer": 2, "lines": {"0": ["10"], "1": ["2"], "2": ["3"]},
+             "statuses": {"1": "stayed", "2": "stayed"}, "draw": ["freeze", "4", "5", "6"]}  # fmt: skip
+    case = _transition("flip7", setup, ["hit", "target 0"], {"round_scores": [10, 2, 3]})
+    head = [{"type": "dealt", "seat": 0, "card": "freeze", "via": "hit"},
+            {"type": "target_chosen", "seat": 0, "card": "freeze", "target": 0},
+            {"type": "frozen", "seat": 0, "by": 0}]  # fmt: skip
+    result = verdict(_prepared(case), {"events": head, "round_scores": []})
+    assert result.status == "fail" and result.blame[:2] == ("F7-060", "F7-110")
+
+
+@pytest.mark.rules("F7-060")
+def test_an_engine_offering_a_frozen_seat_is_blamed_on_the_freeze() -> None:
+    """Seat 0 freezes seat 1: the reference offers seat 2 next.  An engine offering seat 1
+    is blamed on what took seat 1 out, the Freeze (F7-060), before the turn rules."""
+    setup = {"players": 3, "dealer": 2, "lines": {"0": ["10"], "1": ["2"], "2": ["3"]}, "draw": ["freeze", "4", "5", "6"]}
+    case = _transition("flip7", setup, ["hit", "target 1"], {"next": {"player": 2}})
+    prepared = _prepared(case)
+    assert prepared.run.observed["next"]["player"] == 2
+    assert verdict(prepared, {"next": {"player": 1}}).blame[0] == "F7-060"
+
+
+@pytest.mark.rules("F7-079")
+def test_a_next_player_decided_before_the_last_step_is_blamed_on_that_event() -> None:
+    """Seat 0 gives a Flip Three to seat 1, which sets a Freeze aside, and the Freeze is
+    then assigned to seat 2 (reading set_aside_assigner giver).  The Flip Three ended one
+    step before the assignment; play resumes on the drawer's left, seat 1.  An engine
+    offering seat 0 is blamed on F7-079 (``forced_draw_ended@next``), not the offer order."""
+    setup = {"players": 3, "dealer": 2, "lines": {"0": ["5"], "1": ["6"], "2": ["7"]},
+             "draw": ["flip_three", "freeze", "3", "4", "9"]}  # fmt: skip
+    case = _transition("flip7", setup, ["hit", "target 1", "target 2"], {"next": {"player": 1}},
+                       {"set_aside_assigner": "giver"})  # fmt: skip
+    prepared = _prepared(case)
+    assert prepared.run.observed["next"]["player"] == 1
+    assert verdict(prepared, {"next": {"player": 0}}).blame[0] == "F7-079"
