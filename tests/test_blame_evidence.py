@@ -226,3 +226,18 @@ def test_a_next_player_decided_before_the_last_step_is_blamed_on_that_event() ->
     prepared = _prepared(case)
     assert prepared.run.observed["next"]["player"] == 1
     assert verdict(prepared, {"next": {"player": 0}}).blame[0] == "F7-079"
+
+
+@pytest.mark.rules("F7-081")
+def test_a_perft_deal_order_the_engine_refuses_is_probed_like_an_ordinary_case() -> None:
+    """A mutant drawing a replacement card after a Second Chance saves a Hit refuses a later
+    action of some deal order of perft case F7-C5007; the deal order is probed, cut before
+    that action, as an ordinary case is, and blamed on F7-081 (the turn ends), not on the
+    offer rules of the refused action."""
+    from flip7ref.conformance import load_cases
+    from tests.engines.mutant_runs import run_mutant
+
+    case = next(c for c in load_cases() if c["id"] == "F7-C5007")
+    (result,) = run_mutant("chance-draws-again", [case])
+    assert result.status == "error" and "deal order" in result.message
+    assert result.blame[0] == "F7-081"
