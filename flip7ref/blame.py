@@ -316,7 +316,7 @@ def score_details(
 
 
 def _skipped_first(details: list[str], game: Any, cards: Sequence[str], made: bool, score: object) -> list[str]:
-    """``details`` with the scoring step whose absence gives the engine's ``score`` first."""
+    """``details`` with the scoring step whose absence or late place gives the engine's ``score`` first."""
     from .score_blame import misplayed_step
 
     step = misplayed_step(game, cards, made, score) if score is not None else None
@@ -463,7 +463,8 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         else:
             plain = rules_of(ref, edition, cause=_cause(states, events, i))
             instead = str(other.get("type")) if isinstance(other, Mapping) else "nothing"
-            found = edition.event_rules.get(f"{ref.get('type')}|{instead}")
+            keys = [*(f"{ref.get('type')}/{d}|{instead}" for d in _details(ref, edition)), f"{ref.get('type')}|{instead}"]
+            found = next((edition.event_rules[k] for k in keys if k in edition.event_rules), None)
             if found:  # what the engine did in the reference's event's place decides between its rules
                 plain = tuple(found)
             if isinstance(other, Mapping) and ref.get("type") == other.get("type") == "dealt" \

@@ -3,7 +3,8 @@
 A score is one number, and many faults give the same wrong number; but the reference knows
 its own pipeline (the edition table's ``scoring`` list, `flip7ref.scoring.score_line`).  When
 a seat's score differs, the line is scored again with each step of that pipeline left out in
-turn, then with each step moved one place later: a step whose absence (or late place)
+turn (but the sum of the numbers, the base of every score), then with each step moved one
+place later: a step whose absence (or late place)
 reproduces the engine's score is the step the engine got wrong, and its rules
 (``round_scored/STEP`` in the table's ``events`` section) are blamed first.  The pipeline
 run is the reference's own, on a copy of the edition whose ``scoring`` list is changed so;
@@ -78,6 +79,8 @@ def misplayed_step(game: Any, cards: Sequence[str], made: bool, score: object) -
         return None
     for later in (False, True):
         for step in game.scoring:
+            if step == "sum_numbers" and not later:  # the base of every score: without it nearly all is 0
+                continue
             other = _changed(game, step, later)
             if other is not None and score_line(other, codes, flip7=made).score == score:
                 return step

@@ -241,3 +241,27 @@ def test_a_perft_deal_order_the_engine_refuses_is_probed_like_an_ordinary_case()
     (result,) = run_mutant("chance-draws-again", [case])
     assert result.status == "error" and "deal order" in result.message
     assert result.blame[0] == "F7-081"
+
+
+@pytest.mark.rules("F7-076")
+def test_a_second_chance_set_aside_inside_a_flip_three_is_blamed_on_its_rule() -> None:
+    """Seat 1, holding a Second Chance, flips another inside a Flip Three: the reference has
+    it given on at once (to seat 2).  An engine setting it aside instead is blamed on F7-076
+    (``target_chosen/second_chance|set_aside``), not on the giving rule F7-082."""
+    setup = {"players": 3, "dealer": 2, "lines": {"0": ["1"], "1": ["2"], "2": ["3"]}, "kept": {"1": ["second_chance"]},
+             "draw": ["flip_three", "second_chance", "5", "6", "7"]}  # fmt: skip
+    case = _transition("flip7", setup, ["hit", "target 1", "target 2"], {"kept": {"2": ["second_chance"]}})
+    head = [{"type": "dealt", "seat": 0, "card": "flip_three", "via": "hit"},
+            {"type": "target_chosen", "seat": 0, "card": "flip_three", "target": 1},
+            {"type": "forced_draw_started", "seat": 1, "card": "flip_three", "by": 0, "count": 3},
+            {"type": "dealt", "seat": 1, "card": "second_chance", "via": "flip_three"},
+            {"type": "set_aside", "seat": 1, "card": "second_chance"}]  # fmt: skip
+    assert verdict(_prepared(case), {"events": head}).blame[:2] == ("F7-076", "F7-082")
+
+
+@pytest.mark.rules("F7-051")
+def test_a_score_of_0_beside_another_seats_flip7_stays_on_the_flip7_rule() -> None:
+    """Leaving out the sum of the numbers would give 0 for nearly any line, so it is no
+    counterfactual: a seat scoring 0 where another seat's Flip 7 ended the round is still
+    blamed on F7-051 (the others score their lines)."""
+    assert misplayed_step(Game("flip7", 3), ["3"], False, 0) is None
