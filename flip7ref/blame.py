@@ -87,6 +87,11 @@ def rules_of(
         return tuple(table.get(str(kind), ()))
 
 
+def _rules_for(data: Mapping[str, Any], edition: Edition, field: str) -> tuple[str, ...]:
+    """`rules_of` for ``field`` (none when empty), for `flip7ref.zones`."""
+    return rules_of(data, edition, field or None)
+
+
 def _maps_field(data: Mapping[str, Any], edition: Edition, field: str) -> bool:
     """Whether the table says what this event does to ``field`` (a ``TYPE@FIELD`` or
     ``TYPE/DETAIL@FIELD`` entry)."""
@@ -554,7 +559,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                 found = (*(out[1] if out else ()), *found)
             add(len(events), found or (rules_of(events[-1], edition) if events else ()))
         elif d.key in ("draw", "discard_count") and states:
-            add(_END, discard_rules(states, events, edition, (observed or {}).get("discard_count")))
+            add(_END, discard_rules(states, _steps(states), events, edition, _rules_for, (observed or {}).get("discard_count")))
     if not candidates:
         return tuple(case["rules"])
     if first_event is not None:

@@ -22,11 +22,14 @@ card (the round's end), else the step's last such event or its last event:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .spec import Edition
 from .state import State
+
+RulesOf = Callable[[Mapping[str, Any], Edition, str], tuple[str, ...]]
+"""`flip7ref.blame.rules_of` (an event's rules for a field), passed in: blame imports this module."""
 
 
 def _names(ev: Mapping[str, Any]) -> list[str]:
@@ -43,20 +46,19 @@ def _discards(ev: Mapping[str, Any], edition: Edition) -> bool:
     return kind in ("discarded", "line_wiped", "card_discarded") or f"{kind}@discard" in edition.event_rules
 
 
-def journeys(states: Sequence[State], events: Sequence[Mapping[str, Any]],
-             edition: Edition) -> list[tuple[int, str | None, tuple[str, ...]]]:  # fmt: skip
+def journeys(states: Sequence[State], spans: Sequence[tuple[int, int]], events: Sequence[Mapping[str, Any]],
+             edition: Edition, rules_of: RulesOf) -> list[tuple[int, str | None, tuple[str, ...]]]:  # fmt: skip
     """Each card the reference's steps added to the discard pile, in order: ``(event index,
     card id, rules)``, the rules those of the event that moved it (module docstring); the
     card id None when that event does not name it.
 
     Args:
         states: the reference's states, one per step (`flip7ref.explore.CaseRun.states`).
+        spans: for each state, the range of indices of the events its step added.
         events: the reference's events as protocol dicts.
         edition: the edition table.
+        rules_of: `flip7ref.blame.rules_of`.
     """
-    from .blame import _steps, rules_of
-
-    spans = _steps(states)
     out: list[tuple[int, str | None, tuple[str, ...]]] = []
     for k in range(1, len(states)):
         ids = states[k].game.card_ids
@@ -77,14 +79,13 @@ def journeys(states: Sequence[State], events: Sequence[Mapping[str, Any]],
     return out
 
 
-def discard_rules(states: Sequence[State], events: Sequence[Mapping[str, Any]], edition: Edition,
-                  seen: object = None) -> tuple[str, ...]:  # fmt: skip
+def discard_rules(states: Sequence[State], spans: Sequence[tuple[int, int]], events: Sequence[Mapping[str, Any]],
+                  edition: Edition, rules_of: RulesOf, seen: object = None) -> tuple[str, ...]:  # fmt: skip
     """The rules behind a discard pile (``discard_count`` or ``draw`` in dispute) of another
     size than the reference's (module docstring); ``seen``: the engine's ``discard_count``
-    (None or not a number: the last step that moved cards there).  Empty when no step did."""
-    from .blame import _steps, rules_of
-
-    moved = journeys(states, events, edition)
+    (None or not a number: the last step that moved cards there); ``spans`` and ``rules_of``
+    as for `journeys`.  Empty when no step did."""
+    moved = journeys(states, spans, events, edition, rules_of)
     have = len(states[-1].discard) if states else 0
     if isinstance(seen, int) and not isinstance(seen, bool) and seen != have:
         if seen < have:
@@ -94,23 +95,19 @@ def discard_rules(states: Sequence[State], events: Sequence[Mapping[str, Any]], 
                 i = next(iter(fits))[0]
                 return next(rules for j, _, rules in moved if j == i)
         else:
-            spans = _steps(states)
             landed = {i for i, _, _ in moved}
             kept = [i for start, end in spans[1:] for i in range(start, end)
                     if f"{events[i].get('type')}@discard" in edition.event_rules and i not in landed]  # fmt: skip
             if kept:
                 return rules_of(events[kept[-1]], edition, "discard")
-    return _last_step(states, events, edition, {i for i, card, _ in moved if card is not None})
+    return _last_step(states, spans, events, edition, rules_of, {i for i, card, _ in moved if card is not None})
 
 
-def _last_step(states: Sequence[State], events: Sequence[Mapping[str, Any]], edition: Edition,
-               naming: set[int]) -> tuple[str, ...]:  # fmt: skip
+def _last_step(states: Sequence[State], spans: Sequence[tuple[int, int]], events: Sequence[Mapping[str, Any]],
+               edition: Edition, rules_of: RulesOf, naming: set[int]) -> tuple[str, ...]:  # fmt: skip
     """The rules of the last step that moved cards to the discard pile: its last event the
     table maps for the discard pile (not one that kept the cards it names in play: not in
     ``naming``, the events naming a card they moved, while some are), else its last event."""
-    from .blame import _steps, rules_of
-
-    spans = _steps(states)
     for k in range(len(states) - 1, 0, -1):
         if len(states[k].discard) == len(states[k - 1].discard):
             continue
@@ -121,5 +118,5 @@ def _last_step(states: Sequence[State], events: Sequence[Mapping[str, Any]], edi
         if mapped:
             return rules_of(events[mapped[-1]], edition, "discard")
         if end > start:
-            return rules_of(events[end - 1], edition)
+            return rules_of(events[end - 1], edition, "")
     return ()
