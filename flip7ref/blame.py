@@ -32,9 +32,11 @@ from typing import TYPE_CHECKING, Any
 from .conformance import Difference, _event_matches
 from .errors import CardError
 from .replay import DETAILS, event_rules, rules_at
-from .situation import line_tags, pair_cards, tagged_rules
+from .score_blame import follow_moves
+from .situation import legality_rules, line_tags, pair_cards, tagged_rules
 from .spec import Edition, load_edition
 from .state import CHANCE, TERMINAL, Event, State
+from .zones import discard_rules
 
 if TYPE_CHECKING:
     from .checking import Prepared
@@ -83,6 +85,11 @@ def rules_of(
         return event_rules(Event.from_dict(data), edition)
     except (KeyError, TypeError, ValueError):
         return tuple(table.get(str(kind), ()))
+
+
+def _rules_for(data: Mapping[str, Any], edition: Edition, field: str) -> tuple[str, ...]:
+    """`rules_of` for ``field`` (none when empty), for `flip7ref.zones`."""
+    return rules_of(data, edition, field or None)
 
 
 def _maps_field(data: Mapping[str, Any], edition: Edition, field: str) -> bool:
@@ -158,6 +165,19 @@ def turn_rules(state: State, set_turn: bool = False) -> tuple[str, ...]:
         if ev.type in ("stayed", "frozen") or (ev.type == "dealt" and ev.get("via") != "deal"):
             return turns
     return turns if set_turn else tuple(dict.fromkeys((*first, *turns)))
+
+
+def _in_deal(events: Sequence[Mapping[str, Any]]) -> bool | None:
+    """Whether the last round's deal is under way or just done: True when its events (from
+    the last ``round_started``, or the set-up's deal) hold no Hit, Stay or Freeze yet, False
+    when they do, None when there are no events."""
+    for ev in reversed(events):
+        kind = ev.get("type")
+        if kind in ("stayed", "frozen") or (kind == "dealt" and ev.get("via") == "hit"):
+            return False
+        if kind == "round_started" or (kind == "dealt" and ev.get("via") == "deal"):
+            return True
+    return None if not events else False
 
 
 def _steps(states: Sequence[State]) -> list[tuple[int, int]]:
@@ -270,29 +290,18 @@ def _seat_candidate(run_states: Sequence[State], events: Sequence[Mapping[str, A
     return None
 
 
-def _discard_candidate(run_states: Sequence[State], events: Sequence[Mapping[str, Any]],
-                       edition: Edition) -> tuple[str, ...]:  # fmt: skip
-    spans = _steps(run_states)
-    for k in range(len(run_states) - 1, 0, -1):
-        if len(run_states[k].discard) == len(run_states[k - 1].discard):
-            continue
-        start, end = spans[k]
-        mapped = [i for i in range(start, end) if f"{events[i].get('type')}@discard" in edition.event_rules]
-        if mapped:
-            return rules_of(events[mapped[-1]], edition, "discard")
-        if end > start:
-            return rules_of(events[end - 1], edition)
-    return ()
-
-
 def score_details(
-    edition: Edition, before: State | None, events: Sequence[Mapping[str, Any]], index: int, seat: int, totals_only: bool
-) -> list[str]:
+    edition: Edition, before: State | None, events: Sequence[Mapping[str, Any]], index: int, seat: int, totals_only: bool,
+    engine_score: object = None,
+) -> list[str]:  # fmt: skip
     """What decides ``seat``'s score in the round scored by event ``index``, most specific
     first, as ``round_scored/DETAIL`` keys of the table: ``totals`` (only the running total
     differs), ``busted``, ``flip7_other`` (another seat's Flip 7 ended the round),
     ``zero_unless_flip7``, ``multiply``, ``floor_zero``, ``add_modifiers``, ``flip7_bonus``,
-    ``sum_numbers``.  ``before``: the state before the step that scored the round."""
+    ``sum_numbers``.  ``before``: the state before the step that scored the round (the cards
+    that step dealt, swapped, stole or discarded are followed); ``engine_score``: the
+    engine's score for the seat, when known: a step of the pipeline whose absence or late place gives it
+    (`flip7ref.score_blame.misplayed_step`) goes first."""
     if totals_only:
         return ["totals"]
     scored = events[index]
@@ -304,8 +313,21 @@ def score_details(
             cards.append(str(ev.get("card")))
         if ev.get("seat") == seat and ev.get("type") == "busted":
             busted = True
+        follow_moves(cards, ev, seat)
     game = before.game if before is not None else None
-    return line_details(edition, game, cards, busted, scored.get("flip7") == seat, scored.get("flip7") is not None)
+    made = scored.get("flip7") == seat
+    details = line_details(edition, game, cards, busted, made, scored.get("flip7") is not None)
+    return _skipped_first(details, game, cards, made, engine_score) if not busted else details
+
+
+def _skipped_first(details: list[str], game: Any, cards: Sequence[str], made: bool, score: object) -> list[str]:
+    """``details`` with the scoring step whose absence or late place gives the engine's ``score`` first."""
+    from .score_blame import misplayed_step
+
+    step = misplayed_step(game, cards, made, score) if score is not None else None
+    if step is None:
+        return details
+    return [step, *(d for d in details if d != step)]
 
 
 def line_details(edition: Edition, game: Any, cards: Sequence[str], busted: bool, made: bool, flip7_round: bool) -> list[str]:
@@ -373,7 +395,7 @@ def _scoring_case(prepared: Prepared, diffs: Sequence[Difference], edition: Edit
         found.extend(edition.event_rules.get("flip7", ()))
     else:
         game = Game(edition, 1, dict(prepared.options))
-        details = line_details(edition, game, cards, False, made, made)
+        details = _skipped_first(line_details(edition, game, cards, False, made, made), game, cards, made, theirs)
         for detail in details:
             found.extend(edition.event_rules.get(_score_key(detail), ()))
         if any("#" in d for d in details):
@@ -391,7 +413,8 @@ def _score_rules(run_states: Sequence[State], events: Sequence[Mapping[str, Any]
     if isinstance(have, Sequence) and want is not None:
         seat = next((s for s in seats if s >= len(have) or have[s] != want[s]), 0)
     found: list[str] = []
-    details = score_details(edition, before, events, index, seat, totals)
+    engine_score = have[seat] if isinstance(have, Sequence) and seat < len(have) else None
+    details = score_details(edition, before, events, index, seat, totals, engine_score)
     for detail in details:
         found.extend(edition.event_rules.get(_score_key(detail), ()))
     if found and any("#" in d for d in details):
@@ -426,6 +449,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
     keep = None if types is None else set(types)
     shown = [i for i, e in enumerate(events) if keep is None or e.get("type") in keep]
     candidates: list[tuple[int, int, tuple[str, ...]]] = []  # (time, order, rules)
+    first_event: int | None = None  # where the engine's events first differ from the reference's
 
     def add(time: int, rules: Sequence[str]) -> None:
         if rules:
@@ -433,14 +457,19 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
 
     def event_candidate(i: int, other: object) -> None:
         ref = events[i]
-        if ref.get("type") == "round_scored":
+        ended = ref.get("type") == "round_scored" and (not isinstance(other, Mapping) or other.get("type") != "round_scored")
+        if ended and f"round_scored<{(_cause(states, events, i) or {}).get('type')}" in edition.event_rules:
+            # the engine did not end the round where the reference did: what ended it, the event before
+            add(i, rules_of(ref, edition, cause=_cause(states, events, i)))
+        elif ref.get("type") == "round_scored":
             same_scores = isinstance(other, Mapping) and other.get("scores") == ref.get("scores")
             have = other.get("scores") if isinstance(other, Mapping) else None
             add(i, _score_rules(states, events, i, ref.get("scores"), have, edition, same_scores))
         else:
             plain = rules_of(ref, edition, cause=_cause(states, events, i))
             instead = str(other.get("type")) if isinstance(other, Mapping) else "nothing"
-            found = edition.event_rules.get(f"{ref.get('type')}|{instead}")
+            keys = [*(f"{ref.get('type')}/{d}|{instead}" for d in _details(ref, edition)), f"{ref.get('type')}|{instead}"]
+            found = next((edition.event_rules[k] for k in keys if k in edition.event_rules), None)
             if found:  # what the engine did in the reference's event's place decides between its rules
                 plain = tuple(found)
             if isinstance(other, Mapping) and ref.get("type") == other.get("type") == "dealt" \
@@ -462,6 +491,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         for n, i in enumerate(shown):
             if n >= len(theirs) or not _event_matches(events[i], theirs[n]):
                 event_candidate(i, theirs[n] if n < len(theirs) else None)
+                first_event = i
                 break
         else:
             if len(theirs) > len(shown):
@@ -469,11 +499,16 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                 marked = [i for i in range(tail, len(events)) if _maps_field(events[i], edition, "next")]
                 extra = rules_of(events[marked[-1]], edition, "next") if marked else rules_of(theirs[len(shown)], edition)
                 final = states[-1] if states else None
+                more = theirs[len(shown)]
                 if final is not None and final.current_player not in (CHANCE, TERMINAL) and final.pending()[0] != "offer":
                     extra = (*decision_rules(final), *extra)  # the reference waits for a choice the engine made or skipped
-                more = theirs[len(shown)]
+                    waited = DECISION_EVENTS.get(final.pending()[0])
+                    instead_of = edition.event_rules.get(f"{waited}|{more.get('type')}") if waited else None
+                    if instead_of:  # what the engine did where the reference waits for that choice
+                        extra = (*instead_of, *extra)
                 specific = situation_rules(edition, more, _line_at(states, events, len(events), more.get("seat")), True)
                 add(len(events), Ordered(dict.fromkeys((*specific, *extra))) if specific else extra)
+                first_event = len(events)
     for d in diffs:
         if d.key == "events_include" and isinstance(d.other, Mapping):
             want = d.other
@@ -508,15 +543,29 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             marked = [i for i in range(start, len(events)) if _maps_field(events[i], edition, "next")]
             if d.index == "player" and marked:
                 found = rules_of(events[marked[-1]], edition, "next")
+            elif d.index == "player" and _in_deal(events) is False and _next_rules(states, events, len(events), edition):
+                found = _next_rules(states, events, len(events), edition)  # decided in the step before
             elif final.current_player not in (CHANCE, TERMINAL):
                 turns = turn_rules(final, "turn" in (case.get("setup") or {}))
                 node = decision_rules(final)
                 found = (*turns, *node) if d.index == "player" and final.pending()[0] == "offer" else node
+                if d.index == "legal" and final.pending()[0] == "offer":
+                    found = (*legality_rules(final, (observed or {}).get("next")), *found)
+            theirs_next = (observed or {}).get("next")
+            actor = theirs_next.get("player") if isinstance(theirs_next, Mapping) else None
+            if d.index == "player" and isinstance(actor, int) and 0 <= actor < final.num_players \
+                    and final.status(actor).value != "active":  # fmt: skip
+                out = _seat_candidate(states, events, "statuses", actor, edition)  # what took that seat out
+                found = (*(out[1] if out else ()), *found)
             add(len(events), found or (rules_of(events[-1], edition) if events else ()))
         elif d.key in ("draw", "discard_count") and states:
-            add(_END, _discard_candidate(states, events, edition))
+            add(_END, discard_rules(states, _steps(states), events, edition, _rules_for, (observed or {}).get("discard_count")))
     if not candidates:
         return tuple(case["rules"])
+    if first_event is not None:
+        # the engine's events agree with the reference's before ``first_event``: an observation
+        # the reference last changed earlier differs because of what the engine did from there
+        candidates = [(max(t, first_event), o, r) for t, o, r in candidates]
     return play_first(min(candidates)[2], edition)
 
 

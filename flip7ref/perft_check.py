@@ -16,6 +16,7 @@ from .checking import Prepared, engine_options, failed, prepare, reading_note, v
 from .conformance import Case, CaseResult, errored
 from .errors import Flip7RefError
 from .perft import Leaf, aggregate, compare_perft, leaf_case, leaves, round_scores
+from .probe import PROBE_SEQ, probe_failure
 
 
 class Skipped(str):
@@ -54,7 +55,10 @@ def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any]
         if isinstance(answer, Skipped):
             return errored(case, "skip", f"deal order {index + 1}: {answer}")
         if isinstance(answer, str):
-            return attrs.evolve(failed(prepared, f"deal order {index + 1}: {answer}"), case_id=case["id"])
+            message = f"deal order {index + 1}: {answer}"
+            if answer.startswith("engine errored:"):  # probed as an ordinary case: where did it part?
+                return attrs.evolve(probe_failure(prepared, impl, message, _prober(send)), case_id=case["id"])
+            return attrs.evolve(failed(prepared, message), case_id=case["id"])
         observed.append((leaf, round_scores(answer, own["setup"].get("round", 1))))
         if first_bad is None:
             result = verdict(prepared, answer, impl.get("events"))
@@ -69,3 +73,17 @@ def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any]
     blame = first_bad.blame if first_bad is not None else tuple(case["rules"])
     common = (case["id"], case["edition"], tuple(case["rules"]), case["source"])
     return CaseResult(*common, "fail", diffs[0], tuple(diffs), blame=blame, other_reading=note)
+
+
+def _prober(send: Callable[[Mapping[str, Any], int], Mapping[str, Any] | str],
+            ) -> Callable[[Mapping[str, Any]], Mapping[str, Any]]:  # fmt: skip
+    """`flip7ref.probe.probe_failure`'s ``send`` over a perft ``send`` (the probe's request
+    numbered `flip7ref.probe.PROBE_SEQ`); an error or a skip is raised."""
+
+    def probe(request: Mapping[str, Any]) -> Mapping[str, Any]:
+        answer = send(request, PROBE_SEQ)
+        if isinstance(answer, str):
+            raise Flip7RefError(answer)
+        return {"outcome": answer}
+
+    return probe

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import CardError
 from .spec import Edition
+
+if TYPE_CHECKING:
+    from .state import State
 
 
 def _distinct(edition: Edition, cards: Sequence[str]) -> tuple[int, int]:
@@ -115,3 +118,25 @@ def position_rules(edition: Edition, case: Mapping[str, Any]) -> tuple[str, ...]
         if tags or _distinct(edition, cards)[0] >= need:
             found.extend(edition.event_rules.get("flip7", ()))
     return tuple(dict.fromkeys(found))
+
+
+def legality_rules(state: State, seen: object) -> tuple[str, ...]:
+    """For an offer whose legal actions the engine (``seen``: its ``next``) gives otherwise:
+    when Stay is the action in dispute, the rules deciding whether Stay is legal there, most
+    specific first: the table's ``stayed#TRAIT`` entry of a trait of a card in the line
+    (The Zero's ``no_stay``), else its ``stayed`` entry; empty when Stay is not in dispute."""
+    legal = seen.get("legal") if isinstance(seen, Mapping) else None
+    if not isinstance(legal, Sequence) or isinstance(legal, str):
+        return ()
+    mine = {str(a) for a in state.legal_actions()}
+    if ("stay" in mine) == ("stay" in {str(a) for a in legal}):
+        return ()
+    edition = state.game.edition
+    table = edition.event_rules
+    seat = state.current_player
+    found: list[str] = []
+    for card in state.line(seat) if isinstance(seat, int) and seat >= 0 else ():
+        with contextlib.suppress(CardError):
+            for trait in edition.card(card).traits:
+                found.extend(table.get(f"stayed#{trait}", ()))
+    return tuple(dict.fromkeys((*found, *table.get("stayed", ()))))

@@ -9,7 +9,11 @@ suspects: they go first in the blame, before the rules of the first differing st
 
 Only named readings are tried (integer values such as ``target_score`` are not guessed), and
 only when the engine's outcome agrees with the replay on everything the engine reported —
-a partial match is no evidence.
+a partial match is no evidence.  A reading whose replay differs from the reference's own run
+in one observation only, or in scores only (``score``, ``round_scores``, ``totals``, the
+``round_scored`` events), is weak evidence: many single-rule faults give that same lone
+number or list, so its rules go after the first rule of the differing step, not before it
+(`Weak`).
 """
 
 from __future__ import annotations
@@ -46,6 +50,33 @@ def _replay(case: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return found
 
 
+SCORE_KEYS = frozenset({"score", "round_scores", "totals"})
+"""Outcome keys that are scores: a reading reproducing only these is weak evidence."""
+
+
+class Weak(tuple[str, ...]):
+    """Suspects from a reading that reproduces a lone observation or only scores (module
+    docstring): `first_suspects` puts them after the differing step's first rule."""
+
+    __slots__ = ()
+
+
+def _changed(base: Mapping[str, Any], other: Mapping[str, Any], keys: Sequence[str]) -> set[str]:
+    """The keys of ``keys`` whose values differ between two outcomes, ``events`` counted as
+    ``round_scores`` when only ``round_scored`` events differ."""
+    out: set[str] = set()
+    for key in keys:
+        if base.get(key) == other.get(key):
+            continue
+        if key == "events":
+            mine = [e for e in base.get(key) or [] if e.get("type") != "round_scored"]
+            theirs = [e for e in other.get(key) or [] if e.get("type") != "round_scored"]
+            out.add("round_scores" if mine == theirs else key)
+        else:
+            out.add(key)
+    return out
+
+
 def _narrow(outcome: Mapping[str, Any], types: set[str] | None) -> dict[str, Any]:
     if types is None:
         return dict(outcome)
@@ -63,7 +94,8 @@ def _within(mine: object, theirs: object) -> object:
 def reading_suspects(prepared: Prepared, seen: Mapping[str, Any], types: Sequence[str] | None = None) -> tuple[str, ...]:
     """The rule ids of the options one of whose other named readings, replayed on the
     reference, reproduces the engine's outcome ``seen`` (every key it reported), in the
-    table's option order; empty when none does.
+    table's option order; empty when none does.  A `Weak` tuple when every reproducing
+    reading changes one observation only, or scores only, of the reference's own run.
 
     Args:
         prepared: the prepared case (its options are those the engine plays).
@@ -78,6 +110,8 @@ def reading_suspects(prepared: Prepared, seen: Mapping[str, Any], types: Sequenc
     theirs = _narrow(seen, keep)
     played = dict(prepared.options)
     found: list[str] = []
+    strong = False
+    base = _narrow(prepared.run.observed, keep)
     for name, spec in edition.options.items():
         try:
             current = spec.coerce(played.get(name, spec.default))
@@ -100,13 +134,19 @@ def reading_suspects(prepared: Prepared, seen: Mapping[str, Any], types: Sequenc
             expect = {k: _within(v, theirs[k]) for k, v in mine.items() if k in theirs}
             if expect and not compare_detailed(expect, theirs):
                 found.extend(spec.rules)
+                changed = _changed(base, mine, list(expect))
+                strong = strong or (len(changed) > 1 and not changed <= SCORE_KEYS)
                 break
-    return tuple(dict.fromkeys(found))
+    unique = tuple(dict.fromkeys(found))
+    return unique if strong or not unique else Weak(unique)
 
 
 def first_suspects(suspects: Sequence[str], blamed: Sequence[str]) -> tuple[str, ...]:
     """``blamed`` with ``suspects`` put first (no repeats): the suspects the first differing
     step's blame names, in its order (the option's rule that step exercised), then the others
-    in the table's order."""
+    in the table's order.  `Weak` suspects go after ``blamed``'s first rule instead (unless
+    the step names one of them)."""
     named = [r for r in blamed if r in suspects]
+    if isinstance(suspects, Weak) and not named:
+        return tuple(dict.fromkeys((*blamed[:1], *suspects, *blamed)))
     return tuple(dict.fromkeys((*named, *suspects, *blamed)))

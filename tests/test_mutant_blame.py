@@ -4,7 +4,7 @@ Every mutant (the reference with one rule broken) is run against the whole suite
 the harness's per-case path: the **kill rate** (mutants failing at least one case) must be
 100 %; the **blame accuracy** (of a mutant's failing cases, the share whose first blamed
 rule is the broken one; mean over the mutants) has the goal 90 %, with the broken rule among
-the blamed in 98 %; until reached, the measured figures are floors (`ACCURACY_FLOOR`).
+the blamed in 98 %; the measured figures are floors (`ACCURACY_FLOOR`, `AMONG_FLOOR`).
 conformance/README.md prints these figures and one row per mutant;
 ``python tests/engines/mutant_runs.py --update`` regenerates that table.
 
@@ -27,13 +27,13 @@ from tests.engines.mutants import MUTANTS
 
 _RUN: dict[str, Any] = {}
 
-ACCURACY_FLOOR = 0.80
+ACCURACY_FLOOR = 0.93
 """Blame accuracy (first blamed rule, mean over the mutants) the suite must keep: just under the
-80.6 % measured; the goal, not reached yet, is 0.90."""
+93.2 % measured; the goal, 0.90, is reached."""
 
-AMONG_FLOOR = 0.90
-"""The share with the broken rule among the blamed the suite must keep: just under the 91.0 %
-measured; the goal, not reached yet, is 0.98."""
+AMONG_FLOOR = 0.975
+"""The share with the broken rule among the blamed the suite must keep: just under the 97.96 %
+measured (printed 98.0 %); the goal, 0.98, is not quite reached."""
 
 
 def _all() -> tuple[list[Any], dict[str, list[CaseResult]], float]:
@@ -62,14 +62,14 @@ def test_the_catalogue_breaks_one_known_rule_each_and_covers_every_family() -> N
 @pytest.mark.rules("F7-062", "F7-051", "V-033")
 def test_every_mutant_is_killed_and_blamed_on_the_rule_it_breaks() -> None:
     """Kill rate 100 %; blame accuracy not below the measured floors (goals: 90 % first blamed,
-    98 % among the blamed, not reached yet); the README's table is the one these results
-    give; the run stays within the CI budget."""
+    reached; 98 % among the blamed, a hair short at 97.96 %); the README's table is the one
+    these results give; the run stays within the CI budget."""
     cases, results, seconds = _all()
     summary = summarise(results)
     survivors = [r.name for r in summary.rows if not r.failing]
     assert survivors == []
     assert summary.kill_rate == 1.0
-    # The goals are 90 % and 98 %; these floors are the figures measured so far, kept from falling back.
+    # The goals are 90 % and 98 %; these floors are just under the figures measured, kept from falling back.
     assert summary.accuracy >= ACCURACY_FLOOR, [(r.name, r.first, r.failing) for r in summary.rows if r.first < r.failing]
     assert summary.among >= AMONG_FLOOR, [(r.name, r.among, r.failing) for r in summary.rows if r.among < r.failing]
     block = readme_block(README.read_text(encoding="utf-8"))

@@ -332,7 +332,8 @@ def _uses(exclude: set[str]) -> list[tuple[str, int, str, str]]:
          "the D-V-26 bar decided outside flip7ref.lines"),
         ("call", "score_points", {"flip7ref/scoring.py", "flip7ref/analysis/compact_model.py"},
          "a line scored without seat_score (the round score's decider)"),
-        ("call", "score_line", {"flip7ref/scoring.py", "flip7ref/cli/play.py", "flip7ref/cli/analysis.py"},
+        ("call", "score_line", {"flip7ref/scoring.py", "flip7ref/cli/play.py", "flip7ref/cli/analysis.py",
+                                 "flip7ref/score_blame.py"},
          "a line scored without seat_score outside the score calculator"),
     ],
 )

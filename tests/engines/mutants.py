@@ -10,7 +10,7 @@ A mutant is made in one of two ways, and breaks one rule only:
 - ``table``: a patched copy of the edition's YAML table (a card's effect, a trait, a scoring
   step, a threshold, or the default reading of one option) — a house rule is a YAML file;
 - ``patch``: one reference function or primitive method replaced while the mutant plays (in
-  every module that imported it by name).  The fast lanes are switched off meanwhile
+  every module that imported it by name, or in its owner module alone when ``local``).  The fast lanes are switched off meanwhile
   (`flip7ref.state._FAST_LANES`): they call the same rule functions but hold their own
   references to some of them.
 
@@ -58,6 +58,10 @@ class Mutant:
         table: for ``table``: edits a loaded copy of the edition's YAML in place.
         patch: for ``patch``: returns ``{(owner, attribute): replacement}``, one function or
             method (an owner is a module or a class).
+        local: for ``patch``: replace the name in its owner module only, not in every module
+            bound to the same function (a helper the owner imported by name and shares with
+            others: ``lines.enter`` serves both Swap and Steal, so breaking it everywhere would
+            break two rules).
     """
 
     name: str
@@ -67,6 +71,7 @@ class Mutant:
     how: str
     table: Callable[[Table], None] | None = attrs.field(default=None, repr=False)
     patch: Patch | None = attrs.field(default=None, repr=False)
+    local: bool = False
 
     def table_path(self) -> str:
         """The patched edition table written to a temporary file (once per process); its path."""
@@ -91,7 +96,7 @@ class Mutant:
             state._FAST_LANES = False
             for (owner, attr), new in self.patch().items():
                 old = getattr(owner, attr)
-                for holder in _holders(owner, attr, old):
+                for holder in [owner] if self.local else _holders(owner, attr, old):
                     saved.append((holder, attr, holder.__dict__[attr]))
                     setattr(holder, attr, new)
             yield
@@ -502,6 +507,25 @@ def _swap_no_receiving_rules() -> dict[tuple[Any, str], Any]:
     return {(swap, "enter"): enter}
 
 
+def _zero_may_stay() -> dict[tuple[Any, str], Any]:
+    """V-031 broken: a ``no_stay`` card (The Zero) no longer forbids Stay; everything else
+    that reads that trait (Just One More's bar on the holder's Flip 7, V-038) is left as it is,
+    which removing the trait from the table would not do."""
+    real = lines.may_stay
+
+    def may_stay(game: Any, p: Any) -> bool:
+        if not game.no_stay or not any(c in game.no_stay for c in p.line):
+            return real(game, p)
+        need = game.stay_requires
+        if need == "nothing":
+            return True
+        if need == "number-card":
+            return any(game.category[c] == NUMBER for c in p.line)
+        return bool(p.line or p.kept)
+
+    return {(lines, "may_stay"): may_stay}
+
+
 def _lucky13_triple() -> dict[tuple[Any, str], Any]:
     """V-036 broken: with Lucky 13 in the line, any number of 13s may join it (a third does not bust)."""
 
@@ -622,7 +646,7 @@ _add(
            table=_threshold("flip7_distinct", 6)),
     Mutant("zero-scores", "V-030", "vengeance", "The Zero does not make the round score 0 without a Flip 7", "table",
            table=_scoring("sum_numbers", "multiply", "add_modifiers", "floor_zero", "flip7_bonus")),
-    Mutant("zero-may-stay", "V-031", "vengeance", "a player holding The Zero may Stay", "table", table=_traits("0", ["zero"])),
+    Mutant("zero-may-stay", "V-031", "vengeance", "a player holding The Zero may Stay", "patch", patch=_zero_may_stay),
     Mutant("unlucky7-busts", "V-033", "vengeance", "Unlucky 7 is an ordinary 7 (no wipe, it busts beside a 7)", "table",
            table=_traits("unlucky7", [])),
     Mutant("lucky13-busts", "V-036", "vengeance", "Lucky 13 lets no second 13 in", "table", table=_traits("lucky13", [])),
@@ -638,9 +662,9 @@ _add(
     Mutant("swap-own-and-other", "V-045", "vengeance", "a Swap must take one of its target's own cards", "table",
            table=_default("swap_scope", "own-and-other")),
     Mutant("swap-no-receiving-rules", "V-045", "vengeance", "swapped cards never bust their new line", "patch",
-           patch=_swap_no_receiving_rules),
+           patch=_swap_no_receiving_rules, local=True),
     Mutant("steal-no-receiving-rules", "V-046", "vengeance", "a stolen card never busts nor completes a Flip 7", "patch",
-           patch=_steal_no_receiving_rules),
+           patch=_steal_no_receiving_rules, local=True),
     Mutant("discard-by-recipient", "V-047", "vengeance", "the recipient of a Discard picks the card", "table",
            table=_default("discard_chooser", "recipient")),
     Mutant("unusable-refused", "V-048", "vengeance", "an action with no card to act on is not discarded but must be played",
