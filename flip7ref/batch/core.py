@@ -17,6 +17,7 @@ from .. import events as ev
 from ..errors import OptionError
 from ..game import Game
 from ..pile import shuffled
+from .observation import observation, observation_size
 from .rules import (
     _Q,
     ACTIVE,
@@ -309,51 +310,15 @@ class BatchState(Settling):
 
     def observation_size(self) -> int:
         """The length of an observation (`flip7ref.rl.encoding.ObservationEncoder.size`)."""
-        P, C = self.P, self.C
-        return 3 * C + 2 * P * C + 4 * P + 2 * P + N_DECISION_KINDS + C + 4 * P + 1
+        return observation_size(self.P, self.C, N_DECISION_KINDS)
 
     def observe(self, observer: Arr | int) -> Arr:
         """(B, size) float32 observations for seat ``observer`` (one per game, or one seat
         for all), laid out as `flip7ref.rl.encoding.ObservationEncoder` documents."""
-        B, P, C = self.B, self.P, self.C
-        out = np.zeros((B, self.observation_size()), np.float32)
-        r = np.arange(B)
-        i = 0
-
-        def put(block: Arr, width: int) -> None:
-            nonlocal i
-            out[:, i : i + width] = block.reshape(B, width)
-            i += width
-
-        put(self.unseen, C)
-        put(self.discard, C)
-        put(self.held(), C)
-        put(self.line, P * C)
-        kept = np.zeros((B, P, C), np.float32)
+        kept = np.zeros((self.B, self.P, self.C), np.float32)
         kept[:, :, self.SC] = self.sc
         kept[:, :, self.FREEZE] = self.frz
-        put(kept, P * C)
-        status = np.zeros((B, P, 4), np.float32)
-        np.put_along_axis(status, self.status[:, :, None].astype(np.int64), 1.0, axis=2)
-        put(status, P * 4)
-        put(np.clip(self.totals, -1_000_000, 1_000_000), P)
-        put(self.line_values(), P)
-        out[r, i + self.kind.astype(np.int64)] = 1.0
-        i += N_DECISION_KINDS
-        has = self.card >= 0
-        out[r[has], i + self.card[has].astype(np.int64)] = 1.0
-        i += C
-        act = self.actor >= 0
-        out[r[act], i + self.actor[act].astype(np.int64)] = 1.0
-        i += P
-        out[r, i + np.broadcast_to(np.asarray(observer, dtype=np.int64), (B,))] = 1.0
-        i += P
-        out[r, i + self.dealer] = 1.0
-        i += P
-        out[r, i + self.turn] = 1.0
-        i += P
-        out[:, i] = np.minimum(self.rnd, 1_000_000)
-        return out
+        return observation(self, observer, kept, N_DECISION_KINDS)
 
 
 def init(seed: int, batch: int, game: Game | None = None, *, players: int = 4, shuffle: str = "reference") -> BatchState:
