@@ -23,7 +23,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "docs": ("mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26"),
     "rl": ("numpy>=1.24", "gymnasium>=1.0", "pettingzoo>=1.24", "open_spiel>=1.5"),
     "cluster": ("dask[distributed]>=2024.1",),
-    "batch": ("numpy>=1.24",),
+    "batch": ("numpy>=1.24", "numba>=0.59"),
     "plot": ("matplotlib>=3.7",),
     "analysis": ("numpy>=1.24",),
     "rl-train": ("sb3-contrib>=2.3",),
