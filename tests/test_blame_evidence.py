@@ -184,6 +184,29 @@ def test_a_discard_pile_of_another_size_is_blamed_on_the_journey_of_the_cards_in
     assert verdict(_prepared(seven), {"discard_count": 1}).blame[0] == "F7-111"
 
 
+def test_a_discard_pile_one_card_short_with_two_one_card_journeys_blames_both(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 1 busts inside a Flip Three: the reference discards the Flip Three card (F7-078)
+    and the set-aside Freeze (F7-073, F7-131), one card each.  An engine one card short lost
+    one of them, and a count cannot say which: both journeys' rules are blamed, the last
+    step's first (only F7-078 was, so an engine losing the Freeze was never pointed at it)."""
+    import flip7ref.blame as blame_module
+    import flip7ref.zones as zones
+
+    found: list[tuple[str, ...]] = []
+
+    def recorded(*args: Any) -> tuple[str, ...]:
+        found.append(zones.discard_rules(*args))
+        return found[-1]
+
+    monkeypatch.setattr(blame_module, "discard_rules", recorded)
+    lines = {"0": ["1"], "1": ["2"], "2": ["3"]}
+    setup = {"players": 3, "dealer": 2, "lines": lines, "draw": ["flip_three", "freeze", "2", "9"]}
+    bust = _transition("flip7", setup, ["hit", "target 1"], {"discard_count": 2})
+    blamed = verdict(_prepared(bust), {"discard_count": 1}).blame
+    assert found == [("F7-078", "F7-073", "F7-131")]
+    assert {"F7-078", "F7-073"} <= set(blamed)
+
+
 # --------------------------------------------------------------------------- who is out, who is next
 
 
