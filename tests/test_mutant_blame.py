@@ -31,9 +31,9 @@ ACCURACY_FLOOR = 0.93
 """Blame accuracy (first blamed rule, mean over the mutants) the suite must keep: just under the
 93.2 % measured; the goal, 0.90, is reached."""
 
-AMONG_FLOOR = 0.975
-"""The share with the broken rule among the blamed the suite must keep: just under the 97.96 %
-measured (printed 98.0 %); the goal, 0.98, is not quite reached."""
+AMONG_FLOOR = 0.98
+"""The share with the broken rule among the blamed the suite must keep: the goal, 0.98, which
+the 98.6 % measured reaches."""
 
 
 def _all() -> tuple[list[Any], dict[str, list[CaseResult]], float]:
