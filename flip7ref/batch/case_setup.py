@@ -75,3 +75,27 @@ def load_piles(bs: Any, setup: Mapping[str, Any], pool: CardPool, b: int = 0) ->
     bs.rnd[b] = setup.get("round", 1)
     turn = setup.get("turn")
     bs.turn[b] = (setup["dealer"] + 1) % bs.P if turn is None else turn
+
+
+def protocol_outcome(bs: Any, b: int, status_names: Mapping[int, str], kept: Mapping[str, list[str]],
+                     legal: list[str]) -> dict[str, Any]:  # fmt: skip
+    """The protocol outcome of game ``b`` of a batched state (both editions: the same array
+    names): events, statuses (named by ``status_names``), lines in arrival order, ``kept``
+    (seat -> card ids lying in front), round, round scores, totals, the next player with
+    ``legal`` (the reference's spelling), winners, the draw pile top first and the discard
+    pile's size."""
+    ids, P = bs.ids, bs.P
+    log = bs.log[b] if bs.log is not None else []
+    return {
+        "events": [e.to_dict() for e in log],
+        "statuses": {str(s): status_names[int(bs.status[b, s])] for s in range(P)},
+        "lines": {str(s): [ids[c] for c in bs.lorder[b, s, : bs.llen[b, s]].tolist()] for s in range(P)},
+        "kept": dict(kept),
+        "round": int(bs.rnd[b]),
+        "round_scores": bs.last_scores[b].tolist() if bs.scored[b] else [],
+        "totals": bs.totals[b].tolist(),
+        "next": {"player": "terminal" if bs.done[b] else int(bs.actor[b]), "legal": legal},
+        "winners": np.flatnonzero(bs.winners[b]).tolist(),
+        "draw": [ids[c] for c in bs.deck[b, bs.dtop[b] : bs.dend[b]].tolist()],
+        "discard_count": int(bs.discard[b].sum()),
+    }

@@ -16,7 +16,7 @@ import numpy as np
 from .. import events as ev
 from ..errors import OptionError
 from ..game import Game
-from ..pile import shuffled
+from .decks import shuffle_decks
 from .observation import observation, observation_size
 from .rules import (
     _Q,
@@ -112,22 +112,7 @@ class BatchState(Settling):
         g = np.arange(self.B) if games is None else np.asarray(games, dtype=np.int64)
         if g.size == 0:
             return
-        if seeds is None:
-            seeds = list(range(self.next_seed, self.next_seed + g.size))
-            self.next_seed += g.size
-        elif len(seeds) != g.size:
-            raise OptionError(f"seeds: expected {g.size} seeds (one per game), got {len(seeds)}")
-        if self.shuffle == "reference":
-            for b, sd in zip(g.tolist(), seeds, strict=True):
-                cards = self.sorted_deck.tolist()
-                self.seeds[b] = str(sd)
-                shuffled(cards, self.seeds[b], 0)
-                self.deck[b] = cards
-        else:
-            keys = self.rng.random((g.size, self.D))
-            self.deck[g] = self.sorted_deck[np.argsort(keys, axis=1)]
-            for b, sd in zip(g.tolist(), seeds, strict=True):
-                self.seeds[b] = str(sd)
+        shuffle_decks(self, g, seeds)
         self.dtop[g] = 0
         self.dend[g] = self.D
         self.unseen[g] = self.copies

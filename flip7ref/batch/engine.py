@@ -25,7 +25,7 @@ from .. import __version__
 from ..errors import Flip7RefError, OptionError
 from ..game import Game
 from . import v_engine
-from .case_setup import CardPool, load_piles
+from .case_setup import CardPool, load_piles, protocol_outcome
 from .core import BatchState
 from .rules import ACTIVE, BUSTED, FROZEN, STAYED, SUPPORTED_OPTIONS
 
@@ -129,25 +129,12 @@ def legal_strings(bs: BatchState, b: int = 0) -> list[str]:
 
 def outcome(bs: BatchState, b: int = 0) -> dict[str, Any]:
     """The protocol outcome of game ``b``."""
-    ids, P = bs.ids, bs.P
+    P = bs.P
     kept = {}
     for s in range(P):
         sc, fz = ["second_chance"] * int(bs.sc[b, s]), ["freeze"] * int(bs.frz[b, s])
         kept[str(s)] = fz + sc if bs.ffirst[b, s] else sc + fz
-    log = bs.log[b] if bs.log is not None else []
-    return {
-        "events": [e.to_dict() for e in log],
-        "statuses": {str(s): _NAMES[int(bs.status[b, s])] for s in range(P)},
-        "lines": {str(s): [ids[c] for c in bs.lorder[b, s, : bs.llen[b, s]].tolist()] for s in range(P)},
-        "kept": kept,
-        "round": int(bs.rnd[b]),
-        "round_scores": bs.last_scores[b].tolist() if bs.scored[b] else [],
-        "totals": bs.totals[b].tolist(),
-        "next": {"player": "terminal" if bs.done[b] else int(bs.actor[b]), "legal": legal_strings(bs, b)},
-        "winners": np.flatnonzero(bs.winners[b]).tolist(),
-        "draw": [ids[c] for c in bs.deck[b, bs.dtop[b] : bs.dend[b]].tolist()],
-        "discard_count": int(bs.discard[b].sum()),
-    }
+    return protocol_outcome(bs, b, _NAMES, kept, legal_strings(bs, b))
 
 
 def score(game: Game, line: Sequence[str]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import Flip7RefError, OptionError
 from ..game import Game
-from .case_setup import CardPool, load_piles
+from .case_setup import CardPool, load_piles, protocol_outcome
 from .v_rules import ACTIVE, BUSTED, STAYED, VENGEANCE_OPTIONS
 from .vengeance import VengeanceState
 
@@ -150,21 +150,8 @@ def legal_strings(bs: VengeanceState, b: int = 0) -> list[str]:
 
 def outcome(bs: VengeanceState, b: int = 0) -> dict[str, Any]:
     """The protocol outcome of game ``b``."""
-    ids, P = bs.ids, bs.P
-    log = bs.log[b] if bs.log is not None else []
-    return {
-        "events": [e.to_dict() for e in log],
-        "statuses": {str(s): _NAMES[int(bs.status[b, s])] for s in range(P)},
-        "lines": {str(s): [ids[c] for c in bs.lorder[b, s, : bs.llen[b, s]].tolist()] for s in range(P)},
-        "kept": {str(s): [] for s in range(P)},
-        "round": int(bs.rnd[b]),
-        "round_scores": bs.last_scores[b].tolist() if bs.scored[b] else [],
-        "totals": bs.totals[b].tolist(),
-        "next": {"player": "terminal" if bs.done[b] else int(bs.actor[b]), "legal": legal_strings(bs, b)},
-        "winners": np.flatnonzero(bs.winners[b]).tolist(),
-        "draw": [ids[c] for c in bs.deck[b, bs.dtop[b] : bs.dend[b]].tolist()],
-        "discard_count": int(bs.discard[b].sum()),
-    }
+    P = bs.P
+    return protocol_outcome(bs, b, _NAMES, {str(s): [] for s in range(P)}, legal_strings(bs, b))
 
 
 def score(game: Game, line: Sequence[str]) -> dict[str, Any]:
