@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -248,14 +249,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("usage: mutant_runs.py --update | --check", file=sys.stderr)
         return 2
     cases = load_cases()
+    start = time.monotonic()
     block = table(summarise(run_all(list(MUTANTS), cases)), len(cases))
+    seconds = time.monotonic() - start
     text = README.read_text(encoding="utf-8")
     old = readme_block(text)
     if args == ["--check"]:
+        print(f"the mutant runs took {seconds:.0f} s", file=sys.stderr)
         return 0 if old == block else 1
     new = text.replace(old, block) if old is not None else text.rstrip("\n") + "\n\n" + block + "\n"
     README.write_text(new, encoding="utf-8")
     print(block.splitlines()[2])
+    print(f"the mutant runs took {seconds:.0f} s", file=sys.stderr)
     return 0
 
 
