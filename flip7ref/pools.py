@@ -28,6 +28,11 @@ it until a task finished (seen: a run not stopping 10 s after Ctrl-C).  Waking e
 lets the main thread raise `KeyboardInterrupt` in time."""
 
 
+MANAGER_SECONDS = 1.0
+"""How long `abandon` waits for a pool's manager thread to see its dead workers and close
+its pipes (it takes a few milliseconds on a quiet machine)."""
+
+
 def ignore_interrupts() -> None:
     """In a worker process: SIGINT is the parent's to handle (it ends the workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -37,8 +42,13 @@ def abandon(pool: ProcessPoolExecutor) -> None:
     """Stop ``pool`` now: kill its worker processes and cancel the tasks not started.
 
     Used when the parent is interrupted; the results in flight are lost.  Raises nothing.
+    Waits (at most `MANAGER_SECONDS`) for the pool's manager thread to finish its clean-up:
+    left running, it closes its wake-up pipe while the interpreter's exit hook writes to it
+    (CPython 3.11's ``_python_exit``), a race that printed an ``OSError: [Errno 9] Bad file
+    descriptor`` traceback after "interrupted", and a slow exit.
     """
     processes = getattr(pool, "_processes", None) or {}  # CPython's executor: {pid: Process}
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() below forgets it
     for process in list(processes.values()):
         with contextlib.suppress(OSError, ValueError):  # already gone, or closed
             process.kill()
@@ -46,6 +56,8 @@ def abandon(pool: ProcessPoolExecutor) -> None:
     for process in list(processes.values()):
         with contextlib.suppress(OSError, ValueError, AssertionError):
             process.join(timeout=1)
+    if manager is not None:
+        manager.join(timeout=MANAGER_SECONDS)
 
 
 @contextlib.contextmanager
