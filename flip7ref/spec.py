@@ -256,10 +256,10 @@ def load_edition_file(path: str | Path) -> Edition:
                 return cached
         except Exception:  # no cache yet, or unreadable: read the table
             pass
-    from .checked_tables import known_valid
+    from .checked_tables import checked_table
 
-    checked = known_valid(p, spec_dir() / "schema" / "edition.schema.json")
-    edition = parse_edition(_read_yaml(p), str(p), schema_checked=checked)
+    checked, data = checked_table(p, spec_dir() / "schema" / "edition.schema.json")
+    edition = parse_edition(_read_yaml(p) if data is None else data, str(p), schema_checked=checked)
     if cache is not None:
         write_cache(cache, edition)
     return edition

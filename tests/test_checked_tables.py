@@ -12,8 +12,8 @@ from pathlib import Path
 import attrs
 import pytest
 
-from flip7ref import SpecError, spec
-from flip7ref.checked_tables import CHECKED, known_valid, table_digest
+from flip7ref import SpecError, checked_tables, spec
+from flip7ref.checked_tables import CHECKED, DATA_DIGEST, DATA_FILE, blake2b, checked_table, known_valid, table_digest
 from flip7ref.edition import edition_ids
 from flip7ref.spec import load_edition_file, parse_edition, spec_dir
 
@@ -66,10 +66,50 @@ def test_an_unreadable_file_is_not_known(tmp_path: Path) -> None:
     assert not known_valid(tmp_path / "missing.yaml", SCHEMA)
 
 
-def test_a_start_without_the_cache_does_not_import_jsonschema(tmp_path: Path) -> None:
-    code = "import sys, flip7ref; flip7ref.Game('flip7', 4); flip7ref.Game('vengeance', 3); print(' '.join(sorted(sys.modules)))"
+def _modules_loaded(code: str) -> set[str]:
     env = {**os.environ, "FLIP7REF_NO_CACHE": "1"}
-    loaded = set(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
-                                cwd=Path(spec.__file__).parent.parent).stdout.split())  # fmt: skip
-    assert "yaml" in loaded, "the table was not read from its file: the check below would prove nothing"
+    argv = [sys.executable, "-c", code + "; print(' '.join(sorted(sys.modules)))"]
+    run = subprocess.run(argv, env=env, capture_output=True, text=True, check=True, cwd=Path(spec.__file__).parent.parent)
+    return set(run.stdout.split())
+
+
+def test_a_start_without_the_cache_imports_neither_jsonschema_nor_yaml() -> None:
+    loaded = _modules_loaded("import sys, flip7ref; flip7ref.Game('flip7', 4); flip7ref.Game('vengeance', 3)")
+    assert "flip7ref.spec" in loaded and "json" in loaded
     assert "jsonschema" not in loaded
+    assert "yaml" not in loaded  # the shipped tables' data comes from checked_tables.json
+
+
+def test_a_table_not_shipped_is_read_from_its_yaml(tmp_path: Path) -> None:
+    copy = tmp_path / "flip7.yaml"
+    copy.write_text((spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    loaded = _modules_loaded(f"import sys, flip7ref.spec as s; s.load_edition_file({str(copy)!r})")
+    assert "yaml" in loaded and "jsonschema" in loaded
+
+
+def test_the_shipped_data_is_the_yaml_of_each_table_and_matches_its_digest() -> None:
+    """checked_tables.json holds, for each listed digest, what the YAML parses into (tools/record_checked_tables.py)."""
+    from flip7ref.textfiles import read_yaml_file
+
+    raw = DATA_FILE.read_bytes()
+    assert blake2b(raw, digest_size=32).hexdigest() == DATA_DIGEST, "python tools/record_checked_tables.py"
+    for name in edition_ids():
+        path = spec_dir() / "editions" / f"{name}.yaml"
+        known, data = checked_table(path, SCHEMA)
+        assert known
+        assert data == read_yaml_file(path, "t")
+        assert list(data) == list(read_yaml_file(path, "t"))  # type: ignore[call-overload]
+
+
+def test_shipped_data_that_does_not_match_its_digest_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checked_tables.json changed by hand (here: another card count) is ignored; the YAML is read."""
+    bad = tmp_path / "checked_tables.json"
+    bad.write_bytes(DATA_FILE.read_bytes().replace(b'"count":', b'"count":1', 1))
+    monkeypatch.setattr(checked_tables, "DATA_FILE", bad)
+    path = spec_dir() / "editions" / "flip7.yaml"
+    assert checked_table(path, SCHEMA) == (True, None)
+    from flip7ref.textfiles import read_yaml_file
+
+    assert attrs.asdict(load_edition_file(path)) == attrs.asdict(parse_edition(read_yaml_file(path, "t"), str(path)))
+    monkeypatch.setattr(checked_tables, "DATA_FILE", tmp_path / "missing.json")
+    assert checked_table(path, SCHEMA) == (True, None)
