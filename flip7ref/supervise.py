@@ -28,8 +28,11 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 
-EXIT_PLUGIN_ENDED = 2
-"""The exit status when a plug-in ended the command's process (a user's code failing: docs/cli.md)."""
+from .exits import EXIT_USAGE
+
+EXIT_PLUGIN_ENDED = EXIT_USAGE
+"""The exit status when a plug-in ended the command's process: a user's code failing, as for
+any user mistake (docs/cli.md)."""
 
 
 def available() -> bool:

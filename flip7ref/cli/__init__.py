@@ -23,10 +23,12 @@ from collections.abc import Sequence
 
 from .. import __version__, compiled
 from ..errors import Flip7RefError, LimitReached
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 3, 130, 143
-"""The exit statuses of every command (docs/cli.md): success, a check failed, a user mistake,
-a limit the user set reached, interrupted with Ctrl-C, stopped by SIGTERM."""
+from ..exits import EXIT_FAILED as EXIT_FAILED  # the exit statuses (docs/cli.md), here for the commands
+from ..exits import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+from ..exits import EXIT_LIMIT as EXIT_LIMIT
+from ..exits import EXIT_OK as EXIT_OK
+from ..exits import EXIT_TERMINATED as EXIT_TERMINATED
+from ..exits import EXIT_USAGE as EXIT_USAGE
 
 
 def version_text() -> str:

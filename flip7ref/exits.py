@@ -1,0 +1,8 @@
+"""The exit statuses of every ``flip7ref`` command (docs/cli.md), in one place: the CLI
+(`flip7ref.cli`) and the supervisor of plug-in commands (`flip7ref.supervise`) both return them."""
+
+from __future__ import annotations
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 3, 130, 143
+"""Success, a check failed, a user mistake (a plug-in's failure included), a limit the user set
+reached, interrupted with Ctrl-C, stopped by SIGTERM."""
