@@ -22,14 +22,14 @@ import pytest
 pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")  # the reference's encoding, used by the lockstep comparison
 
-import yaml  # noqa: E402
+import yaml
 
-from flip7ref import Game  # noqa: E402
-from flip7ref.batch import lockstep  # noqa: E402
-from flip7ref.batch.core import BatchState  # noqa: E402
-from flip7ref.batch.vengeance import VengeanceState  # noqa: E402
-from flip7ref.edition import spec_dir  # noqa: E402
-from flip7ref.errors import OptionError  # noqa: E402
+from flip7ref import Game
+from flip7ref.batch import lockstep
+from flip7ref.batch.core import BatchState
+from flip7ref.batch.vengeance import VengeanceState
+from flip7ref.edition import spec_dir
+from flip7ref.errors import OptionError
 
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.skipif(not HAS_NUMBA, reason="numba not installed"))]
