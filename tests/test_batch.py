@@ -118,7 +118,8 @@ def test_a_case_with_an_action_out_of_turn_names_the_action() -> None:
 
 def test_games_the_engine_does_not_play_are_refused_in_one_line() -> None:
     """Vengeance, an unsupported reading, two decks: a one-line OptionError naming the field."""
-    with pytest.raises(OptionError, match="edition: the batched engine plays flip7 only, got 'vengeance'"):
+    why = r"^edition vengeance \(vengeance.yaml\): card '0' has traits \['no_stay', 'zero'\]; the batched flip7 engine"
+    with pytest.raises(OptionError, match=why + " plays number cards without traits only$"):
         BatchState(Game("vengeance", 2), 1)
     with pytest.raises(OptionError, match=r"options\.tie: the batched engine plays 'another-round' only"):
         BatchState(Game("flip7", 2, {"tie": "shared-win"}), 1)

@@ -19,7 +19,6 @@ from ..game import Game
 from .decks import shuffle_decks
 from .observation import observation, observation_size
 from .rules import (
-    _Q,
     ACTIVE,
     ASSIGN,
     BUSTED,
@@ -248,7 +247,7 @@ class BatchState(Settling):
             if _any(give):
                 self.sc[gc[give], tc[give]] += 1
                 tg = tc[give]
-                self._emit(gc[give], lambda i, b: ev.second_chance_given(int(self.ct_chooser[b]), int(tg[i]), "second_chance"))
+                self._emit(gc[give], lambda i, b: ev.second_chance_given(int(self.ct_chooser[b]), int(tg[i]), self.ids[self.SC]))
             p = ~give
             if _any(p):
                 self._play(gc[p], actor[c][p], tc[p], self.ct_card[gc[p]].astype(np.int64))
@@ -269,7 +268,7 @@ class BatchState(Settling):
 
     def line_values(self) -> Arr:
         """(B, P) what each line would score now (points; 0 when busted), F7-100."""
-        v = self.numsum * (1 + self.x2) + self.modsum
+        v = self.numsum * (1 + self.x2 * self.mult1) + self.modsum
         return np.where(self.status == BUSTED, 0, v).astype(np.int32)
 
     def held(self) -> Arr:
@@ -283,10 +282,10 @@ class BatchState(Settling):
             m = g[on[g]]
             out[m, card[m]] += 1
         for on, n, cards in ((self.fd_on, self.fd_n, self.fd_aside), (self.as_on, self.as_n, self.as_cards)):
-            for j in range(3):
+            for j in range(self.f3n):
                 m = g[on[g] & (n[g] > j)]
                 out[m, cards[m, j]] += 1
-        for j in range(_Q):
+        for j in range(self.Q):
             m = g[self.rq_on[g] & (self.rq_head[g] + j < self.rq_tail[g])]
             if not m.size:
                 break

@@ -132,7 +132,7 @@ def outcome(bs: BatchState, b: int = 0) -> dict[str, Any]:
     P = bs.P
     kept = {}
     for s in range(P):
-        sc, fz = ["second_chance"] * int(bs.sc[b, s]), ["freeze"] * int(bs.frz[b, s])
+        sc, fz = [bs.ids[bs.SC]] * int(bs.sc[b, s]), [bs.ids[bs.FREEZE]] * int(bs.frz[b, s])
         kept[str(s)] = fz + sc if bs.ffirst[b, s] else sc + fz
     return protocol_outcome(bs, b, _NAMES, kept, legal_strings(bs, b))
 

@@ -60,11 +60,15 @@ ARRAYS = _names(
     "totals last_scores dealer turn rnd flip7 rover done winners shuffles rshuf deal_on deal_pos "
     "dealoffer offer_ready ct_on ct_card ct_chooser ct_purpose ct_allowed fd_on fd_target fd_giver "
     "fd_card fd_rem fd_n fd_aside as_on as_ready as_chooser as_n as_k as_cards as_targets rq_on rq_head "
-    "rq_tail rq_card rq_seat rq_chooser moves kind actor legal card is_num is_mod rank addv isx2"
+    "rq_tail rq_card rq_seat rq_chooser moves kind actor legal card is_num is_mod rank addv isx2 aside"
 )
-"""The attributes of `BatchState` the kernel reads and writes (the last five: card tables)."""
+"""The attributes of `BatchState` the kernel reads and writes (the last six: card tables read from the
+edition table, `flip7ref.batch.rules.Rules._tables`)."""
 
-SCALARS = _names("P C SC FREEZE F3 target reshuffles bonus")
+SCALARS = _names("P C SC FREEZE F3 target reshuffles bonus f3n hold mult1 f7n")
+"""The sizes and the table's facts as numbers: the card codes of the three action cards (by primitive),
+the target score (F7-120), reshuffles (F7-116), the Flip 7 bonus and line length (F7-050), the Flip
+Three's count (F7-070), the Second Chance hold limit (F7-082), the multiplier less one (F7-091)."""
 
 State: Any = cast(Any, namedtuple)("State", ARRAYS + SCALARS)
 
@@ -78,18 +82,7 @@ def _jit(f: F) -> F:
 
 def pack(bs: Any) -> Any:
     """The kernel's view of `BatchState` ``bs``: its arrays and sizes as one named tuple."""
-    g = bs.game
-    return State(
-        *(getattr(bs, name) for name in ARRAYS),
-        bs.P,
-        bs.C,
-        bs.SC,
-        bs.FREEZE,
-        bs.F3,
-        bs.target,
-        bs.reshuffles,
-        int(g.flip7_bonus),
-    )
+    return State(*(getattr(bs, name) for name in ARRAYS), *(int(getattr(bs, name)) for name in SCALARS))
 
 
 @_jit
@@ -136,7 +129,7 @@ def _numbers(S: Any, b: int, s: int, code: int) -> None:
     _add(S, b, s, code)
     S.nnum[b, s] += 1
     S.numsum[b, s] += S.rank[code]
-    if S.nnum[b, s] >= 7 and S.flip7[b] < 0:
+    if S.nnum[b, s] >= S.f7n and S.flip7[b] < 0:
         S.flip7[b] = s
 
 
@@ -158,12 +151,12 @@ def _offer_target(S: Any, b: int, s: int, code: int) -> None:
 
 @_jit
 def _second_chance(S: Any, b: int, s: int) -> None:
-    if S.sc[b, s] < 1 and S.status[b, s] != BUSTED:
+    if S.sc[b, s] < S.hold and S.status[b, s] != BUSTED:
         S.sc[b, s] += 1
         return
     some = False
     for p in range(S.P):
-        some = some or (S.status[b, p] == ACTIVE and S.sc[b, p] == 0 and p != s)
+        some = some or (S.status[b, p] == ACTIVE and S.sc[b, p] < S.hold and p != s)
     if not some:
         S.discard[b, S.SC] += 1
         return
@@ -172,7 +165,7 @@ def _second_chance(S: Any, b: int, s: int) -> None:
     S.ct_chooser[b] = s
     S.ct_purpose[b] = GIVE
     for p in range(S.P):
-        S.ct_allowed[b, p] = S.status[b, p] == ACTIVE and S.sc[b, p] == 0 and p != s
+        S.ct_allowed[b, p] = S.status[b, p] == ACTIVE and S.sc[b, p] < S.hold and p != s
 
 
 @_jit
@@ -200,7 +193,7 @@ def _play(S: Any, b: int, chooser: int, seat: int, code: int) -> None:
         S.fd_target[b] = seat
         S.fd_giver[b] = chooser
         S.fd_card[b] = code
-        S.fd_rem[b] = 3
+        S.fd_rem[b] = S.f3n
         S.fd_n[b] = 0
 
 
@@ -257,7 +250,7 @@ def _round_end(S: Any, b: int) -> bool:
     for p in range(P):
         score = 0
         if S.status[b, p] != BUSTED:
-            score = int(S.numsum[b, p]) * (1 + int(S.x2[b, p])) + int(S.modsum[b, p])
+            score = int(S.numsum[b, p]) * (1 + int(S.x2[b, p]) * S.mult1) + int(S.modsum[b, p])
         if p == f:
             score += S.bonus
         S.last_scores[b, p] = score
@@ -345,7 +338,7 @@ def _fd_finish(S: Any, b: int, bust: bool) -> None:
     S.as_on[b] = True
     S.as_ready[b] = False
     S.as_chooser[b] = S.fd_target[b]
-    for j in range(3):
+    for j in range(S.f3n):
         S.as_cards[b, j] = S.fd_aside[b, j]
         S.as_targets[b, j] = -1
     S.as_n[b] = n
@@ -369,7 +362,7 @@ def _fd_step(S: Any, b: int) -> bool:
         _fd_finish(S, b, False)
         return False
     S.fd_rem[b] -= 1
-    if code == S.FREEZE or code == S.F3:
+    if S.aside[code]:  # F7-073: the table's set_aside
         S.fd_aside[b, S.fd_n[b]] = code
         S.fd_n[b] += 1
     else:

@@ -63,7 +63,8 @@ def compare(
     (one random legal index) or ``threshold:N`` (the reference's `ThresholdStrategy` decides,
     and the batched `flip7ref.batch.policies.threshold_actions` must choose the same).
     ``progress(games, decisions)`` is called after each batch when given.  ``edition``:
-    ``flip7`` (`BatchState`) or ``vengeance`` (`flip7ref.batch.vengeance.VengeanceState`,
+    ``flip7``, ``vengeance`` or the path of an edition table: the engine is chosen by the
+    table's cards (`engine_of`: `BatchState`, or `flip7ref.batch.vengeance.VengeanceState`,
     random policy, NumPy only).  ``backend``: the batched Flip 7 engine's
     (`flip7ref.batch.rules.choose_backend`); the compiled one keeps no event log, so under
     it ``events`` is ignored (observations and masks are compared).
@@ -81,14 +82,15 @@ def compare(
     from .policies import parse_policy, threshold_actions
 
     kind, threshold = parse_policy(policy)
-    if kind == "threshold" and edition != "flip7":
-        raise OptionError(f"policy: the batched {edition} engine is compared under random play only, got {policy!r}")
+    game = Game(edition, players, dict(options or {}))
+    which = engine_of(game)
+    if kind == "threshold" and which != "flip7":
+        raise OptionError(f"policy: the batched {which} engine is compared under random play only, got {policy!r}")
     strategy = ThresholdStrategy(threshold)
 
-    game = Game(edition, players, dict(options or {}))
     make: Any = BatchState
     extra: dict[str, str] = {"backend": backend}
-    if edition == "vengeance":
+    if which == "vengeance":
         from .vengeance import VengeanceState
 
         if backend not in ("auto", "numpy"):  # auto: the only backend it has
@@ -141,6 +143,16 @@ def compare(
         if progress is not None:
             progress(seeds[-1] - seed + 1, decisions)
     return {"games": games, "decisions": decisions}
+
+
+def engine_of(game: Game) -> str:
+    """Which batched engine plays ``game``'s table: ``vengeance`` when a card has a trait or a
+    primitive only that engine knows (swap, steal, discard_card), else ``flip7`` (its
+    constructor then checks the rest)."""
+    vengeance_only = {"swap", "steal", "discard_card"}
+    if any(game.traits) or any(getattr(e, "primitive", None) in vengeance_only for e in game.effect):
+        return "vengeance"
+    return "flip7"
 
 
 def _settled(state: State) -> State:

@@ -30,6 +30,7 @@ from ..errors import OptionError
 from ..game import Game
 from ..model import MODIFIER, NUMBER, Event
 from ..pile import shuffled
+from . import tables
 
 Arr = np.ndarray[Any, Any]
 
@@ -63,8 +64,6 @@ SUPPORTED_OPTIONS: dict[str, tuple[str, ...]] = {
 options: ``target_score`` (any whole number 1..10000), ``reshuffles`` (0..8; not
 ``unlimited``), ``decks`` (one deck: ``auto`` up to 18 players, or 1)."""
 
-_Q = 16  # room in the queue of assigned cards (a deck has 6 cards that can be set aside)
-_L = 24  # room in a line (at most 7 different numbers, a duplicate and the modifiers)
 
 _SLOT_TOP = ("stop", "round_end", "assign", "forced_draw", "resolve", "deal", "turn")
 _STOP, _ROUND_END, _AS, _FD, _RQ, _DEAL, _TURN = range(7)
@@ -99,19 +98,60 @@ def set_rows(a: Arr, g: Arr, value: Arr | int | bool) -> None:
 
 
 def check_game(game: Game) -> None:
-    """Raise `OptionError` unless the batched engine plays ``game``: edition ``flip7``,
-    1..18 players, options at `SUPPORTED_OPTIONS` (integers as documented there)."""
-    if game.edition.id != "flip7":
-        raise OptionError(f"edition: the batched engine plays flip7 only, got {game.edition.id!r}")
-    if not 1 <= game.players <= 18:
-        raise OptionError(f"players: the batched engine plays 1..18 players (one deck), got {game.players}")
+    """Raise `OptionError` unless the batched engine plays ``game``: a table whose cards and
+    round are base Flip 7's in structure (numbers without traits, ``add`` and ``multiply``
+    modifiers with at most one multiplying card in the deck, one card each of the primitives
+    ``freeze``, ``forced_draw`` and ``bust_shield`` with the parameters of `BASE_EFFECTS`,
+    the round of `flip7ref.batch.tables.BASE_ROUND`), one deck (at most the table's
+    ``players_per_deck`` players), options at `SUPPORTED_OPTIONS` (integers as documented
+    there).  The table's facts themselves (ranks, counts, amounts, the Flip 7 line length and
+    bonus, the target, the forced draw's count and set-aside cards, the hold limit) are read
+    by `Rules._tables`."""
+    tables.plain_cards(game, "flip7", NUMBER)
+    tables.plain_cards(game, "flip7", MODIFIER)
+    tables.modifier_ops(game, "flip7", ("add", "multiply"))
+    per = game.edition.thresholds["players_per_deck"]
+    if not 1 <= game.players <= per:
+        raise OptionError(f"players: the batched engine plays 1..{per} players (one deck), got {game.players}")
+    if len(game.card_ids) > 127:  # card codes are int8
+        raise tables.refuse(game, "flip7", f"the table has {len(game.card_ids)} card kinds", "at most 127")
     for name, value in game.options.items():
         if name in SUPPORTED_OPTIONS and value not in SUPPORTED_OPTIONS[name]:
             raise OptionError(f"options.{name}: the batched engine plays {SUPPORTED_OPTIONS[name][0]!r} only, got {value!r}")
     if game.options.get("reshuffles") == "unlimited":
         raise OptionError("options.reshuffles: the batched engine plays a whole number 0..8, not 'unlimited'")
-    if game.options.get("decks") not in ("auto", 1):
+    if game.options.get("decks") not in ("auto", 1, None):
         raise OptionError(f"options.decks: the batched engine plays one deck, got {game.options.get('decks')!r}")
+    mult = [c for c, m in enumerate(game.modifier) if m is not None and m[0] == "multiply"]
+    if tables.deck_copies(game, mult) > 1:  # a line holds one: its factor is a flag (F7-091)
+        raise tables.refuse(game, "flip7", f"the deck holds {tables.deck_copies(game, mult)} multiplying cards",
+                            "at most one (F7-091)")  # fmt: skip
+    tables.check_effects(game, "flip7", BASE_EFFECTS)
+    for name in BASE_EFFECTS:
+        tables.one_card(game, "flip7", f"primitive {name}", _with(game, name), "F7-007")
+    tables.check_round(game, tables.BASE_ROUND, "flip7")
+    f3 = game.effect[_with(game, "forced_draw")[0]]
+    allowed = {_with(game, "freeze")[0], _with(game, "forced_draw")[0]}
+    aside = set(getattr(f3, "set_aside", ()))
+    if aside != allowed:  # one forced draw at a time, its queue plays a Freeze or a Flip Three (F7-073, F7-074)
+        ids = sorted(game.card_ids[c] for c in aside)
+        raise tables.refuse(game, "flip7", f"the forced draw sets aside {ids}", "its own card and the Freeze set aside (F7-073)")
+
+
+BASE_EFFECTS: dict[str, dict[str, object]] = {
+    "freeze": {"targets": "active", "self_target": "allowed", "keep_card": True},  # F7-060..F7-062
+    "forced_draw": {"targets": "active", "self_target": "allowed", "on_bust": "discard", "assigner": "target",
+                    "then_stay": False, "resolution": "assign-all-first"},  # F7-070..F7-079
+    "bust_shield": {"targets": "active", "self_target": "allowed", "first_copy": "keep"},  # F7-080..F7-084
+}
+"""The primitives of base Flip 7's action cards the batched engine plays, with the parameter
+values its code implements (`flip7ref.batch.tables.check_effects`); the forced draw's ``count``
+and ``set_aside`` and the shield's ``hold_limit`` are read from the table."""
+
+
+def _with(game: Game, primitive: str) -> list[int]:
+    """The codes of the card kinds whose effect uses ``primitive``."""
+    return [c for c, e in enumerate(game.effect) if e is not None and getattr(e, "primitive", None) == primitive]
 
 
 def choose_backend(backend: str) -> str:
@@ -147,12 +187,20 @@ class Rules:
         self.shuffle = shuffle
         self.rng = np.random.default_rng(seed)
         self.next_seed = int(seed)
-        ids = self.ids = game.card_ids
+        self.ids = game.card_ids
         self.log: list[list[Event]] | None = None  # the events of each game, when recorded (`record_events`)
-        self.FREEZE, self.F3, self.SC = ids.index("freeze"), ids.index("flip_three"), ids.index("second_chance")
-        self.target = int(game.options["target_score"])
-        reshuffles = game.options.get("reshuffles", 1)
-        self.reshuffles = int(reshuffles)
+        # the action cards by their primitive, not their names (check_game: one of each)
+        self.FREEZE, self.F3, self.SC = (_with(game, p)[0] for p in ("freeze", "forced_draw", "bust_shield"))
+        f3: Any = game.effect[self.F3]
+        self.f3n = int(f3.count)  # F7-070: cards a Flip Three draws
+        self.aside = np.zeros(self.C, bool)  # F7-073: the cards a Flip Three sets aside
+        self.aside[sorted(f3.set_aside)] = True
+        shield: Any = game.effect[self.SC]
+        self.hold = int(shield.hold_limit)  # F7-082: Second Chances one may hold
+        self.f7n = int(game.flip7_distinct)  # F7-050: numbers in a line that make a Flip 7
+        self.bonus = int(game.flip7_bonus)  # F7-050
+        self.target = int(game.target_score)  # F7-120
+        self.reshuffles = int(game.reshuffles)  # F7-116
         cat = np.array([{NUMBER: 0, MODIFIER: 1}.get(c, 2) for c in game.category], dtype=np.int8)
         self.is_num = cat == 0
         self.is_mod = cat == 1
@@ -160,16 +208,23 @@ class Rules:
         self.rank = np.where(self.is_num, np.array([r or 0 for r in game.rank]), 0).astype(np.int16)  # 0 off numbers
         add = [0] * self.C
         x2 = [0] * self.C
+        self.mult1 = 1  # F7-091: the multiplying card's factor less one (a line holds one at most, check_game)
         for c, m in enumerate(game.modifier):
             if m is not None and m[0] == "add":
-                add[c] = int(m[1])
+                add[c] = int(m[1])  # F7-090
             elif m is not None and m[0] == "multiply":
                 x2[c] = 1
+                self.mult1 = int(m[1]) - 1
         self.addv = np.array(add, dtype=np.int16)
         self.isx2 = np.array(x2, dtype=np.int8)
         self.sorted_deck = np.array(sorted(game.deck), dtype=np.int16)
         self.D = len(self.sorted_deck)
         self.copies = np.bincount(self.sorted_deck, minlength=self.C).astype(np.int16)
+        # room: a line holds each rank once, one duplicate (a bust) and every modifier; the queue
+        # every card a forced draw sets aside, once per deck it may pass through in a round
+        ranks = len({game.rank[c] for c in range(self.C) if self.is_num[c]})
+        self.room = ranks + 1 + tables.deck_copies(game, np.flatnonzero(self.is_mod).tolist())
+        self.Q = max(1, tables.deck_copies(game, np.flatnonzero(self.aside).tolist()) * (self.reshuffles + 1))
 
     # ------------------------------------------------------------------ storage
 
@@ -182,7 +237,7 @@ class Rules:
         self.unseen = np.zeros((B, C), i16)
         self.discard = np.zeros((B, C), i16)
         self.line = np.zeros((B, P, C), i8)
-        self.lorder = np.full((B, P, _L), -1, i8)
+        self.lorder = np.full((B, P, self.room), -1, i8)
         self.llen = np.zeros((B, P), i8)
         self.nnum = np.zeros((B, P), i16)
         self.numsum = np.zeros((B, P), i16)
@@ -220,20 +275,20 @@ class Rules:
         self.fd_card = np.zeros(B, i8)
         self.fd_rem = np.zeros(B, i8)
         self.fd_n = np.zeros(B, i8)
-        self.fd_aside = np.zeros((B, 3), i8)
+        self.fd_aside = np.zeros((B, self.f3n), i8)
         self.as_on = np.zeros(B, bool)
         self.as_ready = np.zeros(B, bool)
         self.as_chooser = np.zeros(B, i8)
         self.as_n = np.zeros(B, i8)
         self.as_k = np.zeros(B, i8)
-        self.as_cards = np.zeros((B, 3), i8)
-        self.as_targets = np.zeros((B, 3), i8)
+        self.as_cards = np.zeros((B, self.f3n), i8)
+        self.as_targets = np.zeros((B, self.f3n), i8)
         self.rq_on = np.zeros(B, bool)
         self.rq_head = np.zeros(B, i32)
         self.rq_tail = np.zeros(B, i32)
-        self.rq_card = np.zeros((B, _Q), i8)
-        self.rq_seat = np.zeros((B, _Q), i8)
-        self.rq_chooser = np.zeros((B, _Q), i8)
+        self.rq_card = np.zeros((B, self.Q), i8)
+        self.rq_seat = np.zeros((B, self.Q), i8)
+        self.rq_chooser = np.zeros((B, self.Q), i8)
         self.moves = np.zeros(B, i32)
         self.kind = np.zeros(B, i8)
         self.actor = np.zeros(B, i8)
@@ -350,7 +405,7 @@ class Rules:
         self.line.reshape(-1)[k * self.C + code] += 1
         llen = self.llen.reshape(-1)
         n = llen.take(k)
-        self.lorder.reshape(-1)[k * _L + n] = code
+        self.lorder.reshape(-1)[k * self.room + n] = code
         llen[k] = n + 1
 
     def _receive(self, g: Arr, s: Arr, code: Arr) -> None:
@@ -389,7 +444,7 @@ class Rules:
                 self.discard[gs, code[save]] += 1
                 self.discard[gs, self.SC] += 1
                 cs = code[save]
-                self._emit(gs, lambda i, b: ev.second_chance_used(int(ss[i]), self.ids[cs[i]], "second_chance"))
+                self._emit(gs, lambda i, b: ev.second_chance_used(int(ss[i]), self.ids[cs[i]], self.ids[self.SC]))
             bust = dup & ~save
             if _any(bust):
                 gb, sb = g[bust], s[bust]
@@ -404,7 +459,7 @@ class Rules:
         n = nnum.take(k) + 1
         nnum[k] = n
         self.numsum.reshape(-1)[k] += self.rank[code]
-        made = (n >= 7) & (self.flip7.take(g) < 0)
+        made = (n >= self.f7n) & (self.flip7.take(g) < 0)
         if _any(made):
             self.flip7[g[made]] = s[made]
             sm = s[made]
@@ -429,19 +484,19 @@ class Rules:
         """F7-082: kept when the receiver holds none (and has not busted); a spare goes to an
         active player without one (the receiver picks), else to the discard pile."""
         k = g * self.P + s
-        keep = (self.sc.reshape(-1).take(k) < 1) & (self.status.reshape(-1).take(k) != BUSTED)
+        keep = (self.sc.reshape(-1).take(k) < self.hold) & (self.status.reshape(-1).take(k) != BUSTED)
         self.sc.reshape(-1)[k[keep]] += 1
         sk = s[keep]
-        self._emit(g[keep], lambda i, b: ev.second_chance_kept(int(sk[i]), "second_chance"))
+        self._emit(g[keep], lambda i, b: ev.second_chance_kept(int(sk[i]), self.ids[self.SC]))
         g, s = g[~keep], s[~keep]
         if g.size == 0:
             return
-        recv = (self.status.take(g, 0) == ACTIVE) & (self.sc.take(g, 0) == 0)
+        recv = (self.status.take(g, 0) == ACTIVE) & (self.sc.take(g, 0) < self.hold)
         recv[np.arange(g.size), s] = False
         some = recv.any(1)
         self.discard[g[~some], self.SC] += 1
         sn = s[~some]
-        self._emit(g[~some], lambda i, b: ev.discarded("second_chance", int(sn[i]), "no eligible player"))
+        self._emit(g[~some], lambda i, b: ev.discarded(self.ids[self.SC], int(sn[i]), "no eligible player"))
         g, s, recv = g[some], s[some], recv[some]
         self.ct_on[g] = True
         self.ct_card[g] = self.SC
@@ -466,7 +521,7 @@ class Rules:
             self.fd_target[g3] = seat[f3]
             self.fd_giver[g3] = chooser[f3]
             self.fd_card[g3] = code[f3]
-            self.fd_rem[g3] = 3
+            self.fd_rem[g3] = self.f3n
             self.fd_n[g3] = 0
             s3, c3 = seat[f3], chooser[f3]
-            self._emit(g3, lambda i, b: ev.forced_draw_started(int(s3[i]), "flip_three", int(c3[i]), 3))
+            self._emit(g3, lambda i, b: ev.forced_draw_started(int(s3[i]), self.ids[self.F3], int(c3[i]), self.f3n))

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import events as ev
 from ..model import Event
-from .rules import _AS, _DEAL, _FD, _Q, _ROUND_END, _RQ, _STOP, _TURN, ACTIVE, BUSTED, Arr, Rules, _all, _any, set_rows
+from .rules import _AS, _DEAL, _FD, _ROUND_END, _RQ, _STOP, _TURN, ACTIVE, BUSTED, Arr, Rules, _all, _any, set_rows
 
 
 class Settling(Rules):
@@ -210,7 +210,7 @@ class Settling(Rules):
             self.fd_rem[g] -= 1
             if self.log is not None:
                 self._emit_cards(g, t, code, "dealt")
-            aside = (code == self.FREEZE) | (code == self.F3)  # F7-073
+            aside = self.aside[code]  # F7-073: the table's set_aside
             if _any(aside):
                 ga = g[aside]
                 self.fd_aside[ga, self.fd_n[ga]] = code[aside]
@@ -228,18 +228,18 @@ class Settling(Rules):
         assert self.log is not None
         for i, b in enumerate(g.tolist()):
             seat, card = int(seats[i]), self.ids[codes[i]]
-            self.log[b].append(ev.dealt(seat, card, "flip_three") if kind == "dealt" else ev.set_aside(seat, card))
+            self.log[b].append(ev.dealt(seat, card, self.ids[self.F3]) if kind == "dealt" else ev.set_aside(seat, card))
 
     def _fd_finish(self, g: Arr, bust: bool, outcome: str) -> None:
         """F7-078: the Flip Three is discarded; its set-aside cards are discarded on a bust
         (F7-073, D-F7-10 ``discard``), else assigned by its target (D-F7-12 ``target``)."""
         self.fd_on[g] = False
         self.discard[g, self.fd_card[g]] += 1
-        self._emit(g, lambda i, b: ev.forced_draw_ended(int(self.fd_target[b]), "flip_three", outcome))
+        self._emit(g, lambda i, b: ev.forced_draw_ended(int(self.fd_target[b]), self.ids[self.F3], outcome))
         n = self.fd_n[g]
         if not _any(n > 0):
             return
-        for j in range(3):
+        for j in range(self.f3n):
             m = n > j
             if not _any(m):
                 break
@@ -277,7 +277,7 @@ class Settling(Rules):
                 self.rq_on[new] = True
                 self.rq_head[new] = 0
                 self.rq_tail[new] = 0
-            for j in range(3):
+            for j in range(self.f3n):
                 m = self.as_n[gf] > j
                 if not _any(m):
                     break
@@ -324,11 +324,12 @@ class Settling(Rules):
         F7-120, F7-121: the game ends, or the next round starts (F7-112)."""
         P = self.P
         live = self.status.take(g, 0) != BUSTED
-        score = np.where(live, self.numsum.take(g, 0) * (1 + self.x2.take(g, 0)) + self.modsum.take(g, 0), 0).astype(np.int32)
+        numbers = self.numsum.take(g, 0) * (1 + self.x2.take(g, 0) * self.mult1)  # F7-091: the factor of the table
+        score = np.where(live, numbers + self.modsum.take(g, 0), 0).astype(np.int32)
         f = self.flip7.take(g)
         made = f >= 0
         if _any(made):
-            score[np.flatnonzero(made), f[made]] += self.game.flip7_bonus
+            score[np.flatnonzero(made), f[made]] += self.bonus
         tot = self.totals.take(g, 0) + score
         set_rows(self.totals, g, tot)
         set_rows(self.last_scores, g, score)
@@ -345,17 +346,17 @@ class Settling(Rules):
             if m.size:
                 disc[m, cards[m]] += 1
         fd = g[self.fd_on[g]]
-        for j in range(3):
+        for j in range(self.f3n):
             m = fd[self.fd_n[fd] > j]
             if m.size:
                 disc[m, self.fd_aside[m, j]] += 1
         ag = g[self.as_on[g]]
-        for j in range(3):
+        for j in range(self.f3n):
             m = ag[self.as_n[ag] > j]
             if m.size:
                 disc[m, self.as_cards[m, j]] += 1
         rg = g[self.rq_on[g]]
-        for j in range(_Q):
+        for j in range(self.Q):
             m = rg[self.rq_head[rg] + j < self.rq_tail[rg]]
             if not m.size:
                 break

@@ -26,8 +26,9 @@ import numpy as np
 from .. import events as ev
 from ..errors import OptionError
 from ..game import Game
-from ..model import MODIFIER, NUMBER, Event, verbs
+from ..model import ACTION, MODIFIER, NUMBER, Event, verbs
 from ..pile import shuffled
+from . import tables
 
 Arr = np.ndarray[Any, Any]
 
@@ -72,19 +73,62 @@ off).  Integer options: ``target_score`` 1..10000, ``reshuffles`` 0..8 (not ``un
 
 
 def check_vengeance(game: Game) -> None:
-    """Raise `OptionError` unless the batched engine plays ``game``: edition ``vengeance``,
-    1..18 players, options at `VENGEANCE_OPTIONS` (integers as documented there)."""
-    if game.edition.id != "vengeance":
-        raise OptionError(f"edition: the batched Vengeance engine plays vengeance only, got {game.edition.id!r}")
-    if not 1 <= game.players <= 18:
-        raise OptionError(f"players: the batched engine plays 1..18 players (one deck), got {game.players}")
+    """Raise `OptionError` unless the batched engine plays ``game``: a table whose cards and
+    round are Vengeance's in structure (numbers with the traits of `_TRAITS`, one card of
+    each, ``add`` modifiers and at most one dividing card in the deck, action cards of the
+    primitives and parameters of `VENGEANCE_EFFECTS`, the round of
+    `flip7ref.batch.tables.VENGEANCE_ROUND`), one deck (at most the table's
+    ``players_per_deck`` players), options at `VENGEANCE_OPTIONS` (integers as documented
+    there).  The table's facts themselves (ranks, counts, amounts, the divisor, the Flip 7
+    line length and bonus, the target, each forced draw's count, set-aside cards and stay)
+    are read by `VRules._tables`."""
+    tables.plain_cards(game, "vengeance", NUMBER, _TRAITS)
+    tables.plain_cards(game, "vengeance", MODIFIER)
+    tables.modifier_ops(game, "vengeance", ("add", "divide"))
     for name, value in game.options.items():
         if name in VENGEANCE_OPTIONS and value not in VENGEANCE_OPTIONS[name]:
             raise OptionError(f"options.{name}: the batched engine plays {VENGEANCE_OPTIONS[name][0]!r} only, got {value!r}")
     if game.options.get("reshuffles") == "unlimited":
         raise OptionError("options.reshuffles: the batched engine plays a whole number 0..8, not 'unlimited'")
-    if game.options.get("decks") not in ("auto", 1):
+    if game.options.get("decks") not in ("auto", 1, None):
         raise OptionError(f"options.decks: the batched engine plays one deck, got {game.options.get('decks')!r}")
+    div = [c for c, m in enumerate(game.modifier) if m is not None and m[0] == "divide"]
+    if tables.deck_copies(game, div) > 1:  # a line holds one: its divisor is a flag (V-052)
+        n = tables.deck_copies(game, div)
+        raise tables.refuse(game, "vengeance", f"the deck holds {n} dividing cards", "at most one (V-052)")
+    per = game.edition.thresholds["players_per_deck"]
+    if not 1 <= game.players <= per:
+        raise OptionError(f"players: the batched engine plays 1..{per} players (one deck), got {game.players}")
+    C = len(game.card_ids)
+    acts = tables.deck_copies(game, [c for c in range(C) if game.category[c] == ACTION])
+    mods = tables.deck_copies(game, [c for c in range(C) if game.category[c] == MODIFIER])
+    ranks = len({game.rank[c] for c in range(C) if game.category[c] == NUMBER})
+    for what, need, room in (("card kinds", C, 127), ("stack frames", 2 * acts + 3, S), ("cards in a line", ranks + 2 + mods, L)):
+        if need > room:
+            raise tables.refuse(game, "vengeance", f"the deck needs {need} {what}", f"at most {room}")
+    tables.check_effects(game, "vengeance", VENGEANCE_EFFECTS)
+    for c, e in enumerate(game.effect):  # V-044: set-aside cards are resolved one by one in reveal order
+        how = getattr(e, "resolution", None)
+        if getattr(e, "set_aside", None) and how != "in-order":
+            raise tables.refuse(game, "vengeance", f"card {game.card_ids[c]!r} has resolution {how!r}", "'in-order' only (V-044)")
+    for trait in _TRAITS:
+        tables.one_card(game, "vengeance", f"trait {trait}", [c for c, t in enumerate(game.traits) if trait in t], _TRAITS[trait])
+    tables.check_round(game, tables.VENGEANCE_ROUND, "vengeance")
+
+
+_TRAITS = {"zero": "V-030", "no_stay": "V-031", "wipe_on_enter": "V-033", "pair_allowed": "V-036"}
+"""The number-card traits the engine implements (each a rule in code), with their rule ids."""
+
+_TARGETS = {"targets": "non_busted", "self_target": "allowed"}  # V-014, V-042
+VENGEANCE_EFFECTS: dict[str, dict[str, object]] = {
+    "forced_draw": {**_TARGETS, "on_bust": "discard", "assigner": "target"},  # V-043, V-044
+    "swap": {**_TARGETS, "scope": "any-two"},  # V-045
+    "steal": dict(_TARGETS),  # V-046
+    "discard_card": {**_TARGETS, "chooser": "giver"},  # V-047
+}
+"""The primitives of Vengeance's action cards the batched engine plays, with the parameter
+values its code implements; a forced draw's ``count``, ``set_aside`` and ``then_stay`` are
+read from the table."""
 
 
 class VRules:
@@ -103,8 +147,9 @@ class VRules:
         self.rng = np.random.default_rng(seed)
         self.next_seed = int(seed)
         self.log: list[list[Event]] | None = None
-        self.target = int(game.options["target_score"])
-        self.reshuffles = int(game.options.get("reshuffles", 1))
+        self.target = int(game.target_score)  # V-073
+        self.reshuffles = int(game.reshuffles)  # V-075
+        self.F7N = int(game.flip7_distinct)  # V-022: number cards that make a Flip 7
         cat = np.array(game.category)
         self.is_num = cat == NUMBER
         self.is_mod = cat == MODIFIER
@@ -112,7 +157,10 @@ class VRules:
         self.addv = np.array([m[1] if m is not None and m[0] == "add" else 0 for m in game.modifier], np.int64)
         half = [c for c, m in enumerate(game.modifier) if m is not None and m[0] == "divide"]
         self.HALF = half[0] if half else -1
-        self.ZERO = ids.index("0")
+        self.DIV = int(game.modifier[self.HALF][1]) if half else 1  # type: ignore[index]  # V-052: the divisor
+        # the special numbers by their traits, not their names (check_vengeance: one card each)
+        self.ZERO = next(c for c in range(C) if "zero" in game.traits[c])  # V-030, V-038
+        self.NOSTAY = next(c for c in range(C) if "no_stay" in game.traits[c])  # V-031
         self.U7 = next(c for c in range(C) if "wipe_on_enter" in game.traits[c])
         self.L13 = next(c for c in range(C) if "pair_allowed" in game.traits[c])
         self.bonus = int(game.flip7_bonus)
@@ -120,6 +168,7 @@ class VRules:
         self.fcount = np.zeros(C, np.int8)
         self.then_stay = np.zeros(C, bool)
         self.aside = np.zeros((C, C), bool)  # aside[card, code]: code is set aside in card's forced draw
+        self.W = max([int(getattr(e, "count", 1)) for e in game.effect if e is not None] + [1])  # set-aside room
         for c, e in enumerate(game.effect):
             if e is None:
                 continue
@@ -202,7 +251,7 @@ class VRules:
         self.fb = np.zeros((B, S), i32)
         self.fc = np.zeros((B, S), i32)
         self.fd = np.zeros((B, S), i32)
-        self.fcards = np.full((B, S, 4), -1, i16)
+        self.fcards = np.full((B, S, self.W), -1, i16)
         self.fn = np.zeros((B, S), i32)
         self.fallow = np.zeros((B, S, P), bool)
         self.moves = np.zeros(B, i32)
@@ -360,10 +409,10 @@ class VRules:
             gb, sb, cb = g[bust], s[bust], code[bust]
             self.status[gb, sb] = BUSTED
             self._emit(gb, lambda i, b: ev.busted(int(sb[i]), self.ids[cb[i]]))
-        ok = ~bust & (self.llen[g, s] >= 7)  # a Flip 7 needs seven cards at least: a quick no
+        ok = ~bust & (self.llen[g, s] >= self.F7N)  # a Flip 7 needs that many cards at least: a quick no
         g, s = g[ok], s[ok]
         nnum = (self.line[g, s] * self.is_num).sum(1)
-        made = (self.flip7[g] < 0) & ~self.barred[g, s] & (nnum >= 7)
+        made = (self.flip7[g] < 0) & ~self.barred[g, s] & (nnum >= self.F7N)
         if _any(made):
             gm, sm = g[made], s[made]
             self.flip7[gm] = sm

@@ -178,7 +178,7 @@ class VSettling(VRules):
         busted = self.status[g, t] == BUSTED
         complete = ~busted & (self.fd[g, i] <= 0)
         row = self.line[g, t]
-        seven = ~busted & ~complete & (self.llen[g, t] >= 7) & ((row * self.is_num).sum(1) >= 7)
+        seven = ~busted & ~complete & (self.llen[g, t] >= self.F7N) & ((row * self.is_num).sum(1) >= self.F7N)
         for mask, outcome in ((busted, "bust"), (complete, "complete"), (seven, "seven numbers")):
             if _any(mask):
                 self.sp[g[mask]] -= 1
@@ -231,7 +231,7 @@ class VSettling(VRules):
         g, i, t, n = g[has], i[has], t[has], n[has]
         cards = self.fcards[g, i].copy()
         if outcome == "bust":
-            for j in range(4):
+            for j in range(self.W):
                 m = n > j
                 gj, cj, tj = g[m], cards[m, j].astype(np.int64), t[m]
                 self.discard[gj, cj] += 1
@@ -261,8 +261,8 @@ class VSettling(VRules):
         gh, ih = g[h], i[h]
         if gh.size:
             code = self.fcards[gh, ih, 0].astype(np.int64)
-            self.fcards[gh, ih, :3] = self.fcards[gh, ih, 1:].copy()
-            self.fcards[gh, ih, 3] = -1
+            self.fcards[gh, ih, :-1] = self.fcards[gh, ih, 1:].copy()
+            self.fcards[gh, ih, -1] = -1
             self.fn[gh, ih] -= 1
             self._receive(gh, self.fa[gh, ih].astype(np.int64), code)
 
@@ -324,7 +324,7 @@ class VSettling(VRules):
         line = self.line[g].astype(np.int64)
         v = line @ self.rank
         if self.HALF >= 0:
-            v = np.where(line[:, :, self.HALF] > 0, v // 2, v)
+            v = np.where(line[:, :, self.HALF] > 0, v // self.DIV, v)
         v = np.maximum(v + line @ self.addv, 0)
         maker = self.flip7[g][:, None] == np.arange(self.P)[None, :]
         v = np.where((line[:, :, self.ZERO] > 0) & ~maker, 0, v)

@@ -149,7 +149,7 @@ class VengeanceState(VSettling):
         o = (top == NONE) | do
         seat = np.maximum(actor, 0).astype(np.int64)
         narrow[o, HIT] = True
-        narrow[o, STAY] = self.line[g[o], seat[o], self.ZERO] == 0  # V-031: The Zero's holder may not stay
+        narrow[o, STAY] = self.line[g[o], seat[o], self.NOSTAY] == 0  # V-031: the no_stay card's holder may not stay
         d = self.done[g]
         kind[d] = TERMINAL
         actor[d] = -1
