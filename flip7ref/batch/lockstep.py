@@ -64,7 +64,7 @@ def compare(
     and the batched `flip7ref.batch.policies.threshold_actions` must choose the same).
     ``progress(games, decisions)`` is called after each batch when given.  ``edition``:
     ``flip7`` (`BatchState`) or ``vengeance`` (`flip7ref.batch.vengeance.VengeanceState`,
-    random policy, NumPy only).  ``backend``: the batched Flip 7 engine's
+    NumPy only; its threshold policy is `flip7ref.batch.v_policies.v_threshold_actions`).  ``backend``: the batched Flip 7 engine's
     (`flip7ref.batch.rules.choose_backend`); the compiled one keeps no event log, so under
     it ``events`` is ignored (observations and masks are compared).
 
@@ -73,16 +73,13 @@ def compare(
 
     Raises:
         Difference: the first disagreement (game seed, decision number, what differs).
-        OptionError: a threshold policy, or a backend other than ``numpy`` (or ``auto``),
-            with edition ``vengeance``.
+        OptionError: a backend other than ``numpy`` (or ``auto``) with edition ``vengeance``.
     """
     from ..rl.encoding import ActionIndex, ObservationEncoder
     from ..strategies import ThresholdStrategy
     from .policies import parse_policy, threshold_actions
 
     kind, threshold = parse_policy(policy)
-    if kind == "threshold" and edition != "flip7":
-        raise OptionError(f"policy: the batched {edition} engine is compared under random play only, got {policy!r}")
     strategy = ThresholdStrategy(threshold)
 
     game = Game(edition, players, dict(options or {}))
@@ -94,6 +91,9 @@ def compare(
         if backend not in ("auto", "numpy"):  # auto: the only backend it has
             raise OptionError(f"backend: the batched vengeance engine has the numpy backend only, got {backend!r}")
         make, extra = VengeanceState, {}
+        from .v_policies import v_threshold_actions as policy_actions
+    else:
+        policy_actions = threshold_actions
     index, encoder = ActionIndex(game), ObservationEncoder(game)
     decisions = 0
     for first in range(seed, seed + games, batch):
@@ -108,7 +108,7 @@ def compare(
         while True:
             obs = bs.observe(np.maximum(bs.actor, 0))
             actions = np.zeros(len(seeds), np.int64)
-            batched = threshold_actions(bs, np.arange(len(seeds)), threshold) if kind == "threshold" else actions
+            batched = policy_actions(bs, np.arange(len(seeds)), threshold) if kind == "threshold" else actions
             live = 0
             for i, st in enumerate(states):
                 _check(st, bs, i, obs[i], index, encoder, seeds[i], moves)
