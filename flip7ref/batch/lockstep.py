@@ -64,7 +64,8 @@ def compare(
     and the batched `flip7ref.batch.policies.threshold_actions` must choose the same).
     ``progress(games, decisions)`` is called after each batch when given.  ``edition``:
     ``flip7`` (`BatchState`) or ``vengeance`` (`flip7ref.batch.vengeance.VengeanceState`,
-    NumPy only; its threshold policy is `flip7ref.batch.v_policies.v_threshold_actions`).  ``backend``: the batched Flip 7 engine's
+    NumPy only; its threshold policy is `flip7ref.batch.v_policies.v_threshold_actions`).
+    ``backend``: the batched Flip 7 engine's
     (`flip7ref.batch.rules.choose_backend`); the compiled one keeps no event log, so under
     it ``events`` is ignored (observations and masks are compared).
 
@@ -84,6 +85,7 @@ def compare(
 
     game = Game(edition, players, dict(options or {}))
     make: Any = BatchState
+    policy_actions: Any = threshold_actions
     extra: dict[str, str] = {"backend": backend}
     if edition == "vengeance":
         from .vengeance import VengeanceState
@@ -91,9 +93,9 @@ def compare(
         if backend not in ("auto", "numpy"):  # auto: the only backend it has
             raise OptionError(f"backend: the batched vengeance engine has the numpy backend only, got {backend!r}")
         make, extra = VengeanceState, {}
-        from .v_policies import v_threshold_actions as policy_actions
-    else:
-        policy_actions = threshold_actions
+        from .v_policies import v_threshold_actions
+
+        policy_actions = v_threshold_actions
     index, encoder = ActionIndex(game), ObservationEncoder(game)
     decisions = 0
     for first in range(seed, seed + games, batch):
