@@ -231,4 +231,4 @@ def test_the_vengeance_benchmark_runs_and_draws_legal_actions() -> None:
 
 
 def test_lockstep_takes_a_threshold_policy_for_vengeance() -> None:
-    assert compare(4, 2, edition="vengeance", policy="threshold:20")["games"] == 2  # tests/test_batch_vengeance_vector.py plays more
+    assert compare(4, 2, edition="vengeance", policy="threshold:20")["games"] == 2  # test_batch_vengeance_vector.py: more

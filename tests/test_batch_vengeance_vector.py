@@ -27,8 +27,13 @@ def _random(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------- the threshold policy
 
 
-@pytest.mark.parametrize(("players", "threshold", "games", "seed"), [(4, 20, 60, 0), (3, 0, 40, 100), (2, 35, 40, 200), (1, 25, 20, 300), (6, 15, 20, 400)])
-def test_the_batched_threshold_policy_decides_as_the_reference_strategy(players: int, threshold: int, games: int, seed: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "threshold", "games", "seed"),
+    [(4, 20, 60, 0), (3, 0, 40, 100), (2, 35, 40, 200), (1, 25, 20, 300), (6, 15, 20, 400)],
+)
+def test_the_batched_threshold_policy_decides_as_the_reference_strategy(
+    players: int, threshold: int, games: int, seed: int
+) -> None:
     """Decision by decision over seeded games: the batched policy's index is the one of
     `ThresholdStrategy`'s action (Difference raised otherwise), the observations and masks agree."""
     result = compare(players, games, seed=seed, batch=games, edition="vengeance", policy=f"threshold:{threshold}")
@@ -124,7 +129,7 @@ def test_max_moves_truncates_and_deals_again() -> None:
     rng = np.random.default_rng(2)
     truncs = 0
     for _ in range(3):
-        obs, _r, terminated, truncated, infos = env.step(_random(rng, obs["action_mask"]))
+        obs, _r, _terminated, truncated, infos = env.step(_random(rng, obs["action_mask"]))
         truncs += int(truncated.sum())
         if truncated.any():
             assert infos["_final_obs"][truncated].all()
