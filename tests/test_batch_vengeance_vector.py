@@ -224,3 +224,14 @@ def test_actions_of_the_wrong_shape_are_refused() -> None:
     env.reset(seed=0)
     with pytest.raises(OptionError, match="actions: expected 3 action indices"):
         env.step(np.array([0, 0]))
+
+
+def test_the_lockstep_command_takes_a_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    from flip7ref.batch.lockstep import main
+
+    assert main(["--edition", "vengeance", "--games", "3", "--batch", "3", "--policy", "threshold:20"]) == 0
+    assert "3 games" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        main(["--games", "1", "--policy", "greedy"])
+    assert exc.value.code == 2
+    assert "--policy: opponents: expected 'random' or 'threshold:N'" in capsys.readouterr().err

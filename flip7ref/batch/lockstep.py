@@ -27,6 +27,7 @@ from ..errors import OptionError
 from ..game import Game
 from ..state import State
 from .core import BatchState
+from .policies import parse_policy
 from .rules import choose_backend
 
 Arr = np.ndarray[Any, Any]
@@ -78,7 +79,7 @@ def compare(
     """
     from ..rl.encoding import ActionIndex, ObservationEncoder
     from ..strategies import ThresholdStrategy
-    from .policies import parse_policy, threshold_actions
+    from .policies import threshold_actions
 
     kind, threshold = parse_policy(policy)
     strategy = ThresholdStrategy(threshold)
@@ -208,7 +209,7 @@ def _recorded(path: str) -> dict[int, tuple[int, int]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m flip7ref.batch.lockstep [--games N] [--players P] [--seed S] [--batch B]
-    [--record FILE]``: compare, print a one-line summary; exit 1 on a difference (its
+    [--policy random|threshold:N] [--record FILE]``: compare, print a one-line summary; exit 1 on a difference (its
     message), 2 on bad arguments or an unreadable record.  With ``--record`` each slice of
     ``--batch`` games that agrees is appended to FILE, and the slices already there are
     skipped: a long run can be stopped and started again (``nice -n 10``, in the background)."""
@@ -219,6 +220,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first game seed (default %(default)s)")
     parser.add_argument("--batch", type=int, default=1000, help="games stepped together (default %(default)s)")
     parser.add_argument("--progress", action="store_true", help="print a line to stderr after each batch")
+    parser.add_argument(
+        "--policy", default="random",
+        help="random (default) or threshold:N (the batched threshold policy must choose what ThresholdStrategy chooses)",
+    )  # fmt: skip
     parser.add_argument("--record", metavar="FILE", help="append each slice that agrees to FILE; skip the slices it holds")
     parser.add_argument(
         "--backend", choices=("auto", "numba", "numpy"), default="auto",
@@ -228,6 +233,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:
         parser.error("--games and --batch must be at least 1, --players 1..18")
+    if args.record and args.policy != "random":
+        parser.error("--record keeps random-play slices only: leave out --policy")
+    try:
+        parse_policy(args.policy)
+    except OptionError as exc:
+        parser.error(f"--policy: {exc}")
     start = time.perf_counter()
     try:
         done = _recorded(args.record) if args.record else {}
@@ -240,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.record:
             result = compare(
                 args.players, args.games, seed=args.seed, batch=args.batch, progress=report, edition=args.edition,
-                backend=args.backend,
+                backend=args.backend, policy=args.policy,
             )
             games, decisions = result["games"], result["decisions"]
         for first in range(args.seed, args.seed + args.games, args.batch) if args.record else ():
