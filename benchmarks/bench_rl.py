@@ -151,7 +151,8 @@ def bench_batch_step(batch: int, steps: int, seed: int = 0, backend: str = "auto
 
 def bench_batch_env(batch: int, steps: int, seed: int = 0, edition: str = "flip7") -> dict[str, float]:
     """``Flip7VectorEnv`` (``edition="vengeance"``: ``VengeanceVectorEnv``) learner steps per
-    second (``steps`` in all, at least 20 batch steps; seat 0 random, three threshold:20 opponents)."""
+    second (``steps`` in all, at least 20 batch steps; seat 0 random, three threshold:20 opponents;
+    Vengeance's learner draws over the whole mask only at a card pick, `random_legal`)."""
     import numpy as np
 
     from flip7ref.batch.vector_env import Flip7VectorEnv, VengeanceVectorEnv
@@ -162,9 +163,14 @@ def bench_batch_env(batch: int, steps: int, seed: int = 0, edition: str = "flip7
     rounds = max(20, steps // batch)
     games = 0
     start = time.process_time()
+    narrow = 2 + env.state.P  # hit, stay, targets: a Vengeance pick lies past them (`random_legal`)
     for _ in range(rounds):
         mask = obs["action_mask"]
-        obs, _r, terminated, _t, _i = env.step(np.argmax(rng.random(mask.shape) * mask, 1))
+        if edition == "vengeance":
+            actions = random_legal(rng, mask, narrow, env.state.wide & (env.state.actor == 0))
+        else:
+            actions = np.argmax(rng.random(mask.shape) * mask, 1)
+        obs, _r, terminated, _t, _i = env.step(actions)
         games += int(terminated.sum())
     seconds = time.process_time() - start
     return {"steps_per_second": rounds * batch / seconds, "games": games, "seconds": seconds}

@@ -238,8 +238,8 @@ class VengeanceVectorEnv(BatchVectorEnv):
         reward: ``points`` (change of the learner's total) or ``win`` (+1 / -1 at the end).
         max_moves: learner decisions after which a game is truncated (and dealt again).
         illegal_reward: the reward of an illegal index.
-        shuffle: ``reference`` (default: game ``i`` of ``reset(seed=s)`` is dealt as the
-            reference deals seed ``s + i``) or ``numpy`` (NumPy's generator).
+        shuffle: ``numpy`` (default, fastest: NumPy's generator) or ``reference`` (game ``i``
+            of ``reset(seed=s)`` is dealt as the reference deals seed ``s + i``).
 
     Raises:
         OptionError: a game the batched engine does not play (`flip7ref.batch.v_rules.check_vengeance`),
@@ -249,7 +249,7 @@ class VengeanceVectorEnv(BatchVectorEnv):
     def __init__(
         self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *, seat: int = 0,
         opponents: str = "threshold:20", reward: str = "points", max_moves: int = 5_000, illegal_reward: float = -1.0,
-        shuffle: str = "reference",
+        shuffle: str = "numpy",
     ) -> None:  # fmt: skip
         from .v_policies import v_threshold_actions
         from .vengeance import VengeanceState
