@@ -26,8 +26,9 @@ The batched engine (``flip7ref.batch``, base Flip 7, 4 players) at batch 1, 256 
 The batched Vengeance engine (``flip7ref.batch.vengeance``, 4 players) at the same batch
 sizes: ``VengeanceState.step`` decisions per second, random legal actions (drawn over the
 hit, stay and target indices, and over the whole 3,086-index mask only in the games at a
-card pick of a Swap, Steal or Discard), beside the single Vengeance Gymnasium env
-(``--vengeance-only`` runs just these).
+card pick of a Swap, Steal or Discard); and ``VengeanceVectorEnv.step`` learner steps per
+second (seat 0 random, three threshold:20 opponents inside the step); beside the single
+Vengeance Gymnasium env (``--vengeance-only`` runs just these).
 
 Times are CPU time of this process (``time.process_time``); the best of
 ``--repeat`` runs is reported for the single environments, the median and the range of the
@@ -148,21 +149,28 @@ def bench_batch_step(batch: int, steps: int, seed: int = 0, backend: str = "auto
     return {"steps_per_second": rounds * batch / seconds, "games": games, "seconds": seconds}
 
 
-def bench_batch_env(batch: int, steps: int, seed: int = 0) -> dict[str, float]:
-    """``Flip7VectorEnv`` learner steps per second (``steps`` in all, at least 20 batch steps)."""
+def bench_batch_env(batch: int, steps: int, seed: int = 0, edition: str = "flip7") -> dict[str, float]:
+    """``Flip7VectorEnv`` (``edition="vengeance"``: ``VengeanceVectorEnv``) learner steps per
+    second (``steps`` in all, at least 20 batch steps; seat 0 random, three threshold:20 opponents;
+    Vengeance's learner draws over the whole mask only at a card pick, `random_legal`)."""
     import numpy as np
 
-    from flip7ref.batch.vector_env import Flip7VectorEnv
+    from flip7ref.batch.vector_env import Flip7VectorEnv, VengeanceVectorEnv
 
-    env = Flip7VectorEnv(batch, 4, opponents="threshold:20")
+    env = (VengeanceVectorEnv if edition == "vengeance" else Flip7VectorEnv)(batch, 4, opponents="threshold:20")
     obs, _ = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     rounds = max(20, steps // batch)
     games = 0
     start = time.process_time()
+    narrow = 2 + env.state.P  # hit, stay, targets: a Vengeance pick lies past them (`random_legal`)
     for _ in range(rounds):
         mask = obs["action_mask"]
-        obs, _r, terminated, _t, _i = env.step(np.argmax(rng.random(mask.shape) * mask, 1))
+        if edition == "vengeance":
+            actions = random_legal(rng, mask, narrow, env.state.wide & (env.state.actor == 0))
+        else:
+            actions = np.argmax(rng.random(mask.shape) * mask, 1)
+        obs, _r, terminated, _t, _i = env.step(actions)
         games += int(terminated.sum())
     seconds = time.process_time() - start
     return {"steps_per_second": rounds * batch / seconds, "games": games, "seconds": seconds}
@@ -217,8 +225,12 @@ def bench_vengeance(steps: int, repeat: int) -> dict[str, Any]:
     base = statistics.median(single)
     for batch in BATCHES:
         work = steps * (1 if batch == 1 else 10)
-        runs = [bench_batch_vengeance(batch, work, seed)["steps_per_second"] for seed in range(repeat)]
+        runs, envs = [], []
+        for seed in range(repeat):  # the engine and the vector env back to back, seed by seed
+            runs.append(bench_batch_vengeance(batch, work, seed)["steps_per_second"])
+            envs.append(bench_batch_env(batch, work // 4, seed, "vengeance")["steps_per_second"])
         out[f"batch step vengeance B={batch}"] = _spread(runs, base)
+        out[f"batch vector env vengeance B={batch}"] = _spread(envs, base)
     return out
 
 

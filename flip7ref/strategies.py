@@ -233,7 +233,13 @@ class OptimalSoloStrategy:
 
 def _helps_receiver(state: State, card: str) -> bool:
     """Whether a card is best played on oneself (Swap, Steal, a score-raising modifier)."""
-    game = state.game
+    return helps_receiver(state.game, card)
+
+
+def helps_receiver(game: Game, card: str) -> bool:
+    """Whether `ThresholdStrategy` plays card ``card`` (a card id of ``game``) on itself when
+    it may: a Swap, a Steal (the primitive's ``helps_target``), a modifier that raises a score
+    (``x2``, ``+N``).  The batched Vengeance policy reads it too (`flip7ref.batch.v_policies`)."""
     code = game.codes[card]  # a card id from State.pending
     effect = game.effect[code]
     if effect is not None:

@@ -231,6 +231,5 @@ def test_the_vengeance_benchmark_runs_and_draws_legal_actions() -> None:
     assert r["steps_per_second"] > 0 and r["seconds"] > 0
 
 
-def test_lockstep_refuses_a_threshold_policy_for_vengeance() -> None:
-    with pytest.raises(OptionError, match="policy: the batched vengeance engine is compared under random play only"):
-        compare(4, 1, edition="vengeance", policy="threshold:20")
+def test_lockstep_takes_a_threshold_policy_for_vengeance() -> None:
+    assert compare(4, 2, edition="vengeance", policy="threshold:20")["games"] == 2  # test_batch_vengeance_vector.py: more

@@ -11,7 +11,8 @@ it declares, and agrees with the reference in lockstep over random games
   ``init(seed, batch) -> BatchState`` and ``step(state, actions) -> BatchState``;
 - `BatchState`: the games' arrays, stepped in place (`BatchState.step`), with observations
   and masks in the layout of `flip7ref.rl.encoding` (same action indices, same vector);
-- `Flip7VectorEnv` (`flip7ref.batch.vector_env`): a ``gymnasium.vector.VectorEnv``.
+- `Flip7VectorEnv` and `VengeanceVectorEnv` (`flip7ref.batch.vector_env`): ``gymnasium.vector.VectorEnv``
+  classes (``threshold:N`` opponents for Vengeance in `flip7ref.batch.v_policies`).
 
 Covered: base Flip 7 (numbers, modifiers, Freeze, Flip Three, Second Chance) at the
 default readings (`SUPPORTED_OPTIONS`), 1 to 18 players; Vengeance (every card, its

@@ -27,6 +27,7 @@ from ..errors import OptionError
 from ..game import Game
 from ..state import State
 from .core import BatchState
+from .policies import parse_policy
 from .rules import choose_backend
 
 Arr = np.ndarray[Any, Any]
@@ -65,7 +66,8 @@ def compare(
     ``progress(games, decisions)`` is called after each batch when given.  ``edition``:
     ``flip7``, ``vengeance`` or the path of an edition table: the engine is chosen by the
     table's cards (`engine_of`: `BatchState`, or `flip7ref.batch.vengeance.VengeanceState`,
-    random policy, NumPy only).  ``backend``: the batched Flip 7 engine's
+    NumPy only; its threshold policy is `flip7ref.batch.v_policies.v_threshold_actions`).
+    ``backend``: the batched Flip 7 engine's
     (`flip7ref.batch.rules.choose_backend`); the compiled one keeps no event log, so under
     it ``events`` is ignored (observations and masks are compared).
 
@@ -74,21 +76,19 @@ def compare(
 
     Raises:
         Difference: the first disagreement (game seed, decision number, what differs).
-        OptionError: a threshold policy, or a backend other than ``numpy`` (or ``auto``),
-            with edition ``vengeance``.
+        OptionError: a backend other than ``numpy`` (or ``auto``) with edition ``vengeance``.
     """
     from ..rl.encoding import ActionIndex, ObservationEncoder
     from ..strategies import ThresholdStrategy
-    from .policies import parse_policy, threshold_actions
+    from .policies import threshold_actions
 
     kind, threshold = parse_policy(policy)
     game = Game(edition, players, dict(options or {}))
     which = engine_of(game)
-    if kind == "threshold" and which != "flip7":
-        raise OptionError(f"policy: the batched {which} engine is compared under random play only, got {policy!r}")
     strategy = ThresholdStrategy(threshold)
 
     make: Any = BatchState
+    policy_actions: Any = threshold_actions
     extra: dict[str, str] = {"backend": backend}
     if which == "vengeance":
         from .vengeance import VengeanceState
@@ -96,6 +96,9 @@ def compare(
         if backend not in ("auto", "numpy"):  # auto: the only backend it has
             raise OptionError(f"backend: the batched vengeance engine has the numpy backend only, got {backend!r}")
         make, extra = VengeanceState, {}
+        from .v_policies import v_threshold_actions
+
+        policy_actions = v_threshold_actions
     index, encoder = ActionIndex(game), ObservationEncoder(game)
     decisions = 0
     for first in range(seed, seed + games, batch):
@@ -110,7 +113,7 @@ def compare(
         while True:
             obs = bs.observe(np.maximum(bs.actor, 0))
             actions = np.zeros(len(seeds), np.int64)
-            batched = threshold_actions(bs, np.arange(len(seeds)), threshold) if kind == "threshold" else actions
+            batched = policy_actions(bs, np.arange(len(seeds)), threshold) if kind == "threshold" else actions
             live = 0
             for i, st in enumerate(states):
                 _check(st, bs, i, obs[i], index, encoder, seeds[i], moves)
@@ -218,7 +221,7 @@ def _recorded(path: str) -> dict[int, tuple[int, int]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m flip7ref.batch.lockstep [--games N] [--players P] [--seed S] [--batch B]
-    [--record FILE]``: compare, print a one-line summary; exit 1 on a difference (its
+    [--policy random|threshold:N] [--record FILE]``: compare, print a one-line summary; exit 1 on a difference (its
     message), 2 on bad arguments or an unreadable record.  With ``--record`` each slice of
     ``--batch`` games that agrees is appended to FILE, and the slices already there are
     skipped: a long run can be stopped and started again (``nice -n 10``, in the background)."""
@@ -229,6 +232,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first game seed (default %(default)s)")
     parser.add_argument("--batch", type=int, default=1000, help="games stepped together (default %(default)s)")
     parser.add_argument("--progress", action="store_true", help="print a line to stderr after each batch")
+    parser.add_argument(
+        "--policy", default="random",
+        help="random (default) or threshold:N (the batched threshold policy must choose what ThresholdStrategy chooses)",
+    )  # fmt: skip
     parser.add_argument("--record", metavar="FILE", help="append each slice that agrees to FILE; skip the slices it holds")
     parser.add_argument(
         "--backend", choices=("auto", "numba", "numpy"), default="auto",
@@ -238,6 +245,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:
         parser.error("--games and --batch must be at least 1, --players 1..18")
+    if args.record and args.policy != "random":
+        parser.error("--record keeps random-play slices only: leave out --policy")
+    try:
+        parse_policy(args.policy)
+    except OptionError as exc:
+        parser.error(f"--policy: {exc}")
     start = time.perf_counter()
     try:
         done = _recorded(args.record) if args.record else {}
@@ -250,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.record:
             result = compare(
                 args.players, args.games, seed=args.seed, batch=args.batch, progress=report, edition=args.edition,
-                backend=args.backend,
+                backend=args.backend, policy=args.policy,
             )
             games, decisions = result["games"], result["decisions"]
         for first in range(args.seed, args.seed + args.games, args.batch) if args.record else ():

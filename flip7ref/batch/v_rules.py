@@ -220,7 +220,13 @@ class VRules:
             start += sizes[verb]
         self.A = start
 
+    _before_draw: Callable[[Arr], None] | None = None
+    """Called with the games about to take a card off the pile (`_draw`, the deal's run of
+    numbers) when set: a one-move lookahead stops its view there, where the reference's
+    settling stops at a chance node (`flip7ref.batch.v_policies`)."""
+
     def _alloc(self) -> None:
+        before = set(vars(self))
         B, P, C = self.B, self.P, self.C
         i8, i16, i32 = np.int8, np.int16, np.int32
         self.deck = np.zeros((B, self.D), i16)
@@ -260,6 +266,7 @@ class VRules:
         self.legal = np.zeros((B, self.A), bool)
         self.wide = np.zeros(B, bool)  # the row of legal has pick-block entries set
         self.card = np.full(B, -1, i8)
+        self._per_game = tuple(k for k, v in vars(self).items() if k not in before and isinstance(v, np.ndarray))
 
     def _emit(self, g: Arr, make: Callable[[int, int], Event]) -> None:
         """Record ``make(i, game)`` for the ``i``-th game of ``g`` when events are kept."""
@@ -313,6 +320,8 @@ class VRules:
     def _draw(self, g: Arr) -> Arr:
         """The top card of each game's pile (taken off it), reshuffling an empty deck when
         allowed (V-072, V-075); -1 where no card is left (a ``deck_exhausted`` event)."""
+        if self._before_draw is not None:
+            self._before_draw(g)
         empty = self.dtop[g] >= self.dend[g]
         if _any(empty):
             e = g[empty]

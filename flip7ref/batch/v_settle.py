@@ -108,6 +108,8 @@ class VSettling(VRules):
         deal order, up to the first card that is not a number, the first seat holding cards
         or the pile's end (a number entering an empty line neither busts, wipes nor makes a
         Flip 7)."""
+        if self._before_draw is not None:
+            self._before_draw(g)
         P, D = self.P, self.D
         i = self.sp[g] - 1
         j = np.arange(P)

@@ -1,24 +1,29 @@
-"""``Flip7VectorEnv``: ``num_envs`` games of base Flip 7 as one ``gymnasium.vector.VectorEnv``.
+"""Gymnasium vector envs over the batched engines: ``num_envs`` games stepped as arrays.
 
-The batched engine (`flip7ref.batch.core`) under the interface of
-`flip7ref.rl.Flip7GymEnv`, stepped as arrays: the learner plays seat ``seat`` of every
-game; the other seats are played inside `Flip7VectorEnv.step` by a batched policy
-(``threshold:N`` as `flip7ref.strategies.ThresholdStrategy` plays it, or ``random``).
-Observations are ``{"observation": (n, size) float32, "action_mask": (n, A) int8}`` in the
-layout of `flip7ref.rl.encoding`; actions are the same indices.
+`Flip7VectorEnv` (base Flip 7, `flip7ref.batch.core.BatchState`) and `VengeanceVectorEnv`
+(Vengeance, `flip7ref.batch.vengeance.VengeanceState`) have the interface of
+`flip7ref.rl.Flip7GymEnv` and share one implementation (`BatchVectorEnv`): the learner
+plays seat ``seat`` of every game; the other seats are played inside the step by a batched
+policy (``threshold:N`` as `flip7ref.strategies.ThresholdStrategy` plays it, or
+``random``).  Observations are ``{"observation": (n, size) float32, "action_mask": (n, A)
+int8}`` in the layout of `flip7ref.rl.encoding`; actions are the same indices.
 
 Rewards (``points``) are the changes of the learner's total since the last step, so that
 they add up to its final total: points scored before its first decision of a game (the
 other seats play first) count in its first reward.  Autoreset is Gymnasium's ``SAME_STEP``
 mode: a game that ends is dealt again at once, its last observation and outcome in
 ``infos["final_obs"]``, ``infos["final_info"]`` (so the observation returned always has a
-usable mask).  An illegal index leaves that game as it
-was and gives ``illegal_reward``.  Needs the ``[rl]`` extra (gymnasium).
+usable mask; a finished game's mask is index 0 alone, as the single env's).  An illegal
+index leaves that game as it was and gives ``illegal_reward``.  Needs the ``[rl]`` extra
+(gymnasium).  After ``import flip7ref.rl``, ``gymnasium.make_vec("flip7ref/Flip7Vector-v0",
+num_envs, players=4)`` builds a `Flip7VectorEnv` and ``"flip7ref/VengeanceVector-v0"`` a
+`VengeanceVectorEnv` (keyword arguments as the class takes them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -33,56 +38,55 @@ from .core import BatchState
 from .policies import parse_policy, random_actions, threshold_actions
 
 Arr = np.ndarray[Any, Any]
+Chooser = Callable[[Any, Arr], Arr]
+"""A batched policy: ``(state, games) -> one action index per game``."""
 
 
-class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
-    """``num_envs`` games of base Flip 7, one learner seat each, stepped together.
+class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
+    """The vector env over a batched state ``state`` (a `BatchState` or a `VengeanceState`):
+    the bookkeeping both editions share (arguments, spaces, the other seats, rewards,
+    same-step autoreset).  A subclass builds the state and names the threshold policy.
 
     Args:
-        num_envs: games stepped at once.
-        players: seats per game (the learner's included), 1..18.
-        options: option values by name (`flip7ref.batch.core.SUPPORTED_OPTIONS`).
-        seat: the learner's seat.
-        opponents: ``threshold:N`` (default ``threshold:20``) or ``random``.
-        reward: ``points`` (change of the learner's total) or ``win`` (+1 / -1 at the end).
-        max_moves: learner decisions after which a game is truncated (and dealt again).
-        illegal_reward: the reward of an illegal index.
-        shuffle: ``numpy`` (default, fastest) or ``reference`` (the reference's deck for
-            each game's seed, see `flip7ref.batch.core.BatchState`).
+        state: the batched games (``num_envs`` of them), at their first decision.
+        seat, opponents, reward, max_moves, illegal_reward: as `Flip7VectorEnv` documents.
+        threshold: the batched ``threshold:N`` policy of the edition, ``(state, games, N)
+            -> actions``.
 
     Raises:
-        OptionError: a game the batched engine does not play, or a bad argument.
+        OptionError: a bad argument (the message names it).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(
-        self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *, seat: int = 0,
-        opponents: str = "threshold:20", reward: str = "points", max_moves: int = 5_000, illegal_reward: float = -1.0,
-        shuffle: str = "numpy",
+        self, state: Any, *, seat: int, opponents: str, reward: str, max_moves: int, illegal_reward: float,
+        threshold: Callable[[Any, Arr, int], Arr],
     ) -> None:  # fmt: skip
-        if reward not in ("points", "win"):
-            raise OptionError(f"reward: expected 'points' or 'win', got {reward!r}")
-        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
-            raise OptionError(f"max_moves: expected a whole number >= 1, got {max_moves!r}")
-        game = Game("flip7", players, dict(options or {}))
+        players = state.P
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise OptionError(f"seat: expected a seat 0..{players - 1}, got {seat!r}")
-        self.policy, self.threshold = parse_policy(opponents)
-        self.state = BatchState(game, num_envs, 0, shuffle)
-        self.num_envs = num_envs
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)) or not math.isfinite(illegal_reward):
+            raise OptionError(f"illegal_reward: expected a finite number, got {illegal_reward!r}")
+        kind, n = parse_policy(opponents)
+        self.policy, self.threshold = kind, n
+        self._choose: Chooser = (
+            (lambda bs, g: random_actions(bs, g, self._rng)) if kind == "random" else (lambda bs, g: threshold(bs, g, n))
+        )
+        self.state = state
+        num_envs = self.num_envs = int(state.B)
         self.seat = seat
         self.reward_kind = reward
         self.max_moves = max_moves
         self.illegal_reward = float(illegal_reward)
-        size = self.state.observation_size()
+        size = state.observation_size()
         self.single_observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(-1e6, 1e6, shape=(size,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self.state.A,), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, shape=(state.A,), dtype=np.int8),
             }
         )
-        self.single_action_space = spaces.Discrete(self.state.A)
+        self.single_action_space = spaces.Discrete(state.A)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._rng = np.random.default_rng(0)
@@ -97,17 +101,24 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             g = g[~bs.done[g] & (bs.actor[g] != self.seat)]
             if g.size == 0:
                 return
-            a = random_actions(bs, g, self._rng) if self.policy == "random" else threshold_actions(bs, g, self.threshold)
-            bs.step(a, g)
+            bs.step(self._choose(bs, g), g)
 
     def _obs(self) -> dict[str, Arr]:
+        """The learner's observations and masks; where it is not to act (the game is over)
+        index 0 alone, as `flip7ref.rl.Flip7GymEnv` masks it."""
         bs = self.state
-        return {"observation": bs.observe(self.seat), "action_mask": bs.legal.astype(np.int8)}
+        mask = bs.legal.astype(np.int8)
+        idle = bs.done | (bs.actor != self.seat)
+        if idle.any():
+            mask[idle] = 0
+            mask[idle, 0] = 1
+        return {"observation": bs.observe(self.seat), "action_mask": mask}
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Arr], dict[str, Any]]:
-        """Deal ``num_envs`` new games (seeded from ``seed``: the same seed, the same games)
+        """Deal ``num_envs`` new games (seeded from ``seed``: the same seed, the same games;
+        under ``shuffle="reference"`` game ``i`` is the reference's game of seed ``seed + i``)
         and play the other seats up to the learner's first decision.
 
         Returns:
@@ -132,9 +143,15 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             ``(observations, rewards, terminations, truncations, infos)``; ``infos`` has
             ``illegal_action`` (bool per game) and, where a game ended, ``final_obs`` and
             ``final_info`` (``totals``, ``winners`` per game) with masks ``_final_obs``.
+
+        Raises:
+            OptionError: ``actions`` not one index per game.
         """
         bs = self.state
-        a = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        a = np.asarray(actions)
+        if a.size != self.num_envs:
+            raise OptionError(f"actions: expected {self.num_envs} action indices, got shape {a.shape}")
+        a = a.astype(np.int64).reshape(self.num_envs)
         before = self._seen
         taken = bs.step(a)
         self._learner_moves += 1
@@ -161,3 +178,87 @@ class Flip7VectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             self._seen[ended] = 0  # the points of the next game before the learner's first decision count in its first reward
             self._others(ended)
         return self._obs(), rewards, terminated, truncated, infos
+
+
+def _check_common(reward: str, max_moves: object) -> None:
+    if reward not in ("points", "win"):
+        raise OptionError(f"reward: expected 'points' or 'win', got {reward!r}")
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+        raise OptionError(f"max_moves: expected a whole number >= 1, got {max_moves!r}")
+
+
+class Flip7VectorEnv(BatchVectorEnv):
+    """``num_envs`` games of base Flip 7, one learner seat each, stepped together.
+
+    Args:
+        num_envs: games stepped at once.
+        players: seats per game (the learner's included), 1..18.
+        options: option values by name (`flip7ref.batch.core.SUPPORTED_OPTIONS`).
+        seat: the learner's seat.
+        opponents: ``threshold:N`` (default ``threshold:20``) or ``random``.
+        reward: ``points`` (change of the learner's total) or ``win`` (+1 / -1 at the end).
+        max_moves: learner decisions after which a game is truncated (and dealt again).
+        illegal_reward: the reward of an illegal index.
+        shuffle: ``numpy`` (default, fastest) or ``reference`` (the reference's deck for
+            each game's seed, see `flip7ref.batch.core.BatchState`).
+
+    Raises:
+        OptionError: a game the batched engine does not play, or a bad argument.
+    """
+
+    def __init__(
+        self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *, seat: int = 0,
+        opponents: str = "threshold:20", reward: str = "points", max_moves: int = 5_000, illegal_reward: float = -1.0,
+        shuffle: str = "numpy",
+    ) -> None:  # fmt: skip
+        _check_common(reward, max_moves)
+        game = Game("flip7", players, dict(options or {}))
+        parse_policy(opponents)
+        super().__init__(
+            BatchState(game, num_envs, 0, shuffle), seat=seat, opponents=opponents, reward=reward,
+            max_moves=max_moves, illegal_reward=illegal_reward, threshold=threshold_actions,
+        )  # fmt: skip
+
+
+class VengeanceVectorEnv(BatchVectorEnv):
+    """``num_envs`` games of Flip 7: With a Vengeance, one learner seat each, stepped together
+    (the batched engine `flip7ref.batch.vengeance.VengeanceState`: every card, the default
+    readings, Brutal Mode off).  The interface of `flip7ref.rl.Flip7GymEnv` with
+    ``edition="vengeance"``: the same action indices (hit, stay, targets, the steal, discard
+    and swap blocks) and observation layout.
+
+    Args:
+        num_envs: games stepped at once.
+        players: seats per game (the learner's included), 1..18.
+        options: option values by name (`flip7ref.batch.v_rules.VENGEANCE_OPTIONS`; the
+            integers ``target_score``, ``reshuffles``).
+        seat: the learner's seat.
+        opponents: ``threshold:N`` (default ``threshold:20``; the choices of
+            `flip7ref.strategies.ThresholdStrategy`, `flip7ref.batch.v_policies`) or ``random``.
+        reward: ``points`` (change of the learner's total) or ``win`` (+1 / -1 at the end).
+        max_moves: learner decisions after which a game is truncated (and dealt again).
+        illegal_reward: the reward of an illegal index.
+        shuffle: ``numpy`` (default, fastest: NumPy's generator) or ``reference`` (game ``i``
+            of ``reset(seed=s)`` is dealt as the reference deals seed ``s + i``).
+
+    Raises:
+        OptionError: a game the batched engine does not play (`flip7ref.batch.v_rules.check_vengeance`),
+            or a bad argument.
+    """
+
+    def __init__(
+        self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *, seat: int = 0,
+        opponents: str = "threshold:20", reward: str = "points", max_moves: int = 5_000, illegal_reward: float = -1.0,
+        shuffle: str = "numpy",
+    ) -> None:  # fmt: skip
+        from .v_policies import v_threshold_actions
+        from .vengeance import VengeanceState
+
+        _check_common(reward, max_moves)
+        game = Game("vengeance", players, dict(options or {}))
+        parse_policy(opponents)
+        super().__init__(
+            VengeanceState(game, num_envs, 0, shuffle), seat=seat, opponents=opponents, reward=reward,
+            max_moves=max_moves, illegal_reward=illegal_reward, threshold=v_threshold_actions,
+        )  # fmt: skip
+

@@ -9,6 +9,7 @@ are those of `flip7ref.rl.encoding` for the game: hit 0, stay 1, target ``s`` at
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 import numpy as np
@@ -86,6 +87,21 @@ class VengeanceState(VSettling):
         new.seeds = list(self.seeds)
         if self.log is not None:
             new.log = [list(x) for x in self.log]
+        return new
+
+    def rows(self, games: Arr) -> VengeanceState:
+        """A new state of ``len(games)`` games, copies of the games ``games`` (an int64 array;
+        a game may be repeated), events off, with its own copy of the generator (stepping it
+        leaves this state's draws as they were)."""
+        g = np.asarray(games, dtype=np.int64)
+        new = object.__new__(VengeanceState)
+        new.__dict__.update(self.__dict__)
+        for name in self._per_game:
+            setattr(new, name, getattr(self, name)[g])
+        new.B = int(g.size)
+        new.seeds = [self.seeds[b] for b in g.tolist()]
+        new.log = None
+        new.rng = copy.deepcopy(self.rng)
         return new
 
     def record_events(self) -> None:

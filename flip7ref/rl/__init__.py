@@ -8,6 +8,8 @@ Install with ``pip install '.[rl]'`` in a checkout (numpy, gymnasium, pettingzoo
   the other seats played by built-in strategies; registered as ``flip7ref/Flip7-v0``
   (``gymnasium.make("flip7ref/Flip7-v0", edition="vengeance", players=3)`` after this import, or
   ``gymnasium.make("flip7ref.rl:flip7ref/Flip7-v0", ...)`` without it);
+- ``flip7ref/Flip7Vector-v0`` and ``flip7ref/VengeanceVector-v0`` (`VECTOR_IDS`): the
+  batched vector envs of `flip7ref.batch.vector_env`, for ``gymnasium.make_vec(id, num_envs)``;
 - `flip7ref.rl.openspiel_game` — the game registered with OpenSpiel as
   ``python_flip7ref`` (imported on demand: ``import flip7ref.rl.openspiel_game``);
 - `flip7ref.rl.encoding` — the action index and the observation encoding
@@ -38,10 +40,18 @@ from .pettingzoo_env import DEFAULT_MAX_MOVES, Flip7Env, env, raw_env
 if GYM_ID not in _gymnasium.registry:
     _gymnasium.register(id=GYM_ID, entry_point="flip7ref.rl.gym_env:Flip7GymEnv")
 
+VECTOR_IDS = {"flip7": "flip7ref/Flip7Vector-v0", "vengeance": "flip7ref/VengeanceVector-v0"}
+"""The ids of the batched vector envs (`flip7ref.batch.vector_env`) by edition, for
+``gymnasium.make_vec(VECTOR_IDS["vengeance"], num_envs, players=4)`` after this import."""
+for _vid, _cls in zip(VECTOR_IDS.values(), ("Flip7VectorEnv", "VengeanceVectorEnv"), strict=True):
+    if _vid not in _gymnasium.registry:
+        _gymnasium.register(id=_vid, vector_entry_point=f"flip7ref.batch.vector_env:{_cls}")
+
 __all__ = [
     "DEFAULT_MAX_MOVES",
     "DEFAULT_REWARD",
     "GYM_ID",
+    "VECTOR_IDS",
     "ActionIndex",
     "Flip7Env",
     "Flip7GymEnv",
