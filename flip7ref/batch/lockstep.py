@@ -281,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"difference: {exc}", file=sys.stderr)
         return 1
     took = time.perf_counter() - start
-    backend = choose_backend(args.backend)
+    backend = "numpy" if engine_of(Game(args.edition, args.players)) == "vengeance" else choose_backend(args.backend)
     print(f"{games} games, {decisions} decisions: no difference from the reference ({took:.0f} s, {backend} backend)")
     return 0
 
