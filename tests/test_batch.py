@@ -148,7 +148,7 @@ def test_vector_env_shapes_masks_and_autoreset() -> None:
     autoreset), rewards that add up to the learner's totals, the final outcome in infos."""
     from flip7ref.batch.vector_env import Flip7VectorEnv
 
-    env = Flip7VectorEnv(8, 3, opponents="threshold:20")
+    env = Flip7VectorEnv(8, 3, opponents="threshold:20", reward="points")
     obs, _ = env.reset(seed=1)
     assert obs["observation"].shape == (8, env.state.observation_size()) and obs["action_mask"].shape == (8, 5)
     assert env.observation_space.contains(obs)

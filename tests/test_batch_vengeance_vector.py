@@ -71,7 +71,7 @@ def test_rows_copies_games_and_leaves_the_original_alone() -> None:
 def test_spaces_masks_rewards_add_up_and_autoreset() -> None:
     """Random learner play: every returned observation lies in the space with a usable mask
     (same-step autoreset), the rewards of a game add up to its final total (points), games end."""
-    env = VengeanceVectorEnv(8, 3, opponents="random")
+    env = VengeanceVectorEnv(8, 3, opponents="random", reward="points")
     obs, _ = env.reset(seed=1)
     assert obs["observation"].shape == (8, env.state.observation_size())
     assert obs["action_mask"].shape == (8, env.state.A)
@@ -160,7 +160,9 @@ def test_lockstep_with_the_single_vengeance_gym_env(players: int, seat: int, see
     for episode in range(2):
         s_obs, _ = single.reset(seed=seed * 10 + episode)
         game_seed = int(np.random.default_rng(seed * 10 + episode).integers(2**62))  # the single env's deal
-        env = VengeanceVectorEnv(1, players, seat=seat, opponents="threshold:20", shuffle="reference")
+        env = VengeanceVectorEnv(
+            1, players, seat=seat, opponents="threshold:20", shuffle="reference", reward="points", max_moves=100_000
+        )
         v_obs, _ = env.reset(seed=game_seed)
         rng = np.random.default_rng(seed)
         for step in range(10_000):
@@ -177,6 +179,26 @@ def test_lockstep_with_the_single_vengeance_gym_env(players: int, seat: int, see
                 break
         else:
             pytest.fail("the game did not end")
+
+
+@pytest.mark.parametrize(("players", "seat", "cap"), [(3, 1, 9), (4, 0, 14), (2, 1, 5)])
+def test_max_moves_counts_every_seats_decisions_as_the_single_env(players: int, seat: int, cap: int) -> None:
+    """The same deck, the same learner moves: the vector env truncates at the step the single
+    env does (``max_moves`` counts the other seats' decisions too, not only the learner's)."""
+    single = Flip7GymEnv("vengeance", players, seat=seat, opponents="threshold:20", reward="points", max_moves=cap)
+    s_obs, _ = single.reset(seed=cap)
+    game_seed = int(np.random.default_rng(cap).integers(2**62))  # the single env's deal
+    env = VengeanceVectorEnv(1, players, seat=seat, opponents="threshold:20", shuffle="reference", reward="points", max_moves=cap)
+    v_obs, _ = env.reset(seed=game_seed)
+    rng = np.random.default_rng(cap)
+    for step in range(cap):
+        a = int(_random(rng, v_obs["action_mask"])[0])
+        _s_obs, _sr, s_done, s_trunc, _ = single.step(a)
+        v_obs, _vr, v_done, v_trunc, _infos = env.step(np.array([a]))
+        assert (bool(v_done[0]), bool(v_trunc[0])) == (s_done, s_trunc), f"step {step}"
+        if s_trunc or s_done:
+            break
+    assert s_trunc and step < cap - 1, "the cap was reached by the learner's moves alone: the test proves nothing"
 
 
 def test_registered_for_make_vec() -> None:
@@ -206,7 +228,7 @@ def test_the_flip7_vector_env_shares_the_code_and_masks_a_finished_game_as_the_s
     ("kwargs", "message"),
     [
         ({"opponents": "greedy"}, "opponents: expected 'random' or 'threshold:N'"),
-        ({"reward": "score"}, "reward: expected 'points' or 'win'"),
+        ({"reward": "score"}, "reward: expected one of win, points"),
         ({"seat": 4}, r"seat: expected a seat 0\.\.3"),
         ({"max_moves": 0}, "max_moves: expected a whole number >= 1"),
         ({"illegal_reward": math.nan}, "illegal_reward: expected a finite number"),

@@ -34,6 +34,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..errors import OptionError
 from ..game import Game
+from ..rl.episode import DEFAULT_MAX_MOVES, DEFAULT_REWARD, check_common
 from .core import BatchState
 from .policies import parse_policy, random_actions, threshold_actions
 
@@ -90,18 +91,23 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._rng = np.random.default_rng(0)
-        self._learner_moves = np.zeros(num_envs, np.int64)
+        self._moves = np.zeros(num_envs, np.int64)  # decisions of every seat in each game, as the single env counts them
         self._seen: Arr = np.zeros(num_envs, np.int64)  # the learner's total the rewards have paid out so far
 
-    def _others(self, games: Arr) -> None:
-        """Play the other seats of ``games`` until the learner decides or the game ends."""
+    def _others(self, games: Arr, *, capped: bool = True) -> None:
+        """Play the other seats of ``games`` until the learner decides, the game ends or (when
+        ``capped``) its decisions reach ``max_moves``; each decision counts one move."""
         bs = self.state
         g = games
         while True:
-            g = g[~bs.done[g] & (bs.actor[g] != self.seat)]
+            live = ~bs.done[g] & (bs.actor[g] != self.seat)
+            if capped:
+                live &= self._moves[g] < self.max_moves
+            g = g[live]
             if g.size == 0:
                 return
             bs.step(self._choose(bs, g), g)
+            self._moves[g] += 1
 
     def _obs(self) -> dict[str, Arr]:
         """The learner's observations and masks; where it is not to act (the game is over)
@@ -131,9 +137,9 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             self.state.rng = np.random.default_rng(seed)
             self.state.next_seed = int(seed)
         self.state.reset()
-        self._learner_moves[:] = 0
+        self._moves[:] = 0
         self._seen = np.zeros(self.num_envs, np.int64)
-        self._others(np.arange(self.num_envs))
+        self._others(np.arange(self.num_envs), capped=False)
         return self._obs(), {}
 
     def step(self, actions: Arr) -> tuple[dict[str, Arr], Arr, Arr, Arr, dict[str, Any]]:
@@ -154,10 +160,10 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         a = a.astype(np.int64).reshape(self.num_envs)
         before = self._seen
         taken = bs.step(a)
-        self._learner_moves += 1
+        self._moves += 1  # the learner's decision, an illegal one included
         self._others(np.arange(self.num_envs))
         terminated = bs.done.copy()
-        truncated = (self._learner_moves >= self.max_moves) & ~terminated
+        truncated = (self._moves >= self.max_moves) & ~terminated
         if self.reward_kind == "points":
             rewards = (bs.totals[:, self.seat] - before).astype(np.float32)
         else:
@@ -174,17 +180,10 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             infos["final_info"] = {"totals": bs.totals.copy(), "winners": bs.winners.copy()}
             infos["_final_info"] = mask
             bs.reset(ended)
-            self._learner_moves[ended] = 0
+            self._moves[ended] = 0
             self._seen[ended] = 0  # the points of the next game before the learner's first decision count in its first reward
-            self._others(ended)
+            self._others(ended, capped=False)
         return self._obs(), rewards, terminated, truncated, infos
-
-
-def _check_common(reward: str, max_moves: object) -> None:
-    if reward not in ("points", "win"):
-        raise OptionError(f"reward: expected 'points' or 'win', got {reward!r}")
-    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
-        raise OptionError(f"max_moves: expected a whole number >= 1, got {max_moves!r}")
 
 
 class Flip7VectorEnv(BatchVectorEnv):
@@ -196,8 +195,12 @@ class Flip7VectorEnv(BatchVectorEnv):
         options: option values by name (`flip7ref.batch.core.SUPPORTED_OPTIONS`).
         seat: the learner's seat.
         opponents: ``threshold:N`` (default ``threshold:20``) or ``random``.
-        reward: ``points`` (change of the learner's total) or ``win`` (+1 / -1 at the end).
-        max_moves: learner decisions after which a game is truncated (and dealt again).
+        reward: ``win`` (+1 when the learner is among the winners, else -1, at the end; the
+            default, as every adapter's) or ``points`` (the change of the learner's total).
+        max_moves: decisions of any seat (the learner's, illegal ones included, and the other
+            seats', as `flip7ref.rl.Flip7GymEnv` counts them; default 5,000) after which a
+            game is truncated (and dealt again).  The other seats' decisions before the
+            learner's first one are counted but never cut short.
         illegal_reward: the reward of an illegal index.
         shuffle: ``numpy`` (default, fastest) or ``reference`` (the reference's deck for
             each game's seed, see `flip7ref.batch.core.BatchState`).
@@ -208,10 +211,11 @@ class Flip7VectorEnv(BatchVectorEnv):
 
     def __init__(
         self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *, seat: int = 0,
-        opponents: str = "threshold:20", reward: str = "points", max_moves: int = 5_000, illegal_reward: float = -1.0,
+        opponents: str = "threshold:20", reward: str = DEFAULT_REWARD, max_moves: int = DEFAULT_MAX_MOVES,
+        illegal_reward: float = -1.0,
         shuffle: str = "numpy",
     ) -> None:  # fmt: skip
-        _check_common(reward, max_moves)
+        check_common(reward, max_moves)
         game = Game("flip7", players, dict(options or {}))
         parse_policy(opponents)
         super().__init__(
@@ -235,8 +239,12 @@ class VengeanceVectorEnv(BatchVectorEnv):
         seat: the learner's seat.
         opponents: ``threshold:N`` (default ``threshold:20``; the choices of
             `flip7ref.strategies.ThresholdStrategy`, `flip7ref.batch.v_policies`) or ``random``.
-        reward: ``points`` (change of the learner's total) or ``win`` (+1 / -1 at the end).
-        max_moves: learner decisions after which a game is truncated (and dealt again).
+        reward: ``win`` (+1 when the learner is among the winners, else -1, at the end; the
+            default, as every adapter's) or ``points`` (the change of the learner's total).
+        max_moves: decisions of any seat (the learner's, illegal ones included, and the other
+            seats', as `flip7ref.rl.Flip7GymEnv` counts them; default 5,000) after which a
+            game is truncated (and dealt again).  The other seats' decisions before the
+            learner's first one are counted but never cut short.
         illegal_reward: the reward of an illegal index.
         shuffle: ``numpy`` (default, fastest: NumPy's generator) or ``reference`` (game ``i``
             of ``reset(seed=s)`` is dealt as the reference deals seed ``s + i``).
@@ -248,13 +256,14 @@ class VengeanceVectorEnv(BatchVectorEnv):
 
     def __init__(
         self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *, seat: int = 0,
-        opponents: str = "threshold:20", reward: str = "points", max_moves: int = 5_000, illegal_reward: float = -1.0,
+        opponents: str = "threshold:20", reward: str = DEFAULT_REWARD, max_moves: int = DEFAULT_MAX_MOVES,
+        illegal_reward: float = -1.0,
         shuffle: str = "numpy",
     ) -> None:  # fmt: skip
         from .v_policies import v_threshold_actions
         from .vengeance import VengeanceState
 
-        _check_common(reward, max_moves)
+        check_common(reward, max_moves)
         game = Game("vengeance", players, dict(options or {}))
         parse_policy(opponents)
         super().__init__(
