@@ -186,7 +186,7 @@ def test_max_moves_counts_every_seats_decisions_as_the_single_env(players: int, 
     """The same deck, the same learner moves: the vector env truncates at the step the single
     env does (``max_moves`` counts the other seats' decisions too, not only the learner's)."""
     single = Flip7GymEnv("vengeance", players, seat=seat, opponents="threshold:20", reward="points", max_moves=cap)
-    s_obs, _ = single.reset(seed=cap)
+    single.reset(seed=cap)
     game_seed = int(np.random.default_rng(cap).integers(2**62))  # the single env's deal
     env = VengeanceVectorEnv(1, players, seat=seat, opponents="threshold:20", shuffle="reference", reward="points", max_moves=cap)
     v_obs, _ = env.reset(seed=game_seed)
