@@ -23,6 +23,7 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from .errors import Flip7RefError, OptionError, StrategyError
 from .game import Game
+from .model import target
 from .scoring import seat_score
 from .state import HIT, STAY, Action, State
 
@@ -134,9 +135,9 @@ def _other_decision(state: State) -> Action:
         best = max(state.successors(), key=lambda pair: (_advantage(state, pair[1], seat), [-x for x in pair[0].args]))
         return best[0]
     if kind == "keep_or_give" and seat in seats:
-        return Action("target", (seat,))
+        return target(seat)
     if kind == "give":
-        return Action("target", (min(seats, key=lambda s: (state.totals[s], s)),))
+        return target(min(seats, key=lambda s: (state.totals[s], s)))
     others = [s for s in seats if s != seat] or seats
 
     def standing(s: int) -> tuple[int, int]:
@@ -144,10 +145,10 @@ def _other_decision(state: State) -> Action:
 
     leader = max(others, key=standing)
     if kind == "flip7_bonus":
-        return Action("target", (leader if state.totals[leader] >= state.totals[seat] else seat,))
+        return target(leader if state.totals[leader] >= state.totals[seat] else seat)
     if card is not None and seat in seats and _helps_receiver(state, card):
-        return Action("target", (seat,))
-    return Action("target", (leader,))
+        return target(seat)
+    return target(leader)
 
 
 @mypyc_attr(native_class=False)
