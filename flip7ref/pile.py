@@ -56,7 +56,7 @@ def reshuffle(w: Work) -> None:
         w.shuffle_mark = progress(w.players)
     if w.shuffle_seed is not None:
         shuffled(cards, w.shuffle_seed, w.shuffles)
-    w.draw = cards
+    w.draw = tuple(cards)
     w.emit(events.reshuffled(len(cards)))
 
 

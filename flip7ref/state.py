@@ -398,7 +398,8 @@ class State:
             possible = [c for c, _ in self.chance_outcomes()]
             raise IllegalActionError(f"chance {card}", possible, "that card is not in the draw pile") from None
         work = Work(self)
-        work.draw.pop(index)
+        pile = work.draw
+        work.draw = pile[index + 1 :] if index == 0 else pile[:index] + pile[index + 1 :]
         reveal(work, code)
         settle(work)
         return work.freeze(self, f"chance {self.game.card_ids[code]}")

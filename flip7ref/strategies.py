@@ -23,6 +23,7 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from .errors import Flip7RefError, OptionError, StrategyError
 from .game import Game
+from .lines import may_stay
 from .model import target
 from .scoring import seat_score
 from .state import HIT, STAY, Action, State
@@ -118,8 +119,9 @@ class ThresholdStrategy:
         """The threshold decision for the player to act (no randomness used)."""
         if state.pending()[0] == "offer":  # an offer of Hit or Stay (F7-030, F7-033; at a deal slot, F7-025)
             seat = state.current_player  # an offer goes to an active (not busted) player
-            value = seat_score(state.game, seat, state.players[seat].line, False, state.flip7, state.bonus_to)
-            if value >= self.threshold and state.may_stay(seat):
+            game, p = state.game, state.players[seat]
+            value = seat_score(game, seat, p.line, False, state.flip7, state.bonus_to)
+            if value >= self.threshold and may_stay(game, p):  # State.may_stay's decider, the seat known to be valid
                 return STAY
             return HIT
         return _other_decision(state)
