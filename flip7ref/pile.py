@@ -10,7 +10,8 @@ is always given up, so that no move plays one empty round after another.
 
 from __future__ import annotations
 
-import random
+import _random
+import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -33,8 +34,12 @@ def shuffled(cards: list[int], seed: str, count: int) -> None:
     partner drawn by rejection from ``getrandbits``), written out here so that the
     compiled build runs it as native code and a seeded game keeps its deal should a
     later Python change ``random.shuffle``; tests/test_fingerprint.py compares the two.
+    The generator is seeded as ``random.Random`` seeds one from a string (version 2: the
+    text's UTF-8 bytes followed by their SHA-512 digest, read as one big-endian number),
+    without the interpreted ``Random.__init__`` and ``Random.seed``.
     """
-    bits = random.Random(f"{seed}:{count}").getrandbits
+    text = f"{seed}:{count}".encode()
+    bits = _random.Random(int.from_bytes(text + hashlib.sha512(text).digest(), "big")).getrandbits
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
         width = n.bit_length()
