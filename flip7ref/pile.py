@@ -11,7 +11,7 @@ is always given up, so that no move plays one empty round after another.
 from __future__ import annotations
 
 import _random
-import hashlib
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -39,7 +39,7 @@ def shuffled(cards: list[int], seed: str, count: int) -> None:
     without the interpreted ``Random.__init__`` and ``Random.seed``.
     """
     text = f"{seed}:{count}".encode()
-    bits = _random.Random(int.from_bytes(text + hashlib.sha512(text).digest(), "big")).getrandbits
+    bits = _random.Random(int.from_bytes(text + _sha512(text), "big")).getrandbits
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
         width = n.bit_length()
@@ -47,6 +47,18 @@ def shuffled(cards: list[int], seed: str, count: int) -> None:
         while j >= n:
             j = bits(width)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def _sha512(text: bytes) -> bytes:
+    """The SHA-512 digest of ``text`` by the function `random` seeds with (imported by it, so no
+    ``hashlib`` import at start-up), or by ``hashlib`` where `random` has none."""
+    sha = vars(random).get("_sha512")
+    if sha is None:
+        import hashlib
+
+        sha = hashlib.sha512
+    digest: bytes = sha(text).digest()
+    return digest
 
 
 def reshuffle(w: Work) -> None:
