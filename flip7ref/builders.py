@@ -51,11 +51,28 @@ def initial_state(
             raise CardError(f"stack: more copies of {game.card_ids[code]!r} than the deck holds") from None
         top.append(code)
     state = _fresh(game, tuple(Player() for _ in range(n)), tuple(top + cards), (), dealer, dealer, 0, totals, shuffle_seed)
-    check_can_end(state)  # e.g. a table whose deck is empty (docs/termination.md)
+    _check_deck_can_end(state)  # e.g. a table whose deck is empty (docs/termination.md)
     work = Work(state)
     start_round(work, dealer, 1, first=True)
     settle(work)
     return work.freeze(state, "", True)
+
+
+_DECKS_CAN_END: dict[tuple[Game, tuple[int, ...]], None] = {}
+"""The games and round-1 totals whose first state `check_can_end` accepted."""
+
+
+def _check_deck_can_end(state: State) -> None:
+    """`check_can_end` of a new game's first state, decided once per game and totals: such a
+    state holds the whole deck (a stack only reorders it), so the cards it holds, and with
+    them the verdict, depend on the game and the totals alone.  A refusal is not kept (it
+    raises again every time)."""
+    key = (state.game, state.totals)
+    if key in _DECKS_CAN_END:
+        return
+    check_can_end(state)
+    if len(_DECKS_CAN_END) < 256:  # games are few in a process; a bound all the same
+        _DECKS_CAN_END[key] = None
 
 
 def _fresh(

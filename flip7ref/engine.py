@@ -407,7 +407,7 @@ def start_round(w: Work, dealer: int, number: int, *, first: bool = False) -> No
         w.shuffles += 1
         if w.shuffle_seed is not None:
             shuffled(cards, w.shuffle_seed, w.shuffles)
-        w.draw = cards
+        w.draw = tuple(cards)
     w.turn = first_seat(g, dealer, len(w.players))
     w.emit(events.round_started(number, dealer))
     if not w.draw and w.discard:  # F7-113: a round that finds the deck empty starts from a reshuffle ...

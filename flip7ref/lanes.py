@@ -195,7 +195,7 @@ def finish(
             return fast
     work = Work(s)
     work.players = players
-    work.draw = list(draw)
+    work.draw = draw
     work.frames = list(frames)
     work.turn = turn
     if flip7 is not None:

@@ -10,6 +10,7 @@ is always given up, so that no move plays one empty round after another.
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -33,8 +34,12 @@ def shuffled(cards: list[int], seed: str, count: int) -> None:
     partner drawn by rejection from ``getrandbits``), written out here so that the
     compiled build runs it as native code and a seeded game keeps its deal should a
     later Python change ``random.shuffle``; tests/test_fingerprint.py compares the two.
+    The generator is seeded as ``random.Random`` seeds one from a string (version 2: the
+    text's UTF-8 bytes followed by their SHA-512 digest, read as one big-endian number),
+    without the interpreted ``Random.__init__`` and ``Random.seed``.
     """
-    bits = random.Random(f"{seed}:{count}").getrandbits
+    text = f"{seed}:{count}".encode()
+    bits = _random.Random(int.from_bytes(text + _sha512(text), "big")).getrandbits
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
         width = n.bit_length()
@@ -42,6 +47,18 @@ def shuffled(cards: list[int], seed: str, count: int) -> None:
         while j >= n:
             j = bits(width)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def _sha512(text: bytes) -> bytes:
+    """The SHA-512 digest of ``text`` by the function `random` seeds with (imported by it, so no
+    ``hashlib`` import at start-up), or by ``hashlib`` where `random` has none."""
+    sha = vars(random).get("_sha512")
+    if sha is None:
+        import hashlib
+
+        sha = hashlib.sha512
+    digest: bytes = sha(text).digest()
+    return digest
 
 
 def reshuffle(w: Work) -> None:
@@ -56,7 +73,7 @@ def reshuffle(w: Work) -> None:
         w.shuffle_mark = progress(w.players)
     if w.shuffle_seed is not None:
         shuffled(cards, w.shuffle_seed, w.shuffles)
-    w.draw = cards
+    w.draw = tuple(cards)
     w.emit(events.reshuffled(len(cards)))
 
 

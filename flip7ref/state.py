@@ -43,6 +43,15 @@ __all__ = [
 _FAST_LANES = True
 
 
+def _is_among(act: Action, legal: list[Action]) -> bool:
+    """``act in legal``, the shared actions (`flip7ref.model.target`, `HIT`, `STAY`) found by
+    identity before any is compared by value: an `Action`'s ``==`` is Python-level code (attrs)."""
+    for a in legal:
+        if a is act:
+            return True
+    return act in legal
+
+
 def _frame_cards(f: Frame) -> tuple[int, ...]:
     """The card codes frame ``f`` holds (`flip7ref.frames.Frame.held_cards`)."""
     return f.held_cards()
@@ -333,7 +342,7 @@ class State:
             act = action
         else:
             raise IllegalActionError(repr(action), [str(a) for a in legal], "expected an Action or its string form")
-        if act not in legal:
+        if not _is_among(act, legal):
             seat = self.current_player
             if seat == TERMINAL:
                 who = "the game is over"
@@ -389,7 +398,8 @@ class State:
             possible = [c for c, _ in self.chance_outcomes()]
             raise IllegalActionError(f"chance {card}", possible, "that card is not in the draw pile") from None
         work = Work(self)
-        work.draw.pop(index)
+        pile = work.draw
+        work.draw = pile[index + 1 :] if index == 0 else pile[:index] + pile[index + 1 :]
         reveal(work, code)
         settle(work)
         return work.freeze(self, f"chance {self.game.card_ids[code]}")

@@ -23,6 +23,8 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from .errors import Flip7RefError, OptionError, StrategyError
 from .game import Game
+from .lines import may_stay
+from .model import target
 from .scoring import seat_score
 from .state import HIT, STAY, Action, State
 
@@ -117,8 +119,9 @@ class ThresholdStrategy:
         """The threshold decision for the player to act (no randomness used)."""
         if state.pending()[0] == "offer":  # an offer of Hit or Stay (F7-030, F7-033; at a deal slot, F7-025)
             seat = state.current_player  # an offer goes to an active (not busted) player
-            value = seat_score(state.game, seat, state.players[seat].line, False, state.flip7, state.bonus_to)
-            if value >= self.threshold and state.may_stay(seat):
+            game, p = state.game, state.players[seat]
+            value = seat_score(game, seat, p.line, False, state.flip7, state.bonus_to)
+            if value >= self.threshold and may_stay(game, p):  # State.may_stay's decider, the seat known to be valid
                 return STAY
             return HIT
         return _other_decision(state)
@@ -134,9 +137,9 @@ def _other_decision(state: State) -> Action:
         best = max(state.successors(), key=lambda pair: (_advantage(state, pair[1], seat), [-x for x in pair[0].args]))
         return best[0]
     if kind == "keep_or_give" and seat in seats:
-        return Action("target", (seat,))
+        return target(seat)
     if kind == "give":
-        return Action("target", (min(seats, key=lambda s: (state.totals[s], s)),))
+        return target(min(seats, key=lambda s: (state.totals[s], s)))
     others = [s for s in seats if s != seat] or seats
 
     def standing(s: int) -> tuple[int, int]:
@@ -144,10 +147,10 @@ def _other_decision(state: State) -> Action:
 
     leader = max(others, key=standing)
     if kind == "flip7_bonus":
-        return Action("target", (leader if state.totals[leader] >= state.totals[seat] else seat,))
+        return target(leader if state.totals[leader] >= state.totals[seat] else seat)
     if card is not None and seat in seats and _helps_receiver(state, card):
-        return Action("target", (seat,))
-    return Action("target", (leader,))
+        return target(seat)
+    return target(leader)
 
 
 @mypyc_attr(native_class=False)

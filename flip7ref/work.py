@@ -22,11 +22,12 @@ if TYPE_CHECKING:
 
 class Work:
     """A mutable copy of a `State` used while one transition runs (the same fields, in
-    lists where they change), plus the events emitted so far."""
+    lists where they change, the draw pile a tuple that is replaced, not copied in and
+    out), plus the events emitted so far."""
 
     game: Game
     players: list[Player]
-    draw: list[int]
+    draw: tuple[int, ...]
     discard: list[int]
     frames: list[Frame]
     dealer: int
@@ -47,7 +48,7 @@ class Work:
     def __init__(self, s: State) -> None:
         self.game = s.game
         self.players = list(s.players)
-        self.draw = list(s.draw)
+        self.draw = s.draw  # a tuple, replaced (never changed in place) when a card leaves it
         self.discard = list(s.discard)
         self.frames = list(s.frames)
         self.dealer = s.dealer
@@ -110,7 +111,7 @@ class Work:
         else:
             log = new_log((parent._log, move, tuple(self.events), start_of(parent)))
         return parent._make(
-            self.game, tuple(self.players), tuple(self.draw), tuple(self.discard), tuple(self.frames), self.dealer,
+            self.game, tuple(self.players), self.draw, tuple(self.discard), tuple(self.frames), self.dealer,
             self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7, self.round_over, self.winners,
             self.shuffle_seed, self.shuffles, self.bonus_to, self.round_shuffles, self.shuffle_mark, log,
         )  # fmt: skip

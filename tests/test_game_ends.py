@@ -272,3 +272,30 @@ def test_new_position_refuses_numbers_beyond_any_game(kwargs: dict[str, Any], me
     with pytest.raises(OptionError) as info:
         Game("flip7", 2).new_position(draw=["5"], **kwargs)
     assert str(info.value) == message
+
+
+def test_a_new_game_is_checked_for_every_game_and_totals_and_a_refusal_is_never_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """new_initial_state decides check_can_end once per game and totals (the first state holds
+    the whole deck): a deck of zeros and action cards is refused at every call, accepted where
+    the totals end the game at the next round end, and the shipped deck is accepted."""
+    import yaml
+
+    monkeypatch.setenv("FLIP7REF_CACHE_DIR", str(tmp_path / "cache"))
+    shipped = Path(Game("flip7", 2).edition.path)  # the installed table (the compiled build's tests run from a copy)
+    data = yaml.safe_load(shipped.read_text(encoding="utf-8"))
+    data["cards"] = [c for c in data["cards"] if c["id"] == "0" or c["category"] == "action"]
+    data["thresholds"]["flip7_distinct"] = 1
+    data["edition"]["id"] = "zeros"
+    path = tmp_path / "zeros.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    zeros = Game(str(path), 2)
+    for seed in (1, 1, 2):
+        with pytest.raises(PositionError) as info:
+            zeros.new_initial_state(seed=seed)
+        assert str(info.value) == NO_POINT
+    assert zeros.new_initial_state(seed=1, totals=[250, 0]).totals == (250, 0)
+    with pytest.raises(PositionError):
+        zeros.new_initial_state(seed=1, totals=[0, 0])
+    assert Game("flip7", 2).new_initial_state(seed=1).round == 1

@@ -41,13 +41,13 @@ def test_a_second_flip7_in_a_round_does_not_replace_the_first() -> None:
     s = game.new_position(turn=0, lines={0: ["1", "2", "3", "4", "5", "6"]}, draw=["7"], seed=None)
     seven = next(c for c in s.draw if game.card_ids[c] == "7")
     w = Work(s)
-    w.draw.clear()
+    w.draw = ()
     w.flip7 = 2
     receive_number(w, seven, 0)
     assert w.flip7 == 2 and [e.type for e in w.events] == []
     assert len(w.players[0].line) == 7
     fresh = Work(s)
-    fresh.draw.clear()
+    fresh.draw = ()
     receive_number(fresh, seven, 0)
     assert fresh.flip7 == 0 and [e.type for e in fresh.events] == ["flip7"]
 
