@@ -64,6 +64,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         self, state: Any, *, seat: int, opponents: str, reward: str, max_moves: int, illegal_reward: float,
         threshold: Callable[[Any, Arr, int], Arr],
     ) -> None:  # fmt: skip
+        check_common(reward, max_moves)
         players = state.P
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise OptionError(f"seat: expected a seat 0..{players - 1}, got {seat!r}")
@@ -215,9 +216,7 @@ class Flip7VectorEnv(BatchVectorEnv):
         illegal_reward: float = -1.0,
         shuffle: str = "numpy",
     ) -> None:  # fmt: skip
-        check_common(reward, max_moves)
         game = Game("flip7", players, dict(options or {}))
-        parse_policy(opponents)
         super().__init__(
             BatchState(game, num_envs, 0, shuffle), seat=seat, opponents=opponents, reward=reward,
             max_moves=max_moves, illegal_reward=illegal_reward, threshold=threshold_actions,
@@ -263,9 +262,7 @@ class VengeanceVectorEnv(BatchVectorEnv):
         from .v_policies import v_threshold_actions
         from .vengeance import VengeanceState
 
-        check_common(reward, max_moves)
         game = Game("vengeance", players, dict(options or {}))
-        parse_policy(opponents)
         super().__init__(
             VengeanceState(game, num_envs, 0, shuffle), seat=seat, opponents=opponents, reward=reward,
             max_moves=max_moves, illegal_reward=illegal_reward, threshold=v_threshold_actions,
