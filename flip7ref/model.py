@@ -197,6 +197,15 @@ def target(seat: int) -> Action:
     return action
 
 
+def is_among(act: Action, legal: list[Action]) -> bool:
+    """``act in legal``, the shared actions (`target`, `HIT`, `STAY`) found by identity before
+    any is compared by value: an `Action`'s ``==`` is Python-level code (attrs)."""
+    for a in legal:
+        if a is act:
+            return True
+    return act in legal
+
+
 class Event(NamedTuple):
     """Something that happened, in the canonical event vocabulary (an immutable named tuple).
 

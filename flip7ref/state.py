@@ -21,7 +21,7 @@ from .frames import FRAME_TYPES, Frame
 from .game import Game
 from .history import Log, chain, start_of
 from .lines import may_stay
-from .model import _ARITY, CHANCE, HIT, STAY, TERMINAL, Action, Event, Player, Status  # CHANCE..Status: re-exported
+from .model import _ARITY, CHANCE, HIT, STAY, TERMINAL, Action, Event, Player, Status, is_among  # CHANCE..Status: re-exported
 from .position import check_depth
 from .primitives.choose_cards import ChooseCards
 from .primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
@@ -41,15 +41,6 @@ __all__ = [
 
 # The fast lanes of State.apply / State.apply_chance; tests switch them off to compare with the general path.
 _FAST_LANES = True
-
-
-def _is_among(act: Action, legal: list[Action]) -> bool:
-    """``act in legal``, the shared actions (`flip7ref.model.target`, `HIT`, `STAY`) found by
-    identity before any is compared by value: an `Action`'s ``==`` is Python-level code (attrs)."""
-    for a in legal:
-        if a is act:
-            return True
-    return act in legal
 
 
 def _frame_cards(f: Frame) -> tuple[int, ...]:
@@ -342,7 +333,7 @@ class State:
             act = action
         else:
             raise IllegalActionError(repr(action), [str(a) for a in legal], "expected an Action or its string form")
-        if not _is_among(act, legal):
+        if not is_among(act, legal):
             seat = self.current_player
             if seat == TERMINAL:
                 who = "the game is over"
