@@ -33,7 +33,6 @@ Only `flip7ref.edition` is imported with this module; the others when first used
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -249,6 +248,8 @@ def load_edition_file(path: str | Path) -> Edition:
     p = Path(path)
     cache = _cache_file(p)
     if cache is not None:
+        import pickle  # here: a start with FLIP7REF_NO_CACHE set imports no pickle
+
         try:
             with open(cache, "rb") as f:
                 cached = pickle.load(f)
@@ -311,6 +312,7 @@ def write_cache(cache: Path, value: object, prefix: str = ".edition-") -> None:
     (``NAME-*.pickle`` beside it, e.g. the same table before a change); a cache that
     cannot be written is skipped.  Used by the edition-table cache and the case index
     (`flip7ref.case_index`).  Raises nothing."""
+    import pickle
     import tempfile  # only when a cache is written (tempfile imports shutil, bz2, lzma...)
 
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -124,3 +125,25 @@ def pydoc_text(obj: object) -> str:
     import pydoc
 
     return pydoc.plain(pydoc.render_doc(obj))
+
+
+def test_compiled_docs_are_read_only_when_asked_for(tmp_path: Path) -> None:
+    """`restore` installs a `SourceDoc`: ``import flip7ref`` parses no source (start-up, issue
+    30); the class's ``__doc__`` and ``help()`` read it the first time they are asked."""
+    from flip7ref.compiled_docs import SourceDoc
+
+    source = tmp_path / "thing.py"
+    source.write_text('class Thing:\n    """A thing."""\n\n    def double(self) -> int:\n        """Twice."""\n',
+                      encoding="utf-8")  # fmt: skip
+    doc = SourceDoc(source, "Thing", ("Thing",))
+    assert doc.doc is None  # nothing read yet
+    thing = type("Thing", (), {"__doc__": doc})  # a heap type's __doc__ getter calls __get__
+    assert thing.__doc__ == "A thing.\n\nMethods:\n\ndouble:\n    Twice."
+    assert thing().__doc__ == thing.__doc__ and doc.doc == thing.__doc__
+    source.unlink()
+    assert thing.__doc__ == "A thing.\n\nMethods:\n\ndouble:\n    Twice."  # read once, kept
+    assert SourceDoc(tmp_path / "gone.py", "Thing", ("Thing",)).__get__(None) == ""
+    import flip7ref
+
+    if flip7ref.compiled:
+        assert isinstance(vars(flip7ref.Game)["__doc__"], SourceDoc)
