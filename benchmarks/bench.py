@@ -177,7 +177,7 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument(
         "--measure", action="append", metavar="WHAT",
-        help="with --compare: games:flip7, games:vengeance, startup, score, rules, solve, solve:compact, "
+        help="with --compare: games:flip7, games:vengeance, startup, startup:nocache, score, rules, solve, solve:compact, "
         "pettingzoo:EDITION, pettingzoo_raw:EDITION, pettingzoo_stock:EDITION "
         "(default: games of both editions, startup)",
     )  # fmt: skip
@@ -192,7 +192,7 @@ def main() -> None:
 
         if len(args.compare) < 2 or args.rounds < 1:
             parser.error("--compare needs at least two builds, and --rounds at least 1")
-        known = {"games:flip7", "games:vengeance", "startup", "score", "rules", "solve", "solve:compact",
+        known = {"games:flip7", "games:vengeance", "startup", "startup:nocache", "score", "rules", "solve", "solve:compact",
                  *(f"{k}:{e}" for k in ("pettingzoo", "pettingzoo_raw", "pettingzoo_stock") for e in ("flip7", "vengeance"))}
         measures = args.measure or ["games:flip7", "games:vengeance", "startup"]
         if not set(measures) <= known:

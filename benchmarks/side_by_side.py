@@ -19,7 +19,9 @@ Measurements (CPU time):
 
 * ``games:EDITION``: the game loop of 4-player games with threshold:20 (games/s);
 * ``startup``: a whole ``python -c "import flip7ref; flip7ref.Game('flip7', 4)"``
-  process (user + system CPU of the child, seconds);
+  process (user + system CPU of the child, seconds); ``startup:nocache`` the same with
+  ``FLIP7REF_NO_CACHE=1`` (no edition-table cache read or written: a first start, less the
+  cache's writing);
 * ``score``: a whole ``flip7ref score 3 11`` process (seconds);
 * ``rules``: a whole ``flip7ref rules F7-073`` process (seconds): the rule with the cases
   citing it, read from the case index (its cache written by the warm-up run; a cold
@@ -163,9 +165,9 @@ class Target:
         code = "import flip7ref; print(f'flip7ref.compiled={getattr(flip7ref, \"compiled\", False)}, {flip7ref.__file__}')"
         return self.run_code(code).strip()
 
-    def run_code(self, code: str, *args: str) -> str:
+    def run_code(self, code: str, *args: str, extra: dict[str, str] | None = None) -> str:
         dropped = {"PYTHONPATH", "PYTHONDONTWRITEBYTECODE"} if self.warm else {"PYTHONPATH"}
-        env = {k: v for k, v in os.environ.items() if k not in dropped}
+        env = {k: v for k, v in os.environ.items() if k not in dropped} | (extra or {})
         if self.path:
             env["PYTHONPATH"] = self.path
         done = subprocess.run(
@@ -185,7 +187,7 @@ class Target:
         if kind == "solve":
             return float(json.loads(self.run_code(SOLVE, edition or "interpreter").splitlines()[-1])["value"])
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        self.run_code(PROCESSES[kind])
+        self.run_code(PROCESSES[kind], extra={"FLIP7REF_NO_CACHE": "1"} if edition == "nocache" else None)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -201,7 +203,7 @@ def compare(
         if warm:  # bytecode and table cache written before the rounds (see the module docstring)
             for t in targets:
                 for m in measurements:
-                    if m in PROCESSES:
+                    if m.partition(":")[0] in PROCESSES:
                         t.measure(m, games)
         console.print(f"bytecode: {'warm (written before the rounds)' if warm else 'as the environment leaves it'}", style="dim")
         values: dict[str, dict[str, list[float]]] = {m: {t.label: [] for t in targets} for m in measurements}
