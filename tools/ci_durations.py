@@ -5,6 +5,11 @@
 
     python tools/ci_durations.py .ci-reports/tests.xml            # the 40 slowest files
     python tools/ci_durations.py .ci-reports/tests.xml --tests 30  # and the 30 slowest tests
+    python tools/ci_durations.py .ci-reports/tests.xml --write     # into tests/durations.json
+
+``tests/durations.json`` orders the test files longest first (``tests/conftest.py``), so that
+under ``pytest -n auto --dist loadfile`` the long files start at once; rewrite it with
+``--write`` when a file's time changes much.
 
 Prints one line per file: total seconds, number of tests, path. The times are each test's
 own (set-up and call), so module fixtures count in the file's first test.
@@ -13,6 +18,7 @@ own (set-up and call), so module fixtures count in the file's first test.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import xml.etree.ElementTree as ET
 from collections import defaultdict
@@ -36,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("report", type=Path, help="a JUnit XML file (pytest --junitxml)")
     parser.add_argument("--files", type=int, default=40, help="how many files to list (default 40)")
     parser.add_argument("--tests", type=int, default=0, help="how many single tests to list (default 0)")
+    parser.add_argument("--write", action="store_true", help="write the per-file seconds into tests/durations.json")
     args = parser.parse_args(argv)
     try:
         root = ET.parse(args.report).getroot()
@@ -59,6 +66,14 @@ def main(argv: list[str] | None = None) -> int:
         print()
         for seconds, name in sorted(tests, reverse=True)[: args.tests]:
             print(f"{seconds:8.1f} s  {name}")
+    if args.write:
+        out = Path(__file__).resolve().parents[1] / "tests" / "durations.json"
+        data = {
+            "about": "seconds per test file in CI (tools/ci_durations.py --write); tests/conftest.py runs the longest first",
+            "seconds_by_file": {name: round(sec, 1) for name, sec in sorted(per_file.items(), key=lambda kv: -kv[1])},
+        }
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {out}")
     return 0
 
 
