@@ -15,6 +15,8 @@ Foreign engines produce observed outcomes through the protocol of
 
 from __future__ import annotations
 
+import copy
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,14 +50,33 @@ def cases_dir() -> Path:
     raise SpecError(str(here), "", "a conformance/cases folder beside the package")
 
 
+_LOADED: dict[tuple[str, str], list[Case]] = {}
+"""Case files already read and validated, by path and a hash of their bytes: reading and
+validating the whole suite takes about a second; a deep copy of it, a few milliseconds."""
+
+
 def load_case_file(path: str | Path) -> list[Case]:
-    """Load and validate one case file.
+    """Load and validate one case file (a file read before, with the same bytes, is not
+    parsed and validated again: a fresh copy of its cases is returned).
 
     Raises:
         SpecError: the file is missing, not YAML, or violates ``case.schema.json``
             (naming the file, the path inside it and what was expected).
     """
     p = Path(path)
+    try:
+        key: tuple[str, str] | None = (str(p.resolve()), hashlib.sha256(p.read_bytes()).hexdigest())
+    except OSError:
+        key = None  # read_yaml_file names the problem
+    if key is not None and key in _LOADED:
+        return copy.deepcopy(_LOADED[key])
+    cases = _read_case_file(p)
+    if key is not None:
+        _LOADED[key] = copy.deepcopy(cases)
+    return cases
+
+
+def _read_case_file(p: Path) -> list[Case]:
     data = read_yaml_file(p, "case file")
     validate(data, "case", str(p))
     assert isinstance(data, dict)

@@ -155,7 +155,7 @@ NOT_RUN = (
     NotRun(lambda a: a[0].endswith("/mkdocs") and a[1:2] == ["serve"], "a web server that runs until Ctrl-C",
            _check_mkdocs_serve),
     NotRun(lambda a: a[0].endswith("/mkdocs") and a[1:2] == ["build"],
-           "needs the [docs] extra, which .ci/run installs after the tests and then runs this very build",
+           "needs the [docs] extra, which .ci/run installs in a venv of its own and then runs this very build",
            _check_mkdocs_build, unless_installed="mkdocs"),
 )  # fmt: skip
 
