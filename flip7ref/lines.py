@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import events
-from .model import MODIFIER, NUMBER, Player, Status, make_player
+from .model import BUSTED, MODIFIER, NUMBER, STAYED, Player, make_player
 
 if TYPE_CHECKING:
     from .game import Game
@@ -111,7 +111,7 @@ def bars_flip7(game: Game, p: Player) -> bool:
     """
     return (
         game.zero_after_stay == "no-flip7"
-        and p.status is not Status.BUSTED
+        and p.status is not BUSTED
         and bool(game.no_stay)
         and any(c in game.no_stay for c in p.line)
     )
@@ -133,7 +133,7 @@ def may_stay(game: Game, p: Player) -> bool:
 def stays(p: Player) -> Player:
     """``p`` after a Stay (F7-034): the same cards, status stayed.  The general path
     (`flip7ref.engine.answer_offer`) and the Stay lane both build the stayed player with it."""
-    return make_player((p.line, p.kept, Status.STAYED, p.flip7_barred))
+    return make_player((p.line, p.kept, STAYED, p.flip7_barred))
 
 
 def guard_of(game: Game, p: Player) -> int | None:
@@ -154,7 +154,7 @@ def line_grows(game: Game, p: Player, code: int, busts: bool, flip7: int | None)
     build a grown line with this function."""
     line = p.line + (code,)  # noqa: RUF005  # one concatenation: compiled, the starred form builds a list first
     if busts:
-        return make_player((line, p.kept, Status.BUSTED, p.flip7_barred)), False
+        return make_player((line, p.kept, BUSTED, p.flip7_barred)), False
     after = make_player((line, p.kept, p.status, p.flip7_barred))
     return after, game.category[code] == NUMBER and makes_flip7(game, p.flip7_barred, line, flip7)
 
