@@ -21,7 +21,7 @@ from .frames import FRAME_TYPES, Frame
 from .game import Game
 from .history import Log, chain, start_of
 from .lines import may_stay
-from .model import _ARITY, BUSTED, CHANCE, HIT, STAY, TERMINAL, Action, Event, Player, Status, is_among  # CHANCE..Status: re-exported
+from .model import _ARITY, CHANCE, HIT, STAY, TERMINAL, Action, Event, Player, Status, is_among  # CHANCE..Status: re-exported
 from .position import check_depth
 from .primitives.choose_cards import ChooseCards
 from .primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
@@ -527,7 +527,7 @@ class State:
         """
         s = self._seat(seat)
         p = self.players[s]
-        return seat_score(self.game, s, p.line, p.status is BUSTED, self.flip7, self.bonus_to)
+        return seat_score(self.game, s, p.line, p.status is Status.BUSTED, self.flip7, self.bonus_to)
 
     def round_scores(self) -> tuple[int, ...]:
         """The round scores (points) of the last finished round, one per seat."""
