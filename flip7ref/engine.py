@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 from . import events
 from .frames import Frame, register_frame
 from .lines import may_stay, stays
-from .model import CHANCE, HIT, STAY, Action, Event, Player, Status, target, tuple_maker
+from .model import ACTIVE, CHANCE, HIT, STAY, STAYED, Action, Event, Player, target, tuple_maker
 from .pile import reshuffle, shuffled, supply
 from .scoring import round_scores
 from .targets import receive
@@ -45,7 +45,7 @@ def next_active(players: Sequence[Player], seat: int) -> int | None:
     """The first active seat from ``seat`` on, going left (F7-030), or None when nobody is active."""
     n = len(players)
     for _ in range(n):
-        if players[seat].status is Status.ACTIVE:
+        if players[seat].status is ACTIVE:
             return seat
         seat = (seat + 1) % n
     return None
@@ -83,7 +83,7 @@ def next_deal(game: Game, players: Sequence[Player], dealer: int, position: int)
         seat = (first + position) % n
         position += 1
         p = players[seat]
-        if p.status is not Status.ACTIVE:
+        if p.status is not ACTIVE:
             continue
         if how == "deal" or not has_early_cards(game, p):
             return position, seat, False
@@ -209,8 +209,8 @@ class Draw(Frame):
         return supply(w, self)
 
     def exhaust(self, w: Work) -> None:
-        if self.reason == "hit" and w.players[self.seat].status is Status.ACTIVE:  # F7-115: the Hit becomes a Stay
-            w.set_status(self.seat, Status.STAYED)
+        if self.reason == "hit" and w.players[self.seat].status is ACTIVE:  # F7-115: the Hit becomes a Stay
+            w.set_status(self.seat, STAYED)
             w.emit(events.stayed(self.seat, "empty deck"))
 
 

@@ -237,9 +237,10 @@ def frame_args(cls: type[Frame], data: Any, code: Callable[[object, str], int], 
 if __file__.endswith(".py"):  # the pure build: a field once set stays, as the compiled build's Final fields do
 
     def _set_once(self: Frame, name: str, value: object) -> None:
-        if name in self.__dict__:
+        fields = self.__dict__  # a frame's fields are plain instance attributes (no descriptors)
+        if name in fields:
             raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r} again (frames are values)")
-        object.__setattr__(self, name, value)
+        fields[name] = value
 
     def _refuse_deletion(self: Frame, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")

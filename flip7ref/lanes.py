@@ -257,3 +257,22 @@ def round_end_state(
         s.game, empty, draw, tuple(discard), ending.frames, plan.dealer, ending.turn, s.round + 1, plan.totals,
         plan.scores, None, False, (), s.shuffle_seed, s.shuffles, None, 0, -1, log,
     )  # fmt: skip
+
+
+if __file__.endswith(".py"):  # the pure build: State is a tuple of its fields (flip7ref.tuple_layout)
+    _UNCHANGED: Final = slice(7, 18)
+    """The fields `derive` copies after ``turn`` (``round`` .. ``shuffle_mark``), as positions in
+    the pure build's tuple (`flip7ref.state._STATE_FIELDS`; tests/test_fast_lanes.py checks)."""
+
+    def _derive_tuple(
+        s: Any, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
+        evs: tuple[Event, ...],
+    ) -> Any:
+        """`derive` in the pure build: the successor made by one ``tuple.__new__`` from slices of
+        ``s``, not through ``State._make`` (a Python-level call with every field an argument)."""
+        parent = s._log
+        start = s if parent is None or parent.start is None else parent.start
+        log = new_log((parent, move, evs, start))
+        return tuple.__new__(type(s), (s[0], players, draw, s[3], frames, s[5], turn, *s[_UNCHANGED], log))
+
+    globals()["derive"] = _derive_tuple

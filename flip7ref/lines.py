@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import events
-from .model import MODIFIER, NUMBER, Player, Status, make_player
+from .model import BUSTED, MODIFIER, NUMBER, STAYED, Player, make_player
 
 if TYPE_CHECKING:
     from .game import Game
@@ -39,8 +39,12 @@ def same_rank(game: Game, line: Sequence[int], rank: int) -> list[int]:
 
 def is_duplicate(game: Game, line: Sequence[int], code: int) -> bool:
     """Whether number ``code`` entering ``line`` is a duplicate that busts (F7-040, V-036)."""
-    same = same_rank(game, line, game.rank[code])
-    return bool(same) and not repeat_allowed(game, [*same, code])
+    category, ranks = game.category, game.rank
+    rank = ranks[code]
+    for c in line:  # the commonest answer (no number of that rank) without building a list
+        if ranks[c] == rank and category[c] == NUMBER:
+            return not repeat_allowed(game, [*same_rank(game, line, rank), code])
+    return False
 
 
 def wipes(game: Game, code: int) -> bool:
@@ -111,7 +115,7 @@ def bars_flip7(game: Game, p: Player) -> bool:
     """
     return (
         game.zero_after_stay == "no-flip7"
-        and p.status is not Status.BUSTED
+        and p.status is not BUSTED
         and bool(game.no_stay)
         and any(c in game.no_stay for c in p.line)
     )
@@ -133,7 +137,7 @@ def may_stay(game: Game, p: Player) -> bool:
 def stays(p: Player) -> Player:
     """``p`` after a Stay (F7-034): the same cards, status stayed.  The general path
     (`flip7ref.engine.answer_offer`) and the Stay lane both build the stayed player with it."""
-    return make_player((p.line, p.kept, Status.STAYED, p.flip7_barred))
+    return make_player((p.line, p.kept, STAYED, p.flip7_barred))
 
 
 def guard_of(game: Game, p: Player) -> int | None:
@@ -154,7 +158,7 @@ def line_grows(game: Game, p: Player, code: int, busts: bool, flip7: int | None)
     build a grown line with this function."""
     line = p.line + (code,)  # noqa: RUF005  # one concatenation: compiled, the starred form builds a list first
     if busts:
-        return make_player((line, p.kept, Status.BUSTED, p.flip7_barred)), False
+        return make_player((line, p.kept, BUSTED, p.flip7_barred)), False
     after = make_player((line, p.kept, p.status, p.flip7_barred))
     return after, game.category[code] == NUMBER and makes_flip7(game, p.flip7_barred, line, flip7)
 

@@ -41,6 +41,15 @@ class Status(enum.Enum):
     BUSTED = "busted"
 
 
+ACTIVE: Final = Status.ACTIVE
+STAYED: Final = Status.STAYED
+FROZEN: Final = Status.FROZEN
+BUSTED: Final = Status.BUSTED
+"""The statuses as module constants, for the hot paths: an enum member read off its class
+(``Status.ACTIVE``) is a slow attribute lookup in CPython 3.11 and in compiled code alike
+(about 0.1 µs, ten times a module global's)."""
+
+
 class Player(NamedTuple):
     """One seat's cards and status in the current round (an immutable named tuple).
 

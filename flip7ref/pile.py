@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import events
-from .model import Status
+from .model import ACTIVE
 
 if TYPE_CHECKING:
     from .frames import Frame
@@ -81,7 +81,7 @@ def progress(players: Sequence[Player]) -> int:
     """What a round has achieved, for the loop guard of F7-117 and V-076: the cards lying in
     front of the players (lines and kept cards) plus the players out of the round (stayed,
     frozen or busted).  At most D + N (D cards, N players)."""
-    return sum([len(p.line) + len(p.kept) + (p.status is not Status.ACTIVE) for p in players])
+    return sum([len(p.line) + len(p.kept) + (p.status is not ACTIVE) for p in players])
 
 
 def may_reshuffle(w: Work) -> bool:

@@ -19,7 +19,7 @@ from .game import Game
 from .lines import distinct_numbers as distinct_numbers  # re-exported: their home was this module
 from .lines import flip7_count as flip7_count
 from .lines import flip7_line, holds_seven, past_flip7, repeat_allowed, same_rank
-from .model import MODIFIER, NUMBER, Player, Status
+from .model import BUSTED, MODIFIER, NUMBER, Player
 
 
 @mypyc_attr(native_class=False)
@@ -228,7 +228,7 @@ def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus
     Returns:
         One score per seat, in seat order.
     """
-    return tuple([seat_score(game, seat, p.line, p.status is Status.BUSTED, flip7, bonus_to) for seat, p in enumerate(players)])
+    return tuple([seat_score(game, seat, p.line, p.status is BUSTED, flip7, bonus_to) for seat, p in enumerate(players)])
 
 
 def seat_score(game: Game, seat: int, line: Sequence[int], busted: bool, flip7: int | None, bonus_to: int | None) -> int:

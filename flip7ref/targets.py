@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from . import events
 from .frames import DECISION_KINDS, OWN_DECISION_KINDS, Frame, register_frame
 from .lines import receive_number
-from .model import MODIFIER, NUMBER, Action, Player, Status, target
+from .model import ACTIVE, BUSTED, FROZEN, MODIFIER, NUMBER, STAYED, Action, Player, Status, target
 
 if TYPE_CHECKING:
     from .game import Game
     from .work import Work
 
 TARGET_STATUSES: Final[dict[str, tuple[Status, ...]]] = {
-    "active": (Status.ACTIVE,),  # F7-061, F7-072
-    "non_busted": (Status.ACTIVE, Status.STAYED, Status.FROZEN),  # V-042
-    "active_or_busted": (Status.ACTIVE, Status.BUSTED),  # Brutal Mode with protected stays
+    "active": (ACTIVE,),  # F7-061, F7-072
+    "non_busted": (ACTIVE, STAYED, FROZEN),  # V-042
+    "active_or_busted": (ACTIVE, BUSTED),  # Brutal Mode with protected stays
     "any": tuple(Status),  # Brutal Mode (V-081)
 }
 """The statuses a card's ``targets`` value admits (the edition schema admits no other value).
@@ -42,8 +42,8 @@ def faceup(game: Game, players: Sequence[Player]) -> list[int]:
     """Seats whose line shows cards that actions can move: not busted (V-021), and not
     stayed or frozen where staying protects the line (D-V-02 (b))."""
     if game.stay_protects:
-        return [i for i, p in enumerate(players) if p.status is Status.ACTIVE and p.line]
-    return [i for i, p in enumerate(players) if p.status is not Status.BUSTED and p.line]
+        return [i for i, p in enumerate(players) if p.status is ACTIVE and p.line]
+    return [i for i, p in enumerate(players) if p.status is not BUSTED and p.line]
 
 
 def targets_for(game: Game, players: Sequence[Player], code: int, chooser: int, targets: str) -> tuple[int, ...]:

@@ -197,6 +197,22 @@ def test_state_is_an_immutable_value() -> None:
     assert isinstance(s.frames[-1], Draw)
 
 
+def test_derive_copies_every_other_field_and_adds_one_link() -> None:
+    """`lanes.derive` (in the pure build the tuple-slicing variant) changes players, draw,
+    frames and turn only, and links the new state to its parent's history."""
+    s = Game("vengeance", 3).new_initial_state(seed=8)
+    s = s.apply_chance(s.sample_chance())
+    players, draw = (s.players[1], s.players[0], s.players[2]), s.draw[1:]
+    t = lanes.derive(s, players, draw, (), 2, "chance 5", ())
+    want = {**{name: getattr(s, name) for name in state_module._STATE_FIELDS}, "players": players, "draw": draw}
+    want.update(frames=(), turn=2)
+    assert {name: getattr(t, name) for name in state_module._STATE_FIELDS if name != "_log"} == {
+        k: v for k, v in want.items() if k != "_log"
+    }
+    assert type(t) is State and t._log is not None and t._log.parent is s._log and t._log.move == "chance 5"
+    assert t.initial_state() is s.initial_state() and t.history() == [*s.history(), "chance 5"]
+
+
 def test_state_constructor_takes_fields_by_position_or_name_with_defaults() -> None:
     """State(...) takes its 19 fields positionally or by name, the last four defaulted, and
     refuses a missing, unknown or repeated one with TypeError (both builds: the native

@@ -16,7 +16,7 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .. import events
-from ..model import Player, Status
+from ..model import BUSTED, Player
 from ..targets import ChooseTarget, eligible
 from .base import Effect, primitive
 
@@ -55,7 +55,7 @@ class BustShield(Effect):
         """F7-082: keep a first Second Chance; a spare goes to an eligible player
         without one (the receiver chooses), else it is discarded."""
         p = w.players[seat]
-        if held(w.game, p) < self.hold_limit and p.status is not Status.BUSTED:
+        if held(w.game, p) < self.hold_limit and p.status is not BUSTED:
             if self.first_copy == "may-give":  # D-F7-09 (b)
                 others = [s for s in self._receivers(w) if s != seat]
                 if others:

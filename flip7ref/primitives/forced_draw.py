@@ -20,7 +20,7 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 from .. import events
 from ..frames import Frame, action_card, register_frame
 from ..lines import bars_flip7, holds_seven, wipes
-from ..model import CHANCE, MODIFIER, Action, Player, Status, target
+from ..model import ACTIVE, BUSTED, CHANCE, MODIFIER, STAYED, Action, Player, target
 from ..pile import supply
 from ..targets import eligible, receive, targets_for
 from .base import Effect, primitive
@@ -133,7 +133,7 @@ class ForcedDraw(Frame):
         w.emit(events.line_wiped(self.target, tuple(w.cid(c) for c in mods)))
 
     def settle(self, w: Work) -> bool:
-        if w.players[self.target].status is Status.BUSTED:  # F7-071
+        if w.players[self.target].status is BUSTED:  # F7-071
             w.frames.pop()
             self.finish(w, "bust")
             return True
@@ -167,8 +167,8 @@ class ForcedDraw(Frame):
         eff = _effect(w.game, self.card)
         w.to_discard(self.card)
         w.emit(events.forced_draw_ended(self.target, w.cid(self.card), outcome))
-        if eff.then_stay and w.players[self.target].status is Status.ACTIVE:  # V-043: then stay, even with The Zero
-            w.set_status(self.target, Status.STAYED)
+        if eff.then_stay and w.players[self.target].status is ACTIVE:  # V-043: then stay, even with The Zero
+            w.set_status(self.target, STAYED)
             w.emit(events.stayed(self.target, w.cid(self.card)))
         if eff.then_stay and not w.players[self.target].flip7_barred and bars_flip7(w.game, w.players[self.target]):
             w.bar_flip7(self.target)  # D-V-26: stopped by Just One More while holding The Zero
@@ -344,7 +344,7 @@ class InOrder(Frame):
             return True
         w.frames[-1] = InOrder(self.chooser, self.cards[1:])
         card, g = self.cards[0], w.game
-        if g.late_bust == "actions-only" and g.category[card] == MODIFIER and w.players[self.chooser].status is Status.BUSTED:
+        if g.late_bust == "actions-only" and g.category[card] == MODIFIER and w.players[self.chooser].status is BUSTED:
             # D-V-32 (b): once the target has busted (a set-aside Just One More), only the actions are carried out
             w.to_discard(card)
             w.emit(events.discarded(w.cid(card), self.chooser, "target busted"))

@@ -9,7 +9,7 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from .. import events
-from ..model import Status, make_player
+from ..model import FROZEN, make_player
 from .base import Effect, primitive
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ class Freeze(Effect):
         keeping their line to score) and the card is discarded, or stays in front of
         them under ``keep_card``."""
         p = w.players[seat]
-        w.players[seat] = make_player((p.line, (*p.kept, code) if self.keep_card else p.kept, Status.FROZEN, p.flip7_barred))
+        w.players[seat] = make_player((p.line, (*p.kept, code) if self.keep_card else p.kept, FROZEN, p.flip7_barred))
         if not self.keep_card:
             w.to_discard(code)
         w.emit(events.frozen(seat, chooser))
