@@ -31,7 +31,7 @@ from .engine import (
     settle,
 )
 from .frames import Frame
-from .history import new_log, start_of
+from .history import Log, new_log, start_of
 from .lines import guard_of, is_duplicate, line_grows, may_stay, stays
 from .model import MODIFIER, NUMBER, Event, Player, tuple_maker
 from .work import Work
@@ -78,13 +78,19 @@ def derive(
     evs: tuple[Event, ...],
 ) -> State:
     """A successor of ``s`` that differs in players, draw pile, frames and turn only."""
-    parent = s._log
-    start = s if parent is None or parent.start is None else parent.start  # history.start_of, from the read link
     return s._make(
         s.game, players, draw, s.discard, frames, s.dealer, turn, s.round, s.totals, s.last_scores, s.flip7,
         s.round_over, s.winners, s.shuffle_seed, s.shuffles, s.bonus_to, s.round_shuffles, s.shuffle_mark,
-        new_log((parent, move, evs, start)),
+        _next_log(s, move, evs),
     )  # fmt: skip
+
+
+def _next_log(s: State, move: str, evs: tuple[Event, ...]) -> Log:
+    """The history link of a successor of ``s`` reached by ``move`` with the events ``evs``
+    (`derive`, both builds)."""
+    parent = s._log
+    start = s if parent is None or parent.start is None else parent.start  # history.start_of, from the read link
+    return new_log((parent, move, evs, start))
 
 
 def hit(s: State) -> State:
@@ -270,9 +276,7 @@ if __file__.endswith(".py"):  # the pure build: State is a tuple of its fields (
     ) -> Any:
         """`derive` in the pure build: the successor made by one ``tuple.__new__`` from slices of
         ``s``, not through ``State._make`` (a Python-level call with every field an argument)."""
-        parent = s._log
-        start = s if parent is None or parent.start is None else parent.start
-        log = new_log((parent, move, evs, start))
+        log = _next_log(s, move, evs)
         return tuple.__new__(type(s), (s[0], players, draw, s[3], frames, s[5], turn, *s[_UNCHANGED], log))
 
     globals()["derive"] = _derive_tuple

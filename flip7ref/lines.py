@@ -39,12 +39,8 @@ def same_rank(game: Game, line: Sequence[int], rank: int) -> list[int]:
 
 def is_duplicate(game: Game, line: Sequence[int], code: int) -> bool:
     """Whether number ``code`` entering ``line`` is a duplicate that busts (F7-040, V-036)."""
-    category, ranks = game.category, game.rank
-    rank = ranks[code]
-    for c in line:  # the commonest answer (no number of that rank) without building a list
-        if ranks[c] == rank and category[c] == NUMBER:
-            return not repeat_allowed(game, [*same_rank(game, line, rank), code])
-    return False
+    same = same_rank(game, line, game.rank[code])
+    return bool(same) and not repeat_allowed(game, [*same, code])
 
 
 def wipes(game: Game, code: int) -> bool:

@@ -117,11 +117,8 @@ class ThresholdStrategy:
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The threshold decision for the player to act (no randomness used)."""
-        # an offer of Hit or Stay (F7-030, F7-033; at a deal slot, F7-025): with no pending work
-        # it is the turn's offer (`State.pending`, `State.current_player`), without asking them
-        frames = state.frames
-        if not frames or state.pending()[0] == "offer":
-            seat = state.turn if not frames else state.current_player  # an active (not busted) player
+        if state.pending()[0] == "offer":  # an offer of Hit or Stay (F7-030, F7-033; at a deal slot, F7-025)
+            seat = state.current_player  # an offer goes to an active (not busted) player
             game, p = state.game, state.players[seat]
             value = seat_score(game, seat, p.line, False, state.flip7, state.bonus_to)
             if value >= self.threshold and may_stay(game, p):  # State.may_stay's decider, the seat known to be valid
