@@ -279,4 +279,7 @@ if __file__.endswith(".py"):  # the pure build: State is a tuple of its fields (
         log = _next_log(s, move, evs)
         return tuple.__new__(type(s), (s[0], players, draw, s[3], frames, s[5], turn, *s[_UNCHANGED], log))
 
+    derive_by_fields: Final = derive
+    """The build-independent `derive` (through ``State._make``), kept for a `State` that is not
+    the pure build's tuple: tests/test_mutation_kills_core_plumbing.py plays the native class."""
     globals()["derive"] = _derive_tuple
