@@ -266,18 +266,20 @@ def round_end_state(
 
 
 if __file__.endswith(".py"):  # the pure build: State is a tuple of its fields (flip7ref.tuple_layout)
-    _UNCHANGED: Final = slice(7, 18)
-    """The fields `derive` copies after ``turn`` (``round`` .. ``shuffle_mark``), as positions in
-    the pure build's tuple (`flip7ref.state._STATE_FIELDS`; tests/test_fast_lanes.py checks)."""
-
     def _derive_tuple(
         s: Any, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
         evs: tuple[Event, ...],
     ) -> Any:
-        """`derive` in the pure build: the successor made by one ``tuple.__new__`` from slices of
-        ``s``, not through ``State._make`` (a Python-level call with every field an argument)."""
+        """`derive` in the pure build: the successor made by one ``tuple.__new__`` from the
+        fields of ``s``, not through ``State._make`` (a Python-level call with every field an
+        argument).  Positions 7..17 are ``round`` .. ``shuffle_mark`` (`flip7ref.state._STATE_FIELDS`;
+        tests/test_fast_lanes.py checks every field), each read by its own index: cheaper than
+        unpacking a slice."""
         log = _next_log(s, move, evs)
-        return tuple.__new__(type(s), (s[0], players, draw, s[3], frames, s[5], turn, *s[_UNCHANGED], log))
+        return tuple.__new__(
+            type(s), (s[0], players, draw, s[3], frames, s[5], turn, s[7], s[8], s[9], s[10], s[11], s[12], s[13],
+                      s[14], s[15], s[16], s[17], log),
+        )  # fmt: skip
 
     derive_by_fields: Final = derive
     """The build-independent `derive` (through ``State._make``), kept for a `State` that is not
