@@ -98,6 +98,17 @@ def hit(s: State) -> State:
     return derive(s, s.players, s.draw, (draw_frame(s.turn, "hit"),), (s.turn + 1) % len(s.players), "hit", ())
 
 
+def offer_hit(s: State) -> State | None:
+    """`hit` when the lane takes a Hit at ``s``: an offer (no work pending, the game not
+    over) with cards on the pile on a table whose lanes are on (`Game.fast_lanes`); else
+    None (an empty pile reshuffles first, F7-113: the general path).  The successor is a
+    chance node (the card of the Hit, F7-031).  `State.apply` and `flip7ref.play.play`
+    both ask this function."""
+    if s.frames or s.winners or not s.draw or not s.game.fast_lanes:
+        return None
+    return hit(s)
+
+
 def stay(s: State) -> State | None:
     """A Stay at an offer (F7-034), or None when the seat may not stay."""
     seat = s.turn

@@ -68,11 +68,17 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
         except (Exception, SystemExit) as exc:  # the user's code failed: say whose and where, not a traceback
             name = strategy_name(strategy)
             raise StrategyError(f"strategy {name!r} at seat {player} failed in choose(): {type(exc).__name__}: {exc}") from None
-        try:
-            s = s.apply(action)
-        except IllegalActionError as exc:
-            raise StrategyError(f"strategy {strategy_name(strategy)!r} at seat {player} chose an {exc}") from None
-        if action is HIT and moves < max_moves and s.current_player == -1:
+        hit = lanes.offer_hit(s) if action is HIT and lanes_on else None  # `State.apply`'s lane for it
+        if hit is None:
+            try:
+                s = s.apply(action)
+            except IllegalActionError as exc:
+                raise StrategyError(f"strategy {strategy_name(strategy)!r} at seat {player} chose an {exc}") from None
+            if action is not HIT or s.current_player != -1:
+                continue
+        else:
+            s = hit  # a chance node: the card of the Hit (F7-031)
+        if moves < max_moves:
             # the card of the Hit at once (the loop's next step, without its checks)
             moves += 1
             s = _next_card(s, rng, lanes_on)

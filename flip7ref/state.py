@@ -316,9 +316,10 @@ class State:
                 verb = action.verb
             else:
                 verb = ""
-            if verb == "hit" and self.draw:
-                # A Hit at an offer (F7-030, F7-031): one card to draw, the turn passes on.
-                return lanes.hit(self)
+            if verb == "hit":
+                fast = lanes.offer_hit(self)  # a Hit at an offer (F7-030, F7-031)
+                if fast is not None:
+                    return fast
             if verb == "stay":
                 fast = lanes.stay(self)
                 if fast is not None:

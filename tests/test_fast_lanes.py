@@ -440,3 +440,32 @@ def test_play_takes_a_hit_and_its_card_together_with_the_same_result(
     assert again == fast
     with pytest.raises(GameTooLongError, match=f"within {moves - 1} moves"):
         play(game.new_initial_state(seed=7), [RandomStrategy()], random.Random(1), max_moves=moves - 1)
+
+
+@pytest.mark.rules("F7-030", "F7-060")
+def test_play_refuses_a_hit_where_the_decision_is_not_an_offer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Hit lane of play() (`lanes.offer_hit`) takes a Hit at an offer only: a strategy
+    that says Hit to the target of a Freeze or Flip Three gets the StrategyError of an
+    illegal action at the same decision as with the lanes off."""
+    from flip7ref.errors import StrategyError
+    from flip7ref.play import play
+
+    class AlwaysHit:
+        name = "always-hit"
+
+        def choose(self, state: State, rng: random.Random) -> object:
+            self.last = state
+            return HIT
+
+    refused = []
+    for lanes_on in (True, False):
+        monkeypatch.setattr(state_module, "_FAST_LANES", lanes_on)
+        strategy = AlwaysHit()
+        with pytest.raises(
+            StrategyError,
+            match=r"'always-hit' at seat 0 chose an illegal action 'hit': seat 0 is to decide; legal here: target 0, target 1",
+        ):
+            play(Game("flip7", 3).new_initial_state(seed=7), [strategy], random.Random(1))
+        refused.append(strategy.last)
+    assert refused[0] == refused[1] and refused[0].history() == refused[1].history()
+    assert refused[0].pending() == ("play", "flip_three") and len(refused[0].history()) == 33
