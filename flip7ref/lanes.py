@@ -75,20 +75,22 @@ _ending: Final = tuple_maker(Ending)
 
 def derive(
     s: State, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
-    evs: tuple[Event, ...],
+    evs: tuple[Event, ...], between: Log | None = None,
 ) -> State:
-    """A successor of ``s`` that differs in players, draw pile, frames and turn only."""
+    """A successor of ``s`` that differs in players, draw pile, frames and turn only.
+    ``between``: the history link of a state between the two that was not built (the
+    Hit of `hit_top_card`); None: ``s`` is the successor's parent."""
     return s._make(
         s.game, players, draw, s.discard, frames, s.dealer, turn, s.round, s.totals, s.last_scores, s.flip7,
         s.round_over, s.winners, s.shuffle_seed, s.shuffles, s.bonus_to, s.round_shuffles, s.shuffle_mark,
-        _next_log(s, move, evs),
+        _next_log(s, move, evs, between),
     )  # fmt: skip
 
 
-def _next_log(s: State, move: str, evs: tuple[Event, ...]) -> Log:
+def _next_log(s: State, move: str, evs: tuple[Event, ...], between: Log | None = None) -> Log:
     """The history link of a successor of ``s`` reached by ``move`` with the events ``evs``
-    (`derive`, both builds)."""
-    parent = s._log
+    (`derive`, both builds); after ``between`` (a link of a state not built) when given."""
+    parent = s._log if between is None else between
     start = s if parent is None or parent.start is None else parent.start  # history.start_of, from the read link
     return new_log((parent, move, evs, start))
 
@@ -98,15 +100,38 @@ def hit(s: State) -> State:
     return derive(s, s.players, s.draw, (draw_frame(s.turn, "hit"),), (s.turn + 1) % len(s.players), "hit", ())
 
 
+def takes_hit(s: State) -> bool:
+    """Whether the lane takes a Hit at ``s``: an offer (no work pending, the game not over)
+    with cards on the pile, on a table whose lanes are on (`Game.fast_lanes`).  Not with
+    an empty pile: it is reshuffled first (F7-113), on the general path."""
+    return not s.frames and not s.winners and bool(s.draw) and s.game.fast_lanes
+
+
 def offer_hit(s: State) -> State | None:
-    """`hit` when the lane takes a Hit at ``s``: an offer (no work pending, the game not
-    over) with cards on the pile on a table whose lanes are on (`Game.fast_lanes`); else
-    None (an empty pile reshuffles first, F7-113: the general path).  The successor is a
-    chance node (the card of the Hit, F7-031).  `State.apply` and `flip7ref.play.play`
-    both ask this function."""
-    if s.frames or s.winners or not s.draw or not s.game.fast_lanes:
+    """`hit` where `takes_hit` says, else None.  The successor is a chance node (the card
+    of the Hit, F7-031).  `State.apply` and `flip7ref.play.play` both ask this function."""
+    return hit(s) if takes_hit(s) else None
+
+
+def top_card(s: State) -> int | None:
+    """The card an ordered pile gives next, its top, for the plain-card lane: None for an
+    open pile (a random card), an empty pile or a table without lanes."""
+    pile = s.draw
+    return pile[0] if pile and s.shuffle_seed is not None and s.game.fast_lanes else None
+
+
+def hit_top_card(s: State) -> State | None:
+    """A Hit at ``s`` and the card it draws from the top of an ordered pile, in one step:
+    `hit` then `plain_card` without building the chance node between them (both history
+    entries are kept: ``"hit"``, then ``"chance CARD"``).  Only where the card joins the
+    line, or busts it, and the turn passes on (F7-030, F7-031, F7-035, F7-040, F7-041);
+    None otherwise (`takes_hit` or `top_card` says no, a card `plain_card` leaves to the
+    general path, a Flip 7 or a round end): then take `offer_hit` and its card."""
+    code = top_card(s) if takes_hit(s) else None
+    if code is None:
         return None
-    return hit(s)
+    seat = s.turn
+    return _drawn(s, code, None, draw_frame(seat, "hit"), (seat + 1) % len(s.players), _next_log(s, "hit", ()))
 
 
 def stay(s: State) -> State | None:
@@ -140,11 +165,21 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
     top = frames[-1]
     if type(top) is not Draw:
         return None
+    if top.reason == "deal":
+        if len(frames) != 2 or type(frames[0]) is not Deal:
+            return None
+    elif len(frames) != 1:
+        return None
+    return _drawn(s, code, shared, top, s.turn, None)
+
+
+def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, between: Log | None) -> State | None:
+    """`plain_card` for the card of ``top`` (the only frame, or a deal's): drawn at ``s``
+    whose turn is ``turn``, or, with ``between`` (the link of a Hit's chance node, not built:
+    `hit_top_card`), at the Hit's successor of ``s``, with its turn; then only the outcomes
+    `derive` builds are taken (None for the others)."""
+    frames = s.frames
     dealing = top.reason == "deal"
-    if dealing and (len(frames) != 2 or type(frames[0]) is not Deal):
-        return None
-    if not dealing and len(frames) != 1:
-        return None
     g = s.game
     cat = g.category[code]
     if g.traits[code] or not (cat == NUMBER or (cat == MODIFIER and g.modifiers_to == "receiver")):
@@ -172,9 +207,10 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
         move = _MOVES[card] = "chance " + card
     dealt = events.dealt(seat, card, top.reason)
     if made:  # F7-050: the round ends
-        return finish(s, changed, draw, frames[:-1], s.turn, seat, move, [dealt, events.flip7(seat)])
+        if between is not None:
+            return None
+        return finish(s, changed, draw, frames[:-1], turn, seat, move, [dealt, events.flip7(seat)])
     evs = (dealt, events.busted(seat, card)) if busted else (dealt,)
-    turn = s.turn
     if dealing:
         deal = frames[0]
         assert type(deal) is Deal
@@ -185,7 +221,9 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
             return derive(s, tuple(changed), draw, (deal_frame(position), draw_frame(dealt_to, "deal")), turn, move, evs)
     active = next_active(changed, turn)
     if active is not None:
-        return derive(s, tuple(changed), draw, (), active, move, evs)
+        return derive(s, tuple(changed), draw, (), active, move, evs, between)
+    if between is not None:
+        return None
     # nobody left to act: the round ends (F7-110)
     if shared is not None and busted and g.bust_scores_nothing and draw:
         if not shared.planned:
@@ -279,14 +317,14 @@ def round_end_state(
 if __file__.endswith(".py"):  # the pure build: State is a tuple of its fields (flip7ref.tuple_layout)
     def _derive_tuple(
         s: Any, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
-        evs: tuple[Event, ...],
+        evs: tuple[Event, ...], between: Log | None = None,
     ) -> Any:
         """`derive` in the pure build: the successor made by one ``tuple.__new__`` from the
         fields of ``s``, not through ``State._make`` (a Python-level call with every field an
         argument).  Positions 7..17 are ``round`` .. ``shuffle_mark`` (`flip7ref.state._STATE_FIELDS`;
         tests/test_fast_lanes.py checks every field), each read by its own index: cheaper than
         unpacking a slice."""
-        log = _next_log(s, move, evs)
+        log = _next_log(s, move, evs, between)
         return tuple.__new__(
             type(s), (s[0], players, draw, s[3], frames, s[5], turn, s[7], s[8], s[9], s[10], s[11], s[12], s[13],
                       s[14], s[15], s[16], s[17], log),

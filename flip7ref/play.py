@@ -68,6 +68,12 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
         except (Exception, SystemExit) as exc:  # the user's code failed: say whose and where, not a traceback
             name = strategy_name(strategy)
             raise StrategyError(f"strategy {name!r} at seat {player} failed in choose(): {type(exc).__name__}: {exc}") from None
+        if action is HIT and lanes_on and moves < max_moves:
+            both = lanes.hit_top_card(s)  # the Hit and its card in one step, where the lanes take both
+            if both is not None:
+                moves += 1
+                s = both
+                continue
         hit = lanes.offer_hit(s) if action is HIT and lanes_on else None  # `State.apply`'s lane for it
         if hit is None:
             try:
@@ -95,9 +101,9 @@ def _next_card(s: State, rng: Any, lanes_on: bool) -> State:
     `State.apply_chance` would call with it) without naming the card and looking the name
     up again; any other card, an open pile, and ``lanes_on`` False (``flip7ref.state._FAST_LANES``
     switched off) take the public calls."""
-    pile = s.draw
-    if lanes_on and pile and s.shuffle_seed is not None and s.game.fast_lanes:
-        fast = lanes.plain_card(s, pile[0])
+    code = lanes.top_card(s) if lanes_on else None
+    if code is not None:
+        fast = lanes.plain_card(s, code)
         if fast is not None:
             return fast
     return s.apply_chance(s.sample_chance(rng))

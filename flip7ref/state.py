@@ -316,14 +316,10 @@ class State:
                 verb = action.verb
             else:
                 verb = ""
-            if verb == "hit":
-                fast = lanes.offer_hit(self)  # a Hit at an offer (F7-030, F7-031)
-                if fast is not None:
-                    return fast
-            if verb == "stay":
-                fast = lanes.stay(self)
-                if fast is not None:
-                    return fast
+            # a Hit at an offer (F7-030, F7-031) or a Stay (F7-034): their lanes, where they apply
+            fast = lanes.offer_hit(self) if verb == "hit" else lanes.stay(self) if verb == "stay" else None
+            if fast is not None:
+                return fast
         legal = self.legal_actions()
         if isinstance(action, str):
             try:

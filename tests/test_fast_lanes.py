@@ -469,3 +469,39 @@ def test_play_refuses_a_hit_where_the_decision_is_not_an_offer(monkeypatch: pyte
         refused.append(strategy.last)
     assert refused[0] == refused[1] and refused[0].history() == refused[1].history()
     assert refused[0].pending() == ("play", "flip_three") and len(refused[0].history()) == 33
+
+
+@pytest.mark.rules("F7-030", "F7-031", "F7-040", "F7-050", "F7-110")
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+def test_a_hit_and_its_top_card_in_one_step_equal_the_two_steps(edition: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`lanes.hit_top_card` (play()'s fused Hit) gives at every offer of seeded games the
+    state, history, events and start of a Hit and its top card taken one by one with the
+    lanes off; it declines (None) where the card makes a Flip 7 or ends the round, and at
+    an open pile."""
+    from flip7ref.strategies import RandomStrategy
+
+    game = Game(edition, 3)
+    rng = random.Random(3)
+    fused = declined_at_an_end = 0
+    for seed in range(6):
+        s = game.new_initial_state(seed=seed)
+        while not s.is_terminal():
+            if s.current_player >= 0 and not s.frames and HIT in s.legal_actions():
+                both = lanes.hit_top_card(s)
+                monkeypatch.setattr(state_module, "_FAST_LANES", False)
+                chance = s.apply(HIT)
+                two = chance.apply_chance(chance.sample_chance(random.Random(0)))  # an ordered pile: its top card
+                monkeypatch.setattr(state_module, "_FAST_LANES", True)
+                if both is not None:
+                    fused += 1
+                    assert both == two and both.history() == two.history()
+                    assert both.events() == two.events() and both.initial_state() is two.initial_state()
+                    assert both.to_dict() == two.to_dict()
+                elif two.round != s.round or two.flip7 is not None or two.is_terminal():
+                    declined_at_an_end += 1
+            s = s.apply_chance(s.sample_chance(rng)) if s.current_player == -1 else s.apply(RandomStrategy().choose(s, rng))
+    assert fused > 100 and declined_at_an_end > 3
+    open_pile = game.new_initial_state()
+    while open_pile.current_player == -1:
+        open_pile = open_pile.apply_chance(open_pile.sample_chance(rng))
+    assert lanes.hit_top_card(open_pile) is None
