@@ -31,7 +31,7 @@ from .engine import (
     settle,
 )
 from .frames import Frame
-from .history import Log, new_log, start_of
+from .history import Log, new_log
 from .lines import guard_of, is_duplicate, line_grows, may_stay, stays
 from .model import MODIFIER, NUMBER, Event, Player, tuple_maker
 from .work import Work
@@ -123,10 +123,12 @@ def top_card(s: State) -> int | None:
 def hit_top_card(s: State) -> State | None:
     """A Hit at ``s`` and the card it draws from the top of an ordered pile, in one step:
     `hit` then `plain_card` without building the chance node between them (both history
-    entries are kept: ``"hit"``, then ``"chance CARD"``).  Only where the card joins the
-    line, or busts it, and the turn passes on (F7-030, F7-031, F7-035, F7-040, F7-041);
-    None otherwise (`takes_hit` or `top_card` says no, a card `plain_card` leaves to the
-    general path, a Flip 7 or a round end): then take `offer_hit` and its card."""
+    entries are kept: ``"hit"``, then ``"chance CARD"``).  Where the card joins the line,
+    or busts it, and the turn passes on (F7-030, F7-031, F7-035, F7-040, F7-041), or the
+    round ends by a Flip 7 or with nobody left to act and the round end lane takes it
+    (`fast_round_end`: F7-050, F7-110); None otherwise (`takes_hit` or `top_card` says no,
+    a card `plain_card` leaves to the general path, a round end the general path decides):
+    then take `offer_hit` and its card."""
     code = top_card(s) if takes_hit(s) else None
     if code is None:
         return None
@@ -208,7 +210,7 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
     dealt = events.dealt(seat, card, top.reason)
     if made:  # F7-050: the round ends
         if between is not None:
-            return None
+            return fast_round_end(s, changed, draw, turn, seat, move, (dealt, events.flip7(seat)), between)
         return finish(s, changed, draw, frames[:-1], turn, seat, move, [dealt, events.flip7(seat)])
     evs = (dealt, events.busted(seat, card)) if busted else (dealt,)
     if dealing:
@@ -222,8 +224,8 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
     active = next_active(changed, turn)
     if active is not None:
         return derive(s, tuple(changed), draw, (), active, move, evs, between)
-    if between is not None:
-        return None
+    if between is not None:  # nobody left to act after the Hit's card: the round end lane, or None
+        return fast_round_end(s, changed, draw, turn, None, move, evs, between)
     # nobody left to act: the round ends (F7-110)
     if shared is not None and busted and g.bust_scores_nothing and draw:
         if not shared.planned:
@@ -261,15 +263,16 @@ def finish(
 
 
 def fast_round_end(
-    s: State, players: Sequence[Player], draw: tuple[int, ...], turn: int, flip7: int | None, move: str, evs: Sequence[Event]
+    s: State, players: Sequence[Player], draw: tuple[int, ...], turn: int, flip7: int | None, move: str, evs: Sequence[Event],
+    between: Log | None = None,
 ) -> State | None:
     """The round end lane for a table with no pending work (F7-050, F7-100..F7-102,
     F7-083, F7-111, F7-112, F7-120, F7-121), or None where the general path decides
-    (see `round_end`)."""
+    (see `round_end`).  ``between``: as for `derive`."""
     ending = round_end(s, players, flip7, bool(draw))
     if ending is None:
         return None
-    return round_end_state(s, ending, players, draw, turn, move, evs)
+    return round_end_state(s, ending, players, draw, turn, move, evs, between)
 
 
 def round_end(s: State, players: Sequence[Player], flip7: int | None, cards_left: bool) -> Ending | None:
@@ -290,11 +293,12 @@ def round_end(s: State, players: Sequence[Player], flip7: int | None, cards_left
 
 
 def round_end_state(
-    s: State, ending: Ending, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str, evs: Sequence[Event]
+    s: State, ending: Ending, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str, evs: Sequence[Event],
+    between: Log | None = None,
 ) -> State:
     """The state a planned round end leads to: the table cleared (F7-083: no Second
     Chance carries over; F7-111), the game over (F7-120) or the next round dealt to
-    its first card (F7-112)."""
+    its first card (F7-112).  ``between``: as for `derive`."""
     discard = list(s.discard)
     for p in players:
         discard += p.line
@@ -302,12 +306,12 @@ def round_end_state(
     plan = ending.plan
     empty = (NO_CARDS,) * len(players)
     if ending.turn is None or ending.started is None:  # the game is over
-        log = new_log((s._log, move, (*evs, plan.scored, *plan.after), start_of(s)))
+        log = _next_log(s, move, (*evs, plan.scored, *plan.after), between)
         return s._make(
             s.game, empty, draw, tuple(discard), (), s.dealer, turn, s.round, plan.totals, plan.scores, None, False,
             plan.winners, s.shuffle_seed, s.shuffles, None, s.round_shuffles, s.shuffle_mark, log,
         )  # fmt: skip
-    log = new_log((s._log, move, (*evs, plan.scored, *plan.after, ending.started), start_of(s)))
+    log = _next_log(s, move, (*evs, plan.scored, *plan.after, ending.started), between)
     return s._make(
         s.game, empty, draw, tuple(discard), ending.frames, plan.dealer, ending.turn, s.round + 1, plan.totals,
         plan.scores, None, False, (), s.shuffle_seed, s.shuffles, None, 0, -1, log,

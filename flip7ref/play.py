@@ -99,14 +99,14 @@ def _next_card(s: State, rng: Any, lanes_on: bool) -> State:
     """``s.apply_chance(s.sample_chance(rng))`` at chance node ``s``.  From an ordered pile
     the top card goes straight to the plain-card lane (`flip7ref.lanes.plain_card`, which
     `State.apply_chance` would call with it) without naming the card and looking the name
-    up again; any other card, an open pile, and ``lanes_on`` False (``flip7ref.state._FAST_LANES``
-    switched off) take the public calls."""
+    up again; a card the lane declines goes straight to `State.apply_chance`'s general path
+    (``State._card_drawn``), not to the lane a second time.  An open pile, and ``lanes_on``
+    False (``flip7ref.state._FAST_LANES`` switched off), take the public calls."""
     code = lanes.top_card(s) if lanes_on else None
-    if code is not None:
-        fast = lanes.plain_card(s, code)
-        if fast is not None:
-            return fast
-    return s.apply_chance(s.sample_chance(rng))
+    if code is None:
+        return s.apply_chance(s.sample_chance(rng))
+    fast = lanes.plain_card(s, code)
+    return s._card_drawn(code, 0) if fast is None else fast  # declined: the general path, not the lane again
 
 
 def game_seed(run_seed: Any, index: Any) -> str:

@@ -43,11 +43,6 @@ __all__ = [
 _FAST_LANES = True
 
 
-def _frame_cards(f: Frame) -> tuple[int, ...]:
-    """The card codes frame ``f`` holds (`flip7ref.frames.Frame.held_cards`)."""
-    return f.held_cards()
-
-
 _STATE_FIELDS = (
     "game", "players", "draw", "discard", "frames", "dealer", "turn", "round", "totals", "last_scores", "flip7",
     "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "round_shuffles", "shuffle_mark", "_log",
@@ -385,6 +380,10 @@ class State:
         except ValueError:
             possible = [c for c, _ in self.chance_outcomes()]
             raise IllegalActionError(f"chance {card}", possible, "that card is not in the draw pile") from None
+        return self._card_drawn(code, index)
+
+    def _card_drawn(self, code: int, index: int) -> State:
+        """`apply_chance`'s general path: card ``code``, at ``index`` of the pile, drawn at this chance node."""
         work = Work(self)
         pile = work.draw
         work.draw = pile[index + 1 :] if index == 0 else pile[:index] + pile[index + 1 :]
