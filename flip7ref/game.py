@@ -124,6 +124,7 @@ class Game:
     deck: Final[tuple[int, ...]]
     plain_number: Final[tuple[bool, ...]]
     plain_modifier: Final[tuple[bool, ...]]
+    lane_card: Final[tuple[bool, ...]]
     modifier_pipeline: Final[bool]
     floors_at_zero: Final[bool]
     adds_flip7_bonus: Final[bool]
@@ -222,6 +223,12 @@ class Game:
         self.plain_modifier = tuple(
             cat == MODIFIER and not traits and mod is not None
             for cat, traits, mod in zip(self.category, self.traits, self.modifier, strict=True)
+        )
+        # The cards the plain-card lanes take (flip7ref.lanes): no trait, and a number or a
+        # modifier its receiver keeps (flip7ref.targets.receive adds either to the line).
+        self.lane_card = tuple(
+            not traits and (cat == NUMBER or (cat == MODIFIER and self.modifiers_to == "receiver"))
+            for cat, traits in zip(self.category, self.traits, strict=True)
         )
         tail = [step for step in ("floor_zero", "zero_unless_flip7", "flip7_bonus") if step in self.scoring[3:]]
         self.modifier_pipeline = self.scoring[:3] == ("sum_numbers", "multiply", "add_modifiers") and (

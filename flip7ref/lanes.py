@@ -33,7 +33,7 @@ from .engine import (
 from .frames import Frame
 from .history import Log, new_log
 from .lines import guard_of, is_duplicate, line_grows, may_stay, stays
-from .model import MODIFIER, NUMBER, Event, Player, tuple_maker
+from .model import Event, Player, tuple_maker
 from .work import Work
 
 if TYPE_CHECKING:
@@ -181,14 +181,13 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
     `hit_top_card`), at the Hit's successor of ``s``, with its turn; then only the outcomes
     `derive` builds are taken (None for the others)."""
     frames = s.frames
-    dealing = top.reason == "deal"
     g = s.game
-    cat = g.category[code]
-    if g.traits[code] or not (cat == NUMBER or (cat == MODIFIER and g.modifiers_to == "receiver")):
-        return None
+    if not g.lane_card[code]:
+        return None  # a card with a trait, an action card, a modifier given away (`Game.lane_card`)
+    dealing = top.reason == "deal"
     seat = top.seat
     p = s.players[seat]
-    busted = cat == NUMBER and is_duplicate(g, p.line, code)  # F7-040
+    busted = g.plain_number[code] and is_duplicate(g, p.line, code)  # F7-040 (a lane's number has no trait)
     if busted:
         if dealing or g.busted_cards == "discard" or guard_of(g, p) is not None:
             return None  # the general path: a bust in the deal, D-V-27 (b), F7-080
@@ -328,7 +327,8 @@ if __file__.endswith(".py"):  # the pure build: State is a tuple of its fields (
         argument).  Positions 7..17 are ``round`` .. ``shuffle_mark`` (`flip7ref.state._STATE_FIELDS`;
         tests/test_fast_lanes.py checks every field), each read by its own index: cheaper than
         unpacking a slice."""
-        log = _next_log(s, move, evs, between)
+        parent = s[18] if between is None else between  # `_next_log`, the fields read by position
+        log = new_log((parent, move, evs, s if parent is None or parent.start is None else parent.start))
         return tuple.__new__(
             type(s), (s[0], players, draw, s[3], frames, s[5], turn, s[7], s[8], s[9], s[10], s[11], s[12], s[13],
                       s[14], s[15], s[16], s[17], log),

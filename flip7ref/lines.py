@@ -34,7 +34,7 @@ def repeat_allowed(game: Game, same: Sequence[int]) -> bool:
 def same_rank(game: Game, line: Sequence[int], rank: int) -> list[int]:
     """The number cards of ``line`` with ``rank``."""
     category, ranks = game.category, game.rank
-    return [c for c in line if category[c] == NUMBER and ranks[c] == rank]
+    return [c for c in line if ranks[c] == rank and category[c] == NUMBER]  # the rarer test first
 
 
 def is_duplicate(game: Game, line: Sequence[int], code: int) -> bool:

@@ -160,7 +160,8 @@ class Action:
                 )  # fmt: skip
 
     def __str__(self) -> str:
-        return " ".join([self.verb, *(str(a) for a in self.args)])
+        args = self.args
+        return " ".join([self.verb, *map(str, args)]) if args else self.verb
 
     @classmethod
     def parse(cls, text: Any) -> Action:
