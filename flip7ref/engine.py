@@ -403,7 +403,7 @@ def start_round(w: Work, dealer: int, number: int, *, first: bool = False) -> No
     w.round = number
     if g.between_rounds == "fresh-shuffle" and not first:  # D-F7-20 (b); round 1's pile is already fresh
         cards = sorted(g.deck)
-        w.discard.clear()
+        w.discard = ()
         w.shuffles += 1
         if w.shuffle_seed is not None:
             shuffled(cards, w.shuffle_seed, w.shuffles)

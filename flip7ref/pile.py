@@ -66,7 +66,7 @@ def reshuffle(w: Work) -> None:
     pile is ordered from ``shuffle_seed`` and the reshuffle count (sorted when open).
     Under reading ``unlimited`` the table's progress is marked (F7-117, `progress`)."""
     cards = sorted(w.discard)
-    w.discard.clear()
+    w.discard = ()
     w.shuffles += 1
     w.round_shuffles += 1
     if w.game.reshuffles_unlimited:

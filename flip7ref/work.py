@@ -22,13 +22,13 @@ if TYPE_CHECKING:
 
 class Work:
     """A mutable copy of a `State` used while one transition runs (the same fields, in
-    lists where they change, the draw pile a tuple that is replaced, not copied in and
-    out), plus the events emitted so far."""
+    lists where they change, the draw and discard piles tuples that are replaced, not
+    copied in and out), plus the events emitted so far."""
 
     game: Game
     players: list[Player]
     draw: tuple[int, ...]
-    discard: list[int]
+    discard: tuple[int, ...]
     frames: list[Frame]
     dealer: int
     turn: int
@@ -49,7 +49,7 @@ class Work:
         self.game = s.game
         self.players = list(s.players)
         self.draw = s.draw  # a tuple, replaced (never changed in place) when a card leaves it
-        self.discard = list(s.discard)
+        self.discard = s.discard  # a tuple, replaced when cards join it (`to_discard`), as the draw pile
         self.frames = list(s.frames)
         self.dealer = s.dealer
         self.turn = s.turn
@@ -96,7 +96,8 @@ class Work:
 
     def to_discard(self, *codes: int) -> None:
         """Put the cards ``codes`` on the discard pile, in that order."""
-        self.discard.extend(codes)
+        if codes:
+            self.discard += codes
 
     def next_seat(self, seat: int) -> int:
         """The seat on ``seat``'s left (seats are numbered clockwise)."""
@@ -111,7 +112,7 @@ class Work:
         else:
             log = new_log((parent._log, move, tuple(self.events), start_of(parent)))
         return parent._make(
-            self.game, tuple(self.players), self.draw, tuple(self.discard), tuple(self.frames), self.dealer,
+            self.game, tuple(self.players), self.draw, self.discard, tuple(self.frames), self.dealer,
             self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7, self.round_over, self.winners,
             self.shuffle_seed, self.shuffles, self.bonus_to, self.round_shuffles, self.shuffle_mark, log,
         )  # fmt: skip

@@ -58,10 +58,10 @@ def test_a_set_aside_card_without_a_target_is_discarded_by_the_resolve_step() ->
     game = Game("flip7", 3)
     freeze = _code(game, "freeze")
     w = Work(game.new_position(turn=0, lines={0: ["1"]}, seed=None))
-    w.discard.clear()
+    w.discard = ()
     w.frames = [Resolve(((freeze, -1, 0),))]
     assert w.frames[-1].settle(w) is True
-    assert w.discard == [freeze]
+    assert w.discard == (freeze,)
     assert [(e.type, dict(e.data)) for e in w.events] == [
         ("discarded", {"card": "freeze", "seat": None, "reason": "target no longer eligible"})
     ]
@@ -117,10 +117,10 @@ def test_a_resolve_step_discarding_an_assigned_card_names_its_seat() -> None:
     game = Game("flip7", 3)
     x2 = _code(game, "x2")
     w = Work(game.new_position(turn=1, lines={0: ["1"]}, statuses={0: "stayed"}, seed=None))
-    w.discard.clear()
+    w.discard = ()
     w.frames = [Resolve(((x2, 0, 1),))]
     assert w.frames[-1].settle(w) is True
-    assert w.discard == [x2]
+    assert w.discard == (x2,)
     assert [(e.type, dict(e.data)) for e in w.events] == [
         ("discarded", {"card": "x2", "seat": 0, "reason": "target no longer eligible"})
     ]

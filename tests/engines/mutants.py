@@ -345,13 +345,19 @@ def _set_aside_as_assigned() -> dict[tuple[Any, str], Any]:
     return {(forced_draw.Assign, "settle"): settle}
 
 
+def _without(pile: tuple[int, ...], code: int) -> tuple[int, ...]:
+    """``pile`` without its first ``code`` (a Work's discard pile is a tuple)."""
+    i = pile.index(code)
+    return pile[:i] + pile[i + 1 :]
+
+
 def _own_card_reshuffled() -> dict[tuple[Any, str], Any]:
     """F7-114 broken: a reshuffle in the middle of a Flip Three takes that Flip Three card itself
     into the new deck (it can come up again inside its own resolution)."""
     original = pile.reshuffle
 
     def reshuffle(w: Any) -> None:
-        w.discard.extend(f.card for f in w.frames if isinstance(f, forced_draw.ForcedDraw))
+        w.to_discard(*[f.card for f in w.frames if isinstance(f, forced_draw.ForcedDraw)])
         original(w)
 
     return {(pile, "reshuffle"): reshuffle}
@@ -365,7 +371,7 @@ def _flip_three_card_kept() -> dict[tuple[Any, str], Any]:
     def finish(self: Any, w: Any, outcome: str) -> None:
         original(self, w, outcome)
         if self.card in w.discard:
-            w.discard.remove(self.card)
+            w.discard = _without(w.discard, self.card)
 
     return {(forced_draw.ForcedDraw, "finish"): finish}
 
@@ -393,7 +399,7 @@ def _round_cards_vanish() -> dict[tuple[Any, str], Any]:
         original(w)
         for c in held:
             if c in w.discard:
-                w.discard.remove(c)
+                w.discard = _without(w.discard, c)
 
     return {(engine, "end_round"): end_round}
 
