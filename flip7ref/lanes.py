@@ -89,7 +89,8 @@ def derive(
 
 def _next_log(s: State, move: str, evs: tuple[Event, ...], between: Log | None = None) -> Log:
     """The history link of a successor of ``s`` reached by ``move`` with the events ``evs``
-    (`derive`, both builds); after ``between`` (a link of a state not built) when given."""
+    (`derive`; the pure build's derive writes the same three lines inline, its fields read by
+    position); after ``between`` (a link of a state not built) when given."""
     parent = s._log if between is None else between
     start = s if parent is None or parent.start is None else parent.start  # history.start_of, from the read link
     return new_log((parent, move, evs, start))
