@@ -89,8 +89,7 @@ def derive(
 
 def _next_log(s: State, move: str, evs: tuple[Event, ...], between: Log | None = None) -> Log:
     """The history link of a successor of ``s`` reached by ``move`` with the events ``evs``
-    (`derive`; the pure build's derive writes the same three lines inline, its fields read by
-    position); after ``between`` (a link of a state not built) when given."""
+    (`derive`, both builds); after ``between`` (a link of a state not built) when given."""
     parent = s._log if between is None else between
     start = s if parent is None or parent.start is None else parent.start  # history.start_of, from the read link
     return new_log((parent, move, evs, start))
@@ -328,8 +327,7 @@ if __file__.endswith(".py"):  # the pure build: State is a tuple of its fields (
         argument).  Positions 7..17 are ``round`` .. ``shuffle_mark`` (`flip7ref.state._STATE_FIELDS`;
         tests/test_fast_lanes.py checks every field), each read by its own index: cheaper than
         unpacking a slice."""
-        parent = s[18] if between is None else between  # `_next_log`, the fields read by position
-        log = new_log((parent, move, evs, s if parent is None or parent.start is None else parent.start))
+        log = _next_log(s, move, evs, between)
         return tuple.__new__(
             type(s), (s[0], players, draw, s[3], frames, s[5], turn, s[7], s[8], s[9], s[10], s[11], s[12], s[13],
                       s[14], s[15], s[16], s[17], log),
