@@ -49,8 +49,10 @@ def startup() -> float:
 @pytest.fixture(scope="module")
 def long_transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A transcript whose replay takes some seconds: a random 6-player game to 10,000 points,
-    written 10 times over (the replay stops at the first step after the end, so it is
-    checked, then replayed once; the validation of the whole file comes first)."""
+    written 30 times over (the replay stops at the first step after the end, so it is
+    checked, then replayed once; the validation of the whole file comes first).  13 MB,
+    under the 16 MiB a transcript may have; 10 times over (about 0.9 s of CPU in the compiled
+    build) ended before the test's signal in a CI run, 30 times take about 2.3 s."""
     import random
 
     from flip7ref.play import play
@@ -59,7 +61,7 @@ def long_transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
     game = Game("flip7", 6, {"target_score": 10_000})
     final = play(game.new_initial_state(seed=3), [RandomStrategy() for _ in range(6)], random.Random(3))
     data = transcript(final)
-    data["steps"] = data["steps"] * 10
+    data["steps"] = data["steps"] * 30
     path = tmp_path_factory.mktemp("interrupt") / "long.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
