@@ -6,7 +6,7 @@ history starts from (``start``).
 
 A transition adds one link, so making one must be cheap: compiled with mypyc, `Log`
 is a native class (built by a direct C call, its fields read from the object);
-interpreted, it is re-created over a tuple (`flip7ref.tuple_layout`, as `State` is),
+interpreted, it is re-created over a tuple (`flip7ref.layout`; `State` over slots),
 built by one ``tuple.__new__``.  Either way a link is immutable and pickles to an
 equal chain.
 """
@@ -62,8 +62,8 @@ def new_log(fields: tuple[Log | None, str, tuple[Event, ...], State | None]) -> 
     return Log(fields[0], fields[1], fields[2], fields[3])
 
 
-if __file__.endswith(".py"):  # the pure build: Log over a tuple (flip7ref.tuple_layout)
-    from .tuple_layout import over_tuple
+if __file__.endswith(".py"):  # the pure build: Log over a tuple (flip7ref.layout)
+    from .layout import over_tuple
 
     globals()["Log"] = over_tuple(Log, _LOG_FIELDS, "_make")
     globals()["new_log"] = tuple_maker(globals()["Log"])

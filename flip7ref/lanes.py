@@ -316,24 +316,3 @@ def round_end_state(
         plan.scores, None, False, (), s.shuffle_seed, s.shuffles, None, 0, -1, log,
     )  # fmt: skip
 
-
-if __file__.endswith(".py"):  # the pure build: State is a tuple of its fields (flip7ref.tuple_layout)
-    def _derive_tuple(
-        s: Any, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
-        evs: tuple[Event, ...], between: Log | None = None,
-    ) -> Any:
-        """`derive` in the pure build: the successor made by one ``tuple.__new__`` from the
-        fields of ``s``, not through ``State._make`` (a Python-level call with every field an
-        argument).  Positions 7..17 are ``round`` .. ``shuffle_mark`` (`flip7ref.state._STATE_FIELDS`;
-        tests/test_fast_lanes.py checks every field), each read by its own index: cheaper than
-        unpacking a slice."""
-        log = _next_log(s, move, evs, between)
-        return tuple.__new__(
-            type(s), (s[0], players, draw, s[3], frames, s[5], turn, s[7], s[8], s[9], s[10], s[11], s[12], s[13],
-                      s[14], s[15], s[16], s[17], log),
-        )  # fmt: skip
-
-    derive_by_fields: Final = derive
-    """The build-independent `derive` (through ``State._make``), kept for a `State` that is not
-    the pure build's tuple: tests/test_mutation_kills_core_plumbing.py plays the native class."""
-    globals()["derive"] = _derive_tuple

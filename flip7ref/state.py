@@ -51,7 +51,7 @@ _STATE_FIELDS = (
 class body, ``__init__``, ``_make`` and ``_fields`` spell them out for the compiled build
 (a native class needs them written; tests/test_state_fields.py checks that they follow
 this tuple, and that `flip7ref.work.Work` and the JSON form hold every field); the pure
-build's layout (`flip7ref.tuple_layout`), ``__repr__``, the position's fields and
+build's layout (`flip7ref.layout`), ``__repr__``, the position's fields and
 `flip7ref.serialize` are derived from it."""
 _DISCARD: Final = _STATE_FIELDS.index("discard")
 _LOG: Final = _STATE_FIELDS.index("_log")
@@ -590,7 +590,7 @@ class State:
         return state_from_dict(cls, data, game)
 
 
-if __file__.endswith(".py"):  # the pure build (flip7ref.compiled is False): State over a tuple
-    from .tuple_layout import over_tuple
+if __file__.endswith(".py"):  # the pure build (flip7ref.compiled is False): State over slots
+    from .layout import over_slots
 
-    globals()["State"] = over_tuple(State, _STATE_FIELDS, "_make")
+    globals()["State"] = over_slots(State, _STATE_FIELDS, "_make")

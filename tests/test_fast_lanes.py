@@ -198,7 +198,7 @@ def test_state_is_an_immutable_value() -> None:
 
 
 def test_derive_copies_every_other_field_and_adds_one_link() -> None:
-    """`lanes.derive` (in the pure build the tuple-slicing variant) changes players, draw,
+    """`lanes.derive` changes players, draw,
     frames and turn only, and links the new state to its parent's history."""
     s = Game("vengeance", 3).new_initial_state(seed=8)
     s = s.apply_chance(s.sample_chance())

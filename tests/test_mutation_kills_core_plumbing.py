@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
 import re
 from collections import Counter
@@ -10,7 +11,6 @@ from typing import Any
 import pytest
 
 import flip7ref
-import flip7ref.lanes as lanes
 import flip7ref.state as state_module
 from flip7ref import Action, Game, IllegalActionError, OptionError, SerializationError, State
 from flip7ref.builders import position_state
@@ -220,9 +220,10 @@ def test_the_position_builder_defaults_are_those_of_new_position() -> None:
     assert [p.line for p in built.players] == [(), (), ()]
 
 
-# --------------------------------------------------------------------------- flip7ref.tuple_layout
-# `over_tuple` runs once, when flip7ref.state is imported, before mutmut forks a worker per
-# mutant: only a call inside a test reaches its mutants, so these tests re-create a small class.
+# --------------------------------------------------------------------------- flip7ref.layout
+# `over_slots` and `over_tuple` run once, when flip7ref.state and flip7ref.history are imported,
+# before mutmut forks a worker per mutant: only a call inside a test reaches their mutants, so
+# these tests re-create a small class.
 _TUPLE_LAYOUT = pytest.mark.skipif(flip7ref.compiled, reason="the pure build's layout (compiled, State is native)")
 
 
@@ -247,9 +248,85 @@ class _Pair:
 
 
 def _pair_class() -> Any:
-    from flip7ref.tuple_layout import over_tuple
+    from flip7ref.layout import over_tuple
 
     return over_tuple(_Pair, ("left", "right", "label"), "_make")
+
+
+def _slotted_pair_class() -> Any:
+    from flip7ref.layout import over_slots
+
+    return over_slots(_Pair, ("left", "right", "label"), "_make")
+
+
+@_TUPLE_LAYOUT
+def test_over_slots_builds_instances_from_the_constructor_arguments_with_their_defaults() -> None:
+    pair = _slotted_pair_class()
+    holder = pair.__bases__[0]
+    assert pair.__name__ == "_Pair" and holder.__name__ == "__PairSlots" and holder.__bases__ == (object,)
+    assert holder.__slots__ == ("left", "right", "label") and pair.__slots__ == ()
+    assert "__init__" not in vars(pair) and "__dict__" not in vars(pair) and "__weakref__" not in vars(pair)
+    p = pair(1)
+    assert type(p) is pair and not hasattr(p, "__dict__")
+    assert (p.left, p.right, p.label) == (1, 2, None)
+    q = pair(4, 5, "x")
+    assert (q.left, q.right, q.label) == (4, 5, "x")
+    r = pair(7, label="y")
+    assert (r.left, r.right, r.label) == (7, 2, "y")
+    t = pair(right=0, left=3)
+    assert (t.left, t.right, t.label) == (3, 0, None)
+    assert p.total() == 3 and q.total() == 9  # the class body's methods are kept
+    for bad in ((1, 2, 3, 4), ()):
+        with pytest.raises(TypeError):
+            pair(*bad)  # the constructor's own signature is enforced
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        pair(1, colour=2)
+    with pytest.raises(TypeError, match="multiple values for argument 'left'"):
+        pair(1, left=2)
+
+
+@_TUPLE_LAYOUT
+def test_over_slots_turns_the_factory_method_into_a_direct_build() -> None:
+    pair = _slotted_pair_class()
+    q = pair(1)._make(8, 9, "z")
+    assert type(q) is pair and (q.left, q.right, q.label) == (8, 9, "z") and q.total() == 17
+    assert pair._make.__doc__ == "A new pair from every field, positionally."
+    assert pair._make.__qualname__ == "_Pair._make" and pair.__new__.__qualname__ == "_Pair.__new__"
+    with pytest.raises(TypeError):
+        pair(1)._make(8, 9)  # every field, positionally
+
+
+@_TUPLE_LAYOUT
+def test_over_slots_refuses_assignment_deletion_ordering_and_subclasses() -> None:
+    pair = _slotted_pair_class()
+    p, q = pair(1), pair(2)
+    for attribute in ("left", "other"):
+        with pytest.raises(AttributeError) as info:
+            setattr(p, attribute, 5)
+        assert str(info.value) == f"_Pair is immutable: cannot set {attribute!r} (apply a move to get a new state)"
+        with pytest.raises(AttributeError) as info:
+            delattr(p, attribute)
+        assert str(info.value) == f"_Pair is immutable: cannot delete {attribute!r}"
+    assert (p.left, p.right, p.label) == (1, 2, None)
+    with pytest.raises(TypeError):
+        _ = p < q
+    with pytest.raises(TypeError):
+        _ = p >= q
+    with pytest.raises(TypeError, match="_Pair cannot be subclassed"):
+        type("Sub", (pair,), {})
+    assert p != q  # no __eq__ in the class body: identity
+    for twin in (copy.copy(q), copy.deepcopy(q)):  # by the fields (the default __reduce__)
+        assert type(twin) is pair and (twin.left, twin.right, twin.label) == (2, 2, None)
+
+
+@_TUPLE_LAYOUT
+def test_over_slots_refuses_field_names_the_constructor_uses() -> None:
+    from flip7ref.layout import over_slots
+
+    for bad in ("cls", "new", "_holder", "_default_0", "__x", "not a name"):
+        with pytest.raises(ValueError, match="field names must be identifiers") as info:
+            over_slots(_Pair, ("left", bad, "label"), "_make")
+        assert repr(bad) in str(info.value)
 
 
 @_TUPLE_LAYOUT
@@ -307,7 +384,7 @@ _PURE = pytest.mark.skipif(flip7ref.compiled, reason="runs flip7ref/state.py's s
 
 def _native_state_class() -> Any:
     """`flip7ref.state.State` as written: the class mypyc compiles.  The pure build replaces it
-    by its tuple re-creation when the module is imported (docs/build.md), so its ``__init__``
+    by its re-creation over slots when the module is imported (docs/build.md), so its ``__init__``
     and ``_make`` never run there; here the module's code runs once more with a ``__file__``
     that is not a ``.py`` file, which keeps the class as written."""
     import importlib.util
@@ -318,7 +395,7 @@ def _native_state_class() -> Any:
     module.__file__ = f"{state_module.__file__}.native"
     spec.loader.exec_module(module)
     native = module.State
-    assert native is not State and tuple not in native.__mro__
+    assert native is not State and native.__mro__ == (native, object) and "__slots__" not in vars(native)
     return native
 
 
@@ -339,11 +416,8 @@ def test_the_native_state_class_sets_every_field_from_its_arguments() -> None:
 
 
 @_PURE
-def test_the_native_state_class_plays_like_the_tuple_one(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_native_state_class_plays_like_the_slotted_one() -> None:
     native = _native_state_class()
-    # The pure build's `derive` slices its tuple; the native class takes the field-by-field one
-    # (the one the compiled build runs).
-    monkeypatch.setattr(lanes, "derive", lanes.derive_by_fields)
     s = Game("flip7", 3).new_initial_state(seed=7)
     n = native(*s._fields())
     for _ in range(40):

@@ -46,11 +46,16 @@ from browser_helpers import DESKTOP, PHONE, ROOT, Server, covering, downloaded, 
 from browser_helpers import driver as _driver  # noqa: E402
 from browser_helpers import spaced as _spaced  # noqa: E402
 from browser_helpers import version as _version  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from flip7ref.spec import load_edition  # noqa: E402
+
+_RERENDERED = (StaleElementReferenceException,)
+"""What a wait that finds an element and reads it ignores: the page re-renders the element
+between the two (a language switch rebuilds the option rows), so the wait looks again."""
 
 SHOTS = ROOT / "docs" / "table"
 DOWNLOADS: dict[tuple[int, int], Path] = {}
@@ -410,7 +415,7 @@ def fix(drv: WebDriver, step: int, card_id: str, *, refused: bool = False) -> st
     field.send_keys(card_id)
     drv.find_element(By.CSS_SELECTOR, f"li[data-step='{step}'] #fix-form button[type=submit]").click()
     if refused:
-        WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "msg").text)
+        WebDriverWait(drv, 10, ignored_exceptions=_RERENDERED).until(lambda d: d.find_element(By.ID, "msg").text)
         assert _version(drv) == before
         return ""
     # the correction first says what it will change; nothing changes until it is confirmed
@@ -628,11 +633,13 @@ def test_the_language_can_change_during_a_game(browser: WebDriver, server: Serve
     box.clear()
     box.send_keys("Ann\nAnn")
     drv.find_element(By.CSS_SELECTOR, "#lang option[value='de']").click()
-    WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "opt-tie").get_attribute("title") == tie[1])
+    WebDriverWait(drv, 10, ignored_exceptions=_RERENDERED).until(
+        lambda d: d.find_element(By.ID, "opt-tie").get_attribute("title") == tie[1]
+    )
     assert drv.find_element(By.ID, "names").get_attribute("value") == "Ann\nAnn"  # kept across the switch
     assert drv.execute_script("return document.documentElement.lang") == "de"
     touch(drv, "#start")
-    WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "msg").text)
+    WebDriverWait(drv, 10, ignored_exceptions=_RERENDERED).until(lambda d: d.find_element(By.ID, "msg").text)
     assert drv.find_element(By.ID, "msg").text == "Zwei Spieler heißen „Ann“: gebt ihnen verschiedene Namen."
     gid = start_game(drv, server, names="Ann\nBob")
     assert drv.execute_script("return document.documentElement.lang") == "en"
@@ -763,7 +770,7 @@ def test_an_unreachable_server_is_not_a_rules_refusal(browser: WebDriver, data: 
     finally:
         srv.stop()
     touch(drv, "button.card[data-card='5']")
-    WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "msg").text)
+    WebDriverWait(drv, 10, ignored_exceptions=_RERENDERED).until(lambda d: d.find_element(By.ID, "msg").text)
     msg = drv.find_element(By.ID, "msg").text
     assert "cannot be reached" in msg and "Failed to fetch" not in msg and "Refused" not in msg
 
