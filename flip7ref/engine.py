@@ -244,20 +244,21 @@ _DEALS: Final[dict[int, Deal]] = {}
 
 def draw_frame(seat: int, reason: str) -> Draw:
     """``Draw(seat, reason)``, shared (frames are immutable values; the lanes build one at every Hit)."""
-    seats = _DRAWS.get(reason)
-    if seats is None:
-        seats = _DRAWS[reason] = {}
-    frame = seats.get(seat)
-    if frame is None:
-        frame = seats[seat] = Draw(seat, reason)
+    try:
+        return _DRAWS[reason][seat]  # subscripts, no method calls, when the frame exists
+    except KeyError:
+        pass
+    frame = _DRAWS.setdefault(reason, {})[seat] = Draw(seat, reason)
     return frame
 
 
 def deal_frame(position: int) -> Deal:
     """``Deal(position)``, shared like `draw_frame`."""
-    frame = _DEALS.get(position)
-    if frame is None:
-        frame = _DEALS[position] = Deal(position)
+    try:
+        return _DEALS[position]
+    except KeyError:
+        pass
+    frame = _DEALS[position] = Deal(position)
     return frame
 
 

@@ -36,15 +36,12 @@ string or small int are cheaper than hashing and comparing a key tuple at every 
 def dealt(seat: int, card: str, via: str) -> Event:
     """``card`` goes to ``seat``; ``via`` is ``deal``, ``hit`` or the id of the forced-draw
     card that made them take it (F7-020, F7-031, F7-070).  Shared: events are immutable."""
-    cards = _DEALT.get(via)
-    if cards is None:
-        cards = _DEALT[via] = {}
-    seats = cards.get(card)
-    if seats is None:
-        seats = cards[card] = {}
-    event = seats.get(seat)
-    if event is None:
-        event = seats[seat] = _new(("dealt", (("seat", seat), ("card", card), ("via", via))))
+    try:
+        return _DEALT[via][card][seat]  # three subscripts (no method calls) when the event exists
+    except KeyError:
+        pass
+    event = _new(("dealt", (("seat", seat), ("card", card), ("via", via))))
+    _DEALT.setdefault(via, {}).setdefault(card, {})[seat] = event
     return event
 
 
@@ -56,10 +53,11 @@ def stayed(seat: int, reason: str | None = None) -> Event:
     """``seat`` stays (F7-034); ``reason``: the card that made them stay (V-043) or ``empty deck`` (F7-115).
     Shared when there is no reason (events are immutable)."""
     if reason is None:
-        event = _STAYED.get(seat)
-        if event is None:
+        try:
+            return _STAYED[seat]
+        except KeyError:
             event = _STAYED[seat] = _new(("stayed", (("seat", seat),)))
-        return event
+            return event
     return _new(("stayed", (("seat", seat), ("reason", reason))))
 
 

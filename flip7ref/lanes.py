@@ -203,8 +203,9 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
     changed = list(s.players)
     changed[seat] = after
     card = g.card_ids[code]
-    move = _MOVES.get(card)
-    if move is None:
+    try:
+        move = _MOVES[card]
+    except KeyError:
         move = _MOVES[card] = "chance " + card
     dealt = events.dealt(seat, card, top.reason)
     if made:  # F7-050: the round ends

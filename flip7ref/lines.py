@@ -39,7 +39,13 @@ def same_rank(game: Game, line: Sequence[int], rank: int) -> list[int]:
 
 def is_duplicate(game: Game, line: Sequence[int], code: int) -> bool:
     """Whether number ``code`` entering ``line`` is a duplicate that busts (F7-040, V-036)."""
-    same = same_rank(game, line, game.rank[code])
+    rank, ranks = game.rank[code], game.rank
+    for c in line:  # a plain loop first: most cards meet no card of their rank (no list, no category test)
+        if ranks[c] == rank:
+            break
+    else:
+        return False
+    same = same_rank(game, line, rank)
     return bool(same) and not repeat_allowed(game, [*same, code])
 
 

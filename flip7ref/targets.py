@@ -35,7 +35,7 @@ Python-level ``__hash__``."""
 def eligible(players: Sequence[Player], targets: str) -> tuple[int, ...]:
     """Seats whose status the ``targets`` value admits (one of `TARGET_STATUSES`)."""
     allowed = TARGET_STATUSES[targets]
-    return tuple(i for i, p in enumerate(players) if p.status in allowed)
+    return tuple([i for i, p in enumerate(players) if p.status in allowed])  # a list first: cheaper than a generator
 
 
 def faceup(game: Game, players: Sequence[Player]) -> list[int]:
@@ -54,7 +54,7 @@ def targets_for(game: Game, players: Sequence[Player], code: int, chooser: int, 
     eff = game.effect[code]
     if eff is None:
         return allowed
-    usable = tuple(s for s in allowed if eff.executable(game, players, s))
+    usable = tuple([s for s in allowed if eff.executable(game, players, s)])
     if usable and game.unusable_actions == "fizzle":  # D-V-28 (b): anyone eligible, while someone can use it
         usable = allowed
     if eff.self_target == "only-when-alone" and len(usable) > 1 and chooser in usable:
