@@ -36,6 +36,21 @@ except ImportError:  # pragma: no cover - other interpreters
         return property(itemgetter(index), doc=doc)
 
 
+def _class_body(native: type) -> dict[str, Any]:
+    """The class body of ``native`` that both layouts keep: its methods and attributes, less
+    the instance dictionary, weak references and ``__init__`` (the layout gives ``__new__``)."""
+    return {k: v for k, v in vars(native).items() if k not in ("__dict__", "__weakref__", "__init__")}
+
+
+def _refusing_assignment(name: str) -> Any:
+    """The ``__setattr__`` of both layouts: every assignment raises ``AttributeError``."""
+
+    def __setattr__(self: object, attribute: str, value: object) -> None:
+        raise AttributeError(f"{name} is immutable: cannot set {attribute!r} (apply a move to get a new state)")
+
+    return __setattr__
+
+
 def over_tuple(native: type[_C], fields: tuple[str, ...], make: str) -> type[_C]:
     """``native`` re-created as a tuple subclass.
 
@@ -50,7 +65,7 @@ def over_tuple(native: type[_C], fields: tuple[str, ...], make: str) -> type[_C]
         fields; setting an attribute raises ``AttributeError`` ("... is immutable").
     """
     name = native.__name__
-    namespace = {k: v for k, v in vars(native).items() if k not in ("__dict__", "__weakref__", "__init__")}
+    namespace = _class_body(native)
     defaults = native.__init__.__defaults__ or ()
     required = len(fields) - len(defaults)
     position = {field: i for i, field in enumerate(fields)}
@@ -76,14 +91,11 @@ def over_tuple(native: type[_C], fields: tuple[str, ...], make: str) -> type[_C]
     def build(self: object, *values: Any) -> _C:
         return tuple.__new__(rebuilt, values)  # type: ignore[type-var]
 
-    def __setattr__(self: object, attribute: str, value: object) -> None:
-        raise AttributeError(f"{name} is immutable: cannot set {attribute!r} (apply a move to get a new state)")
-
     def unordered(self: object, other: object) -> bool:
         return NotImplemented  # type: ignore[no-any-return]  # values are not ordered (a tuple's order is not theirs)
 
     build.__doc__ = getattr(native, make).__doc__
-    namespace.update({"__slots__": (), "__new__": __new__, make: build, "__setattr__": __setattr__})
+    namespace.update({"__slots__": (), "__new__": __new__, make: build, "__setattr__": _refusing_assignment(name)})
     namespace.update(dict.fromkeys(("__lt__", "__le__", "__gt__", "__ge__"), unordered))
     for index, field in enumerate(fields):
         namespace[field] = _tuplegetter(index, f"See `{name}` ({field}).")
@@ -133,9 +145,6 @@ def over_slots(native: type[_C], fields: tuple[str, ...], make: str) -> type[_C]
     new.__qualname__, build.__qualname__ = f"{name}.__new__", f"{name}.{make}"
     build.__doc__ = getattr(native, make).__doc__
 
-    def __setattr__(self: object, attribute: str, value: object) -> None:
-        raise AttributeError(f"{name} is immutable: cannot set {attribute!r} (apply a move to get a new state)")
-
     def __delattr__(self: object, attribute: str) -> None:
         raise AttributeError(f"{name} is immutable: cannot delete {attribute!r}")
 
@@ -145,10 +154,11 @@ def over_slots(native: type[_C], fields: tuple[str, ...], make: str) -> type[_C]
     def __init_subclass__(cls: type, /, **kwargs: Any) -> None:
         raise TypeError(f"{name} cannot be subclassed")
 
-    namespace = {k: v for k, v in vars(native).items() if k not in ("__dict__", "__weakref__", "__init__")}
+    namespace = _class_body(native)
     namespace.setdefault("__reduce__", __reduce__)
     namespace.update(
-        {"__slots__": (), "__new__": new, make: build, "__setattr__": __setattr__, "__delattr__": __delattr__,
+        {"__slots__": (), "__new__": new, make: build, "__setattr__": _refusing_assignment(name),
+         "__delattr__": __delattr__,
          "__init_subclass__": classmethod(__init_subclass__)}
     )  # fmt: skip
     rebuilt: type[_C] = type(name, (holder,), namespace)
