@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from flip7ref import Game, SpecError, edition_ids, load_edition
+from flip7ref import Game, OptionError, SpecError, edition_ids, load_edition
 from flip7ref.cli import main
 from flip7ref.conformance import load_cases
-from flip7ref.explore import attached_cases, event_rules, find_case, find_dispute, play_readings, run_case, walk
+from flip7ref.explore import attached_cases, disputes, event_rules, find_case, find_dispute, play_readings, run_case, walk
 from flip7ref.play import play
 from flip7ref.spec import load_edition_file, spec_dir
 from flip7ref.strategies import parse_strategy
@@ -120,7 +120,6 @@ def test_settled_dispute_prints_its_note(capsys: pytest.CaptureFixture[str]) -> 
 def test_no_dispute_whose_readings_change_play_is_left_unmodelled() -> None:
     """Issue 14: every dispute is an option, settled, or plays the same game under each
     reading; none is left not-modelled."""
-    from flip7ref.explore import disputes
 
     found = disputes(None)
     assert found
@@ -137,6 +136,17 @@ def test_unknown_dispute_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
         assert code == 2
         assert out == ""
         assert err.startswith("flip7ref: error: unknown dispute") and err.count("\n") == 1
+
+
+def test_unknown_dispute_names_the_lowest_and_highest_ids() -> None:
+    """The message's ranges run from each edition's lowest id to its highest by number,
+    whatever order the table lists them in (D-F7-30 and D-F7-31 were missed: the last
+    listed was D-F7-29)."""
+    with pytest.raises(OptionError) as err:
+        find_dispute("D-F7-99")
+    ids = {e: sorted((d.id for d in disputes(e)), key=lambda i: int(i.rsplit("-", 1)[1])) for e in ("flip7", "vengeance")}
+    expected = f"{ids['flip7'][0]} … {ids['flip7'][-1]}; {ids['vengeance'][0]} … {ids['vengeance'][-1]}"
+    assert expected in str(err.value)
 
 
 # --------------------------------------------------------------------------- explain

@@ -108,6 +108,13 @@ def disputes(edition: str | None = None) -> list[Dispute]:
     return [_dispute(t, did, raw) for t in tables for did, raw in t.disputes.items()]
 
 
+def _id_order(did: str) -> tuple[str, int]:
+    """The order of dispute ids: by prefix, then by number (``D-F7-9`` before ``D-F7-10``),
+    not the order a table lists them in."""
+    prefix, _, number = did.rpartition("-")
+    return (prefix, int(number)) if number.isdigit() else (did, -1)
+
+
 def find_dispute(did: str, edition: str | None = None) -> Dispute:
     """The dispute with id ``did`` (case-insensitive), e.g. ``"D-F7-10"``.
 
@@ -125,7 +132,7 @@ def find_dispute(did: str, edition: str | None = None) -> Dispute:
     ranges: dict[str, list[str]] = {}
     for d in known:
         ranges.setdefault(d.edition.id, []).append(d.id)
-    listed = "; ".join(f"{ids[0]} … {ids[-1]}" for ids in ranges.values() if ids)
+    listed = "; ".join(f"{min(ids, key=_id_order)} … {max(ids, key=_id_order)}" for ids in ranges.values() if ids)
     raise OptionError(f"unknown dispute {did!r} (known: {listed or 'none'}; 'flip7ref dispute' lists them)")
 
 
