@@ -149,6 +149,15 @@ def test_unknown_rule_id_exits_2(capsys: pytest.CaptureFixture[str], bad: str) -
     assert "did you mean" in err
 
 
+def test_unknown_rule_id_far_from_any_names_each_editions_range(capsys: pytest.CaptureFixture[str]) -> None:
+    """An id close to none gives each edition's lowest and highest id, not one range across both."""
+    code, _, err = run(capsys, "rules", "ZZ-1")
+    assert code == 2
+    ranges = "; ".join(f"{min(load_edition(e).rules)} … {max(load_edition(e).rules)}" for e in ("flip7", "vengeance"))
+    assert ranges == "F7-001 … F7-131; V-001 … V-084"
+    assert err.strip().endswith(f"(known ids: {ranges})")
+
+
 def test_rules_id_and_search_together_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     """A rule id and --search together are a user error."""
     code, _, err = run(capsys, "rules", "F7-073", "--search", "freeze")

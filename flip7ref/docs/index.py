@@ -127,6 +127,8 @@ def find_rule(rule_id: str, editions: Sequence[Edition] | None = None) -> tuple[
             return edition, edition.rules[wanted]
     known = sorted(rid for e in pool for rid in e.rules)
     close = difflib.get_close_matches(wanted, known, n=4, cutoff=0.6)
-    hint = f"; did you mean {', '.join(close)}?" if close else f" (known ids: {known[0]} … {known[-1]})" if known else ""
+    # each edition's lowest and highest id: the ids have a fixed width (the schema), so text order is number order
+    ranges = "; ".join(f"{min(e.rules)} … {max(e.rules)}" for e in pool if e.rules)
+    hint = f"; did you mean {', '.join(close)}?" if close else f" (known ids: {ranges})" if ranges else ""
     where = ", ".join(e.id for e in pool)
     raise OptionError(f"unknown rule id {rule_id!r} in {where}{hint}")
