@@ -8,7 +8,7 @@ A transition adds one link, so making one must be cheap: compiled with mypyc, `L
 is a native class (built by a direct C call, its fields read from the object);
 interpreted, it is re-created over a tuple (`flip7ref.layout`; `State` over slots),
 built by one ``tuple.__new__``.  Either way a link is immutable and pickles to an
-equal chain.
+equal chain, as one flat tuple of its links (`relinked`: no recursion, however long).
 """
 
 from __future__ import annotations
@@ -50,7 +50,9 @@ class Log:
         return Log(parent, move, events, start)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Log, (self.parent, self.move, self.events, self.start))
+        # the whole chain as one flat tuple, oldest link first (`relinked`): link by link,
+        # pickle and deepcopy recursed once per link and failed from a few hundred moves
+        return (relinked, (tuple([(link.move, link.events, link.start) for link in chain(self)]),))
 
     def __repr__(self) -> str:
         return f"Log(move={self.move!r}, events={self.events!r})"
@@ -67,6 +69,24 @@ if __file__.endswith(".py"):  # the pure build: Log over a tuple (flip7ref.layou
 
     globals()["Log"] = over_tuple(Log, _LOG_FIELDS, "_make")
     globals()["new_log"] = tuple_maker(globals()["Log"])
+
+
+def relinked(links: tuple[tuple[str, tuple[Event, ...], State | None], ...]) -> Log:
+    """The chain of history links ``links`` (``(move, events, start)`` each, oldest first)
+    built again, its last link returned: how a `Log` unpickles (`Log.__reduce__`), without
+    recursing once per link.  A chain comes back as its own: links two pickled states
+    shared are equal after unpickling, no longer the same objects.
+
+    Raises:
+        ValueError: ``links`` is empty.
+    """
+    if not links:
+        raise ValueError("relinked: a history chain has at least one link")
+    node: Log | None = None
+    for move, events, start in links:
+        node = new_log((node, move, events, start))
+    assert node is not None
+    return node
 
 
 def chain(log: Log | None) -> list[Log]:

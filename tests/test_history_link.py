@@ -15,7 +15,7 @@ import random
 import pytest
 
 from flip7ref import Game, State, events
-from flip7ref.history import Log, chain, new_log
+from flip7ref.history import Log, chain, new_log, relinked
 from flip7ref.model import Event
 from flip7ref.play import play
 from flip7ref.strategies import ThresholdStrategy
@@ -39,6 +39,27 @@ def test_a_played_state_pickles_and_copies_with_its_history() -> None:
         assert [lk.move for lk in links if lk.move] == moves
         assert [e for lk in links for e in lk.events] == evs
         assert links[0].parent is None and links[-1].start is not None
+
+
+@pytest.mark.rules("F7-120")
+def test_a_long_history_pickles_and_deep_copies_without_recursion() -> None:
+    """A game of 3,000 moves (a high target, every decision a Hit) pickles under every
+    protocol and deep-copies: the chain goes as one flat tuple (`flip7ref.history.relinked`),
+    not one nested call per link (which raised RecursionError from about 330 moves)."""
+    s = Game("flip7", 2, {"target_score": 5000}).new_initial_state(seed=7)
+    while len(s.history()) < 3000:
+        s = s.apply_chance(s.sample_chance()) if s.is_chance_node() else s.apply(s.legal_actions()[0])
+    moves, evs = s.history(), s.events()
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(s, protocol))
+        assert back == s and back.history() == moves and back.events() == evs
+        assert back.initial_state() == s.initial_state()
+    copied = copy.deepcopy(s)
+    assert copied == s and copied.history() == moves and copied.replay()[-1] == s
+    link = pickle.loads(pickle.dumps(s._log))
+    assert [lk.move for lk in chain(link)] == [lk.move for lk in chain(s._log)]
+    with pytest.raises(ValueError, match="at least one link"):
+        relinked(())
 
 
 def test_a_link_is_immutable_and_reads_its_fields() -> None:
