@@ -34,6 +34,7 @@ value...}``, card codes as ids: the fields a class names in ``CARD_FIELDS`` and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partialmethod
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mypy_extensions import mypyc_attr
@@ -154,8 +155,17 @@ FRAME_TYPES: dict[str, type[Frame]] = {}
 
 
 def register_frame(cls: type[Frame]) -> None:
-    """Register a frame class in `FRAME_TYPES` under its ``name``."""
+    """Register a frame class in `FRAME_TYPES` under its ``name``.  A plug-in's frame class
+    (a Python class, also in the compiled build) is made immutable as the interpreter's
+    are: setting a field again, or any other attribute, raises ``AttributeError``."""
     FRAME_TYPES[cls.name] = cls
+    # a class whose instances hold a __dict__ (not a native class of the compiled build, whose
+    # fields are Final already), with no rule of its own for attributes and not already
+    # guarded (the pure build's Frame is): a plug-in's class in the compiled build, where the
+    # guards are compiled functions, which bind to an instance only through partialmethod
+    if cls.__dictoffset__ and "__setattr__" not in vars(cls) and cls.__setattr__ is not _set_once:
+        cls.__setattr__ = partialmethod(_set_once)  # type: ignore[assignment,method-assign]
+        cls.__delattr__ = partialmethod(_refuse_deletion)  # type: ignore[assignment,method-assign]
 
 
 DECISION_KINDS: dict[str, str] = {
@@ -234,16 +244,20 @@ def frame_args(cls: type[Frame], data: Any, code: Callable[[object, str], int], 
     return args
 
 
-if __file__.endswith(".py"):  # the pure build: a field once set stays, as the compiled build's Final fields do
+def _set_once(self: Frame, name: str, value: object) -> None:
+    """The ``__setattr__`` of a frame that is a Python class: its constructor sets each of
+    its ``FIELDS`` once; nothing else is set, as the compiled build's ``Final`` fields."""
+    fields = self.__dict__  # a frame's fields are plain instance attributes (no descriptors)
+    if name in fields or name not in type(self).FIELDS:
+        what = "set" if name in fields else "add"
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot {what} {name!r} (frames are values)")
+    fields[name] = value
 
-    def _set_once(self: Frame, name: str, value: object) -> None:
-        fields = self.__dict__  # a frame's fields are plain instance attributes (no descriptors)
-        if name in fields:
-            raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r} again (frames are values)")
-        fields[name] = value
 
-    def _refuse_deletion(self: Frame, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
+def _refuse_deletion(self: Frame, name: str) -> None:
+    raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
 
+
+if __file__.endswith(".py"):  # the pure build: every frame class is a Python class
     Frame.__setattr__ = _set_once  # type: ignore[method-assign,assignment]
     Frame.__delattr__ = _refuse_deletion  # type: ignore[method-assign,assignment]

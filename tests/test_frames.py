@@ -12,7 +12,7 @@ import pytest
 import flip7ref  # noqa: F401 - loads every frame class
 from flip7ref import Game
 from flip7ref.engine import Deal, Draw
-from flip7ref.frames import FRAME_TYPES, Frame, frame_args, frame_to_dict
+from flip7ref.frames import FRAME_TYPES, Frame, frame_args, frame_to_dict, register_frame
 from flip7ref.primitives.forced_draw import Assign, ForcedDraw
 
 SAMPLES = {
@@ -58,6 +58,51 @@ def test_value_semantics(name: str) -> None:
     assert a == b and (a != b) is False and hash(a) == hash(b) and a is not b
     assert pickle.loads(pickle.dumps(a)) == a
     assert repr(a) == f"{cls.__name__}(" + ", ".join(f"{f}={v!r}" for f, v in zip(cls.FIELDS, a.key(), strict=True)) + ")"
+
+
+@pytest.mark.parametrize("name", sorted(FRAME_TYPES))
+def test_a_frame_cannot_be_changed(name: str) -> None:
+    """No field set again, deleted, or attribute added — the kind's ``name`` and ``FIELDS``
+    and its methods included: a frame is shared by every state holding it (the pure build
+    took ``frame.name = ...`` once, and the JSON of every state with that frame changed)."""
+    frame = _sample(FRAME_TYPES[name])
+    before = (frame.key(), hash(frame), frame.name)
+    for attribute in (*frame.FIELDS, "name", "FIELDS", "decider", "extra"):
+        with pytest.raises(AttributeError):
+            setattr(frame, attribute, 0)
+    for attribute in frame.FIELDS:
+        with pytest.raises(AttributeError):
+            delattr(frame, attribute)
+    assert (frame.key(), hash(frame), frame.name) == before
+
+
+def test_a_plug_in_frame_class_is_made_immutable_when_registered() -> None:
+    """A plug-in's frame (a Python class in both builds) is refused what the interpreter's
+    own frames refuse, once `register_frame` has it; its constructor sets its fields."""
+
+    class Probe(Frame):
+        name = "test_probe_frame"
+        FIELDS = ("seat",)
+        KINDS = ("int",)
+
+        def __init__(self, seat: int) -> None:
+            self.seat = seat
+
+        def key(self) -> tuple[int]:
+            return (self.seat,)
+
+    register_frame(Probe)
+    try:
+        probe = Probe(2)
+        assert probe.seat == 2
+        for attribute, value in (("seat", 1), ("name", "other"), ("extra", 1)):
+            with pytest.raises(AttributeError, match="Probe is immutable"):
+                setattr(probe, attribute, value)
+        with pytest.raises(AttributeError, match="Probe is immutable"):
+            del probe.seat
+        assert probe == Probe(2) and probe.name == "test_probe_frame"
+    finally:
+        del FRAME_TYPES["test_probe_frame"]
 
 
 def test_frames_of_other_kinds_or_fields_differ() -> None:
