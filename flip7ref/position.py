@@ -45,6 +45,7 @@ from .engine import game_end
 from .errors import CardError, SerializationError
 from .game import ACTION, NUMBER, Game
 from .lines import flip7_line, repeat_allowed, same_rank
+from .model import CHANCE
 from .scoring import seat_score
 from .spec import edition_ids
 
@@ -159,12 +160,14 @@ def check_state(state: State) -> None:
             raise bad(name, f"a seat 0..{n - 1}")
     for name in ("totals", "last_scores"):
         values = getattr(state, name)
-        if not all(type(v) is int for v in values) or (name == "totals" and len(values) != n):
-            raise bad(name, f"{n} whole numbers" if name == "totals" else "whole numbers")
+        if not all(type(v) is int for v in values) or (len(values) != n and (name == "totals" or values)):
+            raise bad(name, f"{n} whole numbers" if name == "totals" else f"{n} whole numbers, or none before a round has ended")
         if not all(-MAX_POINTS <= v <= MAX_POINTS for v in values):
             raise bad(name, f"points from -{MAX_POINTS:,} to {MAX_POINTS:,}")
     if not all(w in seats for w in state.winners) or (state.flip7 is not None and state.flip7 not in seats):
         raise bad("winners/flip7", f"seats 0..{n - 1}")
+    if state.winners:
+        check_game_over(state)
     if state.round < 1 or state.shuffles < 0:
         raise bad("round/shuffles", "a round from 1 and a non-negative shuffle count")
     if state.round > MAX_ROUND:
@@ -201,6 +204,10 @@ def check_state(state: State) -> None:
     if state.frames and state.frames[-1].automatic and not state.winners:
         raise bad("frames", "a decision or a draw on top of the pending-work stack")
     top = state.frames[-1] if state.frames else None
+    if top is not None and top.decider() == CHANCE and not state.draw:
+        raise bad("draw", "a card: a draw with the draw pile empty is reshuffled first or ends (F7-113, F7-115)")
+    if not state.winners and state.current_player >= 0 and not state.legal_actions():
+        raise bad("frames", "a decision with at least one legal action")
     if state.flip7 is not None and not (top is not None and top.name == "flip7_choice" and top.decider() == state.flip7):
         raise bad("flip7", "null: a Flip 7 ends the round in the move that makes it (F7-050), unless its maker's "
                   "Brutal Mode choice is pending (V-082)")  # fmt: skip
@@ -220,6 +227,25 @@ def check_state(state: State) -> None:
         pending.subtract(p.kept)
     pool.take(sorted(pending.elements()), "frames")
     check_can_end(state)
+
+
+def check_game_over(state: State) -> None:
+    """Refuse a state whose ``winners`` a game over could not have: a game ends at a round
+    end (F7-120), which leaves no card in front of anyone and no pending work (F7-111,
+    F7-052), and its winners are the leaders `flip7ref.engine.game_end` gives for the
+    totals, with the game over (F7-120, F7-121, option ``tie``).
+
+    Raises:
+        PositionError: naming ``state data: winners`` and what was expected.
+    """
+    field = "state data: winners"
+    if state.frames or any(p.line or p.kept for p in state.players):
+        raise PositionError(field, "expected empty (no winner yet) while cards are in front of players or work is pending: "
+                            "a game ends at a round end, which clears the table (F7-120, F7-111)")  # fmt: skip
+    leaders, over = game_end(state.game, state.totals)
+    if not over or tuple(state.winners) != leaders:
+        expected = f"{list(leaders)} for these totals" if over else "empty: these totals do not end the game"
+        raise PositionError(field, f"expected {expected} (F7-120, F7-121)")
 
 
 MAX_ROUND = 1_000_000

@@ -277,7 +277,7 @@ def test_unknown_cards_are_named_with_their_place(name: str, where: str) -> None
         ("totals", [0, 0], "state data: totals: expected 3 whole numbers"),
         ("totals", [0, 0, "1"], "state data: totals: expected 3 whole numbers"),
         ("totals", [0, 0, True], "state data: totals: expected 3 whole numbers"),
-        ("last_scores", [1, None, 2], "state data: last_scores: expected whole numbers"),
+        ("last_scores", [1, None, 2], "state data: last_scores: expected 3 whole numbers, or none before a round has ended"),
         ("winners", [5], "state data: winners/flip7: expected seats 0..2"),
         ("flip7", 3, "state data: winners/flip7: expected seats 0..2"),
         ("round", 0, "state data: round/shuffles: expected a round from 1 and a non-negative shuffle count"),
@@ -290,11 +290,16 @@ def test_refuses_out_of_range_fields(field: str, value: Any, message: str) -> No
     assert _refused(data) == message
 
 
-def test_last_scores_of_any_length_are_accepted() -> None:
-    """Only ``totals`` must hold one value per seat; ``last_scores`` is read as given."""
+def test_last_scores_hold_one_value_per_seat_or_none() -> None:
+    """``last_scores`` are the scores of the last round end, one per seat (a round end scores
+    every seat), or none before the first: another length is no reachable position."""
     data = _data()
-    data["last_scores"] = [4, 5]
-    assert State.from_dict(data).last_scores == (4, 5)
+    for scores in ([], [4, 5, 0]):
+        data["last_scores"] = scores
+        assert State.from_dict(data).last_scores == tuple(scores)
+    for scores in ([4, 5], [7], [1, 2, 3, 4]):
+        data["last_scores"] = scores
+        assert _refused(data) == "state data: last_scores: expected 3 whole numbers, or none before a round has ended"
 
 
 @pytest.mark.parametrize(

@@ -316,3 +316,66 @@ def test_a_pending_brutal_mode_choice_keeps_its_flip7_maker_through_from_dict() 
     data["flip7"] = (s.flip7 + 1) % 3
     with pytest.raises(PositionError, match="flip7: expected null"):
         State.from_dict(data)
+
+
+# --------------------------------------------------------------------------- serialized states no game reaches
+
+
+def _played_to(game: Game, seed: int, wanted: Any) -> State:
+    """The first state of a seeded game (first legal action each time) where ``wanted`` holds."""
+    s = game.new_initial_state(seed=seed)
+    while not wanted(s):
+        assert not s.is_terminal(), "the game ended first"
+        s = s.apply_chance(s.next_card()) if s.is_chance_node() else s.apply(s.legal_actions()[0])
+    return s
+
+
+def _refused_data(data: dict[str, Any]) -> str:
+    with pytest.raises(PositionError) as info:
+        State.from_dict(json.loads(json.dumps(data)))
+    return str(info.value)
+
+
+@pytest.mark.rules("F7-113", "F7-115")
+def test_a_draw_with_an_empty_pile_is_refused() -> None:
+    """A card to draw with nothing on the draw pile: settling reshuffles first or ends the
+    draw, so no game reaches it (it loaded, and sample_chance raised IndexError)."""
+    s = _played_to(FLIP7, 1, lambda s: s.is_chance_node() and s.pending() == ("chance", None) and s.round > 1)
+    data = s.to_dict(log=False)
+    data["discard"] += data["draw"]
+    data["draw"] = []
+    assert _refused_data(data) == (
+        "state data: draw: expected a card: a draw with the draw pile empty is reshuffled first or ends (F7-113, F7-115)"
+    )
+
+
+@pytest.mark.rules("F7-060")
+def test_a_decision_without_legal_actions_is_refused() -> None:
+    """A target to choose among no seats: nobody could ever act (it loaded as a decision
+    with no legal action, neither terminal nor a chance node)."""
+    s = _played_to(FLIP7, 2, lambda s: s.pending()[0] == "play")
+    data = s.to_dict(log=False)
+    assert data["frames"][-1]["frame"] == "choose_target" and data["frames"][-1]["allowed"]
+    data["frames"][-1]["allowed"] = []
+    assert _refused_data(data) == "state data: frames: expected a decision with at least one legal action"
+
+
+@pytest.mark.rules("F7-120", "F7-121")
+def test_winners_are_those_of_a_game_over() -> None:
+    """``winners`` must be the leaders `game_end` gives for the totals of an ended game, with
+    the table cleared: a repeated seat, another seat, or winners in the middle of a round
+    are refused; the real end of a game loads."""
+    end = _played_to(FLIP7, 3, State.is_terminal)
+    data = end.to_dict(log=False)
+    assert State.from_dict(data) == end
+    (winner,) = end.winners
+    for winners in ([winner, winner], [(winner + 1) % 3]):
+        data["winners"] = winners
+        assert _refused_data(data) == f"state data: winners: expected [{winner}] for these totals (F7-120, F7-121)"
+    data["totals"] = [0, 0, 0]
+    data["winners"] = [winner]
+    assert _refused_data(data) == "state data: winners: expected empty: these totals do not end the game (F7-120, F7-121)"
+    middle = _played_to(FLIP7, 3, lambda s: s.round > 1 and s.pending()[0] == "offer")
+    data = middle.to_dict(log=False)
+    data["winners"] = [0]
+    assert _refused_data(data).startswith("state data: winners: expected empty (no winner yet) while cards are in front")
