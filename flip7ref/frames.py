@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from . import events
+from .errors import SerializationError
 from .model import Action, Player
 
 if TYPE_CHECKING:
@@ -227,11 +228,15 @@ def frame_args(cls: type[Frame], data: Any, code: Callable[[object, str], int], 
     (``flip7ref.position.check_frame_args``) before building the frame.
 
     Raises:
+        SerializationError: a card list (``CARD_LISTS``, ``items``) that is not a list.
         KeyError, TypeError, ValueError: a missing or malformed field (the caller words the error).
     """
     args: list[Any] = []
     for name in cls.FIELDS:
         value = data[name]
+        if (name in cls.CARD_LISTS or name == "items") and not isinstance(value, list):
+            # not read item by item (a string would give its letters): the caller's words
+            raise SerializationError(f"state data: {where}/{name}: expected a list, got {type(value).__name__}")
         if name in cls.CARD_FIELDS:
             value = code(value, f"{where}/{name}")
         elif name in cls.CARD_LISTS:

@@ -45,7 +45,7 @@ from .engine import game_end
 from .errors import CardError, SerializationError
 from .game import ACTION, NUMBER, Game
 from .lines import flip7_line, repeat_allowed, same_rank
-from .model import CHANCE
+from .model import ACTIVE, CHANCE
 from .scoring import seat_score
 from .spec import edition_ids
 
@@ -204,10 +204,6 @@ def check_state(state: State) -> None:
     if state.frames and state.frames[-1].automatic and not state.winners:
         raise bad("frames", "a decision or a draw on top of the pending-work stack")
     top = state.frames[-1] if state.frames else None
-    if top is not None and top.decider() == CHANCE and not state.draw:
-        raise bad("draw", "a card: a draw with the draw pile empty is reshuffled first or ends (F7-113, F7-115)")
-    if not state.winners and state.current_player >= 0 and not state.legal_actions():
-        raise bad("frames", "a decision with at least one legal action")
     if state.flip7 is not None and not (top is not None and top.name == "flip7_choice" and top.decider() == state.flip7):
         raise bad("flip7", "null: a Flip 7 ends the round in the move that makes it (F7-050), unless its maker's "
                   "Brutal Mode choice is pending (V-082)")  # fmt: skip
@@ -226,6 +222,14 @@ def check_state(state: State) -> None:
         pending.subtract(p.line)
         pending.subtract(p.kept)
     pool.take(sorted(pending.elements()), "frames")
+    # what comes next: a card to draw, an offer or a decision someone can take
+    if top is not None and top.decider() == CHANCE and not state.draw:
+        raise bad("draw", "a card: a draw with the draw pile empty is reshuffled first or ends (F7-113, F7-115)")
+    if not state.frames and not state.winners and state.players[state.turn].status is not ACTIVE:
+        raise bad("turn", "an active seat: with no work pending the turn is an offer of Hit or Stay, which goes to "
+                  "an active player (F7-030), and a round with none left has ended (F7-110)")  # fmt: skip
+    if not state.winners and state.current_player >= 0 and not state.legal_actions():
+        raise bad("frames", "a decision with at least one legal action")
     check_can_end(state)
 
 

@@ -21,7 +21,7 @@ from .frames import FRAME_TYPES, Frame, frame_args, frame_to_dict
 from .game import Game
 from .history import Log, chain
 from .model import Action, Event, Player, Status
-from .position import PositionError, check_data_fields, check_edition_field, check_frame_args, check_state
+from .position import PositionError, _short, check_data_fields, check_edition_field, check_frame_args, check_state
 
 if TYPE_CHECKING:
     from .state import State
@@ -105,9 +105,9 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
             raise SerializationError(f"state data: field 'seats' has {len(seats)} entries, expected {game.players}")
         players = tuple(
             Player(
-                tuple(code(c, f"seats/{i}/line") for c in s["line"]),
-                tuple(code(c, f"seats/{i}/kept") for c in s["kept"]),
-                _status(s["status"], f"seats/{i}/status"),
+                tuple(code(c, f"seats/{i}/line") for c in _listed(s, "line", f"seats/{i}")),
+                tuple(code(c, f"seats/{i}/kept") for c in _listed(s, "kept", f"seats/{i}")),
+                _status(_field(s, "status", f"seats/{i}"), f"seats/{i}/status"),
                 _barred(s.get("flip7_barred", False), f"seats/{i}/flip7_barred"),
             )
             for i, s in enumerate(seats)
@@ -120,9 +120,10 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
                 f"got {len(frame_data)}"
             )  # fmt: skip
         for i, f in enumerate(frame_data):
-            kind = FRAME_TYPES.get(f.get("frame"))
+            name = _field(f, "frame", f"frames/{i}")
+            kind = FRAME_TYPES.get(name) if isinstance(name, str) else None
             if kind is None:
-                raise SerializationError(f"state data: frames/{i}: unknown frame {f.get('frame')!r}")
+                raise SerializationError(f"state data: frames/{i}/frame: unknown frame {_short(name)}")
             args = frame_args(kind, f, code, f"frames/{i}")
             check_frame_args(kind, args, i)  # before the values meet a compiled frame's typed fields
             frames.append(kind(*args))
@@ -211,6 +212,32 @@ def _log_entries(log: object, game: Game) -> list[Mapping[str, Any]]:
                         f"{where}/events/{j}/{str(key)[:40]}: expected a string, number, true/false, null or a list of them"
                     )
     return log
+
+
+def _field(entry: object, key: str, where: str) -> Any:
+    """``entry[key]``, where ``entry`` (at ``where``) must be an object holding ``key``.
+
+    Raises:
+        SerializationError: naming ``where`` (not an object) or ``where/key`` (missing).
+    """
+    if not isinstance(entry, Mapping):
+        raise SerializationError(f"state data: {where}: expected an object, got {_short(entry)}")
+    if key not in entry:
+        raise SerializationError(f"state data: {where}/{key}: missing")
+    return entry[key]
+
+
+def _listed(entry: object, key: str, where: str) -> list[Any]:
+    """``entry[key]`` that must be a list (of card ids): not a string, which would be read
+    letter by letter.
+
+    Raises:
+        SerializationError: naming ``where/key`` and what it got.
+    """
+    value = _field(entry, key, where)
+    if not isinstance(value, list):
+        raise SerializationError(f"state data: {where}/{key}: expected a list of card ids, got {_short(value)}")
+    return value
 
 
 def _seat_to_dict(p: Player, ids: Sequence[str]) -> dict[str, Any]:

@@ -223,13 +223,26 @@ def test_refuses_missing_and_malformed_entries() -> None:
     assert _refused(data) == "state data: field 'seats' has 2 entries, expected 3"
     data = _data()
     del data["seats"][0]["status"]
-    assert _refused(data) == "state data: malformed entry (missing field 'status')"
+    assert _refused(data) == "state data: seats/0/status: missing"
+    for value, got in ((5, "5"), (None, "None"), ("12", "'12'"), ({"a": 1}, "{'a': 1}")):
+        data = _data()
+        data["seats"][1]["line"] = value  # a string was read letter by letter: "12" became the line 1, 2
+        assert _refused(data) == f"state data: seats/1/line: expected a list of card ids, got {got}"
+        data = _data()
+        data["seats"][2]["kept"] = value
+        assert _refused(data) == f"state data: seats/2/kept: expected a list of card ids, got {got}"
     data = _data()
-    data["seats"][1]["line"] = 5
-    assert _refused(data) == "state data: malformed entry (TypeError: 'int' object is not iterable)"
+    data["seats"][0] = "seat"
+    assert _refused(data) == "state data: seats/0: expected an object, got 'seat'"
     data = _data()
     data["frames"] = [{"frame": "bogus"}]
-    assert _refused(data) == "state data: frames/0: unknown frame 'bogus'"
+    assert _refused(data) == "state data: frames/0/frame: unknown frame 'bogus'"
+    data["frames"] = [{"frame": ["draw"]}]
+    assert _refused(data) == "state data: frames/0/frame: unknown frame ['draw']"
+    data["frames"] = ["draw"]
+    assert _refused(data) == "state data: frames/0: expected an object, got 'draw'"
+    data["frames"] = [{}]
+    assert _refused(data) == "state data: frames/0/frame: missing"
 
 
 @pytest.mark.parametrize(

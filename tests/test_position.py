@@ -38,6 +38,8 @@ def _as_data(game: Game, kwargs: dict[str, Any]) -> dict[str, Any]:
         entry["status"] = kwargs.get("statuses", {}).get(seat, "active")
     data["draw"] = list(kwargs.get("draw", ()))
     data["discard"] = list(kwargs.get("discard", ()))
+    active = [seat for seat in range(game.players) if data["seats"][seat]["status"] == "active"]
+    data["turn"] = active[0] if active else 0  # the offer goes to an active seat, as new_position settles it
     return data
 
 
@@ -244,12 +246,17 @@ def test_any_zones_get_the_same_verdict_from_new_position_and_from_dict(case: tu
         built = None
     except PositionError as exc:
         built = str(exc)
+    data = _as_data(game, kwargs)
     try:
-        State.from_dict(_as_data(game, kwargs))
+        State.from_dict(data)
         read = None
     except PositionError as exc:
         read = str(exc)
-    assert built == read
+    if built is None and all(seat["status"] != "active" for seat in data["seats"]):
+        # nobody left to act: new_position ends the round (F7-110), a loaded state is refused
+        assert read is not None and read.startswith("state data: turn: expected an active seat")
+    else:
+        assert built == read
 
 
 def _forced_draw() -> dict[str, Any]:
@@ -379,3 +386,22 @@ def test_winners_are_those_of_a_game_over() -> None:
     data = middle.to_dict(log=False)
     data["winners"] = [0]
     assert _refused_data(data).startswith("state data: winners: expected empty (no winner yet) while cards are in front")
+
+
+@pytest.mark.rules("F7-030", "F7-110")
+def test_an_offer_to_a_seat_that_is_not_active_is_refused() -> None:
+    """With no work pending the turn is an offer, which goes to an active seat: a loaded state
+    whose turn is a stayed seat offered it Hit and Stay (`new_position` moves the turn on)."""
+    s = FLIP7.new_position(turn=0, lines={0: ["3"], 1: ["4"], 2: ["5"]}, seed=1)
+    assert FLIP7.new_position(turn=1, lines={0: ["3"], 1: ["4"]}, statuses={1: "stayed"}, seed=1).current_player == 2
+    data = s.to_dict(log=False)
+    data["seats"][0]["status"] = "stayed"
+    assert _refused_data(data).startswith("state data: turn: expected an active seat: with no work pending")
+
+
+def test_a_card_list_of_a_frame_must_be_a_list() -> None:
+    """A Flip Three's set-aside cards given as a string are refused, not read letter by letter."""
+    data = _forced_draw()
+    data["frames"][-1]["set_aside"] = "freeze"
+    with pytest.raises(SerializationError, match=r"^state data: frames/0/set_aside: expected a list, got str$"):
+        State.from_dict(data)
