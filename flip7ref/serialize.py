@@ -159,6 +159,7 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
             log = Log(log, entry["move"], tuple(Event.from_dict(e) for e in entry["events"]), start)
         state = cls(**fields, _log=log)
         check_state(state)  # the one definition of a reachable position (flip7ref.position)
+        _check_history(state, start)
         return state
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
         if isinstance(exc, SerializationError):
@@ -168,6 +169,34 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
 
 
 _SCALARS = (str, int, bool, type(None))
+
+
+def _check_history(state: State, start: State | None) -> None:
+    """Refuse a loaded history that is not the game's: its moves, played from ``start``
+    (the state it starts from), must be legal, emit the loaded events, and reach ``state``;
+    so ``replay()`` ends at the state.  A history of moves needs its ``start``.
+
+    Raises:
+        SerializationError: naming ``start`` or ``log/<i>`` and what the replay found.
+    """
+    links = chain(state._log)
+    if links and not links[0].move:
+        links = links[1:]  # a new game's first link: the events of its start, no move
+    if not links:
+        return
+    if start is None:
+        raise SerializationError("state data: start: expected the state the history starts from (a log with moves has one)")
+    s = start
+    first = len(chain(state._log)) - len(links)
+    for i, link in enumerate(links, first):
+        try:
+            s = s.apply_move(link.move)
+        except IllegalActionError as exc:
+            raise SerializationError(f"state data: log/{i}/move: {link.move!r} is not legal there ({exc.why})") from None
+        if s._log is None or s._log.events != link.events:
+            raise SerializationError(f"state data: log/{i}/events: not the events {link.move!r} emits there")
+    if s != state:
+        raise SerializationError("state data: log: its moves, played from 'start', reach another position than this one")
 
 
 def _log_entries(log: object, game: Game) -> list[Mapping[str, Any]]:

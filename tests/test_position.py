@@ -405,3 +405,28 @@ def test_a_card_list_of_a_frame_must_be_a_list() -> None:
     data["frames"][-1]["set_aside"] = "freeze"
     with pytest.raises(SerializationError, match=r"^state data: frames/0/set_aside: expected a list, got str$"):
         State.from_dict(data)
+
+
+@pytest.mark.rules("F7-031")
+def test_a_loaded_history_is_the_one_its_start_plays_to() -> None:
+    """The moves of a loaded log, played from its ``start``, must be legal, emit its events
+    and reach the state, so that ``replay()`` ends at it (a changed move loaded, and
+    ``replay()[-1] == state`` was False); a log of moves needs its start."""
+    s = _played_to(FLIP7, 5, lambda s: len(s.history()) >= 40)
+    data = s.to_dict()
+    back = State.from_dict(data)
+    assert back == s and back.history() == s.history() and back.events() == s.events()
+    assert back.replay()[-1] == back
+    first_draw = next(i for i, entry in enumerate(data["log"]) if entry["move"].startswith("chance "))
+    other = next(c for c in ("0", "1", "12") if f"chance {c}" != data["log"][first_draw]["move"])
+    for change, message in (
+        (lambda d: d["log"][first_draw].update(move=f"chance {other}"), f"state data: log/{first_draw}/events: not the events"),
+        (lambda d: d["log"][3].update(events=[{"type": "made_up"}]), "state data: log/3/events: not the events"),
+        (lambda d: d.pop("start"), "state data: start: expected the state the history starts from"),
+        (lambda d: d["log"].pop(), "state data: log: its moves, played from 'start', reach another position"),
+    ):
+        changed = json.loads(json.dumps(data))
+        change(changed)
+        with pytest.raises(SerializationError) as info:
+            State.from_dict(changed)
+        assert str(info.value).startswith(message)
