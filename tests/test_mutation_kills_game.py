@@ -462,7 +462,8 @@ _SEEDED = Game("flip7", 3).new_initial_state(seed=1)
         ({"turn": -1}, "turn: expected a seat 0..2"),
         ({"totals": (0, 0)}, "totals: expected 3 whole numbers"),
         ({"totals": (0, 0, 1.5)}, "totals: expected 3 whole numbers"),
-        ({"last_scores": (0, "1", 0)}, "last_scores: expected whole numbers"),
+        ({"last_scores": (0, "1", 0)}, "last_scores: expected 3 whole numbers, or none before a round has ended"),
+        ({"last_scores": (1, 2)}, "last_scores: expected 3 whole numbers, or none before a round has ended"),
         ({"winners": (3,)}, "winners/flip7: expected seats 0..2"),
         ({"flip7": 3}, "winners/flip7: expected seats 0..2"),
         ({"round": 0}, "round/shuffles: expected a round from 1 and a non-negative shuffle count"),
@@ -500,7 +501,8 @@ def test_check_state_accepts_the_edges_of_each_range() -> None:
         {"round_shuffles": 1, "shuffles": 1},
         {"round_shuffles": 1, "shuffles": 4},
         {"shuffle_seed": None},
-        {"last_scores": (1, 2)},
+        {"last_scores": (1, 2, -3)},
+        {"last_scores": ()},
         {"dealer": 2, "turn": 0},
     ):
         check_state(_with(_SEEDED, **changes))

@@ -10,11 +10,15 @@ import attrs
 
 from ..conformance import Case, build_state, compare, observe, outcome
 from ..errors import Flip7RefError, IllegalActionError, OptionError
-from ..state import CHANCE, State
+from ..state import _STATE_FIELDS, CHANCE, State
 from .catalogue import Dispute, DisputeReading
 
 _DRAW_LIMIT = 10_000
 """The most cards drawn in a row before a run gives up (a position with no decision ahead)."""
+
+
+_DRAW = _STATE_FIELDS.index("draw")
+"""The draw pile's place among `State`'s fields."""
 
 
 @attrs.frozen
@@ -82,9 +86,14 @@ def run_case(case: Case, restack: Callable[[list[str]], list[str]] | None = None
         for _ in range(_DRAW_LIMIT):
             if restack is not None and states[-1].shuffles != shuffles:
                 shuffles = states[-1].shuffles
-                data = states[-1].to_dict()
-                data["draw"] = restack(list(data["draw"]))
-                states[-1] = State.from_dict(data, states[-1].game)
+                # the same state with the reshuffled pile in the other order, its history kept (the
+                # run's events): a counterfactual position, which no longer replays from its start,
+                # so built directly, not through State.from_dict (which checks the history)
+                s = states[-1]
+                fields = list(s._fields())
+                ids = s.game.card_ids
+                fields[_DRAW] = tuple(s.game.code(c) for c in restack([ids[c] for c in s.draw]))
+                states[-1] = s._make(*fields)
             if states[-1].current_player != CHANCE:
                 return
             card = states[-1].next_card()
