@@ -243,6 +243,9 @@ class Edition:
         event_rules: the rule ids behind each event type (``busted`` -> ``("F7-040", ...)``),
             from the table's optional ``events`` section; a key ``TYPE/DETAIL`` narrows
             an event type by a detail of the event (see `flip7ref.explore`).
+        digest: a BLAKE2b digest (hex) of the table file's bytes, so that two tables read
+            from one path before and after an edit make unequal games (`flip7ref.Game`
+            compares by it); empty for a table built from data (`parse_edition`).
     """
 
     id: str
@@ -260,6 +263,7 @@ class Edition:
     disputes: Mapping[str, Mapping[str, Any]] = attrs.field(converter=frozen)
     sources: Mapping[str, Mapping[str, Any]] = attrs.field(converter=frozen)
     event_rules: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=frozen)
+    digest: str = ""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _reduce(self)

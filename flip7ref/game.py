@@ -71,8 +71,9 @@ class Game:
 
     A game is an immutable value (no attribute can be set, in either build; its
     mappings ``options`` and ``codes`` are read-only `types.MappingProxyType` views, its
-    `Edition` is immutable too) and compares equal to another game of the same edition,
-    player count and options.  Rules: F7-002, F7-123 (decks), and every option
+    `Edition` is immutable too) and compares equal to another game of the same edition
+    (its id, table path and the table file's bytes, `Edition.digest`), player count and
+    options.  Rules: F7-002, F7-123 (decks), and every option
     of the table.
     """
 
@@ -237,7 +238,7 @@ class Game:
         self.floors_at_zero = "floor_zero" in self.scoring
         self.adds_flip7_bonus = "flip7_bonus" in self.scoring
         self.no_stay = frozenset(i for i, t in enumerate(self.traits) if "no_stay" in t)  # V-031
-        self._key = (ed.id, str(ed.path), players, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
+        self._key = (ed.id, str(ed.path), ed.digest, players, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
 
     def _effect(self, raw: Mapping[str, Any] | None, index: int) -> Effect | None:
         """The effect of card ``index`` (its table entry ``raw``, options resolved).

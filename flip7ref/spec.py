@@ -97,7 +97,7 @@ def _read_yaml(path: Path) -> object:
     return read_yaml_file(path, "edition table file")
 
 
-def parse_edition(data: object, file: str, *, schema_checked: bool = False) -> Edition:
+def parse_edition(data: object, file: str, *, schema_checked: bool = False, digest: str = "") -> Edition:
     """Check already-parsed table data and build an `Edition`.
 
     Args:
@@ -106,6 +106,7 @@ def parse_edition(data: object, file: str, *, schema_checked: bool = False) -> E
         schema_checked: the data is known to pass the JSON Schema and the meaning
             checks (a shipped table listed in `flip7ref.checked_tables`): those two
             jsonschema steps are skipped, the other checks run.
+        digest: the `Edition.digest` of the table (its file's bytes), or empty.
 
     Raises:
         SpecError: on any schema violation or broken cross reference, naming
@@ -232,6 +233,7 @@ def parse_edition(data: object, file: str, *, schema_checked: bool = False) -> E
         disputes=dict(data.get("disputes") or {}),
         sources=dict(data.get("sources") or {}),
         event_rules=event_rules,
+        digest=digest,
     )
 
 
@@ -260,7 +262,11 @@ def load_edition_file(path: str | Path) -> Edition:
     from .checked_tables import checked_table
 
     checked, data = checked_table(p, spec_dir() / "schema" / "edition.schema.json")
-    edition = parse_edition(_read_yaml(p) if data is None else data, str(p), schema_checked=checked)
+    try:
+        digest = blake2b(p.read_bytes(), digest_size=16).hexdigest()
+    except OSError:  # unreadable: _read_yaml reports it
+        digest = ""
+    edition = parse_edition(_read_yaml(p) if data is None else data, str(p), schema_checked=checked, digest=digest)
     if cache is not None:
         write_cache(cache, edition)
     return edition

@@ -143,6 +143,26 @@ def test_the_edition_cache_cannot_be_corrupted() -> None:
     assert state.apply("hit").apply_chance("6").last_scores == (21 + 15, 0)
 
 
+def test_games_of_a_table_edited_in_between_differ(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two games of one table path compare equal only while the file is the same: after an
+    edit (here three copies of 12 fewer), the new game differs from the old, whose caches
+    keyed by game (the lone scores of `flip7ref.position`, a solver's tables) would
+    otherwise answer for the other deck; a pickled game stays equal to itself."""
+    monkeypatch.setenv("FLIP7REF_NO_CACHE", "1")
+    table = tmp_path / "house.yaml"
+    text = (Path(load_edition("flip7").path)).read_text(encoding="utf-8")
+    table.write_text(text, encoding="utf-8")
+    before, again = Game(str(table), 3), Game(str(table), 3)
+    assert before == again and hash(before) == hash(again)
+    assert pickle.loads(pickle.dumps(before)) == before
+    assert "count: 12" in text
+    table.write_text(text.replace("count: 12", "count: 9", 1), encoding="utf-8")
+    after = Game(str(table), 3)
+    assert len(after.deck) == len(before.deck) - 3
+    assert after != before
+    assert before.edition.digest and after.edition.digest != before.edition.digest
+
+
 def test_an_edition_pickles_and_comes_back_frozen() -> None:
     edition = load_edition("vengeance")
     back = pickle.loads(pickle.dumps(edition))
