@@ -37,9 +37,14 @@ def test_a_shipped_table_loads_the_same_with_or_without_the_schema_steps(name: s
     assert known_valid(path, SCHEMA)
     from flip7ref.textfiles import read_yaml_file
 
-    full = parse_edition(read_yaml_file(path, "t"), str(path))
+    full = parse_edition(read_yaml_file(path, "t"), str(path), digest=_digest(path))
     quick = load_edition_file(path)
     assert attrs.asdict(quick) == attrs.asdict(full)
+    assert len(quick.digest) == 32  # the file's bytes (Edition.digest): what a Game compares besides the path
+
+
+def _digest(path: Path) -> str:
+    return blake2b(path.read_bytes(), digest_size=16).hexdigest()
 
 
 def test_a_changed_table_is_validated_in_full(tmp_path: Path) -> None:
@@ -110,6 +115,7 @@ def test_shipped_data_that_does_not_match_its_digest_is_not_used(tmp_path: Path,
     assert checked_table(path, SCHEMA) == (True, None)
     from flip7ref.textfiles import read_yaml_file
 
-    assert attrs.asdict(load_edition_file(path)) == attrs.asdict(parse_edition(read_yaml_file(path, "t"), str(path)))
+    expected = parse_edition(read_yaml_file(path, "t"), str(path), digest=_digest(path))
+    assert attrs.asdict(load_edition_file(path)) == attrs.asdict(expected)
     monkeypatch.setattr(checked_tables, "DATA_FILE", tmp_path / "missing.json")
     assert checked_table(path, SCHEMA) == (True, None)
