@@ -41,11 +41,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .engine import game_end
+from .engine import game_end, next_active
 from .errors import CardError, SerializationError
 from .game import ACTION, NUMBER, Game
 from .lines import flip7_line, repeat_allowed, same_rank
-from .model import ACTIVE, CHANCE
+from .model import CHANCE
 from .scoring import seat_score
 from .spec import edition_ids
 
@@ -225,7 +225,7 @@ def check_state(state: State) -> None:
     # what comes next: a card to draw, an offer or a decision someone can take
     if top is not None and top.decider() == CHANCE and not state.draw:
         raise bad("draw", "a card: a draw with the draw pile empty is reshuffled first or ends (F7-113, F7-115)")
-    if not state.frames and not state.winners and state.players[state.turn].status is not ACTIVE:
+    if not state.frames and not state.winners and next_active(state.players, state.turn) != state.turn:  # settle's decider
         raise bad("turn", "an active seat: with no work pending the turn is an offer of Hit or Stay, which goes to "
                   "an active player (F7-030), and a round with none left has ended (F7-110)")  # fmt: skip
     if not state.winners and state.current_player >= 0 and not state.legal_actions():

@@ -180,15 +180,13 @@ def _check_history(state: State, start: State | None) -> None:
         SerializationError: naming ``start`` or ``log/<i>`` and what the replay found.
     """
     links = chain(state._log)
-    if links and not links[0].move:
-        links = links[1:]  # a new game's first link: the events of its start, no move
-    if not links:
+    first = 1 if links and not links[0].move else 0  # a new game's first link: the events of its start, no move
+    if len(links) == first:
         return
     if start is None:
         raise SerializationError("state data: start: expected the state the history starts from (a log with moves has one)")
     s = start
-    first = len(chain(state._log)) - len(links)
-    for i, link in enumerate(links, first):
+    for i, link in enumerate(links[first:], first):
         try:
             s = s.apply_move(link.move)
         except IllegalActionError as exc:
