@@ -107,7 +107,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     Args:
         command: a command name (a key of `COMMANDS`) to build the parser for that command's
             group only, which imports only that group's modules (a fast start for one command);
-            None, or a name that is not a command, for the parser of every command.
+            ``"--version"`` for the top level alone; None, or a name that is not a command,
+            for the parser of every command.
     """
     parser = argparse.ArgumentParser(
         prog="flip7ref",
@@ -115,7 +116,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="show the versions of flip7ref, its protocol and formats")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (COMMANDS[command],) if command in COMMANDS else GROUPS:
+    # `flip7ref --version` prints and exits while the top level is parsed: no command group is needed
+    for group in (COMMANDS[command],) if command in COMMANDS else () if command == "--version" else GROUPS:
         _register(group, sub)
     return parser
 
