@@ -118,3 +118,15 @@ def test_api_pages_give_a_type_for_every_parameter_annotated_any() -> None:
                     if isinstance(arg.annotation, ast.Name) and arg.annotation.id == "Any" and f"{arg.arg} (" not in doc:
                         missing.append(f"flip7ref/{name}: {prefix}{fn.name}({arg.arg})")
     assert not missing, f"give these parameters' types in the docstring's Args: {missing}"
+
+
+def test_links_to_site_pages_are_named_by_title_not_file_name() -> None:
+    """A link from one site page to another reads as words ("[Disputes](disputes.md)"), not as the
+    file name ("[disputes.md](disputes.md)"), which the rendered site shows as a path (issue 42)."""
+    found = []
+    for page in sorted(DOCS.rglob("*.md")):
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for text, target in re.findall(r"\[([^\]]+)\]\(([^)#]+\.md)(?:#[^)]*)?\)", line):
+                if text.strip("`").endswith(".md"):
+                    found.append(f"{page.relative_to(ROOT)}:{number}: [{text}]({target})")
+    assert not found, "name the page in words: " + "; ".join(found)

@@ -85,7 +85,7 @@ def render_rules(edition: Edition, cases: Sequence[Case]) -> str:
     lines += [
         f"{len(edition.rules)} rules (edition id `{edition.id}`). Each has a stable id, a one-line paraphrase, "
         "its sources, the confidence of the reading (H high, M medium, L low), the cards and options that touch it "
-        "and the conformance cases that check it. Disputed points: [disputes.md](../disputes.md). "
+        "and the conformance cases that check it. Disputed points: [Disputes](../disputes.md). "
         f"On the command line: `flip7ref rules --edition {edition.id}`, `flip7ref rules ID`.",
         "",
     ]
