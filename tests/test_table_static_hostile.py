@@ -272,3 +272,53 @@ def test_a_failed_rename_puts_the_earlier_build_back(fake_pyodide: Path, tmp_pat
     assert (status, err) == (2, f"flip7ref: error: --static: cannot write {out}: {os.strerror(errno.EXDEV)} "
                                 f"({out} is left as it was)\n")  # fmt: skip
     assert _snapshot(tmp_path, skip=fake_pyodide) == before
+
+
+_KILLED = """
+import os, signal, sys
+from pathlib import Path
+from flip7ref.table import static_build
+real, written = static_build._write_new, []
+def killed(folder, rel, data):
+    if len(written) == 4:
+        os.kill(os.getpid(), signal.SIGKILL)
+    written.append(rel)
+    real(folder, rel, data)
+static_build._write_new = killed
+static_build.build(sys.argv[1], Path(sys.argv[2]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "kill") or os.name != "posix", reason="SIGKILL: POSIX")
+def test_a_killed_build_leaves_the_earlier_one_and_a_retry_succeeds(fake_pyodide: Path, tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """Killed midway (no clean-up runs): the earlier build is as it was, a hidden folder of the
+    new one is left beside it, and the next build replaces the earlier one (it used to refuse
+    the half-written folder)."""
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "site"
+    build(out, fake_pyodide)
+    inside = _snapshot(out)
+    done = subprocess.run([sys.executable, "-c", _KILLED, str(out), str(fake_pyodide)], capture_output=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})  # fmt: skip
+    assert done.returncode == -signal.SIGKILL, done.stderr[-2000:]
+    assert _snapshot(out) == inside
+    (left,) = [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.new-")]
+    status, _ = _run(out, fake_pyodide, capsys)
+    assert status == 0 and _snapshot(out).keys() == inside.keys()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [left, "node_modules", "site"]
+
+
+def test_a_hard_link_in_the_folder_is_not_written_through(fake_pyodide: Path, tmp_path: Path, outside: Path) -> None:
+    """A file of the earlier build that is a hard link to a file outside: the rebuild writes new
+    files and unlinks the old name, so the file outside keeps its bytes."""
+    out = tmp_path / "site"
+    build(out, fake_pyodide)
+    (out / "icon.svg").unlink()
+    os.link(outside / "icon.svg", out / "icon.svg")
+    before = _snapshot(outside)
+    build(out, fake_pyodide)
+    assert _snapshot(outside) == before and (out / "icon.svg").read_bytes() != (outside / "icon.svg").read_bytes()

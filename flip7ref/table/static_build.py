@@ -409,8 +409,8 @@ def _swap(new: Path, target: Path, existed: bool) -> None:
     (when ``existed``) renamed aside first and then removed: its links unlinked, never followed.
 
     Raises:
-        OSError: a rename failed (``target`` is as it was; if even putting it back failed, the
-            message says where the earlier build is).
+        OSError: a rename failed (``target`` is as it was).
+        OptionError: putting the earlier build back failed too (the message says where it is).
     """
     if not existed:
         os.rename(new, target)  # refused if a folder with files appeared there meanwhile
@@ -423,7 +423,8 @@ def _swap(new: Path, target: Path, existed: bool) -> None:
         try:
             os.rename(old, target)
         except OSError:
-            raise OSError(getattr(exc, "errno", None), f"{exc}; the earlier build is in {old}") from None
+            why = getattr(exc, "strerror", None) or exc
+            raise OptionError(f"--static: cannot write {target}: {why}; the earlier build is in {old}") from None
         raise
     shutil.rmtree(old, ignore_errors=True)
     if old.exists():
