@@ -21,18 +21,24 @@ What the folder holds (see docs/table.md):
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import os
 import pickle
+import secrets
+import shutil
+import stat
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from ..errors import OptionError
+from ..errors import OptionError, SpecError
+from ..textfiles import read_text_file
 
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json")
 """The files of the npm package ``pyodide`` the page needs (no package wheels: the core
@@ -205,12 +211,162 @@ def render(pyodide: Path) -> dict[str, bytes]:
     return files
 
 
-def build(out: str | Path, pyodide: Path) -> dict[str, Any]:
-    """Write the static page into the folder ``out`` (created; a previous static build there
-    is replaced, any other content refused).
+def _is_name(rel: object) -> bool:
+    """Whether ``rel`` names a file inside the folder: a relative POSIX path with no empty,
+    ``.`` or ``..`` part, no backslash and no NUL."""
+    if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel or "\0" in rel:
+        return False
+    return all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in words (for a message)."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    kinds = ((dict, "an object"), (list, "a list"), (str, "a string"), ((int, float), "a number"))
+    return next((word for types, word in kinds if isinstance(value, types)), type(value).__name__)
+
+
+def _listed(marker: Path) -> set[str]:
+    """The names of the files an earlier build wrote, from its manifest `MARKER`.
+
+    Raises:
+        SpecError: naming ``marker``: unreadable, not UTF-8, not JSON, not a JSON object, no
+            ``files`` object, or a name in it that is not a file inside the folder
+            (absolute, with a ``..``, ``.`` or empty part).
+    """
+    text = read_text_file(marker, f"manifest of a static build ({MARKER})")
+    what = "JSON, the manifest a static build writes"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SpecError(str(marker), f"line {exc.lineno}, column {exc.colno}", f"{what} ({exc.msg})") from None
+    except RecursionError:
+        raise SpecError(str(marker), "", f"{what} (nested too deeply)") from None
+    if not isinstance(data, dict):
+        raise SpecError(str(marker), "", f"a JSON object, the manifest a static build writes (found {_kind(data)})")
+    files = data.get("files")
+    if not isinstance(files, dict):
+        found = _kind(files) if "files" in data else "none"
+        raise SpecError(str(marker), "/files", f"an object whose keys name the files of the build (found {found})")
+    for rel in files:
+        if not _is_name(rel):
+            raise SpecError(str(marker), "/files",
+                            f"the names of files inside the folder, relative, without '.' or '..' (found {rel!r})")  # fmt: skip
+    return set(files)
+
+
+def _refuse_link(path: Path) -> OptionError:
+    """The refusal of a symbolic link inside the folder (a build never writes one, nor through one)."""
+    why = "which a static build does not write: remove it or give a new folder"
+    return OptionError(f"--static: {path} is a symbolic link, {why}")
+
+
+def check_folder(out: str | Path) -> bool:
+    """Check that the folder ``out`` may receive a static build, without changing anything:
+    it does not exist, is empty, or holds an earlier static build and nothing else (its
+    manifest `MARKER` lists every file; no symbolic link anywhere inside).  ``out`` itself may
+    be a symbolic link to a folder (then the folder it points at is meant).
 
     Args:
-        out: the folder to write.
+        out: the folder ``DIR`` of ``--static DIR``.
+
+    Returns:
+        Whether the folder exists (`build` then replaces it).
+
+    Raises:
+        OptionError: ``out`` is a file, the root folder or a link to no folder; a folder with
+            files but no `MARKER`; a symbolic link, a special file, or a file or folder the
+            manifest does not list inside it.
+        SpecError: the manifest cannot be read (see `_listed`).
+        OSError: the folder cannot be read.
+    """
+    shown = Path(out)
+    target = Path(os.path.realpath(shown))
+    if not target.name:
+        raise OptionError(f"--static: {shown} is the root folder: give a folder to write the static page into")
+    if os.path.islink(shown) and not os.path.isdir(target):  # the folder a link names is meant, not a new one there
+        raise OptionError(f"--static: {shown} is a symbolic link to no folder ({os.readlink(shown)}): give a folder")
+    try:
+        info = target.lstat()
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISDIR(info.st_mode):
+        raise OptionError(f"--static: {shown} is a file, expected a folder to write the static page into")
+    with os.scandir(target) as it:
+        if next(it, None) is None:
+            return True
+    marker = target / MARKER
+    if marker.is_symlink():
+        raise _refuse_link(shown / MARKER)
+    if not marker.is_file():
+        raise OptionError(f"--static: {shown} is not empty and holds no earlier static build ({MARKER}): give a new folder")
+    listed = _listed(shown / MARKER)
+    folders = {rel.rsplit("/", n)[0] for rel in listed for n in range(1, rel.count("/") + 1)}
+    pending = [""]
+    while pending:
+        prefix = pending.pop()
+        with os.scandir(target / prefix if prefix else target) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for entry in entries:
+            rel = f"{prefix}/{entry.name}" if prefix else entry.name
+            if entry.is_symlink():
+                raise _refuse_link(shown / rel)
+            if entry.is_dir(follow_symlinks=False) and rel in folders:
+                pending.append(rel)
+            elif not (entry.is_file(follow_symlinks=False) and rel in listed):
+                shown_rel = rel + "/" if entry.is_dir(follow_symlinks=False) else rel
+                raise OptionError(f"--static: {shown} holds {shown_rel}, which the earlier static build there did not write "
+                                  f"(its {MARKER} does not list it): move it out or give a new folder")  # fmt: skip
+    return True
+
+
+def _beside(target: Path, what: str, mode: int = 0o777) -> Path:
+    """A new, empty folder next to ``target`` (same file system), named ``.NAME.WHAT-RANDOM``."""
+    while True:
+        path = target.parent / f".{target.name}.{what}-{secrets.token_hex(4)}"
+        try:
+            os.mkdir(path, mode)
+            return path
+        except FileExistsError:  # pragma: no cover - 32 random bits taken
+            continue
+
+
+def _write_new(folder: Path, rel: str, data: bytes) -> None:
+    """Write ``data`` as the new file ``folder/rel`` (its folders made as needed), never through
+    a symbolic link nor over an existing file, and flush it to disk.
+
+    Raises:
+        OSError: it cannot be written (a full disk, ...), or exists already.
+    """
+    if not _is_name(rel):
+        raise ValueError(f"not a file name inside the folder: {rel!r}")
+    parts = rel.split("/")
+    for n in range(1, len(parts)):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder.joinpath(*parts[:n]))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(folder.joinpath(*parts), flags, 0o666)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def build(out: str | Path, pyodide: Path) -> dict[str, Any]:
+    """Write the static page into the folder ``out``: created, or an earlier static build there
+    replaced (`check_folder` says what may be replaced; any other content is refused).
+
+    Nothing outside ``out`` is written or removed: the new build is written into a new folder
+    beside ``out`` (no symbolic link followed, no existing file opened), then the earlier
+    folder is renamed aside, the new one renamed to ``out`` and the earlier one removed (its
+    links unlinked, never followed).  A failure before the rename (a full disk, a kill)
+    leaves ``out`` as it was; the new folder is removed, except after a kill, when a hidden
+    ``.NAME.new-...`` folder stays beside ``out``.
+
+    Args:
+        out: the folder to write (a symbolic link to a folder: that folder is replaced, the
+            link kept).
         pyodide: the npm package ``pyodide`` (see `find_pyodide`).
 
     Returns:
@@ -218,45 +374,77 @@ def build(out: str | Path, pyodide: Path) -> dict[str, Any]:
         ``build`` (a digest of every file), ``files`` (relative path -> bytes).
 
     Raises:
-        OptionError: ``out`` is a file, or a folder with other files than a static build.
-        OSError: the folder cannot be written.
+        OptionError: ``out`` cannot receive the build (see `check_folder`).
+        SpecError: its earlier manifest is not one a build writes (see `check_folder`).
+        OSError: the folder or its parent folder cannot be written (``out`` is left as it was).
     """
     from .. import __version__
 
-    target = Path(out)
-    if target.exists() and not target.is_dir():
-        raise OptionError(f"--static: {target} is a file, expected a folder to write the static page into")
-    if target.is_dir() and any(target.iterdir()):
-        if not (target / MARKER).is_file():
-            raise OptionError(f"--static: {target} is not empty and holds no earlier static build ({MARKER}): give a new folder")
-        old = json.loads((target / MARKER).read_text(encoding="utf-8")).get("files", {})
-        for rel in old:
-            (target / rel).unlink(missing_ok=True)
+    check_folder(out)
+    target = Path(os.path.realpath(out))
     files = render(pyodide)
-    for rel, data in files.items():
-        dest = target / rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_bytes(data)
     build_id = _digest({rel: data for rel, data in files.items() if rel != "sw.js"})
     version = json.loads((pyodide / "package.json").read_text(encoding="utf-8")).get("version", "?")
     manifest = {"version": __version__, "pyodide": version, "build": build_id,
                 "files": {rel: len(data) for rel, data in sorted(files.items())}}  # fmt: skip
     manifest["files"][MARKER] = 0
-    (target / MARKER).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    files[MARKER] = (json.dumps(manifest, indent=1) + "\n").encode()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    new = _beside(target, "new")
+    try:
+        for rel, data in files.items():
+            _write_new(new, rel, data)
+        existed = check_folder(out)  # again: the folder may have changed while the build was written
+        if existed:
+            os.chmod(new, stat.S_IMODE(target.stat().st_mode))
+        _swap(new, target, existed)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)  # gone already once renamed to ``target``
+        raise
     return manifest
+
+
+def _swap(new: Path, target: Path, existed: bool) -> None:
+    """Rename the folder ``new`` to ``target`` (both in one folder), the earlier ``target``
+    (when ``existed``) renamed aside first and then removed: its links unlinked, never followed.
+
+    Raises:
+        OSError: a rename failed (``target`` is as it was).
+        OptionError: putting the earlier build back failed too (the message says where it is).
+    """
+    if not existed:
+        os.rename(new, target)  # refused if a folder with files appeared there meanwhile
+        return
+    old = target.parent / f".{target.name}.old-{secrets.token_hex(4)}"
+    os.rename(target, old)
+    try:
+        os.rename(new, target)
+    except BaseException as exc:
+        try:
+            os.rename(old, target)
+        except OSError:
+            why = getattr(exc, "strerror", None) or exc
+            raise OptionError(f"--static: cannot write {target}: {why}; the earlier build is in {old}") from None
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+    if old.exists():
+        print(f"flip7ref: note: the earlier build could not be removed; it is in {old}", file=sys.stderr)
 
 
 def run(out: str, pyodide: str | None) -> int:
     """``flip7ref table --static DIR [--pyodide PATH]``: build, print one line; exit status 0.
 
     Raises:
-        OptionError: see `find_pyodide` and `build` (exit status 2).
+        OptionError: see `check_folder` (checked before Pyodide is looked for), `find_pyodide`
+            and `build` (exit status 2); an OSError as one line saying ``DIR`` is left as it was.
+        SpecError: see `check_folder` (exit status 2).
     """
-    source = find_pyodide(pyodide)
     try:
+        check_folder(out)
+        source = find_pyodide(pyodide)
         manifest = build(out, source)
     except OSError as exc:
-        raise OptionError(f"--static: cannot write {out}: {exc.strerror or exc}") from None
+        raise OptionError(f"--static: cannot write {out}: {exc.strerror or exc} ({out} is left as it was)") from None
     size = sum(manifest["files"].values())
     print(f"flip7ref table: static page written to {out} ({len(manifest['files'])} files, {size / 1e6:.1f} MB, "
           f"Pyodide {manifest['pyodide']}); serve the folder over HTTP(S) and open it, e.g. "
@@ -264,4 +452,4 @@ def run(out: str, pyodide: str | None) -> int:
     return 0
 
 
-__all__ = ["INSTALL_HINT", "MARKER", "PYODIDE_FILES", "TESTED_PYODIDE", "build", "find_pyodide", "render", "run"]
+__all__ = ["INSTALL_HINT", "MARKER", "PYODIDE_FILES", "TESTED_PYODIDE", "build", "check_folder", "find_pyodide", "render", "run"]
