@@ -96,13 +96,13 @@ class WriteError(Flip7RefError, OSError):
         reason: why, in words (the system's message, e.g. ``No space left on device``).
 
     The message reads ``could not write FILE: REASON; its previous content is kept`` (or
-    ``...; nothing was written`` for a file that did not exist).
+    ``...; nothing was written`` for a file that did not exist, or ``...; KEPT`` as given).
     """
 
-    def __init__(self, file: str, reason: str, *, existed: bool = True) -> None:
+    def __init__(self, file: str, reason: str, *, existed: bool = True, kept: str | None = None) -> None:
         self.file = file
         self.reason = reason
-        kept = "its previous content is kept" if existed else "nothing was written"
+        kept = kept or ("its previous content is kept" if existed else "nothing was written")
         Exception.__init__(self, f"could not write {file}: {reason}; {kept}")
 
     def __str__(self) -> str:

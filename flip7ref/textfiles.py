@@ -287,22 +287,22 @@ class AtomicWriter:
     """A file written piece by piece into a temporary file beside it, renamed over it at the end.
 
     Use as a context manager, or call `commit` (or `discard`) yourself.  Leaving the ``with``
-    block commits what was written, also when an exception other than a failed write leaves
-    it (an interrupted run keeps its results so far); a failed write removes the temporary
-    file and leaves the file as it was.  An existing file that is not a regular file (a
-    named pipe, a device such as ``/dev/stdout``) is written directly, not replaced.
+    block normally commits what was written; leaving it by an exception (a failed write,
+    Ctrl-C) removes the temporary file and leaves the file as it was: never a partial file.
+    An existing folder, named pipe or device at ``path`` is refused, unless ``special``.
 
     Args:
         path: the file to write (its folder must exist).
         special: write into a named pipe or a device already at ``path`` (a stream such as a
-            report: ``--log /dev/stdout``); False refuses one (a document that must be a file).
+            report): it is written directly, not replaced; False refuses one (a document).
+        binary: write bytes (`write` takes bytes), not UTF-8 text with ``\n`` line ends.
 
     Raises:
         WriteError: from the constructor, `write`, `flush` and `commit`: the file cannot be
             written (naming it and the system's reason); the file keeps its previous content.
     """
 
-    def __init__(self, path: str | Path, *, special: bool = False) -> None:
+    def __init__(self, path: str | Path, *, special: bool = False, binary: bool = False) -> None:
         self.path = Path(path)
         self._tmp: Path | None = None
         try:
@@ -315,10 +315,12 @@ class AtomicWriter:
             raise WriteError(str(self.path), f"expected a regular file, found {kind}")
         try:
             if kind is not None:  # a pipe or a device: written directly, no rename over it
-                self._stream: IO[str] = open(self.path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+                fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0))
             else:
                 fd, self._tmp = _temporary(self.path)
-                self._stream = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+            self._stream: IO[Any] = (
+                os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+            )
         except OSError as exc:
             raise WriteError(str(self.path), _reason(exc), existed=self._existed) from None
 
@@ -326,10 +328,10 @@ class AtomicWriter:
         self.discard()
         return WriteError(str(self.path), _reason(exc), existed=self._existed)
 
-    def write(self, text: str) -> None:
-        """Write ``text`` (to the temporary file).  Raises WriteError."""
+    def write(self, data: str | bytes) -> None:
+        """Write ``data`` (to the temporary file): text, or bytes for a ``binary`` writer.  Raises WriteError."""
         try:
-            self._stream.write(text)
+            self._stream.write(data)
         except OSError as exc:
             raise self._failed(exc) from None
 
@@ -340,8 +342,9 @@ class AtomicWriter:
         except OSError as exc:
             raise self._failed(exc) from None
 
-    def commit(self) -> None:
-        """Close the temporary file (synced to disk) and rename it over the file.  Raises WriteError."""
+    def ready(self) -> None:
+        """Close the temporary file, synced to disk, so that `commit` only renames it (several
+        files written together: each made ready, then all renamed).  Raises WriteError."""
         if self._stream.closed:
             return
         try:
@@ -349,11 +352,21 @@ class AtomicWriter:
             if self._tmp is not None:
                 os.fsync(self._stream.fileno())
             self._stream.close()
-            if self._tmp is not None:
-                os.replace(self._tmp, self.path)
-                self._tmp = None
         except OSError as exc:
             raise self._failed(exc) from None
+
+    def commit(self) -> None:
+        """`ready`, then rename the temporary file over the file.  Raises WriteError."""
+        self.ready()
+        if self._tmp is None:
+            return
+        try:
+            os.replace(self._tmp, self.path)
+            self._tmp = None
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    close = commit
 
     def discard(self) -> None:
         """Close and remove the temporary file: the file stays as it was.  Raises nothing."""
@@ -367,20 +380,20 @@ class AtomicWriter:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        if isinstance(exc, WriteError):
-            self.discard()
-        else:
+        if exc is None:
             self.commit()
+        else:
+            self.discard()
 
 
-def write_file_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically: a temporary file in the
-    same folder, synced, then renamed over ``path``; `AtomicWriter` in one call.
+def write_file_atomic(path: str | Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8 with ``\\n`` line ends, or bytes) to ``path`` atomically: a
+    temporary file in the same folder, synced, then renamed over ``path``; `AtomicWriter` in one call.
 
     Raises:
         WriteError: the file cannot be written (a full disk, no permission, a missing folder,
             a folder of that name), naming it; it keeps its previous content and no temporary
             file is left.
     """
-    with AtomicWriter(path) as out:
-        out.write(text)
+    with AtomicWriter(path, binary=isinstance(data, bytes)) as out:
+        out.write(data)
