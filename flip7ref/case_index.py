@@ -173,8 +173,7 @@ def case_index() -> tuple[CaseEntry, ...]:
     cache = _cache_file(root, files, blobs)
     if cache is not None:
         try:
-            with open(cache, "rb") as handle:
-                cached = pickle.load(handle)
+            cached = pickle.loads(read_bytes_file(cache, "case index cache file"))  # a named pipe: not waited on
             if _fits(cached, {f.relative_to(root).as_posix() for f in files}):
                 return cached  # type: ignore[no-any-return]  # _fits checked its shape
         except Exception:  # no cache yet, or unreadable: build it

@@ -255,9 +255,8 @@ def load_edition_file(path: str | Path) -> Edition:
     if cache is not None:
         import pickle  # here: a start with FLIP7REF_NO_CACHE set imports no pickle
 
-        try:
-            with open(cache, "rb") as f:
-                cached = pickle.load(f)
+        try:  # read_bytes_file: a named pipe in the cache folder is not waited on
+            cached = pickle.loads(read_bytes_file(cache, "table cache file"))
             if isinstance(cached, Edition):
                 return cached
         except Exception:  # no cache yet, or unreadable: read the table
