@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -245,3 +246,54 @@ def test_help_into_a_closed_stdout_ends_quietly(tmp_path: Path) -> None:
     """argparse's help drops a failed write itself (Python 3.12 on): quiet, exit 0 or 141."""
     status, err = _closing_reader(tmp_path, ["rules", "--help"], lines=0)
     assert err == "" and status in (0, 141)
+
+
+needs_dev_full = pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full (every write to it fails: ENOSPC)")
+
+
+@needs_dev_full
+def test_a_full_stdout_is_one_line(tmp_path: Path) -> None:
+    """`flip7ref --version > /dev/full`: one line, not an OSError traceback."""
+    with open("/dev/full", "w") as full:
+        env = {**os.environ, "FLIP7REF_CACHE_DIR": str(tmp_path / "cache")}
+        done = subprocess.run(
+            [sys.executable, "-m", "flip7ref", "--version"], cwd=ROOT, env=env, stdout=full, stderr=subprocess.PIPE,
+            text=True, timeout=120, check=False,
+        )  # fmt: skip
+    assert (done.returncode, done.stderr) == (1, f"flip7ref: error: could not write stdout: {FULL}\n")
+
+
+@needs_dev_full
+@pytest.mark.parametrize(
+    "args",
+    [["simulate", "--games", "3", "--log"], ["conformance", "run", "--case", "F7-C0001", "--report"]],
+    ids=["log", "report"],
+)
+def test_a_report_that_cannot_be_written_is_one_line(args: list[str], capsys: Any) -> None:
+    """A live report (`--log`, `--report`) on a full disk: one line naming it, exit 2."""
+    assert main([*args, "/dev/full"]) == 2
+    kept = "the lines written before it are kept"
+    assert capsys.readouterr().err == f"flip7ref: error: could not write /dev/full: {FULL}; {kept}\n"
+
+
+def test_conformance_export_on_a_full_disk_renames_nothing(tmp_path: Path, full_disk: None, capsys: Any) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "cases.json").write_text("old\n", encoding="utf-8")
+    assert main(["conformance", "export", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(rf"flip7ref: error: could not write {re.escape(str(out))}/[\w.]+\.json: {FULL}; \w[\w ]+\n", err), err
+    assert sorted(p.name for p in out.iterdir()) == ["cases.json"]
+    assert (out / "cases.json").read_text(encoding="utf-8") == "old\n"
+
+
+@needs_fifo
+def test_docs_out_with_a_named_pipe_for_a_page_is_one_line(tmp_path: Path, capsys: Any) -> None:
+    """A named pipe where `docs --out` writes a page is neither read nor written into (either would hang)."""
+    (tmp_path / "rules").mkdir()
+    fifo = tmp_path / "rules" / "flip7.md"
+    os.mkfifo(fifo)
+    assert main(["docs", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    found = "expected a regular file, found a named pipe (FIFO); its previous content is kept"
+    assert err == f"flip7ref: error: could not write {fifo}: {found}\n"

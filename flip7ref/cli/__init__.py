@@ -150,6 +150,7 @@ def main(argv: Sequence[str] | None = None, *, supervise: bool | None = None) ->
     ends the run quietly with `EXIT_BROKEN_PIPE`, whenever it happens (``--version`` and
     argparse's help included): stdout is flushed here, and pointed at the null device
     once the pipe is found closed, so Python's own flush at exit has nothing to report.
+    Stdout that cannot be written otherwise (a full disk) is one line on stderr, `EXIT_FAILED`.
     """
     try:
         try:
@@ -162,6 +163,10 @@ def main(argv: Sequence[str] | None = None, *, supervise: bool | None = None) ->
     except BrokenPipeError:
         _stdout_to_devnull()
         return EXIT_BROKEN_PIPE
+    except OSError as exc:  # stdout cannot take the output (`> file` on a full disk): one line, as `_run` says it
+        _stdout_to_devnull()
+        print(f"flip7ref: error: could not write stdout: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
 
 
 def _flush_stdout() -> None:
