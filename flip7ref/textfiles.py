@@ -12,9 +12,11 @@ Every file flip7ref reads as a whole byte string (the digests of the table cache
 index and the checked tables) goes through `read_bytes_file`, which refuses anything but a
 regular file (a folder, a named pipe, a device, a socket) before it reads a byte: reading a
 named pipe would wait for a writer forever.  Every file a command writes goes through
-`write_file_atomic` (or `AtomicWriter` for a file written line by line): a temporary file in
-the same folder, then a rename, so a full disk or a refused write leaves the file as it was
-and raises a `flip7ref.errors.WriteError` naming it.
+`write_file_atomic` (or `AtomicWriter` for a file written in pieces, or several files
+renamed together): a temporary file in the same folder, then a rename, so a full disk or a
+refused write leaves the file as it was and raises a `flip7ref.errors.WriteError` naming it.
+(The reports written as a run goes, ``--report`` and ``--log``, are streams by design:
+`flip7ref.cli._common.Report`.)
 """
 
 from __future__ import annotations
