@@ -73,6 +73,10 @@ def _unreadable(path: Path, what: str, exc: OSError) -> SpecError:
     return SpecError(str(path), "", f"a readable {what} ({why})")
 
 
+_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+"""Flags of every file opened here: not inherited by child processes; bytes as they are (Windows)."""
+
+
 def check_regular_file(path: Path, what: str) -> None:
     """Refuse ``path`` unless it is missing or a regular file (symbolic links followed), without opening it.
 
@@ -108,7 +112,7 @@ def read_bytes_file(path: Path, what: str, *, limit: int = MAX_TEXT_BYTES, head:
     """
     check_regular_file(path, what)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | _FLAGS | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError) as exc:
         if isinstance(exc, OSError):
             raise _unreadable(path, what, exc) from None
@@ -267,7 +271,7 @@ def _temporary(path: Path) -> tuple[int, Path]:
     while True:
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS, 0o666)
         except FileExistsError:  # pragma: no cover - 32 random bits taken
             continue
         try:
@@ -317,7 +321,7 @@ class AtomicWriter:
             raise WriteError(str(self.path), f"expected a regular file, found {kind}")
         try:
             if kind is not None:  # a pipe or a device: written directly, no rename over it
-                fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0))
+                fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC | _FLAGS)
             else:
                 fd, self._tmp = _temporary(self.path)
             self._stream: IO[Any] = (
