@@ -122,6 +122,34 @@ def _build(root: Path, files: Sequence[Path], blobs: Sequence[bytes]) -> tuple[d
     return tuple(out)
 
 
+def _fits(cached: object, files: set[str]) -> bool:
+    """Whether ``cached`` (what the index cache gave back) has the shape `_build` gives for the
+    case files ``files`` (relative paths): a tuple of entries (id, edition, rules, options,
+    file, reading if any, of their types, ids used once) citing every one of those files and
+    no other (every case file holds at least one case).  A cache written by something else
+    (a forged, truncated or foreign pickle) does not fit and is built again."""
+    if not isinstance(cached, tuple) or not cached:
+        return False
+    seen_ids: set[str] = set()
+    seen_files: set[str] = set()
+    for e in cached:
+        if not isinstance(e, dict) or not {"id", "edition", "rules", "options", "file"} <= e.keys() <= _ENTRY_KEYS:
+            return False
+        if not all(isinstance(e[k], str) for k in ("id", "edition", "file")) or e["id"] in seen_ids:
+            return False
+        if not isinstance(e["rules"], list) or not all(isinstance(r, str) for r in e["rules"]):
+            return False
+        if not isinstance(e["options"], dict) or not isinstance(e.get("reading", {}), dict):
+            return False
+        seen_ids.add(e["id"])
+        seen_files.add(e["file"])
+    return seen_files == files
+
+
+_ENTRY_KEYS = frozenset({"id", "edition", "rules", "options", "file", "reading"})
+"""The keys an index entry may have (`_entries_of`)."""
+
+
 @functools.cache
 def case_index() -> tuple[CaseEntry, ...]:
     """The index entries of the shipped suite, in suite order (files sorted by path), once per process.
@@ -136,27 +164,21 @@ def case_index() -> tuple[CaseEntry, ...]:
             installation; the file and the fault are named), or a case id is used twice.
     """
     from .conformance import cases_dir
-    from .textfiles import read_text_file
+    from .textfiles import MAX_YAML_BYTES, read_bytes_file
 
     root = cases_dir()
     files = _files(root)
-    blobs = []
-    for f in files:
-        try:
-            blobs.append(f.read_bytes())
-        except OSError:
-            read_text_file(f, "case file")  # raises the SpecError naming the file and the fault
-            raise
+    # a named pipe, a folder or a device named *.yaml is refused unread (the SpecError names it)
+    blobs = [read_bytes_file(f, "case file", limit=MAX_YAML_BYTES) for f in files]
     cache = _cache_file(root, files, blobs)
     if cache is not None:
         try:
-            with open(cache, "rb") as handle:
-                cached = pickle.load(handle)
-            if isinstance(cached, tuple):
-                return cached
+            cached = pickle.loads(read_bytes_file(cache, "case index cache file"))  # a named pipe: not waited on
+            if _fits(cached, {f.relative_to(root).as_posix() for f in files}):
+                return cached  # type: ignore[no-any-return]  # _fits checked its shape
         except Exception:  # no cache yet, or unreadable: build it
             pass
-    entries = _build(root, files, blobs)
+    entries = _build(root, files, blobs)  # a cache that does not fit is written again
     if cache is not None:
         write_cache(cache, entries, ".case-index-")  # the suite folder's older indexes go, another install's stay
     return entries

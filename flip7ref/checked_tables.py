@@ -25,6 +25,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
+from .errors import SpecError
+
 try:  # the interpreter's built-in BLAKE2 (hashlib would load OpenSSL), as flip7ref.spec does
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - a Python built without it
@@ -34,13 +36,13 @@ SOURCES: Final = ("spec.py", "edition.py", "edition_check.py", "schema.py", "tex
 """The modules whose code decides what a table file is read into and how it is checked."""
 
 CHECKED: Final[frozenset[str]] = frozenset({
-    "05d8f8924cb88ecd31823fce65a3c7864eea3978774a7fb737ed58747c4ebcc6",
-    "d445fd034f9f718b3185ef7959b904f639471b7fd30425ed629a14441c277a3d",
+    "88fb43db8c743f5406c03f4daf415d50f217614018d35bbac0ca8d1399af767f",
+    "b6effeaac095fff8e33de25c1c886c22556ac074c0654b9d3cdecd09504fb8f8",
 })  # fmt: skip
 """Digests (`table_digest`) of the shipped tables, written by tools/record_checked_tables.py."""
 
 
-DATA_DIGEST: Final = "8f0d546351a2ea5bddeb252cd12f30bd3aab17a07d8476e3a5188b13cd73b655"
+DATA_DIGEST: Final = "65c77ffebf925ce79fb74b5e9e08b229cba5b066b1e9885535fe7202989feb7f"
 """The digest (BLAKE2b, 256 bits, hex) of ``checked_tables.json``, written with it by
 tools/record_checked_tables.py."""
 
@@ -62,15 +64,27 @@ def table_digest(table: bytes, schema: bytes) -> str:
     return digest.hexdigest()
 
 
-def checked_table(path: Path, schema: Path) -> tuple[bool, object | None]:
+def _read(path: Path) -> bytes:
+    """The bytes of a regular file (`flip7ref.textfiles.read_bytes_file`: a named pipe is refused unread).
+
+    Raises:
+        SpecError: missing, not a regular file, too large or unreadable.
+    """
+    from .textfiles import MAX_YAML_BYTES, read_bytes_file
+
+    return read_bytes_file(path, "edition table file", limit=MAX_YAML_BYTES)
+
+
+def checked_table(path: Path, schema: Path, *, table: bytes | None = None) -> tuple[bool, object | None]:
     """Whether the table file at ``path`` is one of the checked shipped tables (`CHECKED`),
     with the edition schema at ``schema``, and if so its parsed data from `DATA_FILE` (the
     plain data `yaml.safe_load` gives for the file; None when `DATA_FILE` is missing or does
-    not match `DATA_DIGEST`: then read the YAML).  Raises nothing: an unreadable file is not
+    not match `DATA_DIGEST`: then read the YAML).  ``table``: the file's bytes when the caller
+    has read them already.  Raises nothing: an unreadable file (or not a regular file) is not
     known."""
     try:
-        digest = table_digest(path.read_bytes(), schema.read_bytes())
-    except OSError:
+        digest = table_digest(_read(path) if table is None else table, schema.read_bytes())
+    except (OSError, SpecError):
         return False, None
     if digest not in CHECKED:
         return False, None
@@ -93,6 +107,6 @@ def known_valid(path: Path, schema: Path) -> bool:
     """Whether the table file at ``path`` is one of the checked shipped tables (`CHECKED`),
     with the edition schema at ``schema``.  Raises nothing: an unreadable file is not known."""
     try:
-        return table_digest(path.read_bytes(), schema.read_bytes()) in CHECKED
-    except OSError:
+        return table_digest(_read(path), schema.read_bytes()) in CHECKED
+    except (OSError, SpecError):
         return False

@@ -29,6 +29,7 @@ from .perft import expectations as perft_expectations
 from .scoring import score_cards
 from .spec import read_yaml_file, validate
 from .state import CHANCE, TERMINAL, State
+from .textfiles import MAX_YAML_BYTES, read_bytes_file
 
 Case = Mapping[str, Any]
 
@@ -64,15 +65,12 @@ def load_case_file(path: str | Path) -> list[Case]:
             (naming the file, the path inside it and what was expected).
     """
     p = Path(path)
-    try:
-        key: tuple[str, str] | None = (str(p.resolve()), hashlib.sha256(p.read_bytes()).hexdigest())
-    except OSError:
-        key = None  # read_yaml_file names the problem
-    if key is not None and key in _LOADED:
+    # read_bytes_file refuses a named pipe, a folder or a device before reading (a pipe would hang)
+    key = (str(p.resolve()), hashlib.sha256(read_bytes_file(p, "case file", limit=MAX_YAML_BYTES)).hexdigest())
+    if key in _LOADED:
         return copy.deepcopy(_LOADED[key])
     cases = _read_case_file(p)
-    if key is not None:
-        _LOADED[key] = copy.deepcopy(cases)
+    _LOADED[key] = copy.deepcopy(cases)
     return cases
 
 

@@ -84,3 +84,26 @@ class GameTooLongError(Flip7RefError, RuntimeError):
 
 class SerializationError(Flip7RefError, ValueError):
     """Serialized state data is malformed or belongs to another table."""
+
+
+class WriteError(Flip7RefError, OSError):
+    """A file could not be written (a full disk, a refused permission, a missing folder);
+    the file keeps the content it had (flip7ref writes a temporary file, then renames it:
+    `flip7ref.textfiles.write_file_atomic`).
+
+    Attributes:
+        file: the file that could not be written (a path as text).
+        reason: why, in words (the system's message, e.g. ``No space left on device``).
+
+    The message reads ``could not write FILE: REASON; its previous content is kept`` (or
+    ``...; nothing was written`` for a file that did not exist, or ``...; KEPT`` as given).
+    """
+
+    def __init__(self, file: str, reason: str, *, existed: bool = True, kept: str | None = None) -> None:
+        self.file = file
+        self.reason = reason
+        kept = kept or ("its previous content is kept" if existed else "nothing was written")
+        Exception.__init__(self, f"could not write {file}: {reason}; {kept}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])

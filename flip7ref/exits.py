@@ -6,3 +6,8 @@ from __future__ import annotations
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 3, 130, 143
 """Success, a check failed, a user mistake (a plug-in's failure included), a limit the user set
 reached, interrupted with Ctrl-C, stopped by SIGTERM."""
+
+EXIT_BROKEN_PIPE = 141
+"""Stdout was closed by the program reading it (``flip7ref options | head -1``): the run ends
+quietly, with the status a shell gives a command that SIGPIPE ended (128 + 13), as 130 and
+143 are those of SIGINT and SIGTERM."""

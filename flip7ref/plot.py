@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from .errors import OptionError
 from .install import extra_hint
+from .textfiles import write_file_atomic
 from .tournament import ReadingResult, TournamentResult
 
 INSTALL = extra_hint("plot")
@@ -37,6 +39,8 @@ def plot_tournament(path: str | Path, baseline: TournamentResult, readings: Sequ
     Raises:
         OptionError: matplotlib is not installed, or the suffix is not an image
             format matplotlib writes.
+        WriteError: the file cannot be written (naming it; written atomically: it keeps
+            its previous content).
     """
     plt = _pyplot()
     path = Path(path)
@@ -72,10 +76,12 @@ def plot_tournament(path: str | Path, baseline: TournamentResult, readings: Sequ
     right.set_title("win rates by reading" if played else "win rates")
     right.legend(fontsize="small", loc="best", framealpha=0.6)
     fig.tight_layout()
+    image = io.BytesIO()  # drawn in memory, then written atomically: a full disk leaves no half image
     try:
-        fig.savefig(path, dpi=110)
+        fig.savefig(image, dpi=110, format=Path(path).suffix[1:].lower() or None)
     except ValueError as exc:  # an unknown format
         raise OptionError(f"--plot {path}: {exc}") from None
     finally:
         plt.close(fig)
+    write_file_atomic(path, image.getvalue())
     return path

@@ -248,24 +248,23 @@ def load_edition_file(path: str | Path) -> Edition:
     if not isinstance(path, (str, Path)):
         raise SpecError(repr(path), "", "the path of an edition table (a string or a Path)")
     p = Path(path)
-    cache = _cache_file(p)
+    from .textfiles import MAX_YAML_BYTES, read_bytes_file
+
+    raw = read_bytes_file(p, "edition table file", limit=MAX_YAML_BYTES)  # a named pipe or a folder: refused unread
+    cache = _cache_file(p, raw)
     if cache is not None:
         import pickle  # here: a start with FLIP7REF_NO_CACHE set imports no pickle
 
-        try:
-            with open(cache, "rb") as f:
-                cached = pickle.load(f)
+        try:  # read_bytes_file: a named pipe in the cache folder is not waited on
+            cached = pickle.loads(read_bytes_file(cache, "table cache file"))
             if isinstance(cached, Edition):
                 return cached
         except Exception:  # no cache yet, or unreadable: read the table
             pass
     from .checked_tables import checked_table
 
-    checked, data = checked_table(p, spec_dir() / "schema" / "edition.schema.json")
-    try:
-        digest = blake2b(p.read_bytes(), digest_size=16).hexdigest()
-    except OSError:  # unreadable: _read_yaml reports it
-        digest = ""
+    checked, data = checked_table(p, spec_dir() / "schema" / "edition.schema.json", table=raw)
+    digest = blake2b(raw, digest_size=16).hexdigest()
     edition = parse_edition(_read_yaml(p) if data is None else data, str(p), schema_checked=checked, digest=digest)
     if cache is not None:
         write_cache(cache, edition)
@@ -290,7 +289,8 @@ def cache_dir() -> Path | None:
     return Path(base) / "flip7ref"
 
 
-def _cache_file(path: Path) -> Path | None:
+def _cache_file(path: Path, table: bytes) -> Path | None:
+    """The cache file of the table at ``path`` whose bytes are ``table``; None when caching is off."""
     folder = cache_dir()
     if folder is None:
         return None
@@ -299,7 +299,7 @@ def _cache_file(path: Path) -> Path | None:
 
         digest = blake2b(digest_size=32)
         for part in (
-            path.read_bytes(),
+            table,
             str(path).encode(),
             (spec_dir() / "schema" / "edition.schema.json").read_bytes(),
             *(Path(__file__).with_name(name).read_bytes() for name in _SOURCES),

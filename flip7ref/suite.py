@@ -11,7 +11,6 @@ into Markdown; `badge` into an SVG badge.
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from html import escape
@@ -22,6 +21,7 @@ from .checking import dependencies
 from .conformance import SUITE_VERSION, Case, cases_dir, load_located_cases
 from .errors import SpecError
 from .spec import edition_ids, spec_dir
+from .textfiles import AtomicWriter, read_text_file
 
 SUITE_FORMAT = 1
 """The format number of the JSON export."""
@@ -82,26 +82,24 @@ def export_json(
 
     Raises:
         SpecError: a malformed case file, no case, or a case the reference cannot play.
-        OSError: the folder cannot be written.
+        WriteError: a file cannot be written (naming it; nothing is renamed then).
+        OSError: the folder cannot be made.
     """
-    import tempfile
-
     documents = export_documents(cases, located=located)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    staged: list[tuple[str, Path]] = []
+    staged: list[AtomicWriter] = []
     try:
         for name, text in documents.items():
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}-", suffix=".tmp")
-            staged.append((tmp, folder / name))
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-        for tmp, path in staged:
-            os.replace(tmp, path)
+            staged.append(AtomicWriter(folder / name))
+            staged[-1].write(text)
+            staged[-1].ready()
+        for writer in staged:
+            writer.commit()
     finally:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-    return [path for _, path in staged]
+        for writer in staged:
+            writer.discard()  # what was not renamed (nothing, when all went well)
+    return [writer.path for writer in staged]
 
 
 def shipped_export() -> Path:
@@ -119,12 +117,7 @@ def read_report(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]
         SpecError: missing file, a line that is not JSON, or no header line (file, line, expectation).
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(str(p), "", f"a readable report file ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise SpecError(str(p), "", "a UTF-8 JSON-lines report") from None
+    text = read_text_file(p, "report file").replace("\r\n", "\n")  # a named pipe or a folder: refused unread
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():

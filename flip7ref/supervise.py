@@ -28,7 +28,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 
-from .exits import EXIT_USAGE
+from .exits import EXIT_BROKEN_PIPE, EXIT_USAGE
 
 EXIT_PLUGIN_ENDED = EXIT_USAGE
 """The exit status when a plug-in ended the command's process: a user's code failing, as for
@@ -69,6 +69,8 @@ def run_supervised(run: Callable[[], int], plugins: Sequence[str]) -> int:
             status = run()
         except SystemExit as exc:  # argparse's own exits, or a command's sys.exit(N)
             status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except BrokenPipeError:  # stdout closed by its reader: quietly, as flip7ref.cli.main does
+            status = EXIT_BROKEN_PIPE
         finally:
             with contextlib.suppress(OSError):
                 os.write(write_end, b"1")

@@ -59,6 +59,12 @@ def _input(entry: dict[str, Any], tmp_path: Path) -> Path | None:
         path = tmp_path / f"{entry['id']}.yaml"
         path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
         return path
+    if entry.get("generate", [None])[0] == "fifo":  # a named pipe no one writes to: reading it would hang
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no named pipes here (os.mkfifo)")
+        path = tmp_path / f"{entry['id']}.yaml"
+        os.mkfifo(path)
+        return path
     if entry.get("generate", [None])[0] == "transcript-padding":  # a transcript file past the size limit
         path = tmp_path / f"{entry['id']}.json"
         path.write_bytes(b" " * entry["generate"][1] + b"{}")

@@ -125,3 +125,47 @@ def test_a_case_moved_after_indexing_is_refused_by_name(suite_copy: Path) -> Non
     stale = {**entry, "id": "F7-C9999"}
     with pytest.raises(SpecError, match=r"expected a case with id F7-C9999 \(the case index says so\)"):
         ci.load_shipped_cases([stale])
+
+
+def _forge(fresh: Path, value: object) -> Path:
+    """Put ``value`` in the index cache where the shipped suite's index is looked up; its file."""
+    import pickle
+
+    root = cases_dir()
+    files = ci._files(root)
+    cache = ci._cache_file(root, files, [f.read_bytes() for f in files])
+    assert cache is not None and cache.parent == fresh
+    fresh.mkdir(parents=True, exist_ok=True)
+    cache.write_bytes(pickle.dumps(value))
+    return cache
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        pytest.param((("F7-C0505", "flip7"),), id="a-tuple-of-tuples"),
+        pytest.param((), id="an-empty-tuple"),
+        pytest.param(
+            ({"id": "F7-C0505", "edition": "flip7", "rules": ["F7-073"], "options": {}, "file": "x.yaml"},), id="one-entry"
+        ),
+        pytest.param([], id="a-list"),
+    ],
+)
+def test_a_forged_index_cache_is_rebuilt(fresh: Path, forged: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """A cache file holding something else than the suite's index (issue 41 item 7: a tuple of
+    tuples gave a traceback, an empty tuple made `rules F7-073` list no case with exit 0) is
+    not used: the index is built from the files and the cache written again."""
+    from flip7ref.cli import main
+
+    expected = ci._build(cases_dir(), ci._files(cases_dir()), [f.read_bytes() for f in ci._files(cases_dir())])
+    cache = _forge(fresh, forged)
+    assert main(["rules", "F7-073"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    (line,) = [line for line in out.splitlines() if line.startswith("cases (")]
+    assert line.startswith("cases (26)  F7-C0505, F7-C0702, ")
+    ci.case_index.cache_clear()
+    import pickle
+
+    assert pickle.loads(cache.read_bytes()) == expected  # written again, as built
+    assert ci.case_index() == expected

@@ -212,18 +212,19 @@ def test_an_unreadable_transcript_is_named_as_unreadable(
     """A transcript the user may not read: exit 2 and one line saying so, naming the file (not the
     JSON-number message that once swallowed every file error). The permission error is simulated:
     the tests may run as root, who reads any file."""
+    import os
     from pathlib import Path
 
     path = tmp_path / "locked.json"
     path.write_text("{}", encoding="utf-8")
-    real_open = Path.open
+    real_open = os.open
 
-    def refuse(self: Path, *args: Any, **kwargs: Any) -> Any:
-        if self == path:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real_open(self, *args, **kwargs)
+    def refuse(file: Any, *args: Any, **kwargs: Any) -> Any:  # the reader opens with os.open (flip7ref.textfiles)
+        if Path(file) == path:
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "open", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     code, out, err = run(capsys, *command, str(path))
     assert code == 2 and out == ""
     assert err == f"flip7ref: error: {path}: expected a readable transcript file (PermissionError: Permission denied)\n"

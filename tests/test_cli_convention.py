@@ -10,7 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from flip7ref.cli import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE, build_parser, main
+from flip7ref.cli import (
+    EXIT_BROKEN_PIPE,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_LIMIT,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    EXIT_USAGE,
+    build_parser,
+    main,
+)
 from flip7ref.conformance import load_cases
 from flip7ref.text import LANGS
 
@@ -121,8 +131,9 @@ def test_bare_flip7ref_is_a_usage_mistake_on_stderr(capsys: pytest.CaptureFixtur
 
 def test_the_exit_statuses_are_the_documented_ones() -> None:
     assert (EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED, EXIT_TERMINATED) == (0, 1, 2, 3, 130, 143)
+    assert EXIT_BROKEN_PIPE == 141
     text = CLI_DOC.read_text(encoding="utf-8")
-    for code in (0, 1, 2, 3, 130, 143):
+    for code in (0, 1, 2, 3, 130, 141, 143):
         assert re.search(rf"^\| {code} \|", text, re.M), f"docs/cli.md: no row for exit status {code}"
 
 

@@ -90,7 +90,9 @@ def test_a_start_from_the_cache_reads_no_yaml_and_checks_no_schema(tmp_path: Pat
                            cwd=tmp_path).stdout.split())
         for _ in range(2)
     ]  # fmt: skip
-    parsing = {"yaml", "jsonschema", "flip7ref.textfiles", "flip7ref.schema", "flip7ref.edition_check"}
+    # flip7ref.textfiles is loaded: the table file's bytes (the cache key) are read through its
+    # read_bytes_file, which refuses a named pipe unread (issue 41); it imports no parser
+    parsing = {"yaml", "jsonschema", "flip7ref.schema", "flip7ref.edition_check"}
     # the first run checks the table (edition_check) but neither jsonschema nor yaml: a shipped table is known
     # to pass the schema and its data is shipped parsed (flip7ref.checked_tables)
     assert {"flip7ref.edition_check"} <= runs[0], "the first run checks the table: the check below would prove nothing"

@@ -14,18 +14,21 @@ Needs the ``[rl]`` extra (the reference's encoding).  Run ``python -m flip7ref.b
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError
+from ..errors import OptionError, WriteError
 from ..game import Game
 from ..state import State
+from ..textfiles import read_text_file, write_file_atomic
 from .core import BatchState
 from .policies import parse_policy
 from .rules import choose_backend
@@ -206,17 +209,27 @@ def _recorded(path: str) -> dict[int, tuple[int, int]]:
             names the file and the line).
     """
     done: dict[int, tuple[int, int]] = {}
-    try:
-        with open(path, encoding="utf-8") as file:
-            lines = file.read().splitlines()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return done
+    lines = read_text_file(Path(path), "record file").splitlines()  # a named pipe: refused unread (SpecError)
     for number, line in enumerate(lines, 1):
         m = re.fullmatch(r"seeds (\d+)-(\d+): (\d+) games, (\d+) decisions agree", line.strip())
         if m is None:
             raise ValueError(f"{path}:{number}: expected 'seeds A-B: N games, D decisions agree', got {line!r}")
         done[int(m[1])] = (int(m[3]), int(m[4]))
     return done
+
+
+def _append_record(path: str, line: str) -> None:
+    """Add ``line`` to the ``--record`` file atomically (its content and the line written to a
+    temporary file, then renamed over it): a full disk leaves the record as it was.
+
+    Raises:
+        WriteError: the file cannot be written (naming it).
+        SpecError: the file cannot be read again.
+    """
+    before = read_text_file(Path(path), "record file") if os.path.lexists(path) else ""
+    write_file_atomic(path, before + line)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -272,14 +285,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 games, decisions = games + n, decisions + done[first][1]
                 continue
             result = compare(args.players, n, seed=first, batch=n, edition=args.edition, backend=args.backend)
-            with open(args.record, "a", encoding="utf-8") as out:
-                out.write(f"seeds {first}-{first + n - 1}: {n} games, {result['decisions']} decisions agree\n")
+            _append_record(args.record, f"seeds {first}-{first + n - 1}: {n} games, {result['decisions']} decisions agree\n")
             games, decisions = games + n, decisions + result["decisions"]
             if report is not None:
                 report(games, decisions)
     except Difference as exc:
         print(f"difference: {exc}", file=sys.stderr)
         return 1
+    except WriteError as exc:  # a full disk: the record keeps the slices written before
+        print(f"error: --record {exc}", file=sys.stderr)
+        return 2
     took = time.perf_counter() - start
     backend = "numpy" if engine_of(Game(args.edition, args.players)) == "vengeance" else choose_backend(args.backend)
     print(f"{games} games, {decisions} decisions: no difference from the reference ({took:.0f} s, {backend} backend)")

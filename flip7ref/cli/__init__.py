@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from .. import __version__, compiled
 from ..errors import Flip7RefError, LimitReached
+from ..exits import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE
 from ..exits import EXIT_FAILED as EXIT_FAILED  # the exit statuses (docs/cli.md), here for the commands
 from ..exits import EXIT_INTERRUPTED as EXIT_INTERRUPTED
 from ..exits import EXIT_LIMIT as EXIT_LIMIT
@@ -136,7 +138,8 @@ def chosen_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
 def main(argv: Sequence[str] | None = None, *, supervise: bool | None = None) -> int:
     """Run the command line; returns the exit status (`EXIT_OK` 0, `EXIT_FAILED` 1 a check
     failed, `EXIT_USAGE` 2 a user mistake, `EXIT_LIMIT` 3 a limit reached, 130 interrupted
-    with Ctrl-C; argparse's own errors exit 2 through SystemExit).
+    with Ctrl-C, `EXIT_BROKEN_PIPE` 141 stdout closed by its reader; argparse's own errors
+    exit 2 through SystemExit).
 
     Args:
         argv: the words after ``flip7ref``; None reads ``sys.argv``.
@@ -144,7 +147,50 @@ def main(argv: Sequence[str] | None = None, *, supervise: bool | None = None) ->
             plug-in ending the process (``os._exit``) is reported in one line, exit 2
             (`flip7ref.supervise`; not with ``--in-process``, nor where ``os.fork`` is missing).
             None: when ``argv`` is None (the ``flip7ref`` command itself), not for a call with words.
+
+    Every command: stdout closed by the program reading it (``flip7ref options | head -1``)
+    ends the run quietly with `EXIT_BROKEN_PIPE`, whenever it happens (``--version`` and
+    argparse's help included): stdout is flushed here, and pointed at the null device
+    once the pipe is found closed, so Python's own flush at exit has nothing to report.
+    Stdout that cannot be written otherwise (a full disk) is one line on stderr, `EXIT_FAILED`.
     """
+    try:
+        try:
+            status = _main(argv, supervise)
+        except SystemExit:  # argparse (--version, --help, a usage error): what it printed is flushed first
+            _flush_stdout()
+            raise
+        _flush_stdout()
+        return status
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        return EXIT_BROKEN_PIPE
+    except OSError as exc:  # stdout cannot take the output (`> file` on a full disk): one line, as `_run` says it
+        _stdout_to_devnull()
+        print(f"flip7ref: error: could not write stdout: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _flush_stdout() -> None:
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def _stdout_to_devnull() -> None:
+    """Point the stdout file descriptor at the null device (the recipe of Python's documentation
+    on SIGPIPE), so that flushing what is left in its buffer at exit raises nothing."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+    except (OSError, ValueError, AttributeError):  # no file descriptor (stdout replaced): nothing to flush at exit
+        pass
+
+
+def _main(argv: Sequence[str] | None, supervise: bool | None) -> int:
+    """`main` without its handling of a closed stdout."""
     words = list(sys.argv[1:] if argv is None else argv)
     # the first word names the command (the top-level parser has no option that takes a value)
     parser = build_parser(words[0] if words else None)
@@ -178,8 +224,8 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("flip7ref: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
-        return 0
+    except BrokenPipeError:  # stdout closed by its reader: `main` ends quietly
+        raise
     except OSError as exc:  # pragma: no cover - e.g. writing to a full disk
         print(f"flip7ref: error: {exc.strerror or exc}", file=sys.stderr)
         return 1

@@ -11,9 +11,9 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
-from ..errors import OptionError
+from ..errors import OptionError, WriteError
 from ..game import Game
 from ..install import extra_hint
 from ..spec import edition_ids
@@ -52,19 +52,67 @@ def check_output(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {path}: cannot write there (permission denied)")
 
 
-def open_report(flag: str, path: str) -> IO[str]:
+class Report:
+    """A JSON-lines file written as a run goes (``--report``, ``--log``): each line is in the file
+    at once (a run stopped by Ctrl-C, SIGTERM or a crash keeps the lines so far, and the file
+    can be followed while it grows), so it is the one kind of output not written atomically;
+    a write that fails (a full disk) raises a `WriteError` naming the file instead of a traceback.
+    """
+
+    def __init__(self, path: str, stream: IO[str]) -> None:
+        self.path = path
+        self._stream = stream
+
+    def _failed(self, exc: OSError) -> WriteError:
+        with contextlib.suppress(OSError):
+            self._stream.close()
+        return WriteError(self.path, str(exc.strerror or exc), kept="the lines written before it are kept")
+
+    def write(self, text: str) -> None:
+        """Write ``text``.  Raises WriteError."""
+        try:
+            self._stream.write(text)
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def flush(self) -> None:
+        """Flush what was written.  Raises WriteError."""
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def close(self) -> None:
+        """Flush and close the file.  Raises WriteError."""
+        if self._stream.closed:
+            return
+        try:
+            self._stream.close()
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+
+def open_report(flag: str, path: str) -> Report:
     """Open the JSON-lines file of ``flag`` (``--report``, ``--log``) for writing; the caller closes it.
+
+    See `Report` for why this file is not written atomically (a pipe or a device such as
+    ``/dev/stdout`` may be given: it is written as a stream).
 
     Raises:
         OptionError: the file cannot be opened (the reason, e.g. permission denied).
     """
     try:
-        return open(path, "w", encoding="utf-8")
+        return Report(path, open(path, "w", encoding="utf-8"))
     except OSError as exc:
         raise OptionError(f"{flag} {path}: {exc.strerror or exc}") from None
 
 
-def write_json_line(stream: IO[str], record: Mapping[str, object], *, flush: bool = False) -> None:
+class _Lines(Protocol):
+    def write(self, text: str, /) -> object: ...
+    def flush(self) -> None: ...
+
+
+def write_json_line(stream: _Lines, record: Mapping[str, object], *, flush: bool = False) -> None:
     """Write ``record`` as one line of JSON (keys sorted), flushed at once if ``flush``
     (a report that must hold every result so far when the run is stopped)."""
     stream.write(json.dumps(record, sort_keys=True) + "\n")

@@ -6,12 +6,12 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from typing import IO, Any
+from typing import Any
 
 from ..checking import cut
 from ..conformance import CaseResult
 from ..errors import OptionError
-from ._common import Terminated, add_json, open_report, sigterm_raises, write_json_line
+from ._common import Report, Terminated, add_json, open_report, sigterm_raises, write_json_line
 
 
 def _timeout(text: str) -> float:
@@ -75,7 +75,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     header: dict[str, object] = {
         "report": 1, "engine": engine_name, "cases": len(cases), "suite": SUITE_VERSION, "harness": __version__,
     }  # fmt: skip
-    report: list[IO[str]] = []  # opened once the engine has started: a failed start leaves no file
+    report: list[Report] = []  # opened once the engine has started: a failed start leaves no file
 
     def write(result: CaseResult) -> None:
         if report:
@@ -196,6 +196,7 @@ def cmd_conformance_summary(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..suite import badge, read_report, summary
+    from ..textfiles import write_file_atomic
 
     header, results = read_report(args.report)
     print(summary(header, results), end="")
@@ -203,7 +204,7 @@ def cmd_conformance_summary(args: argparse.Namespace) -> int:
         target = Path(args.badge)
         if not target.resolve().parent.is_dir():
             raise OptionError(f"--badge {args.badge}: the folder {target.resolve().parent} does not exist")
-        target.write_text(badge(results), encoding="utf-8")
+        write_file_atomic(target, badge(results))
     return 0
 
 

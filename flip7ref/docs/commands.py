@@ -10,7 +10,7 @@ from pathlib import Path
 from ..case_index import case_index
 from ..cli._common import add_json, add_lang
 from ..conformance import Case
-from ..errors import OptionError
+from ..errors import OptionError, WriteError
 from ..spec import Edition, Rule
 from .citations import coverage, default_tests_dir
 from .index import (
@@ -75,6 +75,8 @@ def _write(out: Path, docs: dict[str, str]) -> list[str]:
     """`write_docs`, an OSError turned into an OptionError naming the folder and the reason."""
     try:
         return write_docs(out, docs)
+    except WriteError:  # names the file that could not be written
+        raise
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
         raise OptionError(f"--out {out}: cannot write the docs there{where}: {exc.strerror or exc}") from None

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..errors import OptionError
+from ..textfiles import read_bytes_file, read_text_file, write_file_atomic
 from .render import GENERATED_MARK
 
 
@@ -33,20 +34,35 @@ def stale_files(out: Path, docs: Mapping[str, str]) -> list[str]:
         Relative paths that are missing or differ, then Markdown files under
         ``out/rules`` that are no longer generated; sorted. Empty when current.
     """
-    bad = [rel for rel, text in docs.items() if not (out / rel).is_file() or (out / rel).read_text(encoding="utf-8") != text]
+    bad = [rel for rel, text in docs.items() if not _current(out / rel, text)]
     rules = out / "rules"
     extra = [f"rules/{p.name}" for p in sorted(rules.glob("*.md")) if is_generated(p)] if rules.is_dir() else []
     return sorted(set(bad) | {rel for rel in extra if rel not in docs})
 
 
-def is_generated(path: Path) -> bool:
-    """Whether the file at ``path`` was written by ``flip7ref docs`` (starts with `GENERATED_MARK`).
+def _current(path: Path, text: str) -> bool:
+    """Whether the regular file at ``path`` holds ``text`` (line ends ``\r\n`` read as ``\n``);
+    False when it is missing or not a regular file (a named pipe is never opened).
 
     Raises:
-        OSError: the file exists but cannot be read.
+        SpecError: the file cannot be read or is not UTF-8 (`flip7ref.textfiles.read_text_file`).
     """
-    with path.open(encoding="utf-8", errors="replace") as f:
-        return f.read(len(GENERATED_MARK)) == GENERATED_MARK
+    if not path.is_file():
+        return False
+    return read_text_file(path, "generated document").replace("\r\n", "\n") == text
+
+
+def is_generated(path: Path) -> bool:
+    """Whether the file at ``path`` was written by ``flip7ref docs`` (starts with `GENERATED_MARK`);
+    False for anything but a regular file (a named pipe is never opened).
+
+    Raises:
+        SpecError: the file exists but cannot be read (`flip7ref.textfiles.read_bytes_file`).
+    """
+    if not path.is_file():
+        return False
+    head = read_bytes_file(path, "generated document", head=len(GENERATED_MARK.encode()))
+    return head.decode("utf-8", errors="replace") == GENERATED_MARK
 
 
 def foreign_files(out: Path, docs: Mapping[str, str]) -> list[str]:
@@ -68,9 +84,14 @@ def write_docs(out: Path, docs: Mapping[str, str]) -> list[str]:
     Returns:
         The relative paths written or deleted (those that changed), sorted.
 
+    Each file is written atomically (`flip7ref.textfiles.write_file_atomic`: a temporary file
+    beside it, then a rename): a file that cannot be written (a full disk) keeps its previous
+    content, never a partial page.
+
     Raises:
         OptionError: a file to be written exists and was not written by ``flip7ref docs``.
-        OSError: the folder or a file cannot be written.
+        WriteError: a file cannot be written (naming it); it keeps its previous content.
+        OSError: the folder cannot be made, or a retired file removed.
     """
     foreign = foreign_files(out, docs)
     if foreign:
@@ -83,7 +104,7 @@ def write_docs(out: Path, docs: Mapping[str, str]) -> list[str]:
         path = out / rel
         if rel in docs:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(docs[rel], encoding="utf-8", newline="\n")
+            write_file_atomic(path, docs[rel])
         else:
             path.unlink()
     return changed

@@ -15,6 +15,7 @@ from ..conformance import Case, compare_detailed, load_case_file
 from ..errors import OptionError
 from ..harness import Engine, EngineError, run_in_process
 from ..spec import edition_ids
+from ..textfiles import write_file_atomic
 from .lockstep import FULL_EVERY, OUTCOME_KEYS, Check, Found, Lockstep
 from .portfolio import Portfolio
 from .shrink import shrink
@@ -54,11 +55,11 @@ def write_case(case: Case, folder: Path, name: str, topic: str) -> Path:
     """Write one case as a case file (``format: 1``) in ``folder``; returns its path.
 
     Raises:
-        OSError: the file cannot be written.
+        WriteError: the file cannot be written (naming it; written atomically, so never half).
     """
     path = folder / name
     data = {"format": 1, "edition": case["edition"], "topic": topic, "cases": [dict(case)]}
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+    write_file_atomic(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120))
     return path
 
 
