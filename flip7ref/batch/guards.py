@@ -77,10 +77,15 @@ def _integers(value: object, name: str, what: str) -> Arr:
         raise OptionError(f"{name}: expected {_plural(what)} (whole numbers), got a bool array (a mask: np.flatnonzero(mask))")
     if isinstance(value, np.ndarray) and arr.dtype.kind != "O":
         raise OptionError(f"{name}: expected {_plural(what)} (whole numbers), got a {arr.dtype} array")
-    for i, x in enumerate(arr.tolist() if isinstance(value, np.ndarray) else list(cast(Iterable[object], value))):
+    items = arr.tolist() if isinstance(value, np.ndarray) else list(cast(Iterable[object], value))
+    for i, x in enumerate(items):
         if not _whole(x):
             raise OptionError(f"{name}[{i}]: expected {_article(what)} (a whole number), got {x!r}")
-    return arr  # whole numbers past 64 bits (an object array): the caller's range check names them
+    # whole numbers NumPy found no integer dtype for (past 64 bits, or int8 beside uint64 made float64):
+    # kept exact as Python ints, the caller's range check names any that does not fit
+    out: Arr = np.empty(len(items), object)
+    out[:] = [int(cast(Integral, x)) for x in items]
+    return out
 
 
 def _plural(what: str) -> str:
