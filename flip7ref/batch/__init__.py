@@ -12,7 +12,9 @@ it declares, and agrees with the reference in lockstep over random games
 - `BatchState`: the games' arrays, stepped in place (`BatchState.step`), with observations
   and masks in the layout of `flip7ref.rl.encoding` (same action indices, same vector);
 - `Flip7VectorEnv` and `VengeanceVectorEnv` (`flip7ref.batch.vector_env`): ``gymnasium.vector.VectorEnv``
-  classes (``threshold:N`` opponents for Vengeance in `flip7ref.batch.v_policies`).
+  classes (``threshold:N`` opponents for Vengeance in `flip7ref.batch.v_policies`);
+- `flip7ref.batch.guards`: the checks every entry above makes first (game indices, actions,
+  seeds, batch sizes against the memory available): one `OptionError` for every engine and backend.
 
 Covered: base Flip 7 (numbers, modifiers, Freeze, Flip Three, Second Chance) at the
 default readings (`SUPPORTED_OPTIONS`), 1 to 18 players; Vengeance (every card, its

@@ -16,6 +16,7 @@ import numpy as np
 from .. import events as ev
 from ..errors import OptionError
 from ..game import Game
+from . import guards
 from .decks import shuffle_decks
 from .observation import observation, observation_size
 from .rules import (
@@ -64,8 +65,11 @@ class BatchState(Settling):
             reshuffles differ.  While events are kept (`record_events`) the NumPy code runs.
 
     Raises:
-        OptionError: a game the engine does not play, a batch below 1, an unknown shuffle
-            or backend, or ``numba`` asked for where it is not installed.
+        OptionError: a game the engine does not play, a batch that is not a whole number
+            >= 1 or whose arrays do not fit in the memory available (the message names the
+            bytes; checked before anything is allocated), a seed that is not a whole number
+            >= 0, an unknown shuffle or backend, or ``numba`` asked for where it is not
+            installed.
 
     Attributes (arrays, first axis the game; ``P`` seats, ``C`` card kinds):
         status (B, P): 0 active, 1 stayed, 2 frozen, 3 busted.  totals (B, P): points.
@@ -78,13 +82,13 @@ class BatchState(Settling):
 
     def __init__(self, game: Game, batch: int, seed: int = 0, shuffle: str = "reference", backend: str = "auto") -> None:
         check_game(game)
-        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-            raise OptionError(f"batch: expected a whole number >= 1, got {batch!r}")
+        batch = guards.batch_size(batch)
+        seed = guards.base_seed(seed)
         if shuffle not in ("reference", "numpy"):
             raise OptionError(f"shuffle: expected 'reference' or 'numpy', got {shuffle!r}")
         self.backend = choose_backend(backend)
         self._tables(game, batch, seed, shuffle)
-        self._alloc()
+        guards.allocate(self, self._alloc, batch, self.D)
         self.reset()
 
     def copy(self) -> BatchState:
@@ -107,8 +111,19 @@ class BatchState(Settling):
         first decision.  Game seeds: ``seeds`` (one per game), else the next whole numbers
         after the last seed used (``seed``, ``seed + 1``...), as `flip7ref.Game.new_initial_state`
         takes them: under ``shuffle="reference"`` each game's deck is the reference's for
-        that seed, dealer seat 0."""
-        g = np.arange(self.B) if games is None else np.asarray(games, dtype=np.int64)
+        that seed, dealer seat 0.
+
+        Args:
+            games: a 1-D sequence of game indices ``0..B-1`` (whole numbers; each at most once).
+            seeds: one seed per game, each a whole number or a string.
+
+        Raises:
+            OptionError: a bad game index (out of range, negative, repeated, not a whole
+                number) or seed, or not one seed per game (`flip7ref.batch.guards`); raised
+                before any game changes.
+        """
+        g = np.arange(self.B) if games is None else guards.game_indices(games, self.B)
+        seeds = guards.game_seeds(seeds, g.size)
         if g.size == 0:
             return
         shuffle_decks(self, g, seeds)
@@ -193,13 +208,21 @@ class BatchState(Settling):
         to the next decision.  A game that is over, or an index not legal now
         (``legal``), is left as it was.
 
+        Args:
+            actions: a 1-D sequence of whole numbers, one per game stepped.
+            games: a 1-D sequence of game indices ``0..B-1`` (whole numbers; each at most
+                once), or None for every game.
+
         Returns:
             A bool array (one per game of ``games``): True where the action was taken.
+
+        Raises:
+            OptionError: a bad game index (out of range, negative, repeated, not a whole
+                number) or action (not a whole number), or not one action per game
+                (`flip7ref.batch.guards`); raised before any game changes, whichever backend.
         """
-        g = np.arange(self.B) if games is None else np.asarray(games, dtype=np.int64)
-        a = np.asarray(actions, dtype=np.int64)
-        if a.shape != g.shape:
-            raise OptionError(f"actions: expected {g.size} action indices, got shape {a.shape}")
+        g = np.arange(self.B) if games is None else guards.game_indices(games, self.B)
+        a = guards.action_indices(actions, g.size)
         inr = (a >= 0) & (a < self.A)
         if self.backend == "numba" and self.log is None:
             from . import jit
@@ -298,7 +321,12 @@ class BatchState(Settling):
 
     def observe(self, observer: Arr | int) -> Arr:
         """(B, size) float32 observations for seat ``observer`` (one per game, or one seat
-        for all), laid out as `flip7ref.rl.encoding.ObservationEncoder` documents."""
+        for all), laid out as `flip7ref.rl.encoding.ObservationEncoder` documents.
+
+        Raises:
+            OptionError: a seat out of range, or not one seat or one per game.
+        """
+        observer = guards.seats(observer, self.P, self.B)
         kept = np.zeros((self.B, self.P, self.C), np.float32)
         kept[:, :, self.SC] = self.sc
         kept[:, :, self.FREEZE] = self.frz
@@ -310,14 +338,20 @@ def init(seed: int, batch: int, game: Game | None = None, *, players: int = 4, s
     each at its first decision; game ``i`` is seeded ``seed + i`` (see `BatchState`).
 
     Raises:
-        OptionError: a game the batched engine does not play (`check_game`), a bad batch size.
+        OptionError: a game the batched engine does not play (`check_game`), a bad batch size
+            or seed (see `BatchState`).
     """
     return BatchState(game if game is not None else Game("flip7", players), batch, seed, shuffle)
 
 
 def step(state: BatchState, actions: Arr) -> BatchState:
     """pgx-style: a new state, ``state`` after ``actions`` (one index per game; see
-    `BatchState.step`); ``state`` itself is not changed."""
+    `BatchState.step`); ``state`` itself is not changed.
+
+    Raises:
+        OptionError: bad actions (see `BatchState.step`), before the state is copied.
+    """
+    guards.action_indices(actions, state.B)
     new = state.copy()
     new.step(actions)
     return new

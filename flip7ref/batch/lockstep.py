@@ -79,7 +79,8 @@ def compare(
 
     Raises:
         Difference: the first disagreement (game seed, decision number, what differs).
-        OptionError: a backend other than ``numpy`` (or ``auto``) with edition ``vengeance``.
+        OptionError: a backend other than ``numpy`` (or ``auto``) with edition ``vengeance``;
+            a seed below 0, a batch whose arrays do not fit in memory (`flip7ref.batch.guards`).
     """
     from ..rl.encoding import ActionIndex, ObservationEncoder
     from ..strategies import ThresholdStrategy
@@ -105,8 +106,9 @@ def compare(
     index, encoder = ActionIndex(game), ObservationEncoder(game)
     decisions = 0
     for first in range(seed, seed + games, batch):
-        seeds = list(range(first, min(first + batch, seed + games)))
-        bs: BatchState = make(game, len(seeds), seed=first, shuffle="reference", **extra)  # or a VengeanceState
+        # the batched games (or a VengeanceState) first: a batch too large is refused before anything is built for it
+        bs: BatchState = make(game, min(batch, seed + games - first), seed=first, shuffle="reference", **extra)
+        seeds = list(range(first, first + bs.B))
         if events and getattr(bs, "backend", "numpy") == "numpy":
             bs.record_events()
         bs.reset(seeds=seeds)
@@ -235,10 +237,12 @@ def _append_record(path: str, line: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m flip7ref.batch.lockstep [--games N] [--players P] [--seed S] [--batch B]
     [--policy random|threshold:N] [--record FILE]``: compare, print a one-line summary; exit 1 on a difference (its
-    message), 2 on bad arguments or an unreadable record.  With ``--record`` each slice of
+    message), 2 on bad arguments (a batch too large for memory included) or an unreadable record.  With ``--record`` each slice of
     ``--batch`` games that agrees is appended to FILE, and the slices already there are
     skipped: a long run can be stopped and started again (``nice -n 10``, in the background)."""
-    parser = argparse.ArgumentParser(prog="python -m flip7ref.batch.lockstep", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m flip7ref.batch.lockstep", usage="%(prog)s [options]", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--games", type=int, default=100_000, help="random games to compare (default %(default)s)")
     parser.add_argument("--edition", choices=("flip7", "vengeance"), default="flip7", help="edition (default %(default)s)")
     parser.add_argument("--players", type=int, default=4, help="seats (default %(default)s)")
@@ -258,6 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:
         parser.error("--games and --batch must be at least 1, --players 1..18")
+    if args.seed < 0:
+        parser.error(f"--seed must be a whole number >= 0, got {args.seed}")
     if args.record and args.policy != "random":
         parser.error("--record keeps random-play slices only: leave out --policy")
     try:
@@ -294,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except WriteError as exc:  # a full disk: the record keeps the slices written before
         print(f"error: --record {exc}", file=sys.stderr)
+    except OptionError as exc:  # e.g. a --batch too large for the memory available
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
     took = time.perf_counter() - start
     backend = "numpy" if engine_of(Game(args.edition, args.players)) == "vengeance" else choose_backend(args.backend)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import OptionError
+from . import guards
 from .core import GIVE, HIT, OFFER, STAY, BatchState
 
 Arr = np.ndarray[Any, Any]
@@ -16,8 +17,12 @@ Arr = np.ndarray[Any, Any]
 
 def random_actions(bs: BatchState, games: Arr, rng: np.random.Generator) -> Arr:
     """One uniformly random legal action index for each game of ``games`` (a game with no
-    legal action, one that is over, gets 0)."""
-    legal = bs.legal[games]
+    legal action, one that is over, gets 0).
+
+    Raises:
+        OptionError: a game index out of range, negative or not a whole number.
+    """
+    legal = bs.legal[guards.game_indices(games, bs.B, repeats=True)]
     out: Arr = np.argmax(rng.random(legal.shape) * legal, axis=1)
     return out
 
@@ -27,8 +32,12 @@ def threshold_actions(bs: BatchState, games: Arr, threshold: int) -> Arr:
     Stay once the line is worth ``threshold`` points (when Stay is legal), else Hit; a spare
     Second Chance to the lowest total (lowest seat on a tie); a Freeze, Flip Three or
     set-aside card to the leader (total plus line value; lowest seat on a tie) other than
-    itself when possible."""
-    g = np.asarray(games, dtype=np.int64)
+    itself when possible.
+
+    Raises:
+        OptionError: a game index out of range, negative or not a whole number.
+    """
+    g = guards.game_indices(games, bs.B, repeats=True)
     actor = bs.actor[g].astype(np.int64)
     kind = bs.kind[g]
     legal = bs.legal[g]

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..strategies import helps_receiver
+from . import guards
 from .v_rules import CARDS, HIT, OFFER, PLAY, STAY
 from .vengeance import VengeanceState
 
@@ -46,8 +47,12 @@ def _helps(vs: VengeanceState) -> Arr:
 def v_threshold_actions(vs: VengeanceState, games: Arr, threshold: int) -> Arr:
     """`flip7ref.strategies.ThresholdStrategy` at the decision of each game of ``games`` (an
     int64 array of game indices) of ``vs``: one action index per game (0 for a game that
-    is over).  See the module for the choices."""
-    g = np.asarray(games, dtype=np.int64)
+    is over).  See the module for the choices.
+
+    Raises:
+        OptionError: a game index out of range, negative or not a whole number.
+    """
+    g = guards.game_indices(games, vs.B, repeats=True)
     actor = np.maximum(vs.actor[g], 0).astype(np.int64)
     kind = vs.kind[g]
     out = np.zeros(g.size, np.int64)

@@ -35,6 +35,7 @@ from gymnasium.vector.utils import batch_space
 from ..errors import OptionError
 from ..game import Game
 from ..rl.episode import DEFAULT_MAX_MOVES, DEFAULT_REWARD, check_common
+from . import guards
 from .core import BatchState
 from .policies import parse_policy, random_actions, threshold_actions
 
@@ -130,10 +131,14 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
 
         Returns:
             ``(observations, infos)``.
+
+        Raises:
+            OptionError: a seed that is not a whole number >= 0 (nothing changed).
         """
         if isinstance(seed, list):
             seed = seed[0] if seed else None
         if seed is not None:
+            seed = guards.base_seed(seed)
             self._rng = np.random.default_rng(seed)
             self.state.rng = np.random.default_rng(seed)
             self.state.next_seed = int(seed)
@@ -152,13 +157,11 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             ``final_info`` (``totals``, ``winners`` per game) with masks ``_final_obs``.
 
         Raises:
-            OptionError: ``actions`` not one index per game.
+            OptionError: ``actions`` not one whole number per game (`flip7ref.batch.guards`),
+                before any game changes.
         """
         bs = self.state
-        a = np.asarray(actions)
-        if a.size != self.num_envs:
-            raise OptionError(f"actions: expected {self.num_envs} action indices, got shape {a.shape}")
-        a = a.astype(np.int64).reshape(self.num_envs)
+        a = guards.action_indices(actions, self.num_envs, flat=True)
         before = self._seen
         taken = bs.step(a)
         self._moves += 1  # the learner's decision, an illegal one included

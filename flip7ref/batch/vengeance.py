@@ -17,6 +17,7 @@ import numpy as np
 from .. import events as ev
 from ..errors import OptionError
 from ..game import Game
+from . import guards
 from .decks import shuffle_decks
 from .observation import observation, observation_size
 from .v_rules import (
@@ -58,7 +59,10 @@ class VengeanceState(VSettling):
             seed) or ``numpy`` (NumPy's generator, another order).
 
     Raises:
-        OptionError: a game the engine does not play, a batch below 1, an unknown shuffle.
+        OptionError: a game the engine does not play, a batch that is not a whole number
+            >= 1 or whose arrays do not fit in the memory available (the message names the
+            bytes; checked before anything is allocated), a seed that is not a whole number
+            >= 0, an unknown shuffle.
 
     Attributes (arrays, first axis the game; ``P`` seats, ``C`` card kinds):
         status (B, P): 0 active, 1 stayed, 3 busted.  totals (B, P): points.
@@ -71,12 +75,12 @@ class VengeanceState(VSettling):
 
     def __init__(self, game: Game, batch: int, seed: int = 0, shuffle: str = "reference") -> None:
         check_vengeance(game)
-        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-            raise OptionError(f"batch: expected a whole number >= 1, got {batch!r}")
+        batch = guards.batch_size(batch)
+        seed = guards.base_seed(seed)
         if shuffle not in ("reference", "numpy"):
             raise OptionError(f"shuffle: expected 'reference' or 'numpy', got {shuffle!r}")
         self._tables(game, batch, seed, shuffle)
-        self._alloc()
+        guards.allocate(self, self._alloc, batch, self.D)
         self.reset()
 
     def copy(self) -> VengeanceState:
@@ -92,8 +96,12 @@ class VengeanceState(VSettling):
     def rows(self, games: Arr) -> VengeanceState:
         """A new state of ``len(games)`` games, copies of the games ``games`` (an int64 array;
         a game may be repeated), events off, with its own copy of the generator (stepping it
-        leaves this state's draws as they were)."""
-        g = np.asarray(games, dtype=np.int64)
+        leaves this state's draws as they were).
+
+        Raises:
+            OptionError: a game index out of range, negative or not a whole number.
+        """
+        g = guards.game_indices(games, self.B, repeats=True)
         new = object.__new__(VengeanceState)
         new.__dict__.update(self.__dict__)
         for name in self._per_game:
@@ -114,10 +122,17 @@ class VengeanceState(VSettling):
         last seed used; under ``shuffle="reference"`` each deck is the reference's for that
         seed (`flip7ref.Game.new_initial_state`), dealer seat 0.
 
+        Args:
+            games: a 1-D sequence of game indices ``0..B-1`` (whole numbers; each at most once).
+            seeds: one seed per game, each a whole number or a string.
+
         Raises:
-            OptionError: ``seeds`` not one per game.
+            OptionError: a bad game index (out of range, negative, repeated, not a whole
+                number) or seed, or not one seed per game (`flip7ref.batch.guards`); raised
+                before any game changes.
         """
-        g = np.arange(self.B) if games is None else np.asarray(games, dtype=np.int64)
+        g = np.arange(self.B) if games is None else guards.game_indices(games, self.B)
+        seeds = guards.game_seeds(seeds, g.size)
         if g.size == 0:
             return
         shuffle_decks(self, g, seeds)
@@ -196,13 +211,18 @@ class VengeanceState(VSettling):
         Returns:
             A bool array (one per game of ``games``): True where the action was taken.
 
+        Args:
+            actions: a 1-D sequence of whole numbers, one per game stepped.
+            games: a 1-D sequence of game indices ``0..B-1`` (whole numbers; each at most
+                once), or None for every game.
+
         Raises:
-            OptionError: ``actions`` not one index per game.
+            OptionError: a bad game index (out of range, negative, repeated, not a whole
+                number) or action (not a whole number), or not one action per game
+                (`flip7ref.batch.guards`); raised before any game changes.
         """
-        g = np.arange(self.B) if games is None else np.asarray(games, dtype=np.int64)
-        a = np.asarray(actions, dtype=np.int64)
-        if a.shape != g.shape:
-            raise OptionError(f"actions: expected {g.size} action indices, got shape {a.shape}")
+        g = np.arange(self.B) if games is None else guards.game_indices(games, self.B)
+        a = guards.action_indices(actions, g.size)
         inr = (a >= 0) & (a < self.A)
         ok = inr & self.legal[g, np.where(inr, a, 0)]
         g, a = g[ok], a[ok]
@@ -301,7 +321,12 @@ class VengeanceState(VSettling):
 
     def observe(self, observer: Arr | int) -> Arr:
         """(B, size) float32 observations for seat ``observer`` (one per game, or one seat for
-        all), laid out as `flip7ref.rl.encoding.ObservationEncoder` documents."""
+        all), laid out as `flip7ref.rl.encoding.ObservationEncoder` documents.
+
+        Raises:
+            OptionError: a seat out of range, or not one seat or one per game.
+        """
+        observer = guards.seats(observer, self.P, self.B)
         return observation(self, observer, None, N_DECISION_KINDS)  # no card lies in front beside the line
 
 
@@ -310,14 +335,20 @@ def init(seed: int, batch: int, game: Game | None = None, *, players: int = 4, s
     each at its first decision; game ``i`` is seeded ``seed + i``.
 
     Raises:
-        OptionError: a game the batched engine does not play (`check_vengeance`), a bad batch size.
+        OptionError: a game the batched engine does not play (`check_vengeance`), a bad batch
+            size or seed (see `VengeanceState`).
     """
     return VengeanceState(game if game is not None else Game("vengeance", players), batch, seed, shuffle)
 
 
 def step(state: VengeanceState, actions: Arr) -> VengeanceState:
     """pgx-style: a new state, ``state`` after ``actions`` (one index per game); ``state``
-    itself is not changed."""
+    itself is not changed.
+
+    Raises:
+        OptionError: bad actions (see `VengeanceState.step`), before the state is copied.
+    """
+    guards.action_indices(actions, state.B)
     new = state.copy()
     new.step(actions)
     return new
