@@ -300,6 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except WriteError as exc:  # a full disk: the record keeps the slices written before
         print(f"error: --record {exc}", file=sys.stderr)
+        return 2
     except OptionError as exc:  # e.g. a --batch too large for the memory available
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
