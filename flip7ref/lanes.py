@@ -32,7 +32,7 @@ from .engine import (
 )
 from .frames import Frame
 from .history import Log, new_log
-from .lines import guard_of, is_duplicate, line_grows, may_stay, stays
+from .lines import guard_of, is_duplicate, line_grows, may_stay, stays, wipes
 from .model import Event, Player, tuple_maker
 from .work import Work
 
@@ -182,8 +182,8 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
     `derive` builds are taken (None for the others)."""
     frames = s.frames
     g = s.game
-    if not g.lane_card[code]:
-        return None  # a card with a trait, an action card, a modifier given away (`Game.lane_card`)
+    if not g.lane_card[code] or wipes(g, code):  # V-033 asked of its decider, not read off the card's traits
+        return None  # a card with a trait, an action card, a modifier given away (`Game.lane_card`), a wipe
     dealing = top.reason == "deal"
     seat = top.seat
     p = s.players[seat]
