@@ -24,8 +24,8 @@ from .engine import (
     RoundEnd,
     deal_frame,
     draw_frame,
-    next_active,
     next_deal,
+    offered_next,
     opening,
     plan_round_end,
     settle,
@@ -146,7 +146,7 @@ def stay(s: State) -> State | None:
     changed[seat] = stays(p)
     after = (seat + 1) % len(changed)
     stayed = events.stayed(seat)
-    turn = next_active(changed, after)
+    turn = offered_next(changed, after, None, False)
     if turn is None:  # the last player stays: the round ends (F7-110)
         return finish(s, changed, s.draw, (), after, None, "stay", [stayed])
     return derive(s, tuple(changed), s.draw, (), turn, "stay", (stayed,))
@@ -209,6 +209,8 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
         move = _MOVES[card] = "chance " + card
     dealt = events.dealt(seat, card, top.reason)
     if made:  # F7-050: the round ends
+        if offered_next(changed, turn, seat, False) is not None:
+            return None  # its decider says play goes on: the general path
         if between is not None:
             return fast_round_end(s, changed, draw, turn, seat, move, (dealt, events.flip7(seat)), between)
         return finish(s, changed, draw, frames[:-1], turn, seat, move, [dealt, events.flip7(seat)])
@@ -221,7 +223,7 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
             if not draw or offered:
                 return None  # a reshuffle first, or a Hit-or-Stay offer at the slot (general path)
             return derive(s, tuple(changed), draw, (deal_frame(position), draw_frame(dealt_to, "deal")), turn, move, evs)
-    active = next_active(changed, turn)
+    active = offered_next(changed, turn, None, False)
     if active is not None:
         return derive(s, tuple(changed), draw, (), active, move, evs, between)
     if between is not None:  # nobody left to act after the Hit's card: the round end lane, or None

@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .engine import game_end, next_active
+from .engine import game_end, offered_next
 from .errors import CardError, SerializationError
 from .game import ACTION, NUMBER, Game
 from .lines import bars_flip7, flip7_line, is_duplicate
@@ -229,7 +229,8 @@ def check_state(state: State) -> None:
     # what comes next: a card to draw, an offer or a decision someone can take
     if top is not None and top.decider() == CHANCE and not state.draw:
         raise bad("draw", "a card: a draw with the draw pile empty is reshuffled first or ends (F7-113, F7-115)")
-    if not state.frames and not state.winners and next_active(state.players, state.turn) != state.turn:  # settle's decider
+    offered = offered_next(state.players, state.turn, state.flip7, state.round_over)  # settle's decider of the seat offered
+    if not state.frames and not state.winners and offered != state.turn:
         raise bad("turn", "an active seat: with no work pending the turn is an offer of Hit or Stay, which goes to "
                   "an active player (F7-030), and a round with none left has ended (F7-110)")  # fmt: skip
     if not state.winners and state.current_player >= 0 and not state.legal_actions():

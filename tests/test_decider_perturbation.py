@@ -361,7 +361,7 @@ def _seat0_plus_1000(traces: list[list[State]]) -> bool:
 
 
 def _round_ends_at_a_stay(traces: list[list[State]]) -> bool:
-    stays = [b for _, b in _steps(traces) if any(e.type == "stayed" for e in _events(b))]
+    stays = [b for _, b in _steps(traces) if any(e.type == "stayed" for e in _events(b)) and not b.frames]  # no work pending
     return bool(stays) and all(p.status is not STAYED for b in stays for p in b.players)
 
 
@@ -438,13 +438,13 @@ def _wrong_seat_score(original: Any) -> Any:
     return lambda game, seat, *rest: original(game, seat, *rest) + (1000 if seat == 0 else 0)
 
 
-def _wrong_settle(original: Any) -> Any:
-    def settle(w: Any) -> None:
-        if w.flip7 is None and any(p.status is STAYED for p in w.players):
-            w.round_over = True  # the round ends at the first Stay
-        original(w)
+def _wrong_offered_next(original: Any) -> Any:
+    def offered_next(players: Sequence[Player], turn: int, flip7: int | None, over: bool) -> int | None:
+        if any(p.status is STAYED for p in players):
+            return None  # the round ends at the first Stay
+        return original(players, turn, flip7, over)  # type: ignore[no-any-return]
 
-    return settle
+    return offered_next
 
 
 def _wrong_plan(original: Any) -> Any:
@@ -473,7 +473,7 @@ ROWS: tuple[Row, ...] = (
     Row("flip7ref.primitives.freeze.Freeze.play", _wrong_freeze, _frozen_stays),
     Row("flip7ref.scoring.flip7_terms", _wrong_terms, _seat0_plus_1000, options=(("target_score", 4000),)),
     Row("flip7ref.scoring.seat_score", _wrong_seat_score, _seat0_plus_1000, options=(("target_score", 4000),)),
-    Row("flip7ref.engine.settle", _wrong_settle, _round_ends_at_a_stay),
+    Row("flip7ref.engine.offered_next", _wrong_offered_next, _round_ends_at_a_stay),
     Row("flip7ref.engine.plan_round_end", _wrong_plan, _dealer_steps_two),
     Row("flip7ref.engine.game_end", _wrong_game_end, _ends_at_half),
 )
@@ -489,19 +489,10 @@ def test_every_decider_has_a_perturbation() -> None:
     assert list(dict.fromkeys(r.function for r in ROWS)) == [d.function for d in DECIDERS]
 
 
-LANES_DECIDE_THE_ROUND_END = pytest.mark.xfail(
-    strict=True,
-    reason="the fast lanes end a round without settle (a Flip 7 made; next_active finding nobody left to act), "
-    "so a wrong settle is not followed there: F7-110 needs a decider the lanes can ask",
-)
-
-
 @pytest.mark.parametrize(
     "row",
-    [pytest.param(r, id=f"{r.function}-{r.witness.__name__.strip('_')}",
-                  marks=[LANES_DECIDE_THE_ROUND_END] if r.function == "flip7ref.engine.settle" else [])
-     for r in ROWS],
-)  # fmt: skip
+    [pytest.param(r, id=f"{r.function}-{r.witness.__name__.strip('_')}") for r in ROWS],
+)
 def test_every_path_follows_the_decider(row: Row) -> None:
     """The decider rebound to a wrong answer: play shows it, and every surface follows."""
     assert check(row) == {}
@@ -518,6 +509,14 @@ def _restated_flip7(game: Game, line: Sequence[int], barred: bool = False) -> bo
     return not barred and len({game.rank[c] for c in line if game.category[c] == NUMBER}) >= game.flip7_distinct
 
 
+def _restated_offered_next(players: Sequence[Player], turn: int, flip7: int | None, over: bool) -> int | None:
+    """F7-110 written again: the first active seat from ``turn`` on, unless the round is over."""
+    if flip7 is not None or over:
+        return None
+    seats = [(turn + i) % len(players) for i in range(len(players))]
+    return next((s for s in seats if players[s].status.value == "active"), None)
+
+
 def _restated_seat_score(original: Any) -> Callable[..., int]:
     def seat_score(*args: Any) -> int:  # the same answer as the decider, from another function
         return int(original(*args))
@@ -529,6 +528,8 @@ def _restated_seat_score(original: Any) -> Callable[..., int]:
     ("module", "name", "plant", "row", "caught"),
     [
         ("flip7ref.lanes", "is_duplicate", lambda _: _restated_duplicate, ("flip7ref.lines.is_duplicate", 0),
+         {"lanes", "reload", "simulate"}),
+        ("flip7ref.lanes", "offered_next", lambda _: _restated_offered_next, ("flip7ref.engine.offered_next", 0),
          {"lanes", "reload", "simulate"}),
         ("flip7ref.position", "flip7_line", lambda _: _restated_flip7, ("flip7ref.lines.flip7_line", 1), {"reload"}),
         ("flip7ref.strategies", "seat_score", _restated_seat_score, ("flip7ref.scoring.seat_score", 0), {"strategies"}),
