@@ -63,7 +63,7 @@ def _resolve(path: str) -> tuple[Any, str]:
 
 def _bindings(obj: object) -> list[tuple[object, str]]:
     """Every ``(module, name)`` of a loaded flip7ref module bound to ``obj``."""
-    out = []
+    out: list[tuple[object, str]] = []
     for name, module in list(sys.modules.items()):
         if module is None or not (name == "flip7ref" or name.startswith("flip7ref.")):
             continue
@@ -298,6 +298,28 @@ def _two_twelves(traces: list[list[State]]) -> bool:
     )
 
 
+def _twelve_busts(traces: list[list[State]]) -> bool:
+    return any(
+        e.type == "busted" and e.get("card") == "12" and 12 not in _numbers(a.game, a.players[e.get("seat")].line)
+        for a, b in _steps(traces)
+        for e in _events(b)
+    )
+
+
+def _unlucky_seven_joins(traces: list[list[State]]) -> bool:
+    return any(
+        any("wipe_on_enter" in s.game.traits[c] for c in p.line[1:]) for states in traces for s in states for p in s.players
+    )
+
+
+def _stay_beside_the_zero(traces: list[list[State]]) -> bool:
+    return any(
+        any(e.type == "stayed" for e in _events(b)) and any(c in a.game.no_stay for c in a.players[a.current_player].line)
+        for a, b in _steps(traces)
+        if not a.is_chance_node() and not a.is_terminal()
+    )
+
+
 def _twelve_wipes(traces: list[list[State]]) -> bool:
     return any(
         any(e.type == "line_wiped" for e in _events(b)) and any(e.type == "dealt" and e.get("card") == "12" for e in _events(b))
@@ -461,13 +483,22 @@ def _wrong_game_end(original: Any) -> Any:
 
 ROWS: tuple[Row, ...] = (
     Row("flip7ref.lines.is_duplicate", _wrong_duplicate, _two_twelves),
+    Row(
+        "flip7ref.lines.is_duplicate",
+        lambda original: (
+            lambda game, line, code: original(game, line, code) or (game.rank[code] == 12 and bool(_numbers(game, line)))
+        ),
+        _twelve_busts,
+    ),
     Row("flip7ref.lines.wipes", _wrong_wipes, _twelve_wipes, "vengeance"),
+    Row("flip7ref.lines.wipes", lambda original: lambda game, code: False, _unlucky_seven_joins, "vengeance"),
     Row("flip7ref.lines.holds_seven", _wrong_holds_seven, _flip7_of_six),
     Row("flip7ref.lines.holds_seven", lambda original: lambda game, line: False, _past_seven),
     Row("flip7ref.lines.flip7_line", _wrong_flip7_line, _flip7_of_six),
     Row("flip7ref.lines.flip7_line", lambda original: lambda game, line, barred=False: False, _past_seven),
     Row("flip7ref.lines.bars_flip7", _wrong_bar, _barred_without_zero, "vengeance", (("zero_just_one_more", "general-rules"),)),
     Row("flip7ref.lines.may_stay", _wrong_may_stay, _stay_at_three),
+    Row("flip7ref.lines.may_stay", lambda original: lambda game, p: True, _stay_beside_the_zero, "vengeance"),
     Row("flip7ref.lines.guard_of", lambda original: lambda game, p: None, _bust_beside_second_chance),
     Row("flip7ref.primitives.bust_shield.BustShield.use_guard", _wrong_use_guard, _guard_kept),
     Row("flip7ref.primitives.freeze.Freeze.play", _wrong_freeze, _frozen_stays),
