@@ -5,7 +5,9 @@ Every other place — the general path, the fast lanes, scoring, position checks
 calls these functions instead of restating the rule.  `docs/core.md` shows this
 table with the tests of each rule; ``tests/test_one_decider.py`` checks that every
 function named here exists and names its rules, that the docs table matches, and
-that no module outside a decider's own restates its rule.
+that no module outside a decider's own restates its rule's tell-tale names;
+``tests/test_decider_perturbation.py`` rebinds each function to a wrong answer and
+requires every one of those places to follow it.
 """
 
 from __future__ import annotations
