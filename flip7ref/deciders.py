@@ -5,7 +5,9 @@ Every other place — the general path, the fast lanes, scoring, position checks
 calls these functions instead of restating the rule.  `docs/core.md` shows this
 table with the tests of each rule; ``tests/test_one_decider.py`` checks that every
 function named here exists and names its rules, that the docs table matches, and
-that no module outside a decider's own restates its rule.
+that no module outside a decider's own restates its rule's tell-tale names;
+``tests/test_decider_perturbation.py`` rebinds each function to a wrong answer and
+requires every one of those places to follow it.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ DECIDERS: Final[tuple[Decider, ...]] = (
             ("tests/test_one_decider.py", "tests/test_options_vengeance.py")),
     Decider(("F7-100", "F7-101", "F7-102", "V-030", "V-081", "V-082"), "flip7ref.scoring.seat_score",
             "what does a seat score for the round?", ("tests/test_one_decider.py", "V-C0263")),
-    Decider(("F7-110",), "flip7ref.engine.settle",
+    Decider(("F7-110",), "flip7ref.engine.offered_next",
             "is the round over (a Flip 7, or nobody left to act)?", ("tests/test_rules_flip7.py",)),
     Decider(("F7-100", "F7-112", "F7-120", "F7-121"), "flip7ref.engine.plan_round_end",
             "what follows a round: its scores, the game end or the next dealer?", ("tests/test_rules_flip7.py",)),

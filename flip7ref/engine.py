@@ -51,6 +51,17 @@ def next_active(players: Sequence[Player], seat: int) -> int | None:
     return None
 
 
+def offered_next(players: Sequence[Player], turn: int, flip7: int | None, over: bool) -> int | None:
+    """The one decider of the round's end with no work pending (F7-110, F7-050): the seat
+    offered a card next (the first active seat from ``turn`` on, `next_active`), or None
+    when the round is over: a Flip 7 made (``flip7``, its maker's seat), the round declared
+    over (``over``: `flip7ref.state.State.round_over`), or nobody left to act.  `settle`
+    and the fast lanes both ask it.  Raises nothing."""
+    if flip7 is not None or over:
+        return None
+    return next_active(players, turn)
+
+
 def has_early_cards(game: Game, p: Player) -> bool:
     """Whether ``p`` holds cards before being dealt (F7-025): a card in the line, or a
     held card other than a Second Chance, or a Second Chance where option
@@ -284,27 +295,25 @@ def reveal(w: Work, code: int) -> None:
 def settle(w: Work) -> None:
     """Run every automatic step until a decision, a chance node or the end.
 
-    The one decider of the round's end (F7-110, F7-050): the round ends when a Flip 7 has
-    been made (after its maker's Brutal Mode choice, V-082) or the round is declared over,
-    or when no active player is left to be offered a card."""
+    The round ends (F7-110, F7-050) when `offered_next`, its decider, offers nobody: a Flip
+    7 has been made (after its maker's Brutal Mode choice, V-082) or the round is declared
+    over, or no active player is left to be offered a card; pending work ends with it."""
     g = w.game
     while not w.winners:
         if w.flip7 is not None and g.flip7_choice and w.bonus_to is None:  # V-082
             if not (w.frames and isinstance(w.frames[-1], Flip7Choice)):
                 w.frames.append(Flip7Choice(w.flip7))
             return
-        if w.flip7 is not None or w.round_over:
+        if w.frames and w.flip7 is None and not w.round_over:
+            if not w.frames[-1].settle(w):
+                return  # a decision or a chance node
+            continue
+        seat = offered_next(w.players, w.turn, w.flip7, w.round_over)
+        if seat is None:
             end_round(w)  # F7-050, F7-110
             continue
-        if not w.frames:
-            seat = next_active(w.players, w.turn)
-            if seat is None:
-                end_round(w)  # F7-110: nobody is left to act
-                continue
-            w.turn = seat
-            return
-        if not w.frames[-1].settle(w):
-            return  # a decision or a chance node
+        w.turn = seat
+        return
 
 
 # --------------------------------------------------------------------------- round end and game end

@@ -24,15 +24,15 @@ from .engine import (
     RoundEnd,
     deal_frame,
     draw_frame,
-    next_active,
     next_deal,
+    offered_next,
     opening,
     plan_round_end,
     settle,
 )
 from .frames import Frame
 from .history import Log, new_log
-from .lines import guard_of, is_duplicate, line_grows, may_stay, stays
+from .lines import guard_of, is_duplicate, line_grows, may_stay, stays, wipes
 from .model import Event, Player, tuple_maker
 from .work import Work
 
@@ -146,7 +146,7 @@ def stay(s: State) -> State | None:
     changed[seat] = stays(p)
     after = (seat + 1) % len(changed)
     stayed = events.stayed(seat)
-    turn = next_active(changed, after)
+    turn = offered_next(changed, after, None, False)
     if turn is None:  # the last player stays: the round ends (F7-110)
         return finish(s, changed, s.draw, (), after, None, "stay", [stayed])
     return derive(s, tuple(changed), s.draw, (), turn, "stay", (stayed,))
@@ -182,8 +182,8 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
     `derive` builds are taken (None for the others)."""
     frames = s.frames
     g = s.game
-    if not g.lane_card[code]:
-        return None  # a card with a trait, an action card, a modifier given away (`Game.lane_card`)
+    if not g.lane_card[code] or wipes(g, code):  # V-033 asked of its decider, not read off the card's traits
+        return None  # a card with a trait, an action card, a modifier given away (`Game.lane_card`), a wipe
     dealing = top.reason == "deal"
     seat = top.seat
     p = s.players[seat]
@@ -209,6 +209,8 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
         move = _MOVES[card] = "chance " + card
     dealt = events.dealt(seat, card, top.reason)
     if made:  # F7-050: the round ends
+        if offered_next(changed, turn, seat, False) is not None:
+            return None  # its decider says play goes on: the general path
         if between is not None:
             return fast_round_end(s, changed, draw, turn, seat, move, (dealt, events.flip7(seat)), between)
         return finish(s, changed, draw, frames[:-1], turn, seat, move, [dealt, events.flip7(seat)])
@@ -221,7 +223,7 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
             if not draw or offered:
                 return None  # a reshuffle first, or a Hit-or-Stay offer at the slot (general path)
             return derive(s, tuple(changed), draw, (deal_frame(position), draw_frame(dealt_to, "deal")), turn, move, evs)
-    active = next_active(changed, turn)
+    active = offered_next(changed, turn, None, False)
     if active is not None:
         return derive(s, tuple(changed), draw, (), active, move, evs, between)
     if between is not None:  # nobody left to act after the Hit's card: the round end lane, or None

@@ -101,8 +101,9 @@ def flip7_line(game: Game, line: Sequence[int], barred: bool = False) -> bool:
 
 def makes_flip7(game: Game, barred: bool, line: Sequence[int], flip7: int | None) -> bool:
     """Whether ``line`` (just grown by a number) makes the Flip 7 that ends the round
-    (F7-050): nobody has made one this round (``flip7`` is None) and `flip7_line` says so."""
-    return flip7 is None and len(line) >= game.flip7_distinct and flip7_line(game, line, barred)  # the length: a quick no
+    (F7-050): nobody has made one this round (``flip7`` is None) and `flip7_line` says so
+    (asked every time: no quick answer of its own, which would restate the rule)."""
+    return flip7 is None and flip7_line(game, line, barred)
 
 
 def bars_flip7(game: Game, p: Player) -> bool:

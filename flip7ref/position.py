@@ -41,11 +41,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .engine import game_end, next_active
+from .engine import game_end, offered_next
 from .errors import CardError, SerializationError
 from .game import ACTION, NUMBER, Game
-from .lines import flip7_line, repeat_allowed, same_rank
-from .model import CHANCE
+from .lines import bars_flip7, flip7_line, is_duplicate
+from .model import CHANCE, STAYED, make_player
 from .scoring import seat_score
 from .spec import edition_ids
 
@@ -92,6 +92,12 @@ class CardPool:
         return taken
 
 
+def _bar_possible(game: Game) -> bool:
+    """Whether Just One More, stopping a holder of The Zero (a ``no_stay`` card), bars their
+    Flip 7 in ``game``: `flip7ref.lines.bars_flip7` asked of such a player (D-V-26)."""
+    return any(bars_flip7(game, make_player(((c,), (), STAYED, False))) for c in game.no_stay)
+
+
 def check_seat(
     game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ...], status: Status, flip7: int | None, barred: bool = False
 ) -> None:
@@ -116,18 +122,16 @@ def check_seat(
         eff = game.effect[c]
         if eff is None or not eff.stays_in_front():
             raise PositionError(f"kept[{seat}]", f"{game.card_ids[c]!r} never stays in front of a player")
-    numbers = [c for c in line if game.category[c] == NUMBER]
-    ranks = [game.rank[c] for c in numbers]
-    repeated = sorted(r for r in set(ranks) if ranks.count(r) > 1)
-    pair_ok = all(repeat_allowed(game, same_rank(game, line, r)) for r in repeated)  # V-036: the Lucky 13 pair
+    # F7-040, V-036: the decider of play itself, asked of each number as it joined the line
+    repeated = [game.rank[c] for i, c in enumerate(line) if game.category[c] == NUMBER and is_duplicate(game, line[:i], c)]
     if status.value == "busted":
         if not repeated and game.busted_cards == "keep":  # D-V-27: under "discard" the busted line was discarded
             raise PositionError(f"lines[{seat}]", "a busted line holds the duplicate that busted it")
-    elif repeated and not pair_ok:
+    elif repeated:
         raise PositionError(f"lines[{seat}]", f"number {repeated[0]} twice in a line that has not busted")
     elif flip7_line(game, line, barred) and flip7 != seat:  # F7-050: the decider of play itself
         raise PositionError(f"lines[{seat}]", "a Flip 7 ends the round at once; a position mid-round holds fewer numbers")
-    if barred and not (game.zero_after_stay == "no-flip7" and game.no_stay and status.value in ("stayed", "busted")):
+    if barred and not (status.value in ("stayed", "busted") and _bar_possible(game)):
         raise PositionError(
             f"seats[{seat}].flip7_barred",
             "false: only Just One More stopping a holder of The Zero bars a Flip 7 (D-V-26, reading no-flip7); "
@@ -225,7 +229,8 @@ def check_state(state: State) -> None:
     # what comes next: a card to draw, an offer or a decision someone can take
     if top is not None and top.decider() == CHANCE and not state.draw:
         raise bad("draw", "a card: a draw with the draw pile empty is reshuffled first or ends (F7-113, F7-115)")
-    if not state.frames and not state.winners and next_active(state.players, state.turn) != state.turn:  # settle's decider
+    offered = offered_next(state.players, state.turn, state.flip7, state.round_over)  # settle's decider of the seat offered
+    if not state.frames and not state.winners and offered != state.turn:
         raise bad("turn", "an active seat: with no work pending the turn is an offer of Hit or Stay, which goes to "
                   "an active player (F7-030), and a round with none left has ended (F7-110)")  # fmt: skip
     if not state.winners and state.current_player >= 0 and not state.legal_actions():

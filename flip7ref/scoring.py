@@ -18,7 +18,7 @@ from .errors import CardError, OptionError
 from .game import Game
 from .lines import distinct_numbers as distinct_numbers  # re-exported: their home was this module
 from .lines import flip7_count as flip7_count
-from .lines import flip7_line, holds_seven, past_flip7, repeat_allowed, same_rank
+from .lines import flip7_line, holds_seven, is_duplicate, past_flip7
 from .model import BUSTED, MODIFIER, NUMBER, Player
 
 
@@ -60,8 +60,8 @@ def score_line(
         game: the compiled game (edition and options).
         line: card-kind codes in front of the player (numbers and modifiers; other
             cards are ignored).
-        flip7: whether the line made a Flip 7; None to decide from the line
-            (`flip7ref.lines.flip7_line`: seven counted numbers).
+        flip7: whether the line made a Flip 7 (for a seat: `flip7_terms`' answer); None
+            asks the line's decider, `flip7ref.lines.flip7_line` (never counted here).
         busted: a busted player scores 0 (F7-101).
         bonus: whether the Flip 7 bonus is added; None means "when ``flip7``".
 
@@ -122,7 +122,8 @@ def score_points(game: Game, line: Sequence[int], *, flip7: bool | None = None, 
     Args:
         game: the compiled game (its scoring pipeline and card tables).
         line: card-kind codes in front of the player (numbers and modifiers).
-        flip7: whether the line made a Flip 7; None decides it from the line.
+        flip7: whether the line made a Flip 7 (for a seat: `flip7_terms`' answer); None
+            asks the line's decider, `flip7ref.lines.flip7_line` (never counted here).
         bonus: whether the Flip 7 bonus is added; None means "when ``flip7``".
 
     Returns:
@@ -136,12 +137,11 @@ def score_points(game: Game, line: Sequence[int], *, flip7: bool | None = None, 
     editions (F7-091, F7-092, V-051, V-052).  Other lines take the full pipeline.
     """
     plain, rank = game.plain_number, game.rank
-    total = numbers = 0
+    total = 0
     mods: list[tuple[str, int]] | None = None
     for c in line:
         if plain[c]:
             total += rank[c]
-            numbers += 1
         elif game.plain_modifier[c] and game.modifier_pipeline:
             if mods is None:
                 mods = []
@@ -149,7 +149,7 @@ def score_points(game: Game, line: Sequence[int], *, flip7: bool | None = None, 
         else:
             return score_line(game, line, flip7=flip7, bonus=bonus).score
     if flip7 is None:
-        flip7 = numbers >= game.flip7_distinct and flip7_line(game, line)  # F7-050
+        flip7 = flip7_line(game, line)  # F7-050: its decider, with no quick answer of our own
     if mods is not None:
         adds = 0
         for op, value in mods:  # multiplying in line order, as the pipeline does
@@ -194,10 +194,10 @@ def score_cards(game: Any, cards: Any) -> ScoreBreakdown:
         if game.category[c] not in (NUMBER, MODIFIER):
             raise CardError(f"{name!r} is an action card; a scored line holds only number and modifier cards")
     seen: dict[int, str] = {}
-    for name, c in zip(cards, codes, strict=True):
+    for i, (name, c) in enumerate(zip(cards, codes, strict=True)):
         if game.category[c] == NUMBER:
             r = game.rank[c]
-            if r in seen and not _duplicate_allowed(game, line=codes, rank=r):
+            if is_duplicate(game, codes[:i], c):  # F7-040, V-036: the decider play asks
                 raise CardError(f"line holds number {r} twice ({seen[r]!r} and {name!r}): that player would have busted")
             seen.setdefault(r, name)
     if past_flip7(game, codes):
@@ -208,11 +208,6 @@ def score_cards(game: Any, cards: Any) -> ScoreBreakdown:
         if have > limit:
             raise CardError(f"line holds {have} copies of {game.card_ids[c]!r} but the deck has only {limit}")
     return score_line(game, codes)
-
-
-def _duplicate_allowed(game: Game, line: Sequence[int], rank: int) -> bool:
-    """Whether a line may hold two numbers of ``rank`` (the Lucky 13 pair, V-036)."""
-    return repeat_allowed(game, same_rank(game, line, rank))
 
 
 def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus_to: int | None) -> tuple[int, ...]:
@@ -253,8 +248,6 @@ def seat_score(game: Game, seat: int, line: Sequence[int], busted: bool, flip7: 
         bonus when `flip7_terms` gives it; less Brutal Mode's penalty.  May be negative in
         Brutal Mode.  Raises nothing for codes of the game.
     """
-    if flip7 is None and bonus_to is None:  # no Flip 7 this round: no bonus, no penalty (flip7_terms' answer)
-        return busted_points(game, line) if busted else score_points(game, line, flip7=False, bonus=False)
     made, bonus, penalty = flip7_terms(game, seat, busted, flip7, bonus_to)
     if not busted:
         return score_points(game, line, flip7=made, bonus=bonus) - penalty

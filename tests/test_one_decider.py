@@ -328,7 +328,7 @@ def _uses(exclude: set[str]) -> list[tuple[str, int, str, str]]:
          "a busted seat's score (V-081) outside scoring"),
         ("attribute", "flip7_bonus", {"flip7ref/scoring.py", "flip7ref/game.py", "flip7ref/engine.py"},
          "the Flip 7 bonus (F7-050, V-082) added outside scoring"),
-        ("attribute", "zero_after_stay", {"flip7ref/lines.py", "flip7ref/game.py", "flip7ref/position.py"},
+        ("attribute", "zero_after_stay", {"flip7ref/lines.py", "flip7ref/game.py"},
          "the D-V-26 bar decided outside flip7ref.lines"),
         ("call", "score_points", {"flip7ref/scoring.py", "flip7ref/analysis/compact_model.py"},
          "a line scored without seat_score (the round score's decider)"),
