@@ -239,6 +239,8 @@ def test_solve_and_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "--cards", "numbers", "--policy", "threshold:23", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["policy"] == "threshold:23" and 15 < data["value"] < 18.5652176141
+    assert {"seconds", "cpu_seconds"} <= data.keys()  # wall time, and this process's CPU time
+    assert data["seconds"] >= 0 and data["cpu_seconds"] >= 0
     assert main(["odds", "--line", "3,11,5", "--cards", "numbers,modifiers", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["exact"]["bust"] == "16/91" and data["bust"] == pytest.approx(16 / 91)
