@@ -10,7 +10,7 @@ The rule, in three parts:
    link's text, which repeats a heading, are not read), with one of these units: a ratio
    written at once before ``×`` (``1.12×``; not ``390×844`` or ``1.2 × 10⁹``); a rate
    (``games/s``, ``draws/s``, ``decisions/s``, ``steps/s``, ``transitions/s``, or
-   ``... per second``); a time (``µs``, ``ms``, ``s``, ``min``, ``minutes``, ``hours``, after
+   ``... per second``); a time (``ns``, ``µs``, ``ms``, ``s``, ``min``, ``minutes``, ``hours``, after
    a space); an instruction count (``M instructions``, ``M a game``); a memory size (``MB``,
    ``GB``).  A table whose header row names such a unit (``games/s``, ``CPU time``,
    ``wall / CPU (s)``, ``×``) is a table of measured figures.
@@ -48,7 +48,7 @@ UNITS = {
         _NUMBER + _RANGE + r"\s?(?:[kM]\s)?(?:[\w-]+\s){0,2}?"
         r"(?:games|draws|decisions|steps|transitions|states)(?:/s\b|\s+(?:a|per)\s+(?:CPU-)?second\b)"
     ),
-    "time": re.compile(_NUMBER + _RANGE + r"\s(?:µs|ms|s|min|minutes?|hours?)\b(?!/)"),
+    "time": re.compile(_NUMBER + _RANGE + r"\s(?:ns|µs|ms|s|min|minutes?|hours?)\b(?!/)"),
     "instructions": re.compile(_NUMBER + r"\s?[MG]\s(?:instructions|a game)\b"),
     "memory": re.compile(_NUMBER + r"\s?(?:MB|GB)\b"),
 }
