@@ -19,6 +19,8 @@ The batched engine (``flip7ref.batch``, base Flip 7, 4 players) at batch 1, 256 
   one step, uniformly random legal actions drawn as arrays, finished games dealt again);
 - batch step, numpy backend: the same with ``backend="numpy"`` (array operations only), run
   back to back with the default (compiled when numba is installed) seed by seed;
+- batch step, event log: the default backend with the event log kept (``record_events()``, as
+  the protocol adapter and lockstep keep it; the NumPy code then runs and writes the events);
 - batch vector env: ``Flip7VectorEnv.step`` learner steps per second (seat 0 random, three
   threshold:20 opponents inside the step, as the single Gymnasium env above);
 - beside them the single Gymnasium env of both editions.
@@ -126,15 +128,19 @@ BATCHES = (1, 256, 4096)
 """Batch sizes of the batched engine's measurements."""
 
 
-def bench_batch_step(batch: int, steps: int, seed: int = 0, backend: str = "auto") -> dict[str, float]:
+def bench_batch_step(batch: int, steps: int, seed: int = 0, backend: str = "auto", events: bool = False) -> dict[str, float]:
     """Batched-engine decisions per second: ``steps`` decisions in all (at least 50 batch steps);
-    ``backend`` as `flip7ref.batch.BatchState` takes it (``auto``: the compiled one if numba is installed)."""
+    ``backend`` as `flip7ref.batch.BatchState` takes it (``auto``: the compiled one if numba is installed);
+    ``events``: with the event log kept (`BatchState.record_events`, as the protocol adapter and
+    lockstep keep it), which runs the NumPy code."""
     import numpy as np
 
     from flip7ref import Game
     from flip7ref.batch import BatchState
 
     bs = BatchState(Game("flip7", 4), batch, seed, "numpy", backend=backend)
+    if events:
+        bs.record_events()
     rng = np.random.default_rng(seed)
     rounds = max(50, steps // batch)
     games = 0
@@ -244,10 +250,16 @@ def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
     base = statistics.median(single)
     for batch in BATCHES:
         work = steps * (1 if batch == 1 else 20)
-        runs: dict[str, list[float]] = {"batch step": [], "batch step, numpy backend": [], "batch vector env": []}
+        runs: dict[str, list[float]] = {
+            "batch step": [],
+            "batch step, numpy backend": [],
+            "batch step, event log": [],
+            "batch vector env": [],
+        }
         for seed in range(repeat):  # the two backends back to back, seed by seed: paired under the same load
             runs["batch step"].append(bench_batch_step(batch, work, seed)["steps_per_second"])
             runs["batch step, numpy backend"].append(bench_batch_step(batch, work, seed, "numpy")["steps_per_second"])
+            runs["batch step, event log"].append(bench_batch_step(batch, work, seed, events=True)["steps_per_second"])
             runs["batch vector env"].append(bench_batch_env(batch, work // 4, seed)["steps_per_second"])
         for label, r in runs.items():
             out[f"{label} flip7 B={batch}"] = _spread(r, base)

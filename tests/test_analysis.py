@@ -9,6 +9,7 @@ value is at least every policy's value; the best action's value is the state's).
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from functools import cache
 
@@ -236,9 +237,12 @@ def test_solve_and_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "--edition", "flip7", "--cards", "numbers"]) == 0
     out = capsys.readouterr().out
     assert "18.5652176141" in out and "states solved      4095" in out
+    assert re.search(r"^time +\d+\.\d\d s wall, \d+\.\d\d s CPU$", out, flags=re.MULTILINE), out
     assert main(["solve", "--cards", "numbers", "--policy", "threshold:23", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["policy"] == "threshold:23" and 15 < data["value"] < 18.5652176141
+    assert {"seconds", "cpu_seconds"} <= data.keys()  # wall time, and this process's CPU time
+    assert data["seconds"] >= 0 and data["cpu_seconds"] >= 0
     assert main(["odds", "--line", "3,11,5", "--cards", "numbers,modifiers", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["exact"]["bust"] == "16/91" and data["bust"] == pytest.approx(16 / 91)

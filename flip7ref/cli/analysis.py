@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import json
 import sys
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from fractions import Fraction
@@ -337,6 +338,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.policy.strip().startswith("optimal"):
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
+    cpu_start = time.process_time()
     fast = _compact_solve(state, categories, policy, args)
     if fast is not None:
         result = fast
@@ -346,9 +348,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         with cluster_client(args) as client, _working(solve_spinner_text(categories)) as tick, warnings.catch_warnings():
             warnings.simplefilter("ignore", LargeSolveWarning)  # the library's; the CLI says it in its own words above
             result = _solver(args, policy, cluster=client, tick=tick).solve(state)
+    cpu_seconds = time.process_time() - cpu_start  # this process only: a parallel solve's workers are not counted
     cards = _cards_words(categories)
     if args.json:
-        data = result.as_dict()
+        data = result.as_dict()  # its "seconds" is the solve's wall time
+        data["cpu_seconds"] = cpu_seconds
         for name in ("bust", "flip7"):
             if data.get(name) != data.get(name):  # NaN: not solved (the value only)
                 data[name] = None
@@ -363,7 +367,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     for label, p in (("P(bust)     ", result.bust), ("P(Flip 7)   ", result.flip7)):
         print(f"{label}       " + ("not solved (the value only: --max-memory)" if p != p else f"{float(p):.10f}"))
     print(f"states solved      {result.states}")
-    print(f"time               {result.seconds:.2f} s" + (f" ({result.workers} processes)" if result.workers > 1 else ""))
+    workers = f"; {result.workers} processes, CPU of this one" if result.workers > 1 else ""
+    print(f"time               {result.seconds:.2f} s wall, {cpu_seconds:.2f} s CPU{workers}")
     return 0
 
 
