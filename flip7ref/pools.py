@@ -18,6 +18,7 @@ parent's SIGTERM handler ends them).
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -47,15 +48,18 @@ def ignore_interrupts() -> None:
 
 def worker_started() -> None:
     """In a worker process started by `multiprocessing` (a pool's initializer, a solver
-    worker's first call): ignore SIGINT (`ignore_interrupts`) and die with the parent
+    worker's first call): ignore SIGINT (`ignore_interrupts`), let SIGTERM end it (the
+    default action: the parent's handler, inherited by a fork, is not the worker's) and die
+    with the parent
     (`flip7ref.reaper.die_with_parent`; the parent is `multiprocessing.parent_process`, or,
     under the forkserver start method, the server, which ends with that parent).  Raises
     nothing."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker inherits the parent's `sigterm_raises`
+    ignore_interrupts()
     import multiprocessing
 
     from .reaper import die_with_parent
 
-    ignore_interrupts()
     parent = multiprocessing.parent_process()
     die_with_parent(parent.pid if parent is not None else None)
 
@@ -67,7 +71,15 @@ class Terminated(BaseException):
     catch it."""
 
 
+_HANDLER_PID: list[int] = []
+"""The process that set `_raise_terminated` (a forked child inherits the handler)."""
+
+
 def _raise_terminated(signum: int, frame: object) -> None:
+    if _HANDLER_PID and os.getpid() != _HANDLER_PID[-1]:  # a worker, forked before it reset SIGTERM
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.raise_signal(signal.SIGTERM)  # the default action: it ends, quietly
+        return
     raise Terminated
 
 
@@ -81,9 +93,11 @@ def sigterm_raises() -> Iterator[None]:
         yield
         return
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    _HANDLER_PID.append(os.getpid())
     try:
         yield
     finally:
+        _HANDLER_PID.pop()
         signal.signal(signal.SIGTERM, previous)
 
 

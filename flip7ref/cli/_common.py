@@ -55,11 +55,14 @@ def check_output(flag: str, path: str) -> None:
 def open_report(flag: str, path: str) -> IO[str]:
     """Open the JSON-lines file of ``flag`` (``--report``, ``--log``) for writing; the caller closes it.
 
+    The file is line-buffered: each line `write_json_line` writes reaches the file whole, in one
+    ``write`` call, so a run killed at any moment (``kill -9`` included) leaves whole lines only.
+
     Raises:
         OptionError: the file cannot be opened (the reason, e.g. permission denied).
     """
     try:
-        return open(path, "w", encoding="utf-8")
+        return open(path, "w", encoding="utf-8", buffering=1)
     except OSError as exc:
         raise OptionError(f"{flag} {path}: {exc.strerror or exc}") from None
 
@@ -242,5 +245,3 @@ def progress_bar(show: bool, label: str, total: int | None) -> Iterator[Callable
 
 def showing_progress(args: argparse.Namespace) -> bool:
     return sys.stderr.isatty() and not getattr(args, "no_progress", False)
-
-
