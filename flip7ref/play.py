@@ -15,7 +15,7 @@ from . import lanes, stats
 from . import state as state_module
 from .errors import DecisionTimeoutError, GameTooLongError, IllegalActionError, OptionError, StrategyError
 from .game import Game
-from .pools import ignore_interrupts
+from .pools import worker_started
 from .state import HIT, State
 from .strategies import Strategy, prepare_strategies, strategy_name, worker_lost
 
@@ -330,7 +330,7 @@ def simulate(
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
-        from .pools import WAKE_SECONDS, abandon, sigint_held
+        from .pools import WAKE_SECONDS, abandon, check_workers, sigint_held
 
         pending: dict[Any, tuple[int, int]] = {}
         try:
@@ -344,6 +344,8 @@ def simulate(
                             pending[pool.submit(_play_range, seed, r, log is not None)] = r
                     while pending:
                         done, _ = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+                        if not done:
+                            check_workers(pool)  # a worker ended and the pool did not notice (flip7ref.pools)
                         for future in done:
                             take(pending[future][0], future.result())
                             del pending[future]
@@ -352,7 +354,7 @@ def simulate(
                                 pending[pool.submit(_play_range, seed, nxt, log is not None)] = nxt
                         if progress is not None:
                             progress(summary.games)
-                except KeyboardInterrupt:
+                except BaseException:  # Ctrl-C, SIGTERM (flip7ref.pools.Terminated), an error
                     abandon(pool)  # the workers now, not after their tasks
                     raise
         except BrokenProcessPool:
@@ -392,7 +394,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(game: Game, strategies: tuple[Strategy, ...]) -> None:
-    ignore_interrupts()  # Ctrl-C is the parent's: it ends the workers (flip7ref.pools)
+    worker_started()  # Ctrl-C is the parent's (it ends the workers); dies with the parent (flip7ref.pools)
     _WORKER["game"] = game
     _WORKER["strategies"] = strategies
 

@@ -35,8 +35,23 @@ from pathlib import Path
 MARK = "FLIP7REF_ENGINE_TOKEN"
 """The environment variable that marks the processes of one engine."""
 
+_PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper: bool | None = None
+
+
+def _prctl(option: int, value: int) -> bool:
+    """``prctl(option, value, 0, 0, 0)`` through libc (Linux); whether it succeeded (False
+    elsewhere, or without a libc ``prctl``).  Raises nothing."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(option, value, 0, 0, 0) == 0)
+    except (OSError, AttributeError):  # pragma: no cover - no libc prctl
+        return False
 
 
 def become_subreaper() -> bool:
@@ -48,16 +63,53 @@ def become_subreaper() -> bool:
     """
     global _subreaper
     if _subreaper is None:
-        _subreaper = False
-        if sys.platform.startswith("linux"):
-            try:
-                import ctypes
-
-                libc = ctypes.CDLL(None, use_errno=True)
-                _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-            except (OSError, AttributeError):  # pragma: no cover - no libc prctl
-                _subreaper = False
+        _subreaper = _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     return _subreaper
+
+
+def die_with_parent(parent: int | None) -> bool:
+    """In a process just started by flip7ref (a pool worker, a solver worker, a supervised
+    run, an engine before its ``exec``): be killed (SIGKILL) when the process that started
+    it ends, however it ends (``kill -9`` included).
+
+    The one mechanism every spawner of flip7ref calls (`flip7ref.pools.worker_started`,
+    `flip7ref.supervise.run_supervised`, `spawn`).  On Linux it is the kernel's parent-death
+    signal (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), kept across ``exec``; it fires when the
+    thread that started this process ends, so flip7ref starts its processes from the main
+    thread.  A parent that ended before the call is caught by the check after it: this
+    process then ends at once (``os._exit(1)``).  Elsewhere (macOS, BSD) nothing is set and
+    False is returned: there the parent's SIGTERM handler ends its children
+    (`flip7ref.pools.sigterm_raises`), and a ``kill -9`` of the parent leaves them running.
+
+    Args:
+        parent: the pid of the process that started this one (what ``os.getppid()`` was
+            before the fork, or `multiprocessing.parent_process`'s pid); None: the current
+            parent, unchecked.
+
+    Returns:
+        Whether the signal is set.  Raises nothing; may end the process (see above).
+    """
+    if not _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL):
+        return False
+    if parent is not None and os.getppid() != parent and not _alive(parent):
+        os._exit(1)  # the parent is gone already: the signal will never come
+    return True
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (and is not a zombie)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - someone else's process now
+        return True
+    try:
+        stat = Path("/proc", str(pid), "stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return True
+    fields = stat.rsplit(")", 1)[-1].split()
+    return not fields or fields[0] not in ("Z", "X")
 
 
 def new_token() -> str:
@@ -160,7 +212,8 @@ def kill_engine_processes(root: int, token: str, *, rounds: int = 20) -> int:
 def spawn(argv: list[str]) -> tuple[subprocess.Popen[bytes], str]:
     """Start an engine: ``argv`` with pipes for stdin, stdout and stderr, in a new session
     (its own process group), its environment marked with a new `MARK` token, this process
-    made a subreaper first (`become_subreaper`).
+    made a subreaper first (`become_subreaper`); the engine is killed if this process ends
+    without stopping it (`die_with_parent`: on Linux, even by ``kill -9``).
 
     Returns:
         The process and its token.
@@ -170,11 +223,18 @@ def spawn(argv: list[str]) -> tuple[subprocess.Popen[bytes], str]:
     """
     become_subreaper()
     token = new_token()
+    parent = os.getpid()
     proc = subprocess.Popen(
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        env={**os.environ, MARK: token},
+        env={**os.environ, MARK: token}, preexec_fn=lambda: _engine_dies_with(parent),
     )  # fmt: skip
     return proc, token
+
+
+def _engine_dies_with(parent: int) -> None:
+    """In an engine's process, between fork and exec: killed when ``parent`` ends
+    (`die_with_parent`; the signal is kept across ``exec``)."""
+    die_with_parent(parent)
 
 
 def kill_engine(pid: int, token: str) -> None:

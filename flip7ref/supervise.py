@@ -8,13 +8,18 @@ interpreter, or a signal) ends the process on the spot, with no exception to cat
 chose.  ``--workers`` and ``--cluster`` runs already report a worker that ends this way.
 
 `run_supervised` covers the single-process case on POSIX: the command runs in a forked child
-while the parent waits.  The child writes one byte to a pipe when its Python code finishes
-(normally, with an error, with ``SystemExit`` or on Ctrl-C: a ``finally`` block); the parent
-passes on the child's exit status when that byte came, and otherwise prints one line naming
-the plug-ins and the status, and exits 2.  The child shares the terminal, so its output,
-``--progress`` and a debugger's prompt reach the user as before; Ctrl-C reaches both (one
-process group): the parent ignores it and reports the child's own ``interrupted`` status
-(130).  SIGTERM and SIGHUP sent to the parent are passed on to the child.
+while the parent waits.  The child writes its report to a pipe when its Python code finishes
+(normally, with an error, with ``SystemExit``, on Ctrl-C or SIGTERM: a ``finally`` block),
+then leaves with ``os._exit``: a secret of the run (16 random bytes drawn by the parent just
+before the fork) followed by the exit status it leaves with.  The parent passes on the child's
+exit status when that report came and names the status the child did exit with; otherwise
+(no report, or bytes a plug-in wrote to the pipe, which cannot hold the secret) it prints one
+line naming the plug-ins and the status, and exits 2.  The child shares the terminal, so its
+output, ``--progress`` and a debugger's prompt reach the user as before; Ctrl-C reaches both
+(one process group): the parent ignores it and reports the child's own ``interrupted`` status
+(130).  SIGTERM and SIGHUP sent to the parent are passed on to the child; a parent killed
+outright (``kill -9``) takes the child with it (`flip7ref.reaper.die_with_parent`, on Linux).
+A plug-in that searches the process's memory for the secret is not guarded against.
 
 The command line uses it when a plug-in is named and ``--in-process`` is not given; where
 ``os.fork`` is missing (Windows) the command runs in its own process as before.
@@ -24,11 +29,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
 import sys
 from collections.abc import Callable, Sequence
 
 from .exits import EXIT_BROKEN_PIPE, EXIT_USAGE
+from .reaper import die_with_parent
 
 EXIT_PLUGIN_ENDED = EXIT_USAGE
 """The exit status when a plug-in ended the command's process: a user's code failing, as for
@@ -51,8 +58,9 @@ def run_supervised(run: Callable[[], int], plugins: Sequence[str]) -> int:
     Returns:
         int: in the parent, the child's exit status when its Python code finished (128 + N when a
         signal N ended it after that); `EXIT_PLUGIN_ENDED` (2), after one line on stderr, when the
-        child ended without finishing its code (``os._exit``, a crash, a signal). In the child this
-        function never returns: it leaves with ``os._exit`` after flushing its output.
+        child ended without finishing its code (``os._exit``, a crash, a signal, a report written by
+        the plug-in rather than by the run). In the child this function never returns: it leaves
+        with ``os._exit`` after flushing its output; it is killed if the parent is (Linux).
 
     Raises:
         OSError: the pipe or the fork cannot be made (too many processes): nothing has run yet.
@@ -61,9 +69,12 @@ def run_supervised(run: Callable[[], int], plugins: Sequence[str]) -> int:
         with contextlib.suppress(Exception):
             stream.flush()
     read_end, write_end = os.pipe()
+    secret = secrets.token_bytes(_SECRET_BYTES)
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: run the command, then say it finished
         os.close(read_end)
+        die_with_parent(parent)
         status = 1
         try:
             status = run()
@@ -72,17 +83,40 @@ def run_supervised(run: Callable[[], int], plugins: Sequence[str]) -> int:
         except BrokenPipeError:  # stdout closed by its reader: quietly, as flip7ref.cli.main does
             status = EXIT_BROKEN_PIPE
         finally:
+            status &= 0xFF
             with contextlib.suppress(OSError):
-                os.write(write_end, b"1")
+                os.write(write_end, secret + bytes([status]))
             for stream in (sys.stdout, sys.stderr):
                 with contextlib.suppress(Exception):
                     stream.flush()
-        os._exit(status & 0xFF)
+        os._exit(status)
     os.close(write_end)
-    return _wait(pid, read_end, plugins)
+    return _wait(pid, read_end, secret, plugins)
 
 
-def _wait(pid: int, read_end: int, plugins: Sequence[str]) -> int:
+_SECRET_BYTES = 16
+"""The length of a run's secret (`run_supervised`)."""
+
+
+def _reported(read_end: int, secret: bytes) -> int | None:
+    """The exit status the child reported with ``secret`` on the pipe, or None (nothing, or
+    only bytes written by someone else).  Reads what is there without waiting: a grandchild
+    (a pool worker) may still hold the pipe open."""
+    os.set_blocking(read_end, False)
+    data = b""
+    with contextlib.suppress(OSError):
+        while len(data) < 1 << 16:
+            chunk = os.read(read_end, 4096)
+            if not chunk:
+                break
+            data += chunk
+    at = data.rfind(secret)
+    if at < 0 or len(data) < at + len(secret) + 1:
+        return None
+    return data[at + len(secret)]
+
+
+def _wait(pid: int, read_end: int, secret: bytes, plugins: Sequence[str]) -> int:
     """In the parent: wait for child ``pid``; its status, or the one-line report of a child
     that did not finish (see `run_supervised`)."""
 
@@ -105,15 +139,13 @@ def _wait(pid: int, read_end: int, plugins: Sequence[str]) -> int:
                 break
             except InterruptedError:  # pragma: no cover - PEP 475 retries; kept for safety
                 continue
-        finished = False
-        os.set_blocking(read_end, False)  # a grandchild (a pool worker) may still hold the pipe open
-        with contextlib.suppress(OSError):
-            finished = os.read(read_end, 1) == b"1"
+        reported = _reported(read_end, secret)
     finally:
         os.close(read_end)
         for s, handler in old.items():
             signal.signal(s, handler)
     code = os.waitstatus_to_exitcode(status)
+    finished = reported is not None and (reported == code or code < 0)  # a signal may end it after the report
     if finished or -code in forwarded:  # done, or ended by the SIGTERM/SIGHUP the parent was sent
         return code if code >= 0 else 128 - code
     how = f"with status {code}" if code >= 0 else f"by signal {signal.Signals(-code).name}"

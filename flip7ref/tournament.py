@@ -45,7 +45,7 @@ from . import stats
 from .errors import Flip7RefError, OptionError
 from .game import Game
 from .play import game_seed, play
-from .pools import WAKE_SECONDS, abandon, ignore_interrupts, sigint_held
+from .pools import WAKE_SECONDS, abandon, check_workers, sigint_held, worker_started
 from .spec import Edition
 from .strategies import Strategy, prepare_strategies, worker_lost
 
@@ -264,12 +264,14 @@ def run_tournament(
                         pending = {pool.submit(_worker_range, seed, r) for r in itertools.islice(todo, 4 * workers)}
                     while pending:
                         done, pending = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+                        if not done:
+                            check_workers(pool)  # a worker ended and the pool did not notice (flip7ref.pools)
                         for future in done:
                             take(future.result())
                             nxt = next(todo, None)
                             if nxt is not None:
                                 pending.add(pool.submit(_worker_range, seed, nxt))
-                except KeyboardInterrupt:
+                except BaseException:  # Ctrl-C, SIGTERM (flip7ref.pools.Terminated), an error
                     abandon(pool)  # the workers now, not after their tasks (flip7ref.pools)
                     raise
         except BrokenProcessPool:
@@ -282,7 +284,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(game: Game, strategies: tuple[Strategy, ...]) -> None:
-    ignore_interrupts()  # Ctrl-C is the parent's: it ends the workers
+    worker_started()  # Ctrl-C is the parent's (it ends the workers); dies with the parent (flip7ref.pools)
     _WORKER["game"], _WORKER["strategies"] = game, strategies
 
 

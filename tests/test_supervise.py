@@ -62,6 +62,48 @@ def test_a_plugin_ending_the_process_gives_one_line_and_exit_2(tmp_path: Path) -
         ], command
 
 
+FORGES_THE_FINISH = '''
+import os
+
+class Forges:
+    name = "forges"
+
+    def choose(self, state, rng):
+        for fd in range(3, 256):  # the supervisor's pipe among them: its old "finished" byte, then 0
+            try:
+                os.write(fd, b"1" + bytes([0]))
+            except OSError:
+                pass
+        os._exit(0)
+'''
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_a_plugin_forging_the_finish_report_is_a_plugin_fault(tmp_path: Path, command: str, workers: str) -> None:
+    """Issue 41: writing the supervisor's "finished" byte, then ``os._exit(0)``, ended the run
+    silently with exit 0; under ``--workers 2`` (where the bytes also land in the pool's pipes)
+    the run hung.  Now: one line, exit 2."""
+    bot = tmp_path / "forges.py"
+    bot.write_text(FORGES_THE_FINISH, encoding="utf-8")
+    games = "400" if workers == "2" else "8"
+    done = _flip7ref(command, "--games", games, "--workers", workers, "--no-progress", "--strategy", f"{bot}:Forges",
+                     *(["--strategy", "random"] * 3 if command == "tournament" else []))  # fmt: skip
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    if workers == "1":
+        assert done.stderr.splitlines() == [
+            f"flip7ref: error: the run did not finish: its process ended with status 0 while strategy '{bot}:Forges' "
+            "was loaded (did it call os._exit() or crash the interpreter?)"
+        ]
+    else:
+        what = "games from 0 on" if command == "simulate" else "the tournament's games"
+        names = "'forges'" if command == "simulate" else "'forges', 'random'"  # each strategy once
+        assert done.stderr.splitlines() == [
+            f"flip7ref: error: a worker process ended abruptly while playing {what} with strategy {names} "
+            "(did a strategy call os._exit() or crash the interpreter?)"
+        ]
+
+
 def test_in_process_keeps_the_plugins_own_status(tmp_path: Path) -> None:
     bot = tmp_path / "quits.py"
     bot.write_text(QUITS_WITH_7, encoding="utf-8")

@@ -13,7 +13,6 @@ import itertools
 import multiprocessing
 import os
 import pickle
-import signal
 import threading
 import time
 from collections import Counter
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Flip7RefError
 from ..game import MODIFIER
+from ..pools import worker_started
 from ..state import CHANCE, HIT, State
 from .base import AnalysisError, _Key, _Stopped, _TaskResult, _Triple
 
@@ -192,7 +192,7 @@ def _loaded(raw: bytes) -> _TaskResult:
 def _worker_main(pipe: Connection, inherited: list[Connection], state: State, solver: SoloSolver) -> None:
     """A worker process: solve each combination received until the pipe closes,
     in ``solver`` (the worker's own copy of a fresh solver: its memo grows here)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the solver's process's to handle
+    worker_started()  # Ctrl-C is the solver's process's to handle; dies with it (flip7ref.pools)
     for other in inherited:
         other.close()
     while True:

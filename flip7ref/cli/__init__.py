@@ -213,8 +213,14 @@ def _main(argv: Sequence[str] | None, supervise: bool | None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """Run the parsed command ``args``; its exit status, a known error as one line (see `main`)."""
+    from ..pools import Terminated, sigterm_raises
+
     try:
-        return int(args.func(args))
+        with sigterm_raises():  # SIGTERM unwinds: workers, engines and files are closed on the way
+            return int(args.func(args))
+    except Terminated:
+        print("flip7ref: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except LimitReached as exc:
         print(f"flip7ref: limit reached: {exc}", file=sys.stderr)
         return EXIT_LIMIT

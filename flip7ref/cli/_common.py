@@ -6,9 +6,7 @@ import argparse
 import contextlib
 import json
 import os
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
@@ -16,6 +14,8 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from ..errors import OptionError, WriteError
 from ..game import Game
 from ..install import extra_hint
+from ..pools import Terminated as Terminated
+from ..pools import sigterm_raises as sigterm_raises
 from ..spec import edition_ids
 
 if TYPE_CHECKING:  # the strategies are imported by the commands that play (a fast start for rules, docs...)
@@ -97,12 +97,14 @@ def open_report(flag: str, path: str) -> Report:
 
     See `Report` for why this file is not written atomically (a pipe or a device such as
     ``/dev/stdout`` may be given: it is written as a stream).
+    The file is line-buffered: each line `write_json_line` writes reaches the file whole, in one
+    ``write`` call, so a run killed at any moment (``kill -9`` included) leaves whole lines only.
 
     Raises:
         OptionError: the file cannot be opened (the reason, e.g. permission denied).
     """
     try:
-        return Report(path, open(path, "w", encoding="utf-8"))
+        return Report(path, open(path, "w", encoding="utf-8", buffering=1))
     except OSError as exc:
         raise OptionError(f"{flag} {path}: {exc.strerror or exc}") from None
 
@@ -290,27 +292,3 @@ def progress_bar(show: bool, label: str, total: int | None) -> Iterator[Callable
 
 def showing_progress(args: argparse.Namespace) -> bool:
     return sys.stderr.isatty() and not getattr(args, "no_progress", False)
-
-
-class Terminated(Exception):
-    """SIGTERM reached a command running an engine (`sigterm_raises`): unwind, stopping the
-    engine's process group on the way, and exit 143."""
-
-
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise Terminated
-
-
-@contextlib.contextmanager
-def sigterm_raises() -> Iterator[None]:
-    """While inside: SIGTERM raises `Terminated` (so that ``finally`` blocks stop the engine),
-    then the old handler is back. In a thread other than the main one (where no signal
-    handler can be set) it changes nothing. Raises nothing itself."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import logging
 import os
 import signal
 import sys
@@ -16,6 +17,11 @@ from types import FrameType
 from ..errors import OptionError
 from .session import TableGame
 
+GRACE_SECONDS = 2
+"""How long, on Ctrl-C or SIGTERM, the server waits for the requests in flight to finish
+(uvicorn's ``timeout_graceful_shutdown``) before it cancels them and ends: a client that
+never sends the rest of its request cannot keep it running."""
+
 
 class _Stopped(Exception):
     """SIGTERM arrived (after uvicorn's graceful shutdown)."""
@@ -23,6 +29,16 @@ class _Stopped(Exception):
 
 def _stop(signum: int, frame: FrameType | None) -> None:
     raise _Stopped
+
+
+def _not_cancelled(record: logging.LogRecord) -> bool:
+    """A filter of uvicorn's error log: drop what it says of the requests it cancels because
+    the server is stopping (`GRACE_SECONDS` passed: one line, and a ``CancelledError``
+    traceback each); keep the rest."""
+    import asyncio
+
+    exc = record.exc_info[1] if record.exc_info else None
+    return not isinstance(exc, asyncio.CancelledError) and "timeout graceful shutdown exceeded" not in record.getMessage()
 
 
 def default_folder() -> Path:
@@ -122,13 +138,17 @@ def run(args: argparse.Namespace) -> int:
         lan = lan_address()
         if lan is not None:
             _print_qr(url.replace(f"//{shown}:", f"//{lan}:", 1))
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="off")
+    config = uvicorn.Config(
+        app, host=args.host, port=args.port, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE_SECONDS
+    )
     server = uvicorn.Server(config)
     if not args.no_browser:
         threading.Timer(0.8, lambda: webbrowser.open(url)).start()
     # uvicorn shuts down gracefully on SIGINT/SIGTERM, then raises the signal again:
     # end here, with the message, rather than die of it
     previous = signal.signal(signal.SIGTERM, _stop)
+    errors = logging.getLogger("uvicorn.error")
+    errors.addFilter(_not_cancelled)
     try:
         server.run()
     except (KeyboardInterrupt, _Stopped):
@@ -137,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
         server.started = False
     finally:
         signal.signal(signal.SIGTERM, previous)
+        errors.removeFilter(_not_cancelled)
     if not server.started:
         print(f"flip7ref table: error: could not listen on {args.host}:{args.port}", file=sys.stderr)
         return 2
