@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,14 @@ MYPYC_REQUIRES = ["setuptools>=61", "mypy>=1.10", "mypy_extensions>=1.0", "attrs
 HEARTBEAT = 20.0
 # what the first lines announce (measured on a shared 2-core machine, Python 3.11: 82 s idle, 223 s loaded)
 EXPECTED = "usually 1-4 minutes"
+
+# the signals that end a build by raising (SIGINT already does): the temporary copy is removed
+STOP_SIGNALS = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+
+
+def _stop(number: int, frame: object) -> None:
+    raise SystemExit(128 + number)
+
 
 SETUP = """\
 from setuptools import setup
@@ -141,6 +150,8 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[type-arg]
             self.app.display_info("flip7ref: FLIP7REF_PURE is set: building pure Python")
             return
         self.work = tempfile.mkdtemp(prefix="flip7ref-mypyc-")
+        # SIGTERM or SIGHUP (a closed terminal) end the build as an exception does: the copy is removed
+        previous = {number: signal.signal(number, _stop) for number in STOP_SIGNALS}
         try:
             built = self._compile(Path(self.work))
         except Exception as exc:  # no compiler, or mypyc failed: fall back to pure Python
@@ -150,6 +161,12 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[type-arg]
             )
             print(str(exc), file=sys.stderr)
             return
+        except BaseException:
+            shutil.rmtree(self.work, ignore_errors=True)
+            raise
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
         build_data["infer_tag"] = True
         build_data["pure_python"] = False
         build_data["force_include"].update(built)
@@ -169,22 +186,26 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[type-arg]
                 "(FLIP7REF_PURE=1 pip install . skips it); a line at least every 20 s"
             )
             progress.step = "mypy type-checks the modules and writes C"
-            process = subprocess.Popen(
+            log: list[str] = []
+            with subprocess.Popen(
                 [sys.executable, "setup.py", "build_ext", "--inplace"],
                 cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )  # fmt: skip
-            assert process.stdout is not None
-            log: list[str] = []
-            built = 0
-            for line in process.stdout:
-                log.append(line)
-                if line.startswith("building '"):
-                    built += 1
-                    name = line.split("'")[1]
-                    progress.step = f"the C compiler builds extension {built} of {len(modules) + 1}: {name}"
-                    progress.say(f"{progress.elapsed()}: {progress.step}")
-            if process.wait():
+            ) as process:  # fmt: skip
+                assert process.stdout is not None
+                try:
+                    built = 0
+                    for line in process.stdout:
+                        log.append(line)
+                        if line.startswith("building '"):  # setuptools starts an extension module
+                            built += 1
+                            name = line.split("'")[1]
+                            progress.step = f"the C compiler builds extension {built} of {len(modules) + 1}: {name}"
+                            progress.say(f"{progress.elapsed()}: {progress.step}")
+                finally:
+                    if process.poll() is None:  # interrupted: the compiler goes too
+                        process.kill()
+            if process.returncode:
                 raise RuntimeError("Error while invoking mypyc:\n" + "".join(log))
             progress.say(f"compiled in {progress.elapsed()}")
         return {
