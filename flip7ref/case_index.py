@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SpecError
-from .spec import write_cache
+from .spec import touch_cache, write_cache
 
 try:  # the interpreter's built-in BLAKE2, as in flip7ref.spec: hashlib would load OpenSSL
     from _blake2 import blake2b
@@ -153,6 +153,7 @@ def case_index() -> tuple[CaseEntry, ...]:
             with open(cache, "rb") as handle:
                 cached = pickle.load(handle)
             if isinstance(cached, tuple):
+                touch_cache(cache)
                 return cached
         except Exception:  # no cache yet, or unreadable: build it
             pass
