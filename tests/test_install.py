@@ -267,3 +267,36 @@ def test_pyproject_toml_is_there_at_every_moment_of_a_whole_build(tmp_path: Path
     compiled = subprocess.run([str(tmp_path / "venv/bin/python"), "-c", "import flip7ref; print(flip7ref.compiled)"],
                               cwd=tmp_path, capture_output=True, text=True, check=True)  # fmt: skip
     assert compiled.stdout == "True\n"
+
+
+def _section_commands(page: Path, heading: str) -> list[str]:
+    """The command lines of the ``sh`` blocks under ``heading`` (to the next heading) of ``page``."""
+    text = page.read_text(encoding="utf-8")
+    section = text.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
+    return [line for block in blocks for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_install_md_wheel_commands_work_as_written(tmp_path: Path) -> None:
+    """Issue 42: docs/install.md's wheel commands failed as written (two wheels matched the glob:
+    ResolutionImpossible; the [table] form: Invalid requirement). Run verbatim in a copy of the
+    checkout with a fresh venv's pip first on the PATH (FLIP7REF_PURE=1: both wheels pure, no compile)."""
+    commands = _section_commands(ROOT / "docs" / "install.md", "## A wheel, to install elsewhere")
+    assert len(commands) == 4 and all(c.startswith(("pip wheel", "FLIP7REF_PURE=1 pip wheel", "pip install")) for c in commands)
+    src = _checkout_copy(tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "FLIP7REF_PURE": "1"}
+    env.pop("PYTHONPATH", None)
+    for n, command in enumerate(commands):
+        if n == 2:  # both wheels built: the pure one's folder gets the file the compiled build would put beside it
+            (pure,) = re.findall(r"^FLIP7REF_PURE=1 pip wheel .*-w (\S+)", "\n".join(commands), re.M)
+            (wheel,) = (src / pure).glob("*-py3-none-any.whl")
+            tag = f"cp{sys.version_info[0]}{sys.version_info[1]}"
+            shutil.copy(wheel, wheel.with_name(f"flip7ref-0.1.0-{tag}-{tag}-linux_x86_64.whl"))
+        done = subprocess.run(["bash", "-c", command], cwd=src, env=env, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, f"{command}\n{done.stdout}{done.stderr}"
+    check = "import flip7ref, starlette, uvicorn, segno; print(flip7ref.__file__)"
+    done = subprocess.run([str(venv / "bin/python"), "-c", check], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    assert done.stdout.startswith(str(venv))
