@@ -256,8 +256,8 @@ def test_pyproject_toml_is_there_at_every_moment_of_a_whole_build(tmp_path: Path
     watcher = threading.Thread(target=watch)
     watcher.start()
     try:
-        build = subprocess.run([str(tmp_path / "venv/bin/pip"), "install", "."], cwd=src,
-                               capture_output=True, text=True, check=False)  # fmt: skip
+        build = subprocess.run([str(tmp_path / "venv/bin/pip"), "install", "."], cwd=src, start_new_session=True,
+                               capture_output=True, text=True, check=False)  # fmt: skip (no terminal: progress to stderr)
     finally:
         done.set()
         watcher.join()
