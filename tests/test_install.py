@@ -264,8 +264,9 @@ def test_pyproject_toml_is_there_at_every_moment_of_a_whole_build(tmp_path: Path
     assert build.returncode == 0, build.stdout + build.stderr
     assert not missing, f"pyproject.toml was missing {len(missing)} times"
     assert _tree(src) == before
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the installed copy, not this checkout's
     compiled = subprocess.run([str(tmp_path / "venv/bin/python"), "-c", "import flip7ref; print(flip7ref.compiled)"],
-                              cwd=tmp_path, capture_output=True, text=True, check=True)  # fmt: skip
+                              cwd=tmp_path, env=clean, capture_output=True, text=True, check=True)  # fmt: skip
     assert compiled.stdout == "True\n"
 
 
