@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SpecError
-from .spec import write_cache
+from .spec import touch_cache, write_cache
 
 try:  # the interpreter's built-in BLAKE2, as in flip7ref.spec: hashlib would load OpenSSL
     from _blake2 import blake2b
@@ -175,6 +175,7 @@ def case_index() -> tuple[CaseEntry, ...]:
         try:
             cached = pickle.loads(read_bytes_file(cache, "case index cache file"))  # a named pipe: not waited on
             if _fits(cached, {f.relative_to(root).as_posix() for f in files}):
+                touch_cache(cache)
                 return cached  # type: ignore[no-any-return]  # _fits checked its shape
         except Exception:  # no cache yet, or unreadable: build it
             pass

@@ -32,6 +32,7 @@ Only `flip7ref.edition` is imported with this module; the others when first used
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -258,6 +259,7 @@ def load_edition_file(path: str | Path) -> Edition:
         try:  # read_bytes_file: a named pipe in the cache folder is not waited on
             cached = pickle.loads(read_bytes_file(cache, "table cache file"))
             if isinstance(cached, Edition):
+                touch_cache(cache)
                 return cached
         except Exception:  # no cache yet, or unreadable: read the table
             pass
@@ -312,10 +314,49 @@ def _cache_file(path: Path, table: bytes) -> Path | None:
     return folder / f"edition-{place}-{digest.hexdigest()}.pickle"
 
 
+# The cache folder's pruning (write_cache): the most recently used cache files kept, and the age (seconds)
+# after which a temporary file that an interrupted write left is removed.
+CACHE_KEEP = 64
+CACHE_STALE_TEMP = 3600.0
+
+
+def touch_cache(cache: Path) -> None:
+    """Mark the cache file ``cache`` as just used (its modification time), so that pruning keeps it.
+    Raises nothing."""
+    with contextlib.suppress(OSError):
+        os.utime(cache)
+
+
+def prune_cache(folder: Path, keep: int = CACHE_KEEP) -> None:
+    """Remove from ``folder`` all but the ``keep`` most recently used ``*.pickle`` cache files
+    (by modification time: a cache hit touches its file) and the temporary files (names
+    starting with ``.``, no ``.pickle``) older than `CACHE_STALE_TEMP` seconds; subfolders
+    (e.g. ``npm/``) and other files are left alone.  Raises nothing."""
+    import time
+
+    now = time.time()
+    pickles: list[tuple[float, str]] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                mtime = entry.stat(follow_symlinks=False).st_mtime
+                if entry.name.endswith(".pickle"):
+                    pickles.append((mtime, entry.path))
+                elif entry.name.startswith((".edition-", ".case-index-")) and now - mtime > CACHE_STALE_TEMP:
+                    Path(entry.path).unlink(missing_ok=True)
+        for _, path in sorted(pickles, reverse=True)[keep:]:
+            Path(path).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
 def write_cache(cache: Path, value: object, prefix: str = ".edition-") -> None:
     """Pickle ``value`` to the cache file ``cache`` atomically (a temporary file named
     ``prefix``..., then a rename), removing the older files of the same place
-    (``NAME-*.pickle`` beside it, e.g. the same table before a change); a cache that
+    (``NAME-*.pickle`` beside it, e.g. the same table before a change), then pruning the
+    folder (`prune_cache`: the `CACHE_KEEP` most recently used files stay); a cache that
     cannot be written is skipped.  Used by the edition-table cache and the case index
     (`flip7ref.case_index`).  Raises nothing."""
     import pickle
@@ -336,6 +377,8 @@ def write_cache(cache: Path, value: object, prefix: str = ".edition-") -> None:
                 older.unlink(missing_ok=True)
     except (OSError, pickle.PicklingError):
         Path(tmp).unlink(missing_ok=True)
+        return
+    prune_cache(cache.parent)
 
 
 _SHIPPED: dict[str, Edition] = {}

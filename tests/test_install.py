@@ -7,10 +7,17 @@ These tests check the packaging and the command line's messages, so they cite no
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
+import importlib.util
+import os
 import re
+import shutil
+import signal
 import subprocess
 import sys
+import threading
+import time
 import tomllib
 from pathlib import Path
 
@@ -119,3 +126,178 @@ def test_python_m_in_a_checkout_runs_the_source_tree() -> None:
     done = subprocess.run([sys.executable, "-m", "flip7ref", "--version"], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[2] == f"running from {ROOT / 'flip7ref'}"
     assert done.stdout.splitlines()[0].endswith("(pure Python)")
+
+
+# The build (hatch_build.py, issue 42): it never changes the checkout, so a killed build leaves it whole,
+# and it refuses a Python older than requires-python before installing or compiling anything.
+
+
+def _hook() -> object:
+    if not (ROOT / "hatch_build.py").is_file():
+        pytest.skip("the tests run away from a checkout")
+    pytest.importorskip("hatchling")  # the build backend, in pip's build environment (not a dev dependency)
+    spec = importlib.util.spec_from_file_location("hatch_build", ROOT / "hatch_build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_hook_refuses_a_python_older_than_requires_python() -> None:
+    refusal = _hook().python_refusal  # type: ignore[attr-defined]
+    assert refusal(">=3.11", (3, 10, 13)) == (
+        f"flip7ref needs Python >=3.11; this is Python 3.10.13 ({sys.executable}): nothing was built"
+    )
+    assert refusal(">=3.11", (3, 11, 0)) is None and refusal(">=3.11", (3, 13, 1)) is None
+
+
+def _python(version: str) -> str | None:
+    versions = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"), "versions")
+    found = sorted(versions.glob(f"{version}.*/bin/python{version}"))
+    return str(found[-1]) if found else shutil.which(f"python{version}")
+
+
+def _checkout_copy(tmp: Path) -> Path:
+    """The checkout's tracked files (as they are on disk) copied to ``tmp/src``."""
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("not a git checkout")
+    names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    src = tmp / "src"
+    for name in filter(None, names.split("\0")):
+        if (ROOT / name).is_file():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, src / name)
+    return src
+
+
+def _tree(root: Path) -> dict[str, tuple[int, int]]:
+    return {
+        str(path.relative_to(root)): (path.stat().st_size, path.stat().st_mtime_ns)
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_python_3_10_is_refused_before_anything_is_compiled(tmp_path: Path) -> None:
+    python = _python("3.10")
+    if python is None:
+        pytest.skip("no Python 3.10 here (pyenv's or on the PATH)")
+    subprocess.run([python, "-m", "venv", str(tmp_path / "venv")], check=True)
+    done = subprocess.run([str(tmp_path / "venv/bin/pip"), "install", "-v", str(ROOT)],
+                          capture_output=True, text=True, check=False, timeout=300)  # fmt: skip
+    out = done.stdout + done.stderr
+    assert done.returncode == 1
+    assert re.search(r"flip7ref needs Python >=3\.11; this is Python 3\.10\.\d+ \(.*\): nothing was built", out), out
+    # refused while pip asks for the build's requirements: mypy is never installed, nothing compiled
+    assert "Installing backend dependencies" not in out and "flip7ref: compiling" not in out
+
+
+@pytest.fixture(scope="module")
+def build_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    venv = tmp_path_factory.mktemp("venv") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    return venv
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
+def test_a_build_killed_while_it_compiles_leaves_the_checkout_as_it_was(
+    tmp_path: Path, build_venv: Path, signal_number: int
+) -> None:
+    """``pip install -v .`` killed (the whole process group, as closing a terminal does) once the
+    compile has started: every file of the checkout is there, unchanged, and nothing was added."""
+    src = _checkout_copy(tmp_path)
+    before = _tree(src)
+    (tmp_path / "tmp").mkdir()
+    pip = subprocess.Popen([str(build_venv / "bin/pip"), "install", "-v", "--no-deps", "."], cwd=src,
+                           env={**os.environ, "TMPDIR": str(tmp_path / "tmp")},
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
+    assert pip.stdout is not None
+    seen: list[str] = []
+    try:
+        for line in pip.stdout:
+            seen.append(line)
+            if "flip7ref: compiling" in line:
+                assert (src / "pyproject.toml").is_file()
+                os.killpg(pip.pid, signal_number)
+                break
+        pip.wait(timeout=60)
+        for _ in range(600):  # the group's processes end of themselves, within a minute
+            try:
+                os.killpg(pip.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pip.pid, signal.SIGKILL)  # whatever is left of the group
+        pip.wait()
+    assert any("flip7ref: compiling" in line for line in seen), "".join(seen)
+    assert pip.returncode != 0
+    assert _tree(src) == before
+    if signal_number != signal.SIGKILL:  # the build's copy of the sources is removed (SIGKILL leaves it in TMPDIR)
+        assert not list((tmp_path / "tmp").glob("flip7ref-mypyc-*"))
+
+
+@pytest.mark.slow
+def test_pyproject_toml_is_there_at_every_moment_of_a_whole_build(tmp_path: Path) -> None:
+    """``pip install .`` in a fresh venv, the whole compile: pyproject.toml is present at each look
+    (20 a second) and the checkout is unchanged at the end; the package installed is compiled."""
+    src = _checkout_copy(tmp_path)
+    before = _tree(src)
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True)
+    missing: list[float] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.05):
+            if not (src / "pyproject.toml").is_file():
+                missing.append(time.monotonic())
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        build = subprocess.run([str(tmp_path / "venv/bin/pip"), "install", "."], cwd=src, start_new_session=True,
+                               capture_output=True, text=True, check=False)  # fmt: skip (no terminal: progress to stderr)
+    finally:
+        done.set()
+        watcher.join()
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert not missing, f"pyproject.toml was missing {len(missing)} times"
+    assert _tree(src) == before
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the installed copy, not this checkout's
+    compiled = subprocess.run([str(tmp_path / "venv/bin/python"), "-c", "import flip7ref; print(flip7ref.compiled)"],
+                              cwd=tmp_path, env=clean, capture_output=True, text=True, check=True)  # fmt: skip
+    assert compiled.stdout == "True\n"
+
+
+def _section_commands(page: Path, heading: str) -> list[str]:
+    """The command lines of the ``sh`` blocks under ``heading`` (to the next heading) of ``page``."""
+    text = page.read_text(encoding="utf-8")
+    section = text.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
+    return [line for block in blocks for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_install_md_wheel_commands_work_as_written(tmp_path: Path) -> None:
+    """Issue 42: docs/install.md's wheel commands failed as written (two wheels matched the glob:
+    ResolutionImpossible; the [table] form: Invalid requirement). Run verbatim in a copy of the
+    checkout with a fresh venv's pip first on the PATH (FLIP7REF_PURE=1: both wheels pure, no compile)."""
+    commands = _section_commands(ROOT / "docs" / "install.md", "## A wheel, to install elsewhere")
+    assert len(commands) == 4 and all(c.startswith(("pip wheel", "FLIP7REF_PURE=1 pip wheel", "pip install")) for c in commands)
+    src = _checkout_copy(tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "FLIP7REF_PURE": "1"}
+    env.pop("PYTHONPATH", None)
+    for n, command in enumerate(commands):
+        if n == 2:  # both wheels built: the pure one's folder gets the file the compiled build would put beside it
+            (pure,) = re.findall(r"^FLIP7REF_PURE=1 pip wheel .*-w (\S+)", "\n".join(commands), re.M)
+            (wheel,) = (src / pure).glob("*-py3-none-any.whl")
+            tag = f"cp{sys.version_info[0]}{sys.version_info[1]}"
+            shutil.copy(wheel, wheel.with_name(f"flip7ref-0.1.0-{tag}-{tag}-linux_x86_64.whl"))
+        done = subprocess.run(["bash", "-c", command], cwd=src, env=env, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, f"{command}\n{done.stdout}{done.stderr}"
+    check = "import flip7ref, starlette, uvicorn, segno; print(flip7ref.__file__)"
+    done = subprocess.run([str(venv / "bin/python"), "-c", check], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    assert done.stdout.startswith(str(venv))

@@ -104,3 +104,36 @@ def test_a_start_from_the_cache_reads_no_yaml_and_checks_no_schema(tmp_path: Pat
     # nor fractions (only State.chance_outcomes builds a Fraction; it imports decimal)
     assert "fractions" not in runs[1]
     assert {"flip7ref.spec", "flip7ref.edition", "flip7ref.state"} <= runs[1]
+
+
+def test_the_cache_folder_keeps_only_the_most_recently_used_files(table: Path) -> None:
+    """Issue 42: the user cache grew without bound (one file per table path ever read). A write
+    prunes the folder to spec.CACHE_KEEP pickles, the least recently used (a hit touches its file)
+    going first; stale temporary files of an interrupted write go too; npm/ and others stay."""
+    import os
+
+    cache = table.parent / "cache"
+    load_edition_file(table)
+    (mine,) = cache.glob("edition-*.pickle")
+    for i in range(spec.CACHE_KEEP + 5):  # older files of other table paths, the oldest first
+        old = cache / f"edition-{i:016x}-0.pickle"
+        old.write_bytes(b"x")
+        os.utime(old, (1_000_000 + i, 1_000_000 + i))
+    os.utime(mine, (900_000, 900_000))  # the least recently used...
+    assert load_edition_file(table) is not None  # ...until this hit touches it
+    stale, fresh = cache / ".edition-abc", cache / ".edition-def"
+    stale.write_bytes(b""), fresh.write_bytes(b"")
+    os.utime(stale, (1_000_000, 1_000_000))
+    (cache / "npm").mkdir()
+    (cache / "other.txt").write_text("kept", encoding="utf-8")
+    copy = table.with_name("second.yaml")
+    shutil.copy(table, copy)
+    load_edition_file(copy)  # a write: the folder is pruned
+    left = sorted(p.name for p in cache.iterdir())
+    pickles = [name for name in left if name.endswith(".pickle")]
+    assert len(pickles) == spec.CACHE_KEEP
+    assert mine.name in pickles and "edition-0000000000000000-0.pickle" not in pickles
+    assert [f"edition-{i:016x}-0.pickle" for i in range(7, spec.CACHE_KEEP + 5)] == sorted(
+        name for name in pickles if name.endswith("-0.pickle")
+    )
+    assert ".edition-abc" not in left and {".edition-def", "npm", "other.txt"} <= set(left)
