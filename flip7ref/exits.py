@@ -6,3 +6,6 @@ from __future__ import annotations
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 3, 130, 143
 """Success, a check failed, a user mistake (a plug-in's failure included), a limit the user set
 reached, interrupted with Ctrl-C, stopped by SIGTERM."""
+EXIT_ENGINE_FAULT = 4
+"""``conformance fuzz``: the engine failed the protocol (hung, exited, printed a malformed or
+oversized line) and no rule difference was found."""

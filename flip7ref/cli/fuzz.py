@@ -11,6 +11,7 @@ from typing import Any
 
 from ..checking import cut
 from ..errors import OptionError
+from ..exits import EXIT_ENGINE_FAULT, EXIT_FAILED, EXIT_OK
 from ._common import Terminated, parse_seed, sigterm_raises
 
 
@@ -20,7 +21,8 @@ def _sizes(size: tuple[int, ...]) -> str:
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
     """Run ``conformance fuzz``: 0 no difference, 1 a difference written (or nothing could be
-    compared), 143 on SIGTERM (`flip7ref.cli._common.sigterm_raises`); `OptionError` for a bad
+    compared), 4 engine faults and no difference (no case written), 143 on SIGTERM
+    (`flip7ref.cli._common.sigterm_raises`); `OptionError` for a bad
     flag or an engine that cannot start (exit 2)."""
     from ..fuzz import fuzz
     from ..harness import EngineError
@@ -48,7 +50,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if report.path is not None:
         rerun = f"flip7ref conformance run --engine {shlex.quote(args.engine)} --cases {shlex.quote(str(report.path))}"
     nothing = report.found is None and report.steps == report.skipped
-    status = 1 if report.found is not None or nothing else 0
+    status = EXIT_FAILED if report.found is not None or (nothing and not report.faults) else EXIT_OK
+    if report.found is None and report.faults:
+        status = EXIT_ENGINE_FAULT
+    faults = [{"message": f.message, "request": f.request, "edition": f.edition, "actions": f.actions} for f in report.faults]
     if args.json:
         found: dict[str, Any] | None = None
         if report.found is not None and report.case is not None:
@@ -66,7 +71,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         print(json.dumps({
             "engine": report.engine, "seed": report.seed, "games": report.games, "steps": report.steps,
             "skipped": report.skipped, "seconds": round(report.seconds, 3), "not_compared": list(report.not_compared),
-            "found": found,
+            "found": found, "engine_faults": faults,
         }, sort_keys=True))  # fmt: skip
         return status
     print(f"fuzz: {report.engine}, seed {report.seed}: {report.games} games, {report.steps} steps in {report.seconds:.1f} s")
@@ -74,8 +79,14 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         print(f"not compared (the engine does not report them): {', '.join(report.not_compared)}")
     if report.skipped:
         print(f"{report.skipped} steps skipped by the engine (each ends its game)")
+    if report.faults:
+        print(f"engine faults ({len(report.faults)}; not rule differences, no case written):")
+        for f in report.faults:
+            print(f"  request {f.request} ({f.edition}, {f.actions} actions): {f.message}")
     if report.found is None or report.case is None:
-        if nothing:
+        if report.faults:
+            print("no rule difference found")
+        elif nothing:
             print("nothing was compared: the engine skipped every game")
         else:
             print("no difference found")

@@ -15,7 +15,7 @@ from ..conformance import Case, compare_detailed, load_case_file
 from ..errors import OptionError
 from ..harness import Engine, EngineError, run_in_process
 from ..spec import edition_ids
-from .lockstep import FULL_EVERY, OUTCOME_KEYS, Check, Found, Lockstep
+from .lockstep import FULL_EVERY, OUTCOME_KEYS, Check, EngineFault, Found, Lockstep
 from .portfolio import Portfolio
 from .shrink import shrink
 
@@ -85,6 +85,9 @@ class Report:
         case: the case written.
         verified: the written case run again: ``(engine status, reference status)``.
         not_compared: outcome keys the engine does not report (not compared).
+        faults: the engine's faults (it hung, exited, printed a malformed or oversized line):
+            each ended its game, blames no rule and writes no case; the run stops after
+            `MAX_FAULTS`.
     """
 
     engine: str
@@ -105,6 +108,11 @@ class Report:
     case: Case | None = None
     verified: tuple[str, str] | None = None
     not_compared: tuple[str, ...] = ()
+    faults: tuple[EngineFault, ...] = ()
+
+
+MAX_FAULTS = 3
+"""Engine faults after which a fuzzing run stops (each may cost a whole timeout)."""
 
 
 def known_editions(impl: Mapping[str, Any], wanted: Sequence[str] | None) -> list[str]:
@@ -135,8 +143,11 @@ def fuzz(
     editions: Sequence[str] | None = None,
     on_game: Callable[[int], None] | None = None,
 ) -> Report:
-    """Fuzz an engine: random games in lockstep until a difference, ``games`` games or ``seconds``
-    seconds; a difference is shrunk (for at most ``shrink_seconds`` more) and written to ``out``.
+    """Fuzz an engine: random games in lockstep until a difference, `MAX_FAULTS` engine faults,
+    ``games`` games or ``seconds`` seconds; a difference is shrunk (for at most ``shrink_seconds``
+    more) and written to ``out``.  An engine fault (a hang past ``timeout``, an exit, a line that is
+    not JSON, too long, too deep or holds a number that is not finite) is not a difference: it
+    ends its game, is listed in `Report.faults` and writes no case.
 
     The games come from a portfolio of generators, each given a fair share of the work
     (`flip7ref.fuzz.portfolio`); game ``k`` of generator ``G`` with seed ``s`` is the same game in
@@ -185,14 +196,15 @@ def fuzz(
             every = (index + portfolio.sources.index(source)) % FULL_EVERY == 0  # staggered: not all at once
             found = lockstep.first_difference(*made, stop, every=every)
             portfolio.charge(source, lockstep.requests - before)
-            if found is not None:
+            if found is not None or len(lockstep.faults) >= MAX_FAULTS:
                 break
         per_source = {s.name: n for s, n in zip(portfolio.sources, portfolio.games, strict=True)}
         missing = tuple(k for k in OUTCOME_KEYS if lockstep.keys is not None and k not in lockstep.keys)
         elapsed = time.monotonic() - began
         base = Report(
-            name, seed, played_games, lockstep.requests, lockstep.skipped, elapsed, not_compared=missing, per_source=per_source
-        )
+            name, seed, played_games, lockstep.requests, lockstep.skipped, elapsed, not_compared=missing,
+            per_source=per_source, faults=tuple(lockstep.faults),
+        )  # fmt: skip
         if found is None:
             return base
         found_after = time.monotonic() - began
@@ -219,7 +231,7 @@ def fuzz(
             base, found=found, found_after=found_after, game=index, source=source.name, shrink_tried=tried,
             shrink_seconds=shrunk_in,
             original_size=original, path=path, case=case, verified=(on_engine, on_reference),
-            steps=lockstep.requests, seconds=time.monotonic() - began,
+            steps=lockstep.requests, seconds=time.monotonic() - began, faults=tuple(lockstep.faults),
         )  # fmt: skip
     finally:
         engine.close()
