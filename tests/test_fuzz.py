@@ -265,6 +265,22 @@ def test_a_step_after_the_games_end_compares_only_how_it_ended() -> None:
     case = step_case(trial, played, len(played.actions), OUTCOME_KEYS)
     assert sorted(case["expect"]) == ["events", "next", "round", "round_scores", "totals", "winners"]
     assert case["kind"] == "game"
+    scored = [e for e in case["expect"]["events"] if e["type"] == "round_scored"]
+    assert scored == [{"type": "round_scored", "round": 1, "scores": scored[0]["scores"], "totals": scored[0]["totals"]}]
+
+
+def test_round_scored_without_a_flip_7_leaves_flip7_out_in_suite_and_fuzz_cases() -> None:
+    """Issue 46: ``flip7`` is left out, not null, in every case the suite holds or fuzz writes."""
+    from flip7ref.conformance import load_cases
+
+    written = [
+        (c["id"], e)
+        for c in load_cases()
+        for key in ("events", "events_include")
+        for e in c["expect"].get(key) or ()
+        if e.get("type") == "round_scored" and "flip7" in e and e["flip7"] is None
+    ]
+    assert written == []
 
 
 def test_an_engine_that_skips_everything_compares_nothing(

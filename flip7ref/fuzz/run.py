@@ -15,9 +15,12 @@ from ..conformance import Case, compare_detailed, load_case_file
 from ..errors import OptionError
 from ..harness import Engine, EngineError, run_in_process
 from ..spec import edition_ids
-from .lockstep import FULL_EVERY, OUTCOME_KEYS, Check, EngineFault, Found, Lockstep
+from .lockstep import FULL_EVERY, OUTCOME_KEYS, Check, EngineFault, Found, Lockstep, as_written
 from .portfolio import Portfolio
 from .shrink import shrink
+
+EVENT_KEYS = ("events", "events_include")
+"""The ``expect`` keys holding events (written as the suite writes them, `as_written`)."""
 
 
 def differing_keys(check: Check, types: Sequence[str] | None) -> list[str]:
@@ -37,7 +40,7 @@ def differing_keys(check: Check, types: Sequence[str] | None) -> list[str]:
 def final_case(found: Found, ident: str, title: str, source: str, types: Sequence[str] | None) -> dict[str, Any]:
     """The case to write for a difference: the game up to its first difference (with the forced
     choices an auto-resolving engine takes itself), expecting the reference's outcome on the keys
-    the engine got wrong, citing the blamed rules."""
+    the engine got wrong (events as the suite writes them, `as_written`), citing the blamed rules."""
     check = found.check
     assert check.prepared is not None
     prepared = check.prepared
@@ -46,7 +49,7 @@ def final_case(found: Found, ident: str, title: str, source: str, types: Sequenc
     case.update(id=ident, title=title, source=source)
     case["rules"] = list(check.result.blame or case["rules"])
     case["actions"] = list(prepared.actions)
-    case["expect"] = {k: prepared.expect[k] for k in keys}
+    case["expect"] = {k: as_written(prepared.expect[k]) if k in EVENT_KEYS else prepared.expect[k] for k in keys}
     return case
 
 
