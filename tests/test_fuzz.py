@@ -135,7 +135,7 @@ def test_cli_a_difference_is_exit_1_and_prints_how_to_rerun(tmp_path: Path, caps
     out, err = capsys.readouterr()
     assert code == 1 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("fuzz: mutant-round-cards-vanish 0.1.0, seed 0: 1 games, ")
+    assert lines[0].startswith("fuzz: mutant-round-cards-vanish 0.1.0, seed 0: 2 games, ")  # it goes on after one
     assert lines[1].startswith("difference in random game 0, found after ")
     path = tmp_path / "found" / "fuzz-0-random-0.yaml"
     assert f"wrote {path} (case F7-C9000): fail on the engine, pass on the reference" in lines
@@ -255,6 +255,50 @@ def test_cli_an_engine_hanging_at_its_fourth_request_is_an_engine_fault_exit_4(
         {"message": "engine did not answer within 1 s", "request": 4, "edition": "vengeance", "actions": 12}
     ]
     assert not out.exists()
+
+
+TWO_BUGS = """
+import json, sys
+from flip7ref.conformance import observe
+from flip7ref.harness import implementation
+for raw in sys.stdin:
+    request = json.loads(raw)
+    if request["cmd"] == "stop":
+        break
+    if request["cmd"] == "start":
+        print(json.dumps({"version": 2, "implementation": implementation(2)}), flush=True)
+        continue
+    case = request["case"]
+    seen = observe(case)
+    if case["edition"] == "flip7" and isinstance(seen.get("discard_count"), int):
+        seen["discard_count"] += 1
+    if case["edition"] == "vengeance" and seen.get("totals"):
+        seen["totals"] = [t + 1 for t in seen["totals"]]
+    print(json.dumps({"seq": request["seq"], "outcome": seen}), flush=True)
+"""
+
+
+def test_a_run_keeps_going_and_reports_each_distinct_difference_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 46: after a difference the run goes on; each distinct one (blamed rules, verdict,
+    keys wrong) is shrunk and written once, a repeat only counted; --first stops at the first."""
+    script = tmp_path / "two.py"
+    script.write_text(textwrap.dedent(TWO_BUGS), encoding="utf-8")
+    engine = f"{PY} {shlex.quote(str(script))}"
+    out = tmp_path / "out"
+    argv = ["conformance", "fuzz", "--engine", engine, "--games", "6", "--shrink-seconds", "3", "--out", str(out), "--json"]
+    assert main(argv) == 1
+    data = json.loads(capsys.readouterr().out)
+    findings = data["findings"]
+    keys = {(f["rule"], f["difference"].split(":")[0]) for f in findings}
+    assert len(findings) >= 2 and len(keys) == len(findings)
+    assert {f["difference"].split(":")[0] for f in findings} >= {"discard_count", "totals"}
+    assert sorted(p.name for p in out.iterdir()) == sorted(Path(f["case"]).name for f in findings)
+    assert all(f["on_engine"] == "fail" and f["on_reference"] == "pass" for f in findings)
+    assert all(f["rerun"].endswith(f"--cases {f['case']}") for f in findings) and data["found"] == findings[0]
+    assert sum(f["repeats"] for f in findings) > len(findings)
+    assert main([*argv[:-1], "--first", "--out", str(tmp_path / "first"), "--json"]) == 1
+    first = json.loads(capsys.readouterr().out)
+    assert len(first["findings"]) == 1 and first["findings"][0]["case_id"] == findings[0]["case_id"]
 
 
 def test_a_step_after_the_games_end_compares_only_how_it_ended() -> None:

@@ -17,7 +17,9 @@ rank or among the action cards; and tables where a held special card meets the n
 (`.cards`).  Its decisions are kept as indices into the legal actions, so a changed setup
 replays into another legal game.
 
-At the first difference the game is shrunk (`shrink`): fewer players, a later start (the round
+A run keeps going after a difference: each distinct one (its blamed rules, verdict and wrong
+keys, `finding_key`) is a `Finding`; a later game showing one again counts a repeat.  Each
+finding's game is shrunk (`shrink`): fewer players, a later start (the round
 of the difference, or, for an engine playing positions, one of the last Hit-or-Stay offers before
 it), fewer cards in the pile, fewer and simpler decisions, the table's default readings, while it
 still differs; the smallest is written as a case file of the suite's own format
@@ -40,7 +42,7 @@ between rounds); at that step only the events up to the shuffle are compared, an
 from .games import MAX_DECISIONS, MAX_ROUNDS, MIN_PLAYERS, Played, Trial, play, player_range
 from .lockstep import AT_END_KEYS, OUTCOME_KEYS, Check, EngineFault, Found, Lockstep, step_case
 from .portfolio import SOURCES, Portfolio, Source, generate, sources_for
-from .run import MAX_FAULTS, Report, differing_keys, final_case, fuzz, known_editions, write_case
+from .run import MAX_FAULTS, Finding, Report, differing_keys, final_case, finding_key, fuzz, known_editions, write_case
 from .shrink import SHRINK_CANDIDATES, shrink
 
 __all__ = [
@@ -54,6 +56,7 @@ __all__ = [
     "SOURCES",
     "Check",
     "EngineFault",
+    "Finding",
     "Found",
     "Lockstep",
     "Played",
@@ -63,6 +66,7 @@ __all__ = [
     "Trial",
     "differing_keys",
     "final_case",
+    "finding_key",
     "fuzz",
     "generate",
     "known_editions",
