@@ -163,3 +163,17 @@ def test_no_case_depends_on_the_shuffle_for_an_engine_resolving_forced_choices(
                 k for k in set(a.expect) | set(b.expect) if a.expect.get(k) != b.expect.get(k)
             )))  # fmt: skip
     assert changed == []
+
+
+@pytest.mark.rules("F7-113")
+def test_keys_hanging_on_the_order_after_forced_choices_are_left_out() -> None:
+    """Issue 46: F7-C0724 under deck_between_rounds=fresh-shuffle, for an engine resolving forced
+    choices: it plays on into the next round's fresh shuffle, whose order decides the lines; the
+    lines are left out of the expectation, the next decision (the same for any order) is kept."""
+    case = CASES["F7-C0724"]
+    impl = _auto_resolving()
+    impl["editions"]["flip7"]["options"]["deck_between_rounds"] = ["fresh-shuffle"]
+    prepared = prepare(case, impl)
+    assert isinstance(prepared, Prepared)
+    assert prepared.expect == {"next": {"player": 2, "legal": ["hit", "stay"]}}
+    assert prepared.forced_tail[0] == "target 1"
