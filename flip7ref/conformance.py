@@ -33,7 +33,7 @@ from .textfiles import MAX_YAML_BYTES, read_bytes_file
 
 Case = Mapping[str, Any]
 
-SUITE_VERSION = "1.5.0"
+SUITE_VERSION = "1.6.0"
 """The version of the conformance suite (its cases, their expectations and the checking
 rules); ``conformance/CHANGELOG.md`` says what changed.  Reports name it."""
 

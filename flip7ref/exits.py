@@ -11,3 +11,7 @@ EXIT_BROKEN_PIPE = 141
 """Stdout was closed by the program reading it (``flip7ref options | head -1``): the run ends
 quietly, with the status a shell gives a command that SIGPIPE ended (128 + 13), as 130 and
 143 are those of SIGINT and SIGTERM."""
+
+EXIT_ENGINE_FAULT = 4
+"""``conformance fuzz``: the engine failed the protocol (hung, exited, printed a malformed or
+oversized line) and no rule difference was found."""

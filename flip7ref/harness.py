@@ -195,18 +195,36 @@ def _depth_exceeds(value: object, limit: int) -> bool:
     return False
 
 
+class _NotFinite(ValueError):
+    """A JSON number that is not finite: ``NaN``, ``Infinity`` or one too large for a float."""
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotFinite(cut(text, 40))
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise _NotFinite(text)
+
+
 def decode_line(raw: bytes) -> Any:
-    """Decode one line an engine printed: UTF-8, JSON, at most `MAX_DEPTH` deep.
+    """Decode one line an engine printed: UTF-8, JSON, at most `MAX_DEPTH` deep, finite numbers.
 
     Raises:
-        EngineError: invalid UTF-8, not JSON, nested too deeply, or a number too long to read.
+        EngineError: invalid UTF-8, not JSON, nested too deeply, a number too long to read, or a
+            number that is not finite (``NaN``, ``Infinity``, ``1e999``: not JSON, RFC 8259).
     """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EngineError(f"engine printed a line that is not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})") from None
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_float=_finite_float, parse_constant=_no_constant)
+    except _NotFinite as exc:
+        raise EngineError(f"engine printed a number that is not finite: {exc}") from None
     except json.JSONDecodeError:
         raise EngineError(f"engine printed a line that is not JSON: {cut(text.strip(), 120)!r}") from None
     except RecursionError:

@@ -218,3 +218,21 @@ def test_no_engine_process_is_left_after_the_tests() -> None:
     mine = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=True).stdout
     leftovers = [line for line in mine.splitlines() if str(HOSTILE) in line and "ps -eo" not in line]
     assert not leftovers, leftovers
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (b'{"seq": 1, "outcome": {"totals": [NaN]}}', "engine printed a number that is not finite: NaN"),
+        (b'{"seq": 1, "outcome": {"totals": [-Infinity]}}', "engine printed a number that is not finite: -Infinity"),
+        (b'{"seq": 1, "outcome": {"totals": [1e999]}}', "engine printed a number that is not finite: 1e999"),
+    ],
+)
+def test_a_reply_with_a_number_that_is_not_finite_is_an_engine_error(line: bytes, message: str) -> None:
+    """Issue 46: NaN and infinities are not JSON (RFC 8259); an engine printing them has a fault."""
+    from flip7ref.harness import EngineError, decode_line
+
+    with pytest.raises(EngineError) as caught:
+        decode_line(line)
+    assert str(caught.value) == message
+    assert decode_line(b'{"totals": [1.5, 2]}') == {"totals": [1.5, 2]}

@@ -7,6 +7,7 @@ reason (flip7ref.shuffle_order)."""
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,15 +28,20 @@ PILE_OPTIONS = ("reshuffles", "empty_deck", "deck_between_rounds")
 """The options that decide whether a round or a game reaches a shuffle."""
 
 
-def _other_shuffle(monkeypatch: pytest.MonkeyPatch) -> None:
+def _other_shuffle(monkeypatch: pytest.MonkeyPatch, order: str = "reversed") -> None:
+    """Monkeypatch another shuffle into the core: the reference's order ``reversed``, or a random
+    order seeded with ``order`` (and the game's seed and shuffle count)."""
     original = pile.shuffled
 
-    def reversed_shuffle(cards: list[int], seed: str, count: int) -> None:
+    def other_shuffle(cards: list[int], seed: str, count: int) -> None:
         original(cards, seed, count)
-        cards.reverse()
+        if order == "reversed":
+            cards.reverse()
+        else:
+            random.Random(f"{order}:{seed}:{count}").shuffle(cards)
 
-    monkeypatch.setattr(pile, "shuffled", reversed_shuffle)
-    monkeypatch.setattr(engine, "shuffled", reversed_shuffle)
+    monkeypatch.setattr(pile, "shuffled", other_shuffle)
+    monkeypatch.setattr(engine, "shuffled", other_shuffle)
 
 
 def _declaring(case: dict[str, Any], option: str, value: str) -> dict[str, Any]:
@@ -126,3 +132,48 @@ def test_pile_readings_give_the_same_expectation_with_another_shuffle(monkeypatc
 def test_every_reading_gives_the_same_expectation_with_another_shuffle(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same for every modelled reading of every dispute (about 13,000 runs: slow)."""
     _check(list(_pairs(None)), monkeypatch)
+
+
+def _auto_resolving() -> dict[str, Any]:
+    impl = copy.deepcopy(implementation())
+    impl["auto_resolves_forced_choices"] = True
+    return impl
+
+
+@pytest.mark.rules("F7-113", "F7-116")
+@pytest.mark.parametrize("order", ["reversed", "random-1", "random-2"])
+def test_no_case_depends_on_the_shuffle_for_an_engine_resolving_forced_choices(
+    order: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 46: an engine resolving single-choice decisions itself plays on past a case's last
+    action, where the reference plays on too; every case prepared for it (and for an engine that
+    does not) expects the same whatever the order of a shuffle, or is skipped for it with either.
+    F7-C0609, F7-C1018, F7-C1047 and F7-C1048 played on into a reshuffle before suite 1.6.0."""
+    impls = (implementation(), _auto_resolving())
+    first = {(cid, i): prepare(case, impl) for cid, case in CASES.items() for i, impl in enumerate(impls)}
+    _other_shuffle(monkeypatch, order)
+    changed = []
+    for (cid, i), a in first.items():
+        b = prepare(CASES[cid], impls[i])
+        if isinstance(a, CaseResult) or isinstance(b, CaseResult):
+            assert isinstance(a, CaseResult) and isinstance(b, CaseResult) and a.status == b.status, (cid, i)
+            continue
+        if a.expect != b.expect:
+            changed.append(f"{cid} {'auto' if i else 'plain'}: " + ", ".join(sorted(
+                k for k in set(a.expect) | set(b.expect) if a.expect.get(k) != b.expect.get(k)
+            )))  # fmt: skip
+    assert changed == []
+
+
+@pytest.mark.rules("F7-113")
+def test_keys_hanging_on_the_order_after_forced_choices_are_left_out() -> None:
+    """Issue 46: F7-C0724 under deck_between_rounds=fresh-shuffle, for an engine resolving forced
+    choices: it plays on into the next round's fresh shuffle, whose order decides the lines; the
+    lines are left out of the expectation, the next decision (the same for any order) is kept."""
+    case = CASES["F7-C0724"]
+    impl = _auto_resolving()
+    impl["editions"]["flip7"]["options"]["deck_between_rounds"] = ["fresh-shuffle"]
+    prepared = prepare(case, impl)
+    assert isinstance(prepared, Prepared)
+    assert prepared.expect == {"next": {"player": 2, "legal": ["hit", "stay"]}}
+    assert prepared.forced_tail[0] == "target 1"

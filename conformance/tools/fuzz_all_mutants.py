@@ -53,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             mutant = MUTANTS[name]
             command = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {name}"
-            report = fuzz(command, seed=args.seed, seconds=args.seconds, shrink_seconds=args.shrink_seconds, out=out)
+            report = fuzz(
+                command, seed=args.seed, seconds=args.seconds, shrink_seconds=args.shrink_seconds, out=out, keep_going=False
+            )
             row: dict[str, object] = {"mutant": name, "rule": mutant.rule, "games": report.games, "source": report.source}
             if report.found is not None and report.case is not None:
                 size = report.found.size()

@@ -310,24 +310,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd_conformance_summary)
     p = conf_sub.add_parser(
         "fuzz",
-        help="play random games in lockstep with an engine; shrink the first difference to a case file",
+        help="play random games in lockstep with an engine; shrink each distinct difference to a case file",
         description="Play random seeded games on the reference and, step by step, on --engine, under the readings "
-        "the engine declares, with random strategies, player counts and editions it plays. At the first difference "
-        "the game is shrunk (fewer players, rounds, cards and actions) to a small case, written to --out in the "
-        "suite's format with the reference's expected outcome and the blamed rule, and the command to rerun it is "
-        "printed. The same --seed plays the same games. Exit status 0 when no difference was found, 1 when one was "
-        "found and written (or when the engine skipped every game), 2 for a usage error or an engine that cannot "
-        "start, 130 on Ctrl-C and 143 on SIGTERM (the engine is stopped).",
+        "the engine declares, with random strategies, player counts and editions it plays. Each distinct difference "
+        "(blamed rules, verdict, keys wrong) is a finding: its game is shrunk (fewer players, rounds, cards and "
+        "actions) to a small case, written to --out in the suite's format with the reference's expected outcome and "
+        "the blamed rule, and the command to rerun it is printed; the run goes on (--first: stops at the first). An "
+        "engine that hangs, exits or prints a malformed or oversized line has an engine fault: no rule is blamed and "
+        "no case written. The same --seed plays the same games. Exit status 0 when no difference was found, 1 when "
+        "one was found and written (or when the engine skipped every game), 2 for a usage error or an engine that "
+        "cannot start, 4 for engine faults and no difference, 130 on Ctrl-C and 143 on SIGTERM (the engine is "
+        "stopped).",
     )
     p.add_argument("--engine", metavar="COMMAND", required=True, help="command starting an engine that speaks the protocol")
     p.add_argument("--games", type=_positive(int), metavar="N", help="stop after N games (default: only --seconds)")
+    p.add_argument("--first", action="store_true", help="stop at the first difference (default: look for more until the end)")
     p.add_argument(
         "--seconds", type=_positive(float), default=60.0, metavar="T",
-        help="stop looking after T seconds (default 60); shrinking a difference found takes at most --shrink-seconds more",
+        help="stop looking after T seconds (default 60); shrinking a finding takes at most --shrink-seconds more",
     )  # fmt: skip
     p.add_argument(
         "--shrink-seconds", type=_positive(float), default=30.0, metavar="T",
-        help="seconds to shrink a difference found (default 30); the smallest case so far is written",
+        help="seconds to shrink each finding (default 30); the smallest case so far is written",
     )  # fmt: skip
     p.add_argument("--seed", default="0", help="the seed of the games, a whole number or a word (default 0)")
     p.add_argument("--out", default="fuzz-cases", metavar="DIR", help="folder for the case file (created; default fuzz-cases)")
@@ -335,8 +339,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--timeout", type=_timeout, default=10.0, help="seconds an engine may take per answer, above 0 (default 10)")
     add_json(
         p,
-        "one JSON object: the engine, seed, games, steps, seconds, and the difference found (its case file, "
-        "first difference, blamed rules, the rerun command) or null",
+        "one JSON object: the engine, seed, games, steps, seconds, the first difference found (its case file, "
+        "first difference, blamed rules, the rerun command) or null, findings (rule, case, rerun each) and "
+        "engine_faults",
     )
     p.set_defaults(func=cmd_conformance_fuzz)
     p = conf_sub.add_parser(

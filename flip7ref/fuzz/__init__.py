@@ -17,7 +17,9 @@ rank or among the action cards; and tables where a held special card meets the n
 (`.cards`).  Its decisions are kept as indices into the legal actions, so a changed setup
 replays into another legal game.
 
-At the first difference the game is shrunk (`shrink`): fewer players, a later start (the round
+A run keeps going after a difference: each distinct one (its blamed rules, verdict and wrong
+keys, `finding_key`) is a `Finding`; a later game showing one again counts a repeat.  Each
+finding's game is shrunk (`shrink`): fewer players, a later start (the round
 of the difference, or, for an engine playing positions, one of the last Hit-or-Stay offers before
 it), fewer cards in the pile, fewer and simpler decisions, the table's default readings, while it
 still differs; the smallest is written as a case file of the suite's own format
@@ -28,25 +30,33 @@ The modules: `.games` (`Trial`, `play`), `.portfolio` (`SOURCES`, `Portfolio`, `
 on the engine), `.shrink` and `.run` (`fuzz`, the case written); every public name is
 re-exported here.
 
+An engine fault (a hang, an exit, a malformed or oversized line) is no rule difference: it ends
+its game and is reported on its own (`EngineFault`), without a case.  Once a game has ended only
+how it ended is compared (`AT_END_KEYS`).
+
 How a reshuffled pile is ordered is the engine's business (PROTOCOL.md): a game is compared up to
 the first shuffle whose order matters (a reshuffle of cards that are not all alike, a fresh shuffle
 between rounds); at that step only the events up to the shuffle are compared, and the game ends.
 """
 
 from .games import MAX_DECISIONS, MAX_ROUNDS, MIN_PLAYERS, Played, Trial, play, player_range
-from .lockstep import OUTCOME_KEYS, Check, Found, Lockstep, step_case
+from .lockstep import AT_END_KEYS, OUTCOME_KEYS, Check, EngineFault, Found, Lockstep, step_case
 from .portfolio import SOURCES, Portfolio, Source, generate, sources_for
-from .run import Report, differing_keys, final_case, fuzz, known_editions, write_case
+from .run import MAX_FAULTS, Finding, Report, differing_keys, final_case, finding_key, fuzz, known_editions, write_case
 from .shrink import SHRINK_CANDIDATES, shrink
 
 __all__ = [
+    "AT_END_KEYS",
     "MAX_DECISIONS",
+    "MAX_FAULTS",
     "MAX_ROUNDS",
     "MIN_PLAYERS",
     "OUTCOME_KEYS",
     "SHRINK_CANDIDATES",
     "SOURCES",
     "Check",
+    "EngineFault",
+    "Finding",
     "Found",
     "Lockstep",
     "Played",
@@ -56,6 +66,7 @@ __all__ = [
     "Trial",
     "differing_keys",
     "final_case",
+    "finding_key",
     "fuzz",
     "generate",
     "known_editions",

@@ -22,6 +22,10 @@ OUTCOME_KEYS = (
     "events", "statuses", "lines", "kept", "round", "round_scores", "totals", "next", "winners", "draw", "discard_count",
 )  # fmt: skip
 """The outcome keys compared at every step (those the engine reports)."""
+AT_END_KEYS = ("events", "round", "round_scores", "totals", "winners", "next")
+"""The outcome keys compared once the game has ended: how it ended.  The table left behind (the
+seats' statuses, lines and kept cards, the piles) is not defined by the protocol after the end,
+so it is not compared there."""
 FULL_EVERY = 4
 """One game in this many of each generator is checked step by step (the first generator's first
 game, the second's second, and so on, then every fourth of each); the
@@ -67,6 +71,25 @@ class Check:
     result: CaseResult
     prepared: Prepared | None
     observed: Mapping[str, Any] | None
+    fault: str | None = None
+
+
+@attrs.frozen
+class EngineFault:
+    """The engine failed the protocol (it hung, exited, or printed a malformed or oversized
+    line): no rule is blamed and no case is written.
+
+    Attributes:
+        message: what went wrong (`flip7ref.harness.EngineError`'s one line).
+        request: the run request it happened at (counted from 1 over the run).
+        actions: how many actions the case sent there holds.
+        edition: the edition of that case.
+    """
+
+    message: str
+    request: int
+    actions: int
+    edition: str
 
 
 @attrs.frozen
@@ -93,17 +116,27 @@ def _provisional_rules(state: State) -> list[str]:
     return list(rules_at(state)) if state.current_player not in (CHANCE, TERMINAL) and rules_at(state) else []
 
 
+def as_written(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Events as the suite's cases write them: a ``round_scored`` without a Flip 7 leaves its
+    ``flip7`` key out instead of ``null`` (conformance/PROTOCOL.md; an engine may do either)."""
+    return [{k: v for k, v in e.items() if not (k == "flip7" and v is None and e.get("type") == "round_scored")} for e in events]
+
+
 def step_case(trial: Trial, played: Played, step: int, keys: Sequence[str], ident: str = "F7-C9000") -> dict[str, Any]:
     """The case of a game up to ``step`` decisions, expecting the reference's outcome there
-    (only ``keys``; at the horizon only the events before the shuffle, as ``events_include``)."""
+    (only ``keys``, and after the game's end only those of `AT_END_KEYS`; at the horizon only the
+    events before the shuffle, as ``events_include``)."""
     state = played.states[step]
     edition = load_edition(trial.edition)
     rules = _provisional_rules(state) or [next(iter(edition.rules))]
     seen = outcome(state)
     if step == played.horizon:
-        expect: dict[str, Any] = {"events_include": seen["events"][: played.cut]}
+        expect: dict[str, Any] = {"events_include": as_written(seen["events"][: played.cut])}
     else:
-        expect = {k: seen[k] for k in OUTCOME_KEYS if k in keys}
+        ended = state.current_player == TERMINAL
+        expect = {k: seen[k] for k in OUTCOME_KEYS if k in keys and (not ended or k in AT_END_KEYS)}
+        if "events" in expect:
+            expect["events"] = as_written(expect["events"])
     kind = "game" if state.current_player == TERMINAL else "round" if state.round != trial.round else "transition"
     case: dict[str, Any] = {
         "id": ident, "title": "fuzz", "edition": trial.edition, "rules": rules,
@@ -134,6 +167,8 @@ class Lockstep:
         keys: the outcome keys compared (those the engine reported in its first outcome).
         requests: run requests sent so far.
         skipped: steps the engine skipped.
+        faults: the engine's faults so far (a fault ends its game, like a skip; the engine is
+            restarted for the next request).
     """
 
     def __init__(self, engine: Engine, impl: Mapping[str, Any]) -> None:
@@ -142,6 +177,7 @@ class Lockstep:
         self.keys: tuple[str, ...] | None = None
         self.requests = 0
         self.skipped = 0
+        self.faults: list[EngineFault] = []
 
     def check(self, case: Case, steps: tuple[tuple[int, ...], tuple[tuple[str, ...], ...]] | None = None) -> Check:
         """Check one case on the engine, as ``conformance run`` does (the engine is restarted
@@ -158,7 +194,7 @@ class Lockstep:
             options = dict(case.get("options") or {})
             quick = Prepared(case, options, Run(case, (), (), None, {}, ()), case["expect"], *steps, False)
             checked = self._send(case, quick)
-            if checked.result.status != "fail" and checked.result.status != "error":
+            if checked.fault is not None or (checked.result.status != "fail" and checked.result.status != "error"):
                 return checked
             full = prepare(case, self.impl)
             assert isinstance(full, Prepared)  # the game was played on the reference
@@ -167,7 +203,7 @@ class Lockstep:
         if isinstance(prepared, CaseResult):
             return Check(prepared, None, None)
         checked = self._send(case, prepared)
-        if checked.result.status == "skip":
+        if checked.result.status == "skip" or checked.fault is not None:
             return checked
         return self._judge(prepared, checked.observed, checked.result.message)
 
@@ -183,7 +219,9 @@ class Lockstep:
             response = self.engine.run(self.requests, prepared.request())
         except EngineError as exc:
             self.engine.close()
-            return Check(errored(case, "error", str(exc)), prepared, None)
+            fault = EngineFault(str(exc), self.requests, len(case.get("actions") or ()), str(case["edition"]))
+            self.faults.append(fault)
+            return Check(errored(case, "error", f"engine fault: {exc}"), prepared, None, fault=str(exc))
         if response.get("skipped"):
             self.skipped += 1
             return Check(errored(case, "skip", str(response.get("message") or "skipped by the engine")), prepared, None)
@@ -210,7 +248,8 @@ class Lockstep:
 
     def first_difference(self, trial: Trial, played: Played, stop: float, every: bool = True, scan: bool = True) -> Found | None:
         """The first step of a played game where the engine differs, or None (no difference up to
-        the horizon, the engine skipped a step, or the time ``stop`` passed).
+        the horizon, the engine skipped a step or failed the protocol there (`faults`), or the
+        time ``stop`` passed).
 
         Args:
             every: check the game step by step (`scan_steps`; at the first that differs, the steps
@@ -253,10 +292,13 @@ class Lockstep:
         return None
 
     def _step(self, trial: Trial, played: Played, step: int) -> Found | None:
-        """Check one step of a game (the result is in ``.check``); None when the engine skipped it."""
+        """Check one step of a game (the result is in ``.check``); None when the engine skipped it
+        or failed the protocol there (an engine fault, recorded in ``faults``: not a difference)."""
         case = step_case(trial, played, step, self.keys or OUTCOME_KEYS)
         checked = self.check(case, _steps(played, step))
-        return None if checked.result.status == "skip" else Found(trial, played, step, case, checked)
+        if checked.result.status == "skip" or checked.fault is not None:
+            return None
+        return Found(trial, played, step, case, checked)
 
     def replay(self, trial: Trial, stop: float, within: int) -> Found | None:
         """Play a (shrunk) trial on the reference for at most ``within`` decisions and check its last
