@@ -29,6 +29,7 @@ from .scoring import seat_score
 from .state import HIT, STAY, Action, State
 
 
+@mypyc_attr(native_class=False)  # a compiled protocol is a trait, which a user's class may not subclass
 class Strategy(Protocol):
     """Chooses a decision at a decision node: the protocol every strategy fits,
     the shipped ones and a user's own (``--strategy module:Class``).
@@ -72,13 +73,15 @@ class Strategy(Protocol):
 class RandomStrategy:
     """Picks a legal action uniformly at random with the given rng."""
 
+    # ``self: Any``: a compiled method of a plain class would refuse a subclass's instance
+
     name = "random"
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self: Any, state: State, rng: random.Random) -> Action:
         """A uniformly random legal action."""
         return rng.choice(state.legal_actions())
 
-    def action_distribution(self, state: State) -> list[tuple[Action, Fraction]]:
+    def action_distribution(self: Any, state: State) -> list[tuple[Action, Fraction]]:
         """Every legal action with its probability (all alike), for exact evaluation."""
         legal = state.legal_actions()
         return [(a, Fraction(1, len(legal))) for a in legal]
@@ -109,13 +112,18 @@ class ThresholdStrategy:
         OptionError: ``threshold`` is not a whole number.
     """
 
-    def __init__(self, threshold: Any) -> None:
+    # every method takes ``self: Any``: compiled, a method of a plain class checks that
+    # ``self`` is exactly that class, refusing a user's subclass (docs/build.md)
+    threshold: int
+    name: str
+
+    def __init__(self: Any, threshold: Any) -> None:
         if isinstance(threshold, bool) or not isinstance(threshold, int):
             raise OptionError(f"threshold: expected a whole number of points, got {threshold!r}")
         self.threshold = threshold
         self.name = f"threshold:{threshold}"
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self: Any, state: State, rng: random.Random) -> Action:
         """The threshold decision for the player to act (no randomness used)."""
         if state.pending()[0] == "offer":  # an offer of Hit or Stay (F7-030, F7-033; at a deal slot, F7-025)
             seat = state.current_player  # an offer goes to an active (not busted) player
@@ -185,21 +193,26 @@ class OptimalSoloStrategy:
 
     MAX_SOLO_STATES = 400_000  # Flip 7 needs 262,143; larger solves take many minutes
     _tables: ClassVar[dict[object, dict[tuple[int, ...], bool]]] = {}
+    categories: Any
+    workers: Any
+    progress: Callable[[int, int], None] | None
+    cluster: Any
+    name: str
 
-    def __init__(self, categories: Any = ("number", "modifier"), *, workers: Any = 1) -> None:
+    def __init__(self: Any, categories: Any = ("number", "modifier"), *, workers: Any = 1) -> None:
         self.categories = categories
         self.workers = workers  # processes to solve the policy in (SoloSolver(workers=...))
-        self.progress: Callable[[int, int], None] | None = None
-        self.cluster: Any = None
+        self.progress = None
+        self.cluster = None
         self.name = "optimal-solo" if categories == ("number", "modifier") else f"optimal-solo[{','.join(categories)}]"
 
-    def prepare(self, game: Game) -> dict[tuple[int, ...], bool]:
+    def prepare(self: Any, game: Game) -> dict[tuple[int, ...], bool]:
         """Solve (or fetch) the policy for ``game``'s edition and options:
         ``{sorted line codes: stay?}``."""
         from .analysis import solo_policy_table
 
         key = game.edition.id, str(game.edition.path), tuple(sorted(game.options.items())), self.categories
-        table = self._tables.get(key)
+        table: dict[tuple[int, ...], bool] | None = OptimalSoloStrategy._tables.get(key)
         if table is None:
             try:
                 table = solo_policy_table(
@@ -211,19 +224,19 @@ class OptimalSoloStrategy:
             self._tables[key] = table
         return table
 
-    def __getstate__(self) -> dict[str, object]:
+    def __getstate__(self: Any) -> dict[str, object]:
         # the solved tables travel with the strategy to worker processes
         return {"categories": self.categories, "name": self.name, "tables": dict(self._tables)}
 
-    def __setstate__(self, state: dict[str, object]) -> None:
+    def __setstate__(self: Any, state: dict[str, object]) -> None:
         self.categories = state["categories"]
-        self.name = state["name"]  # type: ignore[assignment]
+        self.name = state["name"]
         self.workers = 1
         self.progress = None
         self.cluster = None
-        self._tables.update(state["tables"])  # type: ignore[call-overload]
+        self._tables.update(state["tables"])
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self: Any, state: State, rng: random.Random) -> Action:
         """The optimal solo Hit-or-Stay decision; other decisions as threshold:N."""
         if state.pending()[0] != "offer":
             return _other_decision(state)

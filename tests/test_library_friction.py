@@ -5,6 +5,8 @@ and docstrings that ``help()`` shows in the compiled build as well."""
 from __future__ import annotations
 
 import inspect
+import pickle
+import random
 import warnings
 from pathlib import Path
 
@@ -22,6 +24,9 @@ from flip7ref.analysis import (
     solo_projection,
 )
 from flip7ref.errors import CardError, OptionError
+from flip7ref.play import simulate
+from flip7ref.state import Action
+from flip7ref.strategies import OptimalSoloStrategy, RandomStrategy, Strategy, ThresholdStrategy, strategy_name
 
 
 def test_an_exact_solve_with_action_cards_unseen_warns_before_it_starts() -> None:
@@ -147,3 +152,47 @@ def test_compiled_docs_are_read_only_when_asked_for(tmp_path: Path) -> None:
 
     if flip7ref.compiled:
         assert isinstance(vars(flip7ref.Game)["__doc__"], SourceDoc)
+
+
+class _Cautious(ThresholdStrategy):
+    """A user's subclass of a shipped strategy that calls the base class (issue 44)."""
+
+    def __init__(self) -> None:
+        super().__init__(15)
+        self.name = "cautious"
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        return super().choose(state, rng)
+
+
+class _FirstLegal(Strategy):
+    """A user's strategy that subclasses the protocol explicitly (issue 44)."""
+
+    name = "first-legal"
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        return state.legal_actions()[0]
+
+
+class _Coin(RandomStrategy):
+    """A subclass that inherits every method."""
+
+    name = "coin"
+
+
+def test_a_user_subclasses_the_shipped_strategies_and_plays_in_either_build() -> None:
+    """Compiled, ``Strategy`` was a trait and the strategies' methods refused a subclass's
+    ``self`` (``TypeError``); the pure and compiled builds must give the same games."""
+    game = Game("flip7", 3)
+    lineup = [_Cautious(), _FirstLegal(), _Coin()]
+    summary = simulate(game, 4, "subclass", lineup).as_dict()
+    same = simulate(game, 4, "subclass", [ThresholdStrategy(15), _FirstLegal(), _Coin()]).as_dict()
+    assert summary["games"] == 4
+    assert {k: v for k, v in summary.items() if k != "games_per_second"} == {
+        k: v for k, v in same.items() if k != "games_per_second"
+    }
+    assert pickle.loads(pickle.dumps(_Cautious())).threshold == 15
+    assert strategy_name(_Cautious()) == "cautious"
+    solo: OptimalSoloStrategy = OptimalSoloStrategy.__new__(type("Solo", (OptimalSoloStrategy,), {}))
+    OptimalSoloStrategy.__init__(solo)
+    assert solo.name == "optimal-solo"
