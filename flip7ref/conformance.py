@@ -32,7 +32,7 @@ from .state import CHANCE, TERMINAL, State
 
 Case = Mapping[str, Any]
 
-SUITE_VERSION = "1.5.0"
+SUITE_VERSION = "1.6.0"
 """The version of the conformance suite (its cases, their expectations and the checking
 rules); ``conformance/CHANGELOG.md`` says what changed.  Reports name it."""
 
