@@ -138,7 +138,7 @@ def bench_batch_step(batch: int, steps: int, seed: int = 0, backend: str = "auto
     from flip7ref import Game
     from flip7ref.batch import BatchState
 
-    bs = BatchState(Game("flip7", 4), batch, seed, "numpy", backend=backend)
+    bs = BatchState(Game("flip7", 4, {"reshuffles": 1}), batch, seed, "numpy", backend=backend)
     if events:
         bs.record_events()
     rng = np.random.default_rng(seed)
@@ -205,7 +205,7 @@ def bench_batch_vengeance(batch: int, steps: int, seed: int = 0) -> dict[str, fl
     from flip7ref.batch.v_rules import CARDS
     from flip7ref.batch.vengeance import VengeanceState
 
-    bs = VengeanceState(Game("vengeance", 4), batch, seed, "numpy")
+    bs = VengeanceState(Game("vengeance", 4, {"reshuffles": 1}), batch, seed, "numpy")
     rng = np.random.default_rng(seed)
     rounds = max(50, steps // batch)
     games = 0

@@ -124,6 +124,25 @@ def bars_flip7(game: Game, p: Player) -> bool:
     )
 
 
+def bar_lasts(game: Game, line: Sequence[int]) -> bool:
+    """The one decider of V-037's release from The Zero's bar (D-V-26): a barred player
+    (`bars_flip7`) stays barred only while ``line`` still holds The Zero (a ``no_stay``
+    card, V-031).  The Dutch text frees a player who loses the card by a Swap, a Steal or
+    a Discard ("dan ben je ook van het effect verlost"); a wipe by Unlucky 7 (V-033) takes
+    it too.  `flip7ref.work.Work.set_line` asks it whenever a barred line changes, so the
+    flag, once cleared, stays cleared for the rest of the round (The Zero coming back does
+    not bar again: Just One More did not stop her with it).
+
+    Args:
+        game: the compiled game.
+        line: card codes of the barred player's new line.
+
+    Returns:
+        True while the bar holds.  Raises nothing for codes of the game.
+    """
+    return bool(game.no_stay) and any(c in game.no_stay for c in line)
+
+
 def may_stay(game: Game, p: Player) -> bool:
     """Whether ``p`` may answer an offer with Stay: F7-033 and option ``stay_requires``;
     a ``no_stay`` trait card in the line forbids it (Just One More's The Zero, V-031)."""

@@ -61,7 +61,8 @@ class Player(NamedTuple):
         status: the player's `Status`.
         flip7_barred: a Flip 7 is out of reach for this player for the rest of the round:
             Just One More made them stop while they held The Zero (D-V-26, reading
-            ``no-flip7``; decided by `flip7ref.lines.bars_flip7`).
+            ``no-flip7``; decided by `flip7ref.lines.bars_flip7`), until The Zero leaves
+            their line (V-037; `flip7ref.lines.bar_lasts`).
     """
 
     line: tuple[int, ...] = ()

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from .engine import game_end, offered_next
 from .errors import CardError, SerializationError
 from .game import ACTION, NUMBER, Game
-from .lines import bars_flip7, flip7_line, is_duplicate
+from .lines import bar_lasts, bars_flip7, flip7_line, is_duplicate
 from .model import CHANCE, STAYED, make_player
 from .scoring import seat_score
 from .spec import edition_ids
@@ -136,6 +136,10 @@ def check_seat(
             f"seats[{seat}].flip7_barred",
             "false: only Just One More stopping a holder of The Zero bars a Flip 7 (D-V-26, reading no-flip7); "
             "the player has then stayed",
+        )
+    if barred and not bar_lasts(game, line):  # V-037: losing The Zero frees its holder of the bar
+        raise PositionError(
+            f"seats[{seat}].flip7_barred", "false: a player whose line no longer holds The Zero is freed of the bar (V-037)"
         )
     for c in sorted(set(kept)):
         eff = game.effect[c]

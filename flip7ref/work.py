@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .history import new_log, start_of
+from .lines import bar_lasts
 from .model import Event, Player, Status, make_player
 
 if TYPE_CHECKING:
@@ -75,9 +76,12 @@ class Work:
         return self.game.card_ids[code]
 
     def set_line(self, seat: int, line: tuple[int, ...]) -> None:
-        """Give ``seat`` the line ``line`` (card codes), keeping its kept cards and status."""
+        """Give ``seat`` the line ``line`` (card codes), keeping its kept cards and status;
+        a barred seat whose line loses The Zero is freed of the bar (V-037, D-V-26: decided
+        by `flip7ref.lines.bar_lasts`)."""
         p = self.players[seat]
-        self.players[seat] = make_player((line, p.kept, p.status, p.flip7_barred))
+        barred = p.flip7_barred and bar_lasts(self.game, line)
+        self.players[seat] = make_player((line, p.kept, p.status, barred))
 
     def set_kept(self, seat: int, kept: tuple[int, ...]) -> None:
         """Give ``seat`` the kept cards ``kept`` (card codes), keeping its line and status."""

@@ -19,6 +19,8 @@ from flip7ref.batch.lockstep import Difference, compare  # noqa: E402
 from flip7ref.errors import OptionError  # noqa: E402
 from flip7ref.rl.encoding import ActionIndex, ObservationEncoder  # noqa: E402
 
+ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
+
 # CI plays a slice; FLIP7REF_SLOW=1 the 2,000 games (the 100,000 of docs/batch.md are a script:
 # python -m flip7ref.batch.lockstep --games 100000)
 _GAMES = 2000 if os.environ.get("FLIP7REF_SLOW") else 500
@@ -28,7 +30,7 @@ def test_lockstep_random_four_player_games_agree_with_the_reference() -> None:
     """F7-020..F7-121: every decision of 500 random 4-player games (2,000 with FLIP7REF_SLOW=1:
     whole observation, mask, event log, final totals and winners) is the reference's; the same
     seeds, the same decks."""
-    done = compare(4, _GAMES, seed=0, batch=500)
+    done = compare(4, _GAMES, seed=0, batch=500, options=ONE)
     assert done["games"] == _GAMES
     assert done["decisions"] > 75 * _GAMES  # about 107 decisions a game under random play
 
@@ -36,12 +38,12 @@ def test_lockstep_random_four_player_games_agree_with_the_reference() -> None:
 @pytest.mark.parametrize("players", [1, 2, 3, 6, 18])
 def test_lockstep_other_player_counts(players: int) -> None:
     """F7-002, F7-122: 1..18 players (one deck), 40 games each, and reshuffles with many seats (F7-113)."""
-    assert compare(players, 40, seed=10_000 + players, batch=40)["games"] == 40
+    assert compare(players, 40, seed=10_000 + players, batch=40, options=ONE)["games"] == 40
 
 
 def test_lockstep_threshold_policy_matches_the_reference_strategy() -> None:
     """The batched threshold:20 policy chooses what ThresholdStrategy chooses at every decision."""
-    assert compare(4, 200, seed=777, batch=200, policy="threshold:20")["games"] == 200
+    assert compare(4, 200, seed=777, batch=200, policy="threshold:20", options=ONE)["games"] == 200
 
 
 def test_lockstep_reports_a_difference() -> None:
@@ -54,14 +56,14 @@ def test_lockstep_reports_a_difference() -> None:
     BatchState.line_values = wrong  # type: ignore[method-assign,assignment]
     try:
         with pytest.raises(Difference, match=r"game seed 3, decision 0: observation line_values\[0\]"):
-            compare(4, 1, seed=3, batch=1)
+            compare(4, 1, seed=3, batch=1, options=ONE)
     finally:
         BatchState.line_values = original  # type: ignore[method-assign]
 
 
 def test_the_same_seed_deals_the_reference_deck() -> None:
     """F7-010: game i of init(seed) is the reference's game seeded seed + i (same cards, same order)."""
-    game = Game("flip7", 4)
+    game = Game("flip7", 4, ONE)
     bs = init(5, 3, game)
     for i in range(3):
         ref = game.new_initial_state(seed=5 + i)  # at its first draw: the whole shuffled deck
@@ -71,7 +73,7 @@ def test_the_same_seed_deals_the_reference_deck() -> None:
 def test_observation_layout_is_the_rl_encoding() -> None:
     """The observation and action space are those of flip7ref.rl.encoding (size and bounds)."""
     for players in (1, 2, 4, 7):
-        game = Game("flip7", players)
+        game = Game("flip7", players, ONE)
         bs = BatchState(game, 2)
         assert bs.observation_size() == ObservationEncoder(game).size
         assert bs.A == ActionIndex(game).size == 2 + players
@@ -81,7 +83,7 @@ def test_observation_layout_is_the_rl_encoding() -> None:
 def test_step_is_pure_and_an_illegal_index_changes_nothing() -> None:
     """step(state, actions) returns a new state; an illegal index (stay with no card, F7-033)
     is refused in that game only."""
-    bs = init(0, 4)
+    bs = init(0, 4, Game("flip7", 4, ONE))
     before = bs.copy()
     after = step(bs, np.zeros(4, dtype=np.int64))
     assert (bs.moves == 0).all() and (after.moves == 1).all()
@@ -93,7 +95,7 @@ def test_step_is_pure_and_an_illegal_index_changes_nothing() -> None:
 
 def test_a_dealt_modifier_scores_its_value_not_its_rank() -> None:
     """F7-090, F7-100: +8 dealt alone is worth 8 (an early build added the modifier's rank, -1)."""
-    game = Game("flip7", 2)
+    game = Game("flip7", 2, ONE)
     bs = position(game, {"players": 2, "dealer": 1, "deal": True, "draw": ["+8", "5", "6"]})
     assert bs.line_values()[0].tolist() == [8, 5]
     assert bs.lorder[0, 0, 0] == game.code("+8")
@@ -101,7 +103,7 @@ def test_a_dealt_modifier_scores_its_value_not_its_rank() -> None:
 
 def test_scoring_x2_doubles_numbers_only_and_the_bonus_is_added_after() -> None:
     """F7-091, F7-092, D-F7-24: x2 doubles the number sum; +15 for seven numbers is not doubled."""
-    game = Game("flip7", 1)
+    game = Game("flip7", 1, ONE)
     assert score(game, ["x2"]) == {"score": 0, "flip7": False}
     assert score(game, ["x2", "+4", "5"]) == {"score": 14, "flip7": False}
     seven = ["0", "1", "2", "3", "4", "5", "6", "x2"]
@@ -110,7 +112,7 @@ def test_scoring_x2_doubles_numbers_only_and_the_bonus_is_added_after() -> None:
 
 def test_a_case_with_an_action_out_of_turn_names_the_action() -> None:
     """The adapter refuses an action the case gives to another seat, naming it as action N."""
-    case = {"id": "X", "kind": "transition", "edition": "flip7", "options": {}, "actions": ["hit"], "actors": [1],
+    case = {"id": "X", "kind": "transition", "edition": "flip7", "options": ONE, "actions": ["hit"], "actors": [1],
             "setup": {"players": 2, "dealer": 1, "deal": True, "draw": ["5", "6", "7"]}}  # fmt: skip
     with pytest.raises(Exception, match=r"action 1 \('hit'\) is seat 1's by the case, but it is seat 0's decision"):
         run_case(case)
@@ -120,11 +122,11 @@ def test_games_the_engine_does_not_play_are_refused_in_one_line() -> None:
     """Vengeance, an unsupported reading, two decks: a one-line OptionError naming the field."""
     why = r"^edition vengeance \(vengeance.yaml\): card '0' has traits \['no_stay', 'zero'\]; the batched flip7 engine"
     with pytest.raises(OptionError, match=why + " plays number cards without traits only$"):
-        BatchState(Game("vengeance", 2), 1)
+        BatchState(Game("vengeance", 2, ONE), 1)
     with pytest.raises(OptionError, match=r"options\.tie: the batched engine plays 'another-round' only"):
         BatchState(Game("flip7", 2, {"tie": "shared-win"}), 1)
     with pytest.raises(OptionError, match="batch: expected a whole number >= 1, got 0"):
-        BatchState(Game("flip7", 2), 0)
+        BatchState(Game("flip7", 2, ONE), 0)
 
 
 def test_conformance_suite_through_the_protocol() -> None:
@@ -148,7 +150,7 @@ def test_vector_env_shapes_masks_and_autoreset() -> None:
     autoreset), rewards that add up to the learner's totals, the final outcome in infos."""
     from flip7ref.batch.vector_env import Flip7VectorEnv
 
-    env = Flip7VectorEnv(8, 3, opponents="threshold:20", reward="points")
+    env = Flip7VectorEnv(8, 3, opponents="threshold:20", reward="points", options=ONE)
     obs, _ = env.reset(seed=1)
     assert obs["observation"].shape == (8, env.state.observation_size()) and obs["action_mask"].shape == (8, 5)
     assert env.observation_space.contains(obs)

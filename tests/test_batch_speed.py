@@ -15,6 +15,8 @@ from flip7ref.batch import BatchState  # noqa: E402
 from flip7ref.batch.lockstep import compare, main  # noqa: E402
 from flip7ref.batch.rules import _all, _any, set_rows  # noqa: E402
 
+ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
+
 
 def _arrays(bs: BatchState) -> dict[str, object]:
     return {k: v.copy() for k, v in vars(bs).items() if isinstance(v, np.ndarray)}
@@ -24,7 +26,7 @@ def _arrays(bs: BatchState) -> dict[str, object]:
 def test_a_fresh_deal_leaves_every_array_as_the_general_deal_does(players: int) -> None:
     """F7-020: `_deal_fresh` (a round's first cards in one pass) then settling gives the same
     state, array by array, as settling the deal one step at a time from its start."""
-    fast = BatchState(Game("flip7", players), 300, seed=11, shuffle="reference")
+    fast = BatchState(Game("flip7", players, ONE), 300, seed=11, shuffle="reference")
     slow = fast.copy()
     g = np.arange(300)
     for bs, fresh in ((fast, True), (slow, False)):
@@ -44,7 +46,7 @@ def test_a_fresh_deal_leaves_every_array_as_the_general_deal_does(players: int) 
 def test_the_numpy_reshuffle_puts_every_discarded_card_in_the_deck() -> None:
     """F7-113 (``shuffle="numpy"``): each game's deck becomes exactly its discard pile, its
     length the pile's, and the pile is then empty."""
-    bs = BatchState(Game("flip7", 4), 50, seed=3, shuffle="numpy")
+    bs = BatchState(Game("flip7", 4, ONE), 50, seed=3, shuffle="numpy")
     rng = np.random.default_rng(5)
     counts = np.minimum(rng.integers(0, 4, (50, bs.C)), bs.copies).astype(np.int16)
     counts[7] = 0
@@ -86,8 +88,8 @@ def test_a_recorded_lockstep_run_skips_the_slices_it_holds(tmp_path: Path, capsy
     playing them again (a slice recorded with 7 decisions is summed as 7)."""
     record = tmp_path / "lockstep.log"
     assert main(["--games", "3", "--batch", "2", "--record", str(record)]) == 0
-    first = compare(4, 2, seed=0, batch=2)["decisions"]
-    last = compare(4, 1, seed=2, batch=1)["decisions"]
+    first = compare(4, 2, seed=0, batch=2, options=ONE)["decisions"]
+    last = compare(4, 1, seed=2, batch=1, options=ONE)["decisions"]
     assert record.read_text().splitlines() == [
         f"seeds 0-1: 2 games, {first} decisions agree",
         f"seeds 2-2: 1 games, {last} decisions agree",

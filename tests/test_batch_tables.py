@@ -31,6 +31,8 @@ from flip7ref.batch.vengeance import VengeanceState
 from flip7ref.edition import spec_dir
 from flip7ref.errors import OptionError
 
+ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
+
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.skipif(not HAS_NUMBA, reason="numba not installed"))]
 
@@ -123,11 +125,11 @@ BASE_FACTS: dict[str, Change | tuple[Change, ...]] = {
 def test_the_base_engine_follows_a_changed_fact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fact: str, backend: str) -> None:
     *before, change = _changes(BASE_FACTS[fact])
     path = _copy(tmp_path, "flip7", *before, change)
-    result = lockstep.compare(4, 40, seed=3, batch=40, edition=path, backend=backend)
+    result = lockstep.compare(4, 40, seed=3, batch=40, edition=path, backend=backend, options=ONE)
     assert result["games"] == 40 and result["decisions"] > 500
     _hard_coded(monkeypatch, BatchState, _copy(tmp_path, "flip7", *before, name="before"))
     with pytest.raises(lockstep.Difference):
-        lockstep.compare(4, 40, seed=3, batch=40, edition=path, backend=backend)
+        lockstep.compare(4, 40, seed=3, batch=40, edition=path, backend=backend, options=ONE)
 
 
 VENGEANCE_FACTS: dict[str, Change | tuple[Change, ...]] = {
@@ -145,11 +147,11 @@ VENGEANCE_FACTS: dict[str, Change | tuple[Change, ...]] = {
 def test_the_vengeance_engine_follows_a_changed_fact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fact: str) -> None:
     *before, change = _changes(VENGEANCE_FACTS[fact])
     path = _copy(tmp_path, "vengeance", *before, change)
-    result = lockstep.compare(4, 40, seed=3, batch=40, edition=path)
+    result = lockstep.compare(4, 40, seed=3, batch=40, edition=path, options=ONE)
     assert result["games"] == 40 and result["decisions"] > 500
     _hard_coded(monkeypatch, VengeanceState, _copy(tmp_path, "vengeance", *before, name="before"))
     with pytest.raises(lockstep.Difference):
-        lockstep.compare(4, 40, seed=3, batch=40, edition=path)
+        lockstep.compare(4, 40, seed=3, batch=40, edition=path, options=ONE)
 
 
 def _add_divide(table: Table) -> None:
@@ -183,7 +185,7 @@ BASE_REFUSED = {
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_base_engine_refuses_a_structure_it_does_not_implement(tmp_path: Path, case: str, backend: str) -> None:
     change, message = BASE_REFUSED[case]
-    game = Game(_copy(tmp_path, "flip7", change), 4)
+    game = Game(_copy(tmp_path, "flip7", change), 4, ONE)
     with pytest.raises(OptionError, match=r"^edition flip7-house \(flip7-house\.yaml\): " + message) as caught:
         BatchState(game, 2, backend=backend)
     assert "\n" not in str(caught.value)
@@ -207,7 +209,7 @@ VENGEANCE_REFUSED = {
 @pytest.mark.parametrize("case", list(VENGEANCE_REFUSED))
 def test_the_vengeance_engine_refuses_a_structure_it_does_not_implement(tmp_path: Path, case: str) -> None:
     change, message = VENGEANCE_REFUSED[case]
-    game = Game(_copy(tmp_path, "vengeance", change), 4)
+    game = Game(_copy(tmp_path, "vengeance", change), 4, ONE)
     with pytest.raises(OptionError, match=r"^edition vengeance-house \(vengeance-house\.yaml\): " + message) as caught:
         VengeanceState(game, 2)
     assert "\n" not in str(caught.value)
@@ -217,11 +219,14 @@ def test_a_house_table_with_the_shipped_facts_plays_like_the_shipped_one(tmp_pat
     """A copy under a new id is played (the engines no longer refuse a table by its id), the
     same games as the shipped table."""
     path = _copy(tmp_path, "flip7", lambda t: None)
-    a, b = BatchState(Game(path, 3), 4, seed=9, backend="numpy"), BatchState(Game("flip7", 3), 4, seed=9, backend="numpy")
+    a, b = (
+        BatchState(Game(path, 3, ONE), 4, seed=9, backend="numpy"),
+        BatchState(Game("flip7", 3, ONE), 4, seed=9, backend="numpy"),
+    )
     for _ in range(60):
         acts = a.legal.argmax(1)
         a.step(acts)
         b.step(acts)
     assert (a.totals == b.totals).all() and (a.deck == b.deck).all()
-    assert lockstep.engine_of(Game(path, 3)) == "flip7"
-    assert lockstep.engine_of(Game("vengeance", 3)) == "vengeance"
+    assert lockstep.engine_of(Game(path, 3, ONE)) == "flip7"
+    assert lockstep.engine_of(Game("vengeance", 3, ONE)) == "vengeance"

@@ -406,13 +406,14 @@ def test_a_game_from_a_case_table_plays_the_case_then_random_decisions() -> None
 def test_random_games_reach_a_zero_holder_stopped_by_just_one_more() -> None:
     """The games reach the situation of V-038 (a holder of The Zero stopped by Just One More who
     then gets a seventh number) often enough for `conformance fuzz` to find an engine that gets
-    it wrong: among 300 seeded Vengeance games at the default reading, some play differently
-    under reading general-rules of zero_just_one_more."""
+    it wrong: among 600 seeded Vengeance games at the default reading, some play differently
+    under reading general-rules of zero_just_one_more (fewer since a holder who loses The Zero
+    is freed of the bar, V-037: 2 of 600, seeds 142 and 496)."""
     import attrs
 
     impl = implementation()
     differ = 0
-    for g in range(300):
+    for g in range(600):
         made = generate(random.Random(f"0:{g}"), impl, ["vengeance"])
         if made is None or "zero_just_one_more" in made[0].options:
             continue

@@ -103,7 +103,9 @@ def test_flip7_table_compiles_to_its_default_readings() -> None:
     """Every round and game-end fact of the Flip 7 table at its default options; the keys the
     table leaves out (Vengeance's) read as the base rules."""
     g = Game("flip7", 4)
-    assert _round_facts(g) == _FLIP7_ROUND
+    # reshuffles: reading unlimited (D-F7-30), bounded by its guard's D + N + 1 (docs/termination.md)
+    assert _round_facts(g) == _FLIP7_ROUND | {"reshuffles": 94 + 4 + 1}
+    assert g.reshuffles_unlimited
     assert g.scoring == ("sum_numbers", "multiply", "add_modifiers", "flip7_bonus")
     assert (g.modifier_pipeline, g.floors_at_zero, g.adds_flip7_bonus) == (True, False, True)
     assert g.no_stay == frozenset()
@@ -112,7 +114,8 @@ def test_flip7_table_compiles_to_its_default_readings() -> None:
 @pytest.mark.rules("V-011", "V-014", "V-017", "V-022", "V-031", "V-038", "V-050", "V-060", "V-071", "V-072", "V-075")
 def test_vengeance_table_compiles_to_its_default_readings() -> None:
     g = Game("vengeance", 4)
-    assert _round_facts(g) == _VENGEANCE_ROUND
+    assert _round_facts(g) == _VENGEANCE_ROUND | {"reshuffles": len(g.deck) + 4 + 1}  # unlimited (D-V-30)
+    assert g.reshuffles_unlimited
     assert g.scoring == ("sum_numbers", "multiply", "add_modifiers", "floor_zero", "zero_unless_flip7", "flip7_bonus")
     assert (g.modifier_pipeline, g.floors_at_zero, g.adds_flip7_bonus) == (True, True, True)
     assert {g.card_ids[c] for c in g.no_stay} == {"0"}  # V-031: holding only The Zero, no Stay
@@ -158,7 +161,7 @@ def test_a_table_without_the_optional_round_keys_reads_the_base_rules(tmp_path: 
     g = Game(path, 3)
     facts = _round_facts(g)
     assert facts == _FLIP7_ROUND | {"early_cards": "skip"}
-    assert g.options["reshuffles"] == 1  # the option still exists; the round no longer reads it
+    assert g.options["reshuffles"] == "unlimited"  # the option still exists; the round no longer reads it
     assert Game(path, 3, {"reshuffles": 3}).reshuffles == 1
 
 
@@ -293,9 +296,10 @@ def test_resolve_replaces_only_option_references() -> None:
 @pytest.mark.rules("F7-115", "F7-116")
 def test_move_and_stack_bounds_follow_the_documented_formulas() -> None:
     """max_moves_per_round = 4 (k + 1) D + 2 N + 1 and max_pending = 2 D + 4 (docs/termination.md)."""
-    g = Game("flip7", 4)
+    g = Game("flip7", 4, {"reshuffles": 1})
     assert len(g.deck) == 94
     assert g.max_moves_per_round() == 4 * 2 * 94 + 2 * 4 + 1 == 761
+    assert Game("flip7", 4).max_moves_per_round() == 4 * (94 + 4 + 1 + 1) * 94 + 2 * 4 + 1  # unlimited: k = D + N + 1
     assert g.max_pending() == 2 * 94 + 4 == 192
     g = Game("flip7", 19, {"reshuffles": 3})
     assert g.max_moves_per_round() == 4 * 4 * 188 + 2 * 19 + 1
@@ -304,7 +308,7 @@ def test_move_and_stack_bounds_follow_the_documented_formulas() -> None:
 
 def test_repr_and_non_default_options_show_only_what_differs() -> None:
     assert repr(Game("flip7", 4)) == "Game('flip7', players=4, options={})"
-    g = Game("vengeance", 3, {"tie": "shared-win", "brutal": "true", "reshuffles": 1})
+    g = Game("vengeance", 3, {"tie": "shared-win", "brutal": "true", "reshuffles": "unlimited"})
     assert repr(g) == "Game('vengeance', players=3, options={'brutal': 'true', 'tie': 'shared-win'})"
     assert g.non_default_options() == {"brutal": "true", "tie": "shared-win"}
     assert Game("flip7", 2).non_default_options() == {}
@@ -451,7 +455,7 @@ def _with(state: State, **changes: object) -> State:
     return State(**({name: getattr(state, name) for name in _STATE_FIELDS} | changes))
 
 
-_SEEDED = Game("flip7", 3).new_initial_state(seed=1)
+_SEEDED = Game("flip7", 3, {"reshuffles": 1}).new_initial_state(seed=1)
 
 
 @pytest.mark.rules("F7-116")
@@ -580,7 +584,7 @@ def test_game_hands_every_argument_to_the_installed_state_builders() -> None:
 
         return build
 
-    g = Game("flip7", 3)
+    g = _SEEDED.game
     try:
         install_state_builders(initial=recorder("initial"), position=recorder("position"))
         assert g.new_initial_state(7, dealer=2, stack=["3"], totals=[1, 2, 3]) is _SEEDED

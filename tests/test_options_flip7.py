@@ -338,7 +338,7 @@ DEFAULTS: dict[str, str | int] = {
     "target_score": 200,
     "decks": "auto",
     "set_aside_order": "queue",
-    "reshuffles": 1,
+    "reshuffles": "unlimited",
 }
 
 

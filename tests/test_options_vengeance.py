@@ -465,7 +465,7 @@ DEFAULTS: dict[str, str | int] = {
     "tie": "another-round",
     "target_score": 200,
     "decks": "auto",
-    "reshuffles": 1,
+    "reshuffles": "unlimited",
     "zero_just_one_more": "no-flip7",
     "busted_cards": "keep",
     "unusable_actions": "fizzle",

@@ -518,6 +518,24 @@ def test_discarded_zero_frees_its_holder() -> None:
     assert s.round_scores() == (1, 4, 3)
 
 
+@pytest.mark.rules("V-037", "V-038", "V-043", "V-022")
+def test_stolen_zero_frees_its_holder_of_the_flip7_bar() -> None:
+    """Ada (The Zero 1 2 3 4) takes Bea's Just One More, draws a 5 and must stop: her Flip 7
+    is barred (D-V-26).  Caio steals her Zero; the Dutch text frees her of its effect
+    (V-037), so Bea's Flip Four brings her seventh different number (6, 8) and a Flip 7 that
+    ends the round: 29 + 15 = 44, not 29 with the round going on."""
+    s = position({ADA: ["0", "1", "2", "3", "4"], BEA: ["9"], CAIO: ["10"]},
+                 ["just_one_more", "5", "steal", "flip_four", "6", "8", "11", "12", "7"], turn=BEA, dealer=ADA)  # fmt: skip
+    s = play(s, "hit", "target 0")
+    assert s.status(ADA) is Status.STAYED and s.players[ADA].flip7_barred
+    s = play(s, "hit", "target 2", "steal 0 0")
+    assert s.line(ADA) == ["1", "2", "3", "4", "5"] and not s.players[ADA].flip7_barred
+    s = play(s, "hit", "target 0")
+    assert [e.get("seat") for e in s.events() if e.type == "flip7"] == [ADA]
+    assert s.round == 2
+    assert s.last_scores == (44, 9, 0)
+
+
 # --------------------------------------------------------------------------- actions
 
 

@@ -99,10 +99,10 @@ def test_an_unlimited_reshuffle_reading_skips_a_case_hanging_on_the_order() -> N
     draws from a second reshuffled pile of a 3 and a Second Chance, whose order the case does
     not fix: the case is skipped for it, with the reason, not judged on the reference's order."""
     case = CASES["F7-C0806"]
-    result = prepare(case, _declaring(case, "reshuffles", "unlimited"))
+    result = prepare(case, _declaring(case, "reshuffles", "unlimited"))  # unlimited: the table default, so no option is named
     assert isinstance(result, CaseResult) and result.status == "skip"
     assert result.message == (
-        "under the engine's readings (reshuffles=unlimited) its expected events, statuses then depend "
+        "under the engine's readings (the table defaults) its expected events, statuses then depend "
         "on how the reshuffled pile is ordered, which the case does not fix"
     )
     # the same case under its own reading: the second empty pile is exhausted, nothing to depend on

@@ -95,7 +95,7 @@ def test_disputed_readings_are_every_non_default_named_reading() -> None:
     assert not any(r == "another-round" or o in ("target_score", "decks") for o, r, _ in readings)
     assert ("deal_after_early_cards", "skip", "D-F7-16") in readings
     assert ("set_aside_order", "newest-first", "D-F7-13") in readings
-    assert [r for o, r, _ in readings if o == "reshuffles"] == ["unlimited"]  # its named reading; whole numbers are not swept
+    assert [r for o, r, _ in readings if o == "reshuffles"] == ["1"]  # the named non-default reading
     assert len(readings) == 18
     fixed = list(disputed_readings(Game("flip7", 2).edition, ("tie",)))
     assert len(fixed) == 17 and not any(o == "tie" for o, _, _ in fixed)
