@@ -17,7 +17,10 @@ PACKAGE = ROOT / "flip7ref"
 MAX_LINES = 600
 """The most lines a module of the package may have."""
 
-ALLOWED: dict[str, str] = {}
+ALLOWED: dict[str, str] = {
+    "flip7ref/harness.py": "grew with engine faults and the one file reader (issue 41, 46); issue 43's rooms "
+    "(a room map in place of the line ceiling) or a split of the protocol's decoding from the driver come next",
+}
 """Modules allowed over `MAX_LINES` for now, with why (paths relative to the repository)."""
 
 

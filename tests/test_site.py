@@ -115,6 +115,8 @@ def test_api_pages_give_a_type_for_every_parameter_annotated_any() -> None:
                     continue
                 args = [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
                 for arg in args:
+                    if arg.arg == "self":  # `self: Any` lets a compiled class be subclassed (flip7ref.strategies)
+                        continue
                     if isinstance(arg.annotation, ast.Name) and arg.annotation.id == "Any" and f"{arg.arg} (" not in doc:
                         missing.append(f"flip7ref/{name}: {prefix}{fn.name}({arg.arg})")
     assert not missing, f"give these parameters' types in the docstring's Args: {missing}"
