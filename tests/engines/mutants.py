@@ -564,8 +564,8 @@ _add(
            "patch", patch=_bust_card_discarded),
     Mutant("used-chance-vanishes", "F7-080", "flip7", "a used Second Chance vanishes instead of going to the discard pile",
            "patch", patch=_used_chance_vanishes),
-    Mutant("unlimited-reshuffles", "F7-116", "flip7", "the discard pile is reshuffled every time the deck runs out",
-           "table", table=_default("reshuffles", "unlimited")),
+    Mutant("one-reshuffle", "F7-116", "flip7", "the discard pile is reshuffled once a round at most; then the deck is exhausted",
+           "table", table=_default("reshuffles", "1")),
     Mutant("x2-doubles-modifiers", "F7-091", "flip7", "x2 doubles the +N cards too (they are added before it)", "table",
            table=_scoring("sum_numbers", "add_modifiers", "multiply", "flip7_bonus")),
 )  # fmt: skip
