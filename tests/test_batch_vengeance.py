@@ -20,11 +20,6 @@ from flip7ref.errors import OptionError  # noqa: E402
 from flip7ref.rl.encoding import ActionIndex, ObservationEncoder  # noqa: E402
 
 ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
-LOCKSTEP_DEFAULTS = (
-    "the lockstep command builds games at the table defaults (reshuffles=unlimited since issue 43), "
-    "which flip7ref/batch refuses; it should default to reshuffles=1"
-)
-
 # CI plays a slice; FLIP7REF_SLOW=1 the 2,000 games (python -m flip7ref.batch.lockstep
 # --edition vengeance --games N for more)
 _GAMES = 2000 if os.environ.get("FLIP7REF_SLOW") else 100
@@ -201,7 +196,6 @@ def test_the_deal_run_leaves_every_array_as_the_general_deal_does(monkeypatch: p
     assert runs > 50  # the fast state dealt through the run, the slow one never
 
 
-@pytest.mark.xfail(strict=True, reason=LOCKSTEP_DEFAULTS)
 def test_the_lockstep_command_takes_the_edition(capsys: pytest.CaptureFixture[str]) -> None:
     from flip7ref.batch.lockstep import main
 

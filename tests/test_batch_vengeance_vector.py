@@ -20,11 +20,6 @@ from flip7ref.errors import OptionError  # noqa: E402
 from flip7ref.rl import Flip7GymEnv  # noqa: E402
 
 ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
-LOCKSTEP_DEFAULTS = (
-    "the lockstep command builds games at the table defaults (reshuffles=unlimited since issue 43), "
-    "which flip7ref/batch refuses; it should default to reshuffles=1"
-)
-
 
 def _random(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return np.argmax(rng.random(mask.shape) * mask, axis=1)
@@ -256,7 +251,6 @@ def test_actions_of_the_wrong_shape_are_refused() -> None:
         env.step(np.array([0, 0]))
 
 
-@pytest.mark.xfail(strict=True, reason=LOCKSTEP_DEFAULTS)
 def test_the_lockstep_command_takes_a_policy(capsys: pytest.CaptureFixture[str]) -> None:
     from flip7ref.batch.lockstep import main
 

@@ -87,7 +87,9 @@ def compare(
     from .policies import threshold_actions
 
     kind, threshold = parse_policy(policy)
-    game = Game(edition, players, dict(options or {}))
+    # the batched engines play reading 1 of reshuffles only (F7-116; the tables' default is unlimited since
+    # issue 43): games are compared under it unless ``options`` names another reading, which they refuse
+    game = Game(edition, players, {"reshuffles": 1, **dict(options or {})})
     which = engine_of(game)
     strategy = ThresholdStrategy(threshold)
 
