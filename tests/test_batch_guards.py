@@ -124,7 +124,7 @@ def outcomes(engine: str) -> dict[str, str]:
     ``"unchanged"``: whether every array of the state and the env is as it was.  Under
     ``numba`` the compiled entry points fail when reached (after the states are built)."""
     if engine == "vengeance":
-        game = Game("vengeance", 4)
+        game = Game("vengeance", 4, {"reshuffles": 1})
         state: Any = VengeanceState(game, B, 3)
         env: Any = VengeanceVectorEnv(num_envs=4)
         scope: dict[str, Any] = {
@@ -133,7 +133,7 @@ def outcomes(engine: str) -> dict[str, str]:
             "threshold": v_threshold_actions,
         }
     else:
-        game = Game("flip7", 4)
+        game = Game("flip7", 4, {"reshuffles": 1})
         state = BatchState(game, B, 3, backend=engine)
         env = Flip7VectorEnv(num_envs=4)
         env.state.backend = engine  # the two backends take turns on one state's arrays
@@ -187,7 +187,7 @@ def test_bad_input_is_refused_the_same_before_the_compiled_code_runs() -> None:
 
 
 def test_a_copy_of_games_checks_its_indices_and_may_repeat_them() -> None:
-    vs = VengeanceState(Game("vengeance", 2), 3, 0)
+    vs = VengeanceState(Game("vengeance", 2, {"reshuffles": 1}), 3, 0)
     assert vs.rows([2, 2, 0]).B == 3
     with pytest.raises(OptionError, match=r"^games\[1\]: expected a game index 0\.\.2, got -1$"):
         vs.rows([0, -1])
@@ -196,7 +196,7 @@ def test_a_copy_of_games_checks_its_indices_and_may_repeat_them() -> None:
 def test_accepted_forms_of_indices() -> None:
     """Lists, tuples, any integer dtype, strided views, NumPy integers, an empty list: the
     same games and actions as an int64 array."""
-    bs = BatchState(Game("flip7", 4), B, 3, backend="numpy")
+    bs = BatchState(Game("flip7", 4, {"reshuffles": 1}), B, 3, backend="numpy")
     want = bs.copy()
     want.step(np.array([0, 0], np.int64), np.array([6, 1], np.int64))
     for games, actions in (
@@ -225,8 +225,8 @@ def _per_game(make: Any) -> int:
 
 
 MAKERS = {
-    "flip7": lambda b: BatchState(Game("flip7", 4), b, backend="numpy"),
-    "vengeance": lambda b: VengeanceState(Game("vengeance", 4), b),
+    "flip7": lambda b: BatchState(Game("flip7", 4, {"reshuffles": 1}), b, backend="numpy"),
+    "vengeance": lambda b: VengeanceState(Game("vengeance", 4, {"reshuffles": 1}), b),
 }
 
 
@@ -317,7 +317,7 @@ def test_the_backends_agree_on_every_accepted_step(data: st.DataObject) -> None:
     pytest.importorskip("numba")
     players = data.draw(st.sampled_from([1, 2, 4, 7]), label="players")
     batch = data.draw(st.integers(1, 9), label="batch")
-    game = Game("flip7", players)
+    game = Game("flip7", players, {"reshuffles": 1})
     seed = data.draw(st.integers(0, 10_000), label="seed")
     a = BatchState(game, batch, seed, "reference", backend="numpy")
     b = BatchState(game, batch, seed, "reference", backend="numba")

@@ -219,7 +219,7 @@ class Flip7VectorEnv(BatchVectorEnv):
         illegal_reward: float = -1.0,
         shuffle: str = "numpy",
     ) -> None:  # fmt: skip
-        game = Game("flip7", players, dict(options or {}))
+        game = Game("flip7", players, {"reshuffles": 1, **dict(options or {})})  # the batch plays reading 1 (F7-116)
         super().__init__(
             BatchState(game, num_envs, 0, shuffle), seat=seat, opponents=opponents, reward=reward,
             max_moves=max_moves, illegal_reward=illegal_reward, threshold=threshold_actions,
@@ -265,7 +265,7 @@ class VengeanceVectorEnv(BatchVectorEnv):
         from .v_policies import v_threshold_actions
         from .vengeance import VengeanceState
 
-        game = Game("vengeance", players, dict(options or {}))
+        game = Game("vengeance", players, {"reshuffles": 1, **dict(options or {})})  # the batch plays reading 1 (F7-116)
         super().__init__(
             VengeanceState(game, num_envs, 0, shuffle), seat=seat, opponents=opponents, reward=reward,
             max_moves=max_moves, illegal_reward=illegal_reward, threshold=v_threshold_actions,

@@ -331,14 +331,15 @@ class VengeanceState(VSettling):
 
 
 def init(seed: int, batch: int, game: Game | None = None, *, players: int = 4, shuffle: str = "reference") -> VengeanceState:
-    """pgx-style: ``batch`` new games of Vengeance (``game``, else ``Game("vengeance", players)``),
+    """pgx-style: ``batch`` new games of Vengeance (``game``, else ``Game("vengeance", players,
+    {"reshuffles": 1})``: the batch plays reading 1),
     each at its first decision; game ``i`` is seeded ``seed + i``.
 
     Raises:
         OptionError: a game the batched engine does not play (`check_vengeance`), a bad batch
             size or seed (see `VengeanceState`).
     """
-    return VengeanceState(game if game is not None else Game("vengeance", players), batch, seed, shuffle)
+    return VengeanceState(game if game is not None else Game("vengeance", players, {"reshuffles": 1}), batch, seed, shuffle)
 
 
 def step(state: VengeanceState, actions: Arr) -> VengeanceState:
