@@ -289,7 +289,32 @@ def _reason(exc: OSError) -> str:
     return str(exc.strerror or exc)
 
 
-class AtomicWriter:
+class GuardedWrites:
+    """Writes and flushes of an open file whose failure (a full disk) raises the `WriteError` that
+    ``self._failed(exc)`` builds, not an ``OSError`` traceback: the part `AtomicWriter` and the live
+    report stream of the command line (`flip7ref.cli._common.Report`) share."""
+
+    _stream: IO[Any]
+
+    def _failed(self, exc: OSError) -> WriteError:  # pragma: no cover - each subclass says
+        raise NotImplementedError
+
+    def write(self, data: Any) -> None:
+        """Write ``data``.  Raises WriteError."""
+        try:
+            self._stream.write(data)
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def flush(self) -> None:
+        """Flush what was written.  Raises WriteError."""
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+
+class AtomicWriter(GuardedWrites):
     """A file written piece by piece into a temporary file beside it, renamed over it at the end.
 
     Use as a context manager, or call `commit` (or `discard`) yourself.  Leaving the ``with``
@@ -333,20 +358,6 @@ class AtomicWriter:
     def _failed(self, exc: OSError) -> WriteError:
         self.discard()
         return WriteError(str(self.path), _reason(exc), existed=self._existed)
-
-    def write(self, data: str | bytes) -> None:
-        """Write ``data`` (to the temporary file): text, or bytes for a ``binary`` writer.  Raises WriteError."""
-        try:
-            self._stream.write(data)
-        except OSError as exc:
-            raise self._failed(exc) from None
-
-    def flush(self) -> None:
-        """Flush what was written to the temporary file.  Raises WriteError."""
-        try:
-            self._stream.flush()
-        except OSError as exc:
-            raise self._failed(exc) from None
 
     def ready(self) -> None:
         """Close the temporary file, synced to disk, so that `commit` only renames it (several

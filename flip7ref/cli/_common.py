@@ -17,6 +17,7 @@ from ..install import extra_hint
 from ..pools import Terminated as Terminated
 from ..pools import sigterm_raises as sigterm_raises
 from ..spec import edition_ids
+from ..textfiles import GuardedWrites
 
 if TYPE_CHECKING:  # the strategies are imported by the commands that play (a fast start for rules, docs...)
     from ..strategies import Strategy
@@ -52,7 +53,7 @@ def check_output(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {path}: cannot write there (permission denied)")
 
 
-class Report:
+class Report(GuardedWrites):
     """A JSON-lines file written as a run goes (``--report``, ``--log``): each line is in the file
     at once (a run stopped by Ctrl-C, SIGTERM or a crash keeps the lines so far, and the file
     can be followed while it grows), so it is the one kind of output not written atomically;
@@ -67,20 +68,6 @@ class Report:
         with contextlib.suppress(OSError):
             self._stream.close()
         return WriteError(self.path, str(exc.strerror or exc), kept="the lines written before it are kept")
-
-    def write(self, text: str) -> None:
-        """Write ``text``.  Raises WriteError."""
-        try:
-            self._stream.write(text)
-        except OSError as exc:
-            raise self._failed(exc) from None
-
-    def flush(self) -> None:
-        """Flush what was written.  Raises WriteError."""
-        try:
-            self._stream.flush()
-        except OSError as exc:
-            raise self._failed(exc) from None
 
     def close(self) -> None:
         """Flush and close the file.  Raises WriteError."""
