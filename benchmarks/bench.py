@@ -55,11 +55,11 @@ from rich.table import Table
 
 from flip7ref import Game
 from flip7ref.analysis import SoloSolver, solo_deck_position, usable_cores
-from flip7ref.conformance import load_cases, run_reference
-from flip7ref.errors import SpecError
-from flip7ref.play import play
-from flip7ref.spec import edition_ids, load_edition_file, spec_dir
-from flip7ref.strategies import RandomStrategy, ThresholdStrategy
+from flip7ref.checking.conformance import load_cases, run_reference
+from flip7ref.core.errors import SpecError
+from flip7ref.core.spec import edition_ids, load_edition_file, spec_dir
+from flip7ref.play.games import play
+from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy
 
 REFERENCE_GAMES_PER_SECOND = 560.0
 

@@ -66,8 +66,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = """
 import json, random, sys, time
 from flip7ref import Game
-from flip7ref.play import play
-from flip7ref.strategies import ThresholdStrategy
+from flip7ref.play.games import play
+from flip7ref.play.strategies import ThresholdStrategy
 edition, games = sys.argv[1], int(sys.argv[2])
 game, strategy = Game(edition, 4), [ThresholdStrategy(20)]
 start = time.process_time()

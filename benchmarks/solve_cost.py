@@ -32,7 +32,7 @@ import timeit
 
 from flip7ref import Game
 from flip7ref.analysis import AnalysisError, SoloSolver, _canonical, solo_deck_position
-from flip7ref.state import HIT, STAY, State
+from flip7ref.core.state import HIT, STAY, State
 
 
 def _rss_bytes() -> int:

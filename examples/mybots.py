@@ -1,7 +1,7 @@
 """A strategy plug-in: the ``Cautious`` class the README and docs/tournaments.md load.
 
 Any module with a class that has a ``name`` and a ``choose(state, rng)`` method (the
-`flip7ref.strategies.Strategy` protocol) can play a seat. From this folder::
+`flip7ref.play.strategies.Strategy` protocol) can play a seat. From this folder::
 
     flip7ref simulate --strategy mybots:Cautious --games 200
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from flip7ref.model import Action
-from flip7ref.state import HIT, STAY, State
+from flip7ref.core.model import Action
+from flip7ref.core.state import HIT, STAY, State
 
 
 class Cautious:

@@ -2,7 +2,7 @@
 
 Needs the ``[rl]`` extra (``pip install 'flip7ref[rl]'``).  Seat 0 is an
 ``MCTSBot`` with random-rollout evaluation; the other seats play
-``threshold:20`` from :mod:`flip7ref.strategies`, whose decisions are turned
+``threshold:20`` from :mod:`flip7ref.play.strategies`, whose decisions are turned
 into OpenSpiel action indices with :class:`flip7ref.rl.ActionIndex`.  Chance
 nodes are sampled from the game's exact chance outcomes.
 
@@ -24,7 +24,7 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import flip7ref.rl.openspiel_game  # noqa: F401  (registers python_flip7ref)
-from flip7ref.strategies import parse_strategy
+from flip7ref.play.strategies import parse_strategy
 
 
 def play_games(

@@ -13,9 +13,9 @@ Quick start::
     print(state.totals, state.winners)
 """
 
-from . import builders as _builders  # noqa: F401 - installs Game's state builders
-from . import state as _state_module
-from .errors import (
+from flip7ref.core import builders as _builders  # noqa: F401 - installs Game's state builders
+from flip7ref.core import state as _state_module
+from flip7ref.core.errors import (
     CardError,
     Flip7RefError,
     GameTooLongError,
@@ -25,11 +25,11 @@ from .errors import (
     SpecError,
     StrategyError,
 )
-from .game import Game
-from .model import CHANCE, TERMINAL, Player, Status
-from .scoring import ScoreBreakdown, score_cards, score_line
-from .spec import Edition, edition_ids, load_edition, load_edition_file
-from .state import Action, Event, State
+from flip7ref.core.game import Game
+from flip7ref.core.model import CHANCE, TERMINAL, Player, Status
+from flip7ref.core.scoring import ScoreBreakdown, score_cards, score_line
+from flip7ref.core.spec import Edition, edition_ids, load_edition, load_edition_file
+from flip7ref.core.state import Action, Event, State
 
 __version__ = "0.1.0"
 
@@ -37,9 +37,9 @@ compiled: bool = not str(getattr(_state_module, "__file__", "")).endswith(".py")
 """True when the interpreter's core was compiled with mypyc (``pip install .``; see docs/build.md),
 False for the pure-Python build (``pip install -e .``, or ``FLIP7REF_PURE=1`` at install time)."""
 if compiled:  # mypyc keeps only signatures in the classes' __doc__: help(Game) shows the source's again
-    from .compiled_docs import restore as _restore_docs
+    from flip7ref.core.compiled_docs import restore as _restore_docs
 
-    _restore_docs(("flip7ref.game", "flip7ref.state", "flip7ref.model"))
+    _restore_docs(("flip7ref.core.game", "flip7ref.core.state", "flip7ref.core.model"))
 
 
 __all__ = [

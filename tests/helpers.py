@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from flip7ref import CHANCE, CardError, Event, Game, OptionError, State, load_edition
-from flip7ref.conformance import draw_to_decision
-from flip7ref.scoring import score_cards
+from flip7ref.checking.conformance import draw_to_decision
+from flip7ref.core.scoring import score_cards
 
 Scenarios = Mapping[str, Callable[[str | int], Any]]
 Cases = Mapping[str, Mapping[str | int, Any]]

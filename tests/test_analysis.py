@@ -26,9 +26,9 @@ from flip7ref.analysis import (
     solo_projection,
 )
 from flip7ref.cli import main
-from flip7ref.errors import CardError, OptionError
-from flip7ref.state import HIT, STAY
-from flip7ref.strategies import OptimalSoloStrategy, ThresholdStrategy, parse_strategy
+from flip7ref.core.errors import CardError, OptionError
+from flip7ref.core.state import HIT, STAY
+from flip7ref.play.strategies import OptimalSoloStrategy, ThresholdStrategy, parse_strategy
 
 SOLO = Game("flip7", 1)
 

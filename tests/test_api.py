@@ -8,8 +8,8 @@ import random
 import pytest
 
 from flip7ref import CHANCE, Action, Game, IllegalActionError, SerializationError, State, Status
-from flip7ref.play import play
-from flip7ref.strategies import RandomStrategy, ThresholdStrategy
+from flip7ref.play.games import play
+from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy
 
 
 def _offer() -> State:
@@ -161,9 +161,9 @@ def test_open_positions_keep_the_pile_sorted() -> None:
 
 
 def test_model_names_are_reexported_from_their_old_homes() -> None:
-    """CHANCE, TERMINAL, Status, Player and the card categories moved to flip7ref.model; old imports still work."""
+    """CHANCE, TERMINAL, Status, Player and the card categories moved to flip7ref.core.model; old imports still work."""
     import flip7ref
-    from flip7ref import game, model, state
+    from flip7ref.core import game, model, state
 
     for name in ("CHANCE", "TERMINAL", "Status", "Player"):
         assert getattr(state, name) is getattr(model, name) is getattr(flip7ref, name)

@@ -23,9 +23,9 @@ import pytest
 import yaml
 
 from flip7ref import SerializationError, State
+from flip7ref.checking.harness import serve
 from flip7ref.cli import main
-from flip7ref.harness import serve
-from flip7ref.spec import spec_dir
+from flip7ref.core.spec import spec_dir
 from tests.process_helpers import live_children
 
 pytestmark = pytest.mark.timeout(20)  # pytest-timeout: each entry within 20 s, or it fails as a hang

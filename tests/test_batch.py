@@ -16,7 +16,7 @@ from flip7ref import Game  # noqa: E402
 from flip7ref.batch import BatchState, init, step  # noqa: E402
 from flip7ref.batch.engine import position, run_case, score  # noqa: E402
 from flip7ref.batch.lockstep import Difference, compare  # noqa: E402
-from flip7ref.errors import OptionError  # noqa: E402
+from flip7ref.core.errors import OptionError  # noqa: E402
 from flip7ref.rl.encoding import ActionIndex, ObservationEncoder  # noqa: E402
 
 ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
@@ -132,8 +132,8 @@ def test_games_the_engine_does_not_play_are_refused_in_one_line() -> None:
 def test_conformance_suite_through_the_protocol() -> None:
     """The adapter speaks the protocol: every flip7 case it takes passes (none fails or errors),
     and only cases its declared readings or player counts cannot take are skipped."""
-    from flip7ref.conformance import load_cases
-    from flip7ref.harness import run_engine
+    from flip7ref.checking.conformance import load_cases
+    from flip7ref.checking.harness import run_engine
 
     cases = [c for c in load_cases() if c["edition"] == "flip7"]
     impl, results = run_engine(f"{sys.executable} -m flip7ref.batch.engine", cases, timeout=60)

@@ -34,7 +34,7 @@ from flip7ref.batch.policies import random_actions, threshold_actions  # noqa: E
 from flip7ref.batch.v_policies import v_threshold_actions  # noqa: E402
 from flip7ref.batch.vector_env import Flip7VectorEnv, VengeanceVectorEnv  # noqa: E402
 from flip7ref.batch.vengeance import init as v_init  # noqa: E402
-from flip7ref.errors import OptionError  # noqa: E402
+from flip7ref.core.errors import OptionError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 B = 8  # games of the state every case is given; 4 players, so 6 action indices (2 for Vengeance's hit, stay...)

@@ -11,7 +11,7 @@ from flip7ref import Game  # noqa: E402
 from flip7ref.batch import BatchState  # noqa: E402
 from flip7ref.batch.lockstep import compare  # noqa: E402
 from flip7ref.batch.rules import choose_backend  # noqa: E402
-from flip7ref.errors import OptionError  # noqa: E402
+from flip7ref.core.errors import OptionError  # noqa: E402
 
 ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
 

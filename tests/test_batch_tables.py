@@ -28,8 +28,8 @@ from flip7ref import Game
 from flip7ref.batch import lockstep
 from flip7ref.batch.core import BatchState
 from flip7ref.batch.vengeance import VengeanceState
-from flip7ref.edition import spec_dir
-from flip7ref.errors import OptionError
+from flip7ref.core.edition import spec_dir
+from flip7ref.core.errors import OptionError
 
 ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
 

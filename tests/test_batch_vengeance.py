@@ -16,7 +16,7 @@ from flip7ref import Game  # noqa: E402
 from flip7ref.batch.lockstep import compare  # noqa: E402
 from flip7ref.batch.v_engine import action_index, legal_strings, position, run_case, score  # noqa: E402
 from flip7ref.batch.vengeance import VengeanceState, init, step  # noqa: E402
-from flip7ref.errors import OptionError  # noqa: E402
+from flip7ref.core.errors import OptionError  # noqa: E402
 from flip7ref.rl.encoding import ActionIndex, ObservationEncoder  # noqa: E402
 
 ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
@@ -150,15 +150,15 @@ def test_games_the_engine_does_not_play_are_refused_in_one_line() -> None:
 def test_vengeance_conformance_cases_through_the_protocol() -> None:
     """The adapter declares edition vengeance: every case it takes passes (none fails or
     errors); only cases its declared readings, players or decks cannot take are skipped."""
-    from flip7ref.conformance import load_cases
-    from flip7ref.harness import run_engine
+    from flip7ref.checking.conformance import load_cases
+    from flip7ref.checking.harness import run_engine
 
     cases = [c for c in load_cases() if c["edition"] == "vengeance"]
     impl, results = run_engine(f"{sys.executable} -m flip7ref.batch.engine", cases, timeout=60)
     assert "vengeance" in impl["editions"]
     # V-C0341 (issue 43, V-037): the batched engine still bars a Zero holder's Flip 7 after
     # The Zero left her line; the fix belongs in flip7ref/batch (clear `barred` where The
-    # Zero leaves a line, as flip7ref.lines.bar_lasts decides).  Only that case may fail.
+    # Zero leaves a line, as flip7ref.core.lines.bar_lasts decides).  Only that case may fail.
     assert [r.case_id for r in results if r.status in ("fail", "error")] == ["V-C0341"]
     status = [r.status for r in results]
     assert status.count("pass") >= 200

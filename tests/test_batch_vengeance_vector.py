@@ -16,7 +16,7 @@ from flip7ref.batch.v_policies import v_threshold_actions  # noqa: E402
 from flip7ref.batch.v_rules import CARDS, PLAY  # noqa: E402
 from flip7ref.batch.vector_env import Flip7VectorEnv, VengeanceVectorEnv  # noqa: E402
 from flip7ref.batch.vengeance import VengeanceState  # noqa: E402
-from flip7ref.errors import OptionError  # noqa: E402
+from flip7ref.core.errors import OptionError  # noqa: E402
 from flip7ref.rl import Flip7GymEnv  # noqa: E402
 
 ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)

@@ -1,4 +1,4 @@
-"""Blame from the first differing observation (flip7ref.blame), and the event-list wording."""
+"""Blame from the first differing observation (flip7ref.checking.blame), and the event-list wording."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from flip7ref.checking import Prepared, failed, prepare, verdict
-from flip7ref.conformance import compare_detailed, load_cases, observe
-from flip7ref.harness import implementation
+from flip7ref.checking.conformance import compare_detailed, load_cases, observe
+from flip7ref.checking.harness import implementation
+from flip7ref.checking.verdict import Prepared, failed, prepare, verdict
 from tests.engines.mutants import MUTANTS
 
 

@@ -1,6 +1,6 @@
 """Blame from what the reference can replay: the scoring pipeline with one step left out or
-moved (flip7ref.score_blame), named readings that reproduce only a lone observation
-(flip7ref.suspects.Weak), the rule deciding a disputed Stay, and a set-aside card acting
+moved (flip7ref.checking.score_blame), named readings that reproduce only a lone observation
+(flip7ref.checking.suspects.Weak), the rule deciding a disputed Stay, and a set-aside card acting
 before the last assignment.  Hand-made cases, each with the blamed rule asserted."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from flip7ref import Game
-from flip7ref.checking import Prepared, prepare, verdict
-from flip7ref.harness import implementation
-from flip7ref.score_blame import misplayed_step
-from flip7ref.suspects import Weak, first_suspects, reading_suspects
+from flip7ref.checking.harness import implementation
+from flip7ref.checking.score_blame import misplayed_step
+from flip7ref.checking.suspects import Weak, first_suspects, reading_suspects
+from flip7ref.checking.verdict import Prepared, prepare, verdict
 
 
 def _prepared(case: dict[str, Any]) -> Prepared:
@@ -189,8 +189,8 @@ def test_a_discard_pile_one_card_short_with_two_one_card_journeys_blames_both(mo
     and the set-aside Freeze (F7-073, F7-131), one card each.  An engine one card short lost
     one of them, and a count cannot say which: both journeys' rules are blamed, the last
     step's first (only F7-078 was, so an engine losing the Freeze was never pointed at it)."""
-    import flip7ref.blame as blame_module
-    import flip7ref.zones as zones
+    import flip7ref.checking.blame as blame_module
+    import flip7ref.checking.zones as zones
 
     found: list[tuple[str, ...]] = []
 
@@ -257,7 +257,7 @@ def test_a_perft_deal_order_the_engine_refuses_is_probed_like_an_ordinary_case()
     action of some deal order of perft case F7-C5007; the deal order is probed, cut before
     that action, as an ordinary case is, and blamed on F7-081 (the turn ends), not on the
     offer rules of the refused action."""
-    from flip7ref.conformance import load_cases
+    from flip7ref.checking.conformance import load_cases
     from tests.engines.mutant_runs import run_mutant
 
     case = next(c for c in load_cases() if c["id"] == "F7-C5007")

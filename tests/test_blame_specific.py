@@ -1,5 +1,5 @@
-"""Blame on the most specific suspect: the edition's named readings replayed (flip7ref.suspects),
-and the situation a decider's several rules were exercised in (flip7ref.blame)."""
+"""Blame on the most specific suspect: the edition's named readings replayed (flip7ref.checking.suspects),
+and the situation a decider's several rules were exercised in (flip7ref.checking.blame)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from flip7ref.blame import turn_rules
-from flip7ref.checking import Prepared, prepare, verdict
-from flip7ref.harness import implementation
-from flip7ref.situation import line_tags, position_rules
-from flip7ref.spec import load_edition
-from flip7ref.suspects import reading_suspects
+from flip7ref.checking.blame import turn_rules
+from flip7ref.checking.harness import implementation
+from flip7ref.checking.situation import line_tags, position_rules
+from flip7ref.checking.suspects import reading_suspects
+from flip7ref.checking.verdict import Prepared, prepare, verdict
+from flip7ref.core.spec import load_edition
 
 
 def _prepared(case: dict[str, Any]) -> Prepared:

@@ -1,4 +1,4 @@
-"""The light index of the shipped conformance suite (flip7ref.case_index): it agrees with
+"""The light index of the shipped conformance suite (flip7ref.checking.case_index): it agrees with
 the validated suite, is cached by content, and the look-ups through it find what a
 search of the whole suite finds."""
 
@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from flip7ref import case_index as ci
-from flip7ref import conformance
-from flip7ref.conformance import cases_dir, load_cases
+from flip7ref.checking import case_index as ci
+from flip7ref.checking import conformance
+from flip7ref.checking.catalogue import attached_cases, disputes
+from flip7ref.checking.conformance import cases_dir, load_cases
+from flip7ref.checking.runs import find_case
+from flip7ref.core.errors import SpecError
 from flip7ref.docs import cases_by_dispute, cases_by_rule
-from flip7ref.errors import SpecError
-from flip7ref.explore.catalogue import attached_cases, disputes
-from flip7ref.explore.runs import find_case
 
 
 @pytest.fixture

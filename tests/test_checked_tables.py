@@ -1,4 +1,4 @@
-"""The shipped tables known to pass the schema (flip7ref.checked_tables): a start without the
+"""The shipped tables known to pass the schema (flip7ref.core.checked_tables): a start without the
 table cache skips jsonschema for them, and only for them (docs/build.md)."""
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from pathlib import Path
 import attrs
 import pytest
 
-from flip7ref import SpecError, checked_tables, spec
-from flip7ref.checked_tables import CHECKED, DATA_DIGEST, DATA_FILE, blake2b, checked_table, known_valid, table_digest
-from flip7ref.edition import edition_ids
-from flip7ref.spec import load_edition_file, parse_edition, spec_dir
+from flip7ref import SpecError
+from flip7ref.core import checked_tables, spec
+from flip7ref.core.checked_tables import CHECKED, DATA_DIGEST, DATA_FILE, blake2b, checked_table, known_valid, table_digest
+from flip7ref.core.edition import edition_ids
+from flip7ref.core.spec import load_edition_file, parse_edition, spec_dir
 
 SCHEMA = spec_dir() / "schema" / "edition.schema.json"
 
@@ -35,7 +36,7 @@ def test_the_list_holds_exactly_the_shipped_tables_as_they_are_now() -> None:
 def test_a_shipped_table_loads_the_same_with_or_without_the_schema_steps(name: str) -> None:
     path = spec_dir() / "editions" / f"{name}.yaml"
     assert known_valid(path, SCHEMA)
-    from flip7ref.textfiles import read_yaml_file
+    from flip7ref.core.textfiles import read_yaml_file
 
     full = parse_edition(read_yaml_file(path, "t"), str(path), digest=_digest(path))
     quick = load_edition_file(path)
@@ -62,7 +63,7 @@ def test_a_copy_of_a_shipped_table_elsewhere_is_known_by_its_bytes(tmp_path: Pat
     shutil.copy(spec_dir() / "editions" / "vengeance.yaml", copy)
     assert known_valid(copy, SCHEMA)
     calls: list[str] = []
-    monkeypatch.setattr("flip7ref.schema.validate", lambda *a: calls.append("validate"))
+    monkeypatch.setattr("flip7ref.core.schema.validate", lambda *a: calls.append("validate"))
     assert load_edition_file(copy).id == "vengeance"
     assert calls == []
 
@@ -80,7 +81,7 @@ def _modules_loaded(code: str) -> set[str]:
 
 def test_a_start_without_the_cache_imports_neither_jsonschema_nor_yaml() -> None:
     loaded = _modules_loaded("import sys, flip7ref; flip7ref.Game('flip7', 4); flip7ref.Game('vengeance', 3)")
-    assert "flip7ref.spec" in loaded and "json" in loaded
+    assert "flip7ref.core.spec" in loaded and "json" in loaded
     assert "jsonschema" not in loaded
     assert "yaml" not in loaded  # the shipped tables' data comes from checked_tables.json
 
@@ -88,13 +89,13 @@ def test_a_start_without_the_cache_imports_neither_jsonschema_nor_yaml() -> None
 def test_a_table_not_shipped_is_read_from_its_yaml(tmp_path: Path) -> None:
     copy = tmp_path / "flip7.yaml"
     copy.write_text((spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
-    loaded = _modules_loaded(f"import sys, flip7ref.spec as s; s.load_edition_file({str(copy)!r})")
+    loaded = _modules_loaded(f"import sys, flip7ref.core.spec as s; s.load_edition_file({str(copy)!r})")
     assert "yaml" in loaded and "jsonschema" in loaded
 
 
 def test_the_shipped_data_is_the_yaml_of_each_table_and_matches_its_digest() -> None:
     """checked_tables.json holds, for each listed digest, what the YAML parses into (tools/record_checked_tables.py)."""
-    from flip7ref.textfiles import read_yaml_file
+    from flip7ref.core.textfiles import read_yaml_file
 
     raw = DATA_FILE.read_bytes()
     assert blake2b(raw, digest_size=32).hexdigest() == DATA_DIGEST, "python tools/record_checked_tables.py"
@@ -113,7 +114,7 @@ def test_shipped_data_that_does_not_match_its_digest_is_not_used(tmp_path: Path,
     monkeypatch.setattr(checked_tables, "DATA_FILE", bad)
     path = spec_dir() / "editions" / "flip7.yaml"
     assert checked_table(path, SCHEMA) == (True, None)
-    from flip7ref.textfiles import read_yaml_file
+    from flip7ref.core.textfiles import read_yaml_file
 
     expected = parse_edition(read_yaml_file(path, "t"), str(path), digest=_digest(path))
     assert attrs.asdict(load_edition_file(path)) == attrs.asdict(expected)

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from flip7ref import checking
-from flip7ref.checking import REQUEST_KEYS, Prepared, derive_expect, engine_options, prepare, verdict
+from flip7ref.checking import verdict as checking
+from flip7ref.checking.conformance import load_cases, observe
+from flip7ref.checking.harness import implementation, run_engine
+from flip7ref.checking.verdict import REQUEST_KEYS, Prepared, derive_expect, engine_options, prepare, verdict
 from flip7ref.cli import main
-from flip7ref.conformance import load_cases, observe
+from flip7ref.core.spec import edition_ids, load_edition
 from flip7ref.explore import with_option
-from flip7ref.harness import implementation, run_engine
-from flip7ref.spec import edition_ids, load_edition
 
 WRONG = Path(__file__).parent / "engines" / "wrong_rules.py"
 
@@ -88,7 +88,7 @@ def test_an_engine_playing_another_reading_is_checked_under_it(edition: str, mon
 
     The reference's own run and outcome of a case (as written, under its own options) are
     the same whatever the engine declares, so each is computed once per case here, not
-    once per reading (`flip7ref.checking.prepare` plays the case as written first)."""
+    once per reading (`flip7ref.checking.verdict.prepare` plays the case as written first)."""
     table = load_edition(edition)
     cases = [c for c in load_cases() if c["edition"] == edition]
     written = {id(c) for c in cases}
@@ -123,7 +123,7 @@ def test_an_engine_playing_another_reading_is_checked_under_it(edition: str, mon
                 if not isinstance(prepared, Prepared):
                     assert prepared.status == "skip"
                     assert "not legal under the engine's readings" in prepared.message or (
-                        "depend on how the reshuffled pile is ordered" in prepared.message  # flip7ref.shuffle_order
+                        "depend on how the reshuffled pile is ordered" in prepared.message  # flip7ref.checking.shuffle_order
                     )
                     continue
                 assert str(prepared.options.get(name, spec.default)) == reading.name
@@ -189,7 +189,7 @@ def test_report_header_and_blame_lines(tmp_path: Path) -> None:
 
 def test_protocol_v2_capabilities() -> None:
     """players, positions: false, events and auto_resolves_forced_choices change what is sent and compared."""
-    from flip7ref.harness import needs_position, supports
+    from flip7ref.checking.harness import needs_position, supports
 
     cases = load_cases()
     impl = {**implementation(2), "players": [2, 4], "positions": False}

@@ -219,7 +219,7 @@ def test_an_unreadable_transcript_is_named_as_unreadable(
     path.write_text("{}", encoding="utf-8")
     real_open = os.open
 
-    def refuse(file: Any, *args: Any, **kwargs: Any) -> Any:  # the reader opens with os.open (flip7ref.textfiles)
+    def refuse(file: Any, *args: Any, **kwargs: Any) -> Any:  # the reader opens with os.open (flip7ref.core.textfiles)
         if Path(file) == path:
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from flip7ref.checking.conformance import load_cases
 from flip7ref.cli import (
     EXIT_BROKEN_PIPE,
     EXIT_FAILED,
@@ -21,8 +22,7 @@ from flip7ref.cli import (
     build_parser,
     main,
 )
-from flip7ref.conformance import load_cases
-from flip7ref.text import LANGS
+from flip7ref.core.text import LANGS
 
 CLI_DOC = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 

@@ -1,4 +1,4 @@
-"""Runs on a Dask cluster (``--cluster``, :mod:`flip7ref.cluster`): the same
+"""Runs on a Dask cluster (``--cluster``, :mod:`flip7ref.proc.cluster`): the same
 summaries, tournament results and solve values as one process."""
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from flip7ref import Game
 from flip7ref.analysis import AnalysisError, SoloSolver, solo_deck_position
 from flip7ref.analysis.parallel import _combination, _combinations, _modifier_cards, _solve_combination
 from flip7ref.cli import main
-from flip7ref.cluster import ClusterError, connect, parse_cluster
-from flip7ref.errors import OptionError
-from flip7ref.play import simulate
-from flip7ref.state import State
-from flip7ref.strategies import RandomStrategy, ThresholdStrategy
-from flip7ref.tournament import run_tournament
+from flip7ref.core.errors import OptionError
+from flip7ref.core.state import State
+from flip7ref.play.games import simulate
+from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy
+from flip7ref.play.tournament import run_tournament
+from flip7ref.proc.cluster import ClusterError, connect, parse_cluster
 
 pytest.importorskip("distributed", reason="the [cluster] extra is not installed (pip install -e '.[cluster]')")
 
@@ -159,7 +159,7 @@ def test_a_missing_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch,
 
 def test_cli_tournament_and_solve_take_cluster(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """--cluster reaches tournament and solve (a threaded LocalCluster here, to start quickly)."""
-    import flip7ref.cluster as cluster
+    import flip7ref.proc.cluster as cluster
 
     opened: list[str] = []
     real = cluster.connect
@@ -198,7 +198,7 @@ def test_local_worker_processes_ignore_ctrl_c() -> None:
 
 def test_cli_solve_max_seconds_on_a_cluster(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """`solve --cluster local:2 --max-seconds 1` on the action-card deck: exit 3 (a limit reached) and the one-line message."""
-    import flip7ref.cluster as cluster
+    import flip7ref.proc.cluster as cluster
 
     real = cluster.connect
     monkeypatch.setattr(cluster, "connect", lambda text, **_: real(text, processes=False))
@@ -311,7 +311,7 @@ def test_a_local_cluster_left_without_workers_ends_with_one_error(monkeypatch: p
     """Every worker gone and none started again (a nanny that could not restart its worker on
     a loaded machine): the run ends with one ClusterError after NO_WORKER_SECONDS (it waited
     for ever); a cluster that keeps its workers is unaffected by the setting."""
-    import flip7ref.cluster as cluster
+    import flip7ref.proc.cluster as cluster
 
     monkeypatch.setattr(cluster, "NO_WORKER_SECONDS", 1.0)
     with connect("local:1", processes=False) as c:

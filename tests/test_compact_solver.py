@@ -11,8 +11,8 @@ import pytest
 
 from flip7ref import Game
 from flip7ref.analysis import AnalysisError, SoloSolver, solo_deck_position
-from flip7ref.errors import LimitReached
-from flip7ref.state import HIT, State
+from flip7ref.core.errors import LimitReached
+from flip7ref.core.state import HIT, State
 from tests.solo_oracles import published_turn
 
 compact = pytest.importorskip("flip7ref.analysis.compact")

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from flip7ref import SpecError, edition_ids, load_edition
-from flip7ref.conformance import cases_dir, compare, load_case_file, load_cases, run_reference
+from flip7ref.checking.conformance import cases_dir, compare, load_case_file, load_cases, run_reference
 
 
 def test_every_case_file_validates_and_ids_are_unique() -> None:

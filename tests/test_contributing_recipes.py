@@ -21,12 +21,13 @@ import attrs
 import pytest
 import yaml
 
-from flip7ref import Action, Game, SpecError, State, events
+from flip7ref import Action, Game, SpecError, State
 from flip7ref.cli import main
-from flip7ref.model import Status, make_player
-from flip7ref.play import play
-from flip7ref.primitives.base import PRIMITIVES, Effect, primitive
-from flip7ref.strategies import ThresholdStrategy
+from flip7ref.core import events
+from flip7ref.core.model import Status, make_player
+from flip7ref.core.primitives.base import PRIMITIVES, Effect, primitive
+from flip7ref.play.games import play
+from flip7ref.play.strategies import ThresholdStrategy
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import flip7ref
-from flip7ref.primitives import PRIMITIVES, SHIPPED, Effect
+from flip7ref.core.primitives import PRIMITIVES, SHIPPED, Effect
 
 PACKAGE = Path(flip7ref.__file__).parent
 SCHEMA = json.loads((PACKAGE.parent / "spec" / "schema" / "edition.schema.json").read_text(encoding="utf-8"))
@@ -26,7 +26,7 @@ def _shipped_enum() -> list[str]:
 def test_registry_equals_the_schema_enum() -> None:
     """A shipped primitive is one module, one registry entry and one schema value: the lists
     agree (primitives a plug-in registered, e.g. by another test, are not the package's)."""
-    own = sorted(n for n, cls in PRIMITIVES.items() if cls.__module__.startswith("flip7ref.primitives."))
+    own = sorted(n for n, cls in PRIMITIVES.items() if cls.__module__.startswith("flip7ref.core.primitives."))
     assert sorted(_shipped_enum()) == sorted(SHIPPED) == own
     # the shipped primitives' parameters are closed by the schema; another name is a plug-in's
     first = EFFECT["allOf"][0]
@@ -39,7 +39,7 @@ def test_registry_equals_the_schema_enum() -> None:
 def test_each_primitive_has_its_own_module(name: str) -> None:
     cls = PRIMITIVES[name]
     assert issubclass(cls, Effect) and cls.primitive == name
-    assert cls.__module__ == f"flip7ref.primitives.{name}"
+    assert cls.__module__ == f"flip7ref.core.primitives.{name}"
 
 
 def test_every_effect_parameter_of_the_schema_belongs_to_a_primitive() -> None:
@@ -61,11 +61,11 @@ def _modules() -> dict[str, Path]:
 
 
 def test_no_dispatch_on_primitive_names_outside_the_registry() -> None:
-    """No ``effect.primitive == ...`` (or ``!=``, ``in``) outside flip7ref.primitives: the
+    """No ``effect.primitive == ...`` (or ``!=``, ``in``) outside flip7ref.core.primitives: the
     interpreter and the tools call the effects' hooks instead."""
     found = []
     for name, path in _modules().items():
-        if name.startswith("flip7ref.primitives"):
+        if name.startswith("flip7ref.core.primitives"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Compare):

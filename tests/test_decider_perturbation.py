@@ -1,4 +1,4 @@
-"""One decider per rule, proved on every path: each decider of `flip7ref.deciders.DECIDERS`
+"""One decider per rule, proved on every path: each decider of `flip7ref.core.deciders.DECIDERS`
 is rebound to a deliberately wrong answer, and every surface must follow it.
 
 A rule restated anywhere (a second copy of the rule, inline or in another function) keeps
@@ -7,7 +7,7 @@ the right answer where the decider now gives the wrong one, so the surfaces disa
 - ``play``: seeded games played through `State.apply` / `State.apply_chance` with the fast
   lanes off show the wrong answer (a row's own witness);
 - ``lanes``: the same games with the fast lanes on reach the same states, move for move;
-- ``simulate``: `flip7ref.play.play` (the simulate loop) ends each game in the same state;
+- ``simulate``: `flip7ref.play.games.play` (the simulate loop) ends each game in the same state;
 - ``reload``: every state reached reloads unchanged (`State.to_dict` / `State.from_dict`,
   whose position checks ask the deciders), and the last one with its log replayed;
 - ``scoring``: `State.line_value`, `round_scores` and `seat_breakdown` give the decider's
@@ -37,8 +37,8 @@ import pytest
 
 import flip7ref
 from flip7ref import Game, State
-from flip7ref.deciders import DECIDERS
-from flip7ref.model import BUSTED, NUMBER, STAYED, Player, make_player
+from flip7ref.core.deciders import DECIDERS
+from flip7ref.core.model import BUSTED, NUMBER, STAYED, Player, make_player
 
 pytestmark = pytest.mark.skipif(flip7ref.compiled, reason="rebinds functions at runtime: compiled modules bind them for good")
 
@@ -77,7 +77,7 @@ def _bindings(obj: object) -> list[tuple[object, str]]:
 def rebound(path: str, wrong: Callable[[Any], Any]) -> Iterator[Any]:
     """Rebind the decider at ``path`` to ``wrong(original)`` everywhere it is bound, and
     clear the per-game caches of decided values; yields the original."""
-    import flip7ref.position as position
+    import flip7ref.core.position as position
 
     owner, name = _resolve(path)
     original = getattr(owner, name)
@@ -98,14 +98,14 @@ def rebound(path: str, wrong: Callable[[Any], Any]) -> Iterator[Any]:
 
 
 def _strategies() -> list[Any]:
-    from flip7ref.strategies import RandomStrategy, ThresholdStrategy
+    from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy
 
     return [ThresholdStrategy(25), RandomStrategy(), ThresholdStrategy(40)]
 
 
 def _trace(game: Game, seed: int, lanes: bool) -> list[State]:
     """Every state of seeded game ``seed``, fast lanes on or off."""
-    import flip7ref.state as state_module
+    import flip7ref.core.state as state_module
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(state_module, "_FAST_LANES", lanes)
@@ -123,8 +123,8 @@ def _trace(game: Game, seed: int, lanes: bool) -> list[State]:
 
 
 def _simulated(game: Game, seed: int) -> State:
-    import flip7ref.play as play_module
-    import flip7ref.state as state_module
+    import flip7ref.core.state as state_module
+    import flip7ref.play.games as play_module
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(state_module, "_FAST_LANES", True)
@@ -136,13 +136,13 @@ def _simulated(game: Game, seed: int) -> State:
 
 def _seat_values(s: State) -> list[int]:
     """Every seat's round score now, by the (rebound) decider."""
-    import flip7ref.scoring as scoring
+    import flip7ref.core.scoring as scoring
 
     return [scoring.seat_score(s.game, seat, p.line, p.status is BUSTED, s.flip7, s.bonus_to) for seat, p in enumerate(s.players)]
 
 
 def _scoring(s: State) -> str | None:
-    import flip7ref.scoring as scoring
+    import flip7ref.core.scoring as scoring
 
     values = _seat_values(s)
     shown = [s.line_value(seat) for seat in range(len(s.players))]
@@ -167,8 +167,8 @@ def _offer(s: State) -> list[str]:
 
 
 def _strategy(s: State) -> str | None:
-    import flip7ref.lines as lines
-    from flip7ref.strategies import ThresholdStrategy
+    import flip7ref.core.lines as lines
+    from flip7ref.play.strategies import ThresholdStrategy
 
     if not _offer(s):
         return None
@@ -243,7 +243,7 @@ def check(row: Row, seeds: Sequence[int] = SEEDS) -> dict[str, str]:
                 )
             try:
                 if _simulated(game, seed) != general[-1]:
-                    fail("simulate", f"seed {seed}: flip7ref.play.play ends in another state")
+                    fail("simulate", f"seed {seed}: flip7ref.play.games.play ends in another state")
             except flip7ref.Flip7RefError as exc:
                 fail("simulate", f"seed {seed}: {exc}")
             why = _scorepad(game, seed, general)
@@ -358,7 +358,7 @@ def _bar_outlives_the_zero(traces: list[list[State]]) -> bool:
 
 
 def _stay_at_three(traces: list[list[State]]) -> bool:
-    import flip7ref.lines as lines
+    import flip7ref.core.lines as lines
 
     refused = 0
     for states in traces:
@@ -422,14 +422,14 @@ def _wrong_wipes(original: Any) -> Any:
 
 
 def _wrong_holds_seven(original: Any) -> Any:
-    import flip7ref.lines as lines
+    import flip7ref.core.lines as lines
 
     count = lines.flip7_count
     return lambda game, line: count(game, line) >= game.flip7_distinct - 1
 
 
 def _wrong_flip7_line(original: Any) -> Any:
-    import flip7ref.lines as lines
+    import flip7ref.core.lines as lines
 
     count = lines.flip7_count
     return lambda game, line, barred=False: not barred and count(game, line) >= game.flip7_distinct - 1
@@ -496,47 +496,47 @@ def _wrong_game_end(original: Any) -> Any:
 
 
 ROWS: tuple[Row, ...] = (
-    Row("flip7ref.lines.is_duplicate", _wrong_duplicate, _two_twelves),
+    Row("flip7ref.core.lines.is_duplicate", _wrong_duplicate, _two_twelves),
     Row(
-        "flip7ref.lines.is_duplicate",
+        "flip7ref.core.lines.is_duplicate",
         lambda original: (
             lambda game, line, code: original(game, line, code) or (game.rank[code] == 12 and bool(_numbers(game, line)))
         ),
         _twelve_busts,
     ),
-    Row("flip7ref.lines.wipes", _wrong_wipes, _twelve_wipes, "vengeance"),
-    Row("flip7ref.lines.wipes", lambda original: lambda game, code: False, _unlucky_seven_joins, "vengeance"),
-    Row("flip7ref.lines.holds_seven", _wrong_holds_seven, _flip7_of_six),
-    Row("flip7ref.lines.holds_seven", lambda original: lambda game, line: False, _past_seven),
-    Row("flip7ref.lines.flip7_line", _wrong_flip7_line, _flip7_of_six),
-    Row("flip7ref.lines.flip7_line", lambda original: lambda game, line, barred=False: False, _past_seven),
+    Row("flip7ref.core.lines.wipes", _wrong_wipes, _twelve_wipes, "vengeance"),
+    Row("flip7ref.core.lines.wipes", lambda original: lambda game, code: False, _unlucky_seven_joins, "vengeance"),
+    Row("flip7ref.core.lines.holds_seven", _wrong_holds_seven, _flip7_of_six),
+    Row("flip7ref.core.lines.holds_seven", lambda original: lambda game, line: False, _past_seven),
+    Row("flip7ref.core.lines.flip7_line", _wrong_flip7_line, _flip7_of_six),
+    Row("flip7ref.core.lines.flip7_line", lambda original: lambda game, line, barred=False: False, _past_seven),
     Row(
-        "flip7ref.lines.bars_flip7",
+        "flip7ref.core.lines.bars_flip7",
         _wrong_bar,
         _barred_without_zero,
         "vengeance",
         (("zero_just_one_more", "general-rules"),),
-        also=(("flip7ref.lines.bar_lasts", lambda original: lambda game, line: True),),
+        also=(("flip7ref.core.lines.bar_lasts", lambda original: lambda game, line: True),),
     ),
     # a barred player losing The Zero is rare under these strategies: seeds found by search (754, 804, 1262 of
     # 1,500).  No "never lasts" row: a bar that never lasts contradicts the bar itself, which the position checks refuse
     Row(
-        "flip7ref.lines.bar_lasts",
+        "flip7ref.core.lines.bar_lasts",
         lambda original: lambda game, line: True,
         _bar_outlives_the_zero,
         "vengeance",
         seeds=(754, 804),
     ),
-    Row("flip7ref.lines.may_stay", _wrong_may_stay, _stay_at_three),
-    Row("flip7ref.lines.may_stay", lambda original: lambda game, p: True, _stay_beside_the_zero, "vengeance"),
-    Row("flip7ref.lines.guard_of", lambda original: lambda game, p: None, _bust_beside_second_chance),
-    Row("flip7ref.primitives.bust_shield.BustShield.use_guard", _wrong_use_guard, _guard_kept),
-    Row("flip7ref.primitives.freeze.Freeze.play", _wrong_freeze, _frozen_stays),
-    Row("flip7ref.scoring.flip7_terms", _wrong_terms, _seat0_plus_1000, options=(("target_score", 4000),)),
-    Row("flip7ref.scoring.seat_score", _wrong_seat_score, _seat0_plus_1000, options=(("target_score", 4000),)),
-    Row("flip7ref.engine.offered_next", _wrong_offered_next, _round_ends_at_a_stay),
-    Row("flip7ref.engine.plan_round_end", _wrong_plan, _dealer_steps_two),
-    Row("flip7ref.engine.game_end", _wrong_game_end, _ends_at_half),
+    Row("flip7ref.core.lines.may_stay", _wrong_may_stay, _stay_at_three),
+    Row("flip7ref.core.lines.may_stay", lambda original: lambda game, p: True, _stay_beside_the_zero, "vengeance"),
+    Row("flip7ref.core.lines.guard_of", lambda original: lambda game, p: None, _bust_beside_second_chance),
+    Row("flip7ref.core.primitives.bust_shield.BustShield.use_guard", _wrong_use_guard, _guard_kept),
+    Row("flip7ref.core.primitives.freeze.Freeze.play", _wrong_freeze, _frozen_stays),
+    Row("flip7ref.core.scoring.flip7_terms", _wrong_terms, _seat0_plus_1000, options=(("target_score", 4000),)),
+    Row("flip7ref.core.scoring.seat_score", _wrong_seat_score, _seat0_plus_1000, options=(("target_score", 4000),)),
+    Row("flip7ref.core.engine.offered_next", _wrong_offered_next, _round_ends_at_a_stay),
+    Row("flip7ref.core.engine.plan_round_end", _wrong_plan, _dealer_steps_two),
+    Row("flip7ref.core.engine.game_end", _wrong_game_end, _ends_at_half),
 )
 """The wrong answers: one or more per decider (a wrong answer that says yes more often, and
 one that says it less, catch restatements that only answer one way quickly)."""
@@ -594,13 +594,13 @@ def _restated_seat_score(original: Any) -> Callable[..., int]:
 @pytest.mark.parametrize(
     ("module", "name", "plant", "row", "caught"),
     [
-        ("flip7ref.lanes", "is_duplicate", lambda _: _restated_duplicate, ("flip7ref.lines.is_duplicate", 0),
+        ("flip7ref.core.lanes", "is_duplicate", lambda _: _restated_duplicate, ("flip7ref.core.lines.is_duplicate", 0),
          {"lanes", "reload", "simulate"}),
-        ("flip7ref.lanes", "offered_next", lambda _: _restated_offered_next, ("flip7ref.engine.offered_next", 0),
+        ("flip7ref.core.lanes", "offered_next", lambda _: _restated_offered_next, ("flip7ref.core.engine.offered_next", 0),
          {"lanes", "reload", "simulate"}),
-        ("flip7ref.position", "flip7_line", lambda _: _restated_flip7, ("flip7ref.lines.flip7_line", 1), {"reload"}),
-        ("flip7ref.strategies", "seat_score", _restated_seat_score, ("flip7ref.scoring.seat_score", 0), {"strategies"}),
-        ("flip7ref.rl.incremental", "seat_score", _restated_seat_score, ("flip7ref.scoring.seat_score", 0), {"rl"}),
+        ("flip7ref.core.position", "flip7_line", lambda _: _restated_flip7, ("flip7ref.core.lines.flip7_line", 1), {"reload"}),
+        ("flip7ref.play.strategies", "seat_score", _restated_seat_score, ("flip7ref.core.scoring.seat_score", 0), {"strategies"}),
+        ("flip7ref.rl.incremental", "seat_score", _restated_seat_score, ("flip7ref.core.scoring.seat_score", 0), {"rl"}),
     ],
 )  # fmt: skip
 def test_a_planted_restatement_is_caught(

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from flip7ref.checking.conformance import load_cases
 from flip7ref.cli import main
-from flip7ref.conformance import load_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = {"flip7": "Flip 7", "vengeance": "Vengeance"}
@@ -87,7 +87,7 @@ def test_no_loose_counts_of_rules_cases_or_tests(page: str) -> None:
 def test_tournaments_page_quotes_the_number_of_disputed_readings() -> None:
     """docs/tournaments.md gives how many readings ``--all-readings`` plays in each edition."""
     from flip7ref import Game
-    from flip7ref.tournament import disputed_readings
+    from flip7ref.play.tournament import disputed_readings
 
     counts = {e: len(list(disputed_readings(Game(e, 3).edition))) for e in EDITIONS}
     _says("docs/tournaments.md", f"{counts['flip7']} readings in Flip 7, {counts['vengeance']} in Vengeance")

@@ -12,7 +12,7 @@ import pytest
 
 from flip7ref import docs, load_edition
 from flip7ref.cli import main
-from flip7ref.errors import OptionError
+from flip7ref.core.errors import OptionError
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from flip7ref.conformance import load_cases
-from flip7ref.harness import run_engine
+from flip7ref.checking.conformance import load_cases
+from flip7ref.checking.harness import run_engine
 
 EXAMPLES = Path(__file__).parent.parent / "conformance" / "examples"
 

@@ -14,9 +14,9 @@ import pytest
 
 import flip7ref
 from flip7ref import Action, CardError, Game, IllegalActionError, OptionError, SerializationError, State
-from flip7ref.play import play, simulate
-from flip7ref.scoring import score_cards
-from flip7ref.strategies import ThresholdStrategy, parse_strategy
+from flip7ref.core.scoring import score_cards
+from flip7ref.play.games import play, simulate
+from flip7ref.play.strategies import ThresholdStrategy, parse_strategy
 
 GAME = Game("flip7", 4)
 START = GAME.new_initial_state(seed=1)
@@ -91,7 +91,7 @@ def test_compiled_is_a_bool_and_the_version_names_the_build(capsys: pytest.Captu
     from flip7ref.cli import main
 
     assert isinstance(flip7ref.compiled, bool)
-    assert flip7ref.compiled == (not str(flip7ref.state.__file__).endswith(".py"))
+    assert flip7ref.compiled == (not str(flip7ref.core.state.__file__).endswith(".py"))
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0

@@ -1,6 +1,6 @@
 """The worked examples of the rules catalogue (§5.1, Flip 7 base), one test each.
 
-Scoring examples use :func:`flip7ref.scoring.score_cards`; play examples are
+Scoring examples use :func:`flip7ref.core.scoring.score_cards`; play examples are
 played through the interpreter from stacked piles or explicit positions.
 Seats: 0 = Ann, 1 = Ben, 2 = Cat (clockwise, so Ben sits on Ann's left).
 """
@@ -13,7 +13,7 @@ import pytest
 from helpers import flip, hit, ids, of_type, score_of
 
 from flip7ref import CHANCE, Game, State, Status
-from flip7ref.scoring import score_cards, score_line
+from flip7ref.core.scoring import score_cards, score_line
 
 ANN, BEN, CAT = 0, 1, 2
 GAME = Game("flip7", 3)

@@ -1,6 +1,6 @@
 """The worked examples of the rules catalogue (§5.2, Flip 7: With a Vengeance) and the Dutch FAQ.
 
-Scoring examples use :func:`flip7ref.scoring.score_cards`; play examples are
+Scoring examples use :func:`flip7ref.core.scoring.score_cards`; play examples are
 played through the interpreter from stacked piles or explicit positions.  The
 ``NL-FAQ-n`` tests reproduce, in order, the answers of the "Veelgestelde vragen"
 section of the Dutch rule text (SRC-000), one test per answer paragraph.
@@ -16,7 +16,7 @@ import pytest
 from helpers import flip, hit, ids, mid_round, of_type, score_of
 
 from flip7ref import CHANCE, Game, IllegalActionError, Status
-from flip7ref.scoring import score_cards
+from flip7ref.core.scoring import score_cards
 
 ADA, BEA, CAIO = 0, 1, 2
 GAME = Game("vengeance", 3)

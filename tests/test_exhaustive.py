@@ -20,9 +20,9 @@ from fractions import Fraction
 import pytest
 
 from flip7ref import CHANCE, Game, State, load_edition
-from flip7ref.play import play
-from flip7ref.position import PositionError
-from flip7ref.strategies import RandomStrategy
+from flip7ref.core.position import PositionError
+from flip7ref.play.games import play
+from flip7ref.play.strategies import RandomStrategy
 
 MAX_MOVES = 20_000
 """The bound the sweep allows a whole game.  Every round ends within

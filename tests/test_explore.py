@@ -10,12 +10,12 @@ import pytest
 import yaml
 
 from flip7ref import Game, OptionError, SpecError, edition_ids, load_edition
+from flip7ref.checking.conformance import load_cases
 from flip7ref.cli import main
-from flip7ref.conformance import load_cases
+from flip7ref.core.spec import load_edition_file, spec_dir
 from flip7ref.explore import attached_cases, disputes, event_rules, find_case, find_dispute, play_readings, run_case, walk
-from flip7ref.play import play
-from flip7ref.spec import load_edition_file, spec_dir
-from flip7ref.strategies import parse_strategy
+from flip7ref.play.games import play
+from flip7ref.play.strategies import parse_strategy
 
 
 @pytest.fixture(autouse=True)
@@ -209,7 +209,7 @@ def test_explain_lang_gives_events_decisions_and_rules_in_the_tables_words(
 ) -> None:
     """``explain --lang`` uses the i18n texts: the table's event and decision words, the
     rule texts of spec/i18n; the English rule text is not printed."""
-    from flip7ref.i18n import rule_text
+    from flip7ref.core.i18n import rule_text
 
     code, out, _ = run(capsys, "explain", "--case", "F7-C0100", "--lang", lang)
     assert code == 0

@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
-import flip7ref.state as state_module
-from flip7ref import Game, State, Status, lanes, load_edition
-from flip7ref.lane_readings import ANY, LANE_READINGS, lanes_checked
-from flip7ref.spec import spec_dir
-from flip7ref.state import HIT, Draw
+import flip7ref.core.state as state_module
+from flip7ref import Game, State, Status, load_edition
+from flip7ref.core import lanes
+from flip7ref.core.lane_readings import ANY, LANE_READINGS, lanes_checked
+from flip7ref.core.spec import spec_dir
+from flip7ref.core.state import HIT, Draw
 
 OPTION_SETS = {
     "flip7": [
@@ -104,7 +105,7 @@ def test_every_reading_of_every_option_takes_the_lanes_as_the_general_path(
 ) -> None:
     """For each reading of each option of the table (the rest at their defaults), seeded
     random games step by step both ways: lanes and general path agree, and the game runs
-    its lanes (the reading is whitelisted in `flip7ref.lane_readings`)."""
+    its lanes (the reading is whitelisted in `flip7ref.core.lane_readings`)."""
     readings = _table_readings(edition)
     assert len(readings) > 30
     for name, value in readings:
@@ -112,7 +113,7 @@ def test_every_reading_of_every_option_takes_the_lanes_as_the_general_path(
         if name != "target_score":
             options["target_score"] = 60
         game = Game(edition, 3, options)
-        assert game.fast_lanes, f"{name}={value!r} is not in flip7ref.lane_readings.LANE_READINGS: check it and add it"
+        assert game.fast_lanes, f"{name}={value!r} is not in flip7ref.core.lane_readings.LANE_READINGS: check it and add it"
         rng = random.Random(f"{edition}:{name}:{value}")
         s = game.new_initial_state(seed=None)
         for _ in range(250):
@@ -422,9 +423,9 @@ def test_play_takes_a_hit_and_its_card_together_with_the_same_result(
 ) -> None:
     """play() draws the card of a Hit at once; whole games come out the same as with
     the lanes off, for ordered and open decks, and the move bound is exact."""
-    from flip7ref.errors import GameTooLongError
-    from flip7ref.play import play
-    from flip7ref.strategies import RandomStrategy, ThresholdStrategy
+    from flip7ref.core.errors import GameTooLongError
+    from flip7ref.play.games import play
+    from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy
 
     game = Game(edition, 3)
     for seed in (None, 7):
@@ -447,8 +448,8 @@ def test_play_refuses_a_hit_where_the_decision_is_not_an_offer(monkeypatch: pyte
     """The Hit lane of play() (`lanes.offer_hit`) takes a Hit at an offer only: a strategy
     that says Hit to the target of a Freeze or Flip Three gets the StrategyError of an
     illegal action at the same decision as with the lanes off."""
-    from flip7ref.errors import StrategyError
-    from flip7ref.play import play
+    from flip7ref.core.errors import StrategyError
+    from flip7ref.play.games import play
 
     class AlwaysHit:
         name = "always-hit"
@@ -478,7 +479,7 @@ def test_a_hit_and_its_top_card_in_one_step_equal_the_two_steps(edition: str, mo
     state, history, events and start of a Hit and its top card taken one by one with the
     lanes off, the round ends among them (a bust of the last player, a Flip 7); it declines
     (None) at an open pile."""
-    from flip7ref.strategies import RandomStrategy
+    from flip7ref.play.strategies import RandomStrategy
 
     game = Game(edition, 3)
     rng = random.Random(3)

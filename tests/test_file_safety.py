@@ -1,6 +1,6 @@
 """Reading and writing files safely (issue 41 items 5, 6 and 7).
 
-* Every file read goes through `flip7ref.textfiles.read_bytes_file`, which refuses a named
+* Every file read goes through `flip7ref.core.textfiles.read_bytes_file`, which refuses a named
   pipe, a device or a folder before reading a byte: `conformance run --cases F`,
   `conformance export --cases F` and `simulate --edition F` with F a named pipe hung (the
   digests read the bytes before the file-kind check).
@@ -25,8 +25,8 @@ import pytest
 
 from flip7ref.batch import lockstep
 from flip7ref.cli import main
-from flip7ref.errors import SpecError, WriteError
-from flip7ref.textfiles import AtomicWriter, read_bytes_file, read_text_file, write_file_atomic
+from flip7ref.core.errors import SpecError, WriteError
+from flip7ref.core.textfiles import AtomicWriter, read_bytes_file, read_text_file, write_file_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here (os.mkfifo)")

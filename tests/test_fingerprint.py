@@ -19,8 +19,8 @@ import pytest
 
 import flip7ref
 from flip7ref import Game
-from flip7ref.play import play
-from flip7ref.strategies import RandomStrategy, ThresholdStrategy
+from flip7ref.play.games import play
+from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy
 
 GAMES = 1000
 EXPECTED = {
@@ -55,10 +55,10 @@ def test_fingerprint_of_seeded_games(edition: str) -> None:
 
 
 def test_the_seeded_shuffle_is_the_order_of_random_shuffle() -> None:
-    """`flip7ref.pile.shuffled` (compiled with the core) puts cards in the order
+    """`flip7ref.core.pile.shuffled` (compiled with the core) puts cards in the order
     ``random.Random(f"{seed}:{count}").shuffle`` gives, for every length up to a deck
     and more, and seeds of games, reshuffles and odd strings."""
-    from flip7ref.pile import shuffled
+    from flip7ref.core.pile import shuffled
 
     for length in (0, 1, 2, 3, 7, 13, 64, 94, 95, 200):
         for seed, count in (("0", 0), ("1", 0), ("7:3", 2), ("seed with spaces", 11), ("é", 1)):

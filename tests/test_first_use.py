@@ -14,9 +14,9 @@ import pytest
 
 import flip7ref
 from flip7ref import docs, load_edition
+from flip7ref.checking.harness import PROTOCOL_VERSION
 from flip7ref.cli import build_parser, main, version_text
 from flip7ref.cli.analysis import solve_spinner_text
-from flip7ref.harness import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,7 +54,7 @@ def test_version_names_package_protocol_and_formats(capsys: pytest.CaptureFixtur
     assert f"engine protocol {PROTOCOL_VERSION};" in out
     schema = json.loads((ROOT / "spec" / "schema" / "case.schema.json").read_text(encoding="utf-8"))
     assert f"case format {schema['properties']['format']['const']};" in out
-    from flip7ref.conformance import SUITE_VERSION
+    from flip7ref.checking.conformance import SUITE_VERSION
 
     assert f"conformance suite {SUITE_VERSION};" in out
     assert re.search(r"transcript format \d+; edition table format \d+$", out.splitlines()[1])
@@ -244,7 +244,8 @@ def test_one_command_imports_only_its_group(tmp_path: Path) -> None:
     loaded = set(done.stdout.split())
     assert "flip7ref.cli.play" in loaded
     others = {"flip7ref.cli.analysis", "flip7ref.cli.conformance", "flip7ref.cli.tournament", "flip7ref.cli.table",
-              "flip7ref.docs", "flip7ref.explore", "flip7ref.analysis", "flip7ref.tournament", "flip7ref.harness"}  # fmt: skip
+              "flip7ref.docs", "flip7ref.explore", "flip7ref.analysis", "flip7ref.play.tournament",
+              "flip7ref.checking.harness"}  # fmt: skip
     assert not others & loaded
     assert not {"concurrent.futures.process", "multiprocessing"} & loaded
 

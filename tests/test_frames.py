@@ -1,4 +1,4 @@
-"""The frame classes as values (flip7ref.frames): fields, equality, hashing, repr,
+"""The frame classes as values (flip7ref.core.frames): fields, equality, hashing, repr,
 pickling and the JSON form, for every registered kind."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 
 import flip7ref  # noqa: F401 - loads every frame class
 from flip7ref import Game
-from flip7ref.engine import Deal, Draw
-from flip7ref.frames import FRAME_TYPES, Frame, frame_args, frame_to_dict, register_frame
-from flip7ref.primitives.forced_draw import Assign, ForcedDraw
+from flip7ref.core.engine import Deal, Draw
+from flip7ref.core.frames import FRAME_TYPES, Frame, frame_args, frame_to_dict, register_frame
+from flip7ref.core.primitives.forced_draw import Assign, ForcedDraw
 
 SAMPLES = {
     "int": 1, "str": "hit", "tuple[int, ...]": (2, 3), "tuple[target, ...]": (1,),

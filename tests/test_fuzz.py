@@ -1,4 +1,4 @@
-"""``flip7ref conformance fuzz`` (flip7ref/fuzz.py): random games in lockstep with an engine, the
+"""``flip7ref conformance fuzz`` (flip7ref/checking/fuzz/): random games in lockstep with an engine, the
 first difference shrunk to a case file that fails on the engine and passes on the reference."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from flip7ref.checking.conformance import load_case_file
+from flip7ref.checking.fuzz import OUTCOME_KEYS, Trial, fuzz, generate, play, player_range, step_case
+from flip7ref.checking.harness import implementation, run_engine, run_in_process
 from flip7ref.cli import main
-from flip7ref.conformance import load_case_file
-from flip7ref.fuzz import OUTCOME_KEYS, Trial, fuzz, generate, play, player_range, step_case
-from flip7ref.harness import implementation, run_engine, run_in_process
-from flip7ref.state import TERMINAL
+from flip7ref.core.state import TERMINAL
 from tests.engines.mutants import MUTANTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,8 +146,8 @@ def test_cli_a_difference_is_exit_1_and_prints_how_to_rerun(tmp_path: Path, caps
 
 ENGINE = """
 import json, sys
-from flip7ref.conformance import observe
-from flip7ref.harness import implementation
+from flip7ref.checking.conformance import observe
+from flip7ref.checking.harness import implementation
 impl = implementation()
 MODE = sys.argv[1]
 if MODE == "typo":
@@ -259,8 +259,8 @@ def test_cli_an_engine_hanging_at_its_fourth_request_is_an_engine_fault_exit_4(
 
 TWO_BUGS = """
 import json, sys
-from flip7ref.conformance import observe
-from flip7ref.harness import implementation
+from flip7ref.checking.conformance import observe
+from flip7ref.checking.harness import implementation
 for raw in sys.stdin:
     request = json.loads(raw)
     if request["cmd"] == "stop":
@@ -315,7 +315,7 @@ def test_a_step_after_the_games_end_compares_only_how_it_ended() -> None:
 
 def test_round_scored_without_a_flip_7_leaves_flip7_out_in_suite_and_fuzz_cases() -> None:
     """Issue 46: ``flip7`` is left out, not null, in every case the suite holds or fuzz writes."""
-    from flip7ref.conformance import load_cases
+    from flip7ref.checking.conformance import load_cases
 
     written = [
         (c["id"], e)
@@ -357,7 +357,7 @@ def test_every_mutant_is_named_with_its_rule() -> None:
 
 def test_fresh_first_deals_every_kind_once_before_any_twice() -> None:
     """`_fresh_first` keeps the deck's cards and puts each kind's first copy before any second one."""
-    from flip7ref.fuzz.games import _fresh_first
+    from flip7ref.checking.fuzz.games import _fresh_first
 
     deck = ["5", "5", "x2", "7", "5", "7", "freeze"]
     assert _fresh_first(deck) == ["5", "x2", "7", "freeze", "5", "7", "5"]
@@ -368,8 +368,8 @@ def test_a_table_near_flip_7s_is_a_valid_position() -> None:
     then), no card is placed twice beyond its copies, and the pile holds the deck's other cards."""
     from collections import Counter
 
-    from flip7ref.fuzz.games import _near_flip7
-    from flip7ref.game import Game
+    from flip7ref.checking.fuzz.games import _near_flip7
+    from flip7ref.core.game import Game
 
     game = Game("vengeance", 4)
     deck = Counter(game.card_ids[c] for c in game.deck)
@@ -387,7 +387,7 @@ def test_a_table_near_flip_7s_is_a_valid_position() -> None:
 def test_a_game_from_a_case_table_plays_the_case_then_random_decisions() -> None:
     """`corpus.seeded` takes a shipped mid-round table (its pile on top of the deck's other cards);
     `scripted` takes the case's decisions while legal, then the other policy's."""
-    from flip7ref.fuzz.corpus import scripted, seeded, tables
+    from flip7ref.checking.fuzz.corpus import scripted, seeded, tables
 
     assert tables("vengeance") and all("lines" in c["setup"] for c in tables("vengeance"))
     made = seeded(random.Random(3), "vengeance", dict, (3, 6))
@@ -396,7 +396,7 @@ def test_a_game_from_a_case_table_plays_the_case_then_random_decisions() -> None
     trial = Trial("vengeance", options, players, choices=(), **fields)
     played = play(trial, scripted(script, lambda state, legal: 0))
     assert played.actions[: len(script)] == script or len(played.actions) < len(script) or played.horizon is not None
-    from flip7ref.fuzz.games import _start
+    from flip7ref.checking.fuzz.games import _start
 
     state = _start(trial)
     lines = json.loads(fields["position"])["lines"]
@@ -430,8 +430,8 @@ def test_random_games_reach_a_zero_holder_stopped_by_just_one_more() -> None:
 
 def test_special_kinds_come_from_the_edition_table() -> None:
     """Every action and modifier kind, and the number kinds with a trait or sharing a rank."""
-    from flip7ref.fuzz.cards import family, special_kinds
-    from flip7ref.game import Game
+    from flip7ref.checking.fuzz.cards import family, special_kinds
+    from flip7ref.core.game import Game
 
     flip7 = Game("flip7", 3)
     assert [flip7.card_ids[c] for c in special_kinds(flip7)] == [
@@ -452,8 +452,8 @@ def test_a_card_deal_scene_deals_its_card_soon(edition: str, scene: str) -> None
     more of its rank family; with actions, two or more action cards) among the first cards."""
     from collections import Counter
 
-    from flip7ref.fuzz.cards import deal_scene, family
-    from flip7ref.game import Game
+    from flip7ref.checking.fuzz.cards import deal_scene, family
+    from flip7ref.core.game import Game
 
     game = Game(edition, 4)
     deck = Counter(game.card_ids[c] for c in game.deck)
@@ -479,9 +479,9 @@ def test_a_card_held_scene_is_a_valid_table_where_the_holder_meets_its_family() 
     its rank family comes within the next few draws when the deck has another."""
     from collections import Counter
 
-    from flip7ref.fuzz.cards import family, held_scene
-    from flip7ref.fuzz.games import _start
-    from flip7ref.game import Game
+    from flip7ref.checking.fuzz.cards import family, held_scene
+    from flip7ref.checking.fuzz.games import _start
+    from flip7ref.core.game import Game
 
     seen = Counter[str]()
     for edition in ("flip7", "vengeance"):
@@ -514,7 +514,7 @@ def test_a_card_held_scene_is_a_valid_table_where_the_holder_meets_its_family() 
 def test_the_portfolio_gives_each_generator_its_share_of_the_work_in_turn() -> None:
     """The next game comes from the generator with the least work so far (ties in order); each
     game's random source is seeded from the run's seed, the generator and its index."""
-    from flip7ref.fuzz import Portfolio
+    from flip7ref.checking.fuzz import Portfolio
 
     portfolio = Portfolio(implementation(), 4)
     assert [s.name for s in portfolio.sources] == ["random", "cases", "near-flip7", "card-deal", "card-held"]
@@ -532,7 +532,7 @@ def test_the_portfolio_gives_each_generator_its_share_of_the_work_in_turn() -> N
 
 
 def test_an_engine_without_positions_gets_only_fresh_deals() -> None:
-    from flip7ref.fuzz import sources_for
+    from flip7ref.checking.fuzz import sources_for
 
     assert [s.name for s in sources_for({"positions": False})] == ["random", "card-deal"]
     assert len(sources_for({})) == 5
@@ -564,7 +564,7 @@ def test_generate_draws_from_the_named_generator() -> None:
 def test_a_game_checked_step_by_step_looks_at_its_choices_and_a_spread_of_offers() -> None:
     """`scan_steps`: every step of a short game; of a long one the first and last, each decision
     other than Hit-or-Stay and the step after it, then evenly spaced steps, at most 12."""
-    from flip7ref.fuzz.lockstep import SCAN_STEPS, scan_steps
+    from flip7ref.checking.fuzz.lockstep import SCAN_STEPS, scan_steps
 
     trial = Trial("flip7", {}, 3, 0, ("5", "6", "7", "8"), (0, 0, 0, 0, 0, 0))
     short = play(trial)
@@ -593,8 +593,8 @@ def test_a_short_pile_ends_just_after_its_card() -> None:
     engine that does not play positions."""
     from collections import Counter
 
-    from flip7ref.fuzz.cards import deal_scene, short_pile
-    from flip7ref.game import Game
+    from flip7ref.checking.fuzz.cards import deal_scene, short_pile
+    from flip7ref.core.game import Game
 
     game = Game("flip7", 4)
     spares = set()

@@ -22,9 +22,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from flip7ref import CardError, Game, OptionError, State
-from flip7ref.play import play
-from flip7ref.position import PositionError
-from flip7ref.strategies import RandomStrategy
+from flip7ref.core.position import PositionError
+from flip7ref.play.games import play
+from flip7ref.play.strategies import RandomStrategy
 
 NO_CARD = (
     "cards: no card anywhere to play a round with (the draw pile, the discard pile, every line, kept card and "
@@ -35,7 +35,7 @@ NO_POINT = (
     "ever reach the target score and the game could never end"
 )
 WHOLE_GAME_MOVES = 200_000
-"""The whole-game bound of docs/termination.md: flip7ref.play's ``max_moves``."""
+"""The whole-game bound of docs/termination.md: flip7ref.play.games's ``max_moves``."""
 
 
 @pytest.mark.rules("F7-115")
@@ -110,7 +110,7 @@ def test_a_terminal_state_without_cards_is_still_read() -> None:
 _SPIN = textwrap.dedent(
     """
     import flip7ref
-    from flip7ref.state import State
+    from flip7ref.core.state import State
     game = flip7ref.Game("flip7", 2, {"empty_deck": "end-round"})
     base = game.new_position(draw=["5"], rest="out")
     # a state no builder makes any more: no card anywhere (the checks bypassed)
@@ -124,7 +124,7 @@ _SPIN = textwrap.dedent(
 
 
 def test_the_engine_plays_no_empty_round_after_another_in_one_move() -> None:
-    """The guard of flip7ref.pile.supply: with no card anywhere the exhausted Hit becomes a
+    """The guard of flip7ref.core.pile.supply: with no card anywhere the exhausted Hit becomes a
     Stay even under empty_deck end-round, so each move returns (before: one apply() looped for
     ever, ending a round and starting the next)."""
     done = subprocess.run([sys.executable, "-c", _SPIN], capture_output=True, text=True, timeout=60, check=True)

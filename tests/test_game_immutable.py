@@ -21,8 +21,8 @@ import attrs
 import pytest
 
 from flip7ref import Game, State
-from flip7ref.frames import Frame
-from flip7ref.spec import load_edition
+from flip7ref.core.frames import Frame
+from flip7ref.core.spec import load_edition
 
 MUTABLE = (dict, list, set, bytearray)
 
@@ -146,7 +146,7 @@ def test_the_edition_cache_cannot_be_corrupted() -> None:
 def test_games_of_a_table_edited_in_between_differ(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two games of one table path compare equal only while the file is the same: after an
     edit (here three copies of 12 fewer), the new game differs from the old, whose caches
-    keyed by game (the lone scores of `flip7ref.position`, a solver's tables) would
+    keyed by game (the lone scores of `flip7ref.core.position`, a solver's tables) would
     otherwise answer for the other deck; a pickled game stays equal to itself."""
     monkeypatch.setenv("FLIP7REF_NO_CACHE", "1")
     table = tmp_path / "house.yaml"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from flip7ref.checking.conformance import load_cases
+from flip7ref.checking.harness import PROTOCOL_VERSION, run_engine, serve
 from flip7ref.cli import main
-from flip7ref.conformance import load_cases
-from flip7ref.harness import PROTOCOL_VERSION, run_engine, serve
 
 ENGINE = Path(__file__).parent / "engines" / "misbehaving.py"
 SERVE = f"{sys.executable} -m flip7ref.cli conformance serve"
@@ -173,7 +173,7 @@ def test_a_failed_handshake_leaves_no_engine_running() -> None:
     import threading
     import time
 
-    from flip7ref.harness import EngineError
+    from flip7ref.checking.harness import EngineError
 
     with pytest.raises(EngineError, match="protocol version 9"):
         run_engine(f"{sys.executable} {ENGINE} badversion", load_cases()[:1])

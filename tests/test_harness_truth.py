@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from flip7ref.checking import check_declaration, failed, prepare, reading_note, verdict
-from flip7ref.conformance import CaseResult, load_cases, observe
-from flip7ref.harness import EngineError, implementation, run_engine
-from flip7ref.perft import compare_perft
-from flip7ref.perft_check import check
-from flip7ref.suite import summary
+from flip7ref.checking.conformance import CaseResult, load_cases, observe
+from flip7ref.checking.harness import EngineError, implementation, run_engine
+from flip7ref.checking.perft import compare_perft
+from flip7ref.checking.perft_check import check
+from flip7ref.checking.suite import summary
+from flip7ref.checking.verdict import check_declaration, failed, prepare, reading_note, verdict
 
 ENGINES = Path(__file__).parent / "engines"
 AUTO = f"{sys.executable} {ENGINES / 'auto_resolving.py'}"
@@ -77,7 +77,7 @@ def test_engine_action_numbers_count_the_actions_sent() -> None:
     assert result.diffs[1].endswith(", sent as action 3)")
     assert any(line.endswith(", forced: not sent)") for line in result.diffs)
     decisions = [s for s, m in zip(prepared.run.states, prepared.run.moves, strict=False) if not m.startswith("chance ")]
-    from flip7ref.replay import rules_at
+    from flip7ref.checking.replay import rules_at
 
     assert result.blame == (rules_at(decisions[3]) or tuple(case["rules"]))
     # without auto-resolution the numbers are the case's own

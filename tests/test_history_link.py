@@ -1,4 +1,4 @@
-"""The history link (`flip7ref.history.Log`) and the shared values of the game loop.
+"""The history link (`flip7ref.core.history.Log`) and the shared values of the game loop.
 
 Compiled, a link is a native class; in the pure build it is a tuple (as `State` is).
 Either way it is immutable, pickles with its state, and a long chain of links is freed
@@ -14,11 +14,12 @@ import random
 
 import pytest
 
-from flip7ref import Game, State, events
-from flip7ref.history import Log, chain, new_log, relinked
-from flip7ref.model import Event
-from flip7ref.play import play
-from flip7ref.strategies import ThresholdStrategy
+from flip7ref import Game, State
+from flip7ref.core import events
+from flip7ref.core.history import Log, chain, new_log, relinked
+from flip7ref.core.model import Event
+from flip7ref.play.games import play
+from flip7ref.play.strategies import ThresholdStrategy
 
 
 def _played(seed: int = 3) -> State:
@@ -44,7 +45,7 @@ def test_a_played_state_pickles_and_copies_with_its_history() -> None:
 @pytest.mark.rules("F7-120")
 def test_a_long_history_pickles_and_deep_copies_without_recursion() -> None:
     """A game of 3,000 moves (a high target, every decision a Hit) pickles under every
-    protocol and deep-copies: the chain goes as one flat tuple (`flip7ref.history.relinked`),
+    protocol and deep-copies: the chain goes as one flat tuple (`flip7ref.core.history.relinked`),
     not one nested call per link (which raised RecursionError from about 330 moves)."""
     s = Game("flip7", 2, {"target_score": 5000}).new_initial_state(seed=7)
     while len(s.history()) < 3000:

@@ -1,4 +1,4 @@
-"""The rule catalogue in the five languages (spec/i18n/<lang>.yaml, flip7ref.i18n).
+"""The rule catalogue in the five languages (spec/i18n/<lang>.yaml, flip7ref.core.i18n).
 
 Every rule, option (its summary, and its dispute question where it has one) and reading
 (its short name and summary) of both shipped editions has a text in each language, and
@@ -15,11 +15,11 @@ from collections.abc import Iterator
 import pytest
 import yaml
 
-from flip7ref import i18n
-from flip7ref.edition import Edition, spec_dir
-from flip7ref.errors import SpecError
-from flip7ref.schema import validate
-from flip7ref.spec import load_edition
+from flip7ref.core import i18n
+from flip7ref.core.edition import Edition, spec_dir
+from flip7ref.core.errors import SpecError
+from flip7ref.core.schema import validate
+from flip7ref.core.spec import load_edition
 
 EDITIONS = ("flip7", "vengeance")
 OTHER = [lang for lang in i18n.LANGS if lang != "en"]

@@ -1,4 +1,4 @@
-"""How flip7ref is installed (flip7ref.install, docs/install.md): the hints for the optional
+"""How flip7ref is installed (flip7ref.proc.install, docs/install.md): the hints for the optional
 extras work as written (flip7ref is on no package index), and ``flip7ref --version`` names
 the copy that runs and an installed copy that it hides.
 
@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 import flip7ref
-from flip7ref import install
 from flip7ref.cli import main, version_text
+from flip7ref.proc import install
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(flip7ref.__file__).resolve().parent
@@ -59,7 +59,7 @@ def test_no_instruction_installs_flip7ref_from_an_index() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
         for path in _texts()
-        if path.relative_to(ROOT).as_posix() not in {"flip7ref/install.py", "docs/install.md"}
+        if path.relative_to(ROOT).as_posix() not in {"flip7ref/proc/install.py", "docs/install.md"}
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if wrong.search(line)
     ]
@@ -87,7 +87,9 @@ def _fake_install(tmp_path: Path, *names: str) -> importlib.metadata.Distributio
 def test_version_names_a_compiled_install_that_the_source_tree_hides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Run from elsewhere than the installed copy (as ``python -m flip7ref`` in a checkout's root
     is, with the compiled build installed), --version says where that copy is and that it is compiled."""
-    dist = _fake_install(tmp_path, "flip7ref/__init__.py", "flip7ref/state.py", "flip7ref/state.cpython-311-x86_64-linux-gnu.so")
+    dist = _fake_install(
+        tmp_path, "flip7ref/__init__.py", "flip7ref/core/state.py", "flip7ref/core/state.cpython-311-x86_64-linux-gnu.so"
+    )
     monkeypatch.setattr(importlib.metadata, "distribution", lambda name: dist)
     assert install.installed_copy() == ((tmp_path / "flip7ref").resolve(), True)
     folder, compiled, hidden = install.running_build()
@@ -102,7 +104,7 @@ def test_version_names_a_compiled_install_that_the_source_tree_hides(tmp_path: P
 def test_version_says_nothing_more_for_the_copy_installed_or_an_editable_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pure = _fake_install(tmp_path, "flip7ref/__init__.py", "flip7ref/state.py")
+    pure = _fake_install(tmp_path, "flip7ref/__init__.py", "flip7ref/core/state.py")
     monkeypatch.setattr(importlib.metadata, "distribution", lambda name: pure)
     assert install.installed_copy() == ((tmp_path / "flip7ref").resolve(), False)
     assert "installed at" in install.running_text() and "(pure Python)" in install.running_text()

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from flip7ref import Game
-from flip7ref.replay import transcript
+from flip7ref.checking.replay import transcript
 from tests.process_helpers import live_in_group
 
 HOSTILE = Path(__file__).parent / "engines" / "hostile.py"
@@ -55,8 +55,8 @@ def long_transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
     build) ended before the test's signal in a CI run, 30 times take about 2.3 s."""
     import random
 
-    from flip7ref.play import play
-    from flip7ref.strategies import RandomStrategy
+    from flip7ref.play.games import play
+    from flip7ref.play.strategies import RandomStrategy
 
     game = Game("flip7", 6, {"target_score": 10_000})
     final = play(game.new_initial_state(seed=3), [RandomStrategy() for _ in range(6)], random.Random(3))

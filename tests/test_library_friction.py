@@ -23,10 +23,10 @@ from flip7ref.analysis import (
     solo_deck_position,
     solo_projection,
 )
-from flip7ref.errors import CardError, OptionError
-from flip7ref.play import simulate
-from flip7ref.state import Action
-from flip7ref.strategies import OptimalSoloStrategy, RandomStrategy, Strategy, ThresholdStrategy, strategy_name
+from flip7ref.core.errors import CardError, OptionError
+from flip7ref.core.state import Action
+from flip7ref.play.games import simulate
+from flip7ref.play.strategies import OptimalSoloStrategy, RandomStrategy, Strategy, ThresholdStrategy, strategy_name
 
 
 def test_an_exact_solve_with_action_cards_unseen_warns_before_it_starts() -> None:
@@ -104,7 +104,7 @@ def test_help_shows_the_class_docstrings(name: str) -> None:
 
 
 def test_compiled_docs_reads_a_class_and_its_public_methods() -> None:
-    from flip7ref.compiled_docs import class_docs
+    from flip7ref.core.compiled_docs import class_docs
 
     source = '''
 class Thing:
@@ -135,7 +135,7 @@ def pydoc_text(obj: object) -> str:
 def test_compiled_docs_are_read_only_when_asked_for(tmp_path: Path) -> None:
     """`restore` installs a `SourceDoc`: ``import flip7ref`` parses no source (start-up, issue
     30); the class's ``__doc__`` and ``help()`` read it the first time they are asked."""
-    from flip7ref.compiled_docs import SourceDoc
+    from flip7ref.core.compiled_docs import SourceDoc
 
     source = tmp_path / "thing.py"
     source.write_text('class Thing:\n    """A thing."""\n\n    def double(self) -> int:\n        """Twice."""\n',

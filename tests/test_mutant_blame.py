@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from flip7ref.conformance import CaseResult, load_cases
-from flip7ref.spec import load_edition
+from flip7ref.checking.conformance import CaseResult, load_cases
+from flip7ref.core.spec import load_edition
 from tests.engines.mutant_runs import README, readme_block, run_all, run_mutant, summarise, table
 from tests.engines.mutants import MUTANTS
 

@@ -73,9 +73,9 @@ def test_mutants_folder_is_git_ignored() -> None:
 @pytest.mark.parametrize(
     ("path", "module"),
     [
-        ("flip7ref/game.py", "flip7ref.game"),
-        ("flip7ref/primitives/swap.py", "flip7ref.primitives.swap"),
-        ("flip7ref/primitives/__init__.py", "flip7ref.primitives"),
+        ("flip7ref/core/game.py", "flip7ref.core.game"),
+        ("flip7ref/core/primitives/swap.py", "flip7ref.core.primitives.swap"),
+        ("flip7ref/core/primitives/__init__.py", "flip7ref.core.primitives"),
     ],
 )
 def test_module_names_match_mutmut_mutant_names(path: str, module: str) -> None:
@@ -87,6 +87,6 @@ def test_module_names_match_mutmut_mutant_names(path: str, module: str) -> None:
 
 def test_mutant_function_names() -> None:
     tool = _tool()
-    assert tool.mutant_function("flip7ref.scoring.x_score_line__mutmut_12") == "score_line"
-    assert tool.mutant_function("flip7ref.game.xǁGameǁ__init____mutmut_3") == "Game.__init__"
-    assert tool.mutant_function("flip7ref.game.x__resolve__mutmut_1") == "_resolve"
+    assert tool.mutant_function("flip7ref.core.scoring.x_score_line__mutmut_12") == "score_line"
+    assert tool.mutant_function("flip7ref.core.game.xǁGameǁ__init____mutmut_3") == "Game.__init__"
+    assert tool.mutant_function("flip7ref.core.game.x__resolve__mutmut_1") == "_resolve"

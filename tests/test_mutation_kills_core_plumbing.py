@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 import flip7ref
-import flip7ref.state as state_module
+import flip7ref.core.state as state_module
 from flip7ref import Action, Game, IllegalActionError, OptionError, SerializationError, State
-from flip7ref.builders import position_state
-from flip7ref.engine import Deal, Draw
-from flip7ref.frames import FRAME_TYPES, Frame, frame_to_dict, register_frame
-from flip7ref.serialize import state_from_dict
+from flip7ref.core.builders import position_state
+from flip7ref.core.engine import Deal, Draw
+from flip7ref.core.frames import FRAME_TYPES, Frame, frame_to_dict, register_frame
+from flip7ref.core.serialize import state_from_dict
 from tests.helpers import flip
 
 
@@ -27,7 +27,7 @@ def test_lone_busts_under_brutal_mode_are_each_scored_with_their_negatives(
 ) -> None:
     """The last active player hits with a negative modifier given to them in Brutal Mode: a
     busted player scores the negatives in their line (V-081), so the lanes must not share one
-    round end among the busts (flip7ref.lanes.plain_card); every outcome equals the general
+    round end among the busts (flip7ref.core.lanes.plain_card); every outcome equals the general
     path's, and the busts score -4 each (brutal_busted all-negatives: the -4 held at the bust
     counts; D-V-33)."""
     game = Game("vengeance", 3, {"brutal": "true", "brutal_busted": "all-negatives"})
@@ -45,7 +45,7 @@ def test_lone_busts_under_brutal_mode_are_each_scored_with_their_negatives(
     assert busts == {"7": -4, "9": -4}
 
 
-# --------------------------------------------------------------------------- flip7ref.frames
+# --------------------------------------------------------------------------- flip7ref.core.frames
 
 
 class _Probe(Frame):
@@ -157,7 +157,7 @@ def test_a_flip7_inside_a_resolved_flip_three_discards_the_cards_still_to_resolv
     assert [g.card_ids[c] for c in s.discard].count("freeze") == 1
 
 
-# --------------------------------------------------------------------------- flip7ref.serialize
+# --------------------------------------------------------------------------- flip7ref.core.serialize
 
 
 def _saved(log: bool = False) -> dict[str, Any]:
@@ -185,10 +185,10 @@ def test_from_dict_names_a_bad_option_and_a_bad_status() -> None:
 
 
 def test_state_from_dict_called_directly_refuses_options_too_deep_to_read() -> None:
-    """State.from_dict bounds the depth first (flip7ref.position.check_depth); the reader
-    under it (flip7ref.serialize.state_from_dict) still turns options too deep to read into
+    """State.from_dict bounds the depth first (flip7ref.core.position.check_depth); the reader
+    under it (flip7ref.core.serialize.state_from_dict) still turns options too deep to read into
     a SerializationError rather than a RecursionError (the option's message abbreviates the
-    value, `flip7ref.edition.short_repr`)."""
+    value, `flip7ref.core.edition.short_repr`)."""
     deep: dict[str, Any] = {}
     node = deep
     for _ in range(20_000):
@@ -205,11 +205,11 @@ def test_state_from_dict_called_directly_refuses_options_too_deep_to_read() -> N
         State.from_dict(data)
 
 
-# --------------------------------------------------------------------------- flip7ref.builders
+# --------------------------------------------------------------------------- flip7ref.core.builders
 
 
 def test_the_position_builder_defaults_are_those_of_new_position() -> None:
-    """flip7ref.builders.position_state called with the game alone builds what
+    """flip7ref.core.builders.position_state called with the game alone builds what
     Game.new_position() builds: dealer 0, round 1, seed 0, the rest below the draw pile,
     no deal."""
     g = Game("flip7", 3)
@@ -220,8 +220,8 @@ def test_the_position_builder_defaults_are_those_of_new_position() -> None:
     assert [p.line for p in built.players] == [(), (), ()]
 
 
-# --------------------------------------------------------------------------- flip7ref.layout
-# `over_slots` and `over_tuple` run once, when flip7ref.state and flip7ref.history are imported,
+# --------------------------------------------------------------------------- flip7ref.core.layout
+# `over_slots` and `over_tuple` run once, when flip7ref.core.state and flip7ref.core.history are imported,
 # before mutmut forks a worker per mutant: only a call inside a test reaches their mutants, so
 # these tests re-create a small class.
 _TUPLE_LAYOUT = pytest.mark.skipif(flip7ref.compiled, reason="the pure build's layout (compiled, State is native)")
@@ -248,13 +248,13 @@ class _Pair:
 
 
 def _pair_class() -> Any:
-    from flip7ref.layout import over_tuple
+    from flip7ref.core.layout import over_tuple
 
     return over_tuple(_Pair, ("left", "right", "label"), "_make")
 
 
 def _slotted_pair_class() -> Any:
-    from flip7ref.layout import over_slots
+    from flip7ref.core.layout import over_slots
 
     return over_slots(_Pair, ("left", "right", "label"), "_make")
 
@@ -321,7 +321,7 @@ def test_over_slots_refuses_assignment_deletion_ordering_and_subclasses() -> Non
 
 @_TUPLE_LAYOUT
 def test_over_slots_refuses_field_names_the_constructor_uses() -> None:
-    from flip7ref.layout import over_slots
+    from flip7ref.core.layout import over_slots
 
     for bad in ("cls", "new", "_holder", "_default_0", "__x", "not a name"):
         with pytest.raises(ValueError, match="field names must be identifiers") as info:
@@ -376,20 +376,20 @@ def test_over_tuple_refuses_assignment_and_ordering() -> None:
     assert p == pair(1) and hash(p) == hash(pair(1)) and p != q
 
 
-# --------------------------------------------------------------------------- flip7ref.state
+# --------------------------------------------------------------------------- flip7ref.core.state
 # Pure build only: compiled, `State` is already the native class (its module is no .py file to
 # run again), and compiled code calls the lanes directly, not through the module's attributes.
-_PURE = pytest.mark.skipif(flip7ref.compiled, reason="runs flip7ref/state.py's source / spies on module attributes")
+_PURE = pytest.mark.skipif(flip7ref.compiled, reason="runs flip7ref/core/state.py's source / spies on module attributes")
 
 
 def _native_state_class() -> Any:
-    """`flip7ref.state.State` as written: the class mypyc compiles.  The pure build replaces it
+    """`flip7ref.core.state.State` as written: the class mypyc compiles.  The pure build replaces it
     by its re-creation over slots when the module is imported (docs/build.md), so its ``__init__``
     and ``_make`` never run there; here the module's code runs once more with a ``__file__``
     that is not a ``.py`` file, which keeps the class as written."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("flip7ref.state", state_module.__file__)
+    spec = importlib.util.spec_from_file_location("flip7ref.core.state", state_module.__file__)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     module.__file__ = f"{state_module.__file__}.native"
@@ -410,7 +410,7 @@ def test_the_native_state_class_sets_every_field_from_its_arguments() -> None:
     assert (t.bonus_to, t.round_shuffles, t._log) == (None, 0, None)
     assert all(getattr(t, name) is value for name, value in zip(fields[:15], values[:15], strict=True))
     others = [object() for _ in fields]
-    u = s._make(*others)  # the factory of flip7ref.lanes and Work.freeze
+    u = s._make(*others)  # the factory of flip7ref.core.lanes and Work.freeze
     assert type(u) is native
     assert all(getattr(u, name) is value for name, value in zip(fields, others, strict=True))
 
@@ -429,7 +429,7 @@ def test_the_native_state_class_plays_like_the_slotted_one() -> None:
         assert n.last_events() == s.last_events() and n.history() == s.history()
 
 
-# --------------------------------------------------------------------------- flip7ref.work
+# --------------------------------------------------------------------------- flip7ref.core.work
 
 
 @pytest.mark.rules("F7-076", "F7-062", "F7-082")
@@ -468,8 +468,8 @@ def test_the_state_repr_names_every_field_but_the_history_link() -> None:
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
-    """Record each call of the fast lane ``flip7ref.lanes.<name>`` from now on (it still runs)."""
-    from flip7ref import lanes
+    """Record each call of the fast lane ``flip7ref.core.lanes.<name>`` from now on (it still runs)."""
+    from flip7ref.core import lanes
 
     calls: list[str] = []
     lane = getattr(lanes, name)
@@ -490,10 +490,10 @@ def _general(s: State, move: str, monkeypatch: pytest.MonkeyPatch) -> State:
 
 @_PURE
 def test_hit_and_stay_take_their_fast_lane_in_every_form(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Hit or a Stay at an offer takes its lane (`flip7ref.lanes.hit`, `stay`: the speed of
+    """A Hit or a Stay at an offer takes its lane (`flip7ref.core.lanes.hit`, `stay`: the speed of
     every game loop) whether it comes as a string, the shared constant or another equal
     `Action`; anything else takes the general path.  Each gives the general path's state."""
-    from flip7ref.model import HIT, STAY
+    from flip7ref.core.model import HIT, STAY
 
     hits, stays = _spy(monkeypatch, "hit"), _spy(monkeypatch, "stay")
     s = Game("flip7", 3).new_position(turn=0, lines={0: ["5"], 1: ["3"], 2: ["7"]}, draw=["9"])
@@ -513,7 +513,7 @@ def test_hit_and_stay_take_their_fast_lane_in_every_form(monkeypatch: pytest.Mon
 
 @_PURE
 def test_a_card_drawn_from_anywhere_in_the_pile_takes_the_plain_card_lane(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`State.apply_chance` hands a plain card to `flip7ref.lanes.plain_card` whether it is
+    """`State.apply_chance` hands a plain card to `flip7ref.core.lanes.plain_card` whether it is
     the top card (ordered pile) or any card of an open pile, and gives the general path's state."""
     calls = _spy(monkeypatch, "plain_card")
     game = Game("flip7", 3)

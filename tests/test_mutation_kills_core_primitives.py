@@ -1,7 +1,7 @@
-"""Tests written against surviving mutants of ``flip7ref.primitives`` (issue 15).
+"""Tests written against surviving mutants of ``flip7ref.core.primitives`` (issue 15).
 
 Each test pins an exact value: a forced draw's set-aside cards in play, a frame
-step on a scratch copy (``flip7ref.work.Work``), the registry decorator, the
+step on a scratch copy (``flip7ref.core.work.Work``), the registry decorator, the
 hooks the strategies read.  See docs/mutation-testing.md.
 """
 
@@ -14,12 +14,12 @@ import attrs
 import pytest
 
 from flip7ref import Game
-from flip7ref.model import Player, Status
-from flip7ref.primitives.base import PRIMITIVES, Effect, primitive
-from flip7ref.primitives.bust_shield import held, is_shield
-from flip7ref.primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
-from flip7ref.spec import spec_dir
-from flip7ref.work import Work
+from flip7ref.core.model import Player, Status
+from flip7ref.core.primitives.base import PRIMITIVES, Effect, primitive
+from flip7ref.core.primitives.bust_shield import held, is_shield
+from flip7ref.core.primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
+from flip7ref.core.spec import spec_dir
+from flip7ref.core.work import Work
 
 
 def _code(game: Game, card: str) -> int:
@@ -191,8 +191,8 @@ def test_an_emptied_in_order_queue_is_replaced_not_stacked_on(queued: bool) -> N
 def test_from_table_coerces_booleans_and_whole_numbers_by_the_default_type() -> None:
     """``Effect.from_table``: a parameter whose default is a bool is made a bool, one whose
     default is an int an int; a missing parameter keeps its default; others pass as given."""
-    from flip7ref.primitives.bust_shield import BustShield
-    from flip7ref.primitives.freeze import Freeze
+    from flip7ref.core.primitives.bust_shield import BustShield
+    from flip7ref.core.primitives.freeze import Freeze
 
     shield = BustShield.from_table({"hold_limit": "2", "first_copy": "may-give"})
     assert shield == BustShield(hold_limit=2, first_copy="may-give") and type(shield.hold_limit) is int

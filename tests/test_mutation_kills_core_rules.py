@@ -1,5 +1,5 @@
 """Tests written against surviving mutants of the new core's rule modules (issue 15):
-``flip7ref.lines``, ``flip7ref.targets``, ``flip7ref.pile``, ``flip7ref.engine``, ``flip7ref.events``.
+``flip7ref.core.lines``, ``flip7ref.core.targets``, ``flip7ref.core.pile``, ``flip7ref.core.engine``, ``flip7ref.core.events``.
 
 Each test calls one rule function on a position built with ``Game.new_position`` and
 asserts the exact result.  See docs/mutation-testing.md.
@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 
 from flip7ref import Game, Status
-from flip7ref import events as ev
-from flip7ref.engine import Draw, has_early_cards, next_deal, plan_round_end
-from flip7ref.lines import guard_of, receive_number, repeat_allowed
-from flip7ref.model import Player
-from flip7ref.work import Work
+from flip7ref.core import events as ev
+from flip7ref.core.engine import Draw, has_early_cards, next_deal, plan_round_end
+from flip7ref.core.lines import guard_of, receive_number, repeat_allowed
+from flip7ref.core.model import Player
+from flip7ref.core.work import Work
 
 
 def _code(game: Game, card: str) -> int:

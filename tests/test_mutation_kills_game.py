@@ -1,6 +1,6 @@
 """Tests written against mutants that survived the mutmut run of issue 15 (docs/mutation-testing.md).
 
-The run mutates flip7ref/game.py, scoring.py, position.py and model.py (``[tool.mutmut]`` in
+The run mutates flip7ref/core/game.py, scoring.py, position.py and model.py (``[tool.mutmut]`` in
 pyproject.toml, ``python tools/mutation.py run``).  Each test pins a value or an exact message
 the earlier tests left loose.
 """
@@ -15,8 +15,8 @@ import attrs
 import pytest
 
 from flip7ref import CardError, Game, OptionError, SerializationError, State
-from flip7ref.game import _STATE_BUILDERS, ACTION, MODIFIER, NUMBER, Effect, _resolve, _truthy, install_state_builders
-from flip7ref.position import (
+from flip7ref.core.game import _STATE_BUILDERS, ACTION, MODIFIER, NUMBER, Effect, _resolve, _truthy, install_state_builders
+from flip7ref.core.position import (
     MAX_DEPTH,
     PositionError,
     _check_frame_fields,
@@ -27,8 +27,8 @@ from flip7ref.position import (
     check_state,
     too_deep,
 )
-from flip7ref.scoring import score_cards, score_line, score_points
-from flip7ref.spec import spec_dir
+from flip7ref.core.scoring import score_cards, score_line, score_points
+from flip7ref.core.spec import spec_dir
 
 # --- scoring.py: score_cards --------------------------------------------------------------
 
@@ -189,7 +189,7 @@ def _effect_names(game: Game, effect: Effect) -> dict[str, object]:
 
 
 _COMMON = {"targets": "active", "self_target": "allowed"}
-_OWN_DEFAULTS: dict[str, dict[str, object]] = {  # each primitive's own parameters (flip7ref.primitives)
+_OWN_DEFAULTS: dict[str, dict[str, object]] = {  # each primitive's own parameters (flip7ref.core.primitives)
     "freeze": {"keep_card": False},
     "forced_draw": {
         "count": 0, "set_aside": [], "on_bust": "discard", "assigner": "target", "then_stay": False,
@@ -435,7 +435,7 @@ def test_position_error_keeps_field_and_expected() -> None:
 
 def test_every_shipped_frame_declares_a_kind_check_frame_args_knows() -> None:
     """The kinds the frame classes declare are the ones the check reads (a new kind would be skipped)."""
-    from flip7ref.frames import FRAME_TYPES
+    from flip7ref.core.frames import FRAME_TYPES
 
     known = {"int", "str", "bool", "tuple[int, ...]", "tuple[tuple[int, int, int], ...]", "tuple[target, ...]"}
     assert {k for cls in FRAME_TYPES.values() for k in cls.KINDS} <= known
@@ -572,7 +572,7 @@ def test_games_that_differ_hash_apart() -> None:
 
 
 def test_game_hands_every_argument_to_the_installed_state_builders() -> None:
-    """flip7ref.state installs the two builders behind new_initial_state / new_position; the game
+    """flip7ref.core.state installs the two builders behind new_initial_state / new_position; the game
     passes each argument on unchanged (the builders are put back afterwards)."""
     saved = dict(_STATE_BUILDERS)
     calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []

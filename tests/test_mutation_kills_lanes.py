@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 import pytest
 
-import flip7ref.state as state_module
+import flip7ref.core.state as state_module
 from flip7ref import CardError, Game, IllegalActionError, State, Status
-from flip7ref.state import Action
+from flip7ref.core.state import Action
 
 
 def _both_ways(monkeypatch: pytest.MonkeyPatch, step: Callable[[], State]) -> State:

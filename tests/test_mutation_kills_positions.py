@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from flip7ref import CardError, Game, OptionError, State
-from flip7ref.position import PositionError
-from flip7ref.spec import spec_dir
+from flip7ref.core.position import PositionError
+from flip7ref.core.spec import spec_dir
 from tests.helpers import flip, of_type
 
 G = Game("flip7", 3)
@@ -88,7 +88,7 @@ def test_new_position_option_errors(kwargs: dict[str, Any], message: str) -> Non
     ],
 )
 def test_new_position_card_errors(kwargs: dict[str, Any], message: str) -> None:
-    # the argument checks raise CardError; the checks of a reachable position (flip7ref.position,
+    # the argument checks raise CardError; the checks of a reachable position (flip7ref.core.position,
     # shared with State.from_dict) its subclass PositionError
     kind = CardError if "expected" in message else PositionError
     assert _error(kind, G.new_position, **kwargs) == message

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-import flip7ref.state as state_module
-from flip7ref import Event, Game, State, Status, engine, events, scoring
-from flip7ref import lanes as fast_lanes
-from flip7ref.errors import SpecError
-from flip7ref.scoring import score_line, score_points
-from flip7ref.spec import spec_dir
-from flip7ref.state import Deal, Draw
+import flip7ref.core.state as state_module
+from flip7ref import Event, Game, State, Status
+from flip7ref.core import engine, events, scoring
+from flip7ref.core import lanes as fast_lanes
+from flip7ref.core.errors import SpecError
+from flip7ref.core.scoring import score_line, score_points
+from flip7ref.core.spec import spec_dir
+from flip7ref.core.state import Deal, Draw
 
 
 def _general(monkeypatch: pytest.MonkeyPatch, s: State, card: str) -> State:

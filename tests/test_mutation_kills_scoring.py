@@ -1,4 +1,4 @@
-"""Tests written against mutants of flip7ref/scoring.py that survived a mutmut run.
+"""Tests written against mutants of flip7ref/core/scoring.py that survived a mutmut run.
 
 Each test pins a value or an exact error message the earlier tests left loose:
 the fields of a score breakdown, the fast path of ``score_points`` against the
@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flip7ref import CardError, Game
-from flip7ref.errors import SpecError
-from flip7ref.scoring import score_cards, score_line, score_points
-from flip7ref.spec import spec_dir
+from flip7ref.core.errors import SpecError
+from flip7ref.core.scoring import score_cards, score_line, score_points
+from flip7ref.core.spec import spec_dir
 
 
 def _codes(game: Game, *cards: str) -> list[int]:

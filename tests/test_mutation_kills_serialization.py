@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from flip7ref import Game, SerializationError, State
-from flip7ref.state import STATE_FORMAT
+from flip7ref.core.state import STATE_FORMAT
 from tests.helpers import flip
 
 

@@ -1,4 +1,4 @@
-"""Tests written against mutants of flip7ref/state.py that survived a mutmut run.
+"""Tests written against mutants of flip7ref/core/state.py that survived a mutmut run.
 
 They pin what the earlier tests left loose: the exact messages and attributes of
 refused actions, chance draws and seats; the history of a fresh state; the
@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from flip7ref import Event, Game, IllegalActionError, OptionError, State, Status
-from flip7ref.spec import spec_dir
-from flip7ref.state import Action
+from flip7ref.core.spec import spec_dir
+from flip7ref.core.state import Action
 from tests.helpers import flip, of_type
 
 VERBS = "hit, stay, target, steal, discard, swap"
@@ -28,7 +28,7 @@ _SHIPPED_VERBS = VERBS.split(", ")
 def _verbs() -> str:
     """The shipped verbs, then any a plug-in primitive registered in this process before the
     test (an earlier test may have loaded one: the message lists every verb known)."""
-    from flip7ref import model
+    from flip7ref.core import model
 
     return ", ".join(_SHIPPED_VERBS + [v for v in model._ARITY if v not in _SHIPPED_VERBS])
 

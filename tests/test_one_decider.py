@@ -5,7 +5,7 @@
   applied beyond Just One More), each with the right value;
 - every state that play reaches reloads unchanged: every conformance case, and random
   games under random readings of every option of both editions;
-- `flip7ref.deciders.DECIDERS` names real functions that name their rules, matches
+- `flip7ref.core.deciders.DECIDERS` names real functions that name their rules, matches
   docs/core.md's table, and no module outside a decider restates its rule.
 """
 
@@ -23,16 +23,17 @@ import pytest
 
 import flip7ref
 from flip7ref import Flip7RefError, Game, State, load_edition
-from flip7ref.conformance import build_state, draw_to_decision, load_cases
-from flip7ref.deciders import DECIDERS
-from flip7ref.lines import bars_flip7, flip7_line, holds_seven
-from flip7ref.model import Player, Status
-from flip7ref.scoring import round_scores, seat_breakdown, seat_score
+from flip7ref.checking.conformance import build_state, draw_to_decision, load_cases
+from flip7ref.core.deciders import DECIDERS
+from flip7ref.core.lines import bars_flip7, flip7_line, holds_seven
+from flip7ref.core.model import Player, Status
+from flip7ref.core.scoring import round_scores, seat_breakdown, seat_score
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "flip7ref"
+CORE = PACKAGE / "core"  # the rule core's room (deciders.py)
 in_checkout = pytest.mark.skipif(
-    not (PACKAGE / "deciders.py").is_file() or not (ROOT / "docs" / "core.md").is_file(),
+    not (CORE / "deciders.py").is_file() or not (ROOT / "docs" / "core.md").is_file(),
     reason="reads the package's source and docs/ (a checkout; the compiled run has the installed package only)",
 )
 
@@ -281,7 +282,7 @@ def test_every_decider_exists_and_names_its_rules() -> None:
 
 @in_checkout
 def test_docs_core_lists_every_decider() -> None:
-    """docs/core.md's table of deciders is the table of `flip7ref.deciders`, row by row."""
+    """docs/core.md's table of deciders is the table of `flip7ref.core.deciders`, row by row."""
     text = (ROOT / "docs" / "core.md").read_text(encoding="utf-8")
     section = text.split("## One decider per rule", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| ([^|]+) \| `([a-zA-Z0-9_.]+)` \| ([^|]+) \| ([^|]+) \|$", section, re.MULTILINE)
@@ -319,21 +320,21 @@ def _uses(exclude: set[str]) -> list[tuple[str, int, str, str]]:
 @pytest.mark.parametrize(
     ("kind", "name", "home", "what"),
     [
-        ("attribute", "flip7_distinct", {"flip7ref/lines.py", "flip7ref/game.py", "flip7ref/scoring.py",
+        ("attribute", "flip7_distinct", {"flip7ref/core/lines.py", "flip7ref/core/game.py", "flip7ref/core/scoring.py",
                                          "flip7ref/analysis/estimate.py",
                                          "flip7ref/analysis/compact_model.py"},  # a second model, checked against the interpreter
-         "a count toward a Flip 7 (F7-050) compared outside flip7ref.lines"),
-        ("code", r"len\((set\(|\{)[^)]*rank", {"flip7ref/lines.py"}, "a count of distinct ranks (F7-050 restated)"),
-        ("attribute", "busted_score", {"flip7ref/scoring.py", "flip7ref/game.py"},
+         "a count toward a Flip 7 (F7-050) compared outside flip7ref.core.lines"),
+        ("code", r"len\((set\(|\{)[^)]*rank", {"flip7ref/core/lines.py"}, "a count of distinct ranks (F7-050 restated)"),
+        ("attribute", "busted_score", {"flip7ref/core/scoring.py", "flip7ref/core/game.py"},
          "a busted seat's score (V-081) outside scoring"),
-        ("attribute", "flip7_bonus", {"flip7ref/scoring.py", "flip7ref/game.py", "flip7ref/engine.py"},
+        ("attribute", "flip7_bonus", {"flip7ref/core/scoring.py", "flip7ref/core/game.py", "flip7ref/core/engine.py"},
          "the Flip 7 bonus (F7-050, V-082) added outside scoring"),
-        ("attribute", "zero_after_stay", {"flip7ref/lines.py", "flip7ref/game.py"},
-         "the D-V-26 bar decided outside flip7ref.lines"),
-        ("call", "score_points", {"flip7ref/scoring.py", "flip7ref/analysis/compact_model.py"},
+        ("attribute", "zero_after_stay", {"flip7ref/core/lines.py", "flip7ref/core/game.py"},
+         "the D-V-26 bar decided outside flip7ref.core.lines"),
+        ("call", "score_points", {"flip7ref/core/scoring.py", "flip7ref/analysis/compact_model.py"},
          "a line scored without seat_score (the round score's decider)"),
-        ("call", "score_line", {"flip7ref/scoring.py", "flip7ref/cli/play.py", "flip7ref/cli/analysis.py",
-                                 "flip7ref/score_blame.py"},
+        ("call", "score_line", {"flip7ref/core/scoring.py", "flip7ref/cli/play.py", "flip7ref/cli/analysis.py",
+                                 "flip7ref/checking/score_blame.py"},
          "a line scored without seat_score outside the score calculator"),
     ],
 )
@@ -353,7 +354,7 @@ def test_no_second_decider(kind: str, name: str, home: set[str], what: str) -> N
 
 @in_checkout
 def test_the_deciders_module_is_data_only() -> None:
-    """`flip7ref.deciders` imports nothing of the interpreter (it is read by the docs and tests)."""
-    tree = ast.parse((PACKAGE / "deciders.py").read_text(encoding="utf-8"))
+    """`flip7ref.core.deciders` imports nothing of the interpreter (it is read by the docs and tests)."""
+    tree = ast.parse((CORE / "deciders.py").read_text(encoding="utf-8"))
     imported = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert imported == ["__future__", "typing"]

@@ -21,7 +21,7 @@ import pytest
 from helpers import HIT, HIT_STAY, all_lines, check_reading, offers_in_turn, play, reading_cases
 
 from flip7ref import Game, Status, load_edition
-from flip7ref.conformance import draw_to_decision
+from flip7ref.checking.conformance import draw_to_decision
 
 EDITION = load_edition("flip7")
 

@@ -22,7 +22,7 @@ import pytest
 from helpers import HIT, HIT_STAY, all_lines, check_reading, offers_in_turn, play, reading_cases
 
 from flip7ref import CardError, Game, Status, load_edition
-from flip7ref.conformance import draw_to_decision
+from flip7ref.checking.conformance import draw_to_decision
 
 EDITION = load_edition("vengeance")
 
@@ -223,7 +223,7 @@ def scenario_unusable_actions(value: str | int) -> Any:
 
 def scenario_brutal_zero(value: str | int) -> Any:
     """A line of The Zero, 3 and -4 (no Flip 7), scored in Brutal Mode and in standard play."""
-    from flip7ref.scoring import score_cards
+    from flip7ref.core.scoring import score_cards
 
     out = []
     for brutal in ("true", "false"):

@@ -17,9 +17,9 @@ import pytest
 from flip7ref import Game
 from flip7ref.analysis import AnalysisError, SoloSolver, _Schedule, solo_deck_position
 from flip7ref.cli import main
-from flip7ref.errors import OptionError
-from flip7ref.state import State
-from flip7ref.strategies import ThresholdStrategy
+from flip7ref.core.errors import OptionError
+from flip7ref.core.state import State
+from flip7ref.play.strategies import ThresholdStrategy
 
 SOLO = Game("flip7", 1)
 
@@ -167,7 +167,7 @@ def test_simulate_solves_the_optimal_solo_policy_in_its_workers(
 ) -> None:
     """simulate --workers N hands N to the optimal-solo policy's solve (and to nothing else)."""
     import flip7ref.analysis as analysis
-    from flip7ref.strategies import OptimalSoloStrategy
+    from flip7ref.play.strategies import OptimalSoloStrategy
 
     asked: list[int] = []
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from flip7ref.conformance import build_state, load_cases
-from flip7ref.harness import run_engine, run_in_process
-from flip7ref.perft import decide
-from flip7ref.state import CHANCE
+from flip7ref.checking.conformance import build_state, load_cases
+from flip7ref.checking.harness import run_engine, run_in_process
+from flip7ref.checking.perft import decide
+from flip7ref.core.state import CHANCE
 
 WRONG = Path(__file__).parent / "engines" / "wrong_rules.py"
 SERVE = f"{sys.executable} -m flip7ref.cli conformance serve"
@@ -79,8 +79,8 @@ def test_the_flip_four_chain_resolves_a_flip_four_revealed_by_a_flip_four() -> N
     chosen and a second forced draw starts at once.  By hand: seat 0 (12) must bust on a 12
     first, seat 1 (11) hit the Flip Four and take 9, 10, 12 and the other Flip Four in any of
     4! = 24 orders (seat 0 as the first target would bust on the 12)."""
-    from flip7ref.conformance import build_state
-    from flip7ref.perft import leaf_case, leaves
+    from flip7ref.checking.conformance import build_state
+    from flip7ref.checking.perft import leaf_case, leaves
 
     (case,) = [c for c in _perft() if c["id"] == "V-C5015"]
     chained = []
@@ -152,9 +152,9 @@ def test_a_perft_case_on_an_engine_emitting_only_some_event_types() -> None:
     """An engine declaring the v2 ``events`` capability without ``round_scored`` passes a perft
     case when its ``round_scores`` are right (each deal order is judged on its declared event
     types), and fails it when they are wrong."""
-    from flip7ref.conformance import observe
-    from flip7ref.harness import implementation
-    from flip7ref.perft_check import check
+    from flip7ref.checking.conformance import observe
+    from flip7ref.checking.harness import implementation
+    from flip7ref.checking.perft_check import check
 
     (case,) = [c for c in _perft() if c["id"] == "V-C5016"]
     impl = {**implementation(), "events": ["dealt", "busted"]}

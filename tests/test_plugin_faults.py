@@ -16,11 +16,11 @@ import pytest
 
 from flip7ref import Game, IllegalActionError
 from flip7ref.cli import main
-from flip7ref.errors import DecisionTimeoutError, OptionError
-from flip7ref.model import Action
-from flip7ref.play import play
-from flip7ref.strategies import RandomStrategy
-from flip7ref.timelimit import TimedStrategy, check_timeout
+from flip7ref.core.errors import DecisionTimeoutError, OptionError
+from flip7ref.core.model import Action
+from flip7ref.play.games import play
+from flip7ref.play.strategies import RandomStrategy
+from flip7ref.proc.timelimit import TimedStrategy, check_timeout
 
 
 @pytest.mark.parametrize("args", [("x",), (True,), (1.0,), [1], (None,)])

@@ -24,10 +24,10 @@ import yaml
 
 import flip7ref
 from flip7ref import Game, SerializationError, SpecError, State
-from flip7ref.events import describe
+from flip7ref.checking.replay import replay, transcript
+from flip7ref.core.events import describe
 from flip7ref.explore.steps import walk
-from flip7ref.replay import replay, transcript
-from flip7ref.strategies import parse_strategy
+from flip7ref.play.strategies import parse_strategy
 
 PLUGINS = Path(__file__).parent / "plugins"
 TABLE = PLUGINS / "peek.yaml"

@@ -1,4 +1,4 @@
-"""flip7ref.pools: a pool abandoned on Ctrl-C leaves nothing running (the reliability of
+"""flip7ref.proc.pools: a pool abandoned on Ctrl-C leaves nothing running (the reliability of
 ``--workers``; the command-level test is tests/test_interrupt.py)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from flip7ref.pools import MANAGER_SECONDS, abandon, ignore_interrupts
+from flip7ref.proc.pools import MANAGER_SECONDS, abandon, ignore_interrupts
 
 
 def _sleep(seconds: float) -> float:

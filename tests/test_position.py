@@ -1,4 +1,4 @@
-"""One definition of a reachable position (flip7ref.position, issue 14 item 5).
+"""One definition of a reachable position (flip7ref.core.position, issue 14 item 5).
 
 ``Game.new_position`` and ``State.from_dict`` refuse the same positions with the
 same messages; serialized data is also refused for fields only it can get
@@ -18,8 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flip7ref import CardError, Game, SerializationError, State
-from flip7ref.position import MAX_DEPTH, PositionError
-from flip7ref.spec import spec_dir
+from flip7ref.core.position import MAX_DEPTH, PositionError
+from flip7ref.core.spec import spec_dir
 
 FLIP7 = Game("flip7", 3)
 VENGEANCE = Game("vengeance", 3)

@@ -4,7 +4,7 @@ Each command is started in a session of its own, with a marker of the test's in 
 environment (every process it starts inherits it: pool workers, the supervised child of a
 plug-in run, an engine in a session of its own).  Once the processes it starts are running,
 the command's own process is sent SIGTERM, or SIGKILL (which it cannot handle: there the
-processes it started die of the Linux parent-death signal, `flip7ref.reaper.die_with_parent`),
+processes it started die of the Linux parent-death signal, `flip7ref.proc.reaper.die_with_parent`),
 and within 5 s no live process may carry the marker.  A ``simulate --log`` killed mid-run
 leaves whole JSON lines only.
 """

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from flip7ref import Game, SpecError
+from flip7ref.checking.replay import load_transcript, replay, transcript
 from flip7ref.cli import main
-from flip7ref.play import play
-from flip7ref.replay import load_transcript, replay, transcript
-from flip7ref.spec import validate
-from flip7ref.strategies import RandomStrategy, ThresholdStrategy
+from flip7ref.core.spec import validate
+from flip7ref.play.games import play
+from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy
 
 
 def _game_transcript(edition: str, seed: int) -> dict[str, Any]:
@@ -168,7 +168,7 @@ def test_a_bad_step_gives_the_schema_s_own_error(step: object) -> None:
     the error is exactly the one validating the whole transcript with jsonschema gives."""
     import jsonschema.exceptions
 
-    from flip7ref import schema
+    from flip7ref.core import schema
 
     data = transcript(Game("flip7", 2).new_initial_state(seed=1).apply_chance("5"))
     data["steps"] = [*data["steps"], step, {"draw": "7"}]
@@ -184,7 +184,7 @@ def test_a_bad_step_gives_the_schema_s_own_error(step: object) -> None:
 def test_good_steps_pass_the_quick_check() -> None:
     """Every step a transcript of the reference writes (draws, decisions, checkpoints) passes
     the quick per-step check, so jsonschema never looks at a good step."""
-    from flip7ref import schema
+    from flip7ref.core import schema
 
     state = Game("vengeance", 3).new_initial_state(seed=4)
     rng = random.Random(4)

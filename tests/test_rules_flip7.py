@@ -15,7 +15,7 @@ import yaml
 from helpers import flip, hit, ids, of_type
 
 from flip7ref import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, State, Status, load_edition
-from flip7ref.scoring import score_cards
+from flip7ref.core.scoring import score_cards
 
 ANN, BEN, CAT, DAN = 0, 1, 2, 3
 GAME = Game("flip7", 3)

@@ -15,7 +15,7 @@ import pytest
 from helpers import flip, hit, ids, mid_round, of_type, play, score_of
 
 from flip7ref import CHANCE, TERMINAL, CardError, Game, IllegalActionError, OptionError, Status, load_edition
-from flip7ref.scoring import score_cards
+from flip7ref.core.scoring import score_cards
 
 ADA, BEA, CAIO, DOV = 0, 1, 2, 3
 GAME = Game("vengeance", 3)

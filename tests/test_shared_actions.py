@@ -1,4 +1,4 @@
-"""Shared actions: `flip7ref.model.target` values are found by identity in `State.apply`, and
+"""Shared actions: `flip7ref.core.model.target` values are found by identity in `State.apply`, and
 an equal action built anew is taken the same way (an `Action` is a value)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import random
 import pytest
 
 from flip7ref import Action, Game, IllegalActionError, State
-from flip7ref.model import target
-from flip7ref.strategies import ThresholdStrategy
+from flip7ref.core.model import target
+from flip7ref.play.strategies import ThresholdStrategy
 
 
 def _first_target_choice(seed: int) -> State:

@@ -2,7 +2,7 @@
 shuffle: every case, under its own readings and under each other reading, is prepared with the
 reference's shuffle and with another one (the reference's order reversed, monkeypatched into
 the core); the two expectations are the same, or the case is skipped for that engine with a
-reason (flip7ref.shuffle_order)."""
+reason (flip7ref.checking.shuffle_order)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 import flip7ref
-from flip7ref import engine, pile
-from flip7ref.checking import Prepared, prepare
-from flip7ref.conformance import CaseResult, load_cases
+from flip7ref.checking.conformance import CaseResult, load_cases
+from flip7ref.checking.harness import implementation
+from flip7ref.checking.shuffle_order import reverse, shuffle_dependence, shuffled_during
+from flip7ref.checking.verdict import Prepared, prepare
+from flip7ref.core import engine, pile
 from flip7ref.explore import disputes, run_case, with_option
-from flip7ref.harness import implementation
-from flip7ref.shuffle_order import reverse, shuffle_dependence, shuffled_during
 
 pytestmark = pytest.mark.skipif(flip7ref.compiled, reason="monkeypatches the pure core's shuffle")
 

@@ -9,9 +9,9 @@ import pytest
 
 from flip7ref import Game
 from flip7ref.cli import main
-from flip7ref.errors import OptionError
-from flip7ref.play import Summary, simulate
-from flip7ref.strategies import OptimalSoloStrategy, parse_strategy
+from flip7ref.core.errors import OptionError
+from flip7ref.play.games import Summary, simulate
+from flip7ref.play.strategies import OptimalSoloStrategy, parse_strategy
 
 STATS = ("games", "mean_rounds", "mean_round_score", "bust_rate", "flip7_rate", "win_share")
 

@@ -11,7 +11,7 @@ import pytest
 from flip7ref import Game
 from flip7ref.analysis import SoloSolver, solo_deck_position
 from flip7ref.cli import main
-from flip7ref.errors import OptionError
+from flip7ref.core.errors import OptionError
 
 SOLO = Game("flip7", 1)
 

@@ -10,8 +10,8 @@ import pytest
 from flip7ref import Game
 from flip7ref.analysis import AnalysisError, SoloSolver, solo_deck_position, solo_estimate
 from flip7ref.cli import main
-from flip7ref.errors import OptionError
-from flip7ref.strategies import OptimalSoloStrategy
+from flip7ref.core.errors import OptionError
+from flip7ref.play.strategies import OptimalSoloStrategy
 
 
 def test_estimates_of_the_solitaire_solves() -> None:

@@ -18,9 +18,9 @@ import pytest
 
 from flip7ref import Game
 from flip7ref.analysis import SoloSolver, solo_deck_position
-from flip7ref.errors import OptionError
-from flip7ref.state import State
-from flip7ref.strategies import ThresholdStrategy
+from flip7ref.core.errors import OptionError
+from flip7ref.core.state import State
+from flip7ref.play.strategies import ThresholdStrategy
 
 
 def _deck(edition: str, cards: list[str], options: dict[str, Any] | None = None) -> State:

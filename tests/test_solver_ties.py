@@ -18,8 +18,8 @@ import pytest
 from flip7ref import Game
 from flip7ref.analysis import TIES, SoloResult, SoloSolver, solo_deck_position
 from flip7ref.cli import main
-from flip7ref.errors import OptionError
-from flip7ref.state import HIT, STAY, State
+from flip7ref.core.errors import OptionError
+from flip7ref.core.state import HIT, STAY, State
 
 SOLO = Game("flip7", 1)
 NUMBERS = solo_deck_position(SOLO, ["number"])

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from flip7ref import Game, OptionError, SpecError, edition_ids, load_edition, load_edition_file
-from flip7ref.spec import load_schema, spec_dir
+from flip7ref.core.spec import load_schema, spec_dir
 
 FLIP7 = spec_dir() / "editions" / "flip7.yaml"
 

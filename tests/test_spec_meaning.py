@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from flip7ref import SpecError, load_edition, load_edition_file, textfiles
-from flip7ref.spec import MAX_DECK_CARDS, MAX_YAML_NODES, parse_yaml, read_yaml_file, spec_dir
-from flip7ref.textfiles import _yaml_loader
+from flip7ref import SpecError, load_edition, load_edition_file
+from flip7ref.core import textfiles
+from flip7ref.core.spec import MAX_DECK_CARDS, MAX_YAML_NODES, parse_yaml, read_yaml_file, spec_dir
+from flip7ref.core.textfiles import _yaml_loader
 
 EDITIONS = spec_dir() / "editions"
 

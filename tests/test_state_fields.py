@@ -1,10 +1,10 @@
-"""State's fields are declared once: ``flip7ref.state._STATE_FIELDS``.
+"""State's fields are declared once: ``flip7ref.core.state._STATE_FIELDS``.
 
 The compiled build needs the fields written out (a native class's body, ``__init__``,
-``_make``, ``_fields``; `flip7ref.work.Work`'s copy; the fast lanes' ``_make`` calls),
+``_make``, ``_fields``; `flip7ref.core.work.Work`'s copy; the fast lanes' ``_make`` calls),
 so this test reads those places in the source and checks that each follows the one
 declaration, in its order; the rest (the pure build's layout, ``__repr__``, the
-position, `flip7ref.serialize`) is derived from it.
+position, `flip7ref.core.serialize`) is derived from it.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import flip7ref
 from flip7ref import Game, State
-from flip7ref.state import _STATE_FIELDS
+from flip7ref.core.state import _STATE_FIELDS
 
-PACKAGE = Path(flip7ref.__file__).parent
+PACKAGE = Path(flip7ref.__file__).parent / "core"  # the rule core's room
 
 
 def _tree(module: str) -> ast.Module:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from flip7ref import CHANCE, TERMINAL, Action, Game, State, Status, load_edition
-from flip7ref.game import NUMBER
+from flip7ref.core.game import NUMBER
 
 
 def option_strategy(edition: str) -> st.SearchStrategy[dict[str, object]]:
@@ -246,8 +246,8 @@ def test_random_games_end_within_bound(edition: str) -> None:
     """Whole seeded games with random decisions end, within 20,000 moves each."""
     import random
 
-    from flip7ref.play import play
-    from flip7ref.strategies import RandomStrategy
+    from flip7ref.play.games import play
+    from flip7ref.play.strategies import RandomStrategy
 
     for players in (1, 2, 3, 5, 8):
         game = Game(edition, players)
@@ -265,8 +265,8 @@ def test_always_hit_games_end_and_rounds_keep_the_bound(edition: str, players: i
     stays within Game.max_pending() frames."""
     import random
 
-    from flip7ref.play import play
-    from flip7ref.strategies import parse_strategy
+    from flip7ref.play.games import play
+    from flip7ref.play.strategies import parse_strategy
 
     game = Game(edition, players)
     bound, frames = game.max_moves_per_round(), game.max_pending()

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from flip7ref.checking.conformance import SUITE_VERSION, load_cases, observe
+from flip7ref.checking.suite import badge, export_documents, read_report, shipped_export, summary
 from flip7ref.cli import main
-from flip7ref.conformance import SUITE_VERSION, load_cases, observe
-from flip7ref.spec import load_schema, validate
-from flip7ref.suite import badge, export_documents, read_report, shipped_export, summary
+from flip7ref.core.spec import load_schema, validate
 
 WRONG = Path(__file__).parent / "engines" / "wrong_rules.py"
 

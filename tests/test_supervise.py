@@ -1,4 +1,4 @@
-"""A strategy plug-in that ends the command's one process is reported (flip7ref.supervise).
+"""A strategy plug-in that ends the command's one process is reported (flip7ref.proc.supervise).
 
 Run as the ``flip7ref`` command (a process of its own, ``python -m flip7ref.cli``), a
 command that loads a ``module:Class`` / ``file.py:Class`` strategy runs in a forked child:
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from flip7ref.strategies import is_plugin_spec
+from flip7ref.play.strategies import is_plugin_spec
 from tests.process_helpers import live_in_group
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the supervisor needs os.fork (POSIX)")

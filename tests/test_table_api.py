@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from flip7ref.checking.replay import load_transcript, replay
 from flip7ref.cli import main
-from flip7ref.errors import SpecError
-from flip7ref.replay import load_transcript, replay
+from flip7ref.core.errors import SpecError
 from flip7ref.table.server import _defaults_query, is_local
 from flip7ref.table.session import TableError, TableGame
 from tests.table_helpers import require_table_extra

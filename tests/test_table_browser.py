@@ -51,7 +51,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from flip7ref.spec import load_edition  # noqa: E402
+from flip7ref.core.spec import load_edition  # noqa: E402
 
 _RERENDERED = (StaleElementReferenceException,)
 """What a wait that finds an element and reads it ignores: the page re-renders the element
@@ -258,7 +258,7 @@ def test_three_player_round_card_by_card(browser: WebDriver, server: Server, dat
         shot(drv, "ruling")
     data_ = saved(data, gid)
     assert [s.get("draw") for s in data_["steps"] if "draw" in s][:6] == ["5", "flip_three", "8", "second_chance", "8", "0"]
-    from flip7ref.replay import replay
+    from flip7ref.checking.replay import replay
 
     assert replay(data_).agrees
     if exported is not None:  # the server page imports the file again, as a new game at the same step
@@ -458,7 +458,7 @@ def test_correcting_a_mis_entered_card(browser: WebDriver, server: Server, data:
     assert "Bob busts on 5" in text(drv, "li[data-step='4']")
     steps = saved(data, gid)["steps"]
     assert [s["draw"] for s in steps if "draw" in s] == ["5", "8", "0", "5"]
-    from flip7ref.replay import replay
+    from flip7ref.checking.replay import replay
 
     assert replay(saved(data, gid)).agrees
 
@@ -620,7 +620,7 @@ def test_flip_three_progress_set_aside_cards_and_the_used_second_chance(browser:
 def test_the_language_can_change_during_a_game(browser: WebDriver, server: Server, data: Path) -> None:
     """On the start page the texts from the server follow the language switch at once (what
     was typed stays), a refusal of the new game is in that language; then in a game."""
-    from flip7ref.i18n import option_summary
+    from flip7ref.core.i18n import option_summary
 
     drv = browser
     drv.get(server.url)
@@ -904,7 +904,7 @@ def _walkthrough_moves(seed: int, threshold: int) -> list[str]:
     import random
 
     from flip7ref import Game
-    from flip7ref.strategies import ThresholdStrategy
+    from flip7ref.play.strategies import ThresholdStrategy
 
     state = Game("flip7", 3).new_initial_state(seed, dealer=0)
     strategy, rng = ThresholdStrategy(threshold), random.Random(seed)

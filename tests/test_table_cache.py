@@ -8,8 +8,9 @@ from pathlib import Path
 import attrs
 import pytest
 
-from flip7ref import Game, SpecError, spec
-from flip7ref.spec import load_edition_file, spec_dir
+from flip7ref import Game, SpecError
+from flip7ref.core import spec
+from flip7ref.core.spec import load_edition_file, spec_dir
 
 
 @pytest.fixture
@@ -90,12 +91,12 @@ def test_a_start_from_the_cache_reads_no_yaml_and_checks_no_schema(tmp_path: Pat
                            cwd=tmp_path).stdout.split())
         for _ in range(2)
     ]  # fmt: skip
-    # flip7ref.textfiles is loaded: the table file's bytes (the cache key) are read through its
+    # flip7ref.core.textfiles is loaded: the table file's bytes (the cache key) are read through its
     # read_bytes_file, which refuses a named pipe unread (issue 41); it imports no parser
-    parsing = {"yaml", "jsonschema", "flip7ref.schema", "flip7ref.edition_check"}
+    parsing = {"yaml", "jsonschema", "flip7ref.core.schema", "flip7ref.core.edition_check"}
     # the first run checks the table (edition_check) but neither jsonschema nor yaml: a shipped table is known
-    # to pass the schema and its data is shipped parsed (flip7ref.checked_tables)
-    assert {"flip7ref.edition_check"} <= runs[0], "the first run checks the table: the check below would prove nothing"
+    # to pass the schema and its data is shipped parsed (flip7ref.core.checked_tables)
+    assert {"flip7ref.core.edition_check"} <= runs[0], "the first run checks the table: the check below would prove nothing"
     assert not {"yaml", "jsonschema"} & runs[0]
     assert not (parsing | {"rich"}) & runs[1]
     # nor what only writing the cache needs (tempfile brings in shutil, bz2 and lzma), nor hashlib (it loads
@@ -103,7 +104,7 @@ def test_a_start_from_the_cache_reads_no_yaml_and_checks_no_schema(tmp_path: Pat
     assert not {"tempfile", "shutil", "bz2", "lzma", "hashlib"} & runs[1]
     # nor fractions (only State.chance_outcomes builds a Fraction; it imports decimal)
     assert "fractions" not in runs[1]
-    assert {"flip7ref.spec", "flip7ref.edition", "flip7ref.state"} <= runs[1]
+    assert {"flip7ref.core.spec", "flip7ref.core.edition", "flip7ref.core.state"} <= runs[1]
 
 
 def test_the_cache_folder_keeps_only_the_most_recently_used_files(table: Path) -> None:

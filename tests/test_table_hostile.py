@@ -22,10 +22,10 @@ from typing import Any
 
 import pytest
 
-from flip7ref.errors import SpecError
-from flip7ref.game import Game
-from flip7ref.replay import transcript
-from flip7ref.state import CHANCE, State
+from flip7ref.checking.replay import transcript
+from flip7ref.core.errors import SpecError
+from flip7ref.core.game import Game
+from flip7ref.core.state import CHANCE, State
 from flip7ref.table.files import STALE_TMP_SECONDS, atomic_write, clean_stale_tmp, saved_games
 from flip7ref.table.session import TableError, TableGame
 from tests.table_helpers import require_table_extra

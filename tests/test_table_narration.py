@@ -2,7 +2,7 @@
 
 The event types and their details (the ``reason`` of ``stayed``/``discarded``, the
 ``outcome`` of ``forced_draw_ended``) are read from the interpreter's source
-(every ``emit(...)`` and ``Event(...)`` in ``flip7ref/state.py``) and from the
+(every ``emit(...)`` and ``Event(...)`` in ``flip7ref/core/state.py``) and from the
 editions' event tables, never from a hand list, so a new event type fails here
 until it has a template in ``flip7ref/table/static/events.json``.
 """
@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
-import flip7ref.state
-from flip7ref import events
-from flip7ref.game import Game
-from flip7ref.spec import load_edition
-from flip7ref.state import Event
+import flip7ref.core.state
+from flip7ref.core import events
+from flip7ref.core.game import Game
+from flip7ref.core.spec import load_edition
+from flip7ref.core.state import Event
+from flip7ref.core.text import describe
 from flip7ref.table.narration import _name_seats
 from flip7ref.table.session import LANGS, TableGame
-from flip7ref.text import describe
 
 TEMPLATES: dict[str, dict[str, str]] = json.loads(
     (Path(flip7ref.table.session.__file__).parent / "static" / "events.json").read_text(encoding="utf-8")
@@ -36,7 +36,7 @@ DETAILED = {"stayed": "reason", "discarded": "reason", "forced_draw_ended": "out
 def _emitted() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     """``(type -> data keys, type -> literal details)`` of every event the interpreter emits.
 
-    Every event is built by its constructor in flip7ref.events, whose parameters are the
+    Every event is built by its constructor in flip7ref.core.events, whose parameters are the
     event's data keys; the literal details (a reason, an outcome) are the constant
     arguments the interpreter's modules pass to those constructors (or to the forced
     draw's ``finish``)."""
@@ -47,7 +47,7 @@ def _emitted() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
             keys[name] = set(inspect.signature(fn).parameters)
     position = {"discarded": 2, "stayed": 1, "forced_draw_ended": 2}
     details: dict[str, set[str]] = {t: set() for t in DETAILED}
-    package = Path(flip7ref.state.__file__).parent
+    package = Path(flip7ref.core.state.__file__).parent
     for path in sorted(package.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):

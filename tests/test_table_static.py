@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from flip7ref import replay
+from flip7ref.checking import replay
 from flip7ref.cli import main
-from flip7ref.errors import OptionError
-from flip7ref.spec import load_edition, preload_shipped
+from flip7ref.core.errors import OptionError
+from flip7ref.core.spec import load_edition, preload_shipped
 from flip7ref.table import browser
 from flip7ref.table.static_build import INSTALL_HINT, MARKER, PYODIDE_FILES, build, find_pyodide
 
@@ -89,7 +89,7 @@ def test_the_folder_holds_the_page_the_runtime_and_the_python_code(fake_pyodide:
     sw = (out / "sw.js").read_text()
     assert json.dumps(manifest["build"]) in sw and '"pyodide/pyodide.asm.wasm"' in sw and '"./"' in sw
     names = set(_zip(out).namelist())
-    for name in ("flip7ref/table/routes.py", "flip7ref/table/browser.py", "flip7ref/state.py",
+    for name in ("flip7ref/table/routes.py", "flip7ref/table/browser.py", "flip7ref/core/state.py",
                  "flip7ref/table/static/events.json", "flip7ref/spec/editions/flip7.yaml", "attrs/__init__.py",
                  "attr/_make.py", "mypy_extensions.py", "editions.pickle"):  # fmt: skip
         assert name in names, name
@@ -267,6 +267,6 @@ def test_the_zip_runs_without_the_packages_the_browser_lacks(fake_pyodide: Path,
     assert out.returncode == 0, out.stderr[-2000:]
     status, summary, created = json.loads(out.stdout)
     assert (status, created) == (200, 200)
-    from flip7ref import i18n
+    from flip7ref.core import i18n
 
     assert summary == i18n.option_summary(load_edition("flip7"), "initial_deal", "nl") and summary.startswith("Of elke ronde")

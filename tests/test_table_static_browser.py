@@ -41,7 +41,7 @@ def _missing() -> str | None:
     for path in (CHROMIUM, CHROMEDRIVER):
         if not os.path.exists(path):
             return f"{path} is missing (apt-get install chromium chromium-driver)"
-    from flip7ref.errors import OptionError
+    from flip7ref.core.errors import OptionError
     from flip7ref.table.static_build import find_pyodide
 
     try:

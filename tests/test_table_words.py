@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from flip7ref.replay import step_event_rules
-from flip7ref.spec import load_edition
+from flip7ref.checking.replay import step_event_rules
+from flip7ref.core.spec import load_edition
 from tests.table_helpers import require_table_extra
 
 require_table_extra()
@@ -64,7 +64,7 @@ def test_a_second_chance_used_inside_a_flip_three_cites_f7_077_not_f7_081(tmp_pa
 
 @pytest.mark.rules("F7-080", "F7-081")
 def test_a_second_chance_used_on_a_hit_still_cites_f7_081() -> None:
-    from flip7ref import events
+    from flip7ref.core import events
 
     ed = load_edition("flip7")
     step = (events.dealt(0, "5", "hit"), events.second_chance_used(0, "5", "second_chance"))

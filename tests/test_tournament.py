@@ -11,11 +11,11 @@ import pytest
 
 from flip7ref import Game
 from flip7ref.cli import main
-from flip7ref.errors import OptionError, StrategyError
-from flip7ref.play import simulate
-from flip7ref.stats import Z, difference, half_width, mean_interval, paired, wilson
-from flip7ref.strategies import RandomStrategy, ThresholdStrategy, load_strategy, parse_strategy
-from flip7ref.tournament import disputed_readings, readings_sweep, run_tournament, seating
+from flip7ref.core.errors import OptionError, StrategyError
+from flip7ref.play.games import simulate
+from flip7ref.play.stats import Z, difference, half_width, mean_interval, paired, wilson
+from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy, load_strategy, parse_strategy
+from flip7ref.play.tournament import disputed_readings, readings_sweep, run_tournament, seating
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -254,7 +254,7 @@ def test_simulate_log_is_one_line_per_game_in_order(capsys: pytest.CaptureFixtur
 
 BOT = textwrap.dedent(
     '''
-    from flip7ref.state import HIT, STAY
+    from flip7ref.core.state import HIT, STAY
 
     class Cautious:
         name = "cautious"

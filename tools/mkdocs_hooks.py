@@ -50,7 +50,7 @@ here. Build the site with Pyodide installed ({hint}), or build the page yourself
 def play_files() -> dict[str, bytes]:
     """The static table referee's files (``{path under play/: content}``), or one page saying
     how to get Pyodide when it is not installed."""
-    from flip7ref.errors import OptionError
+    from flip7ref.core.errors import OptionError
     from flip7ref.table.static_build import INSTALL_HINT, find_pyodide, render
 
     try:

@@ -3,7 +3,7 @@
 Usage (from the repository root, in a venv with ``pip install -e '.[dev]' mutmut==3.8.1``)::
 
     python tools/mutation.py run                  # every module of [tool.mutmut] only_mutate
-    python tools/mutation.py run flip7ref/game.py # one module (re-runs its mutants)
+    python tools/mutation.py run flip7ref/core/game.py # one module (re-runs its mutants)
     python tools/mutation.py run --resume         # per module, only mutants not checked yet (after a stop)
     python tools/mutation.py run --new            # only mutants without a verdict yet, in one mutmut run
     python tools/mutation.py run --survivors      # re-run every mutant not killed (after new tests)
@@ -74,7 +74,7 @@ def configured_modules(root: Path = ROOT) -> list[str]:
 
 
 def module_name(path: str) -> str:
-    """``flip7ref/primitives/swap.py`` -> ``flip7ref.primitives.swap`` (``__init__.py`` -> the package)."""
+    """``flip7ref/core/primitives/swap.py`` -> ``flip7ref.core.primitives.swap`` (``__init__.py`` -> the package)."""
     parts = list(Path(path).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -82,7 +82,7 @@ def module_name(path: str) -> str:
 
 
 def mutant_module(mutant: str) -> str:
-    """The module of a mutmut mutant name: ``flip7ref.game.xǁGameǁ__init____mutmut_3`` -> ``flip7ref.game``."""
+    """The module of a mutmut mutant name: ``flip7ref.core.game.xǁGameǁ__init____mutmut_3`` -> ``flip7ref.core.game``."""
     return mutant.rsplit(".", 1)[0]
 
 

@@ -1,9 +1,9 @@
-"""Write the digests of the shipped edition tables into flip7ref/checked_tables.py.
+"""Write the digests of the shipped edition tables into flip7ref/core/checked_tables.py.
 
 Each table is first checked in full (JSON Schema, cross references, meaning); only a table
-that passes is recorded, with its parsed data in flip7ref/checked_tables.json (and that
+that passes is recorded, with its parsed data in flip7ref/core/checked_tables.json (and that
 file's digest in DATA_DIGEST).  Run after changing a table, the edition schema or the modules
-that read and check tables (flip7ref.checked_tables.SOURCES)::
+that read and check tables (flip7ref.core.checked_tables.SOURCES)::
 
     python tools/record_checked_tables.py
 """
@@ -18,10 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from flip7ref.checked_tables import DATA_FILE, blake2b, table_digest  # noqa: E402
-from flip7ref.edition import edition_ids, spec_dir  # noqa: E402
-from flip7ref.errors import SpecError  # noqa: E402
-from flip7ref.spec import _read_yaml, parse_edition  # noqa: E402
+from flip7ref.core.checked_tables import DATA_FILE, blake2b, table_digest  # noqa: E402
+from flip7ref.core.edition import edition_ids, spec_dir  # noqa: E402
+from flip7ref.core.errors import SpecError  # noqa: E402
+from flip7ref.core.spec import _read_yaml, parse_edition  # noqa: E402
 
 
 def main() -> int:
@@ -44,7 +44,7 @@ def main() -> int:
         tables[digests[-1]] = data
     raw = (json.dumps(tables, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     DATA_FILE.write_bytes(raw)
-    module = ROOT / "flip7ref" / "checked_tables.py"
+    module = ROOT / "flip7ref" / "core" / "checked_tables.py"
     text = module.read_text(encoding="utf-8")
     body = "".join(f'    "{d}",\n' for d in sorted(digests))
     text, count = re.subn(r"(CHECKED: Final\[frozenset\[str\]\] = frozenset\(\{\n)(.*?)(\}\))", lambda m: m[1] + body + m[3],

@@ -1,7 +1,7 @@
 """Fuzz every mutant engine of tests/engines/mutants.py and print the time each took to find.
 
 Each mutant is served over the protocol (``python tests/engines/mutants.py NAME``) and fuzzed
-with `flip7ref.fuzz.fuzz` (``conformance fuzz``): the seconds to the first difference, the
+with `flip7ref.checking.fuzz.fuzz` (``conformance fuzz``): the seconds to the first difference, the
 size of the shrunk case and whether it fails on the mutant and passes on the reference.  The
 last lines give the median and the range of the times to find, and the mutants not found.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from flip7ref.fuzz import fuzz  # noqa: E402
+from flip7ref.checking.fuzz import fuzz  # noqa: E402
 from tests.engines.mutants import MUTANTS  # noqa: E402
 
 

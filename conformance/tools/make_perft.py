@@ -1,7 +1,7 @@
 """Write the perft cases (conformance/cases/*/perft.yaml) from the positions below.
 
 The expectations are the reference's counts over its own chance nodes
-(flip7ref.perft.expectations); tests/test_perft.py checks the small ones by brute
+(flip7ref.checking.perft.expectations); tests/test_perft.py checks the small ones by brute
 force over every permutation of the pile, independently of the chance nodes.
 Run: python conformance/tools/make_perft.py
 """
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import yaml
 
-from flip7ref.errors import Flip7RefError
-from flip7ref.perft import expectations
-from flip7ref.spec import load_edition
+from flip7ref.checking.perft import expectations
+from flip7ref.core.errors import Flip7RefError
+from flip7ref.core.spec import load_edition
 
 H = "always-hit"
 FLIP7 = [

@@ -44,23 +44,23 @@ The package's modules, one job each (every name is imported from
 - `tables` — `solo_policy_table`.
 """
 
-from .. import compiled as _compiled
-from .base import AnalysisError, Policy, SoloResult
-from .compact import CompactSolver, compact_estimate
-from .estimate import US_PER_STATE as US_PER_STATE
-from .estimate import LargeSolveWarning, position_estimate, solo_estimate
-from .odds import NextCard, next_card
-from .parallel import _Schedule as _Schedule
-from .parallel import usable_cores as usable_cores
-from .positions import line_position, restrict_categories, solo_deck_position, solo_projection
-from .published import published_estimate, published_supports
-from .solver import TIES, SoloSolver
-from .solver import _canonical as _canonical
-from .solver import _cards as _cards
-from .tables import solo_policy_table
+from flip7ref import compiled as _compiled
+from flip7ref.analysis.base import AnalysisError, Policy, SoloResult
+from flip7ref.analysis.compact import CompactSolver, compact_estimate
+from flip7ref.analysis.estimate import US_PER_STATE as US_PER_STATE
+from flip7ref.analysis.estimate import LargeSolveWarning, position_estimate, solo_estimate
+from flip7ref.analysis.odds import NextCard, next_card
+from flip7ref.analysis.parallel import _Schedule as _Schedule
+from flip7ref.analysis.parallel import usable_cores as usable_cores
+from flip7ref.analysis.positions import line_position, restrict_categories, solo_deck_position, solo_projection
+from flip7ref.analysis.published import published_estimate, published_supports
+from flip7ref.analysis.solver import TIES, SoloSolver
+from flip7ref.analysis.solver import _canonical as _canonical
+from flip7ref.analysis.solver import _cards as _cards
+from flip7ref.analysis.tables import solo_policy_table
 
-if _compiled:  # help(SoloSolver) shows the source's documentation (flip7ref.compiled_docs)
-    from ..compiled_docs import restore as _restore_docs
+if _compiled:  # help(SoloSolver) shows the source's documentation (flip7ref.core.compiled_docs)
+    from flip7ref.core.compiled_docs import restore as _restore_docs
 
     _restore_docs(("flip7ref.analysis.solver",))
 

@@ -10,8 +10,8 @@ from typing import Any, Protocol
 
 import attrs
 
-from ..errors import Flip7RefError, LimitReached
-from ..state import Action, State
+from flip7ref.core.errors import Flip7RefError, LimitReached
+from flip7ref.core.state import Action, State
 
 
 class AnalysisError(Flip7RefError, ValueError):

@@ -22,7 +22,7 @@ this solver against `SoloSolver` on every deck both can solve (values to
 Chance cancels a duplicate; a second one drawn while holding one is
 discarded, nobody else being in the round), F7-090..F7-102 (scoring: the
 numbers, times the multipliers, plus the adders, plus the Flip 7 bonus; the
-tables come from `flip7ref.scoring.score_points`).
+tables come from `flip7ref.core.scoring.score_points`).
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..game import NUMBER
-from ..state import HIT, STAY, Action, State
-from .base import AnalysisError, SoloResult, _too_many
-from .compact_model import _count, _enumerate, _Model, _numpy, _too_big, _unsupported
+from flip7ref.analysis.base import AnalysisError, SoloResult, _too_many
+from flip7ref.analysis.compact_model import _count, _enumerate, _Model, _numpy, _too_big, _unsupported
+from flip7ref.core.game import NUMBER
+from flip7ref.core.state import HIT, STAY, Action, State
 
 #: Bytes a state costs at the peak of a solve (measured, docs/analysis.md): its key and
 #: policy bit kept for the whole solve, the values of two layers and the temporary arrays
@@ -94,7 +94,7 @@ class CompactSolver:
         multipliers plus adders plus the Flip 7 bonus; with ``turn_model="published"``
         Freezes and Flip Threes as well (`published.published_supports`)."""
         if turn_model == "published":
-            from .published import published_supports
+            from flip7ref.analysis.published import published_supports
 
             return published_supports(state)
         return _unsupported(state)
@@ -109,7 +109,7 @@ class CompactSolver:
                 ``max_bytes`` (before anything is allocated).
         """
         if self.turn_model == "published":
-            from .published import solve_published
+            from flip7ref.analysis.published import solve_published
 
             result, self.published_policy = solve_published(state, self.ties, self.max_states, self.max_bytes,
                                                             self.probabilities)  # fmt: skip

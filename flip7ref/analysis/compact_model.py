@@ -11,17 +11,17 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..game import ACTION, MODIFIER, NUMBER
-from ..scoring import score_points
-from ..state import CHANCE, State
-from .base import AnalysisError
+from flip7ref.analysis.base import AnalysisError
+from flip7ref.core.game import ACTION, MODIFIER, NUMBER
+from flip7ref.core.scoring import score_points
+from flip7ref.core.state import CHANCE, State
 
 
 def _numpy() -> Any:
     try:
         import numpy
     except ImportError:  # pragma: no cover - the [analysis] extra is missing
-        from ..install import extra_hint
+        from flip7ref.proc.install import extra_hint
 
         raise AnalysisError(f"the compact solver needs NumPy ({extra_hint('analysis')}), or use --solver interpreter") from None
     return numpy
@@ -231,7 +231,7 @@ def _enumerate(model: _Model) -> list[Any]:
 
 
 def _too_big(need: float, limit: float) -> AnalysisError:
-    from .base import _TooMany
+    from flip7ref.analysis.base import _TooMany
 
     return _TooMany(
         f"the solve needs about {need / 1e9:.1f} GB of memory, more than the limit of {limit / 1e9:.1f} GB: "

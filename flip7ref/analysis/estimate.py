@@ -11,9 +11,9 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable
 
-from ..game import ACTION, MODIFIER, Game
-from ..state import State
-from .positions import solo_deck_position
+from flip7ref.analysis.positions import solo_deck_position
+from flip7ref.core.game import ACTION, MODIFIER, Game
+from flip7ref.core.state import State
 
 #: CPU microseconds per solved state measured here (benchmarks/solve_cost.py,
 #: CPython 3.11 on one core of a 2-core x86_64 sandbox): the estimates of

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import State
+from flip7ref.core.state import State
 
 
 def _cards(state: State) -> tuple[int, ...]:

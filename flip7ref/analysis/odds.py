@@ -9,8 +9,8 @@ from typing import Any
 
 import attrs
 
-from ..state import HIT, State
-from .base import AnalysisError
+from flip7ref.analysis.base import AnalysisError
+from flip7ref.core.state import HIT, State
 
 
 @attrs.frozen

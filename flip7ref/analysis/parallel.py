@@ -20,14 +20,14 @@ from collections.abc import Iterable
 from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Flip7RefError
-from ..game import MODIFIER
-from ..pools import worker_started
-from ..state import CHANCE, HIT, State
-from .base import AnalysisError, _Key, _Stopped, _TaskResult, _Triple
+from flip7ref.analysis.base import AnalysisError, _Key, _Stopped, _TaskResult, _Triple
+from flip7ref.core.errors import Flip7RefError
+from flip7ref.core.game import MODIFIER
+from flip7ref.core.state import CHANCE, HIT, State
+from flip7ref.proc.pools import worker_started
 
 if TYPE_CHECKING:
-    from .solver import SoloSolver
+    from flip7ref.analysis.solver import SoloSolver
 
 
 def _combinations(most: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -192,7 +192,7 @@ def _loaded(raw: bytes) -> _TaskResult:
 def _worker_main(pipe: Connection, inherited: list[Connection], state: State, solver: SoloSolver) -> None:
     """A worker process: solve each combination received until the pipe closes,
     in ``solver`` (the worker's own copy of a fresh solver: its memo grows here)."""
-    worker_started()  # Ctrl-C is the solver's process's to handle; dies with it (flip7ref.pools)
+    worker_started()  # Ctrl-C is the solver's process's to handle; dies with it (flip7ref.proc.pools)
     for other in inherited:
         other.close()
     while True:
@@ -242,7 +242,7 @@ def _solve_combination(
     cards: tuple[int, ...],
     *above: _TaskResult | None,
 ) -> _TaskResult | None:
-    """A Dask task of a parallel solve (`flip7ref.cluster.presolve`; ``solver_class`` is
+    """A Dask task of a parallel solve (`flip7ref.proc.cluster.presolve`; ``solver_class`` is
     `flip7ref.analysis.solver.SoloSolver`, bound by the solver, which this module does
     not import): solve
     the position after drawing ``cards`` in a fresh solver given the states of

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..errors import CardError, OptionError
-from ..game import ACTION, Game
-from ..spec import CATEGORIES
-from ..state import State
-from .odds import _offer_seat
+from flip7ref.analysis.odds import _offer_seat
+from flip7ref.core.errors import CardError, OptionError
+from flip7ref.core.game import ACTION, Game
+from flip7ref.core.spec import CATEGORIES
+from flip7ref.core.state import State
 
 
 def solo_deck_position(game: Game, categories: Iterable[str]) -> State:

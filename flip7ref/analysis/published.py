@@ -42,10 +42,10 @@ import time
 from collections import Counter
 from typing import Any
 
-from ..game import ACTION
-from ..state import State
-from .base import AnalysisError, SoloResult, _too_many
-from .compact_model import _count, _enumerate, _Model, _numpy, _too_big, _unsupported
+from flip7ref.analysis.base import AnalysisError, SoloResult, _too_many
+from flip7ref.analysis.compact_model import _count, _enumerate, _Model, _numpy, _too_big, _unsupported
+from flip7ref.core.game import ACTION
+from flip7ref.core.state import State
 
 #: Bases solved at once: bounds the temporary arrays of a layer (chunk x modes x 8 bytes each).
 CHUNK = 1 << 15

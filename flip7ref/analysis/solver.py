@@ -17,14 +17,23 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from ..errors import OptionError
-from ..game import MODIFIER, NUMBER, Game
-from ..state import CHANCE, HIT, STAY, Action, State
-from .base import AnalysisError, Policy, SoloResult, _Key, _Number, _Stopped, _stopped, _too_many, _Triple
-from .estimate import warn_if_large
-from .keys import _canonical as _canonical  # re-exported: its home was this module
-from .keys import _cards as _cards
-from .parallel import _combination, _combinations, _drawn, _loaded, _modifier_cards, _Schedule, _solve_combination, _Workers
+from flip7ref.analysis.base import AnalysisError, Policy, SoloResult, _Key, _Number, _Stopped, _stopped, _too_many, _Triple
+from flip7ref.analysis.estimate import warn_if_large
+from flip7ref.analysis.keys import _canonical as _canonical  # re-exported: its home was this module
+from flip7ref.analysis.keys import _cards as _cards
+from flip7ref.analysis.parallel import (
+    _combination,
+    _combinations,
+    _drawn,
+    _loaded,
+    _modifier_cards,
+    _Schedule,
+    _solve_combination,
+    _Workers,
+)
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import MODIFIER, NUMBER, Game
+from flip7ref.core.state import CHANCE, HIT, STAY, Action, State
 
 _T = TypeVar("_T")
 _NO_RNG = random.Random(0)
@@ -73,7 +82,7 @@ class SoloSolver:
             at the same deadline); None: no limit.
         progress (Callable[[int], None] | None): called now and then (every 256 states, and after each
             combination of a parallel solve) with the states solved so far.
-        cluster (distributed.Client | None): a ``dask.distributed.Client`` (see `flip7ref.cluster`):
+        cluster (distributed.Client | None): a ``dask.distributed.Client`` (see `flip7ref.proc.cluster`):
             the parallel part of the optimal solve runs on its workers, one Dask
             task per combination of modifier cards, instead of in ``workers``
             processes; the result is the same.
@@ -269,7 +278,7 @@ class SoloSolver:
             return  # solved before (or nothing to solve)
         if self.cluster is not None:
             # looked up at run time: the module needs dask (an extra), which the compiled build does not type-check
-            cluster: Any = importlib.import_module("flip7ref.cluster")
+            cluster: Any = importlib.import_module("flip7ref.proc.cluster")
             self.workers_used = 1
             plan0 = _Schedule(most, 1)
             left = None if self._deadline is None else self._deadline - time.perf_counter()

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..errors import OptionError
-from ..game import Game
-from ..state import STAY
-from .estimate import solo_estimate
-from .positions import solo_deck_position
-from .solver import SoloSolver
+from flip7ref.analysis.estimate import solo_estimate
+from flip7ref.analysis.positions import solo_deck_position
+from flip7ref.analysis.solver import SoloSolver
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.state import STAY
 
 
 def solo_policy_table(

@@ -27,7 +27,7 @@ Raises:
 
 from __future__ import annotations
 
-from ..install import extra_hint
+from flip7ref.proc.install import extra_hint
 
 try:
     import numpy as _numpy  # noqa: F401
@@ -35,7 +35,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
     message = f"flip7ref.batch needs the optional [batch] extra ({exc.name} is missing): {extra_hint('batch')}"
     raise ImportError(message, name=exc.name) from exc
 
-from .core import SUPPORTED_OPTIONS, BatchState, init, step
-from .vengeance import VengeanceState
+from flip7ref.batch.core import SUPPORTED_OPTIONS, BatchState, init, step
+from flip7ref.batch.vengeance import VengeanceState
 
 __all__ = ["SUPPORTED_OPTIONS", "BatchState", "VengeanceState", "init", "step"]

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError
-from ..game import Game
-from ..pile import shuffled
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.pile import shuffled
 
 __all__ = ["CardPool", "load_piles"]
 

@@ -13,13 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import events as ev
-from ..errors import OptionError
-from ..game import Game
-from . import guards
-from .decks import shuffle_decks
-from .observation import observation, observation_size
-from .rules import (
+from flip7ref.batch import guards
+from flip7ref.batch.decks import shuffle_decks
+from flip7ref.batch.observation import observation, observation_size
+from flip7ref.batch.rules import (
     ACTIVE,
     ASSIGN,
     BUSTED,
@@ -38,7 +35,10 @@ from .rules import (
     choose_backend,
     set_rows,
 )
-from .settle import Settling
+from flip7ref.batch.settle import Settling
+from flip7ref.core import events as ev
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
 
 Arr = np.ndarray[Any, Any]
 
@@ -100,7 +100,7 @@ class BatchState(Settling):
         return new
 
     def record_events(self) -> None:
-        """From now on keep each game's events (the reference's vocabulary, `flip7ref.events`)
+        """From now on keep each game's events (the reference's vocabulary, `flip7ref.core.events`)
         in ``log[game]``, as the protocol adapter does; slower, so off by default."""
         self.log = [[] for _ in range(self.B)]
 
@@ -142,7 +142,7 @@ class BatchState(Settling):
         self.dealer[g] = 0
         self.rnd[g] = 1
         if self.backend == "numba" and self.log is None:
-            from . import jit
+            from flip7ref.batch import jit
 
             jit.start(self, g)
             return
@@ -225,7 +225,7 @@ class BatchState(Settling):
         a = guards.action_indices(actions, g.size)
         inr = (a >= 0) & (a < self.A)
         if self.backend == "numba" and self.log is None:
-            from . import jit
+            from flip7ref.batch import jit
 
             return jit.step(self, a, g)
         ok = inr & self.legal.reshape(-1).take(g * self.A + np.where(inr, a, 0))

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError
-from ..pile import shuffled
+from flip7ref.core.errors import OptionError
+from flip7ref.core.pile import shuffled
 
 __all__ = ["shuffle_decks"]
 
@@ -18,7 +18,7 @@ def shuffle_decks(bs: Any, games: Any, seeds: Sequence[int | str] | None) -> Any
     """Give the games ``games`` (an int64 array of game indices) of batched state ``bs`` new
     shuffled decks: game seeds ``seeds`` (one per game, ints or strings), else the next whole numbers after
     the last seed used.  Under ``shuffle="reference"`` each deck is the reference's for its
-    seed (`flip7ref.pile.shuffled`, as `flip7ref.Game.new_initial_state` takes it); else
+    seed (`flip7ref.core.pile.shuffled`, as `flip7ref.Game.new_initial_state` takes it); else
     ``bs.rng`` shuffles.  Returns ``games``.
 
     Raises:

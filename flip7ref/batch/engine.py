@@ -21,13 +21,13 @@ from typing import IO, Any
 
 import numpy as np
 
-from .. import __version__
-from ..errors import Flip7RefError, OptionError
-from ..game import Game
-from . import v_engine
-from .case_setup import CardPool, load_piles, protocol_outcome
-from .core import BatchState
-from .rules import ACTIVE, BUSTED, FROZEN, STAYED, SUPPORTED_OPTIONS
+from flip7ref import __version__
+from flip7ref.batch import v_engine
+from flip7ref.batch.case_setup import CardPool, load_piles, protocol_outcome
+from flip7ref.batch.core import BatchState
+from flip7ref.batch.rules import ACTIVE, BUSTED, FROZEN, STAYED, SUPPORTED_OPTIONS
+from flip7ref.core.errors import Flip7RefError, OptionError
+from flip7ref.core.game import Game
 
 STATUS_NAMES = {"active": ACTIVE, "stayed": STAYED, "frozen": FROZEN, "busted": BUSTED}
 _NAMES = {v: k for k, v in STATUS_NAMES.items()}

@@ -29,7 +29,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..errors import OptionError
+from flip7ref.core.errors import OptionError
 
 Arr = np.ndarray[Any, Any]
 

@@ -26,7 +26,7 @@ from typing import Any, TypeVar, cast
 import numba  # type: ignore[import-not-found, unused-ignore]
 import numpy as np
 
-from .rules import (
+from flip7ref.batch.rules import (
     _AS,
     _DEAL,
     _FD,

@@ -25,13 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError, WriteError
-from ..game import Game
-from ..state import State
-from ..textfiles import read_text_file, write_file_atomic
-from .core import BatchState
-from .policies import parse_policy
-from .rules import choose_backend
+from flip7ref.batch.core import BatchState
+from flip7ref.batch.policies import parse_policy
+from flip7ref.batch.rules import choose_backend
+from flip7ref.core.errors import OptionError, WriteError
+from flip7ref.core.game import Game
+from flip7ref.core.state import State
+from flip7ref.core.textfiles import read_text_file, write_file_atomic
 
 Arr = np.ndarray[Any, Any]
 
@@ -82,9 +82,9 @@ def compare(
         OptionError: a backend other than ``numpy`` (or ``auto``) with edition ``vengeance``;
             a seed below 0, a batch whose arrays do not fit in memory (`flip7ref.batch.guards`).
     """
-    from ..rl.encoding import ActionIndex, ObservationEncoder
-    from ..strategies import ThresholdStrategy
-    from .policies import threshold_actions
+    from flip7ref.batch.policies import threshold_actions
+    from flip7ref.play.strategies import ThresholdStrategy
+    from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
 
     kind, threshold = parse_policy(policy)
     # the batched engines play reading 1 of reshuffles only (F7-116; the tables' default is unlimited since
@@ -97,12 +97,12 @@ def compare(
     policy_actions: Any = threshold_actions
     extra: dict[str, str] = {"backend": backend}
     if which == "vengeance":
-        from .vengeance import VengeanceState
+        from flip7ref.batch.vengeance import VengeanceState
 
         if backend not in ("auto", "numpy"):  # auto: the only backend it has
             raise OptionError(f"backend: the batched vengeance engine has the numpy backend only, got {backend!r}")
         make, extra = VengeanceState, {}
-        from .v_policies import v_threshold_actions
+        from flip7ref.batch.v_policies import v_threshold_actions
 
         policy_actions = v_threshold_actions
     index, encoder = ActionIndex(game), ObservationEncoder(game)

@@ -1,5 +1,5 @@
 """Batched policies for the other seats: uniformly random legal actions, and the threshold
-strategy of `flip7ref.strategies.ThresholdStrategy` as array operations (the same choice in
+strategy of `flip7ref.play.strategies.ThresholdStrategy` as array operations (the same choice in
 every base Flip 7 decision; `flip7ref.batch.lockstep` checks it against the reference)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError
-from . import guards
-from .core import GIVE, HIT, OFFER, STAY, BatchState
+from flip7ref.batch import guards
+from flip7ref.batch.core import GIVE, HIT, OFFER, STAY, BatchState
+from flip7ref.core.errors import OptionError
 
 Arr = np.ndarray[Any, Any]
 
@@ -28,7 +28,7 @@ def random_actions(bs: BatchState, games: Arr, rng: np.random.Generator) -> Arr:
 
 
 def threshold_actions(bs: BatchState, games: Arr, threshold: int) -> Arr:
-    """`flip7ref.strategies.ThresholdStrategy` for each game of ``games``, at its decision:
+    """`flip7ref.play.strategies.ThresholdStrategy` for each game of ``games``, at its decision:
     Stay once the line is worth ``threshold`` points (when Stay is legal), else Hit; a spare
     Second Chance to the lowest total (lowest seat on a tie); a Freeze, Flip Three or
     set-aside card to the leader (total plus line value; lowest seat on a tie) other than

@@ -1,7 +1,7 @@
 """The batched engine's rules: ``B`` games of base Flip 7 as NumPy arrays, stepped together.
 
-A second implementation of the reference's general path (`flip7ref.engine`, the frames of
-`flip7ref.primitives`), written as array operations over the games that need each step.
+A second implementation of the reference's general path (`flip7ref.core.engine`, the frames of
+`flip7ref.core.primitives`), written as array operations over the games that need each step.
 Its pending work is the reference's frame stack in fixed slots, bottom first: the deal
 under way (`Deal`, F7-020), the queue of assigned set-aside cards (`Resolve`, F7-074), a
 Flip Three in progress (`ForcedDraw`, F7-070), the assignment of set-aside cards (`Assign`,
@@ -11,7 +11,7 @@ the one queue, D-F7-13 ``queue``), so a slot on is the top of everything below i
 
 Chance is not a decision here: a card needed is the top of each game's ordered pile.  A
 reshuffle (F7-113, once a round, F7-116) orders the discard pile as the reference does for
-a seeded game when ``shuffle="reference"`` (`flip7ref.pile.shuffled`; same seed, same
+a seeded game when ``shuffle="reference"`` (`flip7ref.core.pile.shuffled`; same seed, same
 deal), else with NumPy's generator.
 
 Action indices and the observation vector are those of `flip7ref.rl.encoding` for the
@@ -25,12 +25,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import events as ev
-from ..errors import OptionError
-from ..game import Game
-from ..model import MODIFIER, NUMBER, Event
-from ..pile import shuffled
-from . import tables
+from flip7ref.batch import tables
+from flip7ref.core import events as ev
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.model import MODIFIER, NUMBER, Event
+from flip7ref.core.pile import shuffled
 
 Arr = np.ndarray[Any, Any]
 

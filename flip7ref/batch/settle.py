@@ -1,6 +1,6 @@
 """The batched engine's automatic steps: settling every game up to its next decision.
 
-`Settling` runs the reference's `flip7ref.engine.settle` loop over arrays: the slot on top
+`Settling` runs the reference's `flip7ref.core.engine.settle` loop over arrays: the slot on top
 of each game's pending work (`flip7ref.batch.rules`) takes one step (the turn passing on,
 the deal, a Flip Three, an assignment, the queue of assigned cards, the round end) in every
 game that needs one, until each game is at a decision or over.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import events as ev
-from ..model import Event
-from .rules import _AS, _DEAL, _FD, _ROUND_END, _RQ, _STOP, _TURN, ACTIVE, BUSTED, Arr, Rules, _all, _any, set_rows
+from flip7ref.batch.rules import _AS, _DEAL, _FD, _ROUND_END, _RQ, _STOP, _TURN, ACTIVE, BUSTED, Arr, Rules, _all, _any, set_rows
+from flip7ref.core import events as ev
+from flip7ref.core.model import Event
 
 
 class Settling(Rules):
@@ -35,7 +35,7 @@ class Settling(Rules):
         return t
 
     def _settle(self, g: Arr) -> None:
-        """Run automatic steps (`flip7ref.engine.settle`) until every game in ``g`` is at a
+        """Run automatic steps (`flip7ref.core.engine.settle`) until every game in ``g`` is at a
         decision or over."""
         while g.size:
             top = self._top(g)
@@ -187,7 +187,7 @@ class Settling(Rules):
                     self.log[b].append(ev.dealt(int(seats[i, j]), self.ids[codes[i, rank[i, j]]], "deal"))
 
     def _fd_step(self, g: Arr) -> None:
-        """A Flip Three's steps (`flip7ref.primitives.forced_draw.ForcedDraw.settle`), repeated in
+        """A Flip Three's steps (`flip7ref.core.primitives.forced_draw.ForcedDraw.settle`), repeated in
         each game while it stays on top (no target choice pushed, no Flip 7 made): its cards
         one by one, then its end."""
         while g.size:
@@ -266,7 +266,7 @@ class Settling(Rules):
         self.fd_n[g] = 0
 
     def _assign_step(self, g: Arr) -> None:
-        """`flip7ref.primitives.forced_draw.Assign.settle`: all assigned, the cards join the
+        """`flip7ref.core.primitives.forced_draw.Assign.settle`: all assigned, the cards join the
         queue (F7-074, D-F7-13 ``queue``); a card with no active seat to go to is marked
         discarded; else the assigner decides."""
         full = self.as_k[g] >= self.as_n[g]
@@ -298,7 +298,7 @@ class Settling(Rules):
         self.as_ready[g[some]] = True
 
     def _rq_step(self, g: Arr) -> None:
-        """`flip7ref.primitives.forced_draw.Resolve.settle`: the next assigned card acts on its
+        """`flip7ref.core.primitives.forced_draw.Resolve.settle`: the next assigned card acts on its
         seat if still active (F7-074, F7-075), else is discarded."""
         empty = self.rq_head[g] >= self.rq_tail[g]
         self.rq_on[g[empty]] = False
@@ -383,7 +383,7 @@ class Settling(Rules):
 
     def _round_end_events(self, g: Arr) -> None:
         """The events of a round end before the table is cleared: ``round_scored``, then the
-        pending work ending with the round, top first (`flip7ref.frames.Frame.end_with_round`)."""
+        pending work ending with the round, top first (`flip7ref.core.frames.Frame.end_with_round`)."""
         assert self.log is not None
         ids = self.ids
         for b in g.tolist():

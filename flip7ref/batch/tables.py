@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..errors import OptionError
-from ..game import Game
-from ..model import ACTION, MODIFIER, NUMBER
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.model import ACTION, MODIFIER, NUMBER
 
 __all__ = [
     "BASE_ROUND",

@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import Flip7RefError, OptionError
-from ..game import Game
-from .case_setup import CardPool, load_piles, protocol_outcome
-from .v_rules import ACTIVE, BUSTED, STAYED, VENGEANCE_OPTIONS
-from .vengeance import VengeanceState
+from flip7ref.batch.case_setup import CardPool, load_piles, protocol_outcome
+from flip7ref.batch.v_rules import ACTIVE, BUSTED, STAYED, VENGEANCE_OPTIONS
+from flip7ref.batch.vengeance import VengeanceState
+from flip7ref.core.errors import Flip7RefError, OptionError
+from flip7ref.core.game import Game
 
 STATUS_NAMES = {"active": ACTIVE, "stayed": STAYED, "busted": BUSTED}
 _NAMES = {v: k for k, v in STATUS_NAMES.items()}

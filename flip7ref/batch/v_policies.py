@@ -1,4 +1,4 @@
-"""The threshold strategy of `flip7ref.strategies.ThresholdStrategy` for the batched Vengeance
+"""The threshold strategy of `flip7ref.play.strategies.ThresholdStrategy` for the batched Vengeance
 engine (`flip7ref.batch.vengeance.VengeanceState`), as array operations: the same choice at
 every Vengeance decision (Brutal Mode off; `flip7ref.batch.lockstep` checks it against the
 reference, decision by decision).
@@ -6,7 +6,7 @@ reference, decision by decision).
 - Hit or Stay: Stay once the line is worth ``threshold`` points and Stay is legal (V-031:
   not while holding The Zero), else Hit.
 - A target (an action card played, V-042, or a modifier given away, V-050): itself when
-  the card helps its receiver (`flip7ref.strategies.helps_receiver`: Swap, Steal, a modifier
+  the card helps its receiver (`flip7ref.play.strategies.helps_receiver`: Swap, Steal, a modifier
   that raises a score) and it may take it; else the leader (total plus line value, the
   lowest seat on a tie) among the other legal seats, or among all of them when it alone is.
 - The cards of a Swap, Steal or Discard: the strategy looks one move ahead.  Each legal
@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ..strategies import helps_receiver
-from . import guards
-from .v_rules import CARDS, HIT, OFFER, PLAY, STAY
-from .vengeance import VengeanceState
+from flip7ref.batch import guards
+from flip7ref.batch.v_rules import CARDS, HIT, OFFER, PLAY, STAY
+from flip7ref.batch.vengeance import VengeanceState
+from flip7ref.play.strategies import helps_receiver
 
 Arr = np.ndarray[Any, Any]
 
@@ -45,7 +45,7 @@ def _helps(vs: VengeanceState) -> Arr:
 
 
 def v_threshold_actions(vs: VengeanceState, games: Arr, threshold: int) -> Arr:
-    """`flip7ref.strategies.ThresholdStrategy` at the decision of each game of ``games`` (an
+    """`flip7ref.play.strategies.ThresholdStrategy` at the decision of each game of ``games`` (an
     int64 array of game indices) of ``vs``: one action index per game (0 for a game that
     is over).  See the module for the choices.
 

@@ -1,8 +1,8 @@
 """The batched Vengeance engine's rules: ``B`` games of Flip 7: With a Vengeance as NumPy arrays.
 
 A second implementation of the reference's general path for the edition ``vengeance``
-(`flip7ref.engine`, `flip7ref.lines`, `flip7ref.targets` and the frames of
-`flip7ref.primitives`), at the default reading of every option.  Each game's pending
+(`flip7ref.core.engine`, `flip7ref.core.lines`, `flip7ref.core.targets` and the frames of
+`flip7ref.core.primitives`), at the default reading of every option.  Each game's pending
 work is the reference's frame stack, held in fixed slots (``S`` deep, bottom first):
 the deal (``DEAL``), a Hit-or-Stay offer at a deal slot (``DEAL_OFFER``), a target
 choice (``CHOOSE``: a modifier given away, V-050, or an action played, V-042), a forced
@@ -23,12 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import events as ev
-from ..errors import OptionError
-from ..game import Game
-from ..model import ACTION, MODIFIER, NUMBER, Event, verbs
-from ..pile import shuffled
-from . import tables
+from flip7ref.batch import tables
+from flip7ref.core import events as ev
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.model import ACTION, MODIFIER, NUMBER, Event, verbs
+from flip7ref.core.pile import shuffled
 
 Arr = np.ndarray[Any, Any]
 
@@ -347,7 +347,7 @@ class VRules:
         self.llen[g, s] = n + 1
 
     def _take(self, g: Arr, s: Arr, code: Arr) -> None:
-        """The first card ``code`` of seat ``s``'s line leaves it (`flip7ref.primitives.choose_cards.take`)."""
+        """The first card ``code`` of seat ``s``'s line leaves it (`flip7ref.core.primitives.choose_cards.take`)."""
         self.line[g, s, code] -= 1
         row = self.lorder[g, s]  # (n, L)
         pos = np.argmax(row == code[:, None], 1)
@@ -364,7 +364,7 @@ class VRules:
     # ------------------------------------------------------------------ cards arriving
 
     def _receive(self, g: Arr, s: Arr, code: Arr) -> None:
-        """Cards ``code`` arrive for seats ``s`` of games ``g`` (`flip7ref.targets.receive`):
+        """Cards ``code`` arrive for seats ``s`` of games ``g`` (`flip7ref.core.targets.receive`):
         numbers enter the line, modifiers are given to a chosen player (V-050), actions are
         played on a chosen player (V-042)."""
         num = self.is_num[code]
@@ -377,7 +377,7 @@ class VRules:
         self._offer_target(g[o], s[o], code[o])
 
     def _enter(self, g: Arr, s: Arr, code: Arr) -> None:
-        """A card moved from another line enters seat ``s``'s line (`flip7ref.lines.enter`)."""
+        """A card moved from another line enters seat ``s``'s line (`flip7ref.core.lines.enter`)."""
         num = self.is_num[code]
         if _any(num):
             self._number(g[num], s[num], code[num])
@@ -386,7 +386,7 @@ class VRules:
             self._append(g[m], s[m], code[m])
 
     def _number(self, g: Arr, s: Arr, code: Arr) -> None:
-        """`flip7ref.lines.receive_number`: Unlucky 7 wipes the line (V-033); a repeated rank
+        """`flip7ref.core.lines.receive_number`: Unlucky 7 wipes the line (V-033); a repeated rank
         busts (V-020) unless Lucky 13 allows the pair (V-036); else the card joins and may make
         the Flip 7 (V-022, D-V-03 ``twice``: number cards count; D-V-26: not when barred)."""
         if g.size == 0:
@@ -428,12 +428,12 @@ class VRules:
             self._emit(gm, lambda i, b: ev.flip7(int(sm[i])))
 
     def _faceup(self, g: Arr) -> Arr:
-        """(n, P) seats whose line shows cards actions can move (`flip7ref.targets.faceup`)."""
+        """(n, P) seats whose line shows cards actions can move (`flip7ref.core.targets.faceup`)."""
         face: Arr = (self.status[g] != BUSTED) & (self.llen[g] > 0)
         return face
 
     def _offer_target(self, g: Arr, s: Arr, code: Arr) -> None:
-        """`flip7ref.targets.offer_target`: ``s`` chooses who gets the modifier or action
+        """`flip7ref.core.targets.offer_target`: ``s`` chooses who gets the modifier or action
         ``code`` among the players not busted (V-042, V-050); a Swap, Steal or Discard
         nobody could carry out is discarded (V-048, D-V-28 ``fizzle``)."""
         if g.size == 0:
@@ -464,7 +464,7 @@ class VRules:
         self.fallow[g, i] = allowed
 
     def _play(self, g: Arr, chooser: Arr, seat: Arr, code: Arr) -> None:
-        """Card ``code``, played by ``chooser``, takes effect on ``seat`` (`flip7ref.targets.play`):
+        """Card ``code``, played by ``chooser``, takes effect on ``seat`` (`flip7ref.core.targets.play`):
         a modifier joins the line (V-050); a forced draw starts (V-043, V-044); a Swap, Steal
         or Discard opens its card pick (V-045..V-047; the Discard's pick by its giver, D-V-11)."""
         mod = self.is_mod[code]

@@ -1,6 +1,6 @@
 """The batched Vengeance engine's automatic steps: settling every game to its next decision.
 
-`VSettling` runs the reference's `flip7ref.engine.settle` loop over arrays: a Flip 7 ends
+`VSettling` runs the reference's `flip7ref.core.engine.settle` loop over arrays: a Flip 7 ends
 the round; with nothing pending the turn passes to the next active seat (or the round
 ends, V-012); else the frame on top of each game's stack takes one step (the deal, a
 forced draw, the in-order resolution of a Flip Four's set-aside cards, a card pick with
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import events as ev
-from ..model import Event
-from .v_rules import ACTIVE, BUSTED, DEAL, DEAL_OFFER, DRAW, IN_ORDER, NONE, PICK, STAYED, Arr, VRules, _any
+from flip7ref.batch.v_rules import ACTIVE, BUSTED, DEAL, DEAL_OFFER, DRAW, IN_ORDER, NONE, PICK, STAYED, Arr, VRules, _any
+from flip7ref.core import events as ev
+from flip7ref.core.model import Event
 
 _STOP = -1
 
@@ -68,7 +68,7 @@ class VSettling(VRules):
         return out
 
     def _deal_step(self, g: Arr) -> None:
-        """V-011, V-018 (`flip7ref.engine.Deal`): the deal goes on to the next active seat,
+        """V-011, V-018 (`flip7ref.core.engine.Deal`): the deal goes on to the next active seat,
         dealt a card, or asked at its slot when it already holds cards; past the last seat
         the deal is over."""
         P = self.P
@@ -172,7 +172,7 @@ class VSettling(VRules):
     # ------------------------------------------------------------------ forced draws
 
     def _fd_step(self, g: Arr) -> None:
-        """`flip7ref.primitives.forced_draw.ForcedDraw.settle`: the draw ends on a bust, when
+        """`flip7ref.core.primitives.forced_draw.ForcedDraw.settle`: the draw ends on a bust, when
         complete or at seven numbers (V-044); else its next card: set aside (a Flip Four's
         actions and modifiers, V-044) or received at once."""
         i = self.sp[g] - 1
@@ -254,7 +254,7 @@ class VSettling(VRules):
         self.fn[g, slot] = n
 
     def _in_order_step(self, g: Arr) -> None:
-        """`flip7ref.primitives.forced_draw.InOrder.settle`: the next set-aside card arrives
+        """`flip7ref.core.primitives.forced_draw.InOrder.settle`: the next set-aside card arrives
         for the Flip Four's target, as if just received (V-044, D-V-32 ``all``)."""
         i = self.sp[g] - 1
         empty = self.fn[g, i] == 0
@@ -272,8 +272,8 @@ class VSettling(VRules):
 
     def _picks(self, g: Arr) -> Arr:
         """(n, A) the legal card picks of the ``PICK`` frame on top of each game of ``g``
-        (`flip7ref.primitives.steal`, ``swap``, ``discard_card``: ``choices``)."""
-        from .v_rules import _DISCARD, _STEAL, _SWAP
+        (`flip7ref.core.primitives.steal`, ``swap``, ``discard_card``: ``choices``)."""
+        from flip7ref.batch.v_rules import _DISCARD, _STEAL, _SWAP
 
         P, n = self.P, g.size
         i = self.sp[g] - 1
@@ -303,7 +303,7 @@ class VSettling(VRules):
         return out
 
     def _pick_step(self, g: Arr) -> Arr:
-        """`flip7ref.primitives.choose_cards.ChooseCards.settle`: with nothing to pick the
+        """`flip7ref.core.primitives.choose_cards.ChooseCards.settle`: with nothing to pick the
         card is discarded unused (V-048); else it waits for the pick (a decision)."""
         none = ~self._picks(g).any(1)
         g = g[none]
@@ -376,7 +376,7 @@ class VSettling(VRules):
             self._deal_step(g)  # the deal's first step at once (the settling loop's next step)
 
     def _held(self, b: int, k: int) -> list[int]:
-        """The cards frame ``k`` of game ``b`` holds (`flip7ref.frames.Frame.held_cards`)."""
+        """The cards frame ``k`` of game ``b`` holds (`flip7ref.core.frames.Frame.held_cards`)."""
         t = int(self.ft[b, k])
         if t in (DEAL, DEAL_OFFER):
             return []

@@ -4,7 +4,7 @@
 (Vengeance, `flip7ref.batch.vengeance.VengeanceState`) have the interface of
 `flip7ref.rl.Flip7GymEnv` and share one implementation (`BatchVectorEnv`): the learner
 plays seat ``seat`` of every game; the other seats are played inside the step by a batched
-policy (``threshold:N`` as `flip7ref.strategies.ThresholdStrategy` plays it, or
+policy (``threshold:N`` as `flip7ref.play.strategies.ThresholdStrategy` plays it, or
 ``random``).  Observations are ``{"observation": (n, size) float32, "action_mask": (n, A)
 int8}`` in the layout of `flip7ref.rl.encoding`; actions are the same indices.
 
@@ -32,12 +32,12 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ..errors import OptionError
-from ..game import Game
-from ..rl.episode import DEFAULT_MAX_MOVES, DEFAULT_REWARD, check_common
-from . import guards
-from .core import BatchState
-from .policies import parse_policy, random_actions, threshold_actions
+from flip7ref.batch import guards
+from flip7ref.batch.core import BatchState
+from flip7ref.batch.policies import parse_policy, random_actions, threshold_actions
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
+from flip7ref.rl.episode import DEFAULT_MAX_MOVES, DEFAULT_REWARD, check_common
 
 Arr = np.ndarray[Any, Any]
 Chooser = Callable[[Any, Arr], Arr]
@@ -240,7 +240,7 @@ class VengeanceVectorEnv(BatchVectorEnv):
             integers ``target_score``, ``reshuffles``).
         seat: the learner's seat.
         opponents: ``threshold:N`` (default ``threshold:20``; the choices of
-            `flip7ref.strategies.ThresholdStrategy`, `flip7ref.batch.v_policies`) or ``random``.
+            `flip7ref.play.strategies.ThresholdStrategy`, `flip7ref.batch.v_policies`) or ``random``.
         reward: ``win`` (+1 when the learner is among the winners, else -1, at the end; the
             default, as every adapter's) or ``points`` (the change of the learner's total).
         max_moves: decisions of any seat (the learner's, illegal ones included, and the other
@@ -262,8 +262,8 @@ class VengeanceVectorEnv(BatchVectorEnv):
         illegal_reward: float = -1.0,
         shuffle: str = "numpy",
     ) -> None:  # fmt: skip
-        from .v_policies import v_threshold_actions
-        from .vengeance import VengeanceState
+        from flip7ref.batch.v_policies import v_threshold_actions
+        from flip7ref.batch.vengeance import VengeanceState
 
         game = Game("vengeance", players, {"reshuffles": 1, **dict(options or {})})  # the batch plays reading 1 (F7-116)
         super().__init__(

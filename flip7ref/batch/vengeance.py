@@ -14,13 +14,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import events as ev
-from ..errors import OptionError
-from ..game import Game
-from . import guards
-from .decks import shuffle_decks
-from .observation import observation, observation_size
-from .v_rules import (
+from flip7ref.batch import guards
+from flip7ref.batch.decks import shuffle_decks
+from flip7ref.batch.observation import observation, observation_size
+from flip7ref.batch.v_rules import (
     ACTIVE,
     CARDS,
     CHOOSE,
@@ -39,7 +36,10 @@ from .v_rules import (
     _any,
     check_vengeance,
 )
-from .v_settle import VSettling
+from flip7ref.batch.v_settle import VSettling
+from flip7ref.core import events as ev
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
 
 __all__ = ["VENGEANCE_OPTIONS", "VengeanceState", "check_vengeance", "init", "step"]
 
@@ -113,7 +113,7 @@ class VengeanceState(VSettling):
         return new
 
     def record_events(self) -> None:
-        """From now on keep each game's events (`flip7ref.events`) in ``log[game]``."""
+        """From now on keep each game's events (`flip7ref.core.events`) in ``log[game]``."""
         self.log = [[] for _ in range(self.B)]
 
     def reset(self, games: Arr | None = None, seeds: Sequence[int | str] | None = None) -> None:
@@ -264,7 +264,7 @@ class VengeanceState(VSettling):
 
     def _pick(self, g: Arr, i: Arr, a: Arr) -> None:
         """A card pick of a Swap, Steal or Discard is carried out (the ``move`` of
-        `flip7ref.primitives.steal`, ``swap``, ``discard_card``); the action card is discarded (V-040)."""
+        `flip7ref.core.primitives.steal`, ``swap``, ``discard_card``); the action card is discarded (V-040)."""
         card = self.fa[g, i].astype(np.int64)
         chooser = self.fb[g, i].astype(np.int64)
         res = self.fc[g, i].astype(np.int64)

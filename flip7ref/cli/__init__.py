@@ -8,7 +8,7 @@ convention of docs/cli.md: results on stdout (``--json`` for one JSON document),
 errors on stderr in one line; exit status 0 success, 1 a check failed, 2 a user
 mistake (unknown edition, option, card, strategy, a mistyped flag: the usage of
 that command first, as argparse does), 3 a limit the user set was reached
-(`flip7ref.errors.LimitReached`), 130 Ctrl-C, 143 SIGTERM.  Bare ``flip7ref``
+(`flip7ref.core.errors.LimitReached`), 130 Ctrl-C, 143 SIGTERM.  Bare ``flip7ref``
 prints the commands, one line each, on stderr and exits with 2: a missing command
 is a usage mistake like any missing argument (argparse's convention), so a script
 that forgets it fails.
@@ -22,30 +22,30 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .. import __version__, compiled
-from ..errors import Flip7RefError, LimitReached
-from ..exits import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE
-from ..exits import EXIT_FAILED as EXIT_FAILED  # the exit statuses (docs/cli.md), here for the commands
-from ..exits import EXIT_INTERRUPTED as EXIT_INTERRUPTED
-from ..exits import EXIT_LIMIT as EXIT_LIMIT
-from ..exits import EXIT_OK as EXIT_OK
-from ..exits import EXIT_TERMINATED as EXIT_TERMINATED
-from ..exits import EXIT_USAGE as EXIT_USAGE
+from flip7ref import __version__, compiled
+from flip7ref.core.errors import Flip7RefError, LimitReached
+from flip7ref.proc.exits import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE
+from flip7ref.proc.exits import EXIT_FAILED as EXIT_FAILED  # the exit statuses (docs/cli.md), here for the commands
+from flip7ref.proc.exits import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+from flip7ref.proc.exits import EXIT_LIMIT as EXIT_LIMIT
+from flip7ref.proc.exits import EXIT_OK as EXIT_OK
+from flip7ref.proc.exits import EXIT_TERMINATED as EXIT_TERMINATED
+from flip7ref.proc.exits import EXIT_USAGE as EXIT_USAGE
 
 
 def version_text() -> str:
     """What ``flip7ref --version`` prints: the package version, then the conformance suite's
-    version (`flip7ref.conformance.SUITE_VERSION`), the engine protocol
-    version (`flip7ref.harness.PROTOCOL_VERSION`) and the format versions of the
+    version (`flip7ref.checking.conformance.SUITE_VERSION`), the engine protocol
+    version (`flip7ref.checking.harness.PROTOCOL_VERSION`) and the format versions of the
     conformance cases, transcripts and edition tables (the ``format`` constant of
     ``spec/schema/{case,transcript,edition}.schema.json``); the first line also says
     whether the core running is compiled with mypyc or pure Python
     (`flip7ref.compiled`, docs/build.md); the last lines name the folder it runs from and
-    another installed copy that it hides, if any (`flip7ref.install.running_text`)."""
-    from ..conformance import SUITE_VERSION
-    from ..harness import PROTOCOL_VERSION
-    from ..install import running_text
-    from ..spec import load_schema
+    another installed copy that it hides, if any (`flip7ref.proc.install.running_text`)."""
+    from flip7ref.checking.conformance import SUITE_VERSION
+    from flip7ref.checking.harness import PROTOCOL_VERSION
+    from flip7ref.core.spec import load_schema
+    from flip7ref.proc.install import running_text
 
     fmt = {name: load_schema(name)["properties"]["format"]["const"] for name in ("case", "transcript", "edition")}
     return (
@@ -145,7 +145,7 @@ def main(argv: Sequence[str] | None = None, *, supervise: bool | None = None) ->
         argv: the words after ``flip7ref``; None reads ``sys.argv``.
         supervise: run a command that loads a strategy plug-in in a child process, so that a
             plug-in ending the process (``os._exit``) is reported in one line, exit 2
-            (`flip7ref.supervise`; not with ``--in-process``, nor where ``os.fork`` is missing).
+            (`flip7ref.proc.supervise`; not with ``--in-process``, nor where ``os.fork`` is missing).
             None: when ``argv`` is None (the ``flip7ref`` command itself), not for a call with words.
 
     Every command: stdout closed by the program reading it (``flip7ref options | head -1``)
@@ -200,11 +200,11 @@ def _main(argv: Sequence[str] | None, supervise: bool | None) -> int:
     if args.command is None:  # bare `flip7ref`: the commands, one line each (exit 2, see the module docstring)
         print(command_list(parser), file=sys.stderr)
         return EXIT_USAGE
-    from ._common import plugin_specs
+    from flip7ref.cli._common import plugin_specs
 
     plugins = plugin_specs(args)
     if plugins and not getattr(args, "in_process", False) and (argv is None if supervise is None else supervise):
-        from ..supervise import available, run_supervised
+        from flip7ref.proc.supervise import available, run_supervised
 
         if available():
             return run_supervised(lambda: _run(args), plugins)
@@ -213,7 +213,7 @@ def _main(argv: Sequence[str] | None, supervise: bool | None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """Run the parsed command ``args``; its exit status, a known error as one line (see `main`)."""
-    from ..pools import Terminated, sigterm_raises
+    from flip7ref.proc.pools import Terminated, sigterm_raises
 
     try:
         with sigterm_raises():  # SIGTERM unwinds: workers, engines and files are closed on the way

@@ -11,16 +11,16 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
-from ..errors import OptionError, WriteError
-from ..game import Game
-from ..install import extra_hint
-from ..pools import Terminated as Terminated
-from ..pools import sigterm_raises as sigterm_raises
-from ..spec import edition_ids
-from ..textfiles import GuardedWrites
+from flip7ref.core.errors import OptionError, WriteError
+from flip7ref.core.game import Game
+from flip7ref.core.spec import edition_ids
+from flip7ref.core.textfiles import GuardedWrites
+from flip7ref.proc.install import extra_hint
+from flip7ref.proc.pools import Terminated as Terminated
+from flip7ref.proc.pools import sigterm_raises as sigterm_raises
 
 if TYPE_CHECKING:  # the strategies are imported by the commands that play (a fast start for rules, docs...)
-    from ..strategies import Strategy
+    from flip7ref.play.strategies import Strategy
 
 
 def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
@@ -126,7 +126,7 @@ def parse_seed(text: str) -> int | str:
 
 
 def pick_strategies(args: argparse.Namespace, players: int) -> list[Strategy]:
-    from ..strategies import parse_strategy
+    from flip7ref.play.strategies import parse_strategy
 
     names = args.strategy or ["threshold:20"]
     if len(names) not in (1, players):
@@ -159,14 +159,14 @@ def add_json(p: argparse.ArgumentParser, what: str) -> None:
 
 
 def add_lang(p: argparse.ArgumentParser, default: str | None = "en") -> None:
-    """Add ``--lang``, the language of card names, one of `flip7ref.text.LANGS` (docs/cli.md).
+    """Add ``--lang``, the language of card names, one of `flip7ref.core.text.LANGS` (docs/cli.md).
 
     Args:
         p: the command's parser.
         default: the language when the flag is absent; None for a command that shows card
             names only when asked (``rules``), which then reads None as English.
     """
-    from ..text import LANGS
+    from flip7ref.core.text import LANGS
 
     p.add_argument("--lang", default=default, choices=LANGS, help=f"language of card names and texts (default {default or 'en'})")
 
@@ -179,14 +179,14 @@ def add_strategy(p: argparse.ArgumentParser, workers: bool = True) -> None:
         action="append",
         help="random, threshold:N (stay once the line is worth N points), always-hit, optimal-solo (Flip 7 only: the "
         f"exact optimal policy of a player alone; solved at start {where}about a minute for Flip 7 in one process), "
-        "or module:Class / file.py:Class (your own class fitting flip7ref.strategies.Strategy, built with "
+        "or module:Class / file.py:Class (your own class fitting flip7ref.play.strategies.Strategy, built with "
         "no arguments); give it once for all seats or once per seat, seat 0 first (default threshold:20)",
     )
     add_in_process(p)
 
 
 def add_in_process(p: argparse.ArgumentParser) -> None:
-    """Add ``--in-process`` to a command that takes ``--strategy`` (`flip7ref.supervise`)."""
+    """Add ``--in-process`` to a command that takes ``--strategy`` (`flip7ref.proc.supervise`)."""
     p.add_argument(
         "--in-process",
         action="store_true",
@@ -197,8 +197,8 @@ def add_in_process(p: argparse.ArgumentParser) -> None:
 
 def plugin_specs(args: argparse.Namespace) -> list[str]:
     """The ``--strategy`` (and deprecated ``--strategies``) values of ``args`` that name plug-ins,
-    in order (`flip7ref.strategies.is_plugin_spec`); empty for a command without strategies."""
-    from ..strategies import is_plugin_spec
+    in order (`flip7ref.play.strategies.is_plugin_spec`); empty for a command without strategies."""
+    from flip7ref.play.strategies import is_plugin_spec
 
     given = list(getattr(args, "strategy", None) or [])
     given += [s for s in (getattr(args, "strategies", None) or "").split(",") if s]
@@ -206,7 +206,7 @@ def plugin_specs(args: argparse.Namespace) -> list[str]:
 
 
 def add_decision_timeout(p: argparse.ArgumentParser, workers: bool = True) -> None:
-    """Add ``--decision-timeout SECONDS`` (`flip7ref.timelimit`, docs/cli.md); ``workers``:
+    """Add ``--decision-timeout SECONDS`` (`flip7ref.proc.timelimit`, docs/cli.md); ``workers``:
     the command also plays in processes or on a cluster (the help says the limit holds there)."""
     where = "; also in --workers processes and on --cluster workers" if workers else ""
     p.add_argument(
@@ -223,14 +223,14 @@ def decision_timeout(args: argparse.Namespace) -> float | None:
     Raises:
         OptionError: not a number of seconds greater than 0.
     """
-    from ..timelimit import check_timeout
+    from flip7ref.proc.timelimit import check_timeout
 
     return check_timeout(getattr(args, "decision_timeout", None))
 
 
 def time_limited(strategies: Sequence[Strategy], seconds: float | None) -> list[Strategy]:
     """``strategies`` under the decision time limit ``seconds`` (unchanged when None)."""
-    from ..timelimit import with_time_limit
+    from flip7ref.proc.timelimit import with_time_limit
 
     return with_time_limit(strategies, seconds)
 
@@ -249,7 +249,7 @@ def cluster_client(args: argparse.Namespace) -> contextlib.AbstractContextManage
     """A Dask client for ``--cluster`` (None without it), closed on leaving."""
     if not getattr(args, "cluster", None):
         return contextlib.nullcontext()
-    from ..cluster import connect
+    from flip7ref.proc.cluster import connect
 
     return connect(args.cluster)
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import (
+from flip7ref.analysis import (
     TIES,
     AnalysisError,
     LargeSolveWarning,
@@ -26,13 +26,13 @@ from ..analysis import (
     solo_estimate,
     usable_cores,
 )
-from ..errors import CardError, LimitReached, OptionError
-from ..game import Game
-from ..state import State
-from ..strategies import parse_strategy
-from ._common import add_cluster, cluster_client
-from ._common import add_common as _add_common
-from ._common import make_game as game_of
+from flip7ref.cli._common import add_cluster, cluster_client
+from flip7ref.cli._common import add_common as _add_common
+from flip7ref.cli._common import make_game as game_of
+from flip7ref.core.errors import CardError, LimitReached, OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.state import State
+from flip7ref.play.strategies import parse_strategy
 
 _CATEGORY_WORDS = {"numbers": "number", "modifiers": "modifier", "actions": "action"}
 
@@ -239,7 +239,7 @@ def _compact_usable(why: str, choice: str) -> bool:
     Raises:
         OptionError: ``--solver compact`` and a reason.
     """
-    from ..analysis import compact_model
+    from flip7ref.analysis import compact_model
 
     if not why:
         try:
@@ -257,7 +257,7 @@ def _compact_odds(state: State, args: argparse.Namespace) -> tuple[dict[str, Any
     choice = getattr(args, "solver", "interpreter")
     if choice == "interpreter" or args.exact or args.max_seconds or (choice == "auto" and args.workers is not None):
         return None
-    from ..analysis import compact
+    from flip7ref.analysis import compact
 
     why = compact.CompactSolver.supports(state) or ("" if state.current_player == 0 else "not an offer")
     if not _compact_usable(why, choice):
@@ -277,7 +277,7 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
         raise OptionError("--turn-model published: only the compact solver plays the published turn (--solver compact)")
     if choice == "interpreter" or (choice == "auto" and args.workers is not None and turn == "rules"):
         return None  # --workers: the parallel solve
-    from ..analysis import compact
+    from flip7ref.analysis import compact
 
     why = compact.CompactSolver.supports(state, turn)
     if not why and (policy is not None or args.exact or getattr(args, "cluster", None) or args.max_seconds):
@@ -291,7 +291,7 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
         raise OptionError("--max-memory: expected a positive number of GB")
     probabilities = True
     if turn == "published":
-        from ..analysis import published
+        from flip7ref.analysis import published
 
         states, need = published.published_estimate(state)
         if need > args.max_memory * 1e9:  # the value alone, P(bust) and P(Flip 7) left out

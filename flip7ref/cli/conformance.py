@@ -8,14 +8,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..checking import cut
-from ..conformance import CaseResult
-from ..errors import OptionError
-from ._common import Report, Terminated, add_json, open_report, sigterm_raises, write_json_line
+from flip7ref.checking.conformance import CaseResult
+from flip7ref.checking.verdict import cut
+from flip7ref.cli._common import Report, Terminated, add_json, open_report, sigterm_raises, write_json_line
+from flip7ref.core.errors import OptionError
 
 
 def _timeout(text: str) -> float:
-    from ..harness import check_timeout
+    from flip7ref.checking.harness import check_timeout
 
     try:
         return check_timeout(text)
@@ -60,9 +60,9 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from .. import __version__
-    from ..conformance import SUITE_VERSION, load_cases, select
-    from ..harness import EngineError, run_engine, run_in_process
+    from flip7ref import __version__
+    from flip7ref.checking.conformance import SUITE_VERSION, load_cases, select
+    from flip7ref.checking.harness import EngineError, run_engine, run_in_process
 
     if args.engine is not None and not args.engine.strip():
         raise OptionError("--engine: the command is empty (leave --engine out to run the reference in-process)")
@@ -157,7 +157,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from ..replay import load_transcript, replay
+    from flip7ref.checking.replay import load_transcript, replay
 
     result = replay(load_transcript(args.file))
     if args.json:
@@ -180,9 +180,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_conformance_export(args: argparse.Namespace) -> int:
-    from ..conformance import load_located_cases
-    from ..errors import SpecError
-    from ..suite import export_json
+    from flip7ref.checking.conformance import load_located_cases
+    from flip7ref.checking.suite import export_json
+    from flip7ref.core.errors import SpecError
 
     located = load_located_cases(args.cases or None)
     if not located:  # an empty folder is a mistake, not an empty suite
@@ -195,8 +195,8 @@ def cmd_conformance_export(args: argparse.Namespace) -> int:
 def cmd_conformance_summary(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..suite import badge, read_report, summary
-    from ..textfiles import write_file_atomic
+    from flip7ref.checking.suite import badge, read_report, summary
+    from flip7ref.core.textfiles import write_file_atomic
 
     header, results = read_report(args.report)
     print(summary(header, results), end="")
@@ -223,13 +223,13 @@ def _positive(kind: type) -> Callable[[str], Any]:
 
 
 def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
-    from .fuzz import cmd_fuzz
+    from flip7ref.cli.fuzz import cmd_fuzz
 
     return cmd_fuzz(args)
 
 
 def cmd_conformance_serve(args: argparse.Namespace) -> int:
-    from ..harness import serve
+    from flip7ref.checking.harness import serve
 
     return serve()
 

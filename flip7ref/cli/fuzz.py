@@ -1,4 +1,4 @@
-"""The ``conformance fuzz`` subcommand: its run and what it prints (`flip7ref.fuzz` does the work)."""
+"""The ``conformance fuzz`` subcommand: its run and what it prints (`flip7ref.checking.fuzz` does the work)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..checking import cut
-from ..errors import OptionError
-from ..exits import EXIT_ENGINE_FAULT, EXIT_FAILED, EXIT_OK
-from ._common import Terminated, parse_seed, sigterm_raises
+from flip7ref.checking.verdict import cut
+from flip7ref.cli._common import Terminated, parse_seed, sigterm_raises
+from flip7ref.core.errors import OptionError
+from flip7ref.proc.exits import EXIT_ENGINE_FAULT, EXIT_FAILED, EXIT_OK
 
 if TYPE_CHECKING:
-    from ..fuzz import Finding
+    from flip7ref.checking.fuzz import Finding
 
 
 def _sizes(size: tuple[int, ...]) -> str:
@@ -27,8 +27,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     compared), 4 engine faults and no difference (no case written), 143 on SIGTERM
     (`flip7ref.cli._common.sigterm_raises`); `OptionError` for a bad
     flag or an engine that cannot start (exit 2)."""
-    from ..fuzz import fuzz
-    from ..harness import EngineError
+    from flip7ref.checking.fuzz import fuzz
+    from flip7ref.checking.harness import EngineError
 
     if not args.engine.strip():
         raise OptionError("--engine: the command is empty")

@@ -8,14 +8,7 @@ import random
 import sys
 from collections.abc import Callable
 
-from ..cluster import describe as cluster_size
-from ..errors import OptionError
-from ..play import game_seed, play, simulate
-from ..scoring import score_cards
-from ..spec import load_edition
-from ..strategies import OptimalSoloStrategy, Strategy, prepare_strategies
-from ..text import describe
-from ._common import (
+from flip7ref.cli._common import (
     add_cluster,
     add_common,
     add_decision_timeout,
@@ -35,6 +28,13 @@ from ._common import (
     user_output_to_stderr,
     write_json_line,
 )
+from flip7ref.core.errors import OptionError
+from flip7ref.core.scoring import score_cards
+from flip7ref.core.spec import load_edition
+from flip7ref.core.text import describe
+from flip7ref.play.games import game_seed, play, simulate
+from flip7ref.play.strategies import OptimalSoloStrategy, Strategy, prepare_strategies
+from flip7ref.proc.cluster import describe as cluster_size
 
 
 def _solving_progress(strategies: list[Strategy], update: Callable[..., None], show: bool) -> None:
@@ -128,7 +128,7 @@ def cmd_trace(args: argparse.Namespace) -> int:
     prepare_strategies(strategies, game)
     final = play(game.new_initial_state(seed=seed, dealer=args.dealer), strategies, rng)
     if args.transcript:
-        from ..replay import transcript
+        from flip7ref.checking.replay import transcript
 
         print(json.dumps(transcript(final), indent=1))
         return 0

@@ -6,15 +6,15 @@ import argparse
 import importlib.util
 import sys
 
-from ..install import extra_hint
-from ._common import add_common
+from flip7ref.cli._common import add_common
+from flip7ref.proc.install import extra_hint
 
 
 def cmd_table(args: argparse.Namespace) -> int:
-    from ..table import MISSING_HINT
+    from flip7ref.table import MISSING_HINT
 
     if args.static:  # a folder of files: needs Pyodide, not the server's extra
-        from ..table.static_build import run as build_static
+        from flip7ref.table.static_build import run as build_static
 
         return build_static(args.static, args.pyodide)
     if args.pyodide:
@@ -24,7 +24,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
         print(f"flip7ref: error: {MISSING_HINT}", file=sys.stderr)
         return 2
-    from ..table.server import run
+    from flip7ref.table.server import run
 
     return run(args)
 

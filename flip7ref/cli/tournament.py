@@ -1,4 +1,4 @@
-"""The ``tournament`` subcommand (see `flip7ref.tournament`)."""
+"""The ``tournament`` subcommand (see `flip7ref.play.tournament`)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,7 @@ import json
 import math
 import sys
 
-from ..errors import OptionError
-from ..game import Game
-from ..install import extra_hint
-from ..strategies import OptimalSoloStrategy, parse_strategy
-from ..tournament import ReadingResult, TournamentResult, disputed_readings, readings_sweep, run_tournament
-from ._common import (
+from flip7ref.cli._common import (
     add_cluster,
     add_common,
     add_decision_timeout,
@@ -28,6 +23,11 @@ from ._common import (
     time_limited,
     user_output_to_stderr,
 )
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
+from flip7ref.play.strategies import OptimalSoloStrategy, parse_strategy
+from flip7ref.play.tournament import ReadingResult, TournamentResult, disputed_readings, readings_sweep, run_tournament
+from flip7ref.proc.install import extra_hint
 
 DEFAULT_LINEUP = ("threshold:18", "threshold:20", "threshold:25", "random")
 """The strategies of a tournament given no ``--strategy``."""
@@ -120,7 +120,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
     if args.plot:
-        from ..plot import _pyplot
+        from flip7ref.play.plot import _pyplot
 
         check_output("--plot", args.plot)  # before the games, not after
 
@@ -149,7 +149,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             baseline = run_tournament(game, strategies, args.games, seed, workers=args.workers, cluster=client,
                                       progress=lambda n: update(n, label="tournament"))  # fmt: skip
     if args.plot:
-        from ..plot import plot_tournament
+        from flip7ref.play.plot import plot_tournament
 
         plot_tournament(args.plot, baseline, readings)
     if args.json:

@@ -24,9 +24,9 @@ The package's modules, one job each (every public name is re-exported here):
 
 from __future__ import annotations
 
-from .citations import RuleCoverage, cited_rule_ids, coverage, default_tests_dir
-from .commands import cmd_coverage, cmd_docs, cmd_rules, register
-from .index import (
+from flip7ref.docs.citations import RuleCoverage, cited_rule_ids, coverage, default_tests_dir
+from flip7ref.docs.commands import cmd_coverage, cmd_docs, cmd_rules, register
+from flip7ref.docs.index import (
     LANGS,
     cards_for_rule,
     cases_by_dispute,
@@ -36,9 +36,9 @@ from .index import (
     options_touching,
     shipped_cases,
 )
-from .render import GENERATED_MARK, GENERATED_NOTE, dispute_holders, generate, render_disputes, render_rules
-from .search import RuleMatch, search_rules, search_words
-from .writing import default_docs_dir, foreign_files, is_generated, stale_files, write_docs
+from flip7ref.docs.render import GENERATED_MARK, GENERATED_NOTE, dispute_holders, generate, render_disputes, render_rules
+from flip7ref.docs.search import RuleMatch, search_rules, search_words
+from flip7ref.docs.writing import default_docs_dir, foreign_files, is_generated, stale_files, write_docs
 
 __all__ = [
     "GENERATED_MARK",

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import attrs
 
-from ..case_index import case_index
-from ..conformance import Case
-from ..spec import Edition
-from .index import cases_by_rule
+from flip7ref.checking.case_index import case_index
+from flip7ref.checking.conformance import Case
+from flip7ref.core.spec import Edition
+from flip7ref.docs.index import cases_by_rule
 
 
 def _marked_ids(tree: ast.AST) -> list[str]:

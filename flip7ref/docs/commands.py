@@ -7,13 +7,13 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..case_index import case_index
-from ..cli._common import add_json, add_lang
-from ..conformance import Case
-from ..errors import OptionError, WriteError
-from ..spec import Edition, Rule
-from .citations import coverage, default_tests_dir
-from .index import (
+from flip7ref.checking.case_index import case_index
+from flip7ref.checking.conformance import Case
+from flip7ref.cli._common import add_json, add_lang
+from flip7ref.core.errors import OptionError, WriteError
+from flip7ref.core.spec import Edition, Rule
+from flip7ref.docs.citations import coverage, default_tests_dir
+from flip7ref.docs.index import (
     CONFIDENCE,
     cards_for_rule,
     cases_by_rule,
@@ -22,9 +22,9 @@ from .index import (
     find_rule,
     options_touching,
 )
-from .render import generate, option_values
-from .search import RuleMatch, search_rules
-from .writing import default_docs_dir, stale_files, write_docs
+from flip7ref.docs.render import generate, option_values
+from flip7ref.docs.search import RuleMatch, search_rules
+from flip7ref.docs.writing import default_docs_dir, stale_files, write_docs
 
 
 def _shorten(names: Sequence[str], full: bool, limit: int = 3) -> str:

@@ -11,10 +11,10 @@ import difflib
 import functools
 from collections.abc import Iterable, Sequence
 
-from ..conformance import Case, load_cases
-from ..errors import OptionError
-from ..spec import CardKind, Edition, OptionSpec, Rule, edition_ids, load_edition
-from ..text import LANGS as LANGS  # the languages of card names, importable from here as before
+from flip7ref.checking.conformance import Case, load_cases
+from flip7ref.core.errors import OptionError
+from flip7ref.core.spec import CardKind, Edition, OptionSpec, Rule, edition_ids, load_edition
+from flip7ref.core.text import LANGS as LANGS  # the languages of card names, importable from here as before
 
 CONFIDENCE = {
     "H": "high",
@@ -51,7 +51,7 @@ def cases_by_rule(cases: Iterable[Case]) -> dict[str, list[str]]:
     """Map each rule id to the sorted ids of the conformance cases that cite it.
 
     Args:
-        cases: case dicts as returned by `flip7ref.conformance.load_cases`
+        cases: case dicts as returned by `flip7ref.checking.conformance.load_cases`
             (each with ``id`` and ``rules``).
 
     Returns:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..conformance import Case
-from ..spec import CardKind, Edition, OptionSpec
-from .index import (
+from flip7ref.checking.conformance import Case
+from flip7ref.core.spec import CardKind, Edition, OptionSpec
+from flip7ref.docs.index import (
     CONFIDENCE,
     cards_for_rule,
     cases_by_dispute,

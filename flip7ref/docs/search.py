@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from ..errors import OptionError
-from ..spec import Edition, Rule
-from .index import cards_for_rule, options_touching
+from flip7ref.core.errors import OptionError
+from flip7ref.core.spec import Edition, Rule
+from flip7ref.docs.index import cards_for_rule, options_touching
 
 
 def _fold(text: str) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..errors import OptionError
-from ..textfiles import read_bytes_file, read_text_file, write_file_atomic
-from .render import GENERATED_MARK
+from flip7ref.core.errors import OptionError
+from flip7ref.core.textfiles import read_bytes_file, read_text_file, write_file_atomic
+from flip7ref.docs.render import GENERATED_MARK
 
 
 def default_docs_dir() -> Path:
@@ -45,7 +45,7 @@ def _current(path: Path, text: str) -> bool:
     False when it is missing or not a regular file (a named pipe is never opened).
 
     Raises:
-        SpecError: the file cannot be read or is not UTF-8 (`flip7ref.textfiles.read_text_file`).
+        SpecError: the file cannot be read or is not UTF-8 (`flip7ref.core.textfiles.read_text_file`).
     """
     if not path.is_file():
         return False
@@ -57,7 +57,7 @@ def is_generated(path: Path) -> bool:
     False for anything but a regular file (a named pipe is never opened).
 
     Raises:
-        SpecError: the file exists but cannot be read (`flip7ref.textfiles.read_bytes_file`).
+        SpecError: the file exists but cannot be read (`flip7ref.core.textfiles.read_bytes_file`).
     """
     if not path.is_file():
         return False
@@ -84,7 +84,7 @@ def write_docs(out: Path, docs: Mapping[str, str]) -> list[str]:
     Returns:
         The relative paths written or deleted (those that changed), sorted.
 
-    Each file is written atomically (`flip7ref.textfiles.write_file_atomic`: a temporary file
+    Each file is written atomically (`flip7ref.core.textfiles.write_file_atomic`: a temporary file
     beside it, then a rename): a file that cannot be written (a full disk) keeps its previous
     content, never a partial page.
 

@@ -19,12 +19,12 @@ played, `run_case`, `play_readings`, `find_case`), `.side_by_side` (`outcome_row
 
 from __future__ import annotations
 
-from ..replay import event_rules  # re-exported: its home was this module
-from .catalogue import Dispute, DisputeReading, attached_cases, disputes, find_dispute
-from .commands import cmd_dispute, cmd_explain, register
-from .runs import Run, find_case, play_readings, run_case, with_option
-from .side_by_side import outcome_rows, reading_table
-from .steps import Step, explain_case, explain_transcript, walk
+from flip7ref.checking.catalogue import Dispute, DisputeReading, attached_cases, disputes, find_dispute
+from flip7ref.checking.replay import event_rules  # re-exported: its home was this module
+from flip7ref.checking.runs import Run, find_case, play_readings, run_case, with_option
+from flip7ref.explore.commands import cmd_dispute, cmd_explain, register
+from flip7ref.explore.side_by_side import outcome_rows, reading_table
+from flip7ref.explore.steps import Step, explain_case, explain_transcript, walk
 
 __all__ = [
     "Dispute",

@@ -9,11 +9,11 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cli._common import add_json, add_lang
-from .catalogue import Dispute, attached_cases, disputes, find_dispute
-from .runs import Run, find_case, play_readings, run_case
-from .side_by_side import reading_table, side_by_side
-from .steps import Step, explain_case, explain_transcript, walk
+from flip7ref.checking.catalogue import Dispute, attached_cases, disputes, find_dispute
+from flip7ref.checking.runs import Run, find_case, play_readings, run_case
+from flip7ref.cli._common import add_json, add_lang
+from flip7ref.explore.side_by_side import reading_table, side_by_side
+from flip7ref.explore.steps import Step, explain_case, explain_transcript, walk
 
 if TYPE_CHECKING:  # rich is imported by the commands that print with it (a fast start for the others)
     from rich.console import Console
@@ -169,7 +169,7 @@ def _explain_case_data(case: Any, lang: str) -> dict[str, Any]:
 
 def _explain_transcript_data(args: argparse.Namespace) -> dict[str, Any]:
     """``explain --transcript FILE --json``: the transcript's steps and the reference's verdict."""
-    from ..replay import load_transcript, replay
+    from flip7ref.checking.replay import load_transcript, replay
 
     data = load_transcript(args.transcript)
     result = replay(data)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..conformance import Case
-from ..game import Game
-from ..text import card_name, describe
-from .catalogue import Dispute, DisputeReading
-from .runs import Run
+from flip7ref.checking.catalogue import Dispute, DisputeReading
+from flip7ref.checking.conformance import Case
+from flip7ref.checking.runs import Run
+from flip7ref.core.game import Game
+from flip7ref.core.text import card_name, describe
 
 if TYPE_CHECKING:  # rich is imported when a table is built (a fast start for the other commands)
     from rich.table import Table
@@ -36,7 +36,7 @@ def outcome_rows(run: Run, lang: str = "en") -> dict[str, str]:
 
     Args:
         run: a played case.
-        lang: language of card names (`flip7ref.text.LANGS`).
+        lang: language of card names (`flip7ref.core.text.LANGS`).
 
     Returns:
         Row label -> value: for a scoring case ``score`` and ``Flip 7``; otherwise

@@ -7,15 +7,15 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from ..conformance import Case
-from ..frames import DECISION_KINDS
-from ..game import Game
-from ..i18n import rule_text
-from ..replay import load_transcript, replay, step_event_rules
-from ..spec import Edition, load_edition
-from ..state import CHANCE, TERMINAL, Event, State
-from ..text import card_name, describe
-from .runs import Run, run_case
+from flip7ref.checking.conformance import Case
+from flip7ref.checking.replay import load_transcript, replay, step_event_rules
+from flip7ref.checking.runs import Run, run_case
+from flip7ref.core.frames import DECISION_KINDS
+from flip7ref.core.game import Game
+from flip7ref.core.i18n import rule_text
+from flip7ref.core.spec import Edition, load_edition
+from flip7ref.core.state import CHANCE, TERMINAL, Event, State
+from flip7ref.core.text import card_name, describe
 
 SEAT = {"en": "seat {n}", "nl": "stoel {n}", "de": "Platz {n}", "fr": "siège {n}", "no": "plass {n}"}
 """A seat in the words of each language of ``--lang`` (the event lines of `walk`)."""
@@ -26,12 +26,12 @@ CITED = {"en": "Rules cited:", "nl": "Genoemde regels:", "de": "Genannte Regeln:
 
 
 def event_line(event: Event, game: Game, lang: str) -> str:
-    """One event of ``game`` in words in ``lang``: English from `flip7ref.text.describe`,
+    """One event of ``game`` in words in ``lang``: English from `flip7ref.core.text.describe`,
     another language from the table's event texts (`flip7ref.table.narration.tell`, the
     same words the table page shows), each seat called as `SEAT` says."""
     if lang not in SEAT or lang == "en":
         return describe(event, game, lang)
-    from ..table.narration import tell  # the table's words, without its web extra
+    from flip7ref.table.narration import tell  # the table's words, without its web extra
 
     names = [SEAT[lang].format(n=i) for i in range(game.players)]
     return tell(event, game, lang, names)
@@ -90,7 +90,7 @@ def walk(states: Sequence[State], moves: Sequence[str], lang: str = "en") -> lis
         if move.startswith("chance "):
             words = DRAWN.get(lang, DRAWN["en"]).format(card=card_name(game, move.removeprefix("chance "), lang))
         elif lang in SEAT and lang != "en":  # the table's words for a decision (flip7ref.table.wording)
-            from ..table.wording import choices, move_words
+            from flip7ref.table.wording import choices, move_words
 
             names = [SEAT[lang].format(n=i) for i in range(game.players)]
             words = f"{names[before.current_player]}: {move_words(before, move, names, lang)} ({choices(before, names, lang)})"
@@ -145,7 +145,7 @@ def _position(state: State, lang: str) -> None:
 
 
 def _legend(edition: Edition, cited: Sequence[str], lang: str = "en") -> None:
-    """Print the rules cited, in ``lang`` (`flip7ref.i18n.rule_text`, English where a text is missing)."""
+    """Print the rules cited, in ``lang`` (`flip7ref.core.i18n.rule_text`, English where a text is missing)."""
     if not cited:
         return
     print()
@@ -181,7 +181,7 @@ def explain_case(case: Case, lang: str = "en") -> int:
             print(f"Line: {' '.join(case['line'])}")
             print(run.stopped)
             return 1
-        from ..scoring import score_cards
+        from flip7ref.core.scoring import score_cards
 
         game = Game(case["edition"], 1, options)
         print(f"Line: {' '.join(card_name(game, c, lang) for c in case['line'])}")

@@ -22,7 +22,7 @@ Raises:
 
 from __future__ import annotations
 
-from ..install import extra_hint
+from flip7ref.proc.install import extra_hint
 
 try:
     import gymnasium as _gymnasium
@@ -32,10 +32,10 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
     message = f"flip7ref.rl needs the optional [rl] extra ({exc.name} is missing): {extra_hint('rl')}"
     raise ImportError(message, name=exc.name) from exc
 
-from .encoding import ActionIndex, ObservationEncoder
-from .episode import DEFAULT_REWARD
-from .gym_env import GYM_ID, Flip7GymEnv
-from .pettingzoo_env import DEFAULT_MAX_MOVES, Flip7Env, env, raw_env
+from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
+from flip7ref.rl.episode import DEFAULT_REWARD
+from flip7ref.rl.gym_env import GYM_ID, Flip7GymEnv
+from flip7ref.rl.pettingzoo_env import DEFAULT_MAX_MOVES, Flip7Env, env, raw_env
 
 if GYM_ID not in _gymnasium.registry:
     _gymnasium.register(id=GYM_ID, entry_point="flip7ref.rl.gym_env:Flip7GymEnv")

@@ -72,11 +72,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import IllegalActionError, OptionError
-from ..game import Game
-from ..model import verbs
-from ..state import Action, State, Status
-from . import incremental
+from flip7ref.core.errors import IllegalActionError, OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.model import verbs
+from flip7ref.core.state import Action, State, Status
+from flip7ref.rl import incremental
 
 DECISION_KINDS = ("offer", "play", "give", "keep_or_give", "assign", "cards", "flip7_bonus", "chance", "terminal")
 """The interpreter's kinds of `State.pending`, in the order of the observation's ``decision``

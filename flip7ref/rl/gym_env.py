@@ -1,7 +1,7 @@
 """A Gymnasium single-agent environment: one seat against strategies or policies.
 
 The learner plays seat ``seat``; every other seat is played by a strategy of
-`flip7ref.strategies.parse_strategy` (``threshold:20``, ``random``,
+`flip7ref.play.strategies.parse_strategy` (``threshold:20``, ``random``,
 ``always-hit``...), a strategy object, or a policy over observations (a callable,
 e.g. a frozen copy of the learner).  Chance nodes and the other seats' decisions
 are played inside `Flip7GymEnv.step` until the learner must decide again or the
@@ -30,12 +30,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..errors import IllegalActionError, OptionError
-from ..game import Game
-from ..state import TERMINAL, State
-from ..strategies import Strategy, parse_strategy
-from .encoding import ActionIndex, ObservationEncoder
-from .episode import DEFAULT_MAX_MOVES, DEFAULT_REWARD, check_common, outcome, render_table, step_reward, take_decision
+from flip7ref.core.errors import IllegalActionError, OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.state import TERMINAL, State
+from flip7ref.play.strategies import Strategy, parse_strategy
+from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
+from flip7ref.rl.episode import DEFAULT_MAX_MOVES, DEFAULT_REWARD, check_common, outcome, render_table, step_reward, take_decision
 
 Obs = dict[str, Any]
 Policy = Callable[[Obs], Any]
@@ -70,7 +70,7 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
         opponents: what plays every other seat: one opponent for all, or a list with
             one per other seat in seat order.  An opponent is a strategy name
             (``"threshold:20"``, ``"random"``), a strategy object (``choose(state, rng)
-            -> Action``, `flip7ref.strategies.Strategy`), or a policy: a callable given
+            -> Action``, `flip7ref.play.strategies.Strategy`), or a policy: a callable given
             that seat's observation (the learner's format, ``{"observation",
             "action_mask"}``) and returning an action index.
         reward: ``win`` (+1 when the learner is among the winners, else -1, at the

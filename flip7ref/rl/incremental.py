@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ..model import Player, Status
-from ..scoring import seat_score
+from flip7ref.core.model import Player, Status
+from flip7ref.core.scoring import seat_score
 
 if TYPE_CHECKING:
-    from ..state import State
-    from .encoding import ObservationEncoder
+    from flip7ref.core.state import State
+    from flip7ref.rl.encoding import ObservationEncoder
 
 POINTS_BOUND = 1_000_000
 """Points and round numbers in an observation are clipped to +-this (``encoding.POINTS_BOUND``)."""

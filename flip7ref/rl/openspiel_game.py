@@ -35,11 +35,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..errors import IllegalActionError, OptionError
-from ..game import Game
-from ..state import CHANCE, TERMINAL, State
-from .encoding import POINTS_BOUND, ActionIndex, ObservationEncoder
-from .episode import DEFAULT_MAX_MOVES, check_common
+from flip7ref.core.errors import IllegalActionError, OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.state import CHANCE, TERMINAL, State
+from flip7ref.rl.encoding import POINTS_BOUND, ActionIndex, ObservationEncoder
+from flip7ref.rl.episode import DEFAULT_MAX_MOVES, check_common
 
 SHORT_NAME = "python_flip7ref"
 MAX_PLAYERS = 36

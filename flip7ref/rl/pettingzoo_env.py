@@ -35,11 +35,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..errors import IllegalActionError, OptionError
-from ..game import Game
-from ..state import State
-from .encoding import ActionIndex, ObservationEncoder
-from .episode import (
+from flip7ref.core.errors import IllegalActionError, OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.state import State
+from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
+from flip7ref.rl.episode import (
     DEFAULT_MAX_MOVES,
     DEFAULT_REWARD,
     REWARDS,
@@ -50,7 +50,7 @@ from .episode import (
     step_reward,
     take_decision,
 )
-from .forwarding import classic_wrappers
+from flip7ref.rl.forwarding import classic_wrappers
 
 
 class ActionSpace(spaces.Discrete):

@@ -12,7 +12,7 @@ and `.views`), `.app` the web application, `.server` the command.
 
 from __future__ import annotations
 
-from ..install import extra_hint
+from flip7ref.proc.install import extra_hint
 
 __all__ = ["MISSING_HINT"]
 

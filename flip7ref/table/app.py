@@ -27,8 +27,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .routes import MAX_BODY, MAX_IMPORT, OPS, STATIC, Table, handle, parse_body
-from .session import TableError, TableGame
+from flip7ref.table.routes import MAX_BODY, MAX_IMPORT, OPS, STATIC, Table, handle, parse_body
+from flip7ref.table.session import TableError, TableGame
 
 __all__ = ["MAX_BODY", "OPS", "STATIC", "Table", "create_app"]
 

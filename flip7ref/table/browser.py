@@ -17,15 +17,16 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from .. import i18n, replay
-from ..spec import preload_shipped
-from .routes import MAX_BODY, MAX_IMPORT, Table, handle, parse_body
+from flip7ref.checking import replay
+from flip7ref.core import i18n
+from flip7ref.core.spec import preload_shipped
+from flip7ref.table.routes import MAX_BODY, MAX_IMPORT, Table, handle, parse_body
 
 _TABLE: list[Table] = []
 
 
 def _replay_only(data: object, schema_name: str, file: str) -> None:
-    """The browser's stand-in for `flip7ref.schema.validate` when a transcript is read:
+    """The browser's stand-in for `flip7ref.core.schema.validate` when a transcript is read:
     jsonschema needs rpds-py, a compiled module the npm package of Pyodide does not hold,
     so the JSON Schema is not checked here.  A transcript is still checked step by step
     by the replay of `TableGame.load` (an illegal step is refused, naming the step), and a

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import Flip7RefError
-from ..state import CHANCE, State
+from flip7ref.core.errors import Flip7RefError
+from flip7ref.core.state import CHANCE, State
 
 
 def receiver(state: State) -> int | None:

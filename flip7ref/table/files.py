@@ -17,13 +17,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
-from ..errors import Flip7RefError, IllegalActionError, OptionError, SpecError
-from ..game import Game
-from ..replay import _checkpoint, load_transcript, parse_json, rules_at
-from ..state import CHANCE, game_end
-from ..textfiles import read_text_file
-from .record import GAME_ID, LANGS, MODES, TableError, TableRecord, problem_text, round_problem
-from .wording import check_names
+from flip7ref.checking.replay import _checkpoint, load_transcript, parse_json, rules_at
+from flip7ref.core.errors import Flip7RefError, IllegalActionError, OptionError, SpecError
+from flip7ref.core.game import Game
+from flip7ref.core.state import CHANCE, game_end
+from flip7ref.core.textfiles import read_text_file
+from flip7ref.table.record import GAME_ID, LANGS, MODES, TableError, TableRecord, problem_text, round_problem
+from flip7ref.table.wording import check_names
 
 MAX_META_BYTES = 4 * 1024 * 1024
 """The largest ``.table.json`` read (one holds names, options and round scores: a few KiB)."""

@@ -8,10 +8,10 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..game import Game
-from ..state import Event
-from ..text import card_name, describe
-from .record import TableRecord
+from flip7ref.core.game import Game
+from flip7ref.core.state import Event
+from flip7ref.core.text import card_name, describe
+from flip7ref.table.record import TableRecord
 
 
 class Narration(TableRecord):
@@ -19,7 +19,7 @@ class Narration(TableRecord):
 
     def describe(self, event: Event) -> str:
         """One readable line for an event, with the players' names, in the game's
-        language (``static/events.json``; English from :func:`flip7ref.text.describe`)."""
+        language (``static/events.json``; English from :func:`flip7ref.core.text.describe`)."""
         return self._describe(event, self.game)
 
     @staticmethod
@@ -62,7 +62,7 @@ def _name_seats(text: str, names: Sequence[str]) -> str:
 def tell(event: Event, game: Game, lang: str, names: Sequence[str]) -> str:
     """One readable line for ``event`` of ``game`` in ``lang``, each seat called by
     ``names`` (seat 0 first): the template of ``static/events.json`` for the language
-    (`Narration.template_key`), else English (:func:`flip7ref.text.describe`) with the
+    (`Narration.template_key`), else English (:func:`flip7ref.core.text.describe`) with the
     names put in.  Raises nothing for an event of the game."""
     texts = _event_texts().get(lang, {})
     key = Narration.template_key(event, game)

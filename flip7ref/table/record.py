@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import Flip7RefError
-from ..game import Game
-from ..i18n import rule_text
-from ..scoring import best_line as best_line  # re-exported: the table's messages name the best line
-from ..scoring import round_bounds
-from ..state import State
+from flip7ref.core.errors import Flip7RefError
+from flip7ref.core.game import Game
+from flip7ref.core.i18n import rule_text
+from flip7ref.core.scoring import best_line as best_line  # re-exported: the table's messages name the best line
+from flip7ref.core.scoring import round_bounds
+from flip7ref.core.state import State
 
 MODES = ("referee", "dealer", "manual")
 """``referee``: real cards, each revealed card entered; ``dealer``: a seeded virtual
@@ -130,5 +130,5 @@ class TableRecord:
             raise TableError("this is a manual score pad: enter round scores instead")
 
     def _rule(self, rid: str) -> dict[str, str]:
-        """``{"id": rid, "text": the rule in words in the game's language}`` (`flip7ref.i18n`)."""
+        """``{"id": rid, "text": the rule in words in the game's language}`` (`flip7ref.core.i18n`)."""
         return {"id": rid, "text": rule_text(self.game.edition, rid, self.lang)}

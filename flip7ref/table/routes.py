@@ -57,10 +57,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import Flip7RefError
-from ..spec import load_edition
-from .files import clean_stale_tmp, meta_file, new_game_id, read_meta
-from .session import LANGS, StaleError, TableError, TableGame, edition_catalogue, saved_games, valid_id
+from flip7ref.core.errors import Flip7RefError
+from flip7ref.core.spec import load_edition
+from flip7ref.table.files import clean_stale_tmp, meta_file, new_game_id, read_meta
+from flip7ref.table.session import LANGS, StaleError, TableError, TableGame, edition_catalogue, saved_games, valid_id
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import Flip7RefError
-from ..game import Game
-from ..replay import step_event_rules
-from ..state import CHANCE, State
-from .narration import Narration
-from .record import TableError
-from .wording import move_words, option_view, reading_view, say
+from flip7ref.checking.replay import step_event_rules
+from flip7ref.core.errors import Flip7RefError
+from flip7ref.core.game import Game
+from flip7ref.core.state import CHANCE, State
+from flip7ref.table.narration import Narration
+from flip7ref.table.record import TableError
+from flip7ref.table.wording import move_words, option_view, reading_view, say
 
 
 class Rulings(Narration):

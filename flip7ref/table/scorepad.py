@@ -7,10 +7,10 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from ..game import MODIFIER, NUMBER
-from ..scoring import seat_breakdown
-from ..state import Event, State, Status, game_end
-from .record import TableRecord
+from flip7ref.core.game import MODIFIER, NUMBER
+from flip7ref.core.scoring import seat_breakdown
+from flip7ref.core.state import Event, State, Status, game_end
+from flip7ref.table.record import TableRecord
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -54,7 +54,7 @@ class ScorePad(TableRecord):
         penalty) is rebuilt from the round's final lines: the lines just before
         the step that ended the round, with that step's events applied (cards
         dealt, a Swap, Steal or Discard, an Unlucky 7 wipe, a Second Chance used),
-        then scored by :func:`flip7ref.scoring.seat_breakdown` as the interpreter
+        then scored by :func:`flip7ref.core.scoring.seat_breakdown` as the interpreter
         scores a round (F7-100..F7-102, F7-050; V-081, V-082).  It is left out
         (None) for a seat where the rebuilt score is not the round's score.
         """

@@ -14,8 +14,8 @@ import webbrowser
 from pathlib import Path
 from types import FrameType
 
-from ..errors import OptionError
-from .session import TableGame
+from flip7ref.core.errors import OptionError
+from flip7ref.table.session import TableGame
 
 GRACE_SECONDS = 2
 """How long, on Ctrl-C or SIGTERM, the server waits for the requests in flight to finish
@@ -75,9 +75,9 @@ def _defaults_query(args: argparse.Namespace) -> str:
     """Check --edition and --option and turn them into the start page's query string."""
     from urllib.parse import urlencode
 
-    from ..cli._common import parse_options
-    from ..game import Game
-    from ..spec import load_edition
+    from flip7ref.cli._common import parse_options
+    from flip7ref.core.game import Game
+    from flip7ref.core.spec import load_edition
 
     options = parse_options(args.option)
     edition = load_edition(args.edition)
@@ -97,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
     """
     import uvicorn
 
-    from .app import create_app
-    from .routes import lan_address
-    from .session import TableError
+    from flip7ref.table.app import create_app
+    from flip7ref.table.routes import lan_address
+    from flip7ref.table.session import TableError
 
     if not 0 < args.port < 65536:
         raise OptionError(f"--port: expected 1..65535, got {args.port}")

@@ -37,17 +37,17 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardError, Flip7RefError, IllegalActionError, OptionError
-from ..game import Game
-from ..replay import rules_at, transcript
-from ..spec import load_edition
-from ..state import CHANCE, State
-from ..text import card_name
-from .corrections import mover, receiver, replay_keeping, step_summary
-from .files import Resuming, atomic_write, meta_file, new_game_id, saved_games, valid_id
-from .record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, round_problem
-from .views import Views, edition_catalogue
-from .wording import check_names, choices, move_words, option_refusal, refusal, say, score_refusal
+from flip7ref.checking.replay import rules_at, transcript
+from flip7ref.core.errors import CardError, Flip7RefError, IllegalActionError, OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.spec import load_edition
+from flip7ref.core.state import CHANCE, State
+from flip7ref.core.text import card_name
+from flip7ref.table.corrections import mover, receiver, replay_keeping, step_summary
+from flip7ref.table.files import Resuming, atomic_write, meta_file, new_game_id, saved_games, valid_id
+from flip7ref.table.record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, round_problem
+from flip7ref.table.views import Views, edition_catalogue
+from flip7ref.table.wording import check_names, choices, move_words, option_refusal, refusal, say, score_refusal
 
 
 class TableGame(Views, Resuming):

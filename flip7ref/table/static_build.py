@@ -37,8 +37,8 @@ from typing import Any
 
 import attrs
 
-from ..errors import OptionError, SpecError
-from ..textfiles import read_text_file
+from flip7ref.core.errors import OptionError, SpecError
+from flip7ref.core.textfiles import read_text_file
 
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json")
 """The files of the npm package ``pyodide`` the page needs (no package wheels: the core
@@ -114,9 +114,8 @@ def _library() -> bytes:
     import mypy_extensions
 
     import flip7ref
-
-    from .. import i18n
-    from ..spec import load_edition, spec_dir
+    from flip7ref.core import i18n
+    from flip7ref.core.spec import load_edition, spec_dir
 
     package = Path(flip7ref.__file__).parent
     entries: list[tuple[str, Path]] = []
@@ -126,7 +125,7 @@ def _library() -> bytes:
             continue
         if p.suffix in (".py", ".json") or p.name == "py.typed":
             entries.append((f"flip7ref/{rel.as_posix()}", p))
-    for source in ("state", "table/routes", "table/session"):
+    for source in ("core/state", "table/routes", "table/session"):
         if not (package / f"{source}.py").is_file():
             raise OptionError(f"--static: the installed flip7ref has no Python source of {source}.py (in {package})")
     spec = spec_dir()
@@ -378,7 +377,7 @@ def build(out: str | Path, pyodide: Path) -> dict[str, Any]:
         SpecError: its earlier manifest is not one a build writes (see `check_folder`).
         OSError: the folder or its parent folder cannot be written (``out`` is left as it was).
     """
-    from .. import __version__
+    from flip7ref import __version__
 
     check_folder(out)
     target = Path(os.path.realpath(out))

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..events import card_name
-from ..frames import DECISION_KINDS, OWN_DECISION_KINDS
-from ..primitives.forced_draw import ForcedDraw
-from ..replay import rules_at
-from ..spec import Edition
-from ..state import CHANCE, TERMINAL, State
-from .rulings import Rulings
-from .scorepad import ScorePad
-from .wording import option_view, reading_view
+from flip7ref.checking.replay import rules_at
+from flip7ref.core.events import card_name
+from flip7ref.core.frames import DECISION_KINDS, OWN_DECISION_KINDS
+from flip7ref.core.primitives.forced_draw import ForcedDraw
+from flip7ref.core.spec import Edition
+from flip7ref.core.state import CHANCE, TERMINAL, State
+from flip7ref.table.rulings import Rulings
+from flip7ref.table.scorepad import ScorePad
+from flip7ref.table.wording import option_view, reading_view
 
 
 class Views(Rulings, ScorePad):
@@ -148,7 +148,7 @@ def action_view(state: State, text: str) -> dict[str, Any]:
 def pending_view(state: State, lang: str = "en") -> dict[str, Any]:
     """What the decision at ``state`` is about, as the page shows it: ``{"kind": kind,
     "card": card id or None}`` (`State.pending`), plus for a decision kind of a plug-in
-    primitive ``text``: the words registered with it (`flip7ref.frames.DECISION_KINDS`),
+    primitive ``text``: the words registered with it (`flip7ref.core.frames.DECISION_KINDS`),
     ``{card}`` filled with the card's name in ``lang`` and ``{move}`` with "..."."""
     kind, card = state.pending()
     out: dict[str, Any] = {"kind": kind, "card": card}

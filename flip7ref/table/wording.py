@@ -3,7 +3,7 @@
 The sentences live in ``static/words.json`` (one object per language, each key a
 template with ``{placeholders}``; every language has the same keys and placeholders,
 which the tests check); the rule texts, option summaries and reading names come from
-`flip7ref.i18n`.  English is the fallback for a language without a template.
+`flip7ref.core.i18n`.  English is the fallback for a language without a template.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..edition import OptionSpec, Reading
-from ..errors import OptionError
-from ..game import Game
-from ..i18n import dispute_question, option_summary, reading_name, reading_summary, rule_text
-from ..spec import Edition
-from ..state import State
-from ..text import card_name
-from .record import MAX_NAME, MAX_PLAYERS, TableError, best_line
+from flip7ref.core.edition import OptionSpec, Reading
+from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
+from flip7ref.core.i18n import dispute_question, option_summary, reading_name, reading_summary, rule_text
+from flip7ref.core.spec import Edition
+from flip7ref.core.state import State
+from flip7ref.core.text import card_name
+from flip7ref.table.record import MAX_NAME, MAX_PLAYERS, TableError, best_line
 
 
 @functools.cache
@@ -95,7 +95,7 @@ def choices(state: State, names: Sequence[str], lang: str, limit: int = 6) -> st
 
 
 def option_view(edition: Edition, option: OptionSpec, lang: str = "en") -> dict[str, Any]:
-    """An option as the page shows it, in ``lang`` (`flip7ref.i18n`): ``name`` (its id),
+    """An option as the page shows it, in ``lang`` (`flip7ref.core.i18n`): ``name`` (its id),
     ``summary``, ``default``, ``dispute`` (the dispute id or None) and ``question`` (the
     disputed question in words, or None)."""
     return {

@@ -20,10 +20,10 @@ import json
 import sys
 from typing import Any
 
-from flip7ref.conformance import build_state, observe, outcome
-from flip7ref.errors import Flip7RefError
-from flip7ref.harness import implementation
-from flip7ref.state import CHANCE, TERMINAL
+from flip7ref.checking.conformance import build_state, observe, outcome
+from flip7ref.checking.harness import implementation
+from flip7ref.core.errors import Flip7RefError
+from flip7ref.core.state import CHANCE, TERMINAL
 
 
 def play(case: dict[str, Any]) -> dict[str, Any]:

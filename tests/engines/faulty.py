@@ -12,8 +12,8 @@ import json
 import sys
 import time
 
-from flip7ref.conformance import observe
-from flip7ref.harness import implementation
+from flip7ref.checking.conformance import observe
+from flip7ref.checking.harness import implementation
 
 
 def out(data: bytes) -> None:

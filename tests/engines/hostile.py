@@ -22,8 +22,8 @@ import os
 import sys
 import time
 
-from flip7ref.conformance import observe
-from flip7ref.harness import implementation
+from flip7ref.checking.conformance import observe
+from flip7ref.checking.harness import implementation
 
 BAD = "F7-C0002"
 

@@ -1,8 +1,8 @@
 """Running the conformance harness against the mutant engines of `tests.engines.mutants`.
 
 `run_mutant` drives one mutant through the harness's own per-case path
-(`flip7ref.harness._run_one`): over the real protocol (a subprocess) or in this process,
-where a stand-in for `flip7ref.harness.Engine` hands each request, JSON-encoded and decoded
+(`flip7ref.checking.harness._run_one`): over the real protocol (a subprocess) or in this process,
+where a stand-in for `flip7ref.checking.harness.Engine` hands each request, JSON-encoded and decoded
 like a line, to the mutant and validates its answer against the protocol schema as the
 harness does.  `figures` turns the results into the kill rate and the blame accuracy.
 """
@@ -18,11 +18,11 @@ from typing import Any
 
 import attrs
 
-from flip7ref import harness, perft_check
-from flip7ref.checking import Prepared, check_declaration, prepare
-from flip7ref.conformance import Case, CaseResult
-from flip7ref.errors import Flip7RefError
-from flip7ref.perft import leaves as perft_leaves
+from flip7ref.checking import harness, perft_check
+from flip7ref.checking.conformance import Case, CaseResult
+from flip7ref.checking.perft import leaves as perft_leaves
+from flip7ref.checking.verdict import Prepared, check_declaration, prepare
+from flip7ref.core.errors import Flip7RefError
 
 if __package__ in (None, ""):  # run as a script: the repository's root on the path
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -33,7 +33,7 @@ SCRIPT = Path(__file__).with_name("mutants.py")
 
 
 class InProcessEngine:
-    """What `flip7ref.harness._run_one` needs of an engine, answered by a mutant in this process."""
+    """What `flip7ref.checking.harness._run_one` needs of an engine, answered by a mutant in this process."""
 
     def __init__(self, mutant: Mutant, *, validate: bool = True) -> None:
         self.mutant = mutant
@@ -50,7 +50,7 @@ class InProcessEngine:
         """One request, as a line each way; the validated response.
 
         Raises:
-            flip7ref.harness.EngineError: an answer the schema refuses.
+            flip7ref.checking.harness.EngineError: an answer the schema refuses.
         """
         request = json.loads(json.dumps({"cmd": "run", "seq": seq, "case": case}))
         try:
@@ -73,7 +73,7 @@ _PREPARED: dict[str, Prepared | CaseResult] = {}
 
 
 def _prepare(case: Case, impl: Mapping[str, Any]) -> Prepared | CaseResult:
-    """`flip7ref.checking.prepare`, remembered: every mutant of an edition declares the same
+    """`flip7ref.checking.verdict.prepare`, remembered: every mutant of an edition declares the same
     readings, so the reference's preparation of a case is the same for all of them."""
     key = json.dumps([case, {k: v for k, v in impl.items() if k != "name"}], sort_keys=True, default=str)
     found = _PREPARED.get(key)
@@ -86,7 +86,7 @@ _LEAVES: dict[str, list[Any]] = {}
 
 
 def _leaves(case: Case) -> list[Any]:
-    """`flip7ref.perft.leaves` of a perft case (the reference's deal orders), remembered."""
+    """`flip7ref.checking.perft.leaves` of a perft case (the reference's deal orders), remembered."""
     key = json.dumps(case, sort_keys=True, default=str)
     if key not in _LEAVES:
         _LEAVES[key] = list(perft_leaves(case))
@@ -242,7 +242,7 @@ def readme_block(text: str) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``--update``: run every mutant against the suite and rewrite the block of
     conformance/README.md; ``--check``: exit 1 when the block differs.  Exit 2 on other arguments."""
-    from flip7ref.conformance import load_cases
+    from flip7ref.checking.conformance import load_cases
 
     args = list(sys.argv[1:] if argv is None else argv)
     if args not in (["--update"], ["--check"]):

@@ -11,7 +11,7 @@ A mutant is made in one of two ways, and breaks one rule only:
   step, a threshold, or the default reading of one option) — a house rule is a YAML file;
 - ``patch``: one reference function or primitive method replaced while the mutant plays (in
   every module that imported it by name, or in its owner module alone when ``local``).  The fast lanes are switched off meanwhile
-  (`flip7ref.state._FAST_LANES`): they call the same rule functions but hold their own
+  (`flip7ref.core.state._FAST_LANES`): they call the same rule functions but hold their own
   references to some of them.
 
 `Mutant.observe` plays a request as the mutant does; `Mutant.active` installs the mutant in
@@ -33,13 +33,14 @@ from typing import Any
 import attrs
 import yaml
 
-from flip7ref import conformance, engine, events, harness, lines, pile, scoring, state, targets
-from flip7ref.conformance import observe as reference_observe
-from flip7ref.engine import Deal, Draw
-from flip7ref.game import Game
-from flip7ref.model import NUMBER, Status, make_player
-from flip7ref.primitives import bust_shield, forced_draw, freeze, steal, swap
-from flip7ref.spec import Edition, load_edition, spec_dir
+from flip7ref.checking import conformance, harness
+from flip7ref.checking.conformance import observe as reference_observe
+from flip7ref.core import engine, events, lines, pile, scoring, state, targets
+from flip7ref.core.engine import Deal, Draw
+from flip7ref.core.game import Game
+from flip7ref.core.model import NUMBER, Status, make_player
+from flip7ref.core.primitives import bust_shield, forced_draw, freeze, steal, swap
+from flip7ref.core.spec import Edition, load_edition, spec_dir
 
 Table = dict[str, Any]
 Patch = Callable[[], dict[tuple[Any, str], Any]]
@@ -106,7 +107,7 @@ class Mutant:
             state._FAST_LANES = lanes
 
     def observe(self, case: Mapping[str, Any]) -> dict[str, Any]:
-        """The outcome the mutant observes for a request (as `flip7ref.conformance.observe`).
+        """The outcome the mutant observes for a request (as `flip7ref.checking.conformance.observe`).
 
         Raises:
             Flip7RefError: as the reference does (an illegal action...).
@@ -129,7 +130,7 @@ _GAMES: dict[tuple[Any, ...], Game] = {}
 
 @contextlib.contextmanager
 def _shared_games() -> Iterator[None]:
-    """`flip7ref.conformance.build_state` builds each `Game` once per edition, players and
+    """`flip7ref.checking.conformance.build_state` builds each `Game` once per edition, players and
     options (games are immutable values), which spares the mutants most of their set-up time."""
 
     def game(edition: Any, players: Any, options: Any = None) -> Game:
@@ -696,7 +697,7 @@ _add(
 
 
 def serve(mutant: Mutant) -> int:
-    """Serve ``mutant`` over the protocol on stdin/stdout (`flip7ref.harness.serve` with the
+    """Serve ``mutant`` over the protocol on stdin/stdout (`flip7ref.checking.harness.serve` with the
     mutant's description and its way of playing); the exit status (0)."""
     harness.implementation = mutant.implementation  # type: ignore[assignment]
     harness.observe = mutant.observe  # type: ignore[assignment]

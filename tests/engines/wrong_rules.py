@@ -25,9 +25,9 @@ from pathlib import Path
 
 import yaml
 
-from flip7ref.conformance import observe
-from flip7ref.harness import implementation
-from flip7ref.spec import spec_dir
+from flip7ref.checking.conformance import observe
+from flip7ref.checking.harness import implementation
+from flip7ref.core.spec import spec_dir
 
 
 def wrong_table() -> str:

@@ -29,15 +29,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from flip7ref import events
-from flip7ref.frames import Frame, register_frame
-from flip7ref.model import CHANCE, Action, Event, Player
-from flip7ref.primitives import Effect, primitive
-from flip7ref.targets import receive
+from flip7ref.core import events
+from flip7ref.core.frames import Frame, register_frame
+from flip7ref.core.model import CHANCE, Action, Event, Player
+from flip7ref.core.primitives import Effect, primitive
+from flip7ref.core.targets import receive
 
 if TYPE_CHECKING:
-    from flip7ref.game import Game
-    from flip7ref.work import Work
+    from flip7ref.core.game import Game
+    from flip7ref.core.work import Work
 
 KEEP = Action("peek_keep")
 """Keep the card looked at: it arrives for the peeking player."""
@@ -167,7 +167,7 @@ class PeekTop(Frame):
         w.to_discard(self.card)
         if act == KEEP:
             w.emit(peek_kept(self.seat, w.cid(top)))
-            receive(w, top, self.seat)  # as if drawn: the receiving rules of flip7ref.targets
+            receive(w, top, self.seat)  # as if drawn: the receiving rules of flip7ref.core.targets
         else:
             w.to_discard(top)
             w.emit(peek_discarded(self.seat, w.cid(top)))

@@ -93,10 +93,10 @@ def new_name(old: str) -> str | None:
 
 MOVES = {f"flip7ref.{m}": new_name(m) for mods in ROOMS.values() for m in mods}
 # the cases played and the dispute catalogue: checking needs them, so they leave the explore app
-SUB_MOVES = {"flip7ref.explore.runs": "flip7ref.checking.runs", "flip7ref.explore.catalogue": "flip7ref.checking.catalogue"}
+SUB_MOVES = {"flip7ref.checking.runs": "flip7ref.checking.verdict.runs", "flip7ref.checking.catalogue": "flip7ref.checking.verdict.catalogue"}
 EXPLORE_NAMES = {
-    **{n: "flip7ref.checking.runs" for n in ("Run", "run_case", "with_option", "play_readings", "find_case")},
-    **{n: "flip7ref.checking.catalogue" for n in ("Dispute", "DisputeReading", "disputes", "find_dispute", "attached_cases")},
+    **{n: "flip7ref.checking.verdict.runs" for n in ("Run", "run_case", "with_option", "play_readings", "find_case")},
+    **{n: "flip7ref.checking.verdict.catalogue" for n in ("Dispute", "DisputeReading", "disputes", "find_dispute", "attached_cases")},
 }
 FROM_EXPLORE = re.compile(r"^(?P<ind>\s*)from flip7ref\.explore import (?P<names>[^()#]+?)(?P<comment>\s*#.*)?$")
 
@@ -194,7 +194,7 @@ for old, new in MOVES.items():
         _paths[f"flip7ref/{leaf}/"] = f"{newpath}/"
     else:
         _paths[f"flip7ref/{leaf}.py"] = f"{newpath}.py"
-_paths["flip7ref/checked_tables.json"] = "flip7ref/core/checked_tables.json"
+_paths["flip7ref/core/checked_tables.json"] = "flip7ref/core/checked_tables.json"
 for old, new in SUB_MOVES.items():
     _paths[old.replace(".", "/") + ".py"] = new.replace(".", "/") + ".py"
 PATHS = re.compile(r"(?<![\w./])(" + "|".join(re.escape(p) for p in sorted(_paths, key=len, reverse=True)) + r")")
@@ -270,8 +270,8 @@ FIXUPS: list[tuple[str, str, str]] = [
     ),
     (
         "tests/test_first_use.py",
-        '"flip7ref.play.tournament", "flip7ref.checking.harness"}',
-        '"flip7ref.play.tournament",\n              "flip7ref.checking.harness"}',
+        '"flip7ref.play.games.tournament", "flip7ref.checking.verdict.harness"}',
+        '"flip7ref.play.games.tournament",\n              "flip7ref.checking.verdict.harness"}',
     ),
     (
         "tests/test_state_fields.py",
@@ -302,7 +302,7 @@ def main() -> int:
             t = p.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue
-        n = rename_refs(t)  # first: the split below writes room names (flip7ref.checking) the rename would take
+        n = rename_refs(t)  # first: the split below writes room names (flip7ref.checking.verdict) the rename would take
         n = split_package_imports(n) if p.suffix in (".py", ".md") else n
         in_package = p.relative_to(ROOT).parts[0] == "flip7ref"
         if p.suffix == ".py" and in_package and p.relative_to(ROOT).as_posix() != "flip7ref/explore/__init__.py":
@@ -316,7 +316,7 @@ def main() -> int:
         folder = ROOT / "flip7ref" / room
         if folder.exists() and not (folder / "__init__.py").exists() and room not in ("checking", "play"):
             pass
-        # a flat module of the room's own name moves first (flip7ref/play.py -> flip7ref/play/games.py)
+        # a flat module of the room's own name moves first (flip7ref/play/games.py -> flip7ref/play/games.py)
         if room in RENAMED:
             tmp = ROOT / "flip7ref" / f"_{room}_moving.py"
             subprocess.run(["git", "mv", f"flip7ref/{room}.py", str(tmp.relative_to(ROOT))], check=True)
@@ -334,7 +334,7 @@ def main() -> int:
                 src = f"flip7ref/{m}.py"
             dst = f"flip7ref/{room}/{leaf}" + ("" if m in PACKAGES else ".py")
             subprocess.run(["git", "mv", src, dst], check=True)
-    subprocess.run(["git", "mv", "flip7ref/checked_tables.json", "flip7ref/core/checked_tables.json"], check=True)
+    subprocess.run(["git", "mv", "flip7ref/core/checked_tables.json", "flip7ref/core/checked_tables.json"], check=True)
     for old, new in SUB_MOVES.items():
         subprocess.run(["git", "mv", old.replace(".", "/") + ".py", new.replace(".", "/") + ".py"], check=True)
     for f, old, new in FIXUPS:

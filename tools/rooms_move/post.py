@@ -50,10 +50,10 @@ ch = ROOT / "CHANGELOG.md"
 t = ch.read_text()
 line = (
     "- The package is in rooms, one job each: `flip7ref.core` (the rules), `flip7ref.proc` (processes), "
-    "`flip7ref.checking` (conformance), `flip7ref.play` (games, strategies, tournaments), beside `analysis`, `batch`, `rl` "
+    "`flip7ref.checking.verdict` (conformance), `flip7ref.play.games` (games, strategies, tournaments), beside `analysis`, `batch`, `rl` "
     "and the apps (`cli`, `table`, `explore`, `docs`); only `flip7ref/__init__.py` and `__main__.py` stay loose. "
-    "**Breaking**: a module's import path changed (`flip7ref.state` is `flip7ref.core.state`, `flip7ref.play` is "
-    "`flip7ref.play.games`, `flip7ref.checking` is `flip7ref.checking.verdict`, `flip7ref.primitives` is "
+    "**Breaking**: a module's import path changed (`flip7ref.core.state` is `flip7ref.core.state`, `flip7ref.play.games` is "
+    "`flip7ref.play.games.games`, `flip7ref.checking.verdict` is `flip7ref.checking.verdict.verdict`, `flip7ref.core.primitives` is "
     "`flip7ref.core.primitives`...); the names `flip7ref` itself exports are unchanged. `tests/test_rooms.py` holds "
     "[the room map](docs/rooms.md) (which room may import which, every import counted) and replaces the 600-line "
     "ceiling; the package imports by absolute names (ruff TID252).\n"

@@ -1,0 +1,447 @@
+"""A `Game`: an edition table compiled for chosen options and a player count.
+
+The game is the factory of states (OpenSpiel's shape): it resolves every option
+reference of the table once, turns card ids into small integer codes and keeps
+the per-kind facts the interpreter needs in tuples indexed by those codes, so
+the interpreter never looks at YAML, never branches on the edition's name and
+never re-reads an option.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
+
+from flip7ref.core.errors import OptionError, SpecError
+from flip7ref.core.lane_readings import lanes_checked
+from flip7ref.core.model import ACTION as ACTION  # re-exported: their home was this module
+from flip7ref.core.model import MODIFIER as MODIFIER
+from flip7ref.core.model import NUMBER as NUMBER
+from flip7ref.core.primitives import Effect as Effect  # re-exported: its home was this module
+from flip7ref.core.primitives import EntryError, effect_from_table
+from flip7ref.core.spec import CATEGORIES, CardKind, Edition, load_edition
+
+if TYPE_CHECKING:
+    from flip7ref.core.state import State
+
+# flip7ref.core.state sits above this module (it imports Game), so this module never imports it:
+# flip7ref.core.state installs its two state builders here when it is imported, and importing
+# any part of the package imports flip7ref.core.state (flip7ref/__init__.py does).
+_STATE_BUILDERS: dict[str, Callable[..., State]] = {}
+
+
+def install_state_builders(*, initial: Callable[..., State], position: Callable[..., State]) -> None:
+    """Install the functions behind `Game.new_initial_state` and `Game.new_position`."""
+    _STATE_BUILDERS["initial"] = initial
+    _STATE_BUILDERS["position"] = position
+
+
+def _resolve(value: Any, options: Mapping[str, str | int]) -> Any:
+    """Replace an ``{option: NAME, values: {...}}`` reference by its value."""
+    if isinstance(value, Mapping) and "option" in value and set(value) <= {"option", "values"}:
+        chosen = options[value["option"]]
+        values = value.get("values")
+        if isinstance(values, Mapping):
+            return _resolve(values[str(chosen)], options)  # a value may depend on another option
+        return chosen
+    return value
+
+
+class Game:
+    """An edition with chosen options for a number of players; the factory of states.
+
+    The arguments are annotated ``Any`` in the signature so that a wrong type gets the
+    `OptionError` below, also from the compiled build (docs/build.md); the types they
+    accept are these:
+
+    Args:
+        edition (str | os.PathLike[str] | Edition): an edition id (``"flip7"``), a path
+            to a ``.yaml`` table, or a loaded `Edition`.
+        players (int): number of seats (1 or more; seats are numbered 0..players-1
+            clockwise, so the player on seat ``s``'s left is ``s + 1``).
+        options (Mapping[str, str | int] | None): option values by name (``{"tie":
+            "shared-win"}``); unnamed options take the table's default.
+
+    Raises:
+        OptionError: unknown edition, unknown option name or value, or a player
+            count below the edition's minimum.
+        SpecError: the table is malformed.
+
+    A game is an immutable value (no attribute can be set, in either build; its
+    mappings ``options`` and ``codes`` are read-only `types.MappingProxyType` views, its
+    `Edition` is immutable too) and compares equal to another game of the same edition
+    (its id, table path and the table file's bytes, `Edition.digest`), player count and
+    options.  Rules: F7-002, F7-123 (decks), and every option
+    of the table.
+    """
+
+    # every attribute is Final: read-only from Python in the compiled build (a native class); the pure
+    # build refuses assignment through the __setattr__ installed at the end of this module
+    edition: Final[Edition]
+    players: Final[int]
+    options: Final[Mapping[str, str | int]]
+    fast_lanes: Final[bool]
+    kinds: Final[tuple[CardKind, ...]]
+    card_ids: Final[tuple[str, ...]]
+    codes: Final[Mapping[str, int]]
+    category: Final[tuple[int, ...]]
+    rank: Final[tuple[int, ...]]
+    traits: Final[tuple[frozenset[str], ...]]
+    modifier: Final[tuple[tuple[str, int] | None, ...]]
+    effect: Final[tuple[Effect | None, ...]]
+    flip7_distinct: Final[int]
+    flip7_bonus: Final[int]
+    initial_deal: Final[bool]
+    early_cards: Final[str]
+    early_second_chance: Final[str]
+    start_seat: Final[str]
+    stay_requires: Final[str]
+    stay_protects: Final[bool]
+    modifiers_to: Final[str]
+    empty_deck: Final[str]
+    between_rounds: Final[str]
+    flip7_bonus_to: Final[str]
+    modifier_targets: Final[str]
+    flip7_counts: Final[str]
+    busted_score: Final[str]
+    bust_scores_nothing: Final[bool]
+    flip7_choice: Final[bool]
+    set_aside_order: Final[str]
+    reshuffles_unlimited: Final[bool]
+    reshuffles: Final[int]
+    zero_after_stay: Final[str]
+    busted_cards: Final[str]
+    unusable_actions: Final[str]
+    zero_with_negatives: Final[str]
+    busted_modifiers: Final[str]
+    wipe_set_aside: Final[str]
+    late_bust: Final[str]
+    target_score: Final[int]
+    tie: Final[str]
+    decks: Final[int]
+    scoring: Final[tuple[str, ...]]
+    deck: Final[tuple[int, ...]]
+    plain_number: Final[tuple[bool, ...]]
+    plain_modifier: Final[tuple[bool, ...]]
+    lane_card: Final[tuple[bool, ...]]
+    modifier_pipeline: Final[bool]
+    floors_at_zero: Final[bool]
+    adds_flip7_bonus: Final[bool]
+    no_stay: Final[frozenset[int]]
+    _key: Final[tuple[Any, ...]]
+
+    def __init__(self, edition: Any = "flip7", players: Any = 4, options: Any = None) -> None:
+        if isinstance(edition, os.PathLike):
+            edition = os.fspath(edition)
+        ed = edition if isinstance(edition, Edition) else load_edition(edition)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"players: expected a whole number, got {players!r}")
+        low = ed.thresholds.get("min_players", 1)
+        if players < low:
+            raise OptionError(f"players: {players} is too few for {ed.id} (at least {low})")
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError(f"options: expected a mapping of option names to values, got {type(options).__name__}")
+        chosen: dict[str, str | int] = {}
+        for name, value in (options or {}).items():
+            spec = ed.options.get(name)
+            if spec is None:
+                known = ", ".join(ed.options)
+                raise OptionError(f"unknown option {name!r} for edition {ed.id} (known options: {known})")
+            chosen[name] = spec.coerce(value)
+        resolved: dict[str, str | int] = {n: chosen.get(n, s.coerce(s.default)) for n, s in ed.options.items()}
+        self.edition = ed
+        self.players = players
+        self.options = MappingProxyType(resolved)
+        # the fast lanes run only for the readings they were checked for (flip7ref.core.lane_readings)
+        self.fast_lanes = lanes_checked(resolved)
+        self.kinds = ed.cards
+        self.card_ids = tuple(c.id for c in ed.cards)
+        self.codes = MappingProxyType({c: i for i, c in enumerate(self.card_ids)})  # exact ids; see code()
+        self.category = tuple(CATEGORIES.index(c.category) for c in ed.cards)
+        self.rank = tuple(c.rank if c.rank is not None else -1 for c in ed.cards)
+        self.traits = tuple(frozenset(c.traits) for c in ed.cards)
+        self.modifier = tuple(c.modifier for c in ed.cards)
+        self.effect = tuple(self._effect(c.effect, c.index) for c in ed.cards)
+        th = ed.thresholds
+        self.flip7_distinct = th["flip7_distinct"]
+        self.flip7_bonus = th["flip7_bonus"]
+        rnd = {k: _resolve(v, resolved) for k, v in ed.round.items()}
+        self.initial_deal = rnd["initial_deal"] in (True, "deal")
+        self.early_cards = str(rnd.get("early_cards", "skip"))
+        self.early_second_chance = str(rnd.get("early_second_chance", "deal"))
+        self.start_seat = str(rnd["start_seat"])
+        self.stay_requires = str(rnd["stay_requires"])
+        self.stay_protects = bool(rnd["stay_protects"])
+        self.modifiers_to = str(rnd["modifiers"])
+        self.empty_deck = str(rnd["empty_deck"])
+        self.between_rounds = str(rnd["between_rounds"])
+        self.flip7_bonus_to = str(rnd.get("flip7_bonus_to", "maker"))
+        self.modifier_targets = str(rnd.get("modifier_targets", "non_busted"))
+        self.flip7_counts = str(rnd.get("flip7_counts", "distinct"))
+        self.busted_score = str(rnd.get("busted_score", "zero"))
+        # a busted seat scores nothing whatever its line (F7-101): the fast lanes may share one
+        # round end between the busting cards of a chance node (flip7ref.core.lanes)
+        self.bust_scores_nothing = self.busted_score != "modifiers"
+        self.flip7_choice = bool(rnd.get("flip7_choice", False))
+        self.set_aside_order = str(rnd.get("set_aside_order", "queue"))
+        shuffles = rnd.get("reshuffles", 1)
+        # F7-117, V-076: under "unlimited" the loop guard of flip7ref.core.pile.may_reshuffle bounds a round's reshuffles
+        self.reshuffles_unlimited = shuffles == "unlimited"
+        reshuffles = 0 if self.reshuffles_unlimited else int(shuffles)
+        self.zero_after_stay = str(rnd.get("zero_after_stay", "general-rules"))
+        self.busted_cards = str(rnd.get("busted_cards", "keep"))
+        self.unusable_actions = str(rnd.get("unusable_actions", "refuse"))
+        self.zero_with_negatives = str(rnd.get("zero_with_negatives", "zero"))
+        self.busted_modifiers = str(rnd.get("busted_modifiers", "all-negatives"))  # V-084, D-V-33; unsaid: all count
+        self.wipe_set_aside = str(rnd.get("wipe_set_aside", "survives"))  # V-039, D-V-31
+        self.late_bust = str(rnd.get("late_bust", "all"))  # V-044, D-V-32
+        end = {k: _resolve(v, resolved) for k, v in ed.game_end.items()}
+        self.target_score = int(end["target_score"])
+        self.tie = str(end["tie"])
+        decks = end["decks"]
+        per = th["players_per_deck"]
+        self.decks = -(-players // per) if decks == "auto" else int(decks)
+        deck_spec = ed.options.get("decks")
+        most = deck_spec.integer[1] if deck_spec is not None and deck_spec.integer is not None else None
+        if most is not None and self.decks > most:
+            raise OptionError(f"players: {players} players need {self.decks} decks; at most {most} are supported")
+        self.scoring = tuple(
+            step["step"] for step in ed.scoring if not ("unless" in step and _truthy(_resolve(step["unless"], resolved)))
+        )
+        self.deck = ed.deck(self.decks)
+        # under "unlimited" the guard's bound: D + N + 1 (docs/termination.md)
+        self.reshuffles = len(self.deck) + players + 1 if self.reshuffles_unlimited else reshuffles
+        # Scoring fast path (scoring.score_points): a number card without a trait adds
+        # its rank (every pipeline sums the numbers: a table without the step is refused).
+        self.plain_number = tuple(
+            cat == NUMBER and not traits for cat, traits in zip(self.category, self.traits, strict=True)
+        )
+        # ... and a modifier without a trait multiplies/divides the sum or adds to it
+        # when the pipeline is: sum, multiply, add, then steps that change nothing
+        # short of a Flip 7 but a floor at zero.
+        self.plain_modifier = tuple(
+            cat == MODIFIER and not traits and mod is not None
+            for cat, traits, mod in zip(self.category, self.traits, self.modifier, strict=True)
+        )
+        # The cards the plain-card lanes take (flip7ref.core.lanes): no trait, and a number or a
+        # modifier its receiver keeps (flip7ref.core.targets.receive adds either to the line).
+        self.lane_card = tuple(
+            not traits and (cat == NUMBER or (cat == MODIFIER and self.modifiers_to == "receiver"))
+            for cat, traits in zip(self.category, self.traits, strict=True)
+        )
+        tail = [step for step in ("floor_zero", "zero_unless_flip7", "flip7_bonus") if step in self.scoring[3:]]
+        self.modifier_pipeline = self.scoring[:3] == ("sum_numbers", "multiply", "add_modifiers") and (
+            list(self.scoring[3:]) == tail
+        )
+        self.floors_at_zero = "floor_zero" in self.scoring
+        self.adds_flip7_bonus = "flip7_bonus" in self.scoring
+        self.no_stay = frozenset(i for i, t in enumerate(self.traits) if "no_stay" in t)  # V-031
+        self._key = (ed.id, str(ed.path), ed.digest, players, tuple(sorted(resolved.items(), key=lambda kv: kv[0])))
+
+    def _effect(self, raw: Mapping[str, Any] | None, index: int) -> Effect | None:
+        """The effect of card ``index`` (its table entry ``raw``, options resolved).
+
+        Raises:
+            SpecError: the entry names a primitive no module registered, or a parameter
+                its primitive does not read (naming the table file and the card).
+        """
+        if raw is None:
+            return None
+        values = {k: _resolve(v, self.options) for k, v in raw.items()}
+        set_aside: set[int] = set()
+        for ref in values.get("set_aside") or ():
+            if ref in CATEGORIES:
+                set_aside.update(c.index for c in self.edition.cards if c.category == ref)
+            else:
+                set_aside.add(self.edition.card(ref).index)
+        if "set_aside" in values:
+            values["set_aside"] = frozenset(set_aside)
+        try:
+            return effect_from_table(values)  # the primitive's own parameters (flip7ref.core.primitives)
+        except EntryError as exc:
+            card = self.edition.cards[index].id
+            where = f"/cards/{index}/effect/{exc.key}"
+            raise SpecError(str(self.edition.path), where, f"{exc.expected} (card {card!r})") from None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other._key == self._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __reduce__(self) -> tuple[type[Game], tuple[Edition, int, dict[str, str | int]]]:
+        # pickled (e.g. to worker processes) as its arguments: the compiled build's native class
+        # has no instance dict to copy
+        return (Game, (self.edition, self.players, dict(self.options)))
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != self.edition.options[k].coerce(self.edition.options[k].default)}
+        return f"Game({self.edition.id!r}, players={self.players}, options={changed!r})"
+
+    def max_moves_per_round(self) -> int:
+        """The most moves (decisions plus chance outcomes) any round of this game can take.
+
+        Returns ``4 * (k + 1) * D + 2 * N + 1`` where ``k`` is the option
+        ``reshuffles`` (reshuffles of the discard pile allowed in one round,
+        F7-116, V-075; under reading ``unlimited`` ``D + N + 1``, as each reshuffle needs
+        more progress than the last, F7-117, V-076), ``D`` the number of cards in the game (all decks) and ``N``
+        the number of players.  Why it holds (docs/termination.md): a round draws
+        at most ``(k + 1) * D`` cards (the deck it starts with, then ``k``
+        reshuffles of at most ``D`` cards; an empty deck is then exhausted,
+        F7-115); every chance outcome draws one card; a Hit draws a card or, on an
+        exhausted deck, turns into a Stay, and a Stay takes an active player out,
+        so Hits and Stays number at most cards + N + 1; every other decision (a
+        target, an assignment, a Second Chance given, the cards of a Swap, Steal
+        or Discard) belongs to a drawn card, at most two per card, plus one
+        Brutal Mode Flip 7 choice.
+        """
+        return 4 * (self.reshuffles + 1) * len(self.deck) + 2 * self.players + 1
+
+    def max_pending(self) -> int:
+        """The most frames the pending-work stack can hold: ``2 * D + 4`` (``D`` cards).
+
+        Below the top decision or draw and the deal's two frames, the stack holds
+        pairs of a forced draw and the queue it came from (Resolve, InOrder), and
+        every such pair holds a card of its own, which is on no other frame
+        (docs/termination.md)."""
+        return 2 * len(self.deck) + 4
+
+    def code(self, card: Any) -> int:
+        """The integer code of a card given by id, alias or name in any language.
+
+        Args:
+            card (str): the card's id (``"x2"``), alias or name (``"Second Chance"``).
+
+        Raises:
+            CardError: when the edition has no such card.
+        """
+        return self.edition.card(card).index
+
+    def non_default_options(self) -> dict[str, str | int]:
+        """The options whose value differs from the table's default."""
+        eds = self.edition.options
+        return {k: v for k, v in self.options.items() if v != eds[k].coerce(eds[k].default)}
+
+    def new_initial_state(
+        self,
+        seed: Any = None,
+        *,
+        dealer: Any = 0,
+        stack: Any = None,
+        totals: Any = None,
+    ) -> State:
+        """Start a game: round 1, dealt up to the first decision or chance node.
+
+        Args:
+            seed (int | str | None): the deck is shuffled deterministically from it and
+                cards are drawn from that ordered pile (same seed, same game); None
+                for an *open* game whose draw pile has no order, where a driver
+                picks each chance outcome (e.g. `State.sample_chance`).
+            dealer (int): the seat that deals round 1 (0..players-1).
+            stack (list[str | int] | tuple[str | int, ...] | None): cards put on top of the
+                pile, top first, by name or code (as in `new_position`); the rest of the
+                deck follows below in seeded order
+                (seed 0 when ``seed`` is None).
+            totals (list[int] | tuple[int, ...] | None): running totals (points) to
+                start from, one per seat.
+
+        Returns:
+            The first `State` that needs a decision or a chance outcome.
+
+        Raises:
+            OptionError: dealer out of range or totals of the wrong length.
+            CardError: a stacked card is unknown, or more copies are stacked than the deck holds.
+        """
+        return _STATE_BUILDERS["initial"](self, seed=seed, dealer=dealer, stack=stack, totals=totals)
+
+    def new_position(
+        self,
+        *,
+        dealer: Any = 0,
+        turn: Any = None,
+        lines: Any = None,
+        kept: Any = None,
+        statuses: Any = None,
+        draw: Any = (),
+        discard: Any = (),
+        totals: Any = None,
+        round_number: Any = 1,
+        seed: Any = 0,
+        rest: Any = "below",
+        deal: Any = False,
+    ) -> State:
+        """Build a position in the middle of a round (the deal is over), or at its start.
+
+        This is how tests and conformance cases put cards on the table.
+
+        Args:
+            dealer (int): the seat dealing this round.
+            turn (int | None): the seat offered Hit or Stay next (default: the first
+                seat of the deal order, i.e. the dealer's left); skipped forward if not
+                active.
+            lines (Mapping[int, list[Card]] | list[list[Card]] | None): per seat, the
+                number and modifier cards in front of them: a mapping from seat numbers
+                (``{0: ["8", "x2"]}``, seats left out are empty) or a list with one
+                entry per seat from seat 0 (``[["8", "x2"], []]``).  A card (``Card``) is
+                its name (``"8"``, ``"x2"``, ``"second_chance"``) or its code, an int: its
+                position in `card_ids`, as `State` holds cards (``state.draw``); an int
+                is never read as a rank.
+            kept (Mapping[int, list[Card]] | list[list[Card]] | None): per seat, action
+                cards lying in front of them (a held Second Chance); the same shapes.
+            statuses (Mapping[int, str | Status] | list[str | Status] | None): per seat,
+                ``active`` (default), ``stayed``, ``frozen`` or ``busted``.
+            draw (list[Card] | tuple[Card, ...]): the cards on top of the draw pile, top
+                first.
+            discard (list[Card] | tuple[Card, ...]): the discard pile.
+            totals (list[int] | tuple[int, ...] | None): running totals (points), one
+                per seat.
+            round_number (int): the round number to report (1 or more).
+            seed (int | str | None): orders the rest of the deck and later reshuffles;
+                None makes an open state (then ``draw`` is not on top: the pile is
+                unordered).
+            rest (str): where the deck's remaining cards go: ``below`` the given draw
+                cards, into the ``discard`` pile (so the pile is exactly ``draw``),
+                or ``out`` of the game (a partial deck, e.g. to reach an empty deck
+                and discard pile; card conservation then no longer holds).
+            deal (bool): start the round instead: the dealer deals from ``draw`` as the
+                rules say (the table must then be empty); ``turn`` is ignored.
+
+        Returns:
+            The settled `State` (the next decision or chance node).
+
+        Raises:
+            CardError: an unknown card or a malformed card list.
+            PositionError: (a CardError) a position no game can reach: an action
+                card in a line, a number twice in a live line (bar the Lucky 13
+                pair), a busted line without its duplicate, the numbers of a Flip 7,
+                more Second Chances than the hold limit, more copies of a card than
+                the deck(s) hold, no card anywhere or none that scores a point (the
+                game could never end, docs/termination.md).  `State.from_dict` refuses the same positions
+                with the same messages (`flip7ref.core.position`).
+            OptionError: a seat, status or ``rest`` value out of range.
+        """
+        return _STATE_BUILDERS["position"](
+            self, dealer=dealer, turn=turn, lines=lines, kept=kept, statuses=statuses, draw=draw,
+            discard=discard, totals=totals, round_number=round_number, seed=seed, rest=rest, deal=deal,
+        )  # fmt: skip
+
+
+def _truthy(value: object) -> bool:
+    return value in (True, "on", "yes", "true", 1)
+
+
+if __file__.endswith(".py"):  # the pure build: refuse assignment, as the compiled build's Final attributes do
+
+    def _refuse_assignment(self: Game, name: str, value: object) -> None:
+        # __init__ sets every attribute once, _key last (after it nothing may be set)
+        if "_key" in self.__dict__ or name in self.__dict__:
+            raise AttributeError(f"Game is immutable: cannot set {name!r} (build another Game with other options)")
+        object.__setattr__(self, name, value)
+
+    def _refuse_deletion(self: Game, name: str) -> None:
+        raise AttributeError(f"Game is immutable: cannot delete {name!r}")
+
+    Game.__setattr__ = _refuse_assignment  # type: ignore[method-assign,assignment]
+    Game.__delattr__ = _refuse_deletion  # type: ignore[method-assign,assignment]

@@ -1,0 +1,234 @@
+"""A card entering a line: the rules of numbers in front of a player.
+
+One home for: when a number is a duplicate (F7-040) and when a repeated rank is
+allowed (the Lucky 13 pair, V-036); what counts toward the seven of a Flip 7
+(F7-050, V-022, D-V-03) and when a Flip 7 is barred (D-V-26); Unlucky 7
+wiping the line (V-033); when a player may stay (F7-033); and the receiving of a
+number (F7-035, F7-040, F7-041, F7-050), with bust guards as a hook: a kept card
+whose effect `guards_bust` (a Second Chance, F7-080) is asked to save the line
+before it busts.  The general path (`receive_number`), the fast lanes of
+`flip7ref.core.state`, scoring and position checks all call these functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from flip7ref.core import events
+from flip7ref.core.model import BUSTED, MODIFIER, NUMBER, STAYED, Player, make_player
+
+if TYPE_CHECKING:
+    from flip7ref.core.game import Game
+    from flip7ref.core.work import Work
+
+
+def repeat_allowed(game: Game, same: Sequence[int]) -> bool:
+    """Whether number cards ``same`` (all of one rank) may lie in one line together: one
+    card always; two when either has the ``pair_allowed`` trait (Lucky 13, V-036)."""
+    if len(same) <= 1:
+        return True
+    return len(same) == 2 and any("pair_allowed" in game.traits[c] for c in same)
+
+
+def same_rank(game: Game, line: Sequence[int], rank: int) -> list[int]:
+    """The number cards of ``line`` with ``rank``."""
+    category, ranks = game.category, game.rank
+    return [c for c in line if ranks[c] == rank and category[c] == NUMBER]  # the rarer test first
+
+
+def is_duplicate(game: Game, line: Sequence[int], code: int) -> bool:
+    """Whether number ``code`` entering ``line`` is a duplicate that busts (F7-040, V-036)."""
+    rank, ranks = game.rank[code], game.rank
+    for c in line:  # a plain loop first: most cards meet no card of their rank (no list, no category test)
+        if ranks[c] == rank:
+            break
+    else:
+        return False
+    same = same_rank(game, line, rank)
+    return bool(same) and not repeat_allowed(game, [*same, code])
+
+
+def wipes(game: Game, code: int) -> bool:
+    """Whether number ``code`` clears the line it enters and never busts (Unlucky 7, V-033)."""
+    return "wipe_on_enter" in game.traits[code]
+
+
+def distinct_numbers(game: Game, line: Sequence[int]) -> int:
+    """How many different number ranks a line holds."""
+    return len({game.rank[c] for c in line if game.category[c] == NUMBER})
+
+
+def flip7_count(game: Game, line: Sequence[int]) -> int:
+    """What a line counts toward the seven of a Flip 7 (F7-050, V-022).
+
+    Different ranks, or (``flip7_counts: cards``, D-V-03) number cards, so that
+    Lucky 13 and a regular 13 count twice.
+    """
+    if game.flip7_counts == "cards":
+        return sum(1 for c in line if game.category[c] == NUMBER)
+    return distinct_numbers(game, line)
+
+
+def past_flip7(game: Game, line: Sequence[int]) -> bool:
+    """Whether ``line`` holds more counted numbers than a Flip 7 needs (F7-050, V-022): no
+    line reaches that, as the round ends at the Flip 7. Raises nothing."""
+    return flip7_count(game, line) > game.flip7_distinct
+
+
+def holds_seven(game: Game, line: Sequence[int]) -> bool:
+    """Whether ``line`` holds the seven counted numbers of a Flip 7 (`flip7_count` reaches
+    the edition's ``flip7_distinct``; F7-050, V-022, D-V-03), whether or not they make one:
+    a forced draw stops there too (V-044, the Dutch FAQ)."""
+    return len(line) >= game.flip7_distinct and flip7_count(game, line) >= game.flip7_distinct
+
+
+def flip7_line(game: Game, line: Sequence[int], barred: bool = False) -> bool:
+    """The one decider of F7-050 (with V-022, D-V-03 and D-V-26): whether ``line`` holds a
+    Flip 7 — seven counted numbers (`flip7_count`; The Zero counts as one, V-032) — for a
+    player whose Flip 7 is not barred (``barred``: `Player.flip7_barred`, D-V-26).
+
+    Args:
+        game: the compiled game.
+        line: card codes of the line (numbers and modifiers).
+        barred: the player's ``flip7_barred`` flag.
+
+    Returns:
+        True when the line is a Flip 7.  Raises nothing for codes of the game.
+    """
+    return not barred and holds_seven(game, line)
+
+
+def makes_flip7(game: Game, barred: bool, line: Sequence[int], flip7: int | None) -> bool:
+    """Whether ``line`` (just grown by a number) makes the Flip 7 that ends the round
+    (F7-050): nobody has made one this round (``flip7`` is None) and `flip7_line` says so
+    (asked every time: no quick answer of its own, which would restate the rule)."""
+    return flip7 is None and flip7_line(game, line, barred)
+
+
+def bars_flip7(game: Game, p: Player) -> bool:
+    """The one decider of D-V-26 (V-038): whether Just One More, having just made ``p``
+    stop (V-043), bars ``p``'s Flip 7 for the rest of the round.
+
+    Under reading ``no-flip7`` of option ``zero_just_one_more`` it does when ``p`` holds
+    The Zero (a ``no_stay`` card, V-031) at that moment and has not busted: the Dutch
+    text says such a player, stopped short of seven numbers, can no longer make a Flip 7
+    and keeps 0.  Nobody else is barred: a player who stayed before The Zero reached
+    them (by a Swap, a Steal or a Flip Four) still makes a Flip 7 with seven numbers.
+    """
+    return (
+        game.zero_after_stay == "no-flip7"
+        and p.status is not BUSTED
+        and bool(game.no_stay)
+        and any(c in game.no_stay for c in p.line)
+    )
+
+
+def bar_lasts(game: Game, line: Sequence[int]) -> bool:
+    """The one decider of V-037's release from The Zero's bar (D-V-26): a barred player
+    (`bars_flip7`) stays barred only while ``line`` still holds The Zero (a ``no_stay``
+    card, V-031).  The Dutch text frees a player who loses the card by a Swap, a Steal or
+    a Discard ("dan ben je ook van het effect verlost"); a wipe by Unlucky 7 (V-033) takes
+    it too.  `flip7ref.core.work.Work.set_line` asks it whenever a barred line changes, so the
+    flag, once cleared, stays cleared for the rest of the round (The Zero coming back does
+    not bar again: Just One More did not stop her with it).
+
+    Args:
+        game: the compiled game.
+        line: card codes of the barred player's new line.
+
+    Returns:
+        True while the bar holds.  Raises nothing for codes of the game.
+    """
+    return bool(game.no_stay) and any(c in game.no_stay for c in line)
+
+
+def may_stay(game: Game, p: Player) -> bool:
+    """Whether ``p`` may answer an offer with Stay: F7-033 and option ``stay_requires``;
+    a ``no_stay`` trait card in the line forbids it (Just One More's The Zero, V-031)."""
+    if game.no_stay and any(c in game.no_stay for c in p.line):
+        return False
+    need = game.stay_requires
+    if need == "nothing":
+        return True
+    if need == "number-card":
+        return any(game.category[c] == NUMBER for c in p.line)
+    return bool(p.line or p.kept)
+
+
+def stays(p: Player) -> Player:
+    """``p`` after a Stay (F7-034): the same cards, status stayed.  The general path
+    (`flip7ref.core.engine.answer_offer`) and the Stay lane both build the stayed player with it."""
+    return make_player((p.line, p.kept, STAYED, p.flip7_barred))
+
+
+def guard_of(game: Game, p: Player) -> int | None:
+    """The first kept card of ``p`` whose effect guards against a bust (F7-080), or None."""
+    for c in p.kept:
+        eff = game.effect[c]
+        if eff is not None and eff.guards_bust():
+            return c
+    return None
+
+
+def line_grows(game: Game, p: Player, code: int, busts: bool, flip7: int | None) -> tuple[Player, bool]:
+    """The outcome of card ``code`` joining ``p``'s line, no bust guard or wipe involved:
+    ``(the player after, whether it makes the Flip 7 that ends the round)``.  ``busts``
+    is `is_duplicate`'s verdict for a number (F7-040: the player busts, keeping the
+    duplicate in the line, F7-041); a card that does not bust may make a Flip 7 (F7-050,
+    `makes_flip7`; a modifier never does).  The general path and the fast lanes both
+    build a grown line with this function."""
+    line = p.line + (code,)  # noqa: RUF005  # one concatenation: compiled, the starred form builds a list first
+    if busts:
+        return make_player((line, p.kept, BUSTED, p.flip7_barred)), False
+    after = make_player((line, p.kept, p.status, p.flip7_barred))
+    return after, game.category[code] == NUMBER and makes_flip7(game, p.flip7_barred, line, flip7)
+
+
+def receive_number(w: Work, code: int, seat: int) -> None:
+    """A number card arrives for ``seat`` (F7-035, F7-040, F7-041, F7-050; V-020, V-033, V-036).
+
+    Unlucky 7 wipes the line (V-033); a duplicate is first offered to a bust guard
+    (F7-080), else the player busts (D-V-27: under ``busted_cards: discard`` the
+    line goes to the discard pile at once); otherwise the card joins the line and
+    may make a Flip 7."""
+    g = w.game
+    p = w.players[seat]
+    if wipes(g, code):
+        wiped = tuple(c for c in p.line if g.category[c] in (NUMBER, MODIFIER))
+        w.to_discard(*wiped)
+        w.set_line(seat, (code,))
+        if wiped:
+            w.emit(events.line_wiped(seat, tuple(g.card_ids[c] for c in wiped)))
+        return
+    busts = is_duplicate(g, p.line, code)
+    if busts:
+        guard = guard_of(g, p)
+        if guard is not None:
+            eff = g.effect[guard]
+            assert eff is not None
+            eff.use_guard(w, seat, code, guard)
+            return
+    after, made = line_grows(g, p, code, busts, w.flip7)
+    w.players[seat] = after
+    if busts:  # F7-040, F7-041
+        w.emit(events.busted(seat, g.card_ids[code]))
+        if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
+            for c in (*p.line, code):
+                w.emit(events.discarded(g.card_ids[c], seat, "busted"))
+            w.to_discard(*p.line, code)
+            w.set_line(seat, ())
+        return
+    if made:  # F7-050, V-022
+        w.flip7 = seat
+        w.emit(events.flip7(seat))
+
+
+def enter(w: Work, code: int, seat: int) -> None:
+    """A card moved from another line enters ``seat``'s line: the receiving rules apply
+    to a number (a duplicate busts, Unlucky 7 wipes, Lucky 13 allows a pair, Flip 7
+    counts, V-037); a modifier simply joins."""
+    if w.game.category[code] == NUMBER:
+        receive_number(w, code, seat)
+    else:
+        w.set_line(seat, (*w.players[seat].line, code))

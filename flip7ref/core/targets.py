@@ -1,0 +1,168 @@
+"""Cards that need a target: who may be chosen, the choice, and a card's arrival.
+
+`receive` routes a card that arrives for a seat (F7-035): a number enters the
+line (`flip7ref.core.lines`), a modifier joins the line or is given away (V-050), an
+action card goes to its effect's `receive` hook (by default: the receiver
+chooses a target, `offer_target`).  `ChooseTarget` is the decision frame of a
+target choice; `play` carries out a card on the chosen seat through its effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+from flip7ref.core import events
+from flip7ref.core.frames import DECISION_KINDS, OWN_DECISION_KINDS, Frame, register_frame
+from flip7ref.core.lines import receive_number
+from flip7ref.core.model import ACTIVE, BUSTED, FROZEN, MODIFIER, NUMBER, STAYED, Action, Player, Status, target
+
+if TYPE_CHECKING:
+    from flip7ref.core.game import Game
+    from flip7ref.core.work import Work
+
+TARGET_STATUSES: Final[dict[str, tuple[Status, ...]]] = {
+    "active": (ACTIVE,),  # F7-061, F7-072
+    "non_busted": (ACTIVE, STAYED, FROZEN),  # V-042
+    "active_or_busted": (ACTIVE, BUSTED),  # Brutal Mode with protected stays
+    "any": tuple(Status),  # Brutal Mode (V-081)
+}
+"""The statuses a card's ``targets`` value admits (the edition schema admits no other value).
+Tuples, not sets: a membership test compares by identity and never calls the enum's
+Python-level ``__hash__``."""
+
+
+def eligible(players: Sequence[Player], targets: str) -> tuple[int, ...]:
+    """Seats whose status the ``targets`` value admits (one of `TARGET_STATUSES`)."""
+    allowed = TARGET_STATUSES[targets]
+    return tuple([i for i, p in enumerate(players) if p.status in allowed])  # a list first: cheaper than a generator
+
+
+def faceup(game: Game, players: Sequence[Player]) -> list[int]:
+    """Seats whose line shows cards that actions can move: not busted (V-021), and not
+    stayed or frozen where staying protects the line (D-V-02 (b))."""
+    if game.stay_protects:
+        return [i for i, p in enumerate(players) if p.status is ACTIVE and p.line]
+    return [i for i, p in enumerate(players) if p.status is not BUSTED and p.line]
+
+
+def targets_for(game: Game, players: Sequence[Player], code: int, chooser: int, targets: str) -> tuple[int, ...]:
+    """Seats ``chooser`` may play card ``code`` on (F7-061, F7-072, V-042, options
+    ``self_target`` and ``unusable_actions``): eligible seats on which the card can
+    be carried out (V-041, V-048)."""
+    allowed = eligible(players, targets)
+    eff = game.effect[code]
+    if eff is None:
+        return allowed
+    usable = tuple([s for s in allowed if eff.executable(game, players, s)])
+    if usable and game.unusable_actions == "fizzle":  # D-V-28 (b): anyone eligible, while someone can use it
+        usable = allowed
+    if eff.self_target == "only-when-alone" and len(usable) > 1 and chooser in usable:
+        usable = tuple(s for s in usable if s != chooser)
+    return usable
+
+
+PURPOSES: Final = ("play", "give", "keep_or_give")
+"""What a `ChooseTarget` decision of the interpreter is for (its ``purpose``); a primitive may
+use a decision kind it registered (`flip7ref.core.frames.register_decision_kind`)."""
+
+
+class ChooseTarget(Frame):
+    """A decision: ``chooser`` picks a seat in ``allowed`` for ``card``.
+
+    ``purpose`` is ``play`` (the card's effect hits the chosen seat), ``give``
+    (a spare Second Chance is handed over, F7-082) or ``keep_or_give`` (the
+    chooser may keep it by choosing themselves).
+    """
+
+    name: ClassVar[str] = "choose_target"
+    FIELDS: ClassVar[tuple[str, ...]] = ("card", "chooser", "allowed", "purpose")
+    KINDS: ClassVar[tuple[str, ...]] = ("int", "int", "tuple[int, ...]", "str")
+
+    card: Final[int]
+    chooser: Final[int]
+    allowed: Final[tuple[int, ...]]
+    purpose: Final[str]
+
+    def __init__(self, card: int, chooser: int, allowed: tuple[int, ...], purpose: str) -> None:
+        self.card = card
+        self.chooser = chooser
+        self.allowed = allowed
+        self.purpose = purpose
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.card, self.chooser, self.allowed, self.purpose)
+
+    def decider(self) -> int:
+        return self.chooser
+
+    def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
+        return [target(s) for s in self.allowed]
+
+    def pending(self, game: Game) -> tuple[str, str | None]:
+        return (self.purpose, game.card_ids[self.card])
+
+    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+        if self.purpose not in PURPOSES and (self.purpose not in DECISION_KINDS or self.purpose in OWN_DECISION_KINDS):
+            return ("purpose", f"one of {', '.join(PURPOSES)} (or a decision kind a primitive registered)")
+        if not all(0 <= s < players for s in self.allowed):
+            return ("allowed", f"seats 0..{players - 1}")
+        if game.effect[self.card] is None and game.category[self.card] != MODIFIER:
+            return ("card", "an action card")
+        return None
+
+    def decide(self, w: Work, act: Action) -> None:
+        seat = act.args[0]
+        w.emit(events.target_chosen(self.chooser, w.cid(self.card), seat))
+        eff = w.game.effect[self.card]
+        if eff is None:  # a modifier given away (V-050, V-081)
+            play(w, self.card, self.chooser, seat)
+        else:
+            eff.chosen(w, self, seat)
+
+    def held_cards(self) -> tuple[int, ...]:
+        return (self.card,)
+
+
+register_frame(ChooseTarget)
+
+
+def offer_target(w: Work, code: int, chooser: int, targets: str) -> None:
+    """An action (or a modifier given away) needs a target: a decision for ``chooser``;
+    with no seat to choose the card is discarded."""
+    allowed = targets_for(w.game, w.players, code, chooser, targets)
+    if not allowed:
+        w.to_discard(code)
+        w.emit(events.discarded(w.cid(code), chooser, "no valid target"))
+        return
+    w.frames.append(ChooseTarget(code, chooser, allowed, "play"))
+
+
+def play(w: Work, code: int, chooser: int, seat: int) -> None:
+    """Carry out card ``code``, played by ``chooser``, on ``seat``: a modifier joins the
+    line (V-050); an action card's effect is applied (its primitive's `play`)."""
+    if w.game.category[code] == MODIFIER:
+        w.set_line(seat, (*w.players[seat].line, code))
+        return
+    eff = w.game.effect[code]
+    assert eff is not None
+    eff.play(w, code, chooser, seat)
+
+
+def receive(w: Work, code: int, seat: int) -> None:
+    """A card arrives for ``seat`` (F7-035): numbers join the line or bust,
+    modifiers join the line (or are given away, V-050), action cards are resolved
+    at once through their effect."""
+    g = w.game
+    cat = g.category[code]
+    if cat == NUMBER:
+        receive_number(w, code, seat)
+    elif cat == MODIFIER:
+        if g.modifiers_to == "receiver":
+            w.set_line(seat, (*w.players[seat].line, code))
+        else:
+            offer_target(w, code, seat, g.modifier_targets)  # V-050, V-081
+    else:
+        eff = g.effect[code]
+        assert eff is not None
+        eff.receive(w, code, seat)
