@@ -154,7 +154,10 @@ def test_a_missing_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch,
     assert main(["tournament", "--games", "4", "--players", "2", "--cluster", "local:1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert err.rstrip().endswith("from a checkout: pip install '.[cluster]'; anywhere: pip install 'dask[distributed]>=2024.1'")
+    assert err.rstrip().endswith(
+        "pip install 'dask[distributed]>=2024.1' (keeps the flip7ref installed); or, from a checkout, flip7ref and the extra: "
+        "pip install '.[cluster]' (builds flip7ref again)"
+    )
 
 
 def test_cli_tournament_and_solve_take_cluster(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -39,9 +39,13 @@ def test_extras_are_the_ones_pyproject_declares() -> None:
 
 
 def test_extra_hint_names_the_checkout_and_the_packages() -> None:
-    assert install.extra_hint("plot") == "from a checkout: pip install '.[plot]'; anywhere: pip install 'matplotlib>=3.7'"
+    assert install.extra_hint("plot") == (
+        "pip install 'matplotlib>=3.7' (keeps the flip7ref installed); or, from a checkout, flip7ref and the extra: "
+        "pip install '.[plot]' (builds flip7ref again)"
+    )
     assert install.extra_hint("table") == (
-        "from a checkout: pip install '.[table]'; anywhere: pip install 'starlette>=0.37' 'uvicorn>=0.29' 'segno>=1.5'"
+        "pip install 'starlette>=0.37' 'uvicorn>=0.29' 'segno>=1.5' (keeps the flip7ref installed); or, from a checkout, "
+        "flip7ref and the extra: pip install '.[table]' (builds flip7ref again)"
     )
     with pytest.raises(KeyError):
         install.extra_hint("nope")

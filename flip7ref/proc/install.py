@@ -3,8 +3,9 @@
 flip7ref is not on a package index, so ``pip install 'flip7ref[table]'`` cannot work. An
 extra is installed from a checkout (``pip install '.[table]'``), from a wheel the project
 built (``pip install 'flip7ref-0.1.0-....whl[table]'``), or by naming its packages, which
-works wherever flip7ref came from (docs/install.md). `extra_hint` writes the first and the
-last of these into the messages that ask for an extra.
+works wherever flip7ref came from (docs/install.md). `extra_hint` writes the last of these
+first (it adds the packages to the flip7ref already installed, compiled or not, in seconds) and
+then the checkout's command (which builds flip7ref again: minutes when compiled; issue 42).
 
 `running_build` says what ``flip7ref --version`` reports about the copy that runs: its
 folder, whether its core is compiled, and another installed copy that it hides (in a
@@ -32,13 +33,19 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 
 def extra_hint(extra: str) -> str:
     """The install commands of an optional extra, for a message, e.g. for ``"plot"``:
-    ``from a checkout: pip install '.[plot]'; anywhere: pip install 'matplotlib>=3.7'``.
+    ``pip install 'matplotlib>=3.7' (keeps the flip7ref installed); or, from a checkout,
+    flip7ref and the extra: pip install '.[plot]' (builds flip7ref again)``.
 
-    Both commands work as written (flip7ref itself is on no package index). Raises
-    `KeyError` for a name that is not a key of `EXTRAS`.
+    The extra's packages come first: that command works wherever flip7ref came from and
+    never rebuilds it (the checkout's command compiles the core again, minutes). Both work as
+    written (flip7ref itself is on no package index). Raises `KeyError` for a name that is
+    not a key of `EXTRAS`.
     """
     packages = " ".join(f"'{p}'" for p in EXTRAS[extra])
-    return f"from a checkout: pip install '.[{extra}]'; anywhere: pip install {packages}"
+    return (
+        f"pip install {packages} (keeps the flip7ref installed); or, from a checkout, flip7ref and the extra: "
+        f"pip install '.[{extra}]' (builds flip7ref again)"
+    )
 
 
 def installed_copy() -> tuple[Path, bool] | None:
