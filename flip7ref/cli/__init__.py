@@ -84,7 +84,7 @@ COMMANDS = {
     "docs": "docs", "rules": "docs", "coverage": "docs",
     "dispute": "explore", "explain": "explore",
     "odds": "analysis", "solve": "analysis",
-    "tournament": "tournament",
+    "tournament": "tournament", "bench-agents": "tournament",
     "table": "table",
 }  # fmt: skip
 """Each command and the group that registers it, so that running one command imports only its group

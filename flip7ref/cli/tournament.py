@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable
 
 from flip7ref.cli._common import (
     add_cluster,
@@ -25,7 +26,8 @@ from flip7ref.cli._common import (
 )
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
-from flip7ref.play.strategies import OptimalSoloStrategy, parse_strategy
+from flip7ref.play.bench import PANELS, BenchResult, bench_agent
+from flip7ref.play.strategies import OptimalSoloStrategy, Strategy, parse_strategy
 from flip7ref.play.tournament import ReadingResult, TournamentResult, disputed_readings, readings_sweep, run_tournament
 from flip7ref.proc.install import extra_hint
 
@@ -110,6 +112,18 @@ def _readings_tables(baseline: TournamentResult, readings: list[ReadingResult]) 
     return out
 
 
+def _solo_progress(strategies: list[Strategy], args: argparse.Namespace, client: object, update: Callable[..., None],
+                   show: bool, what: str = "") -> None:
+    """Give an ``optimal-solo`` strategy the workers, the cluster and a progress line for its solve."""
+    for strategy in strategies:
+        if isinstance(strategy, OptimalSoloStrategy):
+            strategy.workers, strategy.cluster = args.workers, client
+            strategy.progress = lambda n, total: update(0, label=f"solving the optimal-solo policy: {n:,}/{total:,} states")
+            if not show and not args.no_progress:
+                print(f"flip7ref: solving the optimal-solo policy of Flip 7 (262,143 states, about a minute of CPU){what}...",
+                      file=sys.stderr)  # fmt: skip
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     """``flip7ref tournament``: strategies in every seat rotation, optionally across every disputed reading."""
     options = parse_options(args.option)
@@ -130,13 +144,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     labels = ["baseline", *(f"{o}={r}" for o, r, _ in disputed_readings(game.edition, tuple(options)))]
     runs = len(labels) if args.all_readings else 1
     with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "tournament", args.games * runs) as update:
-        for strategy in strategies:
-            if isinstance(strategy, OptimalSoloStrategy):
-                strategy.workers, strategy.cluster = args.workers, client
-                strategy.progress = lambda n, total: update(0, label=f"solving the optimal-solo policy: {n:,}/{total:,} states")
-                if not show and not args.no_progress:
-                    print(f"flip7ref: solving the optimal-solo policy of Flip 7 (262,143 states, about a minute of CPU)"
-                          f"{' for every reading' if args.all_readings else ''}...", file=sys.stderr)  # fmt: skip
+        _solo_progress(strategies, args, client, update, show, " for every reading" if args.all_readings else "")
         strategies = time_limited(strategies, limit)
         readings: list[ReadingResult] = []
         if args.all_readings:
@@ -174,8 +182,66 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 
+def _bench_table(results: list[BenchResult]) -> object:
+    from rich.table import Table
+
+    first = results[0]
+    table = Table(title=f"{first.edition}, {first.players} players: each agent in one seat against one opponent in the "
+                  f"others, every deal in each of the {first.players} seat rotations (fair share "
+                  f"{first.fair_share:.3f}; 95% normal intervals over the deals)")  # fmt: skip
+    table.add_column("agent")
+    table.add_column("rating", justify="right")
+    table.add_column("95% CI", justify="right")
+    for m in first.matches:
+        table.add_column(f"vs {m.opponent}", justify="right")
+    for r in results:
+        table.add_row(r.agent, f"{r.rating:.3f}", _ci(r.interval(), ".3f"), *(f"{m.win_rate:.3f}" for m in r.matches))
+    return table
+
+
+def cmd_bench_agents(args: argparse.Namespace) -> int:
+    """``flip7ref bench-agents``: agents rated against the baseline panel on fixed seeds."""
+    options = parse_options(args.option)
+    game = Game(args.edition, args.players, options)
+    limit = decision_timeout(args)
+    if args.workers < 1:
+        raise OptionError("--workers: expected a whole number of processes, at least 1")
+    panel_names = [n.strip() for n in args.opponent] if args.opponent else list(PANELS.get(game.edition.id, PANELS["vengeance"]))
+    if game.edition.id != "flip7" and not args.opponent:
+        panel_names = [n for n in panel_names if n != "optimal-solo"]
+    with user_output_to_stderr():
+        panel = [parse_strategy(n) for n in panel_names]
+        agents = [parse_strategy(n.strip()) for n in args.agent] if args.agent else panel
+    seed = parse_seed(args.seed)
+    show = showing_progress(args)
+    results: list[BenchResult] = []
+    total = args.games * len(panel) * len(agents)
+    with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "bench-agents", total) as update:
+        _solo_progress([*panel, *agents], args, client, update, show)
+        panel = time_limited(panel, limit)
+        agents = time_limited(agents, limit) if args.agent else panel
+        for i, agent in enumerate(agents):
+            done = i * args.games * len(panel)
+
+            def tick(n: int, done: int = done) -> None:
+                update(done + n, label="bench-agents")
+
+            results.append(bench_agent(game, agent, panel, args.games, seed, workers=args.workers, cluster=client,
+                                       progress=tick))  # fmt: skip
+    if args.json:
+        print(json.dumps({"seed": seed, "games_per_opponent": args.games, "panel": panel_names,
+                          "agents": [r.as_dict() for r in results]}, sort_keys=True, default=str))  # fmt: skip
+        return 0
+    from rich.console import Console
+
+    console = Console(width=None if Console().is_terminal else 140)
+    console.print(_bench_table(results))
+    console.print(f"seed {seed}; {args.games} games per opponent; {sum(r.seconds for r in results):.1f} s of play")
+    return 0
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``tournament`` to the ``flip7ref`` parser."""
+    """Add ``tournament`` and ``bench-agents`` to the ``flip7ref`` parser."""
     p = sub.add_parser(
         "tournament",
         help="strategies against each other in every seat rotation, with 95%% confidence intervals",
@@ -203,3 +269,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_json(p, "the result as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
     p.set_defaults(func=cmd_tournament)
+    b = sub.add_parser(
+        "bench-agents",
+        help="rate agents against the baseline panel on fixed seeds, every seat (docs/rl.md)",
+        description="Rate each agent against a fixed panel of baseline strategies (default: random, threshold:15, "
+        "threshold:20, threshold:25, threshold:30 and, for Flip 7, optimal-solo): the agent takes one seat, the "
+        "opponent the others, and every deal is played in each seat rotation, the same deals for every opponent. "
+        "Prints each agent's win rate against each opponent and its rating (the mean win share over the panel's "
+        "deals, 95%% normal interval; the fair share is 1/players). Without --agent, rates the panel itself. The "
+        "same arguments print the same numbers.",
+    )
+    add_common(b, players=2)
+    b.add_argument("--agent", action="append", metavar="STRATEGY",
+                   help="an agent to rate (repeatable): a strategy name, module:Class or file.py:Class; default: "
+                   "every strategy of the panel")  # fmt: skip
+    b.add_argument("--opponent", action="append", metavar="STRATEGY",
+                   help="an opponent of the panel (repeatable; default: the edition's baseline panel)")
+    add_in_process(b)
+    b.add_argument("--games", type=int, default=400,
+                   help="games per opponent, a multiple of --players (default %(default)s)")
+    b.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
+    b.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
+    add_cluster(b)
+    add_decision_timeout(b)
+    add_json(b, "the ratings as one JSON object")
+    b.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
+    b.set_defaults(func=cmd_bench_agents)
