@@ -49,6 +49,10 @@ needs only the standard library and the pure-Python modules of ``flip7ref.zip``)
 TESTED_PYODIDE = "314.0.8"
 """The Pyodide version the browser tests run (CI installs this one)."""
 
+COUNTED = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "flip7ref.zip", "pyodide/pyodide-lock.json")
+"""The files whose bytes the page counts as they arrive (its progress while loading): the
+worker fetches them (``worker.js`` is given their sizes)."""
+
 LIB = "/lib/flip7ref"
 """Where the worker unpacks ``flip7ref.zip`` in Pyodide's file system."""
 
@@ -322,7 +326,8 @@ def _lock(lock: bytes) -> bytes:
 
 
 def _page() -> str:
-    """The server's ``index.html`` with relative addresses, the manifest and `standalone.js`.
+    """The server's ``index.html`` with relative addresses, the manifest, the home-screen icon
+    of an iPhone (``apple-touch-icon.png``, 180x180) and `standalone.js`.
 
     Raises:
         OptionError: the page lacks a line this rewrite expects (the page changed: fix here).
@@ -331,7 +336,11 @@ def _page() -> str:
     for old, new in (
         ('"/static/', '"static/'),
         ('<script src="static/app.js"', '<script src="standalone.js"></script>\n<script src="static/app.js"'),
-        ("</head>", '<link rel="manifest" href="manifest.webmanifest">\n<meta name="theme-color" content="#1b5e20">\n</head>'),
+        (
+            "</head>",
+            '<link rel="manifest" href="manifest.webmanifest">\n<link rel="apple-touch-icon" href="apple-touch-icon.png">\n'
+            '<meta name="theme-color" content="#1b5e20">\n</head>',
+        ),
         ('href="/"', 'href="./"'),
     ):
         if old not in html:
@@ -367,6 +376,7 @@ def render(pyodide: Path) -> dict[str, bytes]:
         "worker.js": (SHIM / "worker.js").read_bytes(),
         "manifest.webmanifest": (SHIM / "manifest.webmanifest").read_bytes(),
         "icon.svg": (SHIM / "icon.svg").read_bytes(),
+        "apple-touch-icon.png": (SHIM / "apple-touch-icon.png").read_bytes(),  # 180x180: an iPhone's home screen
         "pyodide/NOTICE.txt": (
             f"Pyodide {version} (https://pyodide.org), Mozilla Public License 2.0: the files of this folder are\n"
             "copied unchanged from the npm package pyodide.\n"
@@ -379,6 +389,8 @@ def render(pyodide: Path) -> dict[str, bytes]:
         files[f"pyodide/{name}"] = (pyodide / name).read_bytes()
     files["pyodide/python_stdlib.zip"] = _stdlib(files["pyodide/python_stdlib.zip"], files["flip7ref.zip"])
     files["pyodide/pyodide-lock.json"] = _lock(files["pyodide/pyodide-lock.json"])
+    counted = {name: len(files[name]) for name in COUNTED}
+    files["worker.js"] = files["worker.js"].replace(b"{/*SIZES*/}", json.dumps(counted).encode())
     sw = (SHIM / "sw.js").read_text(encoding="utf-8")
     sw = sw.replace('"__BUILD__"', json.dumps(_digest(files))).replace("[/*FILES*/]", json.dumps(["./", *sorted(files)]))
     files["sw.js"] = sw.encode()
