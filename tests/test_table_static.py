@@ -326,3 +326,17 @@ def test_the_first_visit_files_the_build_trims_and_the_home_screen_icon(fake_pyo
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == int.from_bytes(png[20:24], "big") == 180
     assert '<link rel="apple-touch-icon" href="apple-touch-icon.png">' in (out / "index.html").read_text()
     assert json.loads((out / "pyodide" / "pyodide-lock.json").read_text()) == {"info": {"version": "0.0-test"}, "packages": {}}
+
+
+def test_docstrings_go_as_under_python_oo_and_every_line_stays() -> None:
+    from flip7ref.table.static_build import _without_docstrings
+
+    source = ('"""Module.\n\nMore."""\nfrom __future__ import annotations\n\n\nclass A:\n    """Only a docstring."""\n\n\n'
+              'def f():\n    """Doc é."""; return 1\n\n\ndef g():\n    x = "not a docstring"\n    return x\n')  # fmt: skip
+    out = _without_docstrings(source)
+    assert out == ('\n\n\nfrom __future__ import annotations\n\n\nclass A:\n    ...\n\n\n'
+                   'def f():\n    ...; return 1\n\n\ndef g():\n    x = "not a docstring"\n    return x\n')  # fmt: skip
+    scope: dict[str, Any] = {}
+    exec(compile(out, "m", "exec"), scope)
+    assert scope["f"]() == 1 and scope["A"].__doc__ is None
+    assert _without_docstrings("def (:\n") == "def (:\n"  # not parsed here: unchanged

@@ -21,6 +21,7 @@ What the folder holds (see docs/table.md):
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import io
@@ -275,9 +276,14 @@ def _sources(archive: bytes) -> dict[str, tuple[bool, str]]:
 def _stdlib(stdlib: bytes, library: bytes) -> bytes:
     """``python_stdlib.zip`` trimmed to the modules the referee can import: those reached from
     `STDLIB_ROOTS` and from every import of the modules of ``flip7ref.zip`` (``library``) that
-    `BROWSER` imports (imports in functions too) through the module-level imports of the standard library's own sources
-    (its ``_sysconfigdata_*`` kept too).  Entries are copied as they are, in their order.  A
-    file that is not a zip is returned unchanged."""
+    `BROWSER` imports (imports in functions too) through the module-level imports of the
+    standard library's own sources (its ``_sysconfigdata_*`` kept too), less `STDLIB_NEVER`;
+    each source without its comments (`_without_comments`) and docstrings
+    (`_without_docstrings`; Pyodide's own packages keep theirs), in the order of the zip.
+    A file that is not a zip is returned unchanged.
+
+    Which sources Python can parse depends on the Python running the build (one of a newer
+    syntax keeps its comments or docstrings): the bytes are the same for the same Python."""
     if not zipfile.is_zipfile(io.BytesIO(stdlib)):
         return stdlib
     std = _sources(stdlib)
@@ -291,9 +297,36 @@ def _stdlib(stdlib: bytes, library: bytes) -> bytes:
     with zipfile.ZipFile(io.BytesIO(stdlib)) as z, zipfile.ZipFile(out, "w") as trimmed:
         for info in z.infolist():
             if _module_name(info.filename) in keep:
-                data = _without_comments(z.read(info).decode("utf-8")).encode("utf-8")
+                source = z.read(info).decode("utf-8")
+                if info.filename.split("/")[0] not in ("pyodide", "_pyodide"):  # Pyodide reads its own docstrings
+                    source = _without_docstrings(source)
+                data = _without_comments(source).encode("utf-8")
                 trimmed.writestr(info, data, zipfile.ZIP_DEFLATED, compresslevel=9)
     return out.getvalue()
+
+
+def _without_docstrings(source: str) -> str:
+    """``source`` without its docstrings, as ``python -OO`` runs it (the standard library is
+    tested so): a module's docstring becomes blank lines, a class's or function's the
+    statement ``...``; every other line stays where it was.  A source this Python cannot
+    parse (a newer syntax) is returned unchanged."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return source
+    found: list[tuple[ast.Expr, bool]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                found.append((first, isinstance(node, ast.Module)))
+    lines = source.splitlines(keepends=True)
+    for expr, module in sorted(found, key=lambda f: -f[0].lineno):
+        start, end = expr.lineno - 1, (expr.end_lineno or expr.lineno) - 1
+        head = lines[start].encode()[: expr.col_offset].decode()  # offsets count UTF-8 bytes
+        tail = lines[end].encode()[expr.end_col_offset or 0 :].decode()
+        lines[start : end + 1] = [head + ("" if module else "...") + tail] + ["\n"] * (end - start)
+    return "".join(lines)
 
 
 def _without_comments(source: str) -> str:
