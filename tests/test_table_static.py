@@ -270,3 +270,73 @@ def test_the_zip_runs_without_the_packages_the_browser_lacks(fake_pyodide: Path,
     from flip7ref.core import i18n
 
     assert summary == i18n.option_summary(load_edition("flip7"), "initial_deal", "nl") and summary.startswith("Of elke ronde")
+
+
+# ------------------------------------------------------------------ what a first visit downloads (issue 45 item 6)
+
+
+def _zip_of(files: dict[str, str]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, text in files.items():
+            z.writestr(name, text)
+    return out.getvalue()
+
+
+def test_the_standard_library_keeps_what_an_import_reaches_and_cuts_comments() -> None:
+    """Module-level imports are followed (relative ones too), imports in a def or under
+    ``if __name__ == "__main__"`` are not; Windows-only modules never; comments cut with
+    every line kept where it was; a file that is not a zip is shipped as it is."""
+    from flip7ref.table.static_build import _stdlib
+
+    std = _zip_of({
+        "site.py": "import os  # the first\n", "os.py": "import posixpath\nx = 0\n# note\nx = 1  # one\n",
+        "posixpath.py": "", "json/__init__.py": "from .decoder import (\n    JSONDecoder,\n)\n",
+        "json/decoder.py": "import re\n", "re.py": "def f():\n    import pdb\nif __name__ == '__main__':\n    import doctest\n",
+        "pdb.py": "", "doctest.py": "", "unused.py": "", "asyncio/__init__.py": "from . import windows_events\n",
+        "asyncio/windows_events.py": "import _winapi\n", "csv.py": "s = '''\n# not a comment\n'''\n",
+    })  # fmt: skip
+    library = _zip_of({"flip7ref/__init__.py": "", "flip7ref/table/__init__.py": "",
+                       "flip7ref/table/browser.py": "import json, asyncio\ndef g():\n    import csv\n"})  # fmt: skip
+    with zipfile.ZipFile(io.BytesIO(_stdlib(std, library))) as z:
+        kept = {name: z.read(name).decode() for name in z.namelist()}
+    assert sorted(kept) == ["asyncio/__init__.py", "csv.py", "json/__init__.py", "json/decoder.py", "os.py",
+                            "posixpath.py", "re.py", "site.py"]  # fmt: skip
+    assert kept["os.py"] == "import posixpath\nx = 0\n\nx = 1\n" and kept["site.py"] == "import os  # the first\n"
+    assert kept["csv.py"] == "s = '''\n# not a comment\n'''\n"  # a string, not a comment
+    assert _stdlib(b"// python_stdlib.zip\n", library) == b"// python_stdlib.zip\n"
+
+
+def test_the_first_visit_files_the_build_trims_and_the_home_screen_icon(fake_pyodide: Path, tmp_path: Path) -> None:
+    """flip7ref.zip holds only what the browser imports (no CLI, no batch engine, no i18n
+    YAML: the texts are i18n.pickle); worker.js knows the sizes it counts; the page links
+    a 180x180 PNG for an iPhone's home screen; the lock file loses its package list."""
+    from flip7ref.table.static_build import COUNTED
+
+    (fake_pyodide / "pyodide-lock.json").write_text(json.dumps({"info": {"version": "0.0-test"}, "packages": {"numpy": {}}}))
+    out = tmp_path / "site"
+    manifest = build(out, fake_pyodide)
+    names = set(_zip(out).namelist())
+    assert "flip7ref/table/browser.py" in names and "i18n.pickle" in names
+    assert not any(n.startswith(("flip7ref/cli/", "flip7ref/batch/", "flip7ref/spec/i18n/")) for n in names)
+    worker = (out / "worker.js").read_text()
+    sizes = {name: manifest["files"][name] for name in COUNTED}
+    assert f"const SIZES = {json.dumps(sizes)};" in worker
+    png = (out / "apple-touch-icon.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == int.from_bytes(png[20:24], "big") == 180
+    assert '<link rel="apple-touch-icon" href="apple-touch-icon.png">' in (out / "index.html").read_text()
+    assert json.loads((out / "pyodide" / "pyodide-lock.json").read_text()) == {"info": {"version": "0.0-test"}, "packages": {}}
+
+
+def test_docstrings_go_as_under_python_oo_and_every_line_stays() -> None:
+    from flip7ref.table.static_build import _without_docstrings
+
+    source = ('"""Module.\n\nMore."""\nfrom __future__ import annotations\n\n\nclass A:\n    """Only a docstring."""\n\n\n'
+              'def f():\n    """Doc é."""; return 1\n\n\ndef g():\n    x = "not a docstring"\n    return x\n')  # fmt: skip
+    out = _without_docstrings(source)
+    assert out == ('\n\n\nfrom __future__ import annotations\n\n\nclass A:\n    ...\n\n\n'
+                   'def f():\n    ...; return 1\n\n\ndef g():\n    x = "not a docstring"\n    return x\n')  # fmt: skip
+    scope: dict[str, Any] = {}
+    exec(compile(out, "m", "exec"), scope)
+    assert scope["f"]() == 1 and scope["A"].__doc__ is None
+    assert _without_docstrings("def (:\n") == "def (:\n"  # not parsed here: unchanged

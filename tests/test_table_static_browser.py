@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -251,3 +252,134 @@ def test_offline_round_exports_the_server_transcript(browser: WebDriver, files: 
     assert r.json()["state"]["pad"]["totals"] == [0, 26, 7]
     print(f"first load {first:.1f} s, offline reloads {offline_start:.1f} s and {second_reload:.1f} s, "
           f"{per_step * 1000:.0f} ms a step")
+
+
+# ------------------------------------------------------------------ a first visit over a slow line (issue 45 item 6)
+
+RATE = 250_000  # bytes a second: 2 Mbit/s
+FIRST_VISIT = 5_000_000  # bytes, compressed as the host sends them, at most
+
+
+class SlowHost:
+    """The folder served as a static host serves it, over a 2 Mbit/s line: gzip for every
+    file a host compresses (not .png nor .zip), an ETag and 304 for a conditional request,
+    ``Cache-Control: max-age=600``; one line shared by every connection (16 KB at a time);
+    it counts the bytes of the bodies it sends."""
+
+    def __init__(self, folder: Path) -> None:
+        import gzip
+        import hashlib
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        files: dict[str, tuple[bytes, bytes, str]] = {}  # path -> (raw, gzipped, etag)
+        for p in folder.rglob("*"):
+            if p.is_file():
+                raw = p.read_bytes()
+                files["/" + p.relative_to(folder).as_posix()] = (raw, gzip.compress(raw, 6), hashlib.sha1(raw).hexdigest()[:16])
+        files["/"] = files["/index.html"]
+        types = {".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
+                 ".json": "application/json", ".wasm": "application/wasm", ".zip": "application/zip", ".svg": "image/svg+xml",
+                 ".png": "image/png", ".webmanifest": "application/manifest+json", ".txt": "text/plain"}  # fmt: skip
+        lock = threading.Lock()
+        line = {"free": 0.0}
+        self.sent = 0
+        self.requests: list[tuple[str, int, int]] = []  # (path, status, body bytes)
+        host = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:  # http.server's name
+                path = self.path.split("?")[0]
+                if path not in files:
+                    self.send_error(404)
+                    return
+                raw, packed, etag = files[path]
+                suffix = Path(path).suffix if path != "/" else ".html"
+                if self.headers.get("If-None-Match") == f'"{etag}"':
+                    self.send_response(304)
+                    self.send_header("ETag", f'"{etag}"')
+                    self.end_headers()
+                    host.requests.append((path, 304, 0))
+                    return
+                zipped = "gzip" in self.headers.get("Accept-Encoding", "") and suffix not in (".png", ".zip")
+                body = packed if zipped else raw
+                self.send_response(200)
+                self.send_header("Content-Type", types.get(suffix, "application/octet-stream"))
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("ETag", f'"{etag}"')
+                self.send_header("Cache-Control", "max-age=600")
+                if zipped:
+                    self.send_header("Content-Encoding", "gzip")
+                self.end_headers()
+                for start in range(0, len(body), 16384):
+                    chunk = body[start : start + 16384]
+                    with lock:  # one line: a chunk waits for the ones before it
+                        begin = max(time.monotonic(), line["free"])
+                        line["free"] = begin + len(chunk) / RATE
+                    time.sleep(max(0.0, line["free"] - time.monotonic()))
+                    self.wfile.write(chunk)
+                    with lock:
+                        host.sent += len(chunk)
+                host.requests.append((path, 200, len(body)))
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+# every text #msg shows, in order, with whether the referee's start page was there yet
+_WATCH_MSG = """
+window.__msgs = [];
+new MutationObserver(() => {
+  const m = document.getElementById("msg");
+  const text = m ? m.textContent : "";
+  const last = window.__msgs[window.__msgs.length - 1];
+  if (!last || last.text !== text) window.__msgs.push({ text, ready: !!document.getElementById("start") });
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+def test_a_first_visit_at_2_mbit_downloads_at_most_5_mb_and_shows_its_progress(site: Path, tmp_path: Path) -> None:
+    """A first visit over a 2 Mbit/s line from a host that compresses: the page, the runtime,
+    the trimmed standard library and the service worker's copy of every file come to at most
+    5 MB on the wire (the service worker revalidates what the page loaded: a 304, not a second
+    download); the loading line changes many times, counting bytes, and reaches the total
+    before the referee's start page shows."""
+    host = SlowHost(site)
+    drv = driver(tmp_path / "profile", PHONE)
+    try:
+        drv.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _WATCH_MSG})
+        t0 = time.perf_counter()
+        drv.get(host.url)
+        wait_for(drv, "#start", BOOT)
+        ready = time.perf_counter() - t0
+        WebDriverWait(drv, BOOT).until(lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+        msgs: list[dict[str, Any]] = drv.execute_script("return window.__msgs")
+        progress = drv.execute_script("return window.FLIP7REF_PROGRESS")
+    finally:
+        drv.quit()
+        host.stop()
+    full = Counter(path for path, status, _ in host.requests if status == 200)
+    assert not [path for path, n in full.items() if n > 1], f"downloaded twice: {full}"
+    assert host.sent <= FIRST_VISIT, f"{host.sent} bytes on the wire: {sorted(host.requests, key=lambda r: -r[2])[:6]}"
+    loading = [m for m in msgs if m["text"].startswith("Loading the referee")]
+    counted = [m["text"] for m in loading if " MB" in m["text"]]
+    assert len(set(counted)) >= 5, counted  # real progress, not one unchanging line
+    assert progress["done"] == progress["total"] > 10_000_000
+    mb = f"{progress['total'] / 1e6:.1f}"
+    assert counted[-1].startswith("Loading the referee into this browser (once; then it works offline)… 100 % (") and (
+        f"({mb} / {mb} MB" in counted[-1]), counted[-1]
+    assert not any(m["ready"] for m in loading)  # the whole total reached before the referee is ready
+    print(f"first visit at 2 Mbit/s: {host.sent / 1e6:.2f} MB on the wire, ready after {ready:.1f} s, "
+          f"{len(set(counted))} progress lines; {len(host.requests)} requests")

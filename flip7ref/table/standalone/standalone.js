@@ -9,26 +9,26 @@ window.FLIP7REF_STANDALONE = true;  // app.js: a game's page is ?game=ID, home i
 
 (function () {
   const TEXTS = {
-    en: { loading: "Loading the referee into this browser (the first time about 14 MB; then it works offline)…",
+    en: { loading: "Loading the referee into this browser (once; then it works offline)…",
       failed: "The referee could not start in this browser", export: "⇩ Transcript (.json)", export_table: "⇩ Table file",
       import: "⇧ Import a saved game (.json)", imported: "Imported", not_saved: "Not saved in this browser",
-      offline: "Ready offline", bad_file: "not a JSON file" },
-    nl: { loading: "De scheidsrechter wordt in deze browser geladen (de eerste keer ongeveer 14 MB; daarna werkt hij offline)…",
+      offline: "Ready offline", bad_file: "not a JSON file", mb: "MB" },
+    nl: { loading: "De scheidsrechter wordt in deze browser geladen (één keer; daarna werkt hij offline)…",
       failed: "De scheidsrechter kon niet starten in deze browser", export: "⇩ Verslag (.json)", export_table: "⇩ Tafelbestand",
       import: "⇧ Opgeslagen spel importeren (.json)", imported: "Geïmporteerd", not_saved: "Niet opgeslagen in deze browser",
-      offline: "Werkt offline", bad_file: "geen JSON-bestand" },
-    de: { loading: "Der Schiedsrichter wird in diesen Browser geladen (beim ersten Mal etwa 14 MB; danach geht es offline)…",
+      offline: "Werkt offline", bad_file: "geen JSON-bestand", mb: "MB" },
+    de: { loading: "Der Schiedsrichter wird in diesen Browser geladen (einmal; danach geht es offline)…",
       failed: "Der Schiedsrichter konnte in diesem Browser nicht starten", export: "⇩ Protokoll (.json)", export_table: "⇩ Tischdatei",
       import: "⇧ Gespeichertes Spiel importieren (.json)", imported: "Importiert", not_saved: "In diesem Browser nicht gespeichert",
-      offline: "Offline bereit", bad_file: "keine JSON-Datei" },
-    fr: { loading: "Chargement de l'arbitre dans ce navigateur (la première fois environ 14 Mo ; ensuite il marche hors ligne)…",
+      offline: "Offline bereit", bad_file: "keine JSON-Datei", mb: "MB" },
+    fr: { loading: "Chargement de l'arbitre dans ce navigateur (une fois ; ensuite il marche hors ligne)…",
       failed: "L'arbitre n'a pas pu démarrer dans ce navigateur", export: "⇩ Transcription (.json)", export_table: "⇩ Fichier de table",
       import: "⇧ Importer une partie enregistrée (.json)", imported: "Importé", not_saved: "Non enregistré dans ce navigateur",
-      offline: "Prêt hors ligne", bad_file: "pas un fichier JSON" },
-    no: { loading: "Dommeren lastes inn i denne nettleseren (første gang omtrent 14 MB; deretter virker den uten nett)…",
+      offline: "Prêt hors ligne", bad_file: "pas un fichier JSON", mb: "Mo" },
+    no: { loading: "Dommeren lastes inn i denne nettleseren (én gang; deretter virker den uten nett)…",
       failed: "Dommeren kunne ikke starte i denne nettleseren", export: "⇩ Referat (.json)", export_table: "⇩ Bordfil",
       import: "⇧ Importer et lagret spill (.json)", imported: "Importert", not_saved: "Ikke lagret i denne nettleseren",
-      offline: "Klar uten nett", bad_file: "ikke en JSON-fil" },
+      offline: "Klar uten nett", bad_file: "ikke en JSON-fil", mb: "MB" },
   };
   function tr(key) {
     const lang = document.documentElement.lang || localStorage.getItem("flip7ref-lang") || "en";
@@ -46,18 +46,32 @@ window.FLIP7REF_STANDALONE = true;  // app.js: a game's page is ?game=ID, home i
   const waiting = new Map();
   let next = 1;
   let booted = false;
+  let loadingText = null;  // the loading line last shown (cleared once the referee is ready)
+  let progress = null;  // {done, total, file}: the bytes received of the files the worker counts
+  function mb(n) { return (n / 1e6).toFixed(1); }
+  function showLoading() {
+    if (booted) return;
+    let text = tr("loading");
+    if (progress && progress.total) {
+      const pct = Math.floor((100 * progress.done) / progress.total);
+      text += ` ${pct} % (${mb(progress.done)} / ${mb(progress.total)} ${tr("mb")}` + (progress.file ? `, ${progress.file.split("/").pop()})` : ")");
+    }
+    loadingText = text;
+    note(text, true);
+  }
   const boot = new Promise((resolve, reject) => {
     worker.addEventListener("message", (e) => {
       const m = e.data;
-      if (m.boot === "ready") { booted = true; window.FLIP7REF_BOOT = m.phases; resolve(); }
+      if (m.progress) { progress = m.progress; window.FLIP7REF_PROGRESS = m.progress; if (document.getElementById("msg")) showLoading(); }
+      else if (m.boot === "ready") { booted = true; window.FLIP7REF_BOOT = m.phases; resolve(); }
       else if (m.boot === "error") reject(new Error(m.error));
       else if (m.id !== undefined && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
     });
     worker.addEventListener("error", (e) => reject(new Error(e.message || "worker.js")));
   });
-  boot.then(() => { const m = document.getElementById("msg"); if (m && m.textContent === tr("loading")) note(""); },
+  boot.then(() => { const m = document.getElementById("msg"); if (m && m.textContent === loadingText) note(""); },
     (err) => note(tr("failed") + ": " + err.message));
-  document.addEventListener("DOMContentLoaded", () => { if (!booted) note(tr("loading"), true); });
+  document.addEventListener("DOMContentLoaded", showLoading);
 
   function call(method, path, query, headers, body) {
     const id = next++;
@@ -170,7 +184,10 @@ window.FLIP7REF_STANDALONE = true;  // app.js: a game's page is ?game=ID, home i
   document.addEventListener("flip7ref:route", bar);  // app.js, after each page it shows
 
   // ------------------------------------------------------------ offline
+  // registered once the referee has started: its files are then in the browser's HTTP cache, and
+  // the service worker's copy of them costs a revalidation each, not a second download
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("sw.js").catch((err) => console.warn("flip7ref: no offline copy:", err));
+    const register = () => navigator.serviceWorker.register("sw.js").catch((err) => console.warn("flip7ref: no offline copy:", err));
+    boot.then(register, register);
   }
 })();

@@ -1,5 +1,6 @@
 // The static build's service worker (flip7ref table --static): on install it caches every
-// file of the build (the list below is written by the build, with its digest), then it
+// file of the build (the list below is written by the build, with its digest: revalidated with
+// the server, so a file the page has just loaded is not downloaded a second time), then it
 // answers every request of the folder from that cache: the page works offline.
 // A new build has a new digest, hence a new sw.js: the browser installs it and the old
 // cache of this folder is removed.
@@ -10,7 +11,7 @@ const PREFIX = "flip7ref-table " + self.registration.scope + " ";
 const CACHE = PREFIX + BUILD;
 
 self.addEventListener("install", (e) => {
-  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES.map((f) => new Request(f, { cache: "reload" })))).then(() => self.skipWaiting()));
+  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES.map((f) => new Request(f, { cache: "no-cache" })))).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (e) => {

@@ -3,10 +3,38 @@
 // page as {id, method, path, query, headers, body}; the answer is {id, status, type,
 // headers, body} from flip7ref.table.browser.request, i.e. the server's routes.
 // Games live in /games, a folder kept in the browser's IndexedDB (synced after each change).
-import { loadPyodide } from "./pyodide/pyodide.mjs";
-
+// While loading, the bytes received of each large file are posted to the page ({progress}).
 const LIB = "/lib/flip7ref";  // flip7ref.static_build.LIB
 const DATA = "/games";
+const SIZES = {/*SIZES*/};  // the build writes the size of each file counted: name -> bytes
+
+// Every fetch of a counted file (Pyodide's own too: it calls fetch when it needs a file)
+// reads its body through a counter, so the page shows real progress, not one line.
+const received = Object.fromEntries(Object.keys(SIZES).map((name) => [name, 0]));
+const total = Object.values(SIZES).reduce((a, b) => a + b, 0);
+let shown = 0;
+function report(force) {
+  const now = performance.now();
+  if (!force && now - shown < 150) return;
+  shown = now;
+  const done = Object.values(received).reduce((a, b) => a + b, 0);
+  const current = Object.keys(SIZES).find((name) => received[name] > 0 && received[name] < SIZES[name]) || null;
+  self.postMessage({ progress: { done, total, file: current, files: { ...received } } });
+}
+const realFetch = self.fetch.bind(self);
+self.fetch = async function (input, init) {
+  const res = await realFetch(input, init);
+  const url = new URL(typeof input === "string" ? input : input.url || String(input), self.location.href);
+  const base = new URL("./", import.meta.url).href;
+  const name = url.href.startsWith(base) ? url.href.slice(base.length).split("?")[0] : null;
+  if (!name || !(name in SIZES) || !res.ok || !res.body) return res;
+  received[name] = 0;
+  const counter = new TransformStream({
+    transform(chunk, controller) { received[name] += chunk.byteLength; report(false); controller.enqueue(chunk); },
+    flush() { report(true); },
+  });
+  return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
+};
 
 function sync(py, load) {
   return new Promise((resolve, reject) => py.FS.syncfs(load, (err) => (err ? reject(err) : resolve())));
@@ -16,6 +44,8 @@ const ready = (async () => {
   const phases = {};
   let t = performance.now();
   const lap = (name) => { const now = performance.now(); phases[name] = Math.round(now - t); t = now; };
+  report(true);
+  const { loadPyodide } = await import("./pyodide/pyodide.mjs");  // after fetch is wrapped
   const py = await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
   lap("pyodide");
   const zip = await fetch(new URL("./flip7ref.zip", import.meta.url));
