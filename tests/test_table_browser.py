@@ -135,9 +135,20 @@ def text(drv: WebDriver, css: str) -> str:
 
 
 def shot(drv: WebDriver, name: str) -> None:
-    if os.environ.get("FLIP7REF_SCREENSHOTS"):
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        drv.save_screenshot(str(SHOTS / f"{name}.png"))
+    """With ``FLIP7REF_SCREENSHOTS=1``: the screen as ``docs/table/<name>.png``, kept small (a
+    palette of 128 colours where Pillow is installed, as it is with the ``[plot]`` extra)."""
+    if not os.environ.get("FLIP7REF_SCREENSHOTS"):
+        return
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    drv.save_screenshot(str(path))
+    try:
+        from PIL import Image
+    except ImportError:  # pragma: no cover - the full-colour screenshot stays
+        return
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(128)
+    small.save(path, optimize=True)
 
 
 def start_game(drv: WebDriver, srv: Server, *, names: str, edition: str = "flip7", mode: str = "referee",
