@@ -1162,7 +1162,8 @@ def test_dealer_mode_says_what_it_trusts_and_asks_before_undoing_a_card(browser:
 @pytest.mark.parametrize("size", PHONES, ids=PHONE_IDS)
 def test_the_dutch_flip7_card_names_are_marked_as_not_published(browser: WebDriver, server: Server, data: Path) -> None:
     """Item 8: Flip 7 has no Dutch edition on file: in Dutch its card names carry a visible
-    note; the Dutch Vengeance cards (from the Dutch edition) and English Flip 7 do not."""
+    note; the Dutch Vengeance cards (from the Dutch edition) and English Flip 7 do not.  A
+    rule is looked up by its id under Settings, in the game's language."""
     drv = browser
     start_game(drv, server, names="Ann\nBob", lang="nl")
     note = wait_for(drv, "#names-note")
@@ -1170,6 +1171,11 @@ def test_the_dutch_flip7_card_names_are_marked_as_not_published(browser: WebDriv
     assert note.text.startswith(
         "De Nederlandse kaartnamen van Flip 7 (Bevries, Draai drie, Tweede kans) komen niet uit een uitgegeven Nederlandse editie"
     )
+    touch(drv, "#settings summary")
+    wait_for(drv, "#rule-id").send_keys("f7-004")
+    touch(drv, "#rule-go")
+    WebDriverWait(drv, 10).until(lambda d: d.find_element(By.ID, "rule-found").text)
+    assert text(drv, "#rule-found").startswith("F7-004 79 kaarten zijn getalkaarten")
     start_game(drv, server, names="Ann\nBob", edition="vengeance", lang="nl")
     assert not drv.find_elements(By.ID, "names-note")
     start_game(drv, server, names="Ann\nBob")

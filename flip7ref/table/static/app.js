@@ -559,6 +559,18 @@ function settingsBox() {
   const box = h("details", { class: "settings", id: "settings" }, h("summary", {}, t("settings")),
     h("label", { for: "game-lang" }, t("language")), langSel,
     h("label", { class: "radio", for: "letters" }, letters, " " + t("letters")));
+  if (G.mode !== "manual") {  // a rule of the edition by its id (F7-004), in the game's language
+    const rid = h("input", { id: "rule-id", autocomplete: "off", placeholder: "F7-004" });
+    const found = h("p", { id: "rule-found", "aria-live": "polite" });
+    box.append(h("label", { for: "rule-id" }, t("rule_lookup")), h("form", { class: "typed", id: "rule-lookup", onsubmit: async (e) => {
+      e.preventDefault();
+      if (!rid.value.trim()) return;
+      try {
+        const r = await api(withToken("/api/games/" + G.id + "/rule/" + encodeURIComponent(rid.value.trim())));
+        found.replaceChildren(h("span", { class: "rid" }, r.id), " " + r.text);
+      } catch (err) { found.replaceChildren(err.message); }
+    } }, rid, h("button", { type: "submit", id: "rule-go" }, t("look_up"))), found);
+  }
   if (G.mode !== "manual" && !G.finished) {
     box.append(h("p", {}, h("button", { id: "to-manual", onclick: () => { if (confirm(t("to_manual_confirm"))) post("to_manual"); } }, t("to_manual"))));
   }
