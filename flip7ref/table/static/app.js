@@ -123,6 +123,7 @@ async function repeatCard(card, firstTo) {
   while (busy) await new Promise((resolve) => setTimeout(resolve, 25));
   if (!G || G.current !== -1 || G.mode !== "referee" || !G.chance.some((c) => c.card === card)) return;
   const to = G.receiver;
+  lastTap.to = to;  // a third tap at once names this one and the next
   await post("reveal", { card }, () => say(t("dealt_twice", { card: cardName(card), a: firstTo !== null ? seatName(firstTo) : "?", b: to !== null ? seatName(to) : "?" }), true,
     h("button", { id: "undo-twice", onclick: () => post("undo") }, "↶ " + t("undo_twice"))));
 }
