@@ -32,10 +32,14 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 PHONE = (390, 844)
+SMALL_PHONE = (360, 740)
+PHONES = [PHONE, SMALL_PHONE]
+"""The phone viewports the table is tested at (a ``size`` parameter of a test); ``PHONE_IDS`` names them."""
+PHONE_IDS = ["390x844", "360x740"]
 DESKTOP = (1280, 900)
 SETTLE = 0.8
 """Seconds between two taps near the same spot: the page ignores a second tap there within
-0.6 s of the first (a double tap, app.js ``SETTLE_MS``)."""
+0.6 s of the first (a double tap, app.js ``SETTLE_MS``), unless it is the same card again."""
 
 
 def free_port() -> int:
@@ -151,11 +155,13 @@ def tap(drv: WebDriver, css: str, timeout: float = 10) -> None:
     WebDriverWait(drv, timeout).until(lambda d: version(d) != before)
 
 
-def touch(drv: WebDriver, css: str, *, taps: int = 1, gap: float = 0.1, timeout: float = 10) -> None:
+def touch(drv: WebDriver, css: str, *, taps: int = 1, gap: float = 0.1, timeout: float = 10, scroll: bool = True) -> None:
     """Real touch events (a pointer of kind "touch"): ``taps`` taps on the spot where
-    the element is, ``gap`` seconds apart (the page may redraw in between)."""
+    the element is, ``gap`` seconds apart (the page may redraw in between); the element is
+    first scrolled to the middle of the screen unless ``scroll`` is False (it must be in sight)."""
     element = wait_for(drv, css, timeout)
-    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    if scroll:
+        drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     spaced(drv, element)
     builder = ActionBuilder(drv, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
     builder.pointer_action.move_to(element)
@@ -165,6 +171,74 @@ def touch(drv: WebDriver, css: str, *, taps: int = 1, gap: float = 0.1, timeout:
         builder.pointer_action.pointer_down().pause(0.05).pointer_up()
     builder.perform()
     _LAST_TAP["at"] = time.monotonic()
+
+
+def touch_step(drv: WebDriver, css: str, timeout: float = 10) -> None:
+    """One real tap (touch events) on ``css``, then wait for the game's version to change."""
+    before = version(drv)
+    touch(drv, css, timeout=timeout)
+    WebDriverWait(drv, timeout).until(lambda d: version(d) != before)
+
+
+def in_view(drv: WebDriver, element: Any) -> str | None:
+    """None when ``element`` is wholly inside the viewport and on top at its middle (nothing,
+    not the dock, covers it); else what is wrong, with the element's box and the viewport's."""
+    return drv.execute_script(  # type: ignore[no-any-return]
+        """const el = arguments[0], r = el.getBoundingClientRect(), w = innerWidth, h = innerHeight;
+        const box = [r.left, r.top, r.right, r.bottom].map(Math.round).join(',') + ' in ' + w + 'x' + h;
+        if (!r.width || !r.height) return 'not shown';
+        if (r.top < 0 || r.left < 0 || r.bottom > h || r.right > w) return 'outside the viewport: ' + box;
+        const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return !top || el.contains(top) ? null : 'covered by ' + top.tagName + '#' + top.id + ': ' + box;""",
+        element,
+    )
+
+
+LOW_CONTRAST = r"""
+const parse = (s) => { const m = s.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat([1]);
+// the colour behind an element: its own background and its ancestors', down to the first opaque one (then white)
+const behind = (el) => {
+  const layers = [];
+  for (let e = el; e; e = e.parentElement) {
+    const c = parse(getComputedStyle(e).backgroundColor);
+    if (c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+  }
+  let colour = [255, 255, 255, 1];
+  for (let i = layers.length - 1; i >= 0; i--) colour = over(layers[i], colour);
+  return colour;
+};
+// WCAG 2 relative luminance and contrast ratio
+const lin = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+const out = [];
+let checked = 0;
+for (const button of document.querySelectorAll('button, a.button, label.button')) {
+  const r = button.getBoundingClientRect();
+  if (!r.width || !r.height || getComputedStyle(button).visibility === 'hidden' || button.disabled) continue;
+  // the button's own text and every element in it that holds text of its own
+  const texts = [button, ...button.querySelectorAll('*')].filter((el) =>
+    [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));
+  for (const el of texts) {
+    const bg = behind(el), fg = over(parse(getComputedStyle(el).color), bg), x = ratio(fg, bg);
+    checked++;
+    if (x < arguments[0]) out.push((button.id || button.className || button.tagName) + ' "' + el.textContent.trim().slice(0, 20) +
+      '": ' + x.toFixed(2) + ' (' + getComputedStyle(el).color + ' on rgb(' + bg.slice(0, 3).map(Math.round).join(', ') + '))');
+  }
+}
+return [checked, out];
+"""
+
+
+def low_contrast(drv: WebDriver, least: float = 4.5) -> tuple[int, list[str]]:
+    """Every shown, enabled button (``button``, ``a.button``, ``label.button``) whose text has a
+    contrast ratio below ``least`` against the colour behind it, computed in the page: the text's
+    colour and the first background that is not transparent among the element and its ancestors
+    (WCAG 2 relative luminance).  Returns how many texts were checked and the failures, each as
+    ``id "text": ratio (colour on background)``.  A disabled button is not checked (WCAG 1.4.3)."""
+    checked, out = drv.execute_script(LOW_CONTRAST, least)
+    return int(checked), list(out)
 
 
 def covering(drv: WebDriver, element: Any) -> str | None:

@@ -188,6 +188,25 @@ def test_bad_requests_get_a_clear_error_and_change_nothing(
     assert client.get(f"/api/games/{gid}").json()["version"] == 0
 
 
+def test_a_rule_is_looked_up_by_its_id_in_the_games_language(client: TestClient) -> None:
+    """GET /api/games/{id}/rule/{rule}: the rule in words, in the game's language, any case of
+    the id; an id the edition does not hold is a 404 naming the edition and an id it has."""
+    from flip7ref.i18n import rule_text
+    from flip7ref.spec import load_edition
+
+    gid = new_game(client, lang="nl")["id"]
+    r = client.get(f"/api/games/{gid}/rule/f7-004")
+    assert r.status_code == 200
+    assert r.json() == {"id": "F7-004", "text": rule_text(load_edition("flip7"), "F7-004", "nl")}
+    assert r.json()["text"].startswith("79 kaarten zijn getalkaarten")
+    for raw in ("F7-999", "V-001", "%C2%B2", ""):
+        r = client.get(f"/api/games/{gid}/rule/{raw}")
+        assert r.status_code == 404, raw
+        assert r.json()["error"].endswith("is not a rule id of Flip 7 (such as F7-001)"), r.json()
+    venge = new_game(client, edition="vengeance")["id"]
+    assert client.get(f"/api/games/{venge}/rule/v-001").json()["id"] == "V-001"
+
+
 def test_malformed_bodies_and_unknown_addresses(client: TestClient) -> None:
     gid = new_game(client)["id"]
     for raw in (b"not json", b"[1, 2]", b"\xff\xfe"):

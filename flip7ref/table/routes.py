@@ -33,6 +33,8 @@ language) for a refusal the game wrote, with status 400 bad request, 403 missing
 - ``GET /api/games/{id}/qr.svg``: a QR code of the game's address with its token
   (the address the request came to; SVG text)
 - ``GET /api/games/{id}/ruling/{step}``: the rulings of one step
+- ``GET /api/games/{id}/rule/{rule}``: one rule of the game's edition by its id (any case),
+  in the game's language: ``{"id", "text"}`` (404 for an id the edition does not hold)
 - ``GET /api/games/{id}/scores.csv``: the score pad as CSV (text)
 - ``GET /api/games/{id}/transcript.json``: the game's transcript file as saved (text);
   ``GET /api/games/{id}/table.json``: its ``.table.json`` (names, mode, moves undone...)
@@ -58,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from flip7ref.core.errors import Flip7RefError
+from flip7ref.core.i18n import rule_text
 from flip7ref.core.spec import load_edition
 from flip7ref.table.files import clean_stale_tmp, meta_file, new_game_id, read_meta
 from flip7ref.table.session import LANGS, StaleError, TableError, TableGame, edition_catalogue, saved_games, valid_id
@@ -243,6 +246,7 @@ def handle(table: Table, method: str, path: str, query: Mapping[str, str], heade
 
 
 _GAME = re.compile(r"^/api/games/([^/]+)$")
+_RULE = re.compile(r"^/api/games/([^/]+)/rule/([^/]*)$")
 _SUB = re.compile(r"^/api/games/([^/]+)/(scores\.csv|transcript\.json|table\.json|qr\.svg|ruling/([^/]*)|[^/]+)$")
 
 
@@ -263,6 +267,9 @@ def _route(
         tg = table.get(m[1])
         with table.lock(tg.id):
             return Reply(200, tg.view())
+    m = _RULE.match(path)
+    if m and method == "GET":
+        return _rule(table, token, m[1], m[2])
     m = _SUB.match(path)
     if m and method == "GET" and m[2] in ("scores.csv", "transcript.json", "table.json"):
         return _download(table, token, m[1], m[2])
@@ -422,6 +429,17 @@ def _ruling(table: Table, token: str, gid: str, raw: str) -> Reply:
         raise TableError("step: expected a step number", status=404)
     with table.lock(tg.id):
         return Reply(200, tg.ruling(int(raw)))
+
+
+def _rule(table: Table, token: str, gid: str, raw: str) -> Reply:
+    _check_token(table, token, gid)
+    tg = table.get(gid)
+    rid = raw.strip().upper()
+    text = rule_text(tg.game.edition, rid, tg.lang) if re.fullmatch(r"[A-Z0-9-]{1,20}", rid) else ""
+    if not text:
+        example = next(iter(tg.game.edition.rules))
+        raise TableError(f"rule: {raw[:40]!r} is not a rule id of {tg.game.edition.title} (such as {example})", status=404)
+    return Reply(200, {"id": rid, "text": text})
 
 
 def _change(table: Table, token: str, gid: str, op: str, body: Body) -> Reply:

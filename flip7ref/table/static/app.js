@@ -34,7 +34,7 @@ let downAt = 0;      // when the last touch or press began
 let swapFirst = null;  // Vengeance Swap: the first card picked, "seat index"
 let seenRoundEnd = Number(sessionStorage.getItem("flip7ref-round-seen") || 0);
 let waiting = false; // a poll found a newer game while a field was being typed in
-const SETTLE_MS = 600;  // a second tap on the same spot this soon is ignored (a double tap)
+const SETTLE_MS = 600;  // a second tap on the same spot this soon is ignored (a double tap), unless on the same card
 
 function t(key, vars) {
   const texts = (META && (META.texts[LANG] || META.texts.en)) || {};
@@ -90,19 +90,43 @@ function seatName(s) { return G.names[s] !== undefined ? G.names[s] : "seat " + 
 // A tap that began before the page redrew, or lands where the last one did just after
 // it (a double tap: the second tap falls on the button that appeared under the finger,
 // a "0" nobody drew), is not meant for the button now there: ignore it.
-let lastTap = { at: -1e9, x: -1e3, y: -1e3 };
+// What the page shows tells a slip from two deals: a quick second tap on the same card
+// (two 9s dealt to two players, one after the other) is taken when the page still asks for
+// a card, and the page says so at once with a one-tap undo (repeatCard).
+let lastTap = { at: -1e9, x: -1e3, y: -1e3, card: null, to: null };
 document.addEventListener("pointerdown", () => { downAt = performance.now(); }, true);
 document.addEventListener("touchstart", () => { downAt = performance.now(); }, { capture: true, passive: true });
 document.addEventListener("click", (e) => {
-  if (!G || !e.target.closest || !e.target.closest("#app button")) return;
+  const button = G && e.target.closest ? e.target.closest("#app button") : null;
+  if (!button) return;
   const now = performance.now();
   const pointer = e.detail > 0;  // 0: a key press (Enter, Space) on a focused button
   const near = Math.abs(e.clientX - lastTap.x) < 48 && Math.abs(e.clientY - lastTap.y) < 48;
+  const card = button.matches("button.card") ? button.dataset.card : null;
+  if (pointer && card && card === lastTap.card && near && now - lastTap.at < SETTLE_MS) {
+    e.preventDefault(); e.stopImmediatePropagation();
+    lastTap.at = now;
+    repeatCard(card, lastTap.to);
+    return;
+  }
   if (busy || (pointer && (downAt < drawnAt || (near && now - lastTap.at < SETTLE_MS)))) {
     e.preventDefault(); e.stopImmediatePropagation(); return;
   }
-  if (pointer) lastTap = { at: now, x: e.clientX, y: e.clientY };
+  if (pointer) lastTap = { at: now, x: e.clientX, y: e.clientY, card, to: card && G.current === -1 ? G.receiver : null };
 }, true);
+
+// The same card tapped again at once: once the first is recorded, it is recorded again only
+// if the page still asks for a card (the next player's deal); a decision that appeared under
+// the finger is not answered by it.  The page then says the card was entered twice, for whom,
+// with a one-tap undo of the second.
+async function repeatCard(card, firstTo) {
+  while (busy) await new Promise((resolve) => setTimeout(resolve, 25));
+  if (!G || G.current !== -1 || G.mode !== "referee" || !G.chance.some((c) => c.card === card)) return;
+  const to = G.receiver;
+  lastTap.to = to;  // a third tap at once names this one and the next
+  await post("reveal", { card }, () => say(t("dealt_twice", { card: cardName(card), a: firstTo !== null ? seatName(firstTo) : "?", b: to !== null ? seatName(to) : "?" }), true,
+    h("button", { id: "undo-twice", onclick: () => post("undo") }, "↶ " + t("undo_twice"))));
+}
 
 let typedAt = -1e9;  // the last key pressed in a field: a letter just after it is typing, not a shortcut
 document.addEventListener("input", () => { typedAt = performance.now(); }, true);
@@ -323,12 +347,8 @@ function roundSummary() {
 }
 
 function promptBox() {
+  if (G.finished) return null;  // the winner is shown at the top of the page (winnerBox)
   const box = h("section", { class: "prompt", id: "prompt", "aria-label": t("your_turn") });
-  if (G.finished) {
-    const w = G.winners.map(seatName).join(", ");
-    box.append(h("div", { class: "who win", id: "winner" }, t("game_over") + " — " + t(G.winners.length > 1 ? "winners" : "winner") + ": " + w));
-    return box;
-  }
   const forced = forcedLine();
   if (G.current === -1) {
     box.append(h("div", { class: "who", id: "who" }, t("card_for", { name: G.receiver !== null ? seatName(G.receiver) : "?" })));
@@ -339,13 +359,10 @@ function promptBox() {
       // a fixed grid: every card of the edition in the same place; one that ran out is dimmed
       box.append(h("div", { class: "cards", id: "cards" }, G.chance.map((c) =>
         h("button", { class: "card " + (G.categories[c.card] || "") + (c.left ? "" : " out"), "data-card": c.card,
-          "aria-label": cardName(c.card) + " (" + (c.left ? t("left", { n: c.left }) : t("none_left")) + ")",
+          // the name read out starts with the text shown ("9 ×3"): a voice command that says what it sees finds it
+          "aria-label": cardName(c.card) + " ×" + c.left + ", " + (c.left ? t("left", { n: c.left }) : t("none_left")),
           onclick: () => post("reveal", { card: c.card }) },
           cardName(c.card), h("small", { "aria-hidden": "true" }, "×" + c.left)))));
-      const input = h("input", { id: "card-input", list: "card-list", "aria-label": t("type_card"), placeholder: t("type_card"), autocomplete: "off" });
-      const list = h("datalist", { id: "card-list" }, Object.keys(G.card_names).map((id) => h("option", { value: id }, cardName(id))));
-      box.append(h("form", { class: "typed", onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) post("reveal", { card: input.value.trim() }); } },
-        input, list, h("button", { type: "submit", id: "card-enter" }, t("enter"))));
     }
   } else {
     box.append(h("div", { class: "who", id: "who" }, t("decides", { name: seatName(G.who) }) +
@@ -354,11 +371,48 @@ function promptBox() {
     const swaps = G.actions.some((a) => a.verb === "swap");
     box.append(h("div", { class: "actions", id: "actions" }, swaps ? swapButtons() : G.actions.map(actionButton)));
   }
-  if (G.rules_here && G.rules_here.length) {
-    box.append(h("details", { class: "muted rules-here" }, h("summary", {}, t("rules_here")),
-      h("ul", {}, G.rules_here.map((r) => h("li", {}, h("b", {}, r.id), " " + r.text)))));
-  }
   return box;
+}
+
+// the card typed in (a keyboard's way; the grid is the thumb's): in the dock's bottom bar, beside undo and redo
+function typedForm() {
+  if (G.finished || G.current !== -1 || G.mode === "dealer") return null;
+  const input = h("input", { id: "card-input", list: "card-list", "aria-label": t("type_card"), placeholder: t("type_card"), autocomplete: "off" });
+  const list = h("datalist", { id: "card-list" }, Object.keys(G.card_names).map((id) => h("option", { value: id }, cardName(id))));
+  return h("form", { class: "typed", onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) post("reveal", { card: input.value.trim() }); } },
+    input, list, h("button", { type: "submit", id: "card-enter" }, t("enter")));
+}
+
+// the rules that decide the step now: in the page, not in the dock (the dock keeps to the turn's controls)
+function rulesHere() {
+  if (!G.rules_here || !G.rules_here.length) return null;
+  return h("details", { class: "muted rules-here", id: "rules-here" }, h("summary", {}, t("rules_here")),
+    h("ul", {}, G.rules_here.map((r) => h("li", {}, h("b", {}, r.id), " " + r.text))));
+}
+
+// the game's end: the winner first, at the top of the page (above the last round's summary)
+function winnerBox() {
+  if (!G.finished) return null;
+  const w = G.mode === "manual" ? "" : " — " + t(G.winners.length > 1 ? "winners" : "winner") + ": " + G.winners.map(seatName).join(", ");
+  return h("section", { class: "prompt", id: "end" }, h("div", { class: "who win", id: "winner" }, t("game_over") + w));
+}
+
+// What the page itself says about its words and its trust: the invented card names of a
+// language without a published edition (a text in that language only), and, in dealer
+// mode, that any step can be undone and how the table keeps an eye on it.
+function pageNotes() {
+  const texts = META.texts[G.lang] || {};
+  const names = texts["card_names_note_" + G.edition];
+  return [names ? h("p", { class: "muted", id: "names-note" }, names) : null,
+    G.mode === "dealer" ? h("p", { class: "muted", id: "dealer-trust" }, t("dealer_trust")) : null];
+}
+
+// Dealer mode: undoing a dealt card (a bust among them) lets a player take back what everyone saw;
+// the table confirms it first.
+function undo() {
+  const last = G.steps && G.steps[G.steps.length - 1];
+  if (G.mode === "dealer" && last && last.card && !confirm(t("undo_deal_confirm", { card: cardName(last.card) }))) return;
+  post("undo");
 }
 
 function seatsBox() {
@@ -506,6 +560,18 @@ function settingsBox() {
   const box = h("details", { class: "settings", id: "settings" }, h("summary", {}, t("settings")),
     h("label", { for: "game-lang" }, t("language")), langSel,
     h("label", { class: "radio", for: "letters" }, letters, " " + t("letters")));
+  if (G.mode !== "manual") {  // a rule of the edition by its id (F7-004), in the game's language
+    const rid = h("input", { id: "rule-id", autocomplete: "off", placeholder: "F7-004" });
+    const found = h("p", { id: "rule-found", "aria-live": "polite" });
+    box.append(h("label", { for: "rule-id" }, t("rule_lookup")), h("form", { class: "typed", id: "rule-lookup", onsubmit: async (e) => {
+      e.preventDefault();
+      if (!rid.value.trim()) return;
+      try {
+        const r = await api(withToken("/api/games/" + G.id + "/rule/" + encodeURIComponent(rid.value.trim())));
+        found.replaceChildren(h("span", { class: "rid" }, r.id), " " + r.text);
+      } catch (err) { found.replaceChildren(err.message); }
+    } }, rid, h("button", { type: "submit", id: "rule-go" }, t("look_up"))), found);
+  }
   if (G.mode !== "manual" && !G.finished) {
     box.append(h("p", {}, h("button", { id: "to-manual", onclick: () => { if (confirm(t("to_manual_confirm"))) post("to_manual"); } }, t("to_manual"))));
   }
@@ -522,6 +588,7 @@ function focusKey(el) {
   return el.id ? "#" + CSS.escape(el.id) : "#prompt button";
 }
 
+let lastShown = null;  // the round summary or game end last scrolled to ("id:version")
 function render(view, same) {
   if (!same && G && view.id === G.id && view.version !== G.version) swapFirst = null;
   const focused = focusKey(document.activeElement);
@@ -536,22 +603,29 @@ function render(view, same) {
   document.getElementById("title").textContent = view.edition_title + (view.round ? " — " + t("round") + " " + view.round : "");
   const app = document.getElementById("app");
   const tools = h("div", { class: "tools" },
-    h("button", { id: "undo", onclick: () => post("undo"), disabled: !view.undo, title: "Ctrl+Z" }, "↶ " + t("undo")),
+    h("button", { id: "undo", onclick: undo, disabled: !view.undo, title: "Ctrl+Z" }, "↶ " + t("undo")),
     h("button", { id: "redo", onclick: () => post("redo"), disabled: !view.redo, title: "Ctrl+Y" }, "↷ " + t("redo")));
-  const parts = [];
+  const parts = [winnerBox()];
+  let summary = null;
   if (view.mode !== "manual") {
-    const summary = view.round_end && seenRoundEnd < view.version ? roundSummary() : null;
-    parts.push(seatsBox(),
+    // the round summary (and at the game's end the winner above it) at the top of the page, until
+    // someone taps on: Next round, or the next deal's first card; the dock keeps to the turn
+    summary = view.round_end && seenRoundEnd < view.version ? roundSummary() : null;
+    parts.push(summary, seatsBox(),
       h("p", { class: "counts", id: "counts" }, t("draw_pile") + ": " + view.draw_count + " · " + t("discard_pile") + ": " + view.discard_count),
-      undoneBox(), notesBox(), padBox(), logBox(), settingsBox());
-    // the controls of the turn at the bottom of the screen, under the thumb
-    // the round summary stays on top until someone taps on: Next round, or the next deal's first card
-    parts.push(h("div", { class: "dock", id: "dock" }, summary, promptBox(), tools));
+      ...pageNotes(), rulesHere(), undoneBox(), notesBox(), padBox(), logBox(), settingsBox());
+    // the controls of the turn at the bottom of the screen, under the thumb: the prompt, then one
+    // bar with the typed card, undo and redo (the dock takes at most about 40% of a phone's screen)
+    parts.push(h("div", { class: "dock", id: "dock" }, promptBox(), h("div", { class: "bar" }, typedForm(), tools)));
   } else {
-    if (view.finished) parts.push(h("section", { class: "prompt" }, h("div", { class: "who win", id: "winner" }, t("game_over"))));
     parts.push(tools, padBox(), settingsBox());
   }
   app.replaceChildren(...parts.filter(Boolean));
+  // a round's summary or the game's end, when it first shows: scrolled to (the page may be scrolled down to the log)
+  const top = document.getElementById("end") || summary;
+  const shown = top ? top.id + ":" + view.version : null;
+  if (shown && shown !== lastShown) top.scrollIntoView({ block: "start" });
+  lastShown = shown;
   if (fixStep !== null && view.mode === "referee" && document.querySelector("li[data-step='" + fixStep + "'] button.fix")) fixCard(fixStep, true);
   for (const [id, v] of Object.entries(typed)) { const el = document.getElementById(id); if (el && !el.value) el.value = v; }
   if (focused) {
@@ -604,7 +678,7 @@ async function gamePage(id) {
 document.addEventListener("keydown", (e) => {
   if (!G) return;
   const field = typing();
-  if ((e.ctrlKey || e.metaKey) && !field && e.key === "z") { e.preventDefault(); post("undo"); return; }
+  if ((e.ctrlKey || e.metaKey) && !field && e.key === "z") { e.preventDefault(); undo(); return; }
   if ((e.ctrlKey || e.metaKey) && !field && e.key === "y") { e.preventDefault(); post("redo"); return; }
   // single letters: only when no field has focus (or with Alt), and only when turned on
   if (e.ctrlKey || e.metaKey || !lettersOn() || (field && !e.altKey) || (!e.altKey && performance.now() - typedAt < 1500)) return;
