@@ -191,8 +191,8 @@ def test_bad_requests_get_a_clear_error_and_change_nothing(
 def test_a_rule_is_looked_up_by_its_id_in_the_games_language(client: TestClient) -> None:
     """GET /api/games/{id}/rule/{rule}: the rule in words, in the game's language, any case of
     the id; an id the edition does not hold is a 404 naming the edition and an id it has."""
-    from flip7ref.i18n import rule_text
-    from flip7ref.spec import load_edition
+    from flip7ref.core.i18n import rule_text
+    from flip7ref.core.spec import load_edition
 
     gid = new_game(client, lang="nl")["id"]
     r = client.get(f"/api/games/{gid}/rule/f7-004")
