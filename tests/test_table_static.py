@@ -326,6 +326,8 @@ def test_the_first_visit_files_the_build_trims_and_the_home_screen_icon(fake_pyo
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == int.from_bytes(png[20:24], "big") == 180
     assert '<link rel="apple-touch-icon" href="apple-touch-icon.png">' in (out / "index.html").read_text()
     assert json.loads((out / "pyodide" / "pyodide-lock.json").read_text()) == {"info": {"version": "0.0-test"}, "packages": {}}
+    # the server's page (absolute /static/ addresses) is not published: on a site, static/ showed it unstyled
+    assert not (out / "static" / "index.html").exists() and (out / "static" / "style.css").is_file()
 
 
 def test_docstrings_go_as_under_python_oo_and_every_line_stays() -> None:

@@ -415,7 +415,9 @@ def render(pyodide: Path) -> dict[str, bytes]:
         ).encode(),
     }
     for p in sorted(PAGE.iterdir()):
-        if p.is_file():
+        # the server's own index.html stays out: its addresses are absolute (/static/...), so opened
+        # as static/ of a site it showed an unstyled page (issue 42); the static page is index.html
+        if p.is_file() and p.name != "index.html":
             files[f"static/{p.name}"] = p.read_bytes()
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = (pyodide / name).read_bytes()
