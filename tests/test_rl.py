@@ -534,6 +534,22 @@ def test_the_rl_benchmark_runs() -> None:
     assert all(r["steps_per_second"] > 0 and len(r["runs_steps_per_second"]) == 1 for r in results.values())
 
 
+def test_the_event_log_benchmark_runs() -> None:
+    """``bench_rl.py --events`` (docs/batch.md): the batch step with and without the event log,
+    at each batch size, with the ratio (no timing checked)."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_rl.py"
+    spec = importlib.util.spec_from_file_location("bench_rl", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    results = module.bench_events(steps=10, repeat=1)
+    assert list(results) == [f"batch step{log} flip7 B={b}" for b in module.BATCHES for log in ("", ", event log")]
+    assert all(results[f"batch step, event log flip7 B={b}"]["times_fewer"] > 0 for b in module.BATCHES)
+    lines: list[str] = []
+    module.print_batched(results, lines.append)
+    assert len(lines) == 6 and lines[1].endswith("times fewer than without the log")
+
+
 # ---------------------------------------------------------------- hostile input (the breaker's findings)
 
 
