@@ -30,7 +30,9 @@ sizes: ``VengeanceState.step`` decisions per second, random legal actions (drawn
 hit, stay and target indices, and over the whole 3,086-index mask only in the games at a
 card pick of a Swap, Steal or Discard); and ``VengeanceVectorEnv.step`` learner steps per
 second (seat 0 random, three threshold:20 opponents inside the step); beside the single
-Vengeance Gymnasium env (``--vengeance-only`` runs just these).
+Vengeance Gymnasium env (``--vengeance-only`` runs just these).  ``--events`` runs only the
+batch step with and without the event log, paired seed by seed, and says how many times fewer
+decisions the log leaves.
 
 Times are CPU time of this process (``time.process_time``); the best of
 ``--repeat`` runs is reported for the single environments, the median and the range of the
@@ -267,6 +269,24 @@ def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
     return out
 
 
+def bench_events(steps: int, repeat: int) -> dict[str, Any]:
+    """`BatchState.step` with and without the event log (``record_events()``), paired seed by
+    seed at each of `BATCHES` (the default backend: compiled when numba is installed): the
+    median and range of ``repeat`` runs each; ``ratio_to_single_env`` here is the step without
+    the log over the step with it (how many times fewer decisions the log leaves)."""
+    import statistics
+
+    out: dict[str, Any] = {}
+    for batch in BATCHES:
+        work = steps * (1 if batch == 1 else 20)
+        plain = [bench_batch_step(batch, work, seed)["steps_per_second"] for seed in range(repeat)]
+        logged = [bench_batch_step(batch, work, seed, events=True)["steps_per_second"] for seed in range(repeat)]
+        out[f"batch step flip7 B={batch}"] = _spread(plain, None)
+        out[f"batch step, event log flip7 B={batch}"] = _spread(logged, None)
+        out[f"batch step, event log flip7 B={batch}"]["times_fewer"] = statistics.median(plain) / statistics.median(logged)
+    return out
+
+
 def _spread(runs: list[float], base: float | None) -> dict[str, Any]:
     import statistics
 
@@ -281,6 +301,8 @@ def print_batched(results: dict[str, Any], out: Any = print) -> None:
     """One line per measurement of `bench_batched`: median, range and ratio."""
     for label, r in results.items():
         ratio = f", {r['ratio_to_single_env']:.0f}x the single env" if "ratio_to_single_env" in r else ""
+        if "times_fewer" in r:
+            ratio = f", {r['times_fewer']:.1f} times fewer than without the log"
         out(f"{label}: {r['median']:,.0f} steps/s median (range {r['low']:,.0f}-{r['high']:,.0f}){ratio}")
 
 
@@ -303,6 +325,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20_000, help="steps per run (default %(default)s)")
     parser.add_argument("--batch-only", action="store_true", help="only the batched engine and the single Gymnasium env")
     parser.add_argument("--vengeance-only", action="store_true", help="only the batched Vengeance engine and its single env")
+    parser.add_argument("--events", action="store_true",
+                        help="only the batch step with and without the event log (record_events()), seed by seed")  # fmt: skip
     parser.add_argument("--repeat", type=int, default=3, help="runs; the best is reported (default %(default)s)")
     args = parser.parse_args()
     if args.steps < 1 or args.repeat < 1:
@@ -310,6 +334,9 @@ def main() -> None:
     missing = available()
     if missing:
         parser.exit(0, f"RL benchmarks skipped: {missing}\n")
+    if args.events:
+        print_batched(bench_events(args.steps, args.repeat))
+        return
     if args.vengeance_only:
         print_batched(bench_vengeance(args.steps, args.repeat))
         return

@@ -75,7 +75,7 @@ COMMANDS = {
     "tournament": ["tournament", "--strategy", "random", "--strategy", "threshold:20", "--games", "100000000", "--no-progress"],
     "tournament-workers": ["tournament", "--strategy", "random", "--strategy", "threshold:20", "--games", "100000000",
                            "--workers", "2", "--no-progress"],
-    "solve": ["solve", "--cards", "numbers,modifiers,actions", "--exact"],
+    "solve": ["solve", "--cards", "numbers,modifiers,actions", "--exact", "--max-hours", "inf"],
     "conformance-run": ["conformance", "run", "--engine", f"{sys.executable} {HOSTILE} hang", "--timeout", "60"],
     "replay": ["replay", "{transcript}"],
 }

@@ -88,7 +88,7 @@ def _command(name: str, tmp: Path) -> tuple[list[str], int, Callable[[], bool] |
     if name == "conformance-fuzz":
         return ["conformance", "fuzz", "--engine", serve, "--seconds", "600", "--out", str(tmp / "cases")], 2, None
     if name == "solve":
-        return ["solve", "--cards", "numbers,modifiers,actions", "--exact", "--workers", "2"], 3, None
+        return ["solve", "--cards", "numbers,modifiers,actions", "--exact", "--workers", "2", "--max-hours", "inf"], 3, None
     if name == "table":
         port = _free_port()
         return ["table", "--port", str(port), "--no-browser", "--data", str(tmp / "games")], 1, _listening(port)

@@ -104,6 +104,45 @@ def test_cli_solve_limits(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err == ""  # a short solve: no estimate printed
 
 
+def test_solve_refuses_an_estimate_over_max_hours(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44 item 5: `solve --cards numbers,modifiers,actions` printed "about 13 hours" and
+    started anyway; now a solve estimated past --max-hours (default 1) is refused at once,
+    exit 3, in one line naming the estimate and the flags that let it run."""
+    assert main(["solve", "--cards", "numbers,modifiers,actions"]) == 3
+    assert capsys.readouterr().err == (
+        "flip7ref: limit reached: --cards numbers,modifiers,actions: estimated at about 13 hours of CPU, more than "
+        "--max-hours 1: pass --max-hours 13 to run it anyway (or --max-seconds S to run it S seconds at most), "
+        "or restrict --cards\n"
+    )
+    # the flag it names lets it start (stopped here by --max-states while solving, a message of its own)
+    assert main(["solve", "--cards", "numbers,modifiers,actions", "--max-hours", "13", "--max-states", "10",
+                 "--workers", "1"]) == 3  # fmt: skip
+    err = capsys.readouterr().err
+    assert "--max-hours" not in err and err.splitlines()[-1].startswith("flip7ref: limit reached: more than 10 states")
+    # the compact solver's estimate (about 40 s of CPU with Second Chance) is held to the limit too
+    assert main(["solve", "--cards", "numbers,modifiers,second_chance", "--solver", "compact", "--max-hours", "0.001",
+                 "--max-states", "30000000"]) == 3  # fmt: skip
+    err = capsys.readouterr().err
+    assert err.startswith("flip7ref: limit reached: --cards numbers,modifiers,second_chance: estimated at about ")
+    assert err.count("\n") == 1
+    assert err.endswith("more than --max-hours 0.001: pass --max-hours 1 to run it anyway, or restrict --cards\n")
+    assert main(["solve", "--max-hours", "0"]) == 2
+    assert capsys.readouterr().err == "flip7ref: error: --max-hours: expected a positive number of hours (inf: no limit)\n"
+    assert main(["solve", "--cards", "numbers", "--json"]) == 0  # a small solve still runs
+    assert '"value": 18.56521761' in capsys.readouterr().out
+
+
+def test_solve_refusal_from_the_command_line() -> None:
+    """The same refusal through the installed entry point: its exit status and one line on stderr."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "flip7ref.cli", "solve", "--cards", "numbers,modifiers,actions"],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr.startswith("flip7ref: limit reached: --cards numbers,modifiers,actions: estimated at about 13 hours")
+
+
 def test_optimal_solo_is_for_flip7_only(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(OptimalSoloStrategy, "_tables", {})
     assert main(["simulate", "--edition", "vengeance", "--strategy", "optimal-solo", "--games", "2"]) == 2

@@ -41,6 +41,7 @@ __all__ = [
     "batch_size",
     "game_indices",
     "game_seeds",
+    "legal_choices",
     "seats",
 ]
 
@@ -180,6 +181,34 @@ def action_indices(actions: object, count: int, *, flat: bool = False, name: str
         if bad >= 0:
             raise OptionError(f"{name}[{bad}]: expected an action index, got {actions[bad]} (past 64 bits)")
     return _as_int64(actions)
+
+
+def legal_choices(actions: object, legal: Arr, name: str = "actions") -> Arr:
+    """``actions``, what a batched policy chose, checked as one *legal* action index per row
+    of ``legal``: a C-contiguous int64 array.  Unlike `action_indices`, which keeps an
+    illegal index as an action not taken, a policy that chooses one is wrong.
+
+    Args:
+        actions: the policy's output: a 1-D sequence of whole numbers (an integer NumPy array
+            of any shape with one element per row is taken flat).
+        legal: (k, A) bool or 0/1 array, the legal actions of each of the k games.
+        name: what chose them, in the message.
+
+    Raises:
+        OptionError: not ``k`` whole numbers (floats, a bool mask, None, another shape), or
+            an index outside ``0..A - 1`` or not legal in its row (the first such row named,
+            with its legal indices).
+    """
+    rows, width = legal.shape
+    a = action_indices(actions, rows, flat=True, name=name)
+    inside = (a >= 0) & (a < width)
+    ok = inside.copy()
+    ok[inside] = legal[np.flatnonzero(inside), a[inside]].astype(bool)
+    if not ok.all():
+        i = int(np.flatnonzero(~ok)[0])
+        allowed = np.flatnonzero(legal[i]).tolist()
+        raise OptionError(f"{name}[{i}]: chose action {a[i]}, not legal in that game; expected one of {allowed}")
+    return a
 
 
 def base_seed(seed: object, name: str = "seed") -> int:

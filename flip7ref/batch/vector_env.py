@@ -4,9 +4,12 @@
 (Vengeance, `flip7ref.batch.vengeance.VengeanceState`) have the interface of
 `flip7ref.rl.Flip7GymEnv` and share one implementation (`BatchVectorEnv`): the learner
 plays seat ``seat`` of every game; the other seats are played inside the step by a batched
-policy (``threshold:N`` as `flip7ref.play.strategies.ThresholdStrategy` plays it, or
-``random``).  Observations are ``{"observation": (n, size) float32, "action_mask": (n, A)
-int8}`` in the layout of `flip7ref.rl.encoding`; actions are the same indices.
+policy (``threshold:N`` as `flip7ref.play.strategies.ThresholdStrategy` plays it, ``random``,
+or a callable `BatchPolicy`, ``(observations, masks) -> actions``, e.g. a frozen copy of the
+learner for self-play).  Observations are ``{"observation": (n, size) float32,
+"action_mask": (n, A) int8}`` in the layout of `flip7ref.rl.encoding` (``normalize=True``:
+scaled as `flip7ref.rl.encoding.ObservationEncoder.normalize` scales them); actions are the
+same indices.
 
 Rewards (``points``) are the changes of the learner's total since the last step, so that
 they add up to its final total: points scored before its first decision of a game (the
@@ -37,11 +40,17 @@ from flip7ref.batch.core import BatchState
 from flip7ref.batch.policies import parse_policy, random_actions, threshold_actions
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
+from flip7ref.rl.encoding import NORMALIZED_BOUND, ObservationEncoder
 from flip7ref.rl.episode import DEFAULT_MAX_MOVES, DEFAULT_REWARD, check_common
 
 Arr = np.ndarray[Any, Any]
 Chooser = Callable[[Any, Arr], Arr]
 """A batched policy: ``(state, games) -> one action index per game``."""
+BatchPolicy = Callable[[Arr, Arr], Any]
+"""An opponent policy over a batch: called with ``(observations, masks)``, a (k, size) float32
+array of the k deciding seats' observations (each from its own seat's view, in the
+learner's format, normalised when the env is) and their (k, A) int8 action masks; returns
+k legal action indices (a 1-D integer array or sequence)."""
 
 
 class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
@@ -51,7 +60,8 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
 
     Args:
         state: the batched games (``num_envs`` of them), at their first decision.
-        seat, opponents, reward, max_moves, illegal_reward: as `Flip7VectorEnv` documents.
+        seat, opponents, reward, max_moves, illegal_reward, normalize: as `Flip7VectorEnv`
+            documents.
         threshold: the batched ``threshold:N`` policy of the edition, ``(state, games, N)
             -> actions``.
 
@@ -62,20 +72,36 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(
-        self, state: Any, *, seat: int, opponents: str, reward: str, max_moves: int, illegal_reward: float,
-        threshold: Callable[[Any, Arr, int], Arr],
+        self, state: Any, *, seat: int, opponents: str | BatchPolicy, reward: str, max_moves: int,
+        illegal_reward: float, threshold: Callable[[Any, Arr, int], Arr], normalize: bool = False,
     ) -> None:  # fmt: skip
         check_common(reward, max_moves)
+        if not isinstance(normalize, bool):
+            raise OptionError(f"normalize: expected True or False, got {normalize!r}")
         players = state.P
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise OptionError(f"seat: expected a seat 0..{players - 1}, got {seat!r}")
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)) or not math.isfinite(illegal_reward):
             raise OptionError(f"illegal_reward: expected a finite number, got {illegal_reward!r}")
-        kind, n = parse_policy(opponents)
+        self._choose: Chooser
+        if isinstance(opponents, str):
+            kind, n = parse_policy(opponents)
+            self._choose = (
+                (lambda bs, g: random_actions(bs, g, self._rng)) if kind == "random" else (lambda bs, g: threshold(bs, g, n))
+            )
+        elif callable(opponents):
+            kind, n = "callable", 0
+            self._choose = lambda bs, g: self._called(opponents, g)
+        else:
+            raise OptionError(
+                "opponents: expected 'random', 'threshold:N' or a batched policy callable (observations, masks) -> "
+                f"actions, got {opponents!r}"
+            )
         self.policy, self.threshold = kind, n
-        self._choose: Chooser = (
-            (lambda bs, g: random_actions(bs, g, self._rng)) if kind == "random" else (lambda bs, g: threshold(bs, g, n))
-        )
+        self.normalize = normalize
+        encoder = ObservationEncoder(state.game)
+        self._scale = np.asarray(encoder.scale, np.float32)
+        self._clipped = [encoder.sections[name] for name in ("totals", "line_values", "round")]
         self.state = state
         num_envs = self.num_envs = int(state.B)
         self.seat = seat
@@ -83,9 +109,15 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         self.max_moves = max_moves
         self.illegal_reward = float(illegal_reward)
         size = state.observation_size()
+        box = (
+            spaces.Box(np.asarray(encoder.normalized_low, np.float32), np.asarray(encoder.normalized_high, np.float32),
+                       dtype=np.float32)
+            if normalize
+            else spaces.Box(-1e6, 1e6, shape=(size,), dtype=np.float32)
+        )  # fmt: skip
         self.single_observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(-1e6, 1e6, shape=(size,), dtype=np.float32),
+                "observation": box,
                 "action_mask": spaces.Box(0, 1, shape=(state.A,), dtype=np.int8),
             }
         )
@@ -95,6 +127,33 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         self._rng = np.random.default_rng(0)
         self._moves = np.zeros(num_envs, np.int64)  # decisions of every seat in each game, as the single env counts them
         self._seen: Arr = np.zeros(num_envs, np.int64)  # the learner's total the rewards have paid out so far
+
+    def _observe(self, observer: Arr | int) -> Arr:
+        """The state's (B, size) observations for ``observer`` (one seat, or one per game),
+        normalised when the env is: card counts over the deck's copies of their kind, totals
+        and line values over the target score, the round over
+        `flip7ref.rl.encoding.ROUND_SCALE`, those three clipped to +-`NORMALIZED_BOUND`."""
+        obs: Arr = self.state.observe(observer)
+        if not self.normalize:
+            return obs
+        obs /= self._scale
+        for s, n in self._clipped:
+            np.clip(obs[:, s : s + n], -NORMALIZED_BOUND, NORMALIZED_BOUND, out=obs[:, s : s + n])
+        return obs
+
+    def _called(self, policy: BatchPolicy, games: Arr) -> Arr:
+        """What the callable opponent ``policy`` chooses in ``games`` (each at another seat's
+        decision), checked.
+
+        Raises:
+            OptionError: its answer is not one legal action index per game
+                (`flip7ref.batch.guards.legal_choices`).
+        """
+        bs = self.state
+        actor = np.where(bs.actor >= 0, bs.actor, 0).astype(np.int64)
+        obs = self._observe(actor)[games]
+        mask = bs.legal[games].astype(np.int8)
+        return guards.legal_choices(policy(obs, mask), mask, "opponents")
 
     def _others(self, games: Arr, *, capped: bool = True) -> None:
         """Play the other seats of ``games`` until the learner decides, the game ends or (when
@@ -120,7 +179,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         if idle.any():
             mask[idle] = 0
             mask[idle, 0] = 1
-        return {"observation": bs.observe(self.seat), "action_mask": mask}
+        return {"observation": self._observe(self.seat), "action_mask": mask}
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -158,7 +217,8 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
 
         Raises:
             OptionError: ``actions`` not one whole number per game (`flip7ref.batch.guards`),
-                before any game changes.
+                before any game changes; a callable opponent's answer that is not one legal
+                action index per game (the step is then left half done: `reset` the env).
         """
         bs = self.state
         a = guards.action_indices(actions, self.num_envs, flat=True)
@@ -198,7 +258,8 @@ class Flip7VectorEnv(BatchVectorEnv):
         players: seats per game (the learner's included), 1..18.
         options: option values by name (`flip7ref.batch.core.SUPPORTED_OPTIONS`).
         seat: the learner's seat.
-        opponents: ``threshold:N`` (default ``threshold:20``) or ``random``.
+        opponents: ``threshold:N`` (default ``threshold:20``), ``random``, or a `BatchPolicy`
+            callable ``(observations, masks) -> actions`` (self-play: a frozen copy of the learner).
         reward: ``win`` (+1 when the learner is among the winners, else -1, at the end; the
             default, as every adapter's) or ``points`` (the change of the learner's total).
         max_moves: decisions of any seat (the learner's, illegal ones included, and the other
@@ -208,6 +269,9 @@ class Flip7VectorEnv(BatchVectorEnv):
         illegal_reward: the reward of an illegal index.
         shuffle: ``numpy`` (default, fastest) or ``reference`` (the reference's deck for
             each game's seed, see `flip7ref.batch.core.BatchState`).
+        normalize: observations scaled as `flip7ref.rl.encoding.ObservationEncoder.normalize`
+            scales them (card counts 0..1, points over the target score, the round over 10,
+            those clipped to +-10; the space's bounds follow), the opponents' too.
 
     Raises:
         OptionError: a game the batched engine does not play, or a bad argument.
@@ -215,14 +279,13 @@ class Flip7VectorEnv(BatchVectorEnv):
 
     def __init__(
         self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *, seat: int = 0,
-        opponents: str = "threshold:20", reward: str = DEFAULT_REWARD, max_moves: int = DEFAULT_MAX_MOVES,
-        illegal_reward: float = -1.0,
-        shuffle: str = "numpy",
+        opponents: str | BatchPolicy = "threshold:20", reward: str = DEFAULT_REWARD,
+        max_moves: int = DEFAULT_MAX_MOVES, illegal_reward: float = -1.0, shuffle: str = "numpy", normalize: bool = False,
     ) -> None:  # fmt: skip
         game = Game("flip7", players, {"reshuffles": 1, **dict(options or {})})  # the batch plays reading 1 (F7-116)
         super().__init__(
             BatchState(game, num_envs, 0, shuffle), seat=seat, opponents=opponents, reward=reward,
-            max_moves=max_moves, illegal_reward=illegal_reward, threshold=threshold_actions,
+            max_moves=max_moves, illegal_reward=illegal_reward, threshold=threshold_actions, normalize=normalize,
         )  # fmt: skip
 
 
@@ -240,7 +303,8 @@ class VengeanceVectorEnv(BatchVectorEnv):
             integers ``target_score``, ``reshuffles``).
         seat: the learner's seat.
         opponents: ``threshold:N`` (default ``threshold:20``; the choices of
-            `flip7ref.play.strategies.ThresholdStrategy`, `flip7ref.batch.v_policies`) or ``random``.
+            `flip7ref.play.strategies.ThresholdStrategy`, `flip7ref.batch.v_policies`), ``random``,
+            or a `BatchPolicy` callable ``(observations, masks) -> actions``.
         reward: ``win`` (+1 when the learner is among the winners, else -1, at the end; the
             default, as every adapter's) or ``points`` (the change of the learner's total).
         max_moves: decisions of any seat (the learner's, illegal ones included, and the other
@@ -250,6 +314,7 @@ class VengeanceVectorEnv(BatchVectorEnv):
         illegal_reward: the reward of an illegal index.
         shuffle: ``numpy`` (default, fastest: NumPy's generator) or ``reference`` (game ``i``
             of ``reset(seed=s)`` is dealt as the reference deals seed ``s + i``).
+        normalize: observations scaled as `Flip7VectorEnv` documents.
 
     Raises:
         OptionError: a game the batched engine does not play (`flip7ref.batch.v_rules.check_vengeance`),
@@ -258,9 +323,8 @@ class VengeanceVectorEnv(BatchVectorEnv):
 
     def __init__(
         self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *, seat: int = 0,
-        opponents: str = "threshold:20", reward: str = DEFAULT_REWARD, max_moves: int = DEFAULT_MAX_MOVES,
-        illegal_reward: float = -1.0,
-        shuffle: str = "numpy",
+        opponents: str | BatchPolicy = "threshold:20", reward: str = DEFAULT_REWARD,
+        max_moves: int = DEFAULT_MAX_MOVES, illegal_reward: float = -1.0, shuffle: str = "numpy", normalize: bool = False,
     ) -> None:  # fmt: skip
         from flip7ref.batch.v_policies import v_threshold_actions
         from flip7ref.batch.vengeance import VengeanceState
@@ -268,6 +332,5 @@ class VengeanceVectorEnv(BatchVectorEnv):
         game = Game("vengeance", players, {"reshuffles": 1, **dict(options or {})})  # the batch plays reading 1 (F7-116)
         super().__init__(
             VengeanceState(game, num_envs, 0, shuffle), seat=seat, opponents=opponents, reward=reward,
-            max_moves=max_moves, illegal_reward=illegal_reward, threshold=v_threshold_actions,
+            max_moves=max_moves, illegal_reward=illegal_reward, threshold=v_threshold_actions, normalize=normalize,
         )  # fmt: skip
-

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import sys
 import time
 import warnings
@@ -106,12 +107,38 @@ def _estimate(game: Game, categories: list[str], args: argparse.Namespace, worke
             f"--cards {_cards_words(categories)} needs about {states:,} states, more than --max-states "
             f"{args.max_states:,}: raise --max-states (about {_duration(cpu)} of CPU here) or restrict --cards"
         )
+    _refuse_long(cpu, categories, args)
     if cpu > 30:
         limit = f"; --max-seconds {args.max_seconds:g} stops it then" if args.max_seconds else "; --max-seconds S stops it sooner"
         rough_note = " (with action cards only an order of magnitude: the whole Flip 7 deck has about 1.2e9)" if rough else ""
         shared = f", {_duration(cpu / workers)} in {workers}" if workers > 1 else ""
         print(f"flip7ref: estimate: about {states:,} states{rough_note}, about {_duration(cpu)} of CPU in one process "
               f"here{shared}{limit}", file=sys.stderr)  # fmt: skip
+
+
+def _refuse_long(cpu: float, categories: list[str], args: argparse.Namespace, timed: bool = True) -> None:
+    """Refuse a solve estimated at ``cpu`` seconds, more than ``--max-hours`` of CPU in one
+    process, unless ``--max-seconds`` bounds it within that time (``timed``: the solver
+    takes ``--max-seconds``; the compact one does not, and its refusal does not name it).
+
+    Raises:
+        OptionError: ``--max-hours`` not a positive number.
+        LimitReached: the estimate passes ``--max-hours`` (exit status 3), one line naming the
+            estimate and the flags that let it run.
+    """
+    hours = getattr(args, "max_hours", None)
+    if hours is None:  # `odds`: no such flag
+        return
+    if not hours > 0:
+        raise OptionError("--max-hours: expected a positive number of hours (inf: no limit)")
+    if cpu <= hours * 3600 or (args.max_seconds and args.max_seconds <= hours * 3600):
+        return
+    raise LimitReached(
+        f"--cards {_cards_words(categories)}: estimated at about {_duration(cpu)} of CPU, more than --max-hours "
+        f"{hours:g}: pass --max-hours {math.ceil(cpu / 3600)} to run it anyway"
+        + (" (or --max-seconds S to run it S seconds at most)" if timed else "")
+        + ", or restrict --cards"
+    )
 
 
 def solve_spinner_text(categories: list[str]) -> str:
@@ -309,6 +336,7 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
     for over, what in limits:
         if over:
             raise LimitReached(f"--cards {_cards_words(categories)} needs {what}: raise the limit or restrict --cards")
+    _refuse_long(cpu, categories, args, timed=False)
     if cpu > 30:
         print(f"flip7ref: estimate: {states:,} states, about {_duration(cpu)} of CPU and {need / 1e9:.1f} GB",
               file=sys.stderr)  # fmt: skip
@@ -459,6 +487,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     solver_flag(p)
     p.add_argument("--check", action="store_true",
                    help="with the compact solver: solve with the interpreter too, exit 1 unless they agree")  # fmt: skip
+    p.add_argument("--max-hours", type=float, default=1.0, metavar="H",
+                   help="refuse a solve estimated at more than H hours of CPU in one process, exit status 3, unless "
+                   "--max-seconds stops it within H hours (default %(default)g; inf: no limit)")  # fmt: skip
     p.add_argument("--max-memory", type=float, default=4.0, metavar="GB",
                    help="the compact solver refuses a solve estimated to need more (default %(default)s GB)")  # fmt: skip
     p.add_argument("--turn-model", choices=("rules", "published"), default="rules",
