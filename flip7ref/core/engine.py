@@ -41,16 +41,6 @@ def first_seat(game: Game, dealer: int, n: int) -> int:
     return dealer if game.start_seat == "dealer" else (dealer + 1) % n
 
 
-def next_active(players: Sequence[Player], seat: int) -> int | None:
-    """The first active seat from ``seat`` on, going left (F7-030), or None when nobody is active."""
-    n = len(players)
-    for _ in range(n):
-        if players[seat].status is ACTIVE:
-            return seat
-        seat = (seat + 1) % n
-    return None
-
-
 def round_over(players: Sequence[Player] | None, flip7: int | None, declared: bool) -> bool:
     """The one decider of whether the round is over (F7-050, F7-110, F7-115): a Flip 7
     made (``flip7``, its maker's seat, or None) ends it at once, pending work with it
@@ -71,14 +61,19 @@ def round_over(players: Sequence[Player] | None, flip7: int | None, declared: bo
 
 
 def offered_next(players: Sequence[Player], turn: int, flip7: int | None, over: bool) -> int | None:
-    """The seat offered a card next with no work pending (F7-030): the first active seat
-    from ``turn`` on (`next_active`), or None when `round_over` says the round is over (a
-    Flip 7 made, ``flip7``, its maker's seat; the round declared over, ``over``:
-    `flip7ref.core.state.State.round_over`; nobody left to act).  `settle` and the fast
-    lanes both ask it.  Raises nothing."""
+    """The seat offered a card next with no work pending: None when `round_over` says the
+    round is over (a Flip 7 made, ``flip7``, its maker's seat; the round declared over,
+    ``over``: `flip7ref.core.state.State.round_over`; nobody left to act), else the first
+    active seat from ``turn`` on, going left (F7-030).  `settle`, the fast lanes and the
+    position checks ask it.  Raises nothing."""
     if round_over(players, flip7, over):
         return None
-    return next_active(players, turn)
+    n = len(players)
+    for _ in range(n):
+        if players[turn].status is ACTIVE:
+            return turn
+        turn = (turn + 1) % n
+    return None
 
 
 def has_early_cards(game: Game, p: Player) -> bool:
