@@ -2,10 +2,12 @@
 
 `settle` runs every automatic step of a `flip7ref.core.work.Work` until a decision, a
 chance node or the end of the game: the Brutal Mode Flip 7 choice (V-082), the
-round end (F7-050, F7-110), the turn moving on to the next active player
+round end (F7-050, F7-110: `round_over`), the turn moving on to the next active player
 (F7-030), and otherwise the top frame's own step (`flip7ref.core.frames.Frame.settle`).
-A round end is planned once (`plan_round_end`: scores, totals, the game end) and
-that plan is applied (`end_round`, and the fast lanes of `flip7ref.core.state`).
+A round is closed by `close_round` (its plan, `plan_round_end`: scores, totals, the game
+end; then the table cleared) and the next opened by `open_round` (shuffles, the turn, the
+deal's first step), pure functions over plain values that the general path
+(`end_round`, `start_round`) and the fast lanes (`flip7ref.core.lanes`) both call.
 This module also owns the frames of the deal and the offers (`Deal`,
 `DealOffer`, `Draw`) and of the Brutal Mode choice (`Flip7Choice`).
 """

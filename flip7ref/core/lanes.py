@@ -4,7 +4,7 @@ A Hit at an offer, a Stay, a plain card drawn for a Hit or in the deal, and the
 round end that follows them.  A lane skips machinery only: it decides with the
 same rule functions as the general path (`flip7ref.core.lines`: duplicates, bust
 guards, Flip 7, staying; `flip7ref.core.engine`: the next active seat, the deal order,
-the round-end plan, the opening of the next round) and builds its events with
+the round-end plan, the round's close and the next round's opening) and builds its events with
 the same constructors (`flip7ref.core.events`).  Where a step needs more (an action
 card, a trait, a guard that could cancel a bust, a Brutal Mode choice, a
 reshuffle), a lane returns None or hands over to the general settling.
