@@ -16,6 +16,7 @@ over (F7-050, F7-052, F7-110, F7-115).
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -37,12 +38,16 @@ rebinds = pytest.mark.skipif(flip7ref.compiled, reason="rebinds a function at ru
 
 
 def _carrying(original: Callable[..., RoundClose]) -> Callable[..., RoundClose]:
-    """`close_round` with the variant: every Second Chance held at the round's end stays in
-    front of its holder (who starts the next round active, holding it) instead of joining
-    the discard pile."""
+    """`close_round` with the variant: every Second Chance held at the end of a round that
+    is followed by another stays in front of its holder (who starts the next round active,
+    holding it) instead of joining the discard pile.  The last round's table is cleared as
+    ever: no round follows (and the position checks refuse a finished game with cards on
+    the table, F7-111)."""
 
     def close_round(game: Game, players: Sequence[Player], discard: tuple[int, ...], *rest: Any) -> RoundClose:
         closed = original(game, players, discard, *rest)
+        if closed.plan.winners:
+            return closed
         kept = [tuple(c for c in p.kept if game.card_ids[c] == "second_chance") for p in players]
         pile = list(closed.discard)
         for c in reversed([c for k in kept for c in k]):  # the last copies: the ones just cleared
@@ -112,10 +117,18 @@ def test_the_variant_is_one_function(variant: list[tuple[object, str]]) -> None:
 
 
 @rebinds
-def test_second_chances_carry_over_on_both_paths(variant: list[tuple[object, str]]) -> None:
-    """Under the variant, Second Chances are carried into new rounds, and the fast lanes
-    and the general path play every seeded game to the same states, events and history."""
-    game = Game("flip7", 3)
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"deal_after_second_chance": "early-cards", "deal_after_early_cards": "offer"}],
+    ids=["default", "offer-at-the-deal-slot"],
+)
+def test_second_chances_carry_over_on_both_paths(variant: list[tuple[object, str]], options: dict[str, str]) -> None:
+    """Under the variant, Second Chances are carried into new rounds, the fast lanes and the
+    general path play every seeded game to the same states, events and history, and every
+    state reached reloads unchanged (the position checks accept it).  With a held Second
+    Chance counted as early cards and early cards offered Hit or Stay at the deal slot
+    (F7-025, F7-026), a carried card changes the deal itself (`open_round`'s first step)."""
+    game = Game("flip7", 3, options)
     traces = []
     with pytest.MonkeyPatch.context() as mp:
         for seed in SEEDS:
@@ -125,6 +138,14 @@ def test_second_chances_carry_over_on_both_paths(variant: list[tuple[object, str
             assert fast == general, seed
             traces.append(general)
     assert _carried(traces) > 0
+    for s in (s for states in traces for s in states):
+        assert State.from_dict(json.loads(json.dumps(s.to_dict(log=False))), game) == s
+    if options:  # a seat offered Hit or Stay in the deal for the Second Chance it carried, its line empty
+        assert any(
+            f.name == "deal_offer" and not s.players[f.seat].line
+            and any(game.card_ids[c] == "second_chance" for c in s.players[f.seat].kept)
+            for states in traces for s in states for f in s.frames
+        )  # fmt: skip
     # the deck is whole at every state: the carried cards left the discard pile, nothing was lost
     for s in (s for states in traces for s in states):
         held = [c for p in s.players for c in (*p.line, *p.kept)] + [c for f in s.frames for c in f.held_cards()]
