@@ -474,13 +474,13 @@ def _wrong_seat_score(original: Any) -> Any:
     return lambda game, seat, *rest: original(game, seat, *rest) + (1000 if seat == 0 else 0)
 
 
-def _wrong_offered_next(original: Any) -> Any:
-    def offered_next(players: Sequence[Player], turn: int, flip7: int | None, over: bool) -> int | None:
-        if any(p.status is STAYED for p in players):
-            return None  # the round ends at the first Stay
-        return original(players, turn, flip7, over)  # type: ignore[no-any-return]
+def _wrong_round_over(original: Any) -> Any:
+    def round_over(players: Sequence[Player] | None, flip7: int | None, declared: bool) -> bool:
+        if players is not None and any(p.status is STAYED for p in players):
+            return True  # the round ends at the first Stay
+        return original(players, flip7, declared)  # type: ignore[no-any-return]
 
-    return offered_next
+    return round_over
 
 
 def _wrong_plan(original: Any) -> Any:
@@ -534,7 +534,7 @@ ROWS: tuple[Row, ...] = (
     Row("flip7ref.core.primitives.freeze.Freeze.play", _wrong_freeze, _frozen_stays),
     Row("flip7ref.core.scoring.flip7_terms", _wrong_terms, _seat0_plus_1000, options=(("target_score", 4000),)),
     Row("flip7ref.core.scoring.seat_score", _wrong_seat_score, _seat0_plus_1000, options=(("target_score", 4000),)),
-    Row("flip7ref.core.engine.offered_next", _wrong_offered_next, _round_ends_at_a_stay),
+    Row("flip7ref.core.engine.round_over", _wrong_round_over, _round_ends_at_a_stay),
     Row("flip7ref.core.engine.plan_round_end", _wrong_plan, _dealer_steps_two),
     Row("flip7ref.core.engine.game_end", _wrong_game_end, _ends_at_half),
 )
@@ -596,7 +596,7 @@ def _restated_seat_score(original: Any) -> Callable[..., int]:
     [
         ("flip7ref.core.lanes", "is_duplicate", lambda _: _restated_duplicate, ("flip7ref.core.lines.is_duplicate", 0),
          {"lanes", "reload", "simulate"}),
-        ("flip7ref.core.lanes", "offered_next", lambda _: _restated_offered_next, ("flip7ref.core.engine.offered_next", 0),
+        ("flip7ref.core.lanes", "offered_next", lambda _: _restated_offered_next, ("flip7ref.core.engine.round_over", 0),
          {"lanes", "reload", "simulate"}),
         ("flip7ref.core.position", "flip7_line", lambda _: _restated_flip7, ("flip7ref.core.lines.flip7_line", 1), {"reload"}),
         ("flip7ref.play.strategies", "seat_score", _restated_seat_score, ("flip7ref.core.scoring.seat_score", 0), {"strategies"}),

@@ -2,10 +2,12 @@
 
 `settle` runs every automatic step of a `flip7ref.core.work.Work` until a decision, a
 chance node or the end of the game: the Brutal Mode Flip 7 choice (V-082), the
-round end (F7-050, F7-110), the turn moving on to the next active player
+round end (F7-050, F7-110: `round_over`), the turn moving on to the next active player
 (F7-030), and otherwise the top frame's own step (`flip7ref.core.frames.Frame.settle`).
-A round end is planned once (`plan_round_end`: scores, totals, the game end) and
-that plan is applied (`end_round`, and the fast lanes of `flip7ref.core.state`).
+A round is closed by `close_round` (its plan, `plan_round_end`: scores, totals, the game
+end; then the table cleared) and the next opened by `open_round` (shuffles, the turn, the
+deal's first step), pure functions over plain values that the general path
+(`end_round`, `start_round`) and the fast lanes (`flip7ref.core.lanes`) both call.
 This module also owns the frames of the deal and the offers (`Deal`,
 `DealOffer`, `Draw`) and of the Brutal Mode choice (`Flip7Choice`).
 """
@@ -20,7 +22,7 @@ from flip7ref.core import events
 from flip7ref.core.frames import Frame, register_frame
 from flip7ref.core.lines import may_stay, stays
 from flip7ref.core.model import ACTIVE, CHANCE, HIT, STAY, STAYED, Action, Event, Player, target, tuple_maker
-from flip7ref.core.pile import reshuffle, shuffled, supply
+from flip7ref.core.pile import shuffled, supply
 from flip7ref.core.scoring import round_scores
 from flip7ref.core.targets import receive
 
@@ -41,25 +43,39 @@ def first_seat(game: Game, dealer: int, n: int) -> int:
     return dealer if game.start_seat == "dealer" else (dealer + 1) % n
 
 
-def next_active(players: Sequence[Player], seat: int) -> int | None:
-    """The first active seat from ``seat`` on, going left (F7-030), or None when nobody is active."""
-    n = len(players)
-    for _ in range(n):
-        if players[seat].status is ACTIVE:
-            return seat
-        seat = (seat + 1) % n
-    return None
+def round_over(players: Sequence[Player] | None, flip7: int | None, declared: bool) -> bool:
+    """The one decider of whether the round is over (F7-050, F7-110, F7-115): a Flip 7
+    made (``flip7``, its maker's seat, or None) ends it at once, pending work with it
+    (F7-052); so does an exhausted deck under option ``empty_deck`` = ``end-round``
+    (``declared``: `flip7ref.core.state.State.round_over`); and, once no work is pending,
+    nobody left to act among ``players`` (no seat `ACTIVE`).  ``players`` None: work is
+    still pending, so the players are not asked (the general path's `settle`).
+    `offered_next`, `settle` and, through them, the fast lanes and the position checks ask
+    it.  Raises nothing."""
+    if flip7 is not None or declared:
+        return True
+    if players is None:
+        return False
+    for p in players:  # noqa: SIM110 - a plain loop: the fast lanes ask at every card
+        if p.status is ACTIVE:
+            return False
+    return True
 
 
 def offered_next(players: Sequence[Player], turn: int, flip7: int | None, over: bool) -> int | None:
-    """The one decider of the round's end with no work pending (F7-110, F7-050): the seat
-    offered a card next (the first active seat from ``turn`` on, `next_active`), or None
-    when the round is over: a Flip 7 made (``flip7``, its maker's seat), the round declared
-    over (``over``: `flip7ref.core.state.State.round_over`), or nobody left to act.  `settle`
-    and the fast lanes both ask it.  Raises nothing."""
-    if flip7 is not None or over:
+    """The seat offered a card next with no work pending: None when `round_over` says the
+    round is over (a Flip 7 made, ``flip7``, its maker's seat; the round declared over,
+    ``over``: `flip7ref.core.state.State.round_over`; nobody left to act), else the first
+    active seat from ``turn`` on, going left (F7-030).  `settle`, the fast lanes and the
+    position checks ask it.  Raises nothing."""
+    if round_over(players, flip7, over):
         return None
-    return next_active(players, turn)
+    n = len(players)
+    for _ in range(n):
+        if players[turn].status is ACTIVE:
+            return turn
+        turn = (turn + 1) % n
+    return None
 
 
 def has_early_cards(game: Game, p: Player) -> bool:
@@ -304,7 +320,7 @@ def settle(w: Work) -> None:
             if not (w.frames and isinstance(w.frames[-1], Flip7Choice)):
                 w.frames.append(Flip7Choice(w.flip7))
             return
-        if w.frames and w.flip7 is None and not w.round_over:
+        if w.frames and not round_over(None, w.flip7, w.round_over):  # F7-052: a round over ends its work
             if not w.frames[-1].settle(w):
                 return  # a decision or a chance node
             continue
@@ -379,20 +395,123 @@ def plan_round_end(
     return _round_end((scores, new, scored, after, (), (dealer + 1) % len(players)))
 
 
+class RoundClose(NamedTuple):
+    """A round closed (`close_round`).
+
+    Attributes:
+        plan: the round end's `RoundEnd` (scores, totals, events, winners, next dealer).
+        players: the table after it, one `Player` per seat.
+        discard: the discard pile after it (card codes).
+    """
+
+    plan: RoundEnd
+    players: tuple[Player, ...]
+    discard: tuple[int, ...]
+
+
+_round_close: Final = tuple_maker(RoundClose)
+
+
+def close_round(
+    game: Game, players: Sequence[Player], discard: tuple[int, ...], totals: Sequence[int], round: int, dealer: int,
+    flip7: int | None, bonus_to: int | None, plan: RoundEnd | None = None,
+) -> RoundClose:
+    """The one round close of the general path (`end_round`) and the fast lanes, over plain
+    values: ``players`` (one `Player` per seat), the ``discard`` pile (card codes), the
+    running ``totals``, the ``round`` number, its ``dealer``, the Flip 7 maker ``flip7``
+    and the Brutal Mode bonus seat ``bonus_to`` (None when none).  The round is scored and
+    the game end or the next dealer decided (`plan_round_end`; ``plan``: that plan when it
+    is already made, the lanes' sibling outcomes sharing it), then the table is cleared:
+    every card in front of a player, line then kept cards, seat by seat, joins the discard
+    pile (F7-083: no Second Chance carries over; F7-111), and every seat is active with
+    nothing in front of it.  Pending work is the caller's (`end_round`: F7-052, D-V-09).
+    Raises nothing."""
+    if plan is None:
+        plan = plan_round_end(game, players, totals, round, dealer, flip7, bonus_to)
+    pile = list(discard)
+    for p in players:
+        pile += p.line
+        pile += p.kept
+    return _round_close((plan, (NO_CARDS,) * len(players), tuple(pile)))
+
+
+class RoundOpen(NamedTuple):
+    """A round opened (`open_round`).
+
+    Attributes:
+        draw: the draw pile after any fresh shuffle or reshuffle (card codes).
+        discard: the discard pile after it.
+        shuffles: the game's shuffle count after it.
+        turn: the seat offers start from (F7-030).
+        frames: the pending work once the deal has taken its first step (F7-020).
+        events: ``round_started``, then ``reshuffled`` when the round starts with one.
+    """
+
+    draw: tuple[int, ...]
+    discard: tuple[int, ...]
+    shuffles: int
+    turn: int
+    frames: tuple[Frame, ...]
+    events: tuple[Event, ...]
+
+
+_round_open: Final = tuple_maker(RoundOpen)
+
+
+def open_round(
+    game: Game, players: Sequence[Player], dealer: int, number: int, draw: tuple[int, ...], discard: tuple[int, ...],
+    shuffles: int, shuffle_seed: str | None, first: bool = False,
+) -> RoundOpen:
+    """The one round opening of the general path (`start_round`) and the fast lanes, over
+    plain values: round ``number`` begins with ``dealer`` dealing (F7-112) at the table
+    ``players`` (as `close_round` left it), from the ``draw`` and ``discard`` piles (card
+    codes), after ``shuffles`` shuffles of the game seeded ``shuffle_seed`` (None: an open
+    pile, kept sorted).  A fresh shuffle of the whole deck under option ``between_rounds``
+    (D-F7-20; not for round 1, ``first``, whose pile is already fresh), a reshuffle of the
+    discard pile when the deck is empty (F7-113; as between rounds, not one of the round's
+    own, F7-116: the caller sets the round's count to 0), offers starting where the deal
+    starts (F7-030), and the deal's first step (F7-020, F7-025, `next_deal`).  Raises nothing."""
+    started = events.round_started(number, dealer)
+    if game.between_rounds == "fresh-shuffle" and not first:  # D-F7-20 (b)
+        cards = sorted(game.deck)
+        discard = ()
+        shuffles += 1
+        if shuffle_seed is not None:
+            shuffled(cards, shuffle_seed, shuffles)
+        draw = tuple(cards)
+    evs: tuple[Event, ...] = (started,)
+    if not draw and discard:  # F7-113: a round that finds the deck empty starts from a reshuffle
+        cards = sorted(discard)
+        discard = ()
+        shuffles += 1
+        if shuffle_seed is not None:
+            shuffled(cards, shuffle_seed, shuffles)
+        draw = tuple(cards)
+        evs = (started, events.reshuffled(len(cards)))
+    n = len(players)
+    turn = first_seat(game, dealer, n)
+    frames: tuple[Frame, ...] = ()
+    if game.initial_deal:
+        position, seat, offered = next_deal(game, players, dealer, 0)
+        if seat is not None:
+            frames = (deal_frame(position), DealOffer(seat) if offered else draw_frame(seat, "deal"))
+    return _round_open((draw, discard, shuffles, turn, frames, evs))
+
+
 def end_round(w: Work) -> None:
-    """Apply the round end's plan: score the round, clear the table (F7-083: no Second
-    Chance carries over; F7-111; pending work ends with the round, F7-052, D-V-09),
-    then end the game or start the next round."""
-    plan = plan_round_end(w.game, w.players, w.totals, w.round, w.dealer, w.flip7, w.bonus_to)
+    """Apply the round's close (`close_round`) to ``w``: the round scored, pending work
+    ended with the round (F7-052, D-V-09), the table cleared, then the game ended or the
+    next round started (`start_round`)."""
+    closed = close_round(w.game, w.players, w.discard, w.totals, w.round, w.dealer, w.flip7, w.bonus_to)
+    plan = closed.plan
     w.totals = list(plan.totals)
     w.last_scores = plan.scores
     w.emit(plan.scored)
-    for p in w.players:
-        w.to_discard(*p.line, *p.kept)
+    w.discard = closed.discard
     for f in reversed(w.frames):
         f.end_with_round(w)
     w.frames.clear()
-    w.players = [NO_CARDS] * len(w.players)
+    w.players = list(closed.players)
     w.flip7 = None
     w.bonus_to = None
     w.round_over = False
@@ -405,36 +524,18 @@ def end_round(w: Work) -> None:
 
 
 def start_round(w: Work, dealer: int, number: int, *, first: bool = False) -> None:
-    """Round ``number`` begins with ``dealer`` dealing (F7-112): a fresh shuffle under
-    option ``between_rounds`` (D-F7-20), a reshuffle when the deck is empty (F7-113),
-    offers starting where the deal starts (F7-030), then the deal (F7-020)."""
-    g = w.game
+    """Apply the round's opening (`open_round`) to ``w``: round ``number`` with ``dealer``
+    dealing, the round's own reshuffle count reset (F7-116); settling goes on from the
+    deal's first step."""
+    opened = open_round(w.game, w.players, dealer, number, w.draw, w.discard, w.shuffles, w.shuffle_seed, first)
     w.dealer = dealer
     w.round = number
-    if g.between_rounds == "fresh-shuffle" and not first:  # D-F7-20 (b); round 1's pile is already fresh
-        cards = sorted(g.deck)
-        w.discard = ()
-        w.shuffles += 1
-        if w.shuffle_seed is not None:
-            shuffled(cards, w.shuffle_seed, w.shuffles)
-        w.draw = tuple(cards)
-    w.turn = first_seat(g, dealer, len(w.players))
-    w.emit(events.round_started(number, dealer))
-    if not w.draw and w.discard:  # F7-113: a round that finds the deck empty starts from a reshuffle ...
-        reshuffle(w)
-    w.round_shuffles = 0  # ... which, as between rounds, is not one of the round's own (F7-116)
+    w.draw = opened.draw
+    w.discard = opened.discard
+    w.shuffles = opened.shuffles
+    w.turn = opened.turn
+    for e in opened.events:
+        w.emit(e)
+    w.round_shuffles = 0
     w.shuffle_mark = -1
-    if g.initial_deal:
-        w.frames.append(Deal(0))
-
-
-def opening(game: Game, n: int, dealer: int) -> tuple[tuple[Frame, ...], int]:
-    """The pending work and the turn a round starts with once `start_round` has
-    settled its first step (the first card of the deal, F7-020), for an empty table
-    and a pile that holds a card: ``(frames, turn)``."""
-    turn = first_seat(game, dealer, n)
-    if not game.initial_deal:
-        return (), turn
-    position, seat, _ = next_deal(game, (NO_CARDS,) * n, dealer, 0)
-    assert seat is not None
-    return (deal_frame(position), draw_frame(seat, "deal")), turn
+    w.frames.extend(opened.frames)

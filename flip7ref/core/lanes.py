@@ -4,7 +4,7 @@ A Hit at an offer, a Stay, a plain card drawn for a Hit or in the deal, and the
 round end that follows them.  A lane skips machinery only: it decides with the
 same rule functions as the general path (`flip7ref.core.lines`: duplicates, bust
 guards, Flip 7, staying; `flip7ref.core.engine`: the next active seat, the deal order,
-the round-end plan, the opening of the next round) and builds its events with
+the round-end plan, the round's close and the next round's opening) and builds its events with
 the same constructors (`flip7ref.core.events`).  Where a step needs more (an action
 card, a trait, a guard that could cancel a bust, a Brutal Mode choice, a
 reshuffle), a lane returns None or hands over to the general settling.
@@ -14,26 +14,26 @@ tests/test_fast_lanes.py takes every step both ways.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final
 
 from flip7ref.core import events
 from flip7ref.core.engine import (
-    NO_CARDS,
     Deal,
     Draw,
     RoundEnd,
+    close_round,
     deal_frame,
     draw_frame,
     next_deal,
     offered_next,
-    opening,
+    open_round,
     plan_round_end,
     settle,
 )
 from flip7ref.core.frames import Frame
 from flip7ref.core.history import Log, new_log
 from flip7ref.core.lines import guard_of, is_duplicate, line_grows, may_stay, stays, wipes
-from flip7ref.core.model import Event, Player, tuple_maker
+from flip7ref.core.model import Event, Player
 from flip7ref.core.work import Work
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 class Siblings:
     """What the sibling outcomes of one chance node share (see `plain_card`): the
-    round end of a bust by the player left alone (``planned`` once looked for;
+    round end plan of a bust by the player left alone (``planned`` once looked for;
     ``plan`` None where the general path decides), and with ``merge_ends`` the
     successor of the first such bust when it ends the game (``end``)."""
 
@@ -52,25 +52,12 @@ class Siblings:
     def __init__(self, merge_ends: bool) -> None:
         self.merge_ends = merge_ends
         self.planned = False
-        self.plan: Ending | None = None
+        self.plan: RoundEnd | None = None
         self.end: Any = None
-
-
-class Ending(NamedTuple):
-    """A round end a lane applies: `flip7ref.core.engine.plan_round_end`'s plan, and for a
-    next round its opening frames, turn and ``round_started`` event (None: the game is over)."""
-
-    plan: RoundEnd
-    frames: tuple[Frame, ...]
-    turn: int | None
-    started: Event | None
 
 
 _MOVES: Final[dict[str, str]] = {}
 """The history entry of each card drawn (``"chance 7"``), by card id: made once, not at every card."""
-
-_ending: Final = tuple_maker(Ending)
-"""``Ending(*fields)`` built in C (`flip7ref.core.model.tuple_maker`)."""
 
 
 def derive(
@@ -233,10 +220,10 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
         if not shared.planned:
             shared.plan = round_end(s, changed, None, True)
             shared.planned = True
-        ending = shared.plan
-        if ending is not None:
-            end = round_end_state(s, ending, changed, draw, turn, move, evs)
-            if shared.merge_ends and ending.turn is None:
+        plan = shared.plan
+        if plan is not None:
+            end = round_end_state(s, plan, changed, draw, turn, move, evs)
+            if shared.merge_ends and plan.winners:
                 shared.end = end
             return end
     return finish(s, changed, draw, (), turn, None, move, list(evs))
@@ -271,51 +258,44 @@ def fast_round_end(
     """The round end lane for a table with no pending work (F7-050, F7-100..F7-102,
     F7-083, F7-111, F7-112, F7-120, F7-121), or None where the general path decides
     (see `round_end`).  ``between``: as for `derive`."""
-    ending = round_end(s, players, flip7, bool(draw))
-    if ending is None:
+    plan = round_end(s, players, flip7, bool(draw))
+    if plan is None:
         return None
-    return round_end_state(s, ending, players, draw, turn, move, evs, between)
+    return round_end_state(s, plan, players, draw, turn, move, evs, between, flip7)
 
 
-def round_end(s: State, players: Sequence[Player], flip7: int | None, cards_left: bool) -> Ending | None:
-    """The round end of `flip7ref.core.engine.plan_round_end` for a table with no pending
-    work, or None for the general path: a Brutal Mode choice first (V-082), a fresh
+def round_end(s: State, players: Sequence[Player], flip7: int | None, cards_left: bool) -> RoundEnd | None:
+    """The round end plan of `flip7ref.core.engine.plan_round_end` for a table with no
+    pending work, or None for the general path: a Brutal Mode choice first (V-082), a fresh
     shuffle between rounds (D-F7-20), a next round that starts with a reshuffle
     (``cards_left`` False)."""
     g = s.game
     if flip7 is not None and g.flip7_choice:
         return None
     plan = plan_round_end(g, players, s.totals, s.round, s.dealer, flip7, s.bonus_to)
-    if plan.winners:
-        return _ending((plan, (), None, None))
-    if g.between_rounds == "fresh-shuffle" or not cards_left:
+    if not plan.winners and (g.between_rounds == "fresh-shuffle" or not cards_left):
         return None
-    frames, turn = opening(g, len(players), plan.dealer)
-    return _ending((plan, frames, turn, events.round_started(s.round + 1, plan.dealer)))
+    return plan
 
 
 def round_end_state(
-    s: State, ending: Ending, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str, evs: Sequence[Event],
-    between: Log | None = None,
+    s: State, plan: RoundEnd, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str, evs: Sequence[Event],
+    between: Log | None = None, flip7: int | None = None,
 ) -> State:
-    """The state a planned round end leads to: the table cleared (F7-083: no Second
-    Chance carries over; F7-111), the game over (F7-120) or the next round dealt to
-    its first card (F7-112).  ``between``: as for `derive`."""
-    discard = list(s.discard)
-    for p in players:
-        discard += p.line
-        discard += p.kept
-    plan = ending.plan
-    empty = (NO_CARDS,) * len(players)
-    if ending.turn is None or ending.started is None:  # the game is over
+    """The state a planned round end (``plan``, `round_end`) leads to: the round closed
+    (`flip7ref.core.engine.close_round`: the table cleared), then the game over (F7-120)
+    or the next round opened and dealt to its first card
+    (`flip7ref.core.engine.open_round`, F7-112).  ``between``: as for `derive`."""
+    closed = close_round(s.game, players, s.discard, s.totals, s.round, s.dealer, flip7, s.bonus_to, plan)
+    if plan.winners:  # the game is over
         log = _next_log(s, move, (*evs, plan.scored, *plan.after), between)
         return s._make(
-            s.game, empty, draw, tuple(discard), (), s.dealer, turn, s.round, plan.totals, plan.scores, None, False,
-            plan.winners, s.shuffle_seed, s.shuffles, None, s.round_shuffles, s.shuffle_mark, log,
+            s.game, closed.players, draw, closed.discard, (), s.dealer, turn, s.round, plan.totals, plan.scores, None,
+            False, plan.winners, s.shuffle_seed, s.shuffles, None, s.round_shuffles, s.shuffle_mark, log,
         )  # fmt: skip
-    log = _next_log(s, move, (*evs, plan.scored, *plan.after, ending.started), between)
+    opened = open_round(s.game, closed.players, plan.dealer, s.round + 1, draw, closed.discard, s.shuffles, s.shuffle_seed)
+    log = _next_log(s, move, (*evs, plan.scored, *plan.after, *opened.events), between)
     return s._make(
-        s.game, empty, draw, tuple(discard), ending.frames, plan.dealer, ending.turn, s.round + 1, plan.totals,
-        plan.scores, None, False, (), s.shuffle_seed, s.shuffles, None, 0, -1, log,
+        s.game, closed.players, opened.draw, opened.discard, opened.frames, plan.dealer, opened.turn, s.round + 1,
+        plan.totals, plan.scores, None, False, (), s.shuffle_seed, opened.shuffles, None, 0, -1, log,
     )  # fmt: skip
-
