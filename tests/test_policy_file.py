@@ -242,6 +242,8 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path.write_bytes(path.read_bytes()[:1000])
     assert main(["odds", "--policy", str(path), "--line", "3"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+    assert main(["odds", "--line", "3", "--turn-model", "rules"]) == 2
+    assert "--turn-model: odds takes it with --policy FILE only" in capsys.readouterr().err
     assert main(["solve", "--cards", "numbers", "--solver", "interpreter", "--policy-out", str(path)]) == 2
     assert "--policy-out: only the compact solver" in capsys.readouterr().err
     assert main(["solve", "--cards", "numbers", "--policy-out", str(tmp_path / "no" / "p")]) == 2

@@ -157,6 +157,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
     """``flip7ref odds``: next-card odds and hit-vs-stay values for a line."""
     if getattr(args, "policy_file", None):
         return _odds_from_policy(args)
+    if getattr(args, "turn_model", None):
+        raise OptionError("--turn-model: odds takes it with --policy FILE only (the turn model the file must hold)")
     args.cards = args.cards or "numbers,modifiers"
     game = _game(args)
     line, seen = _cards(args.line, "--line"), _cards(args.seen, "--seen")
