@@ -41,7 +41,9 @@ The package's modules, one job each (every name is imported from
 - `compact` — `CompactSolver`, `compact_estimate`: the compact-key solver (NumPy);
 - `published` — `published_estimate`, `published_supports`: the published solitaire turn
   over the whole deck (Freeze, Flip Three), `CompactSolver(turn_model="published")`;
-- `tables` — `solo_policy_table`.
+- `tables` — `solo_policy_table`;
+- `policyfile` — `write_policy`, `load_policy`, `StoredPolicy`, `PolicyAnswer`: a solved
+  policy stored in a file and asked per line without solving.
 """
 
 from flip7ref import compiled as _compiled
@@ -52,6 +54,7 @@ from flip7ref.analysis.estimate import LargeSolveWarning, position_estimate, sol
 from flip7ref.analysis.odds import NextCard, next_card
 from flip7ref.analysis.parallel import _Schedule as _Schedule
 from flip7ref.analysis.parallel import usable_cores as usable_cores
+from flip7ref.analysis.policyfile import PolicyAnswer, StoredPolicy, load_policy, write_policy
 from flip7ref.analysis.positions import line_position, restrict_categories, solo_deck_position, solo_projection
 from flip7ref.analysis.published import published_estimate, published_supports
 from flip7ref.analysis.solver import TIES, SoloSolver
@@ -71,10 +74,13 @@ __all__ = [
     "LargeSolveWarning",
     "NextCard",
     "Policy",
+    "PolicyAnswer",
     "SoloResult",
     "SoloSolver",
+    "StoredPolicy",
     "compact_estimate",
     "line_position",
+    "load_policy",
     "next_card",
     "position_estimate",
     "published_estimate",
@@ -84,4 +90,5 @@ __all__ = [
     "solo_estimate",
     "solo_policy_table",
     "solo_projection",
+    "write_policy",
 ]

@@ -60,6 +60,13 @@ class CompactSolver:
             differs from the rules' reading in one sequence (`flip7ref.analysis.published`).
         probabilities (bool): with ``"published"``, also solve P(bust) and P(Flip 7)
             (three times the memory; without, they are NaN).
+        keep_values (bool): keep, after `solve`, `value_layers`: per layer of states (cards
+            drawn from the root, the deal's first card first) ``(keys, hit, hit_values)``:
+            the sorted uint64 keys (n,), the choice (bool, (n, m)) and the value, P(bust) and
+            P(Flip 7) of hitting then playing the policy (float64, (n, m, 3)); m is 1 for
+            ``"rules"``, the Flip Threes in the deck plus one for ``"published"`` (a column per
+            Flip Threes drawn).  What `flip7ref.analysis.policyfile` stores; 25 bytes a
+            state more.
 
     After `solve`, `policy` maps each decision state to hit (True) or stay,
     keyed as ``(sorted line codes, held shields, sorted codes cancelled or
@@ -68,7 +75,7 @@ class CompactSolver:
     """
 
     def __init__(self, ties: str = "hit", max_states: int = 100_000_000, max_bytes: float = 4e9,
-                 turn_model: str = "rules", probabilities: bool = True) -> None:  # fmt: skip
+                 turn_model: str = "rules", probabilities: bool = True, keep_values: bool = False) -> None:  # fmt: skip
         if ties not in ("hit", "stay"):
             raise AnalysisError(f"ties: expected 'hit' or 'stay', got {ties!r}")
         if turn_model not in ("rules", "published"):
@@ -76,6 +83,8 @@ class CompactSolver:
         self.turn_model = turn_model
         self.probabilities = probabilities
         self.published_policy: list[tuple[Any, Any]] = []
+        self.keep_values = keep_values
+        self.value_layers: list[tuple[Any, Any, Any]] = []
         self.ties = ties
         self.max_states = max_states
         self.max_bytes = max_bytes
@@ -111,8 +120,10 @@ class CompactSolver:
         if self.turn_model == "published":
             from flip7ref.analysis.published import solve_published
 
+            self.value_layers = []
+            record = self.value_layers if self.keep_values else None
             result, self.published_policy = solve_published(state, self.ties, self.max_states, self.max_bytes,
-                                                            self.probabilities)  # fmt: skip
+                                                            self.probabilities, record=record)  # fmt: skip
             self._model, self._layers, self._root = None, [], None
             self.states = result.states
             return result
@@ -129,6 +140,7 @@ class CompactSolver:
         self._model = model
         below: tuple[Any, Any, Any] | None = None
         pol_layers: list[tuple[Any, Any]] = []
+        self.value_layers = []
         for depth in range(len(layers) - 1, -1, -1):
             keys = layers[depth]
             total = model.total - depth
@@ -153,6 +165,8 @@ class CompactSolver:
                 value += q * v
                 bust += q * b
                 flip7 += q * f
+            if self.keep_values:
+                self.value_layers.append((keys, None, np.stack([value, bust, flip7], axis=1)[:, None, :]))
             if depth == 0 and model.forced:
                 hit = np.ones(1, dtype=bool)
             else:
@@ -164,9 +178,12 @@ class CompactSolver:
                 bust = np.where(hit, bust, 0.0)
                 flip7 = np.where(hit, flip7, 0.0)
             pol_layers.append((keys, hit))
+            if self.keep_values:
+                self.value_layers[-1] = (keys, hit[:, None], self.value_layers[-1][2])
             below = (value, bust, flip7)
         assert below is not None
         pol_layers.reverse()
+        self.value_layers.reverse()
         self._layers = pol_layers
         solved = self.states = sum(len(k) for k in layers) - (1 if model.forced else 0)
         return SoloResult(float(below[0][0]), float(below[1][0]), float(below[2][0]), solved,

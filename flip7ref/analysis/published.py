@@ -189,7 +189,8 @@ def _reached(model: _Model, layers: list[Any], modes: list[tuple[int, int, int]]
 
 
 def solve_published(state: State, ties: str = "hit", max_states: int = 2_000_000_000, max_bytes: float = 4e9,
-                    probabilities: bool = True, count_states: bool = True) -> tuple[SoloResult, Any]:  # fmt: skip
+                    probabilities: bool = True, count_states: bool = True,
+                    record: list[tuple[Any, Any, Any]] | None = None) -> tuple[SoloResult, Any]:  # fmt: skip
     """The optimal solo round from ``state`` under the published turn model (module text).
 
     Args:
@@ -201,6 +202,11 @@ def solve_published(state: State, ties: str = "hit", max_states: int = 2_000_000
             values; without, they are NaN in the result).
         count_states: count the reachable states (a forward pass; else ``states`` is the
             bases times the modes, an upper bound).
+        record: a list to append, per layer from the first card on, ``(keys, hit, hit_values)``:
+            the layer's sorted uint64 base keys (n,), the choice (bool, (n, Flip Threes drawn + 1))
+            and the value, P(bust) and P(Flip 7) of hitting then playing the policy (float64,
+            (n, Flip Threes drawn + 1, 3); NaN probabilities without ``probabilities``), for
+            `flip7ref.analysis.policyfile`.  It costs 25 bytes a base and free mode more.
 
     Returns:
         ``(SoloResult, policy)``: the policy is a list per layer of ``(keys, hit)``, hit a
@@ -247,6 +253,7 @@ def solve_published(state: State, ties: str = "hit", max_states: int = 2_000_000
         cur = np.empty((nb + 1, nm, q))
         cur[nb] = 0.0
         hits = np.zeros((nb, len(free)), dtype=bool)
+        hit_values = np.full((nb, len(free), 3), np.nan) if record is not None else None
         nxt_keys: Any = layers[depth + 1] if depth + 1 < len(layers) else None
         for lo in range(0, nb, CHUNK):
             hi = min(nb, lo + CHUNK)
@@ -300,12 +307,18 @@ def solve_published(state: State, ties: str = "hit", max_states: int = 2_000_000
                     near = np.abs(ev[0] - stay) <= TIE * np.maximum(stay, 1.0)
                     hit = (ev[0] > stay) | near if ties == "hit" else (ev[0] > stay) & ~near
                 hits[lo:hi, free.index(i)] = hit
+                if hit_values is not None:
+                    hit_values[lo:hi, free.index(i), :q] = ev.T
                 part[i] = np.where(hit, ev, 0.0)
                 part[i, 0] = np.where(hit, ev[0], stay)
             cur[lo:hi] = part.transpose(2, 0, 1)
         policy.append((keys, hits))
+        if record is not None:
+            record.append((keys, hits, hit_values))
         below = cur
     policy.reverse()
+    if record is not None:
+        record.reverse()
     root = below[0, index[(0, 0, 0)]]
     reach = count_states and nm <= 64  # else the bases times the modes, an upper bound
     solved = _reached(model, layers, modes, same, after) if reach else sum(len(k) for k in layers) * nm

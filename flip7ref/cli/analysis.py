@@ -27,7 +27,7 @@ from flip7ref.analysis import (
     solo_estimate,
     usable_cores,
 )
-from flip7ref.cli._common import add_cluster, cluster_client
+from flip7ref.cli._common import add_cluster, check_output, cluster_client
 from flip7ref.cli._common import add_common as _add_common
 from flip7ref.cli._common import make_game as game_of
 from flip7ref.core.errors import CardError, LimitReached, OptionError
@@ -182,6 +182,11 @@ def _limits(args: argparse.Namespace) -> None:
 
 def cmd_odds(args: argparse.Namespace) -> int:
     """``flip7ref odds``: next-card odds and hit-vs-stay values for a line."""
+    if getattr(args, "policy_file", None):
+        return _odds_from_policy(args)
+    if getattr(args, "turn_model", None):
+        raise OptionError("--turn-model: odds takes it with --policy FILE only (the turn model the file must hold)")
+    args.cards = args.cards or "numbers,modifiers"
     game = _game(args)
     line, seen = _cards(args.line, "--line"), _cards(args.seen, "--seen")
     for flag, names in (("--line", line), ("--seen", seen)):
@@ -259,6 +264,37 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
+def _odds_from_policy(args: argparse.Namespace) -> int:
+    """``flip7ref odds --policy FILE``: the stored policy's answer at ``--line`` (no solve)."""
+    from flip7ref.analysis import load_policy
+
+    game = _game(args)
+    categories = _categories(args.cards, game) if args.cards else None
+    policy = load_policy(args.policy_file, edition=game.edition.id, options=game.non_default_options(),
+                         categories=categories, turn_model=args.turn_model)  # fmt: skip
+    line, seen = _cards(args.line, "--line"), _cards(args.seen, "--seen")
+    answer = policy.query(line, seen)
+    head = policy.header
+    cards = _cards_words(list(head["categories"]))
+    if args.json:
+        data = answer.as_dict()
+        data.update(policy=args.policy_file, edition=head["edition"], options=head["options"], cards=cards,
+                    deck=head["deck"], turn_model=head["turn_model"], ties=head["ties"])  # fmt: skip
+        print(json.dumps(data, sort_keys=True))
+        return 0
+    print(f"policy file        {args.policy_file}: {head['edition']}, {cards} ({head['deck']} cards), "
+          f"{head['turn_model']} turn, ties {head['ties']}")  # fmt: skip
+    gone = f"; gone: {' '.join(seen)}" if seen else ""
+    print(f"line               {' '.join(line) or '(empty: the deal)'}{gone}"
+          + (f"; Flip Threes drawn {answer.flip_threes}" if answer.flip_threes else ""))  # fmt: skip
+    print(f"best               {answer.best}" + ("  (the first card of the deal: no choice)" if answer.forced else ""))
+    print(f"  hit              {answer.hit:.10f}  P(bust) {answer.hit_bust:.10f}  P(Flip 7) {answer.hit_flip7:.10f}")
+    if answer.stay is not None:
+        print(f"  stay             {answer.stay:.10f}")
+    print(f"under the policy   P(bust) {answer.p_bust:.10f}  P(Flip 7) {answer.p_flip7:.10f} (from here to the end of the turn)")
+    return 0
+
+
 def _compact_usable(why: str, choice: str) -> bool:
     """Whether the compact solver takes this solve: ``why`` is why it cannot (empty: it can,
     if NumPy is there); with ``--solver compact`` a reason is an error, with ``auto`` a fallback.
@@ -317,17 +353,22 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
     if not args.max_memory > 0:
         raise OptionError("--max-memory: expected a positive number of GB")
     probabilities = True
+    policy_out = getattr(args, "policy_out", None)
     if turn == "published":
         from flip7ref.analysis import published
 
         states, need = published.published_estimate(state)
-        if need > args.max_memory * 1e9:  # the value alone, P(bust) and P(Flip 7) left out
+        if policy_out:  # the stored values: 25 bytes a base and free mode, twice while sorted
+            need += _policy_bytes(state, turn, states)
+        elif need > args.max_memory * 1e9:  # the value alone, P(bust) and P(Flip 7) left out
             probabilities = False
             states, need = published.published_estimate(state, False)
         cpu = states * published.US_PER_STATE / 1e6
     else:
         states, need = compact.compact_estimate(state)
         cpu = states * compact.US_PER_STATE / 1e6
+        if policy_out:
+            need += _policy_bytes(state, turn, states)
     gb = need / 1e9
     limits = [
         (states - 1 > args.max_states, f"about {states:,} states, more than --max-states {args.max_states:,}"),
@@ -343,8 +384,14 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
     if not probabilities:
         print("flip7ref: P(bust) and P(Flip 7) would pass --max-memory: solving the value only", file=sys.stderr)
     solver = compact.CompactSolver(ties=args.ties, max_states=args.max_states, max_bytes=args.max_memory * 1e9,
-                                   turn_model=turn, probabilities=probabilities)  # fmt: skip
+                                   turn_model=turn, probabilities=probabilities,
+                                   keep_values=bool(policy_out))  # fmt: skip
     result = solver.solve(state)
+    if policy_out:
+        from flip7ref.analysis import write_policy
+
+        args.policy_bytes = write_policy(policy_out, state.game, categories, turn, args.ties, solver.value_layers, result)
+        solver.value_layers = []
     if args.check:
         want = _solver(args, None).solve(state)
         if not all(abs(float(a) - float(b)) <= 1e-12 for a, b in
@@ -367,10 +414,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise OptionError("--policy: the optimal policy is what solve computes without --policy")
         policy = parse_strategy(args.policy)
     cpu_start = time.process_time()
+    policy_out = getattr(args, "policy_out", None)
+    if policy_out:
+        check_output("--policy-out", args.policy_out)
     fast = _compact_solve(state, categories, policy, args)
     if fast is not None:
         result = fast
     else:
+        if policy_out:
+            raise OptionError("--policy-out: only the compact solver stores a policy (--solver compact; no --policy, "
+                              "--exact, --cluster or --max-seconds)")  # fmt: skip
         if policy is None:
             _estimate(game, categories, args, _workers(args))
         with cluster_client(args) as client, _working(solve_spinner_text(categories)) as tick, warnings.catch_warnings():
@@ -385,6 +438,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             if data.get(name) != data.get(name):  # NaN: not solved (the value only)
                 data[name] = None
         data.update(edition=game.edition.id, options=game.non_default_options(), cards=cards, deck=len(state.draw))
+        if policy_out:
+            data.update(policy_out=args.policy_out, policy_bytes=args.policy_bytes)
         print(json.dumps(data, sort_keys=True))
         return 0
     print(f"edition            {game.edition.id}; cards: {cards} ({len(state.draw)} cards); one player, one round")
@@ -397,7 +452,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"states solved      {result.states}")
     workers = f"; {result.workers} processes, CPU of this one" if result.workers > 1 else ""
     print(f"time               {result.seconds:.2f} s wall, {cpu_seconds:.2f} s CPU{workers}")
+    if policy_out:
+        print(f"policy written     {args.policy_out} ({args.policy_bytes:,} bytes; flip7ref odds --policy {args.policy_out})")
     return 0
+
+
+def _policy_bytes(state: State, turn: str, states: int) -> float:
+    """The memory a stored policy adds to a compact solve of ``states`` states: 25 bytes a
+    state and column kept, twice while the file is sorted and written."""
+    columns = 1
+    if turn == "published":
+        from flip7ref.analysis.published import _actions, _modes
+
+        _, freezes, flips, count = _actions(state)
+        columns = flips + 1
+        states //= len(_modes(flips, freezes, count))
+    return 2.0 * 25 * states * columns
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -447,9 +517,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seen", help="cards already out of the deck (discarded), e.g. 12,12,7, or --seen=-2,-4")
     p.add_argument(
         "--cards",
-        default="numbers,modifiers",
         help="card categories kept in the unseen deck when the hit and stay values are solved (numbers, "
-        "modifiers, actions; default %(default)s: with action cards the exact solve is far larger). The "
+        "modifiers, actions; default numbers,modifiers, or the --policy file's: with action cards the exact "
+        "solve is far larger). The "
         "next-card odds always use every unseen card. A short line means a long solve: the empty line "
         "solves all 262,143 states of numbers and modifiers (about 25 s of CPU).",
     )
@@ -462,6 +532,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "same for any number",
     )
     solver_flag(p)
+    p.add_argument(
+        "--policy",
+        dest="policy_file",
+        metavar="FILE",
+        help="answer from a policy file (flip7ref solve --policy-out FILE) instead of solving: hit or stay, "
+        "both values, P(bust) and P(Flip 7) to the end of the turn; its edition, options, --cards and "
+        "--turn-model must be the file's (--seen: cancelled duplicates, used Second Chances, Flip Threes)",
+    )
+    p.add_argument(
+        "--turn-model",
+        choices=("rules", "published"),
+        help="with --policy: the turn model the file must hold (default: the file's)",
+    )
     p.set_defaults(func=cmd_odds)
 
     p = sub.add_parser(
@@ -496,6 +579,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="rules (default): the solo turn as the reference plays it; published: the published solitaire "
                    "analysis's turn (Freeze and Flip Three aimed at oneself; it differs from the rules in one sequence), "
                    "by the compact solver: e.g. --cards numbers,modifiers,actions")  # fmt: skip
+    p.add_argument("--policy-out", metavar="FILE",
+                   help="with the compact solver: store the solved policy (every decision, its values, P(bust) and "
+                   "P(Flip 7)) in FILE, for flip7ref odds --policy FILE and flip7ref.analysis.load_policy")  # fmt: skip
     add_cluster(p)
     p.set_defaults(func=cmd_solve)
 

@@ -1,0 +1,250 @@
+"""Stored solo policies (`flip7ref.analysis.policyfile`, ``solve --policy-out``, ``odds
+--policy``): every decision and value read back from the file equals a fresh solve at that
+line, under the rules' turn and the published one; the whole turn from the deal; a file of
+another edition, deck or turn model, or damaged, or cut short, refused with a one-line error
+naming the file and the field; the command line."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flip7ref import Game
+from flip7ref.analysis import load_policy, solo_deck_position, write_policy
+from flip7ref.core.errors import CardError, SpecError
+from flip7ref.core.state import State
+
+compact = pytest.importorskip("flip7ref.analysis.compact")
+np = pytest.importorskip("numpy")
+
+GAME = Game("flip7", 1)
+RULES_DECK = ["0", "1", "2", "3", "5", "x2", "+4", "second_chance"]  # 17 cards
+PUBLISHED_DECK = ["0", "1", "2", "3", "5", "x2", "second_chance", "flip_three", "freeze"]  # 22 cards
+
+
+def _solve(tmp_path: Path, categories: list[str], turn: str, ties: str = "hit") -> tuple[Any, Any, Path]:
+    state = solo_deck_position(GAME, categories)
+    solver = compact.CompactSolver(turn_model=turn, ties=ties, keep_values=True)
+    result = solver.solve(state)
+    path = tmp_path / f"{turn}.policy"
+    size = write_policy(path, GAME, categories, turn, ties, solver.value_layers, result)
+    assert size == path.stat().st_size
+    return solver, result, path
+
+
+def _decisions(categories: list[str]) -> Iterator[tuple[list[str], list[str], State]]:
+    """Every offer of the solo turn over ``categories`` reached without an action card other
+    than Second Chance, as ``(line, seen, the offer's state with the rest of that deck in the
+    pile)``, found by drawing each card in turn: a duplicate number with a Second Chance held
+    sends both to ``seen``, a second Second Chance drawn while one is held goes there too."""
+    pile = [GAME.card_ids[c] for c in solo_deck_position(GAME, categories).draw]
+    found: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    todo: list[tuple[list[str], list[str], list[str]]] = [([], [], [])]  # (line, kept, gone)
+    while todo:
+        line, kept, gone = todo.pop()
+        rest = list(pile)
+        for card in (*line, *kept, *gone):
+            rest.remove(card)
+        for card in sorted(set(rest)):
+            if card in ("freeze", "flip_three"):
+                continue
+            nline, nkept, ngone = list(line), list(kept), list(gone)
+            if card == "second_chance":
+                (ngone if nkept else nkept).append(card)
+            elif card in nline and card.isdigit():
+                if not nkept:
+                    continue  # a bust
+                ngone += [card, nkept.pop()]
+            else:
+                nline.append(card)
+            if sum(1 for c in nline if c.isdigit()) >= 7:
+                continue  # Flip 7
+            key = (tuple(sorted(nline + nkept)), tuple(sorted(ngone)))
+            if key not in found:
+                found.add(key)
+                todo.append((nline, nkept, ngone))
+                yield nline + nkept, ngone, _offer(nline, nkept, ngone, pile)
+
+
+def _offer(line: list[str], kept: list[str], gone: list[str], pile: list[str]) -> State:
+    rest = list(pile)
+    for card in (*line, *kept, *gone):
+        rest.remove(card)
+    return GAME.new_position(lines={0: line}, kept={0: kept}, discard=gone, draw=rest, rest="out", seed=None,
+                             totals=[GAME.target_score])  # fmt: skip
+
+
+@pytest.mark.parametrize("ties", ["hit", "stay"])
+def test_rules_turn_round_trip(tmp_path: Path, ties: str) -> None:
+    _, result, path = _solve(tmp_path, RULES_DECK, "rules", ties)
+    policy = load_policy(path)
+    policy.verify()
+    deal = policy.query("")
+    assert deal.forced and deal.best == "hit" and deal.stay is None
+    assert (deal.hit, deal.p_bust, deal.p_flip7) == (result.value, result.bust, result.flip7)
+    assert policy.root == {"value": result.value, "bust": result.bust, "flip7": result.flip7, "states": result.states}
+    checked = 0
+    for line, seen, state in _decisions(RULES_DECK):
+        fresh = compact.CompactSolver(ties=ties)
+        whole = fresh.solve(state)
+        hit, stay, hits = fresh._root
+        got = policy.query(line, seen)
+        assert got.hit == pytest.approx(hit, abs=1e-12) and got.stay == stay, (line, seen)
+        assert got.best == ("hit" if hits else "stay"), (line, seen)
+        assert (got.p_bust, got.p_flip7) == pytest.approx((whole.bust, whole.flip7), abs=1e-12)
+        assert policy.action_values(line, seen) == {"hit": got.hit, "stay": got.stay}
+        assert policy.best_action(line, seen) == got.best
+        assert (policy.p_bust(line, seen), policy.p_flip7(line, seen)) == (got.p_bust, got.p_flip7)
+        checked += 1
+    assert checked == policy.states - 1  # every state stored but the deal's first card
+
+
+def test_published_turn_round_trip(tmp_path: Path) -> None:
+    solver, result, path = _solve(tmp_path, PUBLISHED_DECK, "published")
+    policy = load_policy(path)
+    deal = policy.query([])
+    assert (deal.hit, deal.p_bust, deal.p_flip7) == (result.value, result.bust, result.flip7)
+    assert policy.header["modes"] == 4 and policy.states == sum(len(k) for k, _, _ in solver.value_layers)
+    pile = [GAME.card_ids[c] for c in solo_deck_position(GAME, PUBLISHED_DECK).draw]
+    checked = 0
+    for line, seen, state in _decisions(PUBLISHED_DECK):
+        for flips in (["flip_three"] * n for n in range(4)):
+            kept = [c for c in line if c == "second_chance"]
+            offer = _offer([c for c in line if c != "second_chance"], kept, [*seen, *flips], pile)
+            fresh = compact.CompactSolver(turn_model="published")
+            want = fresh.solve(offer)
+            got = policy.query(line, [*seen, *flips])
+            assert got.flip_threes == len(flips)
+            assert got.best == ("hit" if bool(fresh.published_policy[0][1][0, 0]) else "stay"), (line, seen, flips)
+            best = got.hit if got.best == "hit" else got.stay
+            assert best == pytest.approx(want.value, abs=1e-12), (line, seen, flips)
+            assert (got.p_bust, got.p_flip7) == pytest.approx((want.bust, want.flip7), abs=1e-12)
+            checked += 1
+        del state
+    with pytest.raises(CardError, match=r"^'freeze' among the cards seen: no decision of the stored published turn follows it$"):
+        policy.query("3", "freeze")
+    assert checked == 4 * (policy.states - 1)  # every free mode of every state but the deal's
+
+
+def test_a_line_the_file_does_not_hold(tmp_path: Path) -> None:
+    _, _, path = _solve(tmp_path, RULES_DECK, "rules")
+    policy = load_policy(path)
+    with pytest.raises(CardError, match=r"^line 3,5 with 2 seen: not a decision of the stored policy \(no play of the "
+                       r"rules turn over its 17 cards reaches it\)$"):  # fmt: skip
+        policy.query("3,5", "2")
+    with pytest.raises(CardError, match=r"^'4': the stored deck \(17 cards\) holds 0, the line and the cards seen 1$"):
+        policy.query("4")
+    with pytest.raises(CardError, match="number 3 twice"):
+        policy.query(["3", "3"])
+    with pytest.raises(CardError, match=r"^'freeze': the stored deck \(17 cards\) holds 0, the line and the cards seen 1"):
+        policy.query("3", "freeze")
+
+
+def _rewrite(path: Path, change: dict[str, Any]) -> None:
+    """Change header fields of a policy file, keeping its CRC right and its header's length."""
+    raw = path.read_bytes()
+    magic, fmt, size, _, zero = struct.unpack("<8sIIII", raw[:24])
+    header = json.loads(raw[24 : 24 + size])
+    header.update(change)
+    text = json.dumps(header, sort_keys=True).encode()
+    assert len(text) <= size
+    text += b" " * (size - len(text))
+    path.write_bytes(struct.pack("<8sIIII", magic, fmt, size, zlib.crc32(text), zero) + text + raw[24 + size :])
+
+
+def test_refusals(tmp_path: Path) -> None:
+    _, _, path = _solve(tmp_path, RULES_DECK, "rules")
+    with pytest.raises(SpecError) as err:
+        load_policy(path, turn_model="published")
+    assert str(err.value) == f'{path}, at /turn_model: expected turn_model "published" as asked, found "rules"'
+    with pytest.raises(SpecError, match=r"at /categories: expected categories \[\"number\"\] as asked"):
+        load_policy(path, categories=["number"])
+    assert load_policy(path, categories=list(reversed(RULES_DECK)), edition="flip7", options={}).states > 0
+    with pytest.raises(SpecError, match=r"at /edition: expected edition \"vengeance\" as asked, found \"flip7\"$"):
+        load_policy(path, edition="vengeance")
+    changed = tmp_path / "changed.policy"
+    changed.write_bytes(path.read_bytes())
+    deck = json.loads(changed.read_bytes()[24 : 24 + struct.unpack("<I", changed.read_bytes()[12:16])[0]])["deck_cards"]
+    _rewrite(changed, {"deck_cards": {**deck, "5": 4}})
+    with pytest.raises(SpecError, match=r"changed.policy, at /deck_cards: expected the deck the edition table gives now"):
+        load_policy(changed)
+    changed.write_bytes(path.read_bytes())
+    _rewrite(changed, {"key": {**json.loads(json.dumps(load_policy(path).header["key"])), "extra_bits": 3}})
+    with pytest.raises(SpecError, match=r"at /key/extra_bits: expected 2 as the edition table gives now, found 3$"):
+        load_policy(changed)
+    cut = tmp_path / "cut.policy"
+    whole = path.read_bytes()
+    cut.write_bytes(whole[:-100])
+    with pytest.raises(SpecError) as err:
+        load_policy(cut)
+    assert str(err.value) == (f"{cut}: expected {len(whole):,} bytes as its header says, found {len(whole) - 100:,} "
+                              "(the file is cut short)")  # fmt: skip
+    cut.write_bytes(whole[:40])
+    with pytest.raises(SpecError, match=r"cut.policy: expected a header matching its CRC-32 \(the file is damaged or cut short"):
+        load_policy(cut)
+    damaged = tmp_path / "damaged.policy"
+    damaged.write_bytes(whole[:30] + bytes([whole[30] ^ 1]) + whole[31:])
+    with pytest.raises(SpecError, match="header matching its CRC-32"):
+        load_policy(damaged)
+    damaged.write_bytes(whole[:-20] + bytes([whole[-20] ^ 1]) + whole[-19:])
+    opened = load_policy(damaged)
+    with pytest.raises(SpecError, match=r"damaged.policy, at /arrays/hit_values: expected the bytes its CRC-32 names"):
+        opened.verify()
+    other = tmp_path / "other.policy"
+    other.write_bytes(b"not a policy file at all, just text\n")
+    with pytest.raises(SpecError) as err:
+        load_policy(other)
+    assert str(err.value) == f"{other}: expected a flip7ref policy file (written by flip7ref solve --policy-out)"
+    with pytest.raises(SpecError, match="an existing policy file"):
+        load_policy(tmp_path / "missing.policy")
+    with pytest.raises(SpecError, match="found a folder"):
+        load_policy(tmp_path)
+
+
+def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from flip7ref.cli import main
+
+    path = tmp_path / "p.policy"
+    cards = ",".join(PUBLISHED_DECK)
+    line = ["solve", "--cards", cards, "--turn-model", "published", "--policy-out", str(path)]
+    assert main([*line, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    policy = load_policy(path)
+    assert data["policy_out"] == str(path) and data["policy_bytes"] == path.stat().st_size
+    assert (data["value"], data["bust"], data["flip7"]) == (policy.root["value"], policy.root["bust"], policy.root["flip7"])
+    assert main(["odds", "--policy", str(path), "--line", "3,x2", "--seen", "flip_three", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = policy.query("3,x2", "flip_three")
+    assert got["best"] == want.best and got["values"] == {"hit": want.hit, "stay": want.stay} and got["flip_threes"] == 1
+    assert (got["bust"], got["flip7"], got["turn_model"], got["deck"]) == (want.p_bust, want.p_flip7, "published", 22)
+    assert main(["odds", "--policy", str(path), "--line", "3,x2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    a = policy.query("3,x2")
+    assert out[0] == f"policy file        {path}: flip7, {cards} (22 cards), published turn, ties hit"
+    assert out[1:] == [
+        "line               3 x2",
+        f"best               {a.best}",
+        f"  hit              {a.hit:.10f}  P(bust) {a.hit_bust:.10f}  P(Flip 7) {a.hit_flip7:.10f}",
+        "  stay             6.0000000000",
+        f"under the policy   P(bust) {a.p_bust:.10f}  P(Flip 7) {a.p_flip7:.10f} (from here to the end of the turn)",
+    ]
+    assert main(["odds", "--policy", str(path), "--line", "3", "--turn-model", "rules"]) == 2
+    assert capsys.readouterr().err == (f'flip7ref: error: {path}, at /turn_model: expected turn_model "rules" as asked, '
+                                       'found "published"\n')  # fmt: skip
+    assert main(["odds", "--policy", str(path), "--line", "3", "--cards", "numbers"]) == 2
+    assert "at /categories" in capsys.readouterr().err
+    path.write_bytes(path.read_bytes()[:1000])
+    assert main(["odds", "--policy", str(path), "--line", "3"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["odds", "--line", "3", "--turn-model", "rules"]) == 2
+    assert "--turn-model: odds takes it with --policy FILE only" in capsys.readouterr().err
+    assert main(["solve", "--cards", "numbers", "--solver", "interpreter", "--policy-out", str(path)]) == 2
+    assert "--policy-out: only the compact solver" in capsys.readouterr().err
+    assert main(["solve", "--cards", "numbers", "--policy-out", str(tmp_path / "no" / "p")]) == 2
+    assert "does not exist" in capsys.readouterr().err
