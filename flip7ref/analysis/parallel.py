@@ -16,18 +16,42 @@ import pickle
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from multiprocessing.connection import Connection, wait
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from flip7ref.analysis.base import AnalysisError, _Key, _Stopped, _TaskResult, _Triple
 from flip7ref.core.errors import Flip7RefError
 from flip7ref.core.game import MODIFIER
-from flip7ref.core.state import CHANCE, HIT, State
+from flip7ref.core.state import CHANCE, HIT, Action, State
 from flip7ref.proc.pools import worker_started
 
-if TYPE_CHECKING:
-    from flip7ref.analysis.solver import SoloSolver
+_T = TypeVar("_T")
+
+
+class Presolver(Protocol):
+    """What a worker or a Dask task uses of its solver (`flip7ref.analysis.solver.SoloSolver`,
+    which this module does not import): the seat solved for, the memo and best actions it
+    fills, and the solver's own steps (number the deck, run under its limits, solve a node,
+    start the clock)."""
+
+    seat: int
+    _memo: dict[tuple[Any, ...], _Triple]
+    _best: dict[tuple[Any, ...], Action]
+
+    def _deck_of(self, state: State) -> int: ...
+
+    def _run(self, state: State, compute: Callable[[], _T]) -> _T: ...
+
+    def _node(self, state: State, key: tuple[Any, ...] | None = None) -> _Triple: ...
+
+    def _start_clock(self) -> None: ...
+
+
+class PresolverClass(Protocol):
+    """A solver class (`flip7ref.analysis.solver.SoloSolver`) as a Dask task builds a fresh one."""
+
+    def __call__(self, *, exact: Any, seat: Any, max_states: Any, ties: Any, max_seconds: Any) -> Presolver: ...
 
 
 def _combinations(most: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -119,7 +143,7 @@ class _Workers:
     forking a process with threads can leave the child stuck on a lock.  A worker
     ends when the pipe closes, so none outlives the solver's process."""
 
-    def __init__(self, count: int, setup: tuple[State, SoloSolver]) -> None:
+    def __init__(self, count: int, setup: tuple[State, Presolver]) -> None:
         method = multiprocessing.get_start_method()
         if method == "fork" and threading.active_count() > 1 and "forkserver" in multiprocessing.get_all_start_methods():
             method = "forkserver"
@@ -189,7 +213,7 @@ def _loaded(raw: bytes) -> _TaskResult:
     return result
 
 
-def _worker_main(pipe: Connection, inherited: list[Connection], state: State, solver: SoloSolver) -> None:
+def _worker_main(pipe: Connection, inherited: list[Connection], state: State, solver: Presolver) -> None:
     """A worker process: solve each combination received until the pipe closes,
     in ``solver`` (the worker's own copy of a fresh solver: its memo grows here)."""
     worker_started()  # Ctrl-C is the solver's process's to handle; dies with it (flip7ref.proc.pools)
@@ -211,7 +235,7 @@ def _worker_main(pipe: Connection, inherited: list[Connection], state: State, so
 
 
 def _presolve_task(
-    solver: SoloSolver, state: State, cards: tuple[int, ...], seeds: list[tuple[_Key, _Triple]]
+    solver: Presolver, state: State, cards: tuple[int, ...], seeds: list[tuple[_Key, _Triple]]
 ) -> _TaskResult:
     """In a worker: solve the position after drawing ``cards`` from ``state`` (see
     `SoloSolver.solve`), given the values ``seeds`` of other workers; return
@@ -237,7 +261,7 @@ def usable_cores() -> int:
 
 
 def _solve_combination(
-    solver_class: type[SoloSolver],
+    solver_class: PresolverClass,
     setup: tuple[State, bool, int, int, str, float | None, float | None],
     cards: tuple[int, ...],
     *above: _TaskResult | None,
