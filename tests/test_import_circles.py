@@ -20,7 +20,7 @@ _CORE = "flip7ref.core."
 RULE_CORE_CIRCLE = frozenset(
     _CORE + name
     for name in (
-        "engine", "frames", "game", "history", "lanes", "lines", "pile", "position", "primitives.base",
+        "engine", "frames", "game", "lanes", "lines", "pile", "position", "primitives.base",
         "primitives.choose_cards", "primitives.forced_draw", "scoring", "serialize", "state", "targets", "work",
     )
 )  # fmt: skip

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from flip7ref.core import lanes
 from flip7ref.core.engine import (  # game_end: re-exported
@@ -29,7 +29,7 @@ from flip7ref.core.engine import (  # game_end: re-exported
 from flip7ref.core.errors import IllegalActionError, OptionError
 from flip7ref.core.frames import FRAME_TYPES, Frame
 from flip7ref.core.game import Game
-from flip7ref.core.history import Log, chain, start_of
+from flip7ref.core.history import Log, chain
 from flip7ref.core.lines import may_stay
 from flip7ref.core.model import (  # CHANCE..Status: re-exported
     _ARITY,
@@ -466,7 +466,10 @@ class State:
 
     def initial_state(self) -> State:
         """The state this game's history starts from (itself for an initial state)."""
-        return start_of(self)
+        log = self._log
+        if log is None or log.start is None:
+            return self
+        return cast(State, log.start)  # a Log holds its start untyped (history.py sits below this module)
 
     def replay(self) -> list[State]:
         """Replay `history` from `initial_state`; returns every state.
