@@ -1,7 +1,7 @@
 """The parallel part of `SoloSolver.solve <flip7ref.analysis.SoloSolver.solve>`:
 the combinations of modifier cards the solve splits on, the schedule that gives
-them to workers (`_Schedule`), the worker processes over pipes
-(`_Workers`) and what a worker does with a combination
+them to workers (`Schedule`), the worker processes over pipes
+(`Workers`) and what a worker does with a combination
 (`_presolve_task`, also the body of the Dask task), and `usable_cores`.
 
 The solver is handed in (a worker solves with its own copy of a fresh solver), so
@@ -54,13 +54,13 @@ class PresolverClass(Protocol):
     def __call__(self, *, exact: Any, seat: Any, max_states: Any, ties: Any, max_seconds: Any) -> Presolver: ...
 
 
-def _combinations(most: tuple[int, ...]) -> list[tuple[int, ...]]:
+def combinations(most: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every combination of at most ``most[i]`` copies of the i-th modifier card but
     the empty one (the solver's own process does that last), fullest first."""
     return sorted(itertools.product(*(range(n + 1) for n in most)), key=lambda t: -sum(t))[:-1]
 
 
-class _Schedule:
+class Schedule:
     """Which worker solves which combination of modifier cards, and when (see
     `SoloSolver.solve`).  A combination is a tuple of counts, one per
     modifier card; it builds on the combinations with one card more.  Its owner
@@ -72,7 +72,7 @@ class _Schedule:
         self.most = most
         lead = min(len(most), (workers - 1).bit_length())
         self.queues: list[list[tuple[int, ...]]] = [[] for _ in range(workers)]
-        for task in _combinations(most):
+        for task in combinations(most):
             self.queues[sum(1 << i for i in range(lead) if task[i]) % workers].append(task)
         self.results: dict[tuple[int, ...], list[tuple[_Key, _Triple]]] = {}  # the finished combinations
         self.has: list[set[tuple[int, ...]]] = [set() for _ in range(workers)]  # given to, or sent to, a worker
@@ -106,13 +106,13 @@ class _Schedule:
         return out
 
 
-def _modifier_cards(state: State) -> list[tuple[int, int]]:
+def modifier_cards(state: State) -> list[tuple[int, int]]:
     """``(card code, copies)`` of each modifier card in the draw pile, by code."""
     category = state.game.category
     return sorted(Counter(c for c in state.draw if category[c] == MODIFIER).items())
 
 
-def _drawn(state: State, seat: int, cards: Iterable[int]) -> State | None:
+def drawn(state: State, seat: int, cards: Iterable[int]) -> State | None:
     """The position after ``seat`` hits and draws each of ``cards`` in turn (the
     first drawn at once if ``state`` is a chance node); None if it is not a
     decision of ``seat`` in the same round."""
@@ -128,12 +128,12 @@ def _drawn(state: State, seat: int, cards: Iterable[int]) -> State | None:
     return state
 
 
-def _combination(split: list[tuple[int, int]], task: tuple[int, ...]) -> tuple[int, ...]:
+def combination(split: list[tuple[int, int]], task: tuple[int, ...]) -> tuple[int, ...]:
     """The card codes of a combination: ``task[i]`` copies of the i-th modifier card."""
     return tuple(code for (code, _), n in zip(split, task, strict=True) for _ in range(n))
 
 
-class _Workers:
+class Workers:
     """Worker processes of a parallel solve, each with its own solver and memo,
     given one combination at a time over a pipe (see `SoloSolver.solve`);
     ``setup`` is the position and the fresh solver each worker copies.
@@ -177,9 +177,9 @@ class _Workers:
     def results(self, timeout: float | None = None) -> list[tuple[int, tuple[int, ...], bytes]]:
         """Wait for at least one worker to finish, or ``timeout`` seconds (then the list
         may be empty); ``(worker, combination, result)`` for each that did, the result
-        still pickled (see `_loaded`)."""
+        still pickled (see `loaded`)."""
         busy = [self.pipes[w] for w in range(self.count) if self.given[w] is not None]
-        assert busy, "every combination left waits for another"  # cannot happen: see _Schedule
+        assert busy, "every combination left waits for another"  # cannot happen: see Schedule
         out = []
         for pipe in wait(busy, None if timeout is None else max(0.0, timeout) + 0.01):
             w = self.pipes.index(pipe)  # type: ignore[arg-type]
@@ -203,7 +203,7 @@ class _Workers:
                 process.join()
 
 
-def _loaded(raw: bytes) -> _TaskResult:
+def loaded(raw: bytes) -> _TaskResult:
     """A worker's result from its pickled message; raises what the worker raised
     (e.g. AnalysisError)."""
     ok, payload = pickle.loads(raw)
@@ -242,7 +242,7 @@ def _presolve_task(
     the states solved here, keys without the deck number."""
     deck = solver._deck_of(state)
     solver._memo.update(((deck, *key), value) for key, value in seeds)
-    start = _drawn(state, solver.seat, cards)
+    start = drawn(state, solver.seat, cards)
     if start is None:
         return [], []
     known, decided = len(solver._memo), len(solver._best)
@@ -260,7 +260,7 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def _solve_combination(
+def solve_combination(
     solver_class: PresolverClass,
     setup: tuple[State, bool, int, int, str, float | None, float | None],
     cards: tuple[int, ...],
