@@ -20,19 +20,18 @@ _CORE = "flip7ref.core."
 RULE_CORE_CIRCLE = frozenset(
     _CORE + name
     for name in (
-        "engine", "frames", "game", "lanes", "lines", "pile", "position", "primitives.base",
-        "primitives.choose_cards", "primitives.forced_draw", "scoring", "serialize", "state", "targets", "work",
+        "engine", "frames", "game", "lanes", "lines", "pile", "primitives.base", "primitives.choose_cards",
+        "primitives.forced_draw", "scoring", "state", "targets", "work",
     )
 )  # fmt: skip
-"""The one circle left, all inside the compiled rule core.  A `State` holds its `Game` and its
-history and a game makes states (``Game.new_initial_state``); a `Work` holds the frames and a
-frame acts on a `Work`; the lanes, the position checks and the serializer work on whole states
-that import them back.  Each way round the circle passes an import under ``TYPE_CHECKING``
-(`State`, `Game`, `Work` or `Frame`, for annotations; ``tests/test_core_layout.py`` finds no
-circle at run time): replacing those by protocols would make the
-compiled core read every attribute of them the slow, generic way (mypyc compiles an attribute
-of a protocol type as a Python attribute look-up).  The circle may shrink (then shrink this
-set), never grow; any other circle fails the test."""
+"""The one circle left, all inside the compiled rule core.  A `State` holds its `Game` and a
+game makes states (``Game.new_initial_state``); a `Work` holds the frames and a frame acts on a
+`Work`; the fast lanes work on whole states, which call them.  Each way round the circle passes
+an import under ``TYPE_CHECKING`` (`State`, `Game`, `Work` or `Frame`, for annotations;
+``tests/test_core_layout.py`` finds no circle at run time): replacing those by protocols would
+make the compiled core read every attribute of them the slow, generic way (mypyc compiles an
+attribute of a protocol type as a Python attribute look-up).  The circle may shrink (then shrink
+this set), never grow; any other circle fails the test."""
 
 
 def modules() -> dict[str, Path]:
