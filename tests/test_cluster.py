@@ -16,7 +16,7 @@ import pytest
 
 from flip7ref import Game
 from flip7ref.analysis import AnalysisError, SoloSolver, solo_deck_position
-from flip7ref.analysis.parallel import _combination, _combinations, _modifier_cards, _solve_combination
+from flip7ref.analysis.parallel import combination, combinations, modifier_cards, solve_combination
 from flip7ref.cli import main
 from flip7ref.core.errors import OptionError
 from flip7ref.core.state import State
@@ -107,14 +107,14 @@ def test_max_seconds_stops_a_solve_on_the_cluster(client: Any) -> None:
 def test_a_combination_task_respects_the_deadline() -> None:
     """Each Dask task stops by itself at the solve's deadline (it may run on a worker the client cannot stop)."""
     state = solo_deck_position(Game("flip7", 1), ["number", "modifier", "action"])
-    split = _modifier_cards(state)
-    cards = _combination(split, _combinations(tuple(n for _, n in split))[0])  # every modifier drawn: hours still
+    split = modifier_cards(state)
+    cards = combination(split, combinations(tuple(n for _, n in split))[0])  # every modifier drawn: hours still
     late = (state, False, 0, 10**9, "hit", 5.0, time.time() - 1)
-    assert _solve_combination(SoloSolver, late, cards) is None
+    assert solve_combination(SoloSolver, late, cards) is None
     start = time.monotonic()
-    assert _solve_combination(SoloSolver, (state, False, 0, 10**9, "hit", 0.5, time.time() + 60), cards) is None
+    assert solve_combination(SoloSolver, (state, False, 0, 10**9, "hit", 0.5, time.time() + 60), cards) is None
     assert time.monotonic() - start < 20  # hours without the limit
-    assert _solve_combination(SoloSolver, (state, False, 0, 10**9, "hit", 60.0, time.time() + 60), cards, None) is None
+    assert solve_combination(SoloSolver, (state, False, 0, 10**9, "hit", 60.0, time.time() + 60), cards, None) is None
 
 
 def test_cli_simulate_local_cluster_equals_one_process(capsys: pytest.CaptureFixture[str]) -> None:

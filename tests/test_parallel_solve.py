@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from flip7ref import Game
-from flip7ref.analysis import AnalysisError, SoloSolver, _Schedule, solo_deck_position
+from flip7ref.analysis import AnalysisError, SoloSolver, solo_deck_position
+from flip7ref.analysis.parallel import Schedule
 from flip7ref.cli import main
 from flip7ref.core.errors import OptionError
 from flip7ref.core.state import State
@@ -78,7 +79,7 @@ def test_a_fixed_policy_is_evaluated_in_this_process(monkeypatch: pytest.MonkeyP
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("no process pool for a fixed policy")
 
-    monkeypatch.setattr(solver_module, "_Workers", refuse)
+    monkeypatch.setattr(solver_module, "Workers", refuse)
     state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["12", "11", "10"])
     one = SoloSolver(ThresholdStrategy(25)).solve(state)
     many = SoloSolver(ThresholdStrategy(25), workers=2).solve(state)
@@ -95,10 +96,10 @@ def test_bad_worker_counts_and_budgets() -> None:
 
 
 def _run_schedule(most: tuple[int, ...], workers: int, seed: int, slow: int | None = None) -> dict[str, Any]:
-    """Drive a _Schedule as the solver does, finishing the workers' combinations in a random order
+    """Drive a Schedule as the solver does, finishing the workers' combinations in a random order
     (worker ``slow`` finishing only when nothing else can); check every combination given against the
     rule that a worker is given a combination only once it has, or is sent, all it builds on."""
-    plan = _Schedule(most, workers)
+    plan = Schedule(most, workers)
     rng = random.Random(seed)
     done: set[tuple[int, ...]] = set()
     given: dict[tuple[int, ...], int] = {}
@@ -198,7 +199,7 @@ def test_no_workers_are_started_when_there_is_nothing_to_share(monkeypatch: pyte
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("no process pool needed")
 
-    monkeypatch.setattr(solver_module, "_Workers", refuse)
+    monkeypatch.setattr(solver_module, "Workers", refuse)
     again = solver.solve(state)
     assert (again.value, again.states) == (first.value, first.states)
     numbers = SoloSolver(workers=2).solve(solo_deck_position(SOLO, ["number"]))
@@ -266,14 +267,14 @@ def test_workers_are_no_more_than_the_combinations() -> None:
 
 
 def test_the_process_pool_is_looked_up_where_the_tests_above_replace_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The two tests above replace ``flip7ref.analysis.solver._Workers``: an optimal
+    """The two tests above replace ``flip7ref.analysis.solver.Workers``: an optimal
     parallel solve with modifiers to split on does reach it (else they prove nothing)."""
     import flip7ref.analysis.solver as solver_module
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the process pool was asked for")
 
-    monkeypatch.setattr(solver_module, "_Workers", refuse)
+    monkeypatch.setattr(solver_module, "Workers", refuse)
     state = _after(solo_deck_position(SOLO, ["number", "modifier"]), ["12", "11", "10"])
     with pytest.raises(AssertionError, match="the process pool was asked for"):
         SoloSolver(workers=2).solve(state)

@@ -52,7 +52,6 @@ from flip7ref.analysis.compact import CompactSolver, compact_estimate
 from flip7ref.analysis.estimate import US_PER_STATE as US_PER_STATE
 from flip7ref.analysis.estimate import LargeSolveWarning, position_estimate, solo_estimate
 from flip7ref.analysis.odds import NextCard, next_card
-from flip7ref.analysis.parallel import _Schedule as _Schedule
 from flip7ref.analysis.parallel import usable_cores as usable_cores
 from flip7ref.analysis.policyfile import PolicyAnswer, StoredPolicy, load_policy, write_policy
 from flip7ref.analysis.positions import line_position, restrict_categories, solo_deck_position, solo_projection

@@ -1,7 +1,7 @@
 """The parallel part of `SoloSolver.solve <flip7ref.analysis.SoloSolver.solve>`:
 the combinations of modifier cards the solve splits on, the schedule that gives
-them to workers (`_Schedule`), the worker processes over pipes
-(`_Workers`) and what a worker does with a combination
+them to workers (`Schedule`), the worker processes over pipes
+(`Workers`) and what a worker does with a combination
 (`_presolve_task`, also the body of the Dask task), and `usable_cores`.
 
 The solver is handed in (a worker solves with its own copy of a fresh solver), so
@@ -16,27 +16,51 @@ import pickle
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from multiprocessing.connection import Connection, wait
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from flip7ref.analysis.base import AnalysisError, _Key, _Stopped, _TaskResult, _Triple
 from flip7ref.core.errors import Flip7RefError
 from flip7ref.core.game import MODIFIER
-from flip7ref.core.state import CHANCE, HIT, State
+from flip7ref.core.state import CHANCE, HIT, Action, State
 from flip7ref.proc.pools import worker_started
 
-if TYPE_CHECKING:
-    from flip7ref.analysis.solver import SoloSolver
+_T = TypeVar("_T")
 
 
-def _combinations(most: tuple[int, ...]) -> list[tuple[int, ...]]:
+class Presolver(Protocol):
+    """What a worker or a Dask task uses of its solver (`flip7ref.analysis.solver.SoloSolver`,
+    which this module does not import): the seat solved for, the memo and best actions it
+    fills, and the solver's own steps (number the deck, run under its limits, solve a node,
+    start the clock)."""
+
+    seat: int
+    _memo: dict[tuple[Any, ...], _Triple]
+    _best: dict[tuple[Any, ...], Action]
+
+    def _deck_of(self, state: State) -> int: ...
+
+    def _run(self, state: State, compute: Callable[[], _T]) -> _T: ...
+
+    def _node(self, state: State, key: tuple[Any, ...] | None = None) -> _Triple: ...
+
+    def _start_clock(self) -> None: ...
+
+
+class PresolverClass(Protocol):
+    """A solver class (`flip7ref.analysis.solver.SoloSolver`) as a Dask task builds a fresh one."""
+
+    def __call__(self, *, exact: Any, seat: Any, max_states: Any, ties: Any, max_seconds: Any) -> Presolver: ...
+
+
+def combinations(most: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every combination of at most ``most[i]`` copies of the i-th modifier card but
     the empty one (the solver's own process does that last), fullest first."""
     return sorted(itertools.product(*(range(n + 1) for n in most)), key=lambda t: -sum(t))[:-1]
 
 
-class _Schedule:
+class Schedule:
     """Which worker solves which combination of modifier cards, and when (see
     `SoloSolver.solve`).  A combination is a tuple of counts, one per
     modifier card; it builds on the combinations with one card more.  Its owner
@@ -48,7 +72,7 @@ class _Schedule:
         self.most = most
         lead = min(len(most), (workers - 1).bit_length())
         self.queues: list[list[tuple[int, ...]]] = [[] for _ in range(workers)]
-        for task in _combinations(most):
+        for task in combinations(most):
             self.queues[sum(1 << i for i in range(lead) if task[i]) % workers].append(task)
         self.results: dict[tuple[int, ...], list[tuple[_Key, _Triple]]] = {}  # the finished combinations
         self.has: list[set[tuple[int, ...]]] = [set() for _ in range(workers)]  # given to, or sent to, a worker
@@ -82,13 +106,13 @@ class _Schedule:
         return out
 
 
-def _modifier_cards(state: State) -> list[tuple[int, int]]:
+def modifier_cards(state: State) -> list[tuple[int, int]]:
     """``(card code, copies)`` of each modifier card in the draw pile, by code."""
     category = state.game.category
     return sorted(Counter(c for c in state.draw if category[c] == MODIFIER).items())
 
 
-def _drawn(state: State, seat: int, cards: Iterable[int]) -> State | None:
+def drawn(state: State, seat: int, cards: Iterable[int]) -> State | None:
     """The position after ``seat`` hits and draws each of ``cards`` in turn (the
     first drawn at once if ``state`` is a chance node); None if it is not a
     decision of ``seat`` in the same round."""
@@ -104,12 +128,12 @@ def _drawn(state: State, seat: int, cards: Iterable[int]) -> State | None:
     return state
 
 
-def _combination(split: list[tuple[int, int]], task: tuple[int, ...]) -> tuple[int, ...]:
+def combination(split: list[tuple[int, int]], task: tuple[int, ...]) -> tuple[int, ...]:
     """The card codes of a combination: ``task[i]`` copies of the i-th modifier card."""
     return tuple(code for (code, _), n in zip(split, task, strict=True) for _ in range(n))
 
 
-class _Workers:
+class Workers:
     """Worker processes of a parallel solve, each with its own solver and memo,
     given one combination at a time over a pipe (see `SoloSolver.solve`);
     ``setup`` is the position and the fresh solver each worker copies.
@@ -119,7 +143,7 @@ class _Workers:
     forking a process with threads can leave the child stuck on a lock.  A worker
     ends when the pipe closes, so none outlives the solver's process."""
 
-    def __init__(self, count: int, setup: tuple[State, SoloSolver]) -> None:
+    def __init__(self, count: int, setup: tuple[State, Presolver]) -> None:
         method = multiprocessing.get_start_method()
         if method == "fork" and threading.active_count() > 1 and "forkserver" in multiprocessing.get_all_start_methods():
             method = "forkserver"
@@ -153,9 +177,9 @@ class _Workers:
     def results(self, timeout: float | None = None) -> list[tuple[int, tuple[int, ...], bytes]]:
         """Wait for at least one worker to finish, or ``timeout`` seconds (then the list
         may be empty); ``(worker, combination, result)`` for each that did, the result
-        still pickled (see `_loaded`)."""
+        still pickled (see `loaded`)."""
         busy = [self.pipes[w] for w in range(self.count) if self.given[w] is not None]
-        assert busy, "every combination left waits for another"  # cannot happen: see _Schedule
+        assert busy, "every combination left waits for another"  # cannot happen: see Schedule
         out = []
         for pipe in wait(busy, None if timeout is None else max(0.0, timeout) + 0.01):
             w = self.pipes.index(pipe)  # type: ignore[arg-type]
@@ -179,7 +203,7 @@ class _Workers:
                 process.join()
 
 
-def _loaded(raw: bytes) -> _TaskResult:
+def loaded(raw: bytes) -> _TaskResult:
     """A worker's result from its pickled message; raises what the worker raised
     (e.g. AnalysisError)."""
     ok, payload = pickle.loads(raw)
@@ -189,7 +213,7 @@ def _loaded(raw: bytes) -> _TaskResult:
     return result
 
 
-def _worker_main(pipe: Connection, inherited: list[Connection], state: State, solver: SoloSolver) -> None:
+def _worker_main(pipe: Connection, inherited: list[Connection], state: State, solver: Presolver) -> None:
     """A worker process: solve each combination received until the pipe closes,
     in ``solver`` (the worker's own copy of a fresh solver: its memo grows here)."""
     worker_started()  # Ctrl-C is the solver's process's to handle; dies with it (flip7ref.proc.pools)
@@ -211,14 +235,14 @@ def _worker_main(pipe: Connection, inherited: list[Connection], state: State, so
 
 
 def _presolve_task(
-    solver: SoloSolver, state: State, cards: tuple[int, ...], seeds: list[tuple[_Key, _Triple]]
+    solver: Presolver, state: State, cards: tuple[int, ...], seeds: list[tuple[_Key, _Triple]]
 ) -> _TaskResult:
     """In a worker: solve the position after drawing ``cards`` from ``state`` (see
     `SoloSolver.solve`), given the values ``seeds`` of other workers; return
     the states solved here, keys without the deck number."""
     deck = solver._deck_of(state)
     solver._memo.update(((deck, *key), value) for key, value in seeds)
-    start = _drawn(state, solver.seat, cards)
+    start = drawn(state, solver.seat, cards)
     if start is None:
         return [], []
     known, decided = len(solver._memo), len(solver._best)
@@ -236,8 +260,8 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def _solve_combination(
-    solver_class: type[SoloSolver],
+def solve_combination(
+    solver_class: PresolverClass,
     setup: tuple[State, bool, int, int, str, float | None, float | None],
     cards: tuple[int, ...],
     *above: _TaskResult | None,

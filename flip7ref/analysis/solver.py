@@ -22,14 +22,14 @@ from flip7ref.analysis.estimate import warn_if_large
 from flip7ref.analysis.keys import _canonical as _canonical  # re-exported: its home was this module
 from flip7ref.analysis.keys import _cards as _cards
 from flip7ref.analysis.parallel import (
-    _combination,
-    _combinations,
-    _drawn,
-    _loaded,
-    _modifier_cards,
-    _Schedule,
-    _solve_combination,
-    _Workers,
+    Schedule,
+    Workers,
+    combination,
+    combinations,
+    drawn,
+    loaded,
+    modifier_cards,
+    solve_combination,
 )
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import MODIFIER, NUMBER, Game
@@ -267,27 +267,27 @@ class SoloSolver:
         their values and best actions join this solver's memo.  Warns first (`warn_if_large`) without max_seconds."""
         warn_if_large(state, self.max_seconds)
         self.workers_used = 1
-        split = _modifier_cards(state)
+        split = modifier_cards(state)
         alone = self.workers < 2 and self.cluster is None
         if alone or self.policy is not None or not split or state.current_player not in (CHANCE, self.seat):
             return  # (another seat's decision: the recursion says so at once)
         deck = self._deck_of(state)
         most = tuple(n for _, n in split)
-        starts = [_drawn(state, self.seat, _combination(split, task)) for task in _combinations(most)]
+        starts = [drawn(state, self.seat, combination(split, task)) for task in combinations(most)]
         if all(s is None or _canonical(s, deck) in self._memo for s in starts):
             return  # solved before (or nothing to solve)
         if self.cluster is not None:
             # looked up at run time: the module needs dask (an extra), which the compiled build does not type-check
             cluster: Any = importlib.import_module("flip7ref.proc.cluster")
             self.workers_used = 1
-            plan0 = _Schedule(most, 1)
+            plan0 = Schedule(most, 1)
             left = None if self._deadline is None else self._deadline - time.perf_counter()
             # each task stops by the same moment (wall clock, so on any machine), and the client stops waiting then
             setup = (state, self.exact, self.seat, self.max_states, self.ties, left, None if left is None else time.time() + left)
-            solve_task = functools.partial(_solve_combination, SoloSolver)  # the task gets its solver class handed in
+            solve_task = functools.partial(solve_combination, SoloSolver)  # the task gets its solver class handed in
             try:
                 for result in cluster.presolve(
-                    self.cluster, solve_task, setup, _combinations(most), lambda t: _combination(split, t), plan0.above,
+                    self.cluster, solve_task, setup, combinations(most), lambda t: combination(split, t), plan0.above,
                     timeout=left,
                 ):  # fmt: skip
                     if result is None:  # the task ran out of time
@@ -298,15 +298,15 @@ class SoloSolver:
             self.workers_used = max(1, cluster.size(self.cluster)[0])
             return
         blank = SoloSolver(exact=self.exact, seat=self.seat, max_states=self.max_states, ties=self.ties)  # copied in each worker
-        workers = _Workers(min(self.workers, len(starts)), (state, blank))
+        workers = Workers(min(self.workers, len(starts)), (state, blank))
         self.workers_used = workers.count
-        plan = _Schedule(most, workers.count)
+        plan = Schedule(most, workers.count)
 
         def give() -> None:
             for w in workers.idle():
                 task = plan.next_for(w)
                 if task is not None:
-                    workers.send(w, task, (_combination(split, task), plan.seeds(task, w)))
+                    workers.send(w, task, (combination(split, task), plan.seeds(task, w)))
 
         try:
             while plan.left() or workers.running():
@@ -316,7 +316,7 @@ class SoloSolver:
                     self._check()
                 give()  # before unpickling: a worker's next combination of its own needs nothing from these
                 for _, task, raw in finished:
-                    memo, best = _loaded(raw)
+                    memo, best = loaded(raw)
                     plan.results[task] = memo
                     self._merge_task(deck, memo, best)
         finally:

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flip7ref.checking.conformance import Difference, _event_matches
+from flip7ref.checking.prepared import Prepared
 from flip7ref.checking.replay import DETAILS, event_rules, rules_at
 from flip7ref.checking.score_blame import follow_moves
 from flip7ref.checking.situation import legality_rules, line_tags, pair_cards, tagged_rules
@@ -37,9 +38,6 @@ from flip7ref.checking.zones import discard_rules
 from flip7ref.core.errors import CardError
 from flip7ref.core.spec import Edition, load_edition
 from flip7ref.core.state import CHANCE, TERMINAL, Event, State
-
-if TYPE_CHECKING:
-    from flip7ref.checking.verdict import Prepared
 
 BOX_TOPICS = ("components", "identity", "history")
 """Rule topics about the box rather than a step of play: never blamed first."""

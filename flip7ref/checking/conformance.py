@@ -23,6 +23,7 @@ from typing import Any
 
 import attrs
 
+from flip7ref.checking.cases import Case as Case  # re-exported: the importers of conformance name it
 from flip7ref.checking.perft import expectations as perft_expectations
 from flip7ref.core.errors import Flip7RefError, SpecError
 from flip7ref.core.game import Game
@@ -30,8 +31,6 @@ from flip7ref.core.scoring import score_cards
 from flip7ref.core.spec import read_yaml_file, validate
 from flip7ref.core.state import CHANCE, TERMINAL, State
 from flip7ref.core.textfiles import MAX_YAML_BYTES, read_bytes_file
-
-Case = Mapping[str, Any]
 
 SUITE_VERSION = "1.6.0"
 """The version of the conformance suite (its cases, their expectations and the checking

@@ -22,17 +22,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
+from flip7ref.checking.cases import Case
 from flip7ref.core.errors import Flip7RefError
 from flip7ref.core.game import Game
 from flip7ref.core.scoring import score_cards
 from flip7ref.core.state import CHANCE, State
-
-if TYPE_CHECKING:  # conformance imports this module for the perft expectations
-    from flip7ref.checking.conformance import Case
 
 LEAF_LIMIT = 5000
 """The most deal orders a perft case may have."""

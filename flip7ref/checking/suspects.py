@@ -19,15 +19,13 @@ number or list, so its rules go after the first rule of the differing step, not 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flip7ref.checking.conformance import compare_detailed
+from flip7ref.checking.prepared import Prepared
 from flip7ref.checking.runs import run_case
 from flip7ref.core.errors import Flip7RefError
 from flip7ref.core.spec import load_edition
-
-if TYPE_CHECKING:
-    from flip7ref.checking.verdict import Prepared
 
 _RUNS: dict[str, Any] = {}
 """Replays remembered by case and options (the reference's run does not depend on the engine)."""

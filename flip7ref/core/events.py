@@ -11,12 +11,12 @@ and `event_text` registers one (a primitive outside the package adds its events 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from flip7ref.core.model import Event, tuple_maker
 
-if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+if TYPE_CHECKING:  # the game is read through a protocol: game.py sits above this module
+    from flip7ref.core.protocols import CardNames
 
 _new: Final = tuple_maker(Event)
 
@@ -190,12 +190,17 @@ def game_won(winners: tuple[int, ...], totals: tuple[int, ...], rounds: int) -> 
 
 # --------------------------------------------------------------------------- readable text
 
-_Describer = Callable[[Event, "Game", str], str]
+_Describer = Callable[[Event, Any, str], str]
+"""A describer: ``(event, game, lang) -> str``, the game a `flip7ref.core.game.Game` (typed
+``Any`` here: this module does not import game.py, which sits above it)."""
+
+_D = TypeVar("_D", bound=_Describer)
+
 TEXT: dict[str, _Describer] = {}
 """The describer of each event type: ``(event, game, lang) -> str``."""
 
 
-def event_text(type_: str) -> Callable[[_Describer], _Describer]:
+def event_text(type_: str) -> Callable[[_D], _D]:
     """Decorator: register ``fn(event, game, lang) -> str`` as the readable text of events of
     ``type_`` (`describe` calls it).  A primitive outside the interpreter registers its
     events' texts this way and builds its events with `make`.
@@ -206,7 +211,7 @@ def event_text(type_: str) -> Callable[[_Describer], _Describer]:
     if not type_ or not isinstance(type_, str):
         raise ValueError(f"event type: expected a name, got {type_!r}")
 
-    def register(fn: _Describer) -> _Describer:
+    def register(fn: _D) -> _D:
         known = TEXT.get(type_)
         same = known is not None and (known.__module__, known.__qualname__) == (fn.__module__, fn.__qualname__)
         if known is not None and not same:  # the same function again: a module imported twice
@@ -220,14 +225,14 @@ def event_text(type_: str) -> Callable[[_Describer], _Describer]:
 _text = event_text
 
 
-def card_name(game: Game, card: str | None, lang: str = "en") -> str:
+def card_name(game: CardNames, card: str | None, lang: str = "en") -> str:
     """The display name of a card id in ``lang`` (the id itself for numbers); ``?`` for None."""
     if card is None:
         return "?"
     return game.edition.card(card).name(lang)
 
 
-def describe(event: Event, game: Game, lang: str = "en") -> str:
+def describe(event: Event, game: CardNames, lang: str = "en") -> str:
     """One readable line for ``event`` in ``game``, card names in ``lang``
     (e.g. ``"seat 2 busts on 7"``); an unknown type gives its name and data."""
     fn = TEXT.get(event.type)
@@ -237,34 +242,34 @@ def describe(event: Event, game: Game, lang: str = "en") -> str:
     return fn(event, game, lang)
 
 
-def _card(e: Event, g: Game, lang: str) -> str:
+def _card(e: Event, g: CardNames, lang: str) -> str:
     return card_name(g, e.get("card"), lang)
 
 
 @_text("round_started")
-def _round_started(e: Event, g: Game, lang: str) -> str:
+def _round_started(e: Event, g: CardNames, lang: str) -> str:
     return f"--- round {e.get('round')}, seat {e.get('dealer')} deals ---"
 
 
 @_text("dealt")
-def _dealt(e: Event, g: Game, lang: str) -> str:
+def _dealt(e: Event, g: CardNames, lang: str) -> str:
     via = e.get("via")
     how = {"deal": "is dealt", "hit": "hits and gets"}.get(via) or f"flips ({card_name(g, via, lang)})"
     return f"seat {e.get('seat')} {how} {_card(e, g, lang)}"
 
 
 @_text("busted")
-def _busted(e: Event, g: Game, lang: str) -> str:
+def _busted(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} busts on {_card(e, g, lang)}"
 
 
 @_text("flip7")
-def _flip7(e: Event, g: Game, lang: str) -> str:
+def _flip7(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} makes a Flip 7!"
 
 
 @_text("stayed")
-def _stayed(e: Event, g: Game, lang: str) -> str:
+def _stayed(e: Event, g: CardNames, lang: str) -> str:
     reason = e.get("reason")
     if reason and reason in g.card_ids:
         reason = f"after {card_name(g, reason, lang)}"
@@ -273,77 +278,77 @@ def _stayed(e: Event, g: Game, lang: str) -> str:
 
 
 @_text("frozen")
-def _frozen(e: Event, g: Game, lang: str) -> str:
+def _frozen(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} is frozen by seat {e.get('by')}"
 
 
 @_text("target_chosen")
-def _target_chosen(e: Event, g: Game, lang: str) -> str:
+def _target_chosen(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} plays {_card(e, g, lang)} on seat {e.get('target')}"
 
 
 @_text("forced_draw_started")
-def _forced_draw_started(e: Event, g: Game, lang: str) -> str:
+def _forced_draw_started(e: Event, g: CardNames, lang: str) -> str:
     count = e.get("count")
     cards = f"{count} card{'s' if count != 1 else ''}"
     return f"seat {e.get('seat')} must take {cards} ({_card(e, g, lang)} from seat {e.get('by')})"
 
 
 @_text("forced_draw_ended")
-def _forced_draw_ended(e: Event, g: Game, lang: str) -> str:
+def _forced_draw_ended(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')}'s {_card(e, g, lang)} ends ({e.get('outcome')})"
 
 
 @_text("set_aside")
-def _set_aside(e: Event, g: Game, lang: str) -> str:
+def _set_aside(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} sets {_card(e, g, lang)} aside"
 
 
 @_text("assigned")
-def _assigned(e: Event, g: Game, lang: str) -> str:
+def _assigned(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} assigns {_card(e, g, lang)} to seat {e.get('target')}"
 
 
 @_text("second_chance_used")
-def _second_chance_used(e: Event, g: Game, lang: str) -> str:
+def _second_chance_used(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} uses {card_name(g, e.get('shield'), lang)} against a second {_card(e, g, lang)}"
 
 
 @_text("second_chance_kept")
-def _second_chance_kept(e: Event, g: Game, lang: str) -> str:
+def _second_chance_kept(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} keeps {_card(e, g, lang)}"
 
 
 @_text("second_chance_given")
-def _second_chance_given(e: Event, g: Game, lang: str) -> str:
+def _second_chance_given(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} gives {_card(e, g, lang)} to seat {e.get('target')}"
 
 
 @_text("line_wiped")
-def _line_wiped(e: Event, g: Game, lang: str) -> str:
+def _line_wiped(e: Event, g: CardNames, lang: str) -> str:
     names = ", ".join(card_name(g, c, lang) for c in e.get("cards"))
     return f"seat {e.get('seat')}'s line is wiped: {names} discarded"
 
 
 @_text("stolen")
-def _stolen(e: Event, g: Game, lang: str) -> str:
+def _stolen(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} steals {_card(e, g, lang)} from seat {e.get('target')}"
 
 
 @_text("card_discarded")
-def _card_discarded(e: Event, g: Game, lang: str) -> str:
+def _card_discarded(e: Event, g: CardNames, lang: str) -> str:
     return f"seat {e.get('seat')} discards {_card(e, g, lang)} (picked by seat {e.get('by')})"
 
 
 @_text("swapped")
-def _swapped(e: Event, g: Game, lang: str) -> str:
+def _swapped(e: Event, g: CardNames, lang: str) -> str:
     first = card_name(g, e.get("first_card"), lang)
     second = card_name(g, e.get("second_card"), lang)
     return f"seat {e.get('seat')} swaps seat {e.get('first')}'s {first} with seat {e.get('second')}'s {second}"
 
 
 @_text("flip7_bonus_chosen")
-def _flip7_bonus_chosen(e: Event, g: Game, lang: str) -> str:
+def _flip7_bonus_chosen(e: Event, g: CardNames, lang: str) -> str:
     points = e.get("points")
     if points > 0:
         return f"seat {e.get('seat')} takes {points:+d} points"
@@ -351,36 +356,36 @@ def _flip7_bonus_chosen(e: Event, g: Game, lang: str) -> str:
 
 
 @_text("discarded")
-def _discarded(e: Event, g: Game, lang: str) -> str:
+def _discarded(e: Event, g: CardNames, lang: str) -> str:
     seat = e.get("seat")
     who = f" (seat {seat})" if seat is not None else ""
     return f"{_card(e, g, lang)} is discarded{who}: {e.get('reason')}"
 
 
 @_text("reshuffled")
-def _reshuffled(e: Event, g: Game, lang: str) -> str:
+def _reshuffled(e: Event, g: CardNames, lang: str) -> str:
     return f"the discard pile is shuffled into a new deck of {e.get('cards')} cards"
 
 
 @_text("deck_exhausted")
-def _deck_exhausted(e: Event, g: Game, lang: str) -> str:
+def _deck_exhausted(e: Event, g: CardNames, lang: str) -> str:
     return "no cards are left to draw"
 
 
 @_text("round_scored")
-def _round_scored(e: Event, g: Game, lang: str) -> str:
+def _round_scored(e: Event, g: CardNames, lang: str) -> str:
     scores = ", ".join(f"seat {i}: {s}" for i, s in enumerate(e.get("scores")))
     totals = ", ".join(str(x) for x in e.get("totals"))
     return f"round {e.get('round')} scores {scores}; totals {totals}"
 
 
 @_text("tie_another_round")
-def _tie_another_round(e: Event, g: Game, lang: str) -> str:
+def _tie_another_round(e: Event, g: CardNames, lang: str) -> str:
     return f"seats {', '.join(map(str, e.get('leaders')))} tie for the lead: everyone plays another round"
 
 
 @_text("game_won")
-def _game_won(e: Event, g: Game, lang: str) -> str:
+def _game_won(e: Event, g: CardNames, lang: str) -> str:
     winners = e.get("winners")
     who = "seat " + " and seat ".join(map(str, winners))
     return f"{who} {'wins' if len(winners) == 1 else 'share the win'} after {e.get('rounds')} rounds"

@@ -13,12 +13,9 @@ equal chain, as one flat tuple of its links (`relinked`: no recursion, however l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from flip7ref.core.model import Event, tuple_maker
-
-if TYPE_CHECKING:
-    from flip7ref.core.state import State
 
 _LOG_FIELDS: Final = ("parent", "move", "events", "start")
 """The fields of `Log`, in constructor order."""
@@ -31,21 +28,23 @@ class Log:
         parent: the link before (None for a game's first link).
         move: the history entry (``"hit"``, ``"chance 7"``; empty for a game's first link).
         events: the events the move emitted.
-        start: the state the history starts from; None: the state holding this link.
+        start: the state the history starts from; None: the state holding this link (a
+            `flip7ref.core.state.State`, typed ``object`` here: state.py sits above this module,
+            and `State.initial_state` reads it).
     """
 
     parent: Final[Log | None]
     move: Final[str]
     events: Final[tuple[Event, ...]]
-    start: Final[State | None]
+    start: Final[object]
 
-    def __init__(self, parent: Log | None, move: str, events: tuple[Event, ...], start: State | None = None) -> None:
+    def __init__(self, parent: Log | None, move: str, events: tuple[Event, ...], start: object = None) -> None:
         self.parent = parent
         self.move = move
         self.events = events
         self.start = start
 
-    def _make(self, parent: Log | None, move: str, events: tuple[Event, ...], start: State | None) -> Log:
+    def _make(self, parent: Log | None, move: str, events: tuple[Event, ...], start: object) -> Log:
         """A new link with these fields (the pure build's layout builds it with one ``tuple.__new__``)."""
         return Log(parent, move, events, start)
 
@@ -58,7 +57,7 @@ class Log:
         return f"Log(move={self.move!r}, events={self.events!r})"
 
 
-def new_log(fields: tuple[Log | None, str, tuple[Event, ...], State | None]) -> Log:
+def new_log(fields: tuple[Log | None, str, tuple[Event, ...], object]) -> Log:
     """``Log(*fields)`` from the tuple of its four fields (a transition adds one link): a
     native constructor when compiled, one ``tuple.__new__`` in the pure build."""
     return Log(fields[0], fields[1], fields[2], fields[3])
@@ -71,7 +70,7 @@ if __file__.endswith(".py"):  # the pure build: Log over a tuple (flip7ref.core.
     globals()["new_log"] = tuple_maker(globals()["Log"])
 
 
-def relinked(links: tuple[tuple[str, tuple[Event, ...], State | None], ...]) -> Log:
+def relinked(links: tuple[tuple[str, tuple[Event, ...], object], ...]) -> Log:
     """The chain of history links ``links`` (``(move, events, start)`` each, oldest first)
     built again, its last link returned: how a `Log` unpickles (`Log.__reduce__`), without
     recursing once per link.  A chain comes back as its own: links two pickled states
@@ -99,10 +98,3 @@ def chain(log: Log | None) -> list[Log]:
     out.reverse()
     return out
 
-
-def start_of(state: State) -> State:
-    """The state ``state``'s history starts from (itself for an initial state)."""
-    log = state._log
-    if log is None or log.start is None:
-        return state
-    return log.start

@@ -78,7 +78,7 @@ def _next_log(s: State, move: str, evs: tuple[Event, ...], between: Log | None =
     """The history link of a successor of ``s`` reached by ``move`` with the events ``evs``
     (`derive`, both builds); after ``between`` (a link of a state not built) when given."""
     parent = s._log if between is None else between
-    start = None if parent is None else parent.start  # history.start_of, from the read link
+    start = None if parent is None else parent.start  # State.initial_state, from the read link
     return new_log((parent, move, evs, s if start is None else start))
 
 

@@ -12,7 +12,7 @@ with a `flip7ref.core.position.PositionError` (the checks of `Game.new_position`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from flip7ref.core import engine as _engine  # noqa: F401 - loads the deal's frame classes into FRAME_TYPES
 from flip7ref.core import primitives as _primitives  # noqa: F401 - loads the primitives' frame classes
@@ -21,13 +21,17 @@ from flip7ref.core.frames import FRAME_TYPES, Frame, frame_args, frame_to_dict
 from flip7ref.core.game import Game
 from flip7ref.core.history import Log, chain
 from flip7ref.core.model import Action, Event, Player, Status
-from flip7ref.core.position import PositionError, _short, check_data_fields, check_edition_field, check_frame_args, check_state
-
-if TYPE_CHECKING:
-    from flip7ref.core.state import State
-
-STATE_FORMAT = 1
-"""The version of the serialized state format."""
+from flip7ref.core.position import (
+    PositionError,
+    _short,
+    check_data_fields,
+    check_depth,
+    check_edition_field,
+    check_frame_args,
+    check_state,
+)
+from flip7ref.core.state import STATE_FORMAT as STATE_FORMAT  # re-exported: its home was this module
+from flip7ref.core.state import State, install_serializers
 
 _S = TypeVar("_S", bound="State")
 
@@ -287,3 +291,13 @@ def _status(value: object, where: str) -> Status:
         return Status(value)
     except ValueError:
         raise SerializationError(f"state data: {where}: expected one of active, stayed, frozen, busted, got {value!r}") from None
+
+
+def _checked_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
+    """`State.from_dict`: refuse data nested deeper than `flip7ref.core.position.MAX_DEPTH`,
+    then `state_from_dict`."""
+    check_depth(data)
+    return state_from_dict(cls, data, given)
+
+
+install_serializers(to_dict=state_to_dict, from_dict=_checked_from_dict)

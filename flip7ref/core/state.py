@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from flip7ref.core import lanes
 from flip7ref.core.engine import (  # game_end: re-exported
@@ -29,7 +30,7 @@ from flip7ref.core.engine import (  # game_end: re-exported
 from flip7ref.core.errors import IllegalActionError, OptionError
 from flip7ref.core.frames import FRAME_TYPES, Frame
 from flip7ref.core.game import Game
-from flip7ref.core.history import Log, chain, start_of
+from flip7ref.core.history import Log, chain
 from flip7ref.core.lines import may_stay
 from flip7ref.core.model import (  # CHANCE..Status: re-exported
     _ARITY,
@@ -43,11 +44,9 @@ from flip7ref.core.model import (  # CHANCE..Status: re-exported
     Status,
     is_among,
 )
-from flip7ref.core.position import check_depth
 from flip7ref.core.primitives.choose_cards import ChooseCards
 from flip7ref.core.primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
 from flip7ref.core.scoring import seat_score
-from flip7ref.core.serialize import STATE_FORMAT, state_from_dict, state_to_dict
 from flip7ref.core.targets import ChooseTarget
 from flip7ref.core.work import Work
 
@@ -62,6 +61,22 @@ __all__ = [
 
 # The fast lanes of State.apply / State.apply_chance; tests switch them off to compare with the general path.
 _FAST_LANES = True
+
+STATE_FORMAT = 1
+"""The version of the serialized state format (`State.to_dict`)."""
+
+# flip7ref.core.serialize sits above this module (it reads whole states and the position checks),
+# so this module never imports it: serialize installs `State.to_dict`'s and `State.from_dict`'s
+# functions here when it is imported, and importing any part of the package imports it
+# (flip7ref/__init__.py does), as flip7ref.core.builders installs Game's state builders.
+_SERIALIZERS: dict[str, Callable[..., Any]] = {}
+
+
+def install_serializers(*, to_dict: Callable[[State, bool], dict[str, Any]], from_dict: Callable[..., State]) -> None:
+    """Install the functions behind `State.to_dict` (``to_dict(state, log)``) and `State.from_dict`
+    (``from_dict(cls, data, game)``, which checks the data's depth first)."""
+    _SERIALIZERS["to_dict"] = to_dict
+    _SERIALIZERS["from_dict"] = from_dict
 
 
 _STATE_FIELDS = (
@@ -466,7 +481,10 @@ class State:
 
     def initial_state(self) -> State:
         """The state this game's history starts from (itself for an initial state)."""
-        return start_of(self)
+        log = self._log
+        if log is None or log.start is None:
+            return self
+        return cast(State, log.start)  # a Log holds its start untyped (history.py sits below this module)
 
     def replay(self) -> list[State]:
         """Replay `history` from `initial_state`; returns every state.
@@ -587,7 +605,8 @@ class State:
             log (bool): include the history and the events (needed to resume
                 `history` and `events` after `from_dict`).
         """
-        return state_to_dict(self, bool(log))
+        to_dict: Callable[[State, bool], dict[str, Any]] = _SERIALIZERS["to_dict"]
+        return to_dict(self, bool(log))
 
     @classmethod
     def from_dict(cls, data: Any, game: Any = None) -> State:
@@ -607,8 +626,8 @@ class State:
                 the message `Game.new_position` gives for the same cards (see
                 `flip7ref.core.position`).
         """
-        check_depth(data)
-        return state_from_dict(cls, data, game)
+        from_dict: Callable[..., State] = _SERIALIZERS["from_dict"]
+        return from_dict(cls, data, game)
 
 
 if __file__.endswith(".py"):  # the pure build (flip7ref.compiled is False): State over slots

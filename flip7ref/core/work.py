@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from flip7ref.core.history import new_log, start_of
+from flip7ref.core.history import new_log
 from flip7ref.core.lines import bar_lasts
 from flip7ref.core.model import Event, Player, Status, make_player
 
@@ -114,7 +114,7 @@ class Work:
         if first:
             log = new_log((None, move, tuple(self.events), None))
         else:
-            log = new_log((parent._log, move, tuple(self.events), start_of(parent)))
+            log = new_log((parent._log, move, tuple(self.events), parent.initial_state()))
         return parent._make(
             self.game, tuple(self.players), self.draw, self.discard, tuple(self.frames), self.dealer,
             self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7, self.round_over, self.winners,

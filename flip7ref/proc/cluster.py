@@ -345,7 +345,7 @@ def presolve(
     ``solve(setup, cards, *results above)`` is the task (the solver's own, so
     this module needs nothing of `flip7ref.analysis`); ``setup`` (built on the
     workers by `shared_task`, so that it survives them) is what the task needs besides (see
-    `flip7ref.analysis.parallel._solve_combination`); ``cards(task)`` gives the
+    `flip7ref.analysis.parallel.solve_combination`); ``cards(task)`` gives the
     card codes a combination draws.
 
     On leaving, however it ends (the last result, an error, ``timeout``, Ctrl-C

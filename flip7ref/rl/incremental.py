@@ -15,7 +15,7 @@ caller sets the one-hot of the seat it encodes for, see `ObservationEncoder.enco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
@@ -23,8 +23,8 @@ from flip7ref.core.model import Player, Status
 from flip7ref.core.scoring import seat_score
 
 if TYPE_CHECKING:
+    from flip7ref.core.game import Game
     from flip7ref.core.state import State
-    from flip7ref.rl.encoding import ObservationEncoder
 
 POINTS_BOUND = 1_000_000
 """Points and round numbers in an observation are clipped to +-this (``encoding.POINTS_BOUND``)."""
@@ -33,12 +33,33 @@ _NO_PLAYER = Player((-1,), (-1,), cast(Status, None))
 """A seat's part before the first state: no part of it is the same object as a real seat's."""
 
 
+class Layout(Protocol):
+    """What a `TableVector` reads of its encoder (`flip7ref.rl.encoding.ObservationEncoder`,
+    which builds one; this module does not import it back).
+
+    Attributes:
+        game: the game encoded.
+        card_ids: the card kinds, in the order of each per-kind section.
+        size: the observation's length.
+        _starts: the first index of each section, in the order of ``docs/rl.md``.
+        _status_index: each `Status`'s offset within a seat's ``status`` section.
+        _kind_index: each decision kind's offset within the ``decision`` section.
+    """
+
+    game: Game
+    card_ids: tuple[str, ...]
+    size: int
+    _starts: tuple[int, ...]
+    _status_index: dict[Status, int]
+    _kind_index: dict[str, int]
+
+
 class TableVector:
     """The table part of the observation of the last state encoded (float64, ``size`` long),
     with the parts of that state it was computed from.
 
     Args:
-        encoder: the `ObservationEncoder` whose layout (sections, clip bound) is filled.
+        encoder: the `Layout` (an `ObservationEncoder`) whose sections are filled.
 
     Attributes:
         vector: the float64 array; valid for `state` only, rewritten in place by `update`
@@ -46,7 +67,7 @@ class TableVector:
         state: the state `vector` encodes (None before the first `update`).
     """
 
-    def __init__(self, encoder: ObservationEncoder) -> None:
+    def __init__(self, encoder: Layout) -> None:
         self._enc = encoder
         self._clip = clip_points
         self._c = len(encoder.card_ids)
