@@ -270,7 +270,9 @@ ACTION_BLOCKS: dict[str, Callable[[ActionIndex, str], ActionBlock]] = {"steal": 
 
 def register_action_block(verb: str, maker: Callable[[ActionIndex, str], ActionBlock]) -> None:
     """Give the plug-in verb ``verb`` (of two or more arguments) its block of action indices:
-    ``maker(index, verb)`` returns an `ActionBlock` for a game's `ActionIndex`."""
+    ``maker(index, verb)`` returns an `ActionBlock` for a game's `ActionIndex`.  A block whose
+    actions name seats overrides `ActionBlock.rotate`, so that its indices are seat-relative
+    under the default layout as the shipped blocks' are."""
     ACTION_BLOCKS[verb] = maker
 
 
