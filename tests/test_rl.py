@@ -192,7 +192,8 @@ def test_observation_counts_the_unseen_cards_and_not_their_order() -> None:
     assert reordered.draw != state.draw
     assert enc.encode(reordered, 1) == obs
     o = enc.sections["observer"][0]
-    assert obs[o : o + 3] == [0.0, 1.0, 0.0]
+    assert obs[o : o + 3] == [1.0, 0.0, 0.0]  # relative seats: the observer is first
+    assert ObservationEncoder(game, "absolute").encode(state, 1)[o : o + 3] == [0.0, 1.0, 0.0]
     d = enc.sections["decision"][0]
     assert obs[d + DECISION_KINDS.index(state.pending()[0])] == 1.0
     assert all(lo <= x <= hi for lo, x, hi in zip(enc.low, obs, enc.high, strict=True))
@@ -685,8 +686,9 @@ def test_pettingzoo_state_is_the_method_and_game_state_the_interpreters() -> Non
     assert global_state[start : start + size].tolist() == [0.0] * 3
     seat = env.game_state.current_player
     observation = env.observe(env.agent_selection)["observation"]
-    observation[start + seat] = 0.0
-    assert (observation == global_state).all()  # the table as every seat sees it
+    observation[start] = 0.0  # relative seats: the observer first
+    view = env.unwrapped.encoder.seat_view(seat)
+    assert (observation == global_state[view]).all()  # the table as every seat sees it, from its own seat
 
 
 def test_pettingzoo_env_has_the_classic_wrappers_and_raw_env_is_bare() -> None:
@@ -810,7 +812,7 @@ def test_gymnasium_opponents_may_be_strategy_objects_and_policies() -> None:
         done = terminated or truncated
     assert recorder.calls > 0 and len(seen) > 0
     observer = env.encoder.sections["observer"][0]
-    assert all(o["observation"][observer + 2] == 1.0 and o["action_mask"].sum() >= 1 for o in seen)  # seat 2's own view
+    assert all(o["observation"][observer] == 1.0 and o["action_mask"].sum() >= 1 for o in seen)  # seat 2's own view, first
     bad = rl.Flip7GymEnv("flip7", 2, opponents=lambda obs: 99, seat=1)
     obs, _ = bad.reset(seed=0)
     with pytest.raises(IllegalActionError, match="the policy of seat 0 chose an illegal action index"):

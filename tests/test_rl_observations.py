@@ -5,7 +5,9 @@ built incrementally (a fresh list per call, turned into an array); a faster enco
 give the very same bytes.  Each digest covers, at every PettingZoo step of a seeded
 sequence of random-play games: the observation and mask of every agent (the one to act and
 the others), ``state()``, the rewards and the terminations.  The Gymnasium environment's
-observations are covered the same way.
+observations are covered the same way (its learner is seat 0, where both seat layouts
+agree).  The PettingZoo digests are of the absolute seat layout (``seats="absolute"``), the
+only one when they were taken; the relative layout is that one rotated (``test_rl_seats.py``).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def _feed(h: Any, *arrays: Any) -> None:
 
 def pettingzoo_digest(edition: str, players: int, options: dict[str, str], normalize: bool, steps: int) -> str:
     """The digest of ``steps`` PettingZoo steps of seeded random play (see the module)."""
-    env = rl.env(edition, players, {**options, "target_score": "60"}, normalize=normalize, reward="points")
+    env = rl.env(edition, players, {**options, "target_score": "60"}, normalize=normalize, reward="points", seats="absolute")
     env.reset(seed=7)
     rng = random.Random(7)
     h = hashlib.sha256()
@@ -124,7 +126,7 @@ def test_encoder_of_a_state_met_out_of_order_is_the_fresh_one() -> None:
 
 def test_points_beyond_the_bound_are_clipped_and_the_array_is_the_list() -> None:
     game = Game("flip7", 4)
-    enc = ObservationEncoder(game)
+    enc = ObservationEncoder(game, "absolute")
     state = game.new_initial_state(seed=2, totals=(2_000_000, 7, 0, 0))
     start, _ = enc.sections["totals"]
     vector = enc.encode(state, 1)
@@ -136,6 +138,11 @@ def test_points_beyond_the_bound_are_clipped_and_the_array_is_the_list() -> None
     observer, _ = enc.sections["observer"]
     assert enc.encode_array(state, None)[observer : observer + 4].tolist() == [0.0] * 4
     assert enc.encode_array(state, 3)[observer : observer + 4].tolist() == [0.0, 0.0, 0.0, 1.0]
+    relative = ObservationEncoder(game)  # the default: seat 1 first, then 2, 3, 0
+    assert relative.encode(state, 1)[start : start + 4] == [7.0, 0.0, 0.0, 1_000_000.0]
+    assert relative.encode_array(state, 1).tolist() == relative.encode(state, 1)
+    assert relative.encode_array(state, 3)[observer : observer + 4].tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert relative.encode_array(state, None).tolist() == enc.encode_array(state, None).tolist()  # no observer: absolute
 
 
 def test_masks_and_observations_handed_out_are_the_callers_own() -> None:

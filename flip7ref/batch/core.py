@@ -319,18 +319,20 @@ class BatchState(Settling):
         """The length of an observation (`flip7ref.rl.encoding.ObservationEncoder.size`)."""
         return observation_size(self.P, self.C, N_DECISION_KINDS)
 
-    def observe(self, observer: Arr | int) -> Arr:
+    def observe(self, observer: Arr | int, seats: str = "relative") -> Arr:
         """(B, size) float32 observations for seat ``observer`` (one per game, or one seat
         for all), laid out as `flip7ref.rl.encoding.ObservationEncoder` documents.
 
         Raises:
-            OptionError: a seat out of range, or not one seat or one per game.
+            OptionError: a seat out of range, or not one seat or one per game; ``seats``
+                neither ``relative`` (the default: each game's observer first, the
+                other seats in turn order after it) nor ``absolute``.
         """
         observer = guards.seats(observer, self.P, self.B)
         kept = np.zeros((self.B, self.P, self.C), np.float32)
         kept[:, :, self.SC] = self.sc
         kept[:, :, self.FREEZE] = self.frz
-        return observation(self, observer, kept, N_DECISION_KINDS)
+        return observation(self, observer, kept, N_DECISION_KINDS, seats)
 
 
 def init(seed: int, batch: int, game: Game | None = None, *, players: int = 4, shuffle: str = "reference") -> BatchState:

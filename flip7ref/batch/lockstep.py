@@ -105,7 +105,7 @@ def compare(
         from flip7ref.batch.v_policies import v_threshold_actions
 
         policy_actions = v_threshold_actions
-    index, encoder = ActionIndex(game), ObservationEncoder(game)
+    index, encoder = ActionIndex(game, "absolute"), ObservationEncoder(game)  # the batch steps absolute indices
     decisions = 0
     for first in range(seed, seed + games, batch):
         # the batched games (or a VengeanceState) first: a batch too large is refused before anything is built for it

@@ -3,13 +3,16 @@
 `Flip7VectorEnv` (base Flip 7, `flip7ref.batch.core.BatchState`) and `VengeanceVectorEnv`
 (Vengeance, `flip7ref.batch.vengeance.VengeanceState`) have the interface of
 `flip7ref.rl.Flip7GymEnv` and share one implementation (`BatchVectorEnv`): the learner
-plays seat ``seat`` of every game; the other seats are played inside the step by a batched
-policy (``threshold:N`` as `flip7ref.play.strategies.ThresholdStrategy` plays it, ``random``,
-or a callable `BatchPolicy`, ``(observations, masks) -> actions``, e.g. a frozen copy of the
-learner for self-play).  Observations are ``{"observation": (n, size) float32,
-"action_mask": (n, A) int8}`` in the layout of `flip7ref.rl.encoding` (``normalize=True``:
-scaled as `flip7ref.rl.encoding.ObservationEncoder.normalize` scales them); actions are the
-same indices.
+plays seat ``seat`` of every game, or with ``seat="random"`` a seat drawn for each game
+whenever it is dealt (so that one policy trains every seat); the other seats are played inside
+the step by a batched policy (``threshold:N`` as `flip7ref.play.strategies.ThresholdStrategy`
+plays it, ``random``, or a callable `BatchPolicy`, ``(observations, masks) -> actions``, e.g. a
+frozen copy of the learner for self-play).  Observations are ``{"observation": (n, size)
+float32, "action_mask": (n, A) int8}`` in the layout of `flip7ref.rl.encoding`
+(``normalize=True``: scaled as `flip7ref.rl.encoding.ObservationEncoder.normalize` scales
+them); actions are the same indices, with the seats relative to the learner's by default
+(``seats="relative"``: the learner first, the others in turn order after it;
+``ActionIndex.absolute_indices`` maps them) or ``absolute``.
 
 Rewards (``points``) are the changes of the learner's total since the last step, so that
 they add up to its final total: points scored before its first decision of a game (the
@@ -40,7 +43,8 @@ from flip7ref.batch.core import BatchState
 from flip7ref.batch.policies import parse_policy, random_actions, threshold_actions
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
-from flip7ref.rl.encoding import NORMALIZED_BOUND, ObservationEncoder
+from flip7ref.core.seats import check_seat_layout
+from flip7ref.rl.encoding import NORMALIZED_BOUND, ActionIndex, ObservationEncoder
 from flip7ref.rl.episode import DEFAULT_MAX_MOVES, DEFAULT_REWARD, check_common
 
 Arr = np.ndarray[Any, Any]
@@ -60,7 +64,8 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
 
     Args:
         state: the batched games (``num_envs`` of them), at their first decision.
-        seat, opponents, reward, max_moves, illegal_reward, normalize: as `Flip7VectorEnv`
+        game: the `Game` they play (its action index maps relative indices).
+        seat, opponents, reward, max_moves, illegal_reward, normalize, seats: as `Flip7VectorEnv`
             documents.
         threshold: the batched ``threshold:N`` policy of the edition, ``(state, games, N)
             -> actions``.
@@ -72,15 +77,16 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(
-        self, state: Any, *, seat: int, opponents: str | BatchPolicy, reward: str, max_moves: int,
-        illegal_reward: float, threshold: Callable[[Any, Arr, int], Arr], normalize: bool = False,
+        self, state: Any, game: Game, *, seat: int | str, opponents: str | BatchPolicy, reward: str, max_moves: int,
+        illegal_reward: float, threshold: Callable[[Any, Arr, int], Arr], normalize: bool = False, seats: str = "relative",
     ) -> None:  # fmt: skip
         check_common(reward, max_moves)
         if not isinstance(normalize, bool):
             raise OptionError(f"normalize: expected True or False, got {normalize!r}")
         players = state.P
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise OptionError(f"seat: expected a seat 0..{players - 1}, got {seat!r}")
+        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+            raise OptionError(f"seat: expected a seat 0..{players - 1} or 'random', got {seat!r}")
+        self.seats = check_seat_layout(seats)
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)) or not math.isfinite(illegal_reward):
             raise OptionError(f"illegal_reward: expected a finite number, got {illegal_reward!r}")
         self._choose: Chooser
@@ -105,6 +111,14 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         self.state = state
         num_envs = self.num_envs = int(state.B)
         self.seat = seat
+        self.learner: Arr = np.zeros(num_envs, np.int64) if seat == "random" else np.full(num_envs, seat, np.int64)
+        """The learner's seat in each game (drawn again whenever the game is dealt under ``seat="random"``)."""
+        index = ActionIndex(game, "relative")
+        self._to_absolute: Arr = (
+            np.stack([index.absolute_indices(o) for o in range(players)])
+            if seats == "relative"
+            else np.tile(np.arange(state.A, dtype=np.int64), (players, 1))
+        )  # (P, A): the absolute index of each of the learner's indices, by the learner's seat
         self.reward_kind = reward
         self.max_moves = max_moves
         self.illegal_reward = float(illegal_reward)
@@ -133,7 +147,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         normalised when the env is: card counts over the deck's copies of their kind, totals
         and line values over the target score, the round over
         `flip7ref.rl.encoding.ROUND_SCALE`, those three clipped to +-`NORMALIZED_BOUND`."""
-        obs: Arr = self.state.observe(observer)
+        obs: Arr = self.state.observe(observer, self.seats)
         if not self.normalize:
             return obs
         obs /= self._scale
@@ -152,8 +166,10 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         bs = self.state
         actor = np.where(bs.actor >= 0, bs.actor, 0).astype(np.int64)
         obs = self._observe(actor)[games]
-        mask = bs.legal[games].astype(np.int8)
-        return guards.legal_choices(policy(obs, mask), mask, "opponents")
+        to_absolute = self._to_absolute[actor[games]]  # (k, A): each deciding seat's own indices -> absolute
+        mask = np.take_along_axis(bs.legal[games], to_absolute, axis=1).astype(np.int8)
+        chosen = guards.legal_choices(policy(obs, mask), mask, "opponents")
+        return np.take_along_axis(to_absolute, np.asarray(chosen, np.int64)[:, None], axis=1)[:, 0]
 
     def _others(self, games: Arr, *, capped: bool = True) -> None:
         """Play the other seats of ``games`` until the learner decides, the game ends or (when
@@ -161,7 +177,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         bs = self.state
         g = games
         while True:
-            live = ~bs.done[g] & (bs.actor[g] != self.seat)
+            live = ~bs.done[g] & (bs.actor[g] != self.learner[g])
             if capped:
                 live &= self._moves[g] < self.max_moves
             g = g[live]
@@ -174,12 +190,17 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         """The learner's observations and masks; where it is not to act (the game is over)
         index 0 alone, as `flip7ref.rl.Flip7GymEnv` masks it."""
         bs = self.state
-        mask = bs.legal.astype(np.int8)
-        idle = bs.done | (bs.actor != self.seat)
+        mask = np.take_along_axis(bs.legal, self._to_absolute[self.learner], axis=1).astype(np.int8)
+        idle = bs.done | (bs.actor != self.learner)
         if idle.any():
             mask[idle] = 0
             mask[idle, 0] = 1
-        return {"observation": self._observe(self.seat), "action_mask": mask}
+        return {"observation": self._observe(self.learner), "action_mask": mask}
+
+    def _deal_seats(self, games: Arr) -> None:
+        """Draw the learner's seat of ``games`` (newly dealt) under ``seat="random"``."""
+        if self.seat == "random":
+            self.learner[games] = self._rng.integers(self.state.P, size=len(games))
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -202,6 +223,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             self.state.rng = np.random.default_rng(seed)
             self.state.next_seed = int(seed)
         self.state.reset()
+        self._deal_seats(np.arange(self.num_envs))
         self._moves[:] = 0
         self._seen = np.zeros(self.num_envs, np.int64)
         self._others(np.arange(self.num_envs), capped=False)
@@ -222,6 +244,8 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         """
         bs = self.state
         a = guards.action_indices(actions, self.num_envs, flat=True)
+        known = (a >= 0) & (a < bs.A)  # an index out of range goes to the engine as it is, to be refused there
+        a = np.where(known, self._to_absolute[self.learner, np.clip(a, 0, bs.A - 1)], a)
         before = self._seen
         taken = bs.step(a)
         self._moves += 1  # the learner's decision, an illegal one included
@@ -229,11 +253,11 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         terminated = bs.done.copy()
         truncated = (self._moves >= self.max_moves) & ~terminated
         if self.reward_kind == "points":
-            rewards = (bs.totals[:, self.seat] - before).astype(np.float32)
+            rewards = (self._learners(bs.totals) - before).astype(np.float32)
         else:
-            rewards = np.where(terminated, np.where(bs.winners[:, self.seat], 1.0, -1.0), 0.0).astype(np.float32)
+            rewards = np.where(terminated, np.where(self._learners(bs.winners), 1.0, -1.0), 0.0).astype(np.float32)
         rewards[~taken] = self.illegal_reward
-        self._seen = bs.totals[:, self.seat].astype(np.int64)
+        self._seen = self._learners(bs.totals).astype(np.int64)
         infos: dict[str, Any] = {"illegal_action": ~taken}
         ended = np.flatnonzero(terminated | truncated)
         if ended.size:
@@ -243,11 +267,17 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
             infos["_final_obs"] = mask
             infos["final_info"] = {"totals": bs.totals.copy(), "winners": bs.winners.copy()}
             infos["_final_info"] = mask
+            infos["final_info"]["seat"] = self.learner.copy()
             bs.reset(ended)
+            self._deal_seats(ended)
             self._moves[ended] = 0
             self._seen[ended] = 0  # the points of the next game before the learner's first decision count in its first reward
             self._others(ended, capped=False)
         return self._obs(), rewards, terminated, truncated, infos
+
+    def _learners(self, per_seat: Arr) -> Arr:
+        """The learner's element of each game's row of ``per_seat`` (B, P)."""
+        return per_seat[np.arange(self.num_envs), self.learner]
 
 
 class Flip7VectorEnv(BatchVectorEnv):
@@ -257,9 +287,11 @@ class Flip7VectorEnv(BatchVectorEnv):
         num_envs: games stepped at once.
         players: seats per game (the learner's included), 1..18.
         options: option values by name (`flip7ref.batch.core.SUPPORTED_OPTIONS`).
-        seat: the learner's seat.
+        seat: the learner's seat, or ``random``: a seat drawn for each game whenever it is
+            dealt (``learner`` holds them; ``final_info["seat"]`` the seat of an ended game).
         opponents: ``threshold:N`` (default ``threshold:20``), ``random``, or a `BatchPolicy`
-            callable ``(observations, masks) -> actions`` (self-play: a frozen copy of the learner).
+            callable ``(observations, masks) -> actions`` (self-play: a frozen copy of the learner;
+            it sees each deciding seat's own view and answers in that view's indices).
         reward: ``win`` (+1 when the learner is among the winners, else -1, at the end; the
             default, as every adapter's) or ``points`` (the change of the learner's total).
         max_moves: decisions of any seat (the learner's, illegal ones included, and the other
@@ -272,20 +304,24 @@ class Flip7VectorEnv(BatchVectorEnv):
         normalize: observations scaled as `flip7ref.rl.encoding.ObservationEncoder.normalize`
             scales them (card counts 0..1, points over the target score, the round over 10,
             those clipped to +-10; the space's bounds follow), the opponents' too.
+        seats: ``relative`` (default: observations and action indices count seats from the
+            learner's, `flip7ref.rl.encoding`) or ``absolute``.
 
     Raises:
         OptionError: a game the batched engine does not play, or a bad argument.
     """
 
     def __init__(
-        self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *, seat: int = 0,
-        opponents: str | BatchPolicy = "threshold:20", reward: str = DEFAULT_REWARD,
+        self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *,
+        seat: int | str = 0, opponents: str | BatchPolicy = "threshold:20", reward: str = DEFAULT_REWARD,
         max_moves: int = DEFAULT_MAX_MOVES, illegal_reward: float = -1.0, shuffle: str = "numpy", normalize: bool = False,
+        seats: str = "relative",
     ) -> None:  # fmt: skip
         game = Game("flip7", players, {"reshuffles": 1, **dict(options or {})})  # the batch plays reading 1 (F7-116)
         super().__init__(
-            BatchState(game, num_envs, 0, shuffle), seat=seat, opponents=opponents, reward=reward,
+            BatchState(game, num_envs, 0, shuffle), game, seat=seat, opponents=opponents, reward=reward,
             max_moves=max_moves, illegal_reward=illegal_reward, threshold=threshold_actions, normalize=normalize,
+            seats=seats,
         )  # fmt: skip
 
 
@@ -301,7 +337,7 @@ class VengeanceVectorEnv(BatchVectorEnv):
         players: seats per game (the learner's included), 1..18.
         options: option values by name (`flip7ref.batch.v_rules.VENGEANCE_OPTIONS`; the
             integers ``target_score``, ``reshuffles``).
-        seat: the learner's seat.
+        seat: the learner's seat, or ``random`` (as `Flip7VectorEnv` takes it).
         opponents: ``threshold:N`` (default ``threshold:20``; the choices of
             `flip7ref.play.strategies.ThresholdStrategy`, `flip7ref.batch.v_policies`), ``random``,
             or a `BatchPolicy` callable ``(observations, masks) -> actions``.
@@ -315,6 +351,7 @@ class VengeanceVectorEnv(BatchVectorEnv):
         shuffle: ``numpy`` (default, fastest: NumPy's generator) or ``reference`` (game ``i``
             of ``reset(seed=s)`` is dealt as the reference deals seed ``s + i``).
         normalize: observations scaled as `Flip7VectorEnv` documents.
+        seats: ``relative`` (default) or ``absolute``, as `Flip7VectorEnv` takes it.
 
     Raises:
         OptionError: a game the batched engine does not play (`flip7ref.batch.v_rules.check_vengeance`),
@@ -322,15 +359,17 @@ class VengeanceVectorEnv(BatchVectorEnv):
     """
 
     def __init__(
-        self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *, seat: int = 0,
-        opponents: str | BatchPolicy = "threshold:20", reward: str = DEFAULT_REWARD,
+        self, num_envs: int = 256, players: int = 4, options: Mapping[str, object] | None = None, *,
+        seat: int | str = 0, opponents: str | BatchPolicy = "threshold:20", reward: str = DEFAULT_REWARD,
         max_moves: int = DEFAULT_MAX_MOVES, illegal_reward: float = -1.0, shuffle: str = "numpy", normalize: bool = False,
+        seats: str = "relative",
     ) -> None:  # fmt: skip
         from flip7ref.batch.v_policies import v_threshold_actions
         from flip7ref.batch.vengeance import VengeanceState
 
         game = Game("vengeance", players, {"reshuffles": 1, **dict(options or {})})  # the batch plays reading 1 (F7-116)
         super().__init__(
-            VengeanceState(game, num_envs, 0, shuffle), seat=seat, opponents=opponents, reward=reward,
+            VengeanceState(game, num_envs, 0, shuffle), game, seat=seat, opponents=opponents, reward=reward,
             max_moves=max_moves, illegal_reward=illegal_reward, threshold=v_threshold_actions, normalize=normalize,
+            seats=seats,
         )  # fmt: skip

@@ -34,6 +34,12 @@ of one kind in one line are interchangeable), so several positional actions
 of the interpreter may share one index.  ``pair(a, b)`` for seats ``a < b`` is
 the position of ``(a, b)`` in ``itertools.combinations(range(P), 2)``.
 
+Seats (``seats="relative"``, the default of every adapter): every seat an index names is
+*relative* to the seat to act: seat 0 is the seat deciding, 1 the next in turn order, and
+so on (`flip7ref.core.seats`), so ``target 0`` is always "myself".  `ActionIndex.absolute_indices`
+is the one mapping from relative to absolute indices (a pair of a swap is put back in seat
+order).  ``seats="absolute"`` keeps the table's seat numbers (the only layout of 0.1.0).
+
 Observation (`ObservationEncoder`): one flat ``float32`` vector, the
 sections in this order (``C`` = every card kind of the edition, ``P`` seats):
 
@@ -59,6 +65,12 @@ turn                P         one-hot: the seat whose Hit-or-Stay offer is next
 round               1         the round number (from 1)
 ==================  ========  ==================================================
 
+Seats: under ``seats="relative"`` (the default) every per-seat section (`SEAT_SECTIONS`:
+lines, kept, status, totals, line_values, to_act, observer, dealer, turn) lists the observer
+first and the other seats after it in turn order, so the observer's own one-hot is always at 0
+and a policy learnt in one seat reads every seat's observation alike; ``seats="absolute"``
+lists the table's seats 0..P-1.
+
 Points (totals, line values) and the round are clipped to +-1,000,000 so that
 the space is bounded.
 """
@@ -75,6 +87,7 @@ import numpy as np
 from flip7ref.core.errors import IllegalActionError, OptionError
 from flip7ref.core.game import Game
 from flip7ref.core.model import verbs
+from flip7ref.core.seats import absolute_seat, check_seat_layout
 from flip7ref.core.state import Action, State, Status
 from flip7ref.rl import incremental
 
@@ -87,6 +100,11 @@ STATUSES = (Status.ACTIVE, Status.STAYED, Status.FROZEN, Status.BUSTED)
 
 POINTS_BOUND = incremental.POINTS_BOUND
 """Points and round numbers in an observation are clipped to +-this."""
+
+SEAT_SECTIONS = {"lines": 0, "kept": 0, "status": 4, "totals": 1, "line_values": 1, "to_act": 1, "observer": 1,
+                 "dealer": 1, "turn": 1}  # fmt: skip
+"""The observation's per-seat sections and the width of one seat's part (0: one per card kind);
+under the relative layout each starts with the observer, the other seats after it in turn order."""
 
 NORMALIZED_BOUND = 10.0
 """In a normalised observation (`ObservationEncoder.normalize`), points and the round are clipped to +-this."""
@@ -132,6 +150,12 @@ class ActionBlock:
         """A readable name of ``offset`` without a state."""
         raise NotImplementedError
 
+    def rotate(self, offset: int, origin: int) -> int:
+        """The offset of the same action with its seats absolute, for ``offset`` whose seats
+        are relative to seat ``origin`` (`flip7ref.core.seats.absolute_seat`; a bijection of
+        the block's offsets).  A block whose actions name no seat keeps the default: unchanged."""
+        return offset
+
 
 class _NoArguments(ActionBlock):
     def __init__(self, index: ActionIndex, verb: str) -> None:
@@ -167,6 +191,9 @@ class _Seat(_NoArguments):
     def describe(self, offset: int) -> str:
         return f"{self.verb} {offset}"
 
+    def rotate(self, offset: int, origin: int) -> int:
+        return absolute_seat(offset, origin, self.index.players)
+
 
 class _Pick(_NoArguments):
     """``steal s i`` / ``discard s i``: a seat and the kind of a card of its line."""
@@ -187,6 +214,10 @@ class _Pick(_NoArguments):
         kinds = self.index.line_kinds
         seat, kind = divmod(offset, len(kinds))
         return f"{self.verb} seat {seat} {kinds[kind]}"
+
+    def rotate(self, offset: int, origin: int) -> int:
+        seat, kind = divmod(offset, len(self.index.line_kinds))
+        return absolute_seat(seat, origin, self.index.players) * len(self.index.line_kinds) + kind
 
 
 class _Swap(_NoArguments):
@@ -216,6 +247,15 @@ class _Swap(_NoArguments):
         a, b = self.index.pairs[pair]
         return f"swap seat {a} {kinds[ka]} with seat {b} {kinds[kb]}"
 
+    def rotate(self, offset: int, origin: int) -> int:
+        ix, k = self.index, len(self.index.line_kinds)
+        pair, rest = divmod(offset, k * k)
+        ka, kb = divmod(rest, k)
+        a, b = (absolute_seat(s, origin, ix.players) for s in ix.pairs[pair])
+        if a > b:  # the pair in seat order, its cards with it (swapping a with b is swapping b with a)
+            a, b, ka, kb = b, a, kb, ka
+        return ix.pair_of[(a, b)] * k * k + ka * k + kb
+
 
 _STATELESS = (_NoArguments, _Seat)
 """The block types whose index of an action depends on the action alone, not on the state."""
@@ -230,7 +270,9 @@ ACTION_BLOCKS: dict[str, Callable[[ActionIndex, str], ActionBlock]] = {"steal": 
 
 def register_action_block(verb: str, maker: Callable[[ActionIndex, str], ActionBlock]) -> None:
     """Give the plug-in verb ``verb`` (of two or more arguments) its block of action indices:
-    ``maker(index, verb)`` returns an `ActionBlock` for a game's `ActionIndex`."""
+    ``maker(index, verb)`` returns an `ActionBlock` for a game's `ActionIndex`.  A block whose
+    actions name seats overrides `ActionBlock.rotate`, so that its indices are seat-relative
+    under the default layout as the shipped blocks' are."""
     ACTION_BLOCKS[verb] = maker
 
 
@@ -256,9 +298,19 @@ class ActionIndex:
 
     Args:
         game: the game (edition, options, player count).
+        seats: ``relative`` (the default) or ``absolute``: whether the seats an index names
+            (``target s``, ``steal s i``, ``swap a i b j``...) count from the seat to act
+            (relative seat 0 is that seat, 1 the next in turn order...) or are the table's
+            seats.  The same position and choice get the same index from any seat under
+            ``relative``, so that a policy plays every seat (`absolute_indices` maps one to
+            the other).
+
+    Raises:
+        OptionError: ``seats`` is neither.
 
     Attributes:
         size: the number of indices (``Discrete(size)``).
+        seats: the seat layout (``relative`` or ``absolute``).
         blocks: ``{name: (start, size)}`` for ``hit``, ``stay``, ``target`` and,
             when the edition has such cards, ``steal``, ``discard`` and ``swap`` (then
             the verbs of plug-in primitives, see the module).
@@ -267,8 +319,9 @@ class ActionIndex:
     The layout is in this module's docstring and in ``docs/rl.md``.
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, seats: str = "relative") -> None:
         self.game = game
+        self.seats = check_seat_layout(seats)
         self.players = game.players
         cards = game.edition.cards
         self.line_kinds: tuple[str, ...] = tuple(c.id for c in cards if c.category in ("number", "modifier"))
@@ -296,6 +349,34 @@ class ActionIndex:
         self._verb_at: list[tuple[str, int]] = [(v, i - s) for v, (s, n) in self.blocks.items() for i in range(s, s + n)]
         self._static: dict[tuple[str, tuple[int, ...]], int] = {}  # the index of an action of a stateless block
         self._masks: dict[tuple[int, ...], np.ndarray[Any, np.dtype[np.int8]]] = {}  # mask of a set of legal indices
+        self._to_absolute: dict[int, np.ndarray[Any, np.dtype[np.int64]]] = {}  # by origin seat
+        self._to_relative: dict[int, np.ndarray[Any, np.dtype[np.int64]]] = {}
+
+    def absolute_indices(self, origin: int) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The seat-relative index mapping of every adapter: a ``(size,)`` int64 array whose
+        element ``i`` is the absolute index (seats as the table numbers them) of relative index
+        ``i`` when ``origin`` is the seat to act (``target 1`` is ``target origin+1``...; the
+        blocks' `ActionBlock.rotate`).  A permutation; the identity for ``origin`` 0.  The
+        batched vector env maps its learners' indices with it.
+
+        Raises:
+            OptionError: ``origin`` is not a seat of the game.
+        """
+        table = self._to_absolute.get(origin)
+        if table is None:
+            if isinstance(origin, bool) or not isinstance(origin, int) or not 0 <= origin < self.players:
+                raise OptionError(f"origin: expected a seat 0..{self.players - 1}, got {origin!r}")
+            table = np.array([self.blocks[v][0] + self._blocks[v].rotate(o, origin) for v, o in self._verb_at], dtype=np.int64)
+            inverse = np.empty_like(table)
+            inverse[table] = np.arange(self.size, dtype=np.int64)
+            self._to_absolute[origin], self._to_relative[origin] = table, inverse
+        return table
+
+    def _origin(self, state: State) -> int:
+        """The seat the indices of ``state`` count from: the seat to act under ``relative``
+        (0 at chance and terminal nodes, and always under ``absolute``)."""
+        who = state.current_player
+        return who if self.seats == "relative" and 0 < who < self.players else 0
 
     def kind(self, state: State, seat: int, position: int) -> int:
         """The line kind (index into ``line_kinds``) of card ``position`` of ``seat``'s line."""
@@ -309,6 +390,15 @@ class ActionIndex:
                 card position is out of range at ``state``.
         """
         act = Action.parse(action) if isinstance(action, str) else action
+        index = self._encode_absolute(state, act)
+        origin = self._origin(state)
+        if origin:
+            self.absolute_indices(origin)
+            return int(self._to_relative[origin][index])
+        return index
+
+    def _encode_absolute(self, state: State, act: Action) -> int:
+        """`encode` with the seats absolute."""
         block = self.blocks.get(act.verb)
         if block is None:
             raise IllegalActionError(str(act), [], f"{self.game.edition.id} has no {act.verb!r} decisions")
@@ -330,12 +420,15 @@ class ActionIndex:
         """
         if isinstance(index, bool) or not 0 <= int(index) < self.size:
             raise IllegalActionError(str(index), [], f"an action index must be 0..{self.size - 1}")
-        index = int(index)
+        asked = index = int(index)
+        origin = self._origin(state)
+        if origin:
+            index = int(self.absolute_indices(origin)[index])
         verb, offset = self._verb_at[index]
         try:
             return self._blocks[verb].decode(state, offset)
         except ValueError:
-            raise IllegalActionError(self.describe(index), state.legal_action_strings(), "no such card in that line") from None
+            raise IllegalActionError(self.describe(asked), state.legal_action_strings(), "no such card in that line") from None
 
     def legal_indices(self, state: State) -> list[int]:
         """The sorted indices of ``state.legal_actions()`` (empty at chance and terminal nodes)."""
@@ -346,10 +439,17 @@ class ActionIndex:
         for a in state.legal_actions():
             i = static.get((a.verb, a.args), -1)  # hit, stay, target s...: an index that needs no state
             if i < 0:
-                i = self.encode(state, a)
+                i = self._encode_absolute(state, a)
                 if type(self._blocks[a.verb]) in _STATELESS:
                     static[(a.verb, a.args)] = i
             found.add(i)
+        origin = self._origin(state)
+        if origin:
+            relative = self._to_relative.get(origin)
+            if relative is None:
+                self.absolute_indices(origin)
+                relative = self._to_relative[origin]
+            found = {int(relative[i]) for i in found}
         legal = sorted(found)
         self._last_legal = (state, tuple(legal))  # states are immutable: the same object has the same answer
         return legal
@@ -375,7 +475,8 @@ class ActionIndex:
         return mask.copy()
 
     def describe(self, index: int) -> str:
-        """A readable name of an index that does not need a state: ``"steal seat 2 +4"``."""
+        """A readable name of an index that does not need a state: ``"steal seat 2 +4"`` (under
+        ``relative`` the seat counts from the seat to act)."""
         for verb, (start, size) in self.blocks.items():
             if start <= index < start + size:
                 return self._blocks[verb].describe(index - start)
@@ -387,9 +488,18 @@ class ObservationEncoder:
 
     Args:
         game: the game (edition, options, player count).
+        seats: ``relative`` (the default) or ``absolute``: whether the per-seat sections
+            (`SEAT_SECTIONS`) start with the observer and go on in turn order after it
+            (the observer's ``observer`` one-hot is then always at 0), or follow the table's
+            seats.  An observation without an observer (``encode_array(state, None)``) is
+            absolute under both.
+
+    Raises:
+        OptionError: ``seats`` is neither.
 
     Attributes:
         size: the vector's length.
+        seats: the seat layout (``relative`` or ``absolute``).
         sections: ``{name: (start, size)}`` in vector order.
         decision_kinds: the pending kinds of the ``decision`` section, in order
             (`decision_kinds`).
@@ -398,8 +508,9 @@ class ObservationEncoder:
         normalized_low, normalized_high: per-element bounds of a normalised vector.
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, seats: str = "relative") -> None:
         self.game = game
+        self.seats = check_seat_layout(seats)
         p = game.players
         self.card_ids: tuple[str, ...] = game.card_ids
         self.decision_kinds: tuple[str, ...] = decision_kinds(game)
@@ -451,6 +562,25 @@ class ObservationEncoder:
         self._observer_at = self.sections["observer"][0]
         self._scale_array = np.array(scale, dtype=np.float64)
         self._table = incremental.TableVector(self)
+        self._views: dict[int, np.ndarray[Any, np.dtype[np.int64]]] = {}
+
+    def seat_view(self, observer: int) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """A ``(size,)`` int64 array: element ``i`` of the relative observation for seat
+        ``observer`` is element ``seat_view(observer)[i]`` of the absolute one (the per-seat
+        sections rotated so that relative seat ``r`` is absolute seat
+        `flip7ref.core.seats.absolute_seat` ``(r, observer)``; the other sections unchanged)."""
+        view = self._views.get(observer)
+        if view is None:
+            p = self.game.players
+            view = np.arange(self.size, dtype=np.int64)
+            for name, width in SEAT_SECTIONS.items():
+                start, _ = self.sections[name]
+                w = len(self.card_ids) if width == 0 else width
+                for r in range(p):
+                    a = absolute_seat(r, observer, p)
+                    view[start + r * w : start + r * w + w] = np.arange(start + a * w, start + a * w + w)
+            self._views[observer] = view
+        return view
 
     def normalize(self, vector: Sequence[float]) -> list[float]:
         """``vector`` (an `encode` result) with every element in a small range: card counts
@@ -475,8 +605,11 @@ class ObservationEncoder:
         Every section is public information (the game has no hidden hands); the
         draw pile appears as counts only, never in its order.
         """
-        vector: list[float] = self._table.update(state).tolist()
-        vector[self._observer_at + observer] = 1.0
+        table = self._table.update(state)
+        if self.seats == "relative" and observer:
+            table = table[self.seat_view(observer)]
+        vector: list[float] = table.tolist()
+        vector[self._observer_at + (0 if self.seats == "relative" else observer)] = 1.0
         return vector
 
     def encode_array(self, state: State, observer: int | None, normalize: bool = False) -> np.ndarray[Any, np.dtype[np.float32]]:
@@ -497,5 +630,9 @@ class ObservationEncoder:
         else:
             out = table.astype(np.float32)
         if observer is not None:
+            if self.seats == "relative":
+                if observer:
+                    out = out[self.seat_view(observer)]
+                observer = 0
             out[self._observer_at + observer] = 1.0  # a one-hot: 1 normalised too (its scale is 1)
         return out

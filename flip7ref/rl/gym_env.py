@@ -81,11 +81,14 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
         illegal_reward: the reward of an illegal action index.
         normalize: observations through `ObservationEncoder.normalize` (counts in
             0..1, points over the target score) instead of raw counts and points.
+        seats: ``relative`` (the default) or ``absolute``: the seat layout of observations
+            and action indices (``relative``: the observing / acting seat first, the others
+            in turn order after it, so that one policy plays every seat; ``docs/rl.md``).
         render_mode: None or ``ansi``.
 
     Raises:
-        OptionError: an unknown edition, option, strategy, reward or render
-            mode, a seat out of range, or a wrong number of opponents.
+        OptionError: an unknown edition, option, strategy, reward, seat layout or
+            render mode, a seat out of range, or a wrong number of opponents.
 
     Attributes:
         game_state: the interpreter's current `State` (None before `reset`).
@@ -105,6 +108,7 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
         max_moves: int = DEFAULT_MAX_MOVES,
         illegal_reward: float = -1.0,
         normalize: bool = False,
+        seats: str = "relative",
         render_mode: str | None = None,
     ) -> None:
         check_common(reward, max_moves)
@@ -129,8 +133,8 @@ class Flip7GymEnv(gym.Env[Obs, np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.normalize = normalize
         self.render_mode = render_mode
-        self.actions = ActionIndex(self.game)
-        self.encoder = ObservationEncoder(self.game)
+        self.actions = ActionIndex(self.game, seats)
+        self.encoder = ObservationEncoder(self.game, seats)
         enc = self.encoder
         low, high = (enc.normalized_low, enc.normalized_high) if normalize else (enc.low, enc.high)
         self.observation_space = spaces.Dict(

@@ -10,7 +10,9 @@ branches) simply has more new parts; the result is the same vector either way
 (``tests/test_rl_observations.py`` checks both against the digests of the former encoder).
 
 The vector holds every section of ``docs/rl.md`` but ``observer`` (left at zero: the
-caller sets the one-hot of the seat it encodes for, see `ObservationEncoder.encode_array`).
+caller sets the one-hot of the seat it encodes for, see `ObservationEncoder.encode_array`),
+in the absolute seat layout: the relative layout is this vector rotated for the observer
+(`ObservationEncoder.seat_view`), so that one table serves every seat.
 """
 
 from __future__ import annotations

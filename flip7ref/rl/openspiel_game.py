@@ -24,7 +24,10 @@ Parameters (``pyspiel.load_game("python_flip7ref", {...})``):
   counted, as in the Gymnasium and PettingZoo environments) after which the game
   stops as a draw with zero returns.  ``max_game_length`` counts chance outcomes
   too: ``max_moves * (deck size + 1)``, and the game also stops there (a bound no
-  real game comes near: a decision is followed by fewer draws than the deck holds).
+  real game comes near: a decision is followed by fewer draws than the deck holds);
+- ``seats`` (str, ``relative``): the seat layout of player actions and observation
+  tensors, ``relative`` (the acting / observing seat first, the others in turn order
+  after it) or ``absolute`` (the table's seats; ``docs/rl.md``).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ _DEFAULTS: dict[str, Any] = {
     "options": "",
     "reward": "win",
     "max_moves": DEFAULT_MAX_MOVES,
+    "seats": "relative",
 }
 
 
@@ -149,7 +153,7 @@ class Flip7Game(pyspiel.Game):  # type: ignore[misc]
         encoder: the `ObservationEncoder` of the observation tensors.
 
     Raises:
-        OptionError: an unknown edition, option or reward, or too few players.
+        OptionError: an unknown edition, option, reward or seat layout, or too few players.
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -157,7 +161,8 @@ class Flip7Game(pyspiel.Game):  # type: ignore[misc]
         reward, max_moves = str(merged["reward"]), int(merged["max_moves"])
         check_common(reward, max_moves)
         game = Game(str(merged["edition"]), int(merged["players"]), parse_options(str(merged["options"])))
-        actions, encoder = ActionIndex(game), ObservationEncoder(game)
+        seats = str(merged["seats"])
+        actions, encoder = ActionIndex(game, seats), ObservationEncoder(game, seats)
         low, high = (-1.0, 1.0) if reward == "win" else (-float(POINTS_BOUND), float(POINTS_BOUND))
         zero_sum = is_zero_sum(game, reward)
         info = pyspiel.GameInfo(

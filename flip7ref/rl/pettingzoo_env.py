@@ -81,11 +81,14 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         max_moves: decisions (of any seat; chance draws are not counted) after which
             every agent is truncated.
         normalize: observations through `ObservationEncoder.normalize`.
+        seats: ``relative`` (the default) or ``absolute``: the seat layout of observations
+            and action indices (``relative``: the observing / acting seat first, the others
+            in turn order after it, so that one policy plays every seat; ``docs/rl.md``).
         render_mode: None, ``ansi`` (``render()`` returns text) or ``human``
             (``render()`` prints it and returns None; `step` prints too).
 
     Raises:
-        OptionError: an unknown edition, option, reward or render mode, or too few players.
+        OptionError: an unknown edition, option, reward, seat layout or render mode, or too few players.
 
     Attributes:
         game: the `Game`.
@@ -107,6 +110,7 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         reward: str = DEFAULT_REWARD,
         max_moves: int = DEFAULT_MAX_MOVES,
         normalize: bool = False,
+        seats: str = "relative",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -120,8 +124,8 @@ class Flip7Env(AECEnv):  # type: ignore[misc]
         self.max_moves = max_moves
         self.normalize = normalize
         self.render_mode = render_mode
-        self.actions = ActionIndex(self.game)
-        self.encoder = ObservationEncoder(self.game)
+        self.actions = ActionIndex(self.game, seats)
+        self.encoder = ObservationEncoder(self.game, seats)
         self.possible_agents: list[str] = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         enc = self.encoder
@@ -299,6 +303,7 @@ def env(
     reward: str = DEFAULT_REWARD,
     max_moves: int = DEFAULT_MAX_MOVES,
     normalize: bool = False,
+    seats: str = "relative",
     render_mode: str | None = None,
 ) -> AECEnv:
     """The PettingZoo AEC environment of ``edition`` for ``players`` seats (`Flip7Env`, the
@@ -312,7 +317,9 @@ def env(
     Raises:
         OptionError: as `Flip7Env`.
     """
-    bare = raw_env(edition, players, options, reward=reward, max_moves=max_moves, normalize=normalize, render_mode=render_mode)
+    bare = raw_env(
+        edition, players, options, reward=reward, max_moves=max_moves, normalize=normalize, seats=seats, render_mode=render_mode
+    )
     return classic_wrappers(bare, illegal_reward=-1)
 
 
