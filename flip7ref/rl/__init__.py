@@ -36,6 +36,7 @@ from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
 from flip7ref.rl.episode import DEFAULT_REWARD
 from flip7ref.rl.gym_env import GYM_ID, Flip7GymEnv
 from flip7ref.rl.pettingzoo_env import DEFAULT_MAX_MOVES, Flip7Env, env, raw_env
+from flip7ref.rl.policy import PolicyStrategy
 
 if GYM_ID not in _gymnasium.registry:
     _gymnasium.register(id=GYM_ID, entry_point="flip7ref.rl.gym_env:Flip7GymEnv")
@@ -60,6 +61,7 @@ __all__ = [
     "Flip7Env",
     "Flip7GymEnv",
     "ObservationEncoder",
+    "PolicyStrategy",
     "env",
     "raw_env",
 ]
