@@ -20,17 +20,26 @@ A Python older than ``requires-python`` is refused before anything is compiled (
 asks hatchling for the wheel's metadata by building the wheel, would otherwise say so only
 after the compile).
 
+The extension modules of a compile are kept in the user's cache
+(``$XDG_CACHE_HOME/flip7ref/mypyc/KEY``, ``~/.cache/...``), KEY a digest of every source file of
+``flip7ref/``, the compile settings, this Python and its platform: a second build of the same
+sources (``pip install '.[table]'`` after ``pip install .``, issue 42) reuses them instead of
+compiling again, and then needs no mypy either.  The newest `CACHE_KEPT` compiles are kept.
+``FLIP7REF_NO_COMPILE_CACHE=1`` compiles anew (and keeps nothing).
+
 ``flip7ref.compiled`` tells at run time which build is installed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import threading
 import time
@@ -47,6 +56,9 @@ MYPYC_REQUIRES = ["setuptools>=61", "mypy>=1.10", "mypy_extensions>=1.0", "attrs
 HEARTBEAT = 20.0
 # what the first lines announce (measured on a shared 2-core machine, Python 3.11: 82 s idle, 223 s loaded)
 EXPECTED = "usually 1-4 minutes"
+
+# the compiles kept in the user's cache (the newest ones; each some 10-20 MB)
+CACHE_KEPT = 4
 
 # the signals that end a build by raising (SIGINT already does): the temporary copy is removed
 STOP_SIGNALS = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
@@ -76,6 +88,62 @@ def python_refusal(requires_python: str, version: tuple[int, int, int] | None = 
         return None
     found = f"{major}.{minor}.{micro}"
     return f"flip7ref needs Python {requires_python}; this is Python {found} ({sys.executable}): nothing was built"
+
+
+def cache_wanted() -> bool:
+    """Whether the compile cache may be used (``FLIP7REF_NO_COMPILE_CACHE`` unset)."""
+    return os.environ.get("FLIP7REF_NO_COMPILE_CACHE", "").strip().lower() not in {"1", "true", "yes", "on"}
+
+
+def cache_root() -> Path:
+    """The folder of the kept compiles: ``$XDG_CACHE_HOME/flip7ref/mypyc`` (``~/.cache/...``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "flip7ref" / "mypyc"
+
+
+def compile_key(root: Path, config: dict[str, Any]) -> str:
+    """The digest of what a compile's output depends on: every ``.py``/``.pyi`` file of
+    ``root/flip7ref`` (path and bytes), the compile settings, this Python and its platform."""
+    digest = hashlib.sha256()
+    settings = (sys.implementation.cache_tag, sys.version, sysconfig.get_platform(), sysconfig.get_config_var("EXT_SUFFIX"),
+                config.get("compile"), config.get("mypy-args"))  # fmt: skip
+    digest.update(repr(settings).encode())
+    package = root / "flip7ref"
+    for path in sorted(package.rglob("*.py*")):
+        if path.suffix in (".py", ".pyi") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def cached_compile(key: str) -> Path | None:
+    """The folder of a kept compile of ``key`` (its extension modules, as laid out in a wheel), if whole."""
+    folder = cache_root() / key
+    return folder if (folder / "COMPLETE").is_file() else None
+
+
+def keep_compile(key: str, work: Path, built: dict[str, str]) -> None:
+    """Keep the extension modules ``built`` (path in ``work`` -> path in the wheel) as the compile
+    of ``key``, written beside and renamed into place; prune to the newest `CACHE_KEPT`.  A
+    cache that cannot be written is skipped silently (the build goes on)."""
+    root = cache_root()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=root))
+        for source, rel in built.items():
+            target = tmp / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+        (tmp / "COMPLETE").write_text("\n".join(sorted(built.values())) + "\n", encoding="utf-8")
+        try:
+            os.rename(tmp, root / key)
+        except OSError:  # another build kept the same compile first
+            shutil.rmtree(tmp, ignore_errors=True)
+        kept = sorted((p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")),
+                      key=lambda p: p.stat().st_mtime, reverse=True)  # fmt: skip
+        for old in kept[CACHE_KEPT:]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        return
 
 
 class Progress:
@@ -135,6 +203,8 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[type-arg]
         self._refuse_old_python()
         if pure_requested():
             return []
+        if cache_wanted() and cached_compile(compile_key(Path(self.root), self.config)):
+            return []  # the compile is kept: nothing to compile, no mypy to install
         # pip and build run each backend hook as `python _in_process.py <hook> <dir>`: announce the compile
         # as soon as a wheel's requirements are asked for (not an editable install's), before pip installs mypy
         if sys.argv[1:2] == ["get_requires_for_build_wheel"]:
@@ -148,6 +218,15 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[type-arg]
             return
         if pure_requested():
             self.app.display_info("flip7ref: FLIP7REF_PURE is set: building pure Python")
+            return
+        key = compile_key(Path(self.root), self.config) if cache_wanted() else None
+        kept = cached_compile(key) if key else None
+        if kept is not None:
+            listed = (kept / "COMPLETE").read_text(encoding="utf-8").split()
+            self.app.display_info(f"flip7ref: the compiled core of these sources is kept in {kept}: not compiling again")
+            build_data["infer_tag"] = True
+            build_data["pure_python"] = False
+            build_data["force_include"].update({str(kept / rel): rel for rel in listed})
             return
         self.work = tempfile.mkdtemp(prefix="flip7ref-mypyc-")
         # SIGTERM or SIGHUP (a closed terminal) end the build as an exception does: the copy is removed
@@ -167,6 +246,8 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[type-arg]
         finally:
             for number, handler in previous.items():
                 signal.signal(number, handler)
+        if key:
+            keep_compile(key, Path(self.work), built)
         build_data["infer_tag"] = True
         build_data["pure_python"] = False
         build_data["force_include"].update(built)

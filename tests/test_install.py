@@ -20,6 +20,7 @@ import threading
 import time
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -184,6 +185,45 @@ def _tree(root: Path) -> dict[str, tuple[int, int]]:
     }
 
 
+def test_a_kept_compile_is_found_by_its_sources_and_the_cache_is_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compile cache (issue 42: adding an extra must not compile again): the key follows every
+    source file of flip7ref/ and nothing else; a kept compile lists its extension modules; the
+    newest CACHE_KEPT are kept."""
+    hook: Any = _hook()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    src = tmp_path / "src"
+    (src / "flip7ref" / "core").mkdir(parents=True)
+    (src / "flip7ref" / "core" / "state.py").write_text("x = 1\n")
+    config = {"compile": ["flip7ref/core/state.py"], "mypy-args": []}
+    key = hook.compile_key(src, config)
+    (src / "flip7ref" / "__pycache__").mkdir()
+    (src / "flip7ref" / "__pycache__" / "state.cpython-311.pyc").write_bytes(b"junk")
+    (src / "notes.txt").write_text("outside the package")
+    assert hook.compile_key(src, config) == key  # bytecode and files outside flip7ref/ change nothing
+    assert hook.compile_key(src, {**config, "mypy-args": ["--strict"]}) != key
+    (src / "flip7ref" / "core" / "state.py").write_text("x = 2\n")
+    assert hook.compile_key(src, config) != key
+    assert hook.cached_compile(key) is None
+    work = tmp_path / "work"
+    (work / "flip7ref" / "core").mkdir(parents=True)
+    (work / "flip7ref" / "core" / "state.cpython-311-x86_64-linux-gnu.so").write_bytes(b"ELF")
+    (work / "abc__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"ELF2")
+    built = {str(p): p.relative_to(work).as_posix() for p in work.rglob("*.so")}
+    hook.keep_compile(key, work, built)
+    kept = hook.cached_compile(key)
+    assert kept == tmp_path / "cache" / "flip7ref" / "mypyc" / key
+    assert (kept / "COMPLETE").read_text().split() == sorted(built.values())
+    assert (kept / "flip7ref/core/state.cpython-311-x86_64-linux-gnu.so").read_bytes() == b"ELF"
+    for n in range(hook.CACHE_KEPT + 1):
+        time.sleep(0.01)  # distinct modification times: the newest are kept
+        hook.keep_compile(f"k{n}", work, built)
+    assert sorted(p.name for p in (tmp_path / "cache/flip7ref/mypyc").iterdir()) == sorted(
+        f"k{n}" for n in range(1, hook.CACHE_KEPT + 1)
+    )
+    monkeypatch.setenv("FLIP7REF_NO_COMPILE_CACHE", "1")
+    assert not hook.cache_wanted()
+
+
 def test_python_3_10_is_refused_before_anything_is_compiled(tmp_path: Path) -> None:
     python = _python("3.10")
     if python is None:
@@ -215,7 +255,7 @@ def test_a_build_killed_while_it_compiles_leaves_the_checkout_as_it_was(
     before = _tree(src)
     (tmp_path / "tmp").mkdir()
     pip = subprocess.Popen([str(build_venv / "bin/pip"), "install", "-v", "--no-deps", "."], cwd=src,
-                           env={**os.environ, "TMPDIR": str(tmp_path / "tmp")},
+                           env={**os.environ, "TMPDIR": str(tmp_path / "tmp"), "FLIP7REF_NO_COMPILE_CACHE": "1"},
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
     assert pip.stdout is not None
     seen: list[str] = []
@@ -263,6 +303,7 @@ def test_pyproject_toml_is_there_at_every_moment_of_a_whole_build(tmp_path: Path
     watcher.start()
     try:
         build = subprocess.run([str(tmp_path / "venv/bin/pip"), "install", "."], cwd=src, start_new_session=True,
+                               env={**os.environ, "FLIP7REF_NO_COMPILE_CACHE": "1"},  # the whole compile, not a kept one
                                capture_output=True, text=True, check=False)  # fmt: skip (no terminal: progress to stderr)
     finally:
         done.set()
