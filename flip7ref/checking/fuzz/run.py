@@ -286,18 +286,18 @@ def fuzz(
                     repeats[owner[key]] += 1
                 else:
                     ident = f"{'F7' if found.trial.edition == 'flip7' else 'V'}-C{9000 + len(findings):04d}"
-                    made = _finding(
+                    finding = _finding(
                         lockstep, found, source.name, index, ident, seed, out, time.monotonic() - began, shrink_seconds,
                         avoid=owner,
                     )  # fmt: skip
-                    shrunk = finding_key(made.found.check, impl.get("events"))
+                    shrunk = finding_key(finding.found.check, impl.get("events"))
                     if shrunk in owner:  # shrunk onto a finding already made: a repeat of it
-                        made.path.unlink(missing_ok=True)
+                        finding.path.unlink(missing_ok=True)
                         owner[key] = owner[shrunk]
                         repeats[owner[shrunk]] += 1
                     else:
                         owner[key] = owner[shrunk] = len(findings)
-                        findings.append(attrs.evolve(made, key=shrunk))
+                        findings.append(attrs.evolve(finding, key=shrunk))
                         repeats.append(1)
                 if not keep_going:
                     break
