@@ -1,8 +1,9 @@
 """Single-rule mutant engines: the reference with exactly one rule broken, served over the protocol.
 
 Usage: ``python tests/engines/mutants.py NAME`` serves the mutant ``NAME`` (see `MUTANTS`)
-over the engine protocol (conformance/PROTOCOL.md) until ``stop``; ``--list`` prints the
-catalogue.  Each mutant declares only its own edition, with every option and reading of the
+over the engine protocol (conformance/PROTOCOL.md) until ``stop``; ``NAME+NAME+...`` serves
+the reference with every named mutant's rule broken at once (`Combined`, `parse`: a multi-bug
+engine, declaring the editions of its members); ``--list`` prints the catalogue.  Each mutant declares only its own edition, with every option and reading of the
 reference, so the harness checks it on that edition's cases under the cases' own readings.
 
 A mutant is made in one of two ways, and breaks one rule only:
