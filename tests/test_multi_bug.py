@@ -99,3 +99,20 @@ def test_fuzz_reports_each_bug_of_every_triple(spec: str) -> None:
     run = multi_bug_run(spec, MULTI_SECONDS)
     missed = [b for b, r in zip(run.bugs, run.reported, strict=True) if r is None]
     assert missed == [], (run.findings, run.games)
+
+
+def test_the_published_multi_bug_figure_is_the_recorded_one() -> None:
+    """conformance/README.md's block and docs/mutation-testing.md quote the runs recorded by
+    ``mutant_runs.py --multi`` (tests/engines/multi_bug_figures.json), all of `TRIPLES`."""
+    from tests.engines.mutant_runs import README, _recorded, multi_line, readme_block
+
+    runs = _recorded()
+    assert [r["spec"] for r in runs] == list(TRIPLES)
+    line = multi_line(runs)
+    block = readme_block(README.read_text(encoding="utf-8"))
+    assert block is not None and line in block
+    bugs = sum(len(r["bugs"]) for r in runs)
+    share = f"{sum(r['found'] for r in runs) / bugs:.0%}"
+    full = sum(r["found"] == len(r["bugs"]) for r in runs)
+    page = " ".join((README.parents[1] / "docs" / "mutation-testing.md").read_text(encoding="utf-8").split())
+    assert f"**{share}** of their {bugs} bugs" in page and f"{full} of {len(runs)} triples fully found" in page
