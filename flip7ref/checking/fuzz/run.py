@@ -226,10 +226,11 @@ def fuzz(
 ) -> Report:
     """Fuzz an engine: random games in lockstep until ``games`` games or ``seconds`` seconds (or
     `MAX_FAULTS` engine faults; with ``keep_going`` false, the first difference).  Each distinct
-    difference (`finding_key`: blamed rules, verdict, keys wrong) is a finding: shrunk (for at most
-    ``shrink_seconds`` more), written to ``out`` and run again; a later game showing it again only
-    counts a repeat.  An engine fault (a hang past ``timeout``, an exit, a line that is
-    not JSON, too long, too deep or holds a number that is not finite) is not a difference: it
+    difference (`finding_key`: first blamed rule, verdict, first key wrong) is a finding: shrunk (for
+    at most ``shrink_seconds`` more, never onto another finding already made), written to ``out``
+    and run again; a later game showing it again only counts a repeat.  An engine fault (a hang
+    past ``timeout``, an exit, a line that is not JSON, too long, too deep or holds a number that
+    is not finite) is not a difference: it
     ends its game, is listed in `Report.faults` and writes no case.
 
     The games come from a portfolio of generators, each given a fair share of the work
