@@ -279,8 +279,8 @@ for raw in sys.stdin:
 
 
 def test_a_run_keeps_going_and_reports_each_distinct_difference_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 46: after a difference the run goes on; each distinct one (blamed rules, verdict,
-    keys wrong) is shrunk and written once, a repeat only counted; --first stops at the first."""
+    """Issue 46: after a difference the run goes on; each distinct one (first blamed rule, verdict,
+    first key wrong) is shrunk and written once, a repeat only counted; --first stops at the first."""
     script = tmp_path / "two.py"
     script.write_text(textwrap.dedent(TWO_BUGS), encoding="utf-8")
     engine = f"{PY} {shlex.quote(str(script))}"

@@ -29,13 +29,14 @@ _RUN: dict[str, Any] = {}
 
 ACCURACY_FLOOR = 0.925
 """Blame accuracy (first blamed rule, mean over the mutants) the suite must keep: just under the
-92.8 % measured (93.2 % before position loading asked the F7-040 decider: the duplicate-no-bust
+92.9 % measured over 68 mutants (92.8 % over the 64 before the four naive-form mutants of
+issue 46; 93.2 % before position loading asked the F7-040 decider: the duplicate-no-bust
 mutant now refuses three cases' busted set-up lines, an engine error blamed on F7-050 first;
 issue 46 asks for these figures back at or above 93 %); the goal, 0.90, is reached."""
 
 AMONG_FLOOR = 0.98
 """The share with the broken rule among the blamed the suite must keep: the goal, 0.98, which
-the 98.6 % measured reaches."""
+the 98.3 % measured reaches."""
 
 
 def _all() -> tuple[list[Any], dict[str, list[CaseResult]], float]:
@@ -56,7 +57,7 @@ def test_the_catalogue_breaks_one_known_rule_each_and_covers_every_family() -> N
     rules = {m.rule for m in MUTANTS.values()}
     families = {"F7-062", "F7-030", "F7-074", "F7-076", "F7-078", "F7-114", "F7-116", "F7-051", "F7-111", "F7-041",
                 "F7-080", "F7-082", "F7-115", "V-030", "V-031", "V-033", "V-036", "V-052", "V-053", "V-045", "V-046",
-                "V-047", "V-043", "V-080", "V-081", "V-082", "V-084"}  # fmt: skip
+                "V-047", "V-043", "V-080", "V-081", "V-082", "V-084", "F7-073", "F7-077", "F7-121"}  # fmt: skip
     assert families <= rules, sorted(families - rules)
     assert {m.edition for m in MUTANTS.values()} == {"flip7", "vengeance"}
 

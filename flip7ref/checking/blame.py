@@ -467,6 +467,8 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             plain = rules_of(ref, edition, cause=_cause(states, events, i))
             instead = str(other.get("type")) if isinstance(other, Mapping) else "nothing"
             keys = [*(f"{ref.get('type')}/{d}|{instead}" for d in _details(ref, edition)), f"{ref.get('type')}|{instead}"]
+            if i > 0:  # right after which event the engine went another way: TYPE|OTHER<PREVIOUS first
+                keys.insert(0, f"{ref.get('type')}|{instead}<{events[i - 1].get('type')}")
             found = next((edition.event_rules[k] for k in keys if k in edition.event_rules), None)
             if found:  # what the engine did in the reference's event's place decides between its rules
                 plain = tuple(found)

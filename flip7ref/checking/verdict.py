@@ -31,7 +31,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flip7ref.checking.blame import blame, decision_rules, play_first, turn_rules
+from flip7ref.checking.blame import blame, decision_rules, play_first, rules_of, turn_rules
 from flip7ref.checking.catalogue import disputes
 from flip7ref.checking.conformance import Case, CaseResult, Difference, compare_detailed, errored
 from flip7ref.checking.prepared import REQUEST_KEYS as REQUEST_KEYS  # re-exported for the importers of verdict
@@ -440,19 +440,42 @@ def expected_steps(prepared: Prepared, message: str = "") -> list[str]:
     return lines
 
 
+OUT_OF_CARDS = (("type", "deck_exhausted"), ("reason", "empty deck"), ("outcome", "exhausted"))
+"""The event fields saying the reference's step ran out of cards (the deck and the discard pile
+empty: a Hit turned into a Stay, a forced draw ended early), where engines often fail."""
+
+
+def _ended_by(run: Run, at: Sequence[int], index: int) -> tuple[str, ...]:
+    """The rules of the last event saying the reference ran out of cards (`OUT_OF_CARDS`) among
+    those its decision ``index`` brought about (``at``: the indices into ``run.states`` of the
+    decisions), or none: what an engine erroring on that action failed at, beyond the action."""
+    first = at[index]
+    last = at[index + 1] if index + 1 < len(at) else len(run.states) - 1
+    events = list(run.observed.get("events") or [])
+    made = events[len(run.states[first].events()) : len(run.states[last].events())]
+    out = [e for e in made if isinstance(e, Mapping) and any(e.get(k) == v for k, v in OUT_OF_CARDS)]
+    return rules_of(out[-1], run.states[first].game.edition) if out else ()
+
+
 def failed(prepared: Prepared, message: str) -> CaseResult:
     """An ``error`` result for an engine that refused or failed a case: its message, and what the
     reference expected (actors, legal actions, outcome); blamed on the rules of the node the
-    engine's message names (``action N``, counted among the actions sent), else the case's rules."""
+    engine's message names (``action N``, counted among the actions sent), after those of the
+    reference running out of cards in that step when it did (`OUT_OF_CARDS`, F7-115), else the
+    case's rules."""
     rules: tuple[str, ...] = tuple(prepared.case["rules"])
     named = _ACTION.search(message)
     step = prepared.case_step(int(named.group(1))) if named else None
     if step is not None and prepared.run.states:
         index = step
         steps = zip(prepared.run.states, prepared.run.moves, strict=False)
-        decisions = [state for state, move in steps if not move.startswith("chance ")]
+        at = [j for j, (_, move) in enumerate(steps) if not move.startswith("chance ")]
+        decisions = [prepared.run.states[j] for j in at]
         if 0 <= index < len(decisions):
             rules = decision_rules(decisions[index]) or rules
+            ended = _ended_by(prepared.run, at, index)
+            if ended:  # the reference ran out of cards there: most likely what the engine failed at
+                rules = tuple(dict.fromkeys((*ended, *rules)))
             if _WRONG_SEAT.search(message):  # the engine has another seat to act: the rules on turns first
                 turns = turn_rules(decisions[index], "turn" in (prepared.case.get("setup") or {}))
                 rules = tuple(dict.fromkeys((*turns, *rules)))

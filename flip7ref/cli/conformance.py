@@ -313,7 +313,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="play random games in lockstep with an engine; shrink each distinct difference to a case file",
         description="Play random seeded games on the reference and, step by step, on --engine, under the readings "
         "the engine declares, with random strategies, player counts and editions it plays. Each distinct difference "
-        "(blamed rules, verdict, keys wrong) is a finding: its game is shrunk (fewer players, rounds, cards and "
+        "(first blamed rule, verdict, first key wrong) is a finding: its game is shrunk (fewer players, rounds, cards and "
         "actions) to a small case, written to --out in the suite's format with the reference's expected outcome and "
         "the blamed rule, and the command to rerun it is printed; the run goes on (--first: stops at the first). An "
         "engine that hangs, exits or prints a malformed or oversized line has an engine fault: no rule is blamed and "

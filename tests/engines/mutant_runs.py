@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -204,6 +205,122 @@ def summarise(results: Mapping[str, Sequence[CaseResult]]) -> Summary:
     return Summary(rows, len(killed), accuracy, among, pooled)
 
 
+TRIPLES = (
+    "freeze-discarded+flip7-others-score-zero+dealer-stays",
+    "flip-three-immediate+tie-first-seat+bust-card-discarded",
+    "chance-ends-flip-three+x2-doubles-modifiers+first-offer-to-resolver",
+    "empty-deck-crash+stay-needs-number+busted-scores-modifiers",
+    "flip-three-two-cards+used-chance-vanishes+totals-replaced",
+    "deal-starts-at-dealer+zero-not-counted+round-cards-vanish",
+    "zero-scores+swap-no-receiving-rules+discard-by-recipient",
+    "unlucky7-busts+flip-four-three-cards+v-stayed-not-targetable",
+    "lucky13-busts+jom-no-stay+no-floor-at-zero",
+    "steal-no-receiving-rules+half-after-negatives+v-deal-starts-at-dealer",
+)
+"""The multi-bug mutants measured (`multi_bug_run`): three bugs each, six of Flip 7 (among them the
+naive forms real engines have: a Flip Three resolving its actions at once, F7-073; a Second Chance
+ending a Flip Three, F7-077; the first seat winning ties, F7-121; a crash on an empty deck,
+F7-115) and four of Flip 7: With a Vengeance."""
+MULTI_SECONDS = 60.0
+"""The fuzzing seconds of each multi-bug run measured for the README (seed 0)."""
+MULTI_JSON = Path(__file__).with_name("multi_bug_figures.json")
+"""The multi-bug figures measured last (`python tests/engines/mutant_runs.py --multi` writes them)."""
+
+
+@attrs.frozen
+class MultiRun:
+    """One fuzzing run of a multi-bug mutant (`multi_bug_run`).
+
+    Attributes:
+        spec: the mutant (``A+B+C``).
+        bugs: the member mutants, in order.
+        reported: per member, the index of the finding assigned to it (each finding to one
+            member at most, a finding's case failing on that member alone), or None.
+        findings: the run's findings: their first blamed rules.
+        seconds: the run's wall time.
+        games: games played.
+    """
+
+    spec: str
+    bugs: tuple[str, ...]
+    reported: tuple[int | None, ...]
+    findings: tuple[str, ...]
+    seconds: float
+    games: int
+
+    @property
+    def found(self) -> int:
+        """Members reported by a finding of their own."""
+        return sum(r is not None for r in self.reported)
+
+
+def _assign(fails: Sequence[Sequence[bool]]) -> list[int | None]:
+    """A largest assignment of findings to bugs (``fails[bug][finding]``: the finding's case fails
+    on that bug alone), each finding to one bug at most (augmenting paths)."""
+    holder: dict[int, int] = {}
+
+    def place(bug: int, tried: set[int]) -> bool:
+        for f, ok in enumerate(fails[bug]):
+            if ok and f not in tried:
+                tried.add(f)
+                if f not in holder or place(holder[f], tried):
+                    holder[f] = bug
+                    return True
+        return False
+
+    for bug in range(len(fails)):
+        place(bug, set())
+    mine: list[int | None] = [None] * len(fails)
+    for f, bug in holder.items():
+        mine[bug] = f
+    return mine
+
+
+def multi_bug_run(
+    spec: str, seconds: float, *, seed: int | str = 0, shrink_seconds: float = 10.0, games: int | None = None
+) -> MultiRun:
+    """Fuzz the multi-bug mutant ``spec`` (``A+B+C``, served over the protocol) for ``seconds``
+    (or ``games`` games, whichever comes first) and tell which of its bugs were reported: a bug
+    is reported when a finding of its own (each finding counts for one bug at most) is a case
+    that fails on that bug's single mutant."""
+    from flip7ref.checking.conformance import load_case_file
+    from flip7ref.checking.fuzz import fuzz
+    from tests.engines.mutants import parse
+
+    members = spec.split("+")
+    parse(spec)  # a clear error for an unknown name
+    with tempfile.TemporaryDirectory() as out:
+        report = fuzz(
+            f"{sys.executable} {SCRIPT} {spec}", seed=seed, seconds=seconds, shrink_seconds=shrink_seconds, out=out, games=games
+        )
+        cases = [load_case_file(f.path)[0] for f in report.findings]
+        fails = [[r.status in ("fail", "error") for r in run_mutant(name, cases)] if cases else [] for name in members]
+    rules = tuple(f.case["rules"][0] for f in report.findings)
+    return MultiRun(spec, tuple(members), tuple(_assign(fails)), rules, report.seconds, report.games)
+
+
+def multi_line(runs: Sequence[Mapping[str, Any]]) -> str:
+    """The README's multi-bug row from the recorded runs (`MULTI_JSON`)."""
+    bugs = sum(len(r["bugs"]) for r in runs)
+    found = sum(r["found"] for r in runs)
+    full = sum(r["found"] == len(r["bugs"]) for r in runs)
+    seconds = max((r["fuzz_seconds"] for r in runs), default=0)
+    editions = sorted({MUTANTS[b].edition for r in runs for b in r["bugs"]})
+    return (
+        f"Multi-bug mutants (`python tests/engines/mutants.py A+B+C`, {len(runs)} triples of {' and '.join(editions)} "
+        f"mutants, `conformance fuzz` with seed 0 for {seconds:g} s each): **{found / bugs:.0%}** of their {bugs} bugs "
+        f"reported in one run, each by a finding of its own whose case fails on that bug alone; "
+        f"{full} of {len(runs)} triples fully found (`python tests/engines/mutant_runs.py --multi` measures it)."
+    )
+
+
+def _recorded() -> list[dict[str, Any]]:
+    if not MULTI_JSON.exists():
+        return []
+    runs: list[dict[str, Any]] = json.loads(MULTI_JSON.read_text(encoding="utf-8"))
+    return runs
+
+
 BEGIN = "<!-- mutant figures: generated by python tests/engines/mutant_runs.py --update -->"
 END = "<!-- end of mutant figures -->"
 README = Path(__file__).resolve().parents[2] / "conformance" / "README.md"
@@ -225,9 +342,10 @@ def table(summary: Summary, cases: int) -> str:
     ]
     for row in summary.rows:
         m = MUTANTS[row.name]
-        lines.append(
-            f"| `{m.name}` | {m.edition} | {m.rule} | {m.description} | {row.failing} | {row.first} | {row.among} |"
-        )
+        lines.append(f"| `{m.name}` | {m.edition} | {m.rule} | {m.description} | {row.failing} | {row.first} | {row.among} |")
+    runs = _recorded()
+    if runs:
+        lines += ["", multi_line(runs)]
     lines += ["", END]
     return "\n".join(lines)
 
@@ -241,12 +359,16 @@ def readme_block(text: str) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``--update``: run every mutant against the suite and rewrite the block of
-    conformance/README.md; ``--check``: exit 1 when the block differs.  Exit 2 on other arguments."""
+    conformance/README.md; ``--check``: exit 1 when the block differs; ``--multi [SECONDS]``:
+    fuzz each multi-bug mutant of `TRIPLES` (`MULTI_SECONDS` each by default), record the runs in
+    `MULTI_JSON` and rewrite the block's multi-bug row only.  Exit 2 on other arguments."""
     from flip7ref.checking.conformance import load_cases
 
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--multi"] and len(args) <= 2:
+        return _multi(float(args[1]) if len(args) == 2 else MULTI_SECONDS)
     if args not in (["--update"], ["--check"]):
-        print("usage: mutant_runs.py --update | --check", file=sys.stderr)
+        print("usage: mutant_runs.py --update | --check | --multi [SECONDS]", file=sys.stderr)
         return 2
     cases = load_cases()
     start = time.monotonic()
@@ -261,6 +383,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     README.write_text(new, encoding="utf-8")
     print(block.splitlines()[2])
     print(f"the mutant runs took {seconds:.0f} s", file=sys.stderr)
+    return 0
+
+
+def _multi(seconds: float) -> int:
+    """Measure the multi-bug row (`--multi`): one fuzzing run per triple; print each."""
+    runs = []
+    for spec in TRIPLES:
+        run = multi_bug_run(spec, seconds)
+        missed = [b for b, r in zip(run.bugs, run.reported, strict=True) if r is None]
+        print(f"{spec}: {run.found} of {len(run.bugs)} reported ({len(run.findings)} findings, {run.games} games, "
+              f"{run.seconds:.0f} s){'; missed ' + ', '.join(missed) if missed else ''}", flush=True)  # fmt: skip
+        runs.append({"spec": spec, "bugs": list(run.bugs), "found": run.found, "missed": missed,
+                     "findings": list(run.findings), "fuzz_seconds": seconds, "wall_seconds": round(run.seconds, 1)})  # fmt: skip
+    MULTI_JSON.write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
+    text = README.read_text(encoding="utf-8")
+    block = readme_block(text)
+    if block is None:
+        print("conformance/README.md has no mutant figures block: run --update", file=sys.stderr)
+        return 1
+    kept = block.splitlines()
+    at = next((i for i, line in enumerate(kept) if line.startswith("Multi-bug mutants")), None)
+    if at is not None:
+        del kept[at : at + 2]  # the row and the blank line after it
+    kept[-1:-1] = [multi_line(runs), ""]
+    README.write_text(text.replace(block, "\n".join(kept)), encoding="utf-8")
+    print(multi_line(runs))
     return 0
 
 

@@ -1,9 +1,11 @@
 """Single-rule mutant engines: the reference with exactly one rule broken, served over the protocol.
 
 Usage: ``python tests/engines/mutants.py NAME`` serves the mutant ``NAME`` (see `MUTANTS`)
-over the engine protocol (conformance/PROTOCOL.md) until ``stop``; ``--list`` prints the
-catalogue.  Each mutant declares only its own edition, with every option and reading of the
-reference, so the harness checks it on that edition's cases under the cases' own readings.
+over the engine protocol (conformance/PROTOCOL.md) until ``stop``; ``NAME+NAME+...`` serves
+the reference with every named mutant's rule broken at once (`Combined`, `parse`: a multi-bug
+engine, declaring the editions of its members); ``--list`` prints the catalogue.  Each
+mutant declares only its own edition, with every option and reading of the reference, so the
+harness checks it on that edition's cases under the cases' own readings.
 
 A mutant is made in one of two ways, and breaks one rule only:
 
@@ -22,11 +24,12 @@ beside it (tests/test_mutant_blame.py runs the harness in-process that way).
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import sys
 import tempfile
 import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +40,7 @@ from flip7ref.checking import conformance, harness
 from flip7ref.checking.conformance import observe as reference_observe
 from flip7ref.core import engine, events, lines, pile, scoring, state, targets
 from flip7ref.core.engine import Deal, Draw
+from flip7ref.core.errors import Flip7RefError
 from flip7ref.core.game import Game
 from flip7ref.core.model import NUMBER, Status, make_player
 from flip7ref.core.primitives import bust_shield, forced_draw, freeze, steal, swap
@@ -145,19 +149,157 @@ def _shared_games() -> Iterator[None]:
         yield
     finally:
         conformance.Game = saved  # type: ignore[misc]
+
+
 _PATHS: dict[str, str] = {}
 _EDITIONS: dict[str, Edition] = {}
 
 
 def _table_path(mutant: Mutant) -> str:
-    if mutant.name not in _PATHS:
-        assert mutant.table is not None
-        data = yaml.safe_load((spec_dir() / "editions" / f"{mutant.edition}.yaml").read_text(encoding="utf-8"))
-        mutant.table(data)
-        path = Path(tempfile.mkdtemp(prefix="flip7-mutant-")) / f"{mutant.edition}-{mutant.name}.yaml"
+    return _patched_table(mutant.name, mutant.edition, [mutant])
+
+
+def _edition_data(edition: str) -> Table:
+    data: Table = yaml.safe_load((spec_dir() / "editions" / f"{edition}.yaml").read_text(encoding="utf-8"))
+    return data
+
+
+def _patched_table(key: str, edition: str, members: Sequence[Mutant]) -> str:
+    """The edition table with every table edit of ``members`` applied, written to a temporary
+    file once per process under ``key``; its path."""
+    if key not in _PATHS:
+        data = _edition_data(edition)
+        for m in members:
+            assert m.table is not None
+            m.table(data)
+        path = Path(tempfile.mkdtemp(prefix="flip7-mutant-")) / f"{edition}-{key.replace('+', '_')}.yaml"
         path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-        _PATHS[mutant.name] = str(path)
-    return _PATHS[mutant.name]
+        _PATHS[key] = str(path)
+    return _PATHS[key]
+
+
+def _changed(before: Any, after: Any, at: tuple[Any, ...] = ()) -> set[tuple[Any, ...]]:
+    """The paths (keys and indices) where two loaded tables differ."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        out: set[tuple[Any, ...]] = set()
+        for k in before.keys() | after.keys():
+            out |= _changed(before.get(k), after.get(k), (*at, k)) if k in before and k in after else {(*at, k)}
+        return out
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        return set().union(*(_changed(b, a, (*at, i)) for i, (b, a) in enumerate(zip(before, after, strict=True))))
+    return set() if before == after else {at}
+
+
+def _touches(m: Mutant) -> set[tuple[Any, ...]]:
+    """What a mutant changes: the table paths it edits, or the (owner, attribute) it replaces."""
+    if m.patch is not None:
+        return {("patch", owner, attr) for owner, attr in m.patch()}
+    assert m.table is not None
+    data = _edition_data(m.edition)
+    edited = copy.deepcopy(data)
+    m.table(edited)
+    return {(m.edition, *path) for path in _changed(data, edited)}
+
+
+def _overlap(a: set[tuple[Any, ...]], b: set[tuple[Any, ...]]) -> bool:
+    return any(x[: len(y)] == y or y[: len(x)] == x for x in a for y in b)
+
+
+@attrs.frozen
+class Combined:
+    """Several mutants at once (``mutants.py A+B+C``): every member's bug in one engine.
+
+    Table mutants of one edition edit one copy of its table together; patch mutants are all
+    installed.  It declares the editions of its members.
+
+    Attributes:
+        members: the mutants, in the order named.
+    """
+
+    members: tuple[Mutant, ...]
+
+    @property
+    def name(self) -> str:
+        """The members' names joined by ``+``."""
+        return "+".join(m.name for m in self.members)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rules broken, one per member."""
+        return tuple(m.rule for m in self.members)
+
+    def _tables(self, edition: str) -> list[Mutant]:
+        return [m for m in self.members if m.table is not None and m.edition == edition]
+
+    def table_edition(self, edition: str) -> Edition:
+        """The edition table with its members' edits, loaded once per process."""
+        key = f"{self.name}@{edition}"
+        if key not in _EDITIONS:
+            _EDITIONS[key] = load_edition(_patched_table(key, edition, self._tables(edition)))
+        return _EDITIONS[key]
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[None]:
+        """Every member's patch installed for the ``with`` block (`Mutant.active`)."""
+        with contextlib.ExitStack() as stack:
+            for m in self.members:
+                stack.enter_context(m.active())
+            yield
+
+    def observe(self, case: Mapping[str, Any]) -> dict[str, Any]:
+        """The outcome the combined mutant observes (as `Mutant.observe`).
+
+        Raises:
+            Flip7RefError: as the reference does.
+        """
+        played = dict(case)
+        edition = played.get("edition")
+        if isinstance(edition, str) and self._tables(edition):
+            played["edition"] = self.table_edition(edition)
+        with self.active(), _shared_games():
+            return reference_observe(played)
+
+    def implementation(self, version: int = harness.PROTOCOL_VERSION) -> dict[str, Any]:
+        """The reference's ``start`` description, its members' editions only."""
+        impl = _REFERENCE_IMPLEMENTATION(version)
+        editions = {m.edition: impl["editions"][m.edition] for m in self.members}
+        return dict(impl, name=f"mutant-{self.name}", editions=editions)
+
+
+class UnknownMutant(ValueError):
+    """A mutant name that is not in the catalogue, or members that cannot be combined."""
+
+
+def parse(spec: str) -> Mutant | Combined:
+    """The mutant ``spec`` names: one name (`MUTANTS`), or several joined by ``+`` (`Combined`).
+
+    Raises:
+        UnknownMutant: a name not in the catalogue (the message lists the valid ones), a name
+            given twice, or two members changing the same table field or function (one would
+            hide the other), or two members breaking the same rule.
+    """
+    names = spec.split("+")
+    unknown = [n for n in names if n not in MUTANTS]
+    if unknown:
+        raise UnknownMutant(f"unknown mutant {', '.join(repr(n) for n in unknown)}; the mutants are: {', '.join(MUTANTS)}")
+    if len(names) == 1:
+        return MUTANTS[names[0]]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise UnknownMutant(f"mutant {', '.join(twice)} named twice in {spec!r}")
+    members = tuple(MUTANTS[n] for n in names)
+    rules = [m.rule for m in members]
+    same = sorted({r for r in rules if rules.count(r) > 1})
+    if same:
+        raise UnknownMutant(f"mutants of {spec!r} break the same rule {', '.join(same)}: their findings could not be told apart")
+    touched = [_touches(m) for m in members]
+    for i, a in enumerate(members):
+        for j in range(i + 1, len(members)):
+            if _overlap(touched[i], touched[j]):
+                raise UnknownMutant(
+                    f"mutants {a.name} and {members[j].name} change the same table field or function; one would hide the other"
+                )
+    return Combined(members)
 
 
 def _holders(owner: Any, attr: str, old: Any) -> list[Any]:
@@ -542,6 +684,42 @@ def _lucky13_triple() -> dict[tuple[Any, str], Any]:
     return {(lines, "repeat_allowed"): repeat_allowed}
 
 
+def _chance_ends_flip_three() -> dict[tuple[Any, str], Any]:
+    """F7-077 broken: a Second Chance that cancels a repeated number inside a Flip Three ends the
+    Flip Three (its remaining cards are not flipped; the cards set aside are still assigned)."""
+    original = bust_shield.BustShield.use_guard
+
+    def use_guard(self: Any, w: Any, seat: int, code: int, guard: int) -> None:
+        original(self, w, seat, code, guard)
+        top = w.frames[-1] if w.frames else None
+        if isinstance(top, forced_draw.ForcedDraw) and top.target == seat:
+            w.frames[-1] = forced_draw.ForcedDraw(top.target, top.giver, top.card, 0, top.set_aside)
+
+    return {(bust_shield.BustShield, "use_guard"): use_guard}
+
+
+def _tie_first_seat() -> dict[tuple[Any, str], Any]:
+    """F7-121 broken: when the top total at game end is shared, the first tied seat wins (no
+    other round is played)."""
+    original = engine.game_end
+
+    def game_end(game: Any, totals: Any) -> tuple[tuple[int, ...], bool]:
+        leaders, over = original(game, totals)
+        return (leaders[:1], True) if len(leaders) > 1 else (leaders, over)
+
+    return {(engine, "game_end"): game_end}
+
+
+def _empty_deck_crash() -> dict[tuple[Any, str], Any]:
+    """F7-115 broken: a draw when the deck and the discard pile are both empty is refused with
+    an error (the engine fails instead of turning the Hit into a Stay or ending the Flip Three)."""
+
+    def exhaust(self: Any, w: Any) -> None:
+        raise Flip7RefError("cannot draw: the deck and the discard pile are empty")
+
+    return {(Draw, "exhaust"): exhaust, (forced_draw.ForcedDraw, "exhaust"): exhaust}
+
+
 MUTANTS: dict[str, Mutant] = {}
 """Every mutant by name."""
 
@@ -613,6 +791,12 @@ _add(
            "patch", patch=_flip_three_card_kept),
     Mutant("resume-after-target", "F7-079", "flip7", "after a Flip Three, play resumes on the left of its target", "patch",
            patch=_resume_after_target),
+    Mutant("flip-three-immediate", "F7-073", "flip7",
+           "a Freeze or Flip Three flipped in a Flip Three is resolved at once instead of set aside", "table",
+           table=lambda d: _card(d, "flip_three")["effect"]["set_aside"]["values"].update(
+               {"immediate": [], "set-aside": ["second_chance"]})),
+    Mutant("chance-ends-flip-three", "F7-077", "flip7", "a Second Chance used inside a Flip Three ends it", "patch",
+           patch=_chance_ends_flip_three),
     Mutant("own-card-reshuffled", "F7-114", "flip7", "a reshuffle during a Flip Three takes that Flip Three card into the deck",
            "patch", patch=_own_card_reshuffled),
     # --- Second Chance
@@ -638,10 +822,14 @@ _add(
            "table", table=_default("reshuffles", "0")),
     Mutant("empty-deck-hit-nothing", "F7-115", "flip7", "a Hit on an empty deck and discard pile does nothing (no Stay)",
            "patch", patch=_empty_deck_hit_nothing),
+    Mutant("empty-deck-crash", "F7-115", "flip7", "a draw on an empty deck and discard pile fails with an error",
+           "patch", patch=_empty_deck_crash),
     Mutant("game-ends-at-150", "F7-120", "flip7", "the game ends when a total reaches 150", "table",
            table=_default("target_score", "150")),
     Mutant("tie-shared-win", "F7-121", "flip7", "tied leaders at game end share the win", "table",
            table=_default("tie", "shared-win")),
+    Mutant("tie-first-seat", "F7-121", "flip7", "tied leaders at game end: the first tied seat wins", "patch",
+           patch=_tie_first_seat),
     # --- Flip 7: With a Vengeance
     Mutant("v-deal-starts-at-dealer", "V-012", "vengeance", "the deal and the offers start with the dealer", "table",
            table=_round("start_seat", "dealer")),
@@ -696,7 +884,7 @@ _add(
 # --------------------------------------------------------------------------- serving
 
 
-def serve(mutant: Mutant) -> int:
+def serve(mutant: Mutant | Combined) -> int:
     """Serve ``mutant`` over the protocol on stdin/stdout (`flip7ref.checking.harness.serve` with the
     mutant's description and its way of playing); the exit status (0)."""
     harness.implementation = mutant.implementation  # type: ignore[assignment]
@@ -705,17 +893,23 @@ def serve(mutant: Mutant) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``mutants.py NAME`` serves a mutant; ``mutants.py --list`` prints the catalogue as JSON
-    lines.  An unknown name exits 2 with the names there are."""
+    """``mutants.py NAME`` serves a mutant, ``mutants.py A+B+C`` the reference with all of them
+    broken at once (`parse`); ``mutants.py --list`` prints the catalogue as JSON lines.  An
+    unknown name exits 2 with the names there are."""
     args = sys.argv[1:] if argv is None else argv
     if args == ["--list"]:
         for m in MUTANTS.values():
             print(json.dumps({"name": m.name, "rule": m.rule, "edition": m.edition, "how": m.how, "description": m.description}))
         return 0
-    if len(args) != 1 or args[0] not in MUTANTS:
-        print(f"usage: mutants.py NAME (one of {', '.join(MUTANTS)}) or --list", file=sys.stderr)
+    if len(args) != 1 or args[0].startswith("-"):
+        print(f"usage: mutants.py NAME[+NAME...] (NAME one of {', '.join(MUTANTS)}) or --list", file=sys.stderr)
         return 2
-    return serve(MUTANTS[args[0]])
+    try:
+        mutant = parse(args[0])
+    except UnknownMutant as exc:
+        print(f"mutants.py: {exc}", file=sys.stderr)
+        return 2
+    return serve(mutant)
 
 
 if __name__ == "__main__":

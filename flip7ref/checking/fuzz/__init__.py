@@ -17,8 +17,9 @@ rank or among the action cards; and tables where a held special card meets the n
 (`.cards`).  Its decisions are kept as indices into the legal actions, so a changed setup
 replays into another legal game.
 
-A run keeps going after a difference: each distinct one (its blamed rules, verdict and wrong
-keys, `finding_key`) is a `Finding`; a later game showing one again counts a repeat.  Each
+A run keeps going after a difference: each distinct one (its first blamed rule and shape: the
+verdict and the first key wrong, `finding_key`) is a `Finding`; a later game showing one again
+counts a repeat, so each bug of an engine with several is its own finding.  Each
 finding's game is shrunk (`shrink`): fewer players, a later start (the round
 of the difference, or, for an engine playing positions, one of the last Hit-or-Stay offers before
 it), fewer cards in the pile, fewer and simpler decisions, the table's default readings, while it

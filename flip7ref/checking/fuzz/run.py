@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +67,12 @@ def write_case(case: Case, folder: Path, name: str, topic: str) -> Path:
 
 
 def finding_key(check: Check, types: Sequence[str] | None) -> tuple[Any, ...]:
-    """What groups differences into one finding: the blamed rules, the verdict, and the keys
-    the engine got wrong."""
-    return (tuple(check.result.blame or ()), check.result.status, tuple(differing_keys(check, types)))
+    """What groups differences into one finding: the first blamed rule and the difference's
+    shape (the verdict and the first key the engine got wrong).  Several bugs of one engine
+    are told apart by it; the same bug met in another game, where more rules happen to be
+    blamed after the first or more keys differ downstream, is the same finding."""
+    wrong = differing_keys(check, types)
+    return (tuple(check.result.blame or ())[:1], check.result.status, tuple(wrong[:1]))
 
 
 @attrs.frozen
@@ -78,7 +81,8 @@ class Finding:
 
     Attributes:
         found: the difference after shrinking.
-        key: its `finding_key` before shrinking (later differences with it are repeats).
+        key: its `finding_key` once shrunk (later differences with it, or with its key as first
+            met, are repeats).
         source: the generator of the game where it showed first; ``game`` its index there.
         found_after: seconds from the run's start to it (before shrinking).
         shrink_tried: candidate games tried while shrinking; ``shrink_seconds`` the time it took.
@@ -104,13 +108,20 @@ class Finding:
 
 def _finding(
     lockstep: Lockstep, found: Found, source: str, index: int, ident: str, seed: int | str, out: str | Path,
-    found_after: float, shrink_seconds: float,
+    found_after: float, shrink_seconds: float, avoid: Collection[tuple[Any, ...]] = (),
 ) -> Finding:  # fmt: skip
-    """Shrink a difference (for at most ``shrink_seconds``), write its case to ``out`` and run it again."""
-    key = finding_key(found.check, lockstep.impl.get("events"))
+    """Shrink a difference (for at most ``shrink_seconds``; never onto another finding of
+    ``avoid``, the keys already made), write its case to ``out`` and run it again."""
+    types = lockstep.impl.get("events")
+    key = finding_key(found.check, types)
     original = found.size()
     shrink_began = time.monotonic()
-    found, tried = shrink(lockstep, found, shrink_began + shrink_seconds)
+
+    def known(smaller: Found) -> bool:  # a smaller game showing another finding already made is not this one
+        other = finding_key(smaller.check, types)
+        return other != key and other in avoid
+
+    found, tried = shrink(lockstep, found, shrink_began + shrink_seconds, avoid=known)
     shrunk_in = time.monotonic() - shrink_began
     what = "the engine errored where the reference plays on"
     if found.check.observed is not None:
@@ -215,10 +226,11 @@ def fuzz(
 ) -> Report:
     """Fuzz an engine: random games in lockstep until ``games`` games or ``seconds`` seconds (or
     `MAX_FAULTS` engine faults; with ``keep_going`` false, the first difference).  Each distinct
-    difference (`finding_key`: blamed rules, verdict, keys wrong) is a finding: shrunk (for at most
-    ``shrink_seconds`` more), written to ``out`` and run again; a later game showing it again only
-    counts a repeat.  An engine fault (a hang past ``timeout``, an exit, a line that is
-    not JSON, too long, too deep or holds a number that is not finite) is not a difference: it
+    difference (`finding_key`: first blamed rule, verdict, first key wrong) is a finding: shrunk (for
+    at most ``shrink_seconds`` more, never onto another finding already made), written to ``out``
+    and run again; a later game showing it again only counts a repeat.  An engine fault (a hang
+    past ``timeout``, an exit, a line that is not JSON, too long, too deep or holds a number that
+    is not finite) is not a difference: it
     ends its game, is listed in `Report.faults` and writes no case.
 
     The games come from a portfolio of generators, each given a fair share of the work
@@ -253,7 +265,8 @@ def fuzz(
         stop = began + seconds
         played_games = 0
         findings: list[Finding] = []
-        seen: dict[tuple[Any, ...], int] = {}
+        owner: dict[tuple[Any, ...], int] = {}  # finding key (as met, and once shrunk) -> its finding's index
+        repeats: list[int] = []  # per finding, the games that showed it
         portfolio = Portfolio(impl, seed)
         while time.monotonic() < stop and (games is None or played_games < games):
             source, index, rng = portfolio.next()
@@ -270,22 +283,30 @@ def fuzz(
             portfolio.charge(source, lockstep.requests - before)
             if found is not None:
                 key = finding_key(found.check, impl.get("events"))
-                if key in seen:
-                    seen[key] += 1
+                if key in owner:
+                    repeats[owner[key]] += 1
                 else:
-                    seen[key] = 1
                     ident = f"{'F7' if found.trial.edition == 'flip7' else 'V'}-C{9000 + len(findings):04d}"
-                    findings.append(
-                        _finding(lockstep, found, source.name, index, ident, seed, out, time.monotonic() - began, shrink_seconds)
-                    )
-                    seen.setdefault(finding_key(findings[-1].found.check, impl.get("events")), 0)
+                    finding = _finding(
+                        lockstep, found, source.name, index, ident, seed, out, time.monotonic() - began, shrink_seconds,
+                        avoid=owner,
+                    )  # fmt: skip
+                    shrunk = finding_key(finding.found.check, impl.get("events"))
+                    if shrunk in owner:  # shrunk onto a finding already made: a repeat of it
+                        finding.path.unlink(missing_ok=True)
+                        owner[key] = owner[shrunk]
+                        repeats[owner[shrunk]] += 1
+                    else:
+                        owner[key] = owner[shrunk] = len(findings)
+                        findings.append(attrs.evolve(finding, key=shrunk))
+                        repeats.append(1)
                 if not keep_going:
                     break
             if len(lockstep.faults) >= MAX_FAULTS:
                 break
         per_source = {s.name: n for s, n in zip(portfolio.sources, portfolio.games, strict=True)}
         missing = tuple(k for k in OUTCOME_KEYS if lockstep.keys is not None and k not in lockstep.keys)
-        findings = [attrs.evolve(f, repeats=seen.get(f.key, 1)) for f in findings]
+        findings = [attrs.evolve(f, repeats=n) for f, n in zip(findings, repeats, strict=True)]
         report = Report(
             name, seed, played_games, lockstep.requests, lockstep.skipped, time.monotonic() - began, not_compared=missing,
             per_source=per_source, faults=tuple(lockstep.faults), findings=tuple(findings),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -110,9 +111,12 @@ def _position_starts(found: Found) -> list[Trial]:
     return out
 
 
-def shrink(lockstep: Lockstep, found: Found, stop: float, limit: int = SHRINK_CANDIDATES) -> tuple[Found, int]:
+def shrink(
+    lockstep: Lockstep, found: Found, stop: float, limit: int = SHRINK_CANDIDATES, avoid: Callable[[Found], bool] | None = None
+) -> tuple[Found, int]:
     """Shrink a difference: try smaller games (`_candidates`) and keep any that still differs at
-    its last step and is smaller by `Found.size`, until none is or ``limit`` candidates or the time
+    its last step and is smaller by `Found.size` (and is not a difference ``avoid`` refuses: in an
+    engine with several bugs, one already reported), until none is or ``limit`` candidates or the time
     ``stop``; then look for the first differing step of the smallest (a few seconds more at most).
 
     Returns:
@@ -132,10 +136,12 @@ def shrink(lockstep: Lockstep, found: Found, stop: float, limit: int = SHRINK_CA
             seen.add(candidate.key())
             tried += 1
             smaller = lockstep.replay(candidate, stop, found.step)
-            if smaller is not None and smaller.size() < found.size():
+            if smaller is not None and smaller.size() < found.size() and (avoid is None or not avoid(smaller)):
                 found, improved = smaller, True
                 break
             if tried >= limit or time.monotonic() >= stop:
                 break
     first = lockstep.first_difference(found.trial, found.played, stop + 10 + found.step, every=False)  # its first differing step
+    if first is not None and avoid is not None and avoid(first):
+        first = None
     return (first if first is not None else found), tried
