@@ -18,7 +18,8 @@ import attrs
 
 from flip7ref.checking.blame import blame
 from flip7ref.checking.conformance import CaseResult, compare_detailed
-from flip7ref.checking.suspects import first_suspects, reading_suspects
+from flip7ref.checking.shortlist import short_blame
+from flip7ref.checking.suspects import Weak, first_suspects, reading_suspects
 from flip7ref.checking.verdict import Prepared, failed, prepare
 
 _ACTION = re.compile(r"\baction (\d+)\b")
@@ -80,6 +81,7 @@ def probe_failure(
     if not diffs:
         return result
     rules = blame(diffs, shorter, seen, impl.get("events"))
-    rules = first_suspects(reading_suspects(shorter, seen, impl.get("events")), rules)
+    suspects = reading_suspects(shorter, seen, impl.get("events"))
+    shown, reasons = short_blame(first_suspects(suspects, rules), suspects, isinstance(suspects, Weak))
     note = f"before that action the engine already differs: {diffs[0].text}"
-    return attrs.evolve(result, blame=rules, diffs=(*result.diffs, note))
+    return attrs.evolve(result, blame=shown, reasons=reasons, diffs=(*result.diffs, note))
