@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from flip7ref.checking.shortlist import FIRST, READING, SAME_STEP, WEAK_READING, short_blame
+from flip7ref.checking.shortlist import FIRST, READING, SAME_STEP, WEAK_READING, WENT, short_blame
 from tests.engines.mutant_runs import run_mutant
 from tests.test_blame import _case
 
@@ -52,5 +52,5 @@ def test_a_short_reshuffle_is_blamed_on_the_cards_that_never_reached_the_discard
     (result,) = run_mutant("round-cards-vanish", [_case("F7-C0802")])
     assert result.status == "fail"
     assert result.blame == ("F7-111", "F7-113", "F7-114")
-    assert result.reasons == (FIRST, SAME_STEP, SAME_STEP)
-    assert result.to_dict()["reasons"] == [FIRST, SAME_STEP, SAME_STEP]
+    assert result.reasons == (WENT, SAME_STEP, SAME_STEP)
+    assert result.to_dict()["reasons"] == [WENT, SAME_STEP, SAME_STEP]

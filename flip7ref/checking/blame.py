@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from flip7ref.checking.conformance import Difference, _event_matches
 from flip7ref.checking.replay import DETAILS, event_rules, rules_at
 from flip7ref.checking.score_blame import follow_moves
+from flip7ref.checking.shortlist import WENT
 from flip7ref.checking.situation import legality_rules, line_tags, pair_cards, tagged_rules
 from flip7ref.checking.zones import discard_rules, journeys
 from flip7ref.core.errors import CardError
@@ -107,10 +108,26 @@ class Ordered(tuple[str, ...]):
     __slots__ = ()
 
 
+class Caused(Ordered):
+    """`Ordered` rule ids whose first has a reason of its own to be blamed (``reason``, for
+    `flip7ref.checking.shortlist.short_blame`): where a reshuffle's missing cards went."""
+
+    reason: str = ""
+
+
+def caused(rules: Sequence[str], reason: str) -> Caused:
+    """``rules`` without repeats as `Caused`, the first blamed for ``reason``."""
+    out = Caused(dict.fromkeys(rules))
+    out.reason = reason
+    return out
+
+
 def play_first(rules: Sequence[str], edition: Edition) -> tuple[str, ...]:
     """``rules`` without repeats, the rules on the box (`BOX_TOPICS`) moved last — unless they
-    are `Ordered` (a situation's rules, most specific first)."""
+    are `Ordered` (a situation's rules, most specific first; `Caused` keeps its reason)."""
     unique = tuple(dict.fromkeys(rules))
+    if isinstance(rules, Caused):
+        return caused(unique, rules.reason)
     if isinstance(rules, Ordered):
         return Ordered(unique)
     box = tuple(r for r in unique if r in edition.rules and edition.rules[r].topic in BOX_TOPICS)
@@ -508,8 +525,12 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             theirs_: tuple[str, ...] = ()
             if isinstance(other, Mapping) and other.get("type") != ref.get("type"):
                 theirs_ = situation_rules(edition, other, _line_at(states, events, i, other.get("seat")), True)
-            specific = mine or theirs_ or reshuffle_cause(states, events, i, theirs, edition)
-            add(i, Ordered(dict.fromkeys((*specific, *play_first(plain, edition)))) if specific else plain)
+            specific = mine or theirs_
+            went = () if specific else reshuffle_cause(states, events, i, theirs, edition)
+            if went:
+                add(i, caused((*went, *play_first(plain, edition)), WENT))
+            else:
+                add(i, Ordered(dict.fromkeys((*specific, *play_first(plain, edition)))) if specific else plain)
 
     if case.get("kind") == "scoring":
         return _scoring_case(prepared, diffs, edition, observed) or tuple(case["rules"])
@@ -546,7 +567,7 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             seen_at = match if match is not None else len(events)
             plain = rules_of(events[match] if match is not None else want, edition, cause=cause)
             went = reshuffle_cause(states, events, match, theirs, edition) if match is not None else ()
-            add(seen_at, Ordered(dict.fromkeys((*went, *plain))) if went else plain)
+            add(seen_at, caused((*went, *plain), WENT) if went else plain)
         elif d.key == "events_exclude" and isinstance(d.other, Mapping):
             at = next((i for i, e in enumerate(theirs) if e is d.other), len(events))
             line = _line_at(states, events, min(at, len(events)), d.other.get("seat"))

@@ -16,9 +16,9 @@ from typing import Any
 
 import attrs
 
-from flip7ref.checking.blame import blame
+from flip7ref.checking.blame import Caused, blame
 from flip7ref.checking.conformance import CaseResult, compare_detailed
-from flip7ref.checking.shortlist import short_blame
+from flip7ref.checking.shortlist import FIRST, short_blame
 from flip7ref.checking.suspects import Weak, first_suspects, reading_suspects
 from flip7ref.checking.verdict import Prepared, failed, prepare
 
@@ -82,6 +82,7 @@ def probe_failure(
         return result
     rules = blame(diffs, shorter, seen, impl.get("events"))
     suspects = reading_suspects(shorter, seen, impl.get("events"))
-    shown, reasons = short_blame(first_suspects(suspects, rules), suspects, isinstance(suspects, Weak))
+    why = rules.reason if isinstance(rules, Caused) else FIRST
+    shown, reasons = short_blame(first_suspects(suspects, rules), suspects, isinstance(suspects, Weak), why)
     note = f"before that action the engine already differs: {diffs[0].text}"
     return attrs.evolve(result, blame=shown, reasons=reasons, diffs=(*result.diffs, note))

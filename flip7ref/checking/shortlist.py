@@ -19,6 +19,7 @@ SAME_STEP = "another rule of that step"
 READING = "another named reading of its option reproduces everything the engine reported"
 WEAK_READING = "another named reading of its option reproduces that one difference (weak evidence)"
 REFUSED = "decides the step the engine refused"
+WENT = "moved to the discard pile the cards missing from the engine's reshuffle"
 CITED = "a rule the case cites (no differing step found)"
 
 
@@ -32,7 +33,8 @@ def short_blame(blamed: Sequence[str], suspects: Sequence[str] = (), weak: bool 
         suspects: the rule ids of options another reading of which reproduces the engine's
             outcome (`flip7ref.checking.suspects.reading_suspects`).
         weak: whether that reproduction is weak evidence (`flip7ref.checking.suspects.Weak`).
-        first: the reason of the step's first rule.
+        first: the reason of the step's first rule (`FIRST`, or a `flip7ref.checking.blame.Caused`
+            blame's own).
 
     Returns:
         ``(rules, reasons)``, of equal length.

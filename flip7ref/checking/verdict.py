@@ -33,7 +33,7 @@ from typing import Any
 
 import attrs
 
-from flip7ref.checking.blame import blame, decision_rules, play_first, turn_rules
+from flip7ref.checking.blame import Caused, blame, decision_rules, play_first, turn_rules
 from flip7ref.checking.catalogue import disputes
 from flip7ref.checking.conformance import Case, CaseResult, Difference, compare_detailed, errored
 from flip7ref.checking.runs import Run, run_case, with_option
@@ -471,7 +471,8 @@ def verdict(prepared: Prepared, observed: Mapping[str, Any], events: Sequence[st
         texts.append(f"(expected outcome after the forced choices the engine resolves itself: {shown})")
     rules = blame(diffs, prepared, observed, events)
     suspects = reading_suspects(prepared, observed, events)
-    return _result(prepared, "fail", diffs[0].text, texts, first_suspects(suspects, rules), suspects)
+    why = rules.reason if isinstance(rules, Caused) else FIRST
+    return _result(prepared, "fail", diffs[0].text, texts, first_suspects(suspects, rules), suspects, why)
 
 
 _ACTION = re.compile(r"\baction (\d+)\b")
