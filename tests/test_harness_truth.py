@@ -79,7 +79,7 @@ def test_engine_action_numbers_count_the_actions_sent() -> None:
     decisions = [s for s, m in zip(prepared.run.states, prepared.run.moves, strict=False) if not m.startswith("chance ")]
     from flip7ref.checking.replay import rules_at
 
-    assert result.blame == (rules_at(decisions[3]) or tuple(case["rules"]))
+    assert result.blame == (rules_at(decisions[3]) or tuple(case["rules"]))[:3]  # the three shown
     # without auto-resolution the numbers are the case's own
     plain = prepare(case, implementation())
     assert not isinstance(plain, CaseResult) and plain.case_step(3) == 2

@@ -4,7 +4,7 @@ Every mutant (the reference with one rule broken) is run against the whole suite
 the harness's per-case path: the **kill rate** (mutants failing at least one case) must be
 100 %; the **blame accuracy** (of a mutant's failing cases, the share whose first blamed
 rule is the broken one; mean over the mutants) has the goal 90 %, with the broken rule among
-the blamed in 98 %; the measured figures are floors (`ACCURACY_FLOOR`, `AMONG_FLOOR`).
+the (at most three) blamed in 98 %; the measured figures are floors (`ACCURACY_FLOOR`, `AMONG_FLOOR`).
 conformance/README.md prints these figures and one row per mutant;
 ``python tests/engines/mutant_runs.py --update`` regenerates that table.
 
@@ -27,16 +27,18 @@ from tests.engines.mutants import MUTANTS
 
 _RUN: dict[str, Any] = {}
 
-ACCURACY_FLOOR = 0.925
+ACCURACY_FLOOR = 0.93
 """Blame accuracy (first blamed rule, mean over the mutants) the suite must keep: just under the
-92.9 % measured over 68 mutants (92.8 % over the 64 before the four naive-form mutants of
-issue 46; 93.2 % before position loading asked the F7-040 decider: the duplicate-no-bust
-mutant now refuses three cases' busted set-up lines, an engine error blamed on F7-050 first;
-issue 46 asks for these figures back at or above 93 %); the goal, 0.90, is reached."""
+93.4 % measured over 64 mutants (92.8 % before a short reshuffle was blamed on where its cards
+went, F7-111, and other seats to choose from on who may be chosen; 93.2 % before position loading
+asked the F7-040 decider: the duplicate-no-bust mutant refuses three cases' busted set-up lines, an
+engine error blamed on F7-050 first); the four naive-form mutants of issue 46 join it (the figure
+over all the mutants is in conformance/README.md); the goal, 0.90, is reached."""
 
 AMONG_FLOOR = 0.98
-"""The share with the broken rule among the blamed the suite must keep: the goal, 0.98, which
-the 98.3 % measured reaches."""
+"""The share with the broken rule among the blamed (the three rules shown,
+`flip7ref.checking.shortlist.MAX_BLAMED`) the suite must keep: the goal, 0.98, which the
+98.8 % measured reaches (98.6 % among every rule of the step before the list was cut to three)."""
 
 
 def _all() -> tuple[list[Any], dict[str, list[CaseResult]], float]:

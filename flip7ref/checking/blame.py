@@ -26,6 +26,7 @@ deck's make-up) are put last: they describe the box, not a step of play.
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,8 +34,9 @@ from flip7ref.checking.conformance import Difference, _event_matches
 from flip7ref.checking.prepared import Prepared
 from flip7ref.checking.replay import DETAILS, event_rules, rules_at
 from flip7ref.checking.score_blame import follow_moves
+from flip7ref.checking.shortlist import WENT
 from flip7ref.checking.situation import legality_rules, line_tags, pair_cards, tagged_rules
-from flip7ref.checking.zones import discard_rules
+from flip7ref.checking.zones import discard_rules, journeys
 from flip7ref.core.errors import CardError
 from flip7ref.core.spec import Edition, load_edition
 from flip7ref.core.state import CHANCE, TERMINAL, Event, State
@@ -104,10 +106,26 @@ class Ordered(tuple[str, ...]):
     __slots__ = ()
 
 
+class Caused(Ordered):
+    """`Ordered` rule ids whose first has a reason of its own to be blamed (``reason``, for
+    `flip7ref.checking.shortlist.short_blame`): where a reshuffle's missing cards went."""
+
+    reason: str = ""
+
+
+def caused(rules: Sequence[str], reason: str) -> Caused:
+    """``rules`` without repeats as `Caused`, the first blamed for ``reason``."""
+    out = Caused(dict.fromkeys(rules))
+    out.reason = reason
+    return out
+
+
 def play_first(rules: Sequence[str], edition: Edition) -> tuple[str, ...]:
     """``rules`` without repeats, the rules on the box (`BOX_TOPICS`) moved last — unless they
-    are `Ordered` (a situation's rules, most specific first)."""
+    are `Ordered` (a situation's rules, most specific first; `Caused` keeps its reason)."""
     unique = tuple(dict.fromkeys(rules))
+    if isinstance(rules, Caused):
+        return caused(unique, rules.reason)
     if isinstance(rules, Ordered):
         return Ordered(unique)
     box = tuple(r for r in unique if r in edition.rules and edition.rules[r].topic in BOX_TOPICS)
@@ -237,6 +255,34 @@ def _next_rules(states: Sequence[State], events: Sequence[Mapping[str, Any]], in
         if _maps_field(events[j], edition, "next"):
             return rules_of(events[j], edition, "next")
     return ()
+
+
+def reshuffle_cause(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
+                    theirs: Sequence[Mapping[str, Any]], edition: Edition) -> tuple[str, ...]:  # fmt: skip
+    """Where the cards of a reshuffle went, when the engine reshuffled fewer (event ``index``, a
+    ``reshuffled`` of the reference's; ``theirs``, the engine's events: its reshuffle of the same
+    rank, none counting as 0 cards): the rules of the one journey to the discard pile since
+    the deal of exactly the missing number of cards (`flip7ref.checking.zones.journeys`: a
+    round's cards at its end, F7-111), or empty.  A reshuffle of the wrong size is then a
+    symptom of cards that never reached the discard pile, not of the reshuffle rules."""
+    want = events[index].get("cards")
+    if events[index].get("type") != "reshuffled" or not isinstance(want, int) or not states:
+        return ()
+    rank = sum(1 for e in events[:index] if e.get("type") == "reshuffled")
+    shuffles = [e for e in theirs if e.get("type") == "reshuffled"]
+    got = shuffles[rank].get("cards", 0) if rank < len(shuffles) else 0
+    if not isinstance(got, int) or got >= want:
+        return ()
+    spans = _steps(states)
+    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
+    if k == 0 or len(states[k - 1].discard) != want:
+        return ()
+    moved = Counter((i, card) for i, card, _ in journeys(states[:k], spans[:k], events, edition, _rules_for))
+    fits = [key for key, size in moved.items() if size == want - got]
+    if len(fits) != 1:
+        return ()
+    i = fits[0][0]
+    return rules_of(events[i], edition, "discard")
 
 
 def situation_rules(edition: Edition, event: Mapping[str, Any], line: Sequence[str], engine: bool) -> tuple[str, ...]:
@@ -480,7 +526,11 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             if isinstance(other, Mapping) and other.get("type") != ref.get("type"):
                 theirs_ = situation_rules(edition, other, _line_at(states, events, i, other.get("seat")), True)
             specific = mine or theirs_
-            add(i, Ordered(dict.fromkeys((*specific, *play_first(plain, edition)))) if specific else plain)
+            went = () if specific else reshuffle_cause(states, events, i, theirs, edition)
+            if went:
+                add(i, caused((*went, *play_first(plain, edition)), WENT))
+            else:
+                add(i, Ordered(dict.fromkeys((*specific, *play_first(plain, edition)))) if specific else plain)
 
     if case.get("kind") == "scoring":
         return _scoring_case(prepared, diffs, edition, observed) or tuple(case["rules"])
@@ -515,7 +565,9 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             match = next((i for i, e in enumerate(events) if _event_matches(want, e)), None)
             cause = _cause(states, events, match) if match is not None else None
             seen_at = match if match is not None else len(events)
-            add(seen_at, rules_of(events[match] if match is not None else want, edition, cause=cause))
+            plain = rules_of(events[match] if match is not None else want, edition, cause=cause)
+            went = reshuffle_cause(states, events, match, theirs, edition) if match is not None else ()
+            add(seen_at, caused((*went, *plain), WENT) if went else plain)
         elif d.key == "events_exclude" and isinstance(d.other, Mapping):
             at = next((i for i, e in enumerate(theirs) if e is d.other), len(events))
             line = _line_at(states, events, min(at, len(events)), d.other.get("seat"))
@@ -551,6 +603,12 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                 found = (*turns, *node) if d.index == "player" and final.pending()[0] == "offer" else node
                 if d.index == "legal" and final.pending()[0] == "offer":
                     found = (*legality_rules(final, (observed or {}).get("next")), *found)
+                elif d.index == "legal" and final.pending()[0] in ("play", "cards", "assign"):
+                    # other seats to choose from: who may be chosen for that card, and at all (the
+                    # table's ``target_chosen/CARD`` and plain ``target_chosen``), after the step's first rule
+                    card = final.pending()[1]
+                    chosen = rules_of({"type": "target_chosen", "card": card}, edition) if card is not None else ()
+                    found = tuple(dict.fromkeys((*found[:1], *chosen, *edition.event_rules.get("target_chosen", ()), *found[1:])))
             theirs_next = (observed or {}).get("next")
             actor = theirs_next.get("player") if isinstance(theirs_next, Mapping) else None
             if d.index == "player" and isinstance(actor, int) and 0 <= actor < final.num_players \

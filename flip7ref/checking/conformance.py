@@ -305,7 +305,9 @@ class CaseResult:
         diffs: every difference found (fail), or what the reference expected (error).
         blame: the rule ids of the first difference (fail) or of the step an engine
             refused (error); empty for a pass or skip.  The table of a run counts
-            failures under these, passes under ``rules``.
+            failures under these, passes under ``rules``.  At most three
+            (`flip7ref.checking.shortlist.MAX_BLAMED`).
+        reasons: for each rule of ``blame``, why it is suspected.
         expected: for a fail or error: the options the engine was checked under, the
             seat taking each action and the legal actions there, and the expected outcome.
         other_reading: for a case that pins a dispute reading (its ``reading``) checked under
@@ -321,12 +323,15 @@ class CaseResult:
     message: str = ""
     diffs: tuple[str, ...] = ()
     blame: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = attrs.field(default=(), eq=False)
     expected: Mapping[str, Any] | None = attrs.field(default=None, eq=False)
     other_reading: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """The result as a JSON-able dict (one line of a JSON-lines report)."""
         extra: dict[str, Any] = {"blame": list(self.blame)} if self.blame else {}
+        if self.reasons:
+            extra["reasons"] = list(self.reasons)
         if self.expected is not None:
             extra["expected"] = dict(self.expected)
         if self.other_reading:

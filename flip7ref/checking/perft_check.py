@@ -15,6 +15,7 @@ import attrs
 from flip7ref.checking.conformance import Case, CaseResult, errored
 from flip7ref.checking.perft import Leaf, aggregate, compare_perft, leaf_case, leaves, round_scores
 from flip7ref.checking.probe import PROBE_SEQ, probe_failure
+from flip7ref.checking.shortlist import CITED, short_blame
 from flip7ref.checking.verdict import Prepared, engine_options, failed, prepare, reading_note, verdict
 from flip7ref.core.errors import Flip7RefError
 
@@ -70,9 +71,9 @@ def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any]
         return CaseResult(case["id"], case["edition"], tuple(case["rules"]), case["source"], "pass", other_reading=note)
     if first_bad is not None:
         diffs.append(f"first deal order that differs: {first_bad.message}")
-    blame = first_bad.blame if first_bad is not None else tuple(case["rules"])
+    blame, reasons = (first_bad.blame, first_bad.reasons) if first_bad is not None else short_blame(case["rules"], first=CITED)
     common = (case["id"], case["edition"], tuple(case["rules"]), case["source"])
-    return CaseResult(*common, "fail", diffs[0], tuple(diffs), blame=blame, other_reading=note)
+    return CaseResult(*common, "fail", diffs[0], tuple(diffs), blame=blame, reasons=reasons, other_reading=note)
 
 
 def _prober(send: Callable[[Mapping[str, Any], int], Mapping[str, Any] | str],

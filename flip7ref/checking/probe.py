@@ -16,9 +16,10 @@ from typing import Any
 
 import attrs
 
-from flip7ref.checking.blame import blame
+from flip7ref.checking.blame import Caused, blame
 from flip7ref.checking.conformance import CaseResult, compare_detailed
-from flip7ref.checking.suspects import first_suspects, reading_suspects
+from flip7ref.checking.shortlist import FIRST, short_blame
+from flip7ref.checking.suspects import Weak, first_suspects, reading_suspects
 from flip7ref.checking.verdict import Prepared, failed, prepare
 
 _ACTION = re.compile(r"\baction (\d+)\b")
@@ -80,6 +81,8 @@ def probe_failure(
     if not diffs:
         return result
     rules = blame(diffs, shorter, seen, impl.get("events"))
-    rules = first_suspects(reading_suspects(shorter, seen, impl.get("events")), rules)
+    suspects = reading_suspects(shorter, seen, impl.get("events"))
+    why = rules.reason if isinstance(rules, Caused) else FIRST
+    shown, reasons = short_blame(first_suspects(suspects, rules), suspects, isinstance(suspects, Weak), why)
     note = f"before that action the engine already differs: {diffs[0].text}"
-    return attrs.evolve(result, blame=rules, diffs=(*result.diffs, note))
+    return attrs.evolve(result, blame=shown, reasons=reasons, diffs=(*result.diffs, note))

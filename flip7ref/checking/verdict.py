@@ -31,15 +31,16 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flip7ref.checking.blame import blame, decision_rules, play_first, rules_of, turn_rules
+from flip7ref.checking.blame import Caused, blame, decision_rules, play_first, rules_of, turn_rules
 from flip7ref.checking.catalogue import disputes
 from flip7ref.checking.conformance import Case, CaseResult, Difference, compare_detailed, errored
 from flip7ref.checking.prepared import REQUEST_KEYS as REQUEST_KEYS  # re-exported for the importers of verdict
 from flip7ref.checking.prepared import Prepared as Prepared  # re-exported for the importers of verdict
 from flip7ref.checking.runs import Run, run_case, with_option
+from flip7ref.checking.shortlist import CITED, FIRST, REFUSED, short_blame
 from flip7ref.checking.shuffle_order import Restack, reverse, shuffle_dependence, shuffled_during
 from flip7ref.checking.situation import position_rules
-from flip7ref.checking.suspects import first_suspects, reading_suspects
+from flip7ref.checking.suspects import Weak, first_suspects, reading_suspects
 from flip7ref.core.errors import Flip7RefError
 from flip7ref.core.spec import Edition, edition_ids, load_edition
 from flip7ref.core.state import CHANCE, TERMINAL
@@ -346,8 +347,10 @@ def _shown(value: object, limit: int = 200) -> str:
     return cut(text, limit)
 
 
-def _result(prepared: Prepared, status: str, message: str, diffs: Sequence[str], rules: Sequence[str]) -> CaseResult:
+def _result(prepared: Prepared, status: str, message: str, diffs: Sequence[str], rules: Sequence[str],
+            suspects: Sequence[str] = (), first: str = FIRST) -> CaseResult:  # fmt: skip
     case = prepared.case
+    shown, reasons = short_blame(rules, suspects, isinstance(suspects, Weak), first)
     whole = json.dumps(prepared.expect, sort_keys=True)
     expected = {
         "options": dict(prepared.options),
@@ -357,7 +360,7 @@ def _result(prepared: Prepared, status: str, message: str, diffs: Sequence[str],
     }
     return CaseResult(
         case["id"], case["edition"], tuple(case["rules"]), case["source"], status, cut(message),
-        tuple(cut(d) for d in diffs), blame=tuple(rules), expected=expected,
+        tuple(cut(d) for d in diffs), blame=shown, reasons=reasons, expected=expected,
         other_reading=reading_note(case, prepared.options),
     )  # fmt: skip
 
@@ -404,7 +407,9 @@ def verdict(prepared: Prepared, observed: Mapping[str, Any], events: Sequence[st
         shown = ", ".join(repr(a) for a in prepared.forced_tail)
         texts.append(f"(expected outcome after the forced choices the engine resolves itself: {shown})")
     rules = blame(diffs, prepared, observed, events)
-    return _result(prepared, "fail", diffs[0].text, texts, first_suspects(reading_suspects(prepared, observed, events), rules))
+    suspects = reading_suspects(prepared, observed, events)
+    why = rules.reason if isinstance(rules, Caused) else FIRST
+    return _result(prepared, "fail", diffs[0].text, texts, first_suspects(suspects, rules), suspects, why)
 
 
 _ACTION = re.compile(r"\baction (\d+)\b")
@@ -482,7 +487,8 @@ def failed(prepared: Prepared, message: str) -> CaseResult:
             rules = play_first(rules, decisions[index].game.edition)
     elif step is None:  # refused before any action: the set-up's lines nearest a boundary first
         rules = tuple(dict.fromkeys((*position_rules(load_edition(prepared.case["edition"]), prepared.case), *rules)))
-    return _result(prepared, "error", message, [cut(message), *expected_steps(prepared, message)], rules)
+    return _result(prepared, "error", message, [cut(message), *expected_steps(prepared, message)], rules,
+                   first=CITED if rules == tuple(prepared.case["rules"]) else REFUSED)
 
 
 # --------------------------------------------------------------------------- dependencies

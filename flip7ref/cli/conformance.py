@@ -133,9 +133,11 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     by_id = {c["id"]: c for c in cases}
     for r in bad:
         case = by_id[r.case_id]
-        blamed = f"blamed on {', '.join(r.blame)}; " if r.blame else ""
-        title = f"{r.case_id} {case['title']}  ({blamed}rules cited {', '.join(r.rules)}; source {r.source})"
+        title = f"{r.case_id} {case['title']}  (rules cited {', '.join(r.rules)}; source {r.source})"
         console.print(f"[bold]{r.status.upper()}[/bold] {title}", markup=True)
+        for n, rule in enumerate(r.blame):
+            why = f": {r.reasons[n]}" if n < len(r.reasons) else ""
+            console.print(f"    {'blamed on' if n == 0 else 'or'} {rule}{why}", markup=False)
         for line in r.diffs or (r.message,):
             console.print(f"    {line}", markup=False)
     if not args.failures_only:

@@ -89,7 +89,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         result = f.found.check.result
         again = f" (seen in {f.repeats} games)" if f.repeats > 1 else ""
         print(f"difference in {f.source} game {f.game}, found after {f.found_after:.1f} s{again}: {result.message}")
-        print(f"blamed on {', '.join(f.case['rules'])}")
+        why = dict(zip(result.blame, result.reasons, strict=False))
+        print("blamed on " + "; ".join(f"{r} ({why[r]})" if r in why else r for r in f.case["rules"]))
         print(
             f"shrunk from {_sizes(f.original_size)} to {_sizes(f.found.size())} "
             f"({f.shrink_tried} candidates, {f.shrink_seconds:.1f} s)"
