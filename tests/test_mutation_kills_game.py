@@ -145,9 +145,10 @@ def test_brutal_mode_readings_resolve_through_nested_options() -> None:
 
 
 def test_a_table_without_the_optional_round_keys_reads_the_base_rules(tmp_path: Path) -> None:
-    """A house-rule table may leave out the optional keys of ``round``: a player with early cards is
-    skipped by the deal, a Second Chance of the deal is dealt past, one reshuffle a round, set-aside
-    cards in a queue, the Flip 7 bonus to its maker."""
+    """A house-rule table may leave out the optional keys of ``round``: each takes its schema default
+    (spec/schema/edition.schema.json): a player with early cards is asked at their deal slot
+    (D-F7-16), a Second Chance of the deal is dealt past, reshuffles unlimited with the guard
+    (D-F7-30), set-aside cards in a queue, the Flip 7 bonus to its maker."""
     text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
     optional = ("  early_cards:", "  early_second_chance:", "  reshuffles:", "  set_aside_order:", "  flip7_bonus_to:")
     kept, in_round = [], False
@@ -160,9 +161,11 @@ def test_a_table_without_the_optional_round_keys_reads_the_base_rules(tmp_path: 
     path.write_text("".join(kept), encoding="utf-8")
     g = Game(path, 3)
     facts = _round_facts(g)
-    assert facts == _FLIP7_ROUND | {"early_cards": "skip"}
+    assert facts == _FLIP7_ROUND | {"reshuffles": 94 + 3 + 1}  # unlimited: the guard's bound D + N + 1
+    assert g.reshuffles_unlimited
     assert g.options["reshuffles"] == "unlimited"  # the option still exists; the round no longer reads it
-    assert Game(path, 3, {"reshuffles": 3}).reshuffles == 1
+    assert Game(path, 3, {"reshuffles": 3}).reshuffles == 94 + 3 + 1
+    assert Game(path, 3, {"deal_after_early_cards": "skip"}).early_cards == "offer"
 
 
 @pytest.mark.rules("F7-002", "F7-123")

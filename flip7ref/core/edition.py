@@ -233,9 +233,11 @@ class Edition:
         publisher: the publisher named by the table.
         cards: the card kinds, in table order (their ``index`` is their position).
         thresholds: named numbers (``flip7_distinct``, ``flip7_bonus``, ...).
-        round: the round section (literals and option references).
+        round: the round section (literals and option references), with the edition
+            schema's ``default`` for each key the table leaves out (the one place a
+            default is declared; `flip7ref.core.schema.section_defaults`).
         scoring: the scoring pipeline, a tuple of step mappings in order.
-        game_end: the game-end section.
+        game_end: the game-end section (schema defaults filled in, as for ``round``).
         options: option specs by name, in table order.
         rules: the rule catalogue by id.
         disputes: the dispute entries by id (raw mappings).

@@ -167,36 +167,38 @@ class Game:
         th = ed.thresholds
         self.flip7_distinct = th["flip7_distinct"]
         self.flip7_bonus = th["flip7_bonus"]
+        # every key the schema lets a table leave out has its one default there (spec/schema/edition.schema.json),
+        # filled in by the loader: read rnd[key], never rnd.get(key, fallback) (tests/test_round_defaults.py)
         rnd = {k: _resolve(v, resolved) for k, v in ed.round.items()}
         self.initial_deal = rnd["initial_deal"] in (True, "deal")
-        self.early_cards = str(rnd.get("early_cards", "skip"))
-        self.early_second_chance = str(rnd.get("early_second_chance", "deal"))
+        self.early_cards = str(rnd["early_cards"])
+        self.early_second_chance = str(rnd["early_second_chance"])
         self.start_seat = str(rnd["start_seat"])
         self.stay_requires = str(rnd["stay_requires"])
         self.stay_protects = bool(rnd["stay_protects"])
         self.modifiers_to = str(rnd["modifiers"])
         self.empty_deck = str(rnd["empty_deck"])
         self.between_rounds = str(rnd["between_rounds"])
-        self.flip7_bonus_to = str(rnd.get("flip7_bonus_to", "maker"))
-        self.modifier_targets = str(rnd.get("modifier_targets", "non_busted"))
-        self.flip7_counts = str(rnd.get("flip7_counts", "distinct"))
-        self.busted_score = str(rnd.get("busted_score", "zero"))
+        self.flip7_bonus_to = str(rnd["flip7_bonus_to"])
+        self.modifier_targets = str(rnd["modifier_targets"])
+        self.flip7_counts = str(rnd["flip7_counts"])
+        self.busted_score = str(rnd["busted_score"])
         # a busted seat scores nothing whatever its line (F7-101): the fast lanes may share one
         # round end between the busting cards of a chance node (flip7ref.core.lanes)
         self.bust_scores_nothing = self.busted_score != "modifiers"
-        self.flip7_choice = bool(rnd.get("flip7_choice", False))
-        self.set_aside_order = str(rnd.get("set_aside_order", "queue"))
-        shuffles = rnd.get("reshuffles", 1)
+        self.flip7_choice = bool(rnd["flip7_choice"])
+        self.set_aside_order = str(rnd["set_aside_order"])
+        shuffles = rnd["reshuffles"]
         # F7-117, V-076: under "unlimited" the loop guard of flip7ref.core.pile.may_reshuffle bounds a round's reshuffles
         self.reshuffles_unlimited = shuffles == "unlimited"
         reshuffles = 0 if self.reshuffles_unlimited else int(shuffles)
-        self.zero_after_stay = str(rnd.get("zero_after_stay", "general-rules"))
-        self.busted_cards = str(rnd.get("busted_cards", "keep"))
-        self.unusable_actions = str(rnd.get("unusable_actions", "refuse"))
-        self.zero_with_negatives = str(rnd.get("zero_with_negatives", "zero"))
-        self.busted_modifiers = str(rnd.get("busted_modifiers", "all-negatives"))  # V-084, D-V-33; unsaid: all count
-        self.wipe_set_aside = str(rnd.get("wipe_set_aside", "survives"))  # V-039, D-V-31
-        self.late_bust = str(rnd.get("late_bust", "all"))  # V-044, D-V-32
+        self.zero_after_stay = str(rnd["zero_after_stay"])
+        self.busted_cards = str(rnd["busted_cards"])
+        self.unusable_actions = str(rnd["unusable_actions"])
+        self.zero_with_negatives = str(rnd["zero_with_negatives"])
+        self.busted_modifiers = str(rnd["busted_modifiers"])  # V-084, D-V-33; unsaid: all count
+        self.wipe_set_aside = str(rnd["wipe_set_aside"])  # V-039, D-V-31
+        self.late_bust = str(rnd["late_bust"])  # V-044, D-V-32
         end = {k: _resolve(v, resolved) for k, v in ed.game_end.items()}
         self.target_score = int(end["target_score"])
         self.tie = str(end["tie"])

@@ -37,6 +37,19 @@ def load_schema(name: str) -> dict[str, Any]:
     return data
 
 
+def section_defaults(schema_name: str, section: str) -> dict[str, Any]:
+    """The ``default`` of each property of the top-level object ``section`` of schema
+    ``schema_name`` that declares one (``round`` of ``edition``: ``{"reshuffles":
+    "unlimited", ...}``), in schema order: the one place a key a table may leave out
+    gets its value (`flip7ref.core.spec.parse_edition` fills them in).
+
+    Raises:
+        SpecError: when the schema file is missing or not valid JSON (`load_schema`).
+    """
+    props = load_schema(schema_name)["properties"][section].get("properties") or {}
+    return {key: sub["default"] for key, sub in props.items() if isinstance(sub, dict) and "default" in sub}
+
+
 def pointer(parts: Sequence[object]) -> str:
     """Render a list of keys and indexes as a JSON-pointer-like path (``/cards/3/id``)."""
     return "/" + "/".join(str(p) for p in parts)

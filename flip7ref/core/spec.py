@@ -114,7 +114,7 @@ def parse_edition(data: object, file: str, *, schema_checked: bool = False, dige
             ``file``, the path inside it and what was expected.
     """
     from flip7ref.core.edition_check import MAX_DECK_CARDS, check_meaning, check_structure, option_refs
-    from flip7ref.core.schema import pointer, validate
+    from flip7ref.core.schema import pointer, section_defaults, validate
 
     if not schema_checked:
         validate(data, "edition", file)
@@ -226,9 +226,9 @@ def parse_edition(data: object, file: str, *, schema_checked: bool = False, dige
         publisher=data["edition"].get("publisher", ""),
         cards=tuple(cards),
         thresholds=dict(data["thresholds"]),
-        round=dict(data.get("round") or {}),
+        round=_with_defaults(data.get("round") or {}, section_defaults("edition", "round")),
         scoring=tuple(data["scoring"]),
-        game_end=dict(data.get("game_end") or {}),
+        game_end=_with_defaults(data.get("game_end") or {}, section_defaults("edition", "game_end")),
         options=options,
         rules=rules,
         disputes=dict(data.get("disputes") or {}),
@@ -238,6 +238,10 @@ def parse_edition(data: object, file: str, *, schema_checked: bool = False, dige
     )
 
 
+
+def _with_defaults(section: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """A table section with the schema's default for each key it leaves out (table order, then schema order)."""
+    return {**section, **{key: value for key, value in defaults.items() if key not in section}}
 
 def load_edition_file(path: str | Path) -> Edition:
     """Load and check an edition table from a YAML file.
