@@ -55,7 +55,9 @@ UNITS = {
 TABLE_UNITS = re.compile(r"/s\b|×|\bCPU\b|\bwall\b|\btime\b|\bseconds\b|µs|\binstructions\b")
 SETTING = re.compile(r"\b(?:timeout|limit|default|apart|within|waits?)\b", re.IGNORECASE)
 COMMAND = re.compile(
-    r"\b(?:benchmarks|tools)/[\w-]+\.py\b|(?:^|`)\s*(?:\$\s)?flip7ref\s[a-z]|\bpytest\s[^`\n]*tests/\w+\.py", re.MULTILINE
+    r"\b(?:benchmarks|tools)/[\w-]+\.py\b|(?:^|`)\s*(?:\$\s)?flip7ref\s[a-z]|\bpytest\s[^`\n]*tests/\w+\.py"
+    r"|\bpython3?\s+tests/[\w/-]+\.py\b",  # a measuring script of the tests' own (tests/engines/mutant_runs.py)
+    re.MULTILINE,
 )
 LABEL = re.compile(r"\bCPU\b|\bwall\b")
 INCLUDE = re.compile(r'^--8<-- "([^"]+)"\s*$', re.MULTILINE)

@@ -308,9 +308,10 @@ def multi_line(runs: Sequence[Mapping[str, Any]]) -> str:
     editions = sorted({MUTANTS[b].edition for r in runs for b in r["bugs"]})
     return (
         f"Multi-bug mutants (`python tests/engines/mutants.py A+B+C`, {len(runs)} triples of {' and '.join(editions)} "
-        f"mutants, `conformance fuzz` with seed 0 for {seconds:g} s each): **{found / bugs:.0%}** of their {bugs} bugs "
+        f"mutants, `conformance fuzz` with seed 0 for {seconds:g} s of wall time each): **{found / bugs:.0%}** of their "
+        f"{bugs} bugs "
         f"reported in one run, each by a finding of its own whose case fails on that bug alone; "
-        f"{full} of {len(runs)} triples fully found (`python tests/engines/mutant_runs.py --multi` measures it)."
+        f"{full} of {len(runs)} triples fully found (`python tests/engines/mutant_runs.py --multi {seconds:g}` measures it)."
     )
 
 
