@@ -276,7 +276,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "threshold:20, threshold:25, threshold:30 and, for Flip 7, optimal-solo): the agent takes one seat, the "
         "opponent the others, and every deal is played in each seat rotation, the same deals for every opponent. "
         "Prints each agent's win rate against each opponent and its rating (the mean win share over the panel's "
-        "deals, 95%% normal interval; the fair share is 1/players). Without --agent, rates the panel itself. The "
+        "deals, 95% normal interval; the fair share is 1/players). Without --agent, rates the panel itself. The "
         "same arguments print the same numbers.",
     )
     add_common(b, players=2)
