@@ -273,3 +273,19 @@ def test_without_numpy_policy_out_and_odds_policy_say_numpy_is_missing(
     assert capsys.readouterr().err == (
         f"flip7ref: error: --solver compact: the compact solver needs NumPy ({hint}), or use --solver interpreter\n"
     )
+
+
+@pytest.mark.parametrize("flags", [["--exact"], ["--ties", "stay"], ["--workers", "2"], ["--solver", "interpreter"],
+                                   ["--max-states", "10"], ["--max-seconds", "5"]])  # fmt: skip
+def test_odds_policy_refuses_the_flags_of_a_solve(flags: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``odds --policy`` solves nothing: a flag of the solve is refused, not silently ignored."""
+    from flip7ref.cli import main
+
+    path = tmp_path / "p.policy"
+    assert main(["solve", "--cards", "numbers", "--policy-out", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["odds", "--policy", str(path), "--line", "3,11", *flags]) == 2
+    assert capsys.readouterr().err == (
+        f"flip7ref: error: {flags[0]}: odds --policy FILE answers from the file without solving; it takes --line, "
+        "--seen, --cards, --edition, --option, --turn-model and --json\n"
+    )

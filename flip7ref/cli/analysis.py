@@ -268,6 +268,13 @@ def _odds_from_policy(args: argparse.Namespace) -> int:
     """``flip7ref odds --policy FILE``: the stored policy's answer at ``--line`` (no solve)."""
     from flip7ref.analysis import load_policy
 
+    solving = (("--exact", args.exact, False), ("--max-states", args.max_states, 1_000_000),
+               ("--max-seconds", args.max_seconds, None), ("--ties", args.ties, "hit"), ("--workers", args.workers, 1),
+               ("--solver", args.solver, "auto"))  # fmt: skip
+    for flag, value, default in solving:
+        if value != default:  # a flag of the solve, which --policy replaces: not silently ignored
+            raise OptionError(f"{flag}: odds --policy FILE answers from the file without solving; it takes --line, "
+                              "--seen, --cards, --edition, --option, --turn-model and --json")  # fmt: skip
     game = _game(args)
     categories = _categories(args.cards, game) if args.cards else None
     policy = load_policy(args.policy_file, edition=game.edition.id, options=game.non_default_options(),
