@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 
@@ -82,6 +83,13 @@ def test_cli_rates_the_panel_without_an_agent(capsys: pytest.CaptureFixture[str]
     data = json.loads(capsys.readouterr().out)
     assert [a["agent"] for a in data["agents"]] == ["random", "threshold:25"]
     assert data["agents"][0]["matches"][0]["win_rate"] == 0.5
+
+
+def test_cli_text_gives_the_time_of_play_and_in_all(capsys: pytest.CaptureFixture[str]) -> None:
+    """The last line gives both times: optimal-solo's table is solved before the play and not in its time."""
+    assert main(["bench-agents", "--opponent", "random", "--agent", "threshold:25", "--games", "20"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert re.fullmatch(r"seed 1; 20 games per opponent; \d+\.\d s of play, \d+\.\d s in all", last), last
 
 
 def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -114,6 +114,13 @@ def test_flag_spellings(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_help_prints_no_doubled_percent_sign(name: str) -> None:
+    """argparse %-formats a flag's help but not a command's description: "95%%" there prints as is."""
+    text = COMMANDS[name].format_help()
+    assert "%%" not in text, f"{name}: --help prints '%%'"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_a_mistyped_flag_shows_that_commands_usage(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main([*name.split(), *REQUIRED.get(name, []), "--bogus"])

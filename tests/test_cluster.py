@@ -155,7 +155,7 @@ def test_a_missing_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch,
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.rstrip().endswith(
-        "pip install 'dask[distributed]>=2024.1' (keeps the flip7ref installed); or, from a checkout, flip7ref and the extra: "
+        "pip install 'dask[distributed]>=2024.1' (keeps the installed flip7ref); or, from a checkout, flip7ref and the extra: "
         "pip install '.[cluster]' (builds flip7ref again)"
     )
 

@@ -93,6 +93,6 @@ def test_rl_without_its_extra_names_the_missing_module(monkeypatch: pytest.Monke
     assert caught.value.name == missing and caught.value.name in OPTIONAL
     assert str(caught.value) == (
         f"flip7ref.rl needs the optional [rl] extra ({missing} is missing): pip install 'numpy>=1.24' 'gymnasium>=1.0' "
-        "'pettingzoo>=1.24' 'open_spiel>=1.5' (keeps the flip7ref installed); or, from a checkout, flip7ref and the extra: "
+        "'pettingzoo>=1.24' 'open_spiel>=1.5' (keeps the installed flip7ref); or, from a checkout, flip7ref and the extra: "
         "pip install '.[rl]' (builds flip7ref again)"
     )

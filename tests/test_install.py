@@ -41,11 +41,11 @@ def test_extras_are_the_ones_pyproject_declares() -> None:
 
 def test_extra_hint_names_the_checkout_and_the_packages() -> None:
     assert install.extra_hint("plot") == (
-        "pip install 'matplotlib>=3.7' (keeps the flip7ref installed); or, from a checkout, flip7ref and the extra: "
+        "pip install 'matplotlib>=3.7' (keeps the installed flip7ref); or, from a checkout, flip7ref and the extra: "
         "pip install '.[plot]' (builds flip7ref again)"
     )
     assert install.extra_hint("table") == (
-        "pip install 'starlette>=0.37' 'uvicorn>=0.29' 'segno>=1.5' (keeps the flip7ref installed); or, from a checkout, "
+        "pip install 'starlette>=0.37' 'uvicorn>=0.29' 'segno>=1.5' (keeps the installed flip7ref); or, from a checkout, "
         "flip7ref and the extra: pip install '.[table]' (builds flip7ref again)"
     )
     with pytest.raises(KeyError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import struct
+import sys
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -248,3 +249,43 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "--policy-out: only the compact solver" in capsys.readouterr().err
     assert main(["solve", "--cards", "numbers", "--policy-out", str(tmp_path / "no" / "p")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_without_numpy_policy_out_and_odds_policy_say_numpy_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without the [analysis] extra, ``solve --policy-out`` names NumPy (not flags the user did not give) and
+    ``odds --policy`` does not suggest ``--solver interpreter`` (no other solver reads a policy file)."""
+    from flip7ref.cli import main
+
+    path = tmp_path / "p.policy"
+    assert main(["solve", "--cards", "numbers", "--policy-out", str(path)]) == 0
+    capsys.readouterr()
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy raises ImportError
+    hint = ("pip install 'numpy>=1.24' (keeps the installed flip7ref); or, from a checkout, flip7ref and the extra: "
+            "pip install '.[analysis]' (builds flip7ref again)")  # fmt: skip
+    assert main(["solve", "--cards", "numbers", "--policy-out", str(tmp_path / "q.policy")]) == 2
+    assert capsys.readouterr().err == f"flip7ref: error: --policy-out: the compact solver needs NumPy ({hint})\n"
+    assert not (tmp_path / "q.policy").exists()
+    assert main(["odds", "--policy", str(path), "--line", "3,11"]) == 2
+    assert capsys.readouterr().err == f"flip7ref: error: a policy file needs NumPy ({hint})\n"
+    assert main(["solve", "--cards", "numbers", "--solver", "compact"]) == 2
+    assert capsys.readouterr().err == (
+        f"flip7ref: error: --solver compact: the compact solver needs NumPy ({hint}), or use --solver interpreter\n"
+    )
+
+
+@pytest.mark.parametrize("flags", [["--exact"], ["--ties", "stay"], ["--workers", "2"], ["--solver", "interpreter"],
+                                   ["--max-states", "10"], ["--max-seconds", "5"]])  # fmt: skip
+def test_odds_policy_refuses_the_flags_of_a_solve(flags: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``odds --policy`` solves nothing: a flag of the solve is refused, not silently ignored."""
+    from flip7ref.cli import main
+
+    path = tmp_path / "p.policy"
+    assert main(["solve", "--cards", "numbers", "--policy-out", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["odds", "--policy", str(path), "--line", "3,11", *flags]) == 2
+    assert capsys.readouterr().err == (
+        f"flip7ref: error: {flags[0]}: odds --policy FILE answers from the file without solving; it takes --line, "
+        "--seen, --cards, --edition, --option, --turn-model and --json\n"
+    )

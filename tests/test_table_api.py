@@ -424,8 +424,8 @@ def test_missing_extra_gives_a_one_line_hint(monkeypatch: pytest.MonkeyPatch, ca
     assert main(["table", "--no-browser"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == (
-        "flip7ref: error: the table referee needs its extra [table] (Starlette and uvicorn): "
-        "pip install 'starlette>=0.37' 'uvicorn>=0.29' 'segno>=1.5' (keeps the flip7ref installed); or, from a checkout, "
+        "flip7ref: error: the table referee needs its extra [table] (Starlette, uvicorn, segno): "
+        "pip install 'starlette>=0.37' 'uvicorn>=0.29' 'segno>=1.5' (keeps the installed flip7ref); or, from a checkout, "
         "flip7ref and the extra: pip install '.[table]' (builds flip7ref again)"
     )
 

@@ -17,13 +17,15 @@ from flip7ref.core.scoring import score_points
 from flip7ref.core.state import CHANCE, State
 
 
-def _numpy() -> Any:
+def _numpy(what: str = "the compact solver") -> Any:
+    """The ``numpy`` module; raises `AnalysisError` ("``what`` needs NumPy (how to install
+    it)") when the [analysis] extra is missing."""
     try:
         import numpy
-    except ImportError:  # pragma: no cover - the [analysis] extra is missing
+    except ImportError:  # the [analysis] extra is missing
         from flip7ref.proc.install import extra_hint
 
-        raise AnalysisError(f"the compact solver needs NumPy ({extra_hint('analysis')}), or use --solver interpreter") from None
+        raise AnalysisError(f"{what} needs NumPy ({extra_hint('analysis')})") from None
     return numpy
 
 

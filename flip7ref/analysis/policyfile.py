@@ -104,7 +104,7 @@ def write_policy(path: str | Path, game: Game, categories: Sequence[str], turn_m
         WriteError: the file cannot be written (it keeps its previous content).
         AnalysisError: ``layers`` is empty or its keys are not distinct.
     """
-    np = _numpy()
+    np = _numpy("a policy file")
     from flip7ref.analysis.positions import solo_deck_position
 
     if not layers:
@@ -288,7 +288,7 @@ class StoredPolicy:
                 numbers), more copies than the stored deck holds, or a line the stored turn
                 never offers a choice at (not among the states of the file).
         """
-        np = _numpy()
+        np = _numpy("a policy file")
         cards, gone = _split(line), _split(seen)
         key, flips, forced = self._key(cards, gone)
         row = int(np.searchsorted(self._keys, np.uint64(key)))
@@ -357,7 +357,7 @@ def load_policy(path: str | Path, *, edition: str | None = None, options: dict[s
             deck or turn model than asked, or than the edition table now gives (naming the
             file and the header's field).
     """
-    np = _numpy()
+    np = _numpy("a policy file")
     from flip7ref.analysis.positions import solo_deck_position
 
     p = Path(path)

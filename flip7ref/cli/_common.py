@@ -240,8 +240,8 @@ def add_cluster(p: argparse.ArgumentParser) -> None:
         "--cluster",
         metavar="ADDRESS",
         help="run on a Dask cluster instead of --workers processes: local:N starts N worker processes here, "
-        f"anything else is a scheduler's address (tcp://host:8786); needs the [cluster] extra ({extra_hint('cluster')}); "
-        "the result is the same as in one process",
+        "anything else is a scheduler's address (tcp://host:8786); the result is the same as in one process. Needs "
+        f"the [cluster] extra: {extra_hint('cluster')}",
     )
 
 

@@ -268,6 +268,13 @@ def _odds_from_policy(args: argparse.Namespace) -> int:
     """``flip7ref odds --policy FILE``: the stored policy's answer at ``--line`` (no solve)."""
     from flip7ref.analysis import load_policy
 
+    solving = (("--exact", args.exact, False), ("--max-states", args.max_states, 1_000_000),
+               ("--max-seconds", args.max_seconds, None), ("--ties", args.ties, "hit"), ("--workers", args.workers, 1),
+               ("--solver", args.solver, "auto"))  # fmt: skip
+    for flag, value, default in solving:
+        if value != default:  # a flag of the solve, which --policy replaces: not silently ignored
+            raise OptionError(f"{flag}: odds --policy FILE answers from the file without solving; it takes --line, "
+                              "--seen, --cards, --edition, --option, --turn-model and --json")  # fmt: skip
     game = _game(args)
     categories = _categories(args.cards, game) if args.cards else None
     policy = load_policy(args.policy_file, edition=game.edition.id, options=game.non_default_options(),
@@ -295,12 +302,13 @@ def _odds_from_policy(args: argparse.Namespace) -> int:
     return 0
 
 
-def _compact_usable(why: str, choice: str) -> bool:
+def _compact_usable(why: str, choice: str, flag: str = "--solver compact") -> bool:
     """Whether the compact solver takes this solve: ``why`` is why it cannot (empty: it can,
     if NumPy is there); with ``--solver compact`` a reason is an error, with ``auto`` a fallback.
+    ``flag`` names the flag that asked for the compact solver, in the error.
 
     Raises:
-        OptionError: ``--solver compact`` and a reason.
+        OptionError: ``choice`` is ``"compact"`` and there is a reason.
     """
     from flip7ref.analysis import compact_model
 
@@ -308,9 +316,9 @@ def _compact_usable(why: str, choice: str) -> bool:
         try:
             compact_model._numpy()
         except AnalysisError as exc:
-            why = str(exc)
+            why = str(exc) + (", or use --solver interpreter" if flag == "--solver compact" else "")
     if why and choice == "compact":
-        raise OptionError(f"--solver compact: {why}")
+        raise OptionError(f"{flag}: {why}")
     return not why
 
 
@@ -347,13 +355,15 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
         why = (
             "it solves the optimal policy in floats, in this process, untimed (no --policy, --exact, --cluster or --max-seconds)"
         )
-    if not _compact_usable(why, "compact" if turn == "published" else choice):  # no other solver plays that turn
+    policy_out = getattr(args, "policy_out", None)
+    if policy_out:  # only the compact solver stores a policy
+        _compact_usable(why, "compact", "--policy-out")
+    elif not _compact_usable(why, "compact" if turn == "published" else choice):  # no other solver plays that turn
         return None
     _limits(args)
     if not args.max_memory > 0:
         raise OptionError("--max-memory: expected a positive number of GB")
     probabilities = True
-    policy_out = getattr(args, "policy_out", None)
     if turn == "published":
         from flip7ref.analysis import published
 

@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import sys
+import time
 from collections.abc import Callable
 
 from flip7ref.cli._common import (
@@ -216,6 +217,7 @@ def cmd_bench_agents(args: argparse.Namespace) -> int:
     show = showing_progress(args)
     results: list[BenchResult] = []
     total = args.games * len(panel) * len(agents)
+    start = time.perf_counter()  # the play's own time leaves out optimal-solo's table, solved first
     with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "bench-agents", total) as update:
         _solo_progress([*panel, *agents], args, client, update, show)
         panel = time_limited(panel, limit)
@@ -236,7 +238,8 @@ def cmd_bench_agents(args: argparse.Namespace) -> int:
 
     console = Console(width=None if Console().is_terminal else 140)
     console.print(_bench_table(results))
-    console.print(f"seed {seed}; {args.games} games per opponent; {sum(r.seconds for r in results):.1f} s of play")
+    play, wall = sum(r.seconds for r in results), time.perf_counter() - start
+    console.print(f"seed {seed}; {args.games} games per opponent; {play:.1f} s of play, {wall:.1f} s in all")
     return 0
 
 
@@ -276,7 +279,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "threshold:20, threshold:25, threshold:30 and, for Flip 7, optimal-solo): the agent takes one seat, the "
         "opponent the others, and every deal is played in each seat rotation, the same deals for every opponent. "
         "Prints each agent's win rate against each opponent and its rating (the mean win share over the panel's "
-        "deals, 95%% normal interval; the fair share is 1/players). Without --agent, rates the panel itself. The "
+        "deals, 95% normal interval; the fair share is 1/players). Without --agent, rates the panel itself. The "
         "same arguments print the same numbers.",
     )
     add_common(b, players=2)

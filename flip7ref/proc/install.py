@@ -33,7 +33,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 
 def extra_hint(extra: str) -> str:
     """The install commands of an optional extra, for a message, e.g. for ``"plot"``:
-    ``pip install 'matplotlib>=3.7' (keeps the flip7ref installed); or, from a checkout,
+    ``pip install 'matplotlib>=3.7' (keeps the installed flip7ref); or, from a checkout,
     flip7ref and the extra: pip install '.[plot]' (builds flip7ref again)``.
 
     The extra's packages come first: that command works wherever flip7ref came from and
@@ -43,7 +43,7 @@ def extra_hint(extra: str) -> str:
     """
     packages = " ".join(f"'{p}'" for p in EXTRAS[extra])
     return (
-        f"pip install {packages} (keeps the flip7ref installed); or, from a checkout, flip7ref and the extra: "
+        f"pip install {packages} (keeps the installed flip7ref); or, from a checkout, flip7ref and the extra: "
         f"pip install '.[{extra}]' (builds flip7ref again)"
     )
 

@@ -16,4 +16,4 @@ from flip7ref.proc.install import extra_hint
 
 __all__ = ["MISSING_HINT"]
 
-MISSING_HINT = f"the table referee needs its extra [table] (Starlette and uvicorn): {extra_hint('table')}"
+MISSING_HINT = f"the table referee needs its extra [table] (Starlette, uvicorn, segno): {extra_hint('table')}"
