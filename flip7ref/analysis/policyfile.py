@@ -345,8 +345,10 @@ def load_policy(path: str | Path, *, edition: str | None = None, options: dict[s
 
     Args:
         path: the file.
-        edition, options, categories, turn_model: what the caller expects (None: anything);
-            checked against the header.
+        edition: the edition id the caller expects (None: any); checked against the header.
+        options: the option readings expected (None: any).
+        categories: the card categories of the deck expected (None: any).
+        turn_model: ``"published"`` or ``"rules"`` expected (None: any).
 
     Returns:
         A `StoredPolicy`.
