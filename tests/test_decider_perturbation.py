@@ -396,6 +396,12 @@ def _seat0_plus_1000(traces: list[list[State]]) -> bool:
     return bool(scored) and all(scores[0] >= 900 and max(scores[1:]) < 900 for scores in scored)
 
 
+def _maker_not_offered(traces: list[list[State]]) -> bool:
+    """Brutal Mode's Flip 7 choices offered, none of them the maker's own +15 (V-085 rebound)."""
+    choices = [s for states in traces for s in states if s.frames and s.frames[-1].name == "flip7_choice"]
+    return bool(choices) and all(f"target {s.flip7}" not in {str(a) for a in s.legal_actions()} for s in choices)
+
+
 def _round_ends_at_a_stay(traces: list[list[State]]) -> bool:
     stays = [b for _, b in _steps(traces) if any(e.type == "stayed" for e in _events(b)) and not b.frames]  # no work pending
     return bool(stays) and all(p.status is not STAYED for b in stays for p in b.players)
@@ -533,6 +539,13 @@ ROWS: tuple[Row, ...] = (
     Row("flip7ref.core.primitives.bust_shield.BustShield.use_guard", _wrong_use_guard, _guard_kept),
     Row("flip7ref.core.primitives.freeze.Freeze.play", _wrong_freeze, _frozen_stays),
     Row("flip7ref.core.scoring.flip7_terms", _wrong_terms, _seat0_plus_1000, options=(("target_score", 4000),)),
+    Row(
+        "flip7ref.core.scoring.flip7_choice_seats",
+        lambda original: lambda game, players, maker: tuple(s for s in original(game, players, maker) if s != maker),
+        _maker_not_offered,
+        "vengeance",
+        (("brutal", "true"),),
+    ),
     Row("flip7ref.core.scoring.seat_score", _wrong_seat_score, _seat0_plus_1000, options=(("target_score", 4000),)),
     Row("flip7ref.core.engine.offered_next", _wrong_offered_next, _round_ends_at_a_stay),
     Row("flip7ref.core.engine.plan_round_end", _wrong_plan, _dealer_steps_two),

@@ -262,6 +262,20 @@ def scenario_flip_four_late_bust(value: str | int) -> Any:
     return s.status(0), s.current_player, s.pending(), tuple(s.legal_action_strings()), gone
 
 
+def scenario_brutal_penalty(value: str | int) -> Any:
+    """Brutal Mode: seat 0 (1-6) hits an 8 for a Flip 7 beside seat 1 (9) and busted seat 2 (10 10):
+    the seats offered for the 15, then the scores when it takes them from seat 2 if offered, else seat 1."""
+    g = Game("vengeance", 3, {"brutal": "true", "brutal_penalty": value})
+    s = g.new_position(
+        dealer=2, turn=0, lines={0: ["1", "2", "3", "4", "5", "6"], 1: ["9"], 2: ["10", "10"]},
+        statuses={2: "busted"}, draw=["8", "2", "5", "6"],
+    )  # fmt: skip
+    s = play(s, "hit")
+    offered = tuple(s.legal_action_strings())
+    s = play(s, "target 2" if "target 2" in offered else "target 1")
+    return offered, s.round_scores()
+
+
 def scenario_deal_after_early_cards(value: str | int) -> Any:
     """Dealer 1: seat 2 is dealt 4, seat 0 a Flip Four it plays on seat 1 (1, 2, 3, 5) before seat 1's
     slot: who is asked next and on what, and seat 1's line."""
@@ -292,6 +306,7 @@ SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "unlucky7_flip_four": scenario_unlucky7_flip_four,
     "flip_four_late_bust": scenario_flip_four_late_bust,
     "deal_after_early_cards": scenario_deal_after_early_cards,
+    "brutal_penalty": scenario_brutal_penalty,
 }
 
 T012 = ("target 0", "target 1", "target 2")
@@ -427,6 +442,10 @@ CASES: dict[str, dict[str | int, Any]] = {
         "skip": (2, ["1", "2", "3", "5"], "6"),  # passed over: the offers start at seat 2
         "deal": (2, ["1", "2", "3", "5", "6"], "9"),  # dealt its card all the same
     },
+    "brutal_penalty": {
+        "any-player": (T012, (29, 9, -15)),  # the busted seat 2 loses 15
+        "not-busted": (("target 0", "target 1"), (29, -6, 0)),  # seat 2 not offered: seat 1 loses 15
+    },
 }
 
 # option -> the rule ids of its `rules:` entry in vengeance.yaml (checked against the table below).
@@ -451,6 +470,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "unlucky7_flip_four": ("V-035", "V-039",),
     "flip_four_late_bust": ("V-044",),
     "deal_after_early_cards": ("V-011", "V-018",),
+    "brutal_penalty": ("V-082", "V-085"),
 }
 
 DEFAULTS: dict[str, str | int] = {
@@ -474,6 +494,7 @@ DEFAULTS: dict[str, str | int] = {
     "unlucky7_flip_four": "survives",
     "flip_four_late_bust": "all",
     "deal_after_early_cards": "offer",
+    "brutal_penalty": "any-player",
 }
 
 
@@ -829,6 +850,7 @@ def test_table_option_list() -> None:
         "unlucky7_flip_four": ["survives", "wiped"],
         "flip_four_late_bust": ["all", "actions-only"],
         "deal_after_early_cards": ["offer", "skip", "deal"],
+        "brutal_penalty": ["any-player", "not-busted"],
     }
     assert list(EDITION.options) == list(CASES)
 
@@ -945,3 +967,11 @@ def test_deal_after_early_cards(reading: str, expected: Any) -> None:
     """deal_after_early_cards: seat 1, given cards by a Flip Four before its slot, is asked there
     (offer), passed over (skip) or dealt (deal)."""
     check_reading(SCENARIOS, "deal_after_early_cards", reading, expected)
+
+
+@pytest.mark.rules("V-082", "V-085")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "brutal_penalty"))
+def test_brutal_penalty(reading: str, expected: Any) -> None:
+    """brutal_penalty: the Flip 7 maker may take the 15 from the busted seat 2 (any-player) or only
+    from seat 1 or itself (not-busted)."""
+    check_reading(SCENARIOS, "brutal_penalty", reading, expected)

@@ -80,6 +80,7 @@ VENGEANCE_ROUND: Facts = {
     "flip7_counts": ("cards", "V-022"),
     "busted_score": ("zero", "V-081"),
     "flip7_choice": (False, "V-082"),
+    "penalty_targets": ("any-player", "V-085"),
     "set_aside_order": ("queue", "V-044"),
     "reshuffles_unlimited": (False, "V-075"),
     "zero_after_stay": ("no-flip7", "V-038"),

@@ -118,6 +118,7 @@ class Game:
     busted_modifiers: Final[str]
     wipe_set_aside: Final[str]
     late_bust: Final[str]
+    penalty_targets: Final[str]
     target_score: Final[int]
     tie: Final[str]
     decks: Final[int]
@@ -197,6 +198,7 @@ class Game:
         self.busted_modifiers = str(rnd.get("busted_modifiers", "all-negatives"))  # V-084, D-V-33; unsaid: all count
         self.wipe_set_aside = str(rnd.get("wipe_set_aside", "survives"))  # V-039, D-V-31
         self.late_bust = str(rnd.get("late_bust", "all"))  # V-044, D-V-32
+        self.penalty_targets = str(rnd.get("penalty_targets", "any-player"))  # V-085, D-V-34
         end = {k: _resolve(v, resolved) for k, v in ed.game_end.items()}
         self.target_score = int(end["target_score"])
         self.tie = str(end["tie"])
