@@ -77,6 +77,8 @@ _FLIP7_ROUND = {
     "wipe_set_aside": "survives",
     "late_bust": "all",
     "penalty_targets": "any-player",
+    "barred_own_flip_four": "barred",
+    "moved_card_place": "end",
     "target_score": 200,
     "tie": "another-round",
     "decks": 1,

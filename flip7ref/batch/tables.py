@@ -81,6 +81,8 @@ VENGEANCE_ROUND: Facts = {
     "busted_score": ("zero", "V-081"),
     "flip7_choice": (False, "V-082"),
     "penalty_targets": ("any-player", "V-085"),
+    "barred_own_flip_four": ("barred", "V-086"),
+    "moved_card_place": ("end", "V-087"),
     "set_aside_order": ("queue", "V-044"),
     "reshuffles_unlimited": (False, "V-075"),
     "zero_after_stay": ("no-flip7", "V-038"),

@@ -119,6 +119,8 @@ class Game:
     wipe_set_aside: Final[str]
     late_bust: Final[str]
     penalty_targets: Final[str]
+    barred_own_flip_four: Final[str]
+    moved_card_place: Final[str]
     target_score: Final[int]
     tie: Final[str]
     decks: Final[int]
@@ -199,6 +201,8 @@ class Game:
         self.wipe_set_aside = str(rnd.get("wipe_set_aside", "survives"))  # V-039, D-V-31
         self.late_bust = str(rnd.get("late_bust", "all"))  # V-044, D-V-32
         self.penalty_targets = str(rnd.get("penalty_targets", "any-player"))  # V-085, D-V-34
+        self.barred_own_flip_four = str(rnd.get("barred_own_flip_four", "barred"))  # V-086, D-V-35
+        self.moved_card_place = str(rnd.get("moved_card_place", "end"))  # V-087, D-V-36
         end = {k: _resolve(v, resolved) for k, v in ed.game_end.items()}
         self.target_score = int(end["target_score"])
         self.tie = str(end["tie"])
