@@ -68,7 +68,7 @@ DECIDERS: Final[tuple[Decider, ...]] = (
             ("tests/test_one_decider.py", "tests/test_options_vengeance.py")),
     Decider(("V-085", "D-V-34", "V-082"), "flip7ref.core.scoring.flip7_choice_seats",
             "which seats may Brutal Mode's Flip 7 maker pick for the 15 (a busted one too)?",
-            ("tests/test_options_vengeance.py", "V-C0350", "V-C0351")),
+            ("tests/test_options_vengeance.py", "V-C0350", "V-C0351", "V-C0358")),
     Decider(("F7-100", "F7-101", "F7-102", "V-030", "V-081", "V-082"), "flip7ref.core.scoring.seat_score",
             "what does a seat score for the round?", ("tests/test_one_decider.py", "V-C0263")),
     Decider(("F7-110",), "flip7ref.core.engine.offered_next",
