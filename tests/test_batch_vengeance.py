@@ -163,7 +163,7 @@ def test_vengeance_conformance_cases_through_the_protocol() -> None:
     status = [r.status for r in results]
     assert status.count("pass") >= 200
     skipped = [r.message for r in results if r.status == "skip"]
-    assert len(skipped) <= 11
+    assert len(skipped) <= 12  # V-C0350 (brutal_penalty's default, in Brutal Mode) among them
     assert all("readings" in m or "players" in m for m in skipped)
 
 

@@ -396,6 +396,32 @@ def _seat0_plus_1000(traces: list[list[State]]) -> bool:
     return bool(scored) and all(scores[0] >= 900 and max(scores[1:]) < 900 for scores in scored)
 
 
+def _maker_not_offered(traces: list[list[State]]) -> bool:
+    """Brutal Mode's Flip 7 choices offered, none of them the maker's own +15 (V-085 rebound)."""
+    choices = [s for states in traces for s in states if s.frames and s.frames[-1].name == "flip7_choice"]
+    return bool(choices) and all(f"target {s.flip7}" not in {str(a) for a in s.legal_actions()} for s in choices)
+
+
+def _barred_flip7(traces: list[list[State]]) -> bool:
+    """A Flip 7 made by a seat barred by Just One More (V-086 rebound: every Flip Four lifts the bar)."""
+    return any(
+        e.type == "flip7" and a.players[e.get("seat")].flip7_barred for a, b in _steps(traces) for e in _events(b)
+    )
+
+
+def _moved_to_front(traces: list[list[State]]) -> bool:
+    """Stolen cards lie first in the thief's line (V-087 rebound: a moved card goes to the front)."""
+    stolen = [
+        (b.players[e.get("seat")].line, e.get("card"), b)
+        for a, b in _steps(traces)
+        if b.round == a.round
+        for e in _events(b)
+        if e.type == "stolen"
+    ]
+    shown = [(line, card, b) for line, card, b in stolen if len(line) > 1]
+    return bool(shown) and all(b.game.card_ids[line[0]] == card for line, card, b in shown)
+
+
 def _round_ends_at_a_stay(traces: list[list[State]]) -> bool:
     stays = [b for _, b in _steps(traces) if any(e.type == "stayed" for e in _events(b)) and not b.frames]  # no work pending
     return bool(stays) and all(p.status is not STAYED for b in stays for p in b.players)
@@ -527,12 +553,28 @@ ROWS: tuple[Row, ...] = (
         "vengeance",
         seeds=(754, 804),
     ),
+    # a barred player in a Flip Four that reaches seven numbers is rare: seeds found by search (3052, 4660 of 20,000)
+    Row(
+        "flip7ref.core.lines.own_draw_lifts_bar",
+        lambda original: lambda game, giver, target: True,
+        _barred_flip7,
+        "vengeance",
+        seeds=(3052, 4660),
+    ),
+    Row("flip7ref.core.lines.entry_place", lambda original: lambda game, line, place: 0, _moved_to_front, "vengeance"),
     Row("flip7ref.core.lines.may_stay", _wrong_may_stay, _stay_at_three),
     Row("flip7ref.core.lines.may_stay", lambda original: lambda game, p: True, _stay_beside_the_zero, "vengeance"),
     Row("flip7ref.core.lines.guard_of", lambda original: lambda game, p: None, _bust_beside_second_chance),
     Row("flip7ref.core.primitives.bust_shield.BustShield.use_guard", _wrong_use_guard, _guard_kept),
     Row("flip7ref.core.primitives.freeze.Freeze.play", _wrong_freeze, _frozen_stays),
     Row("flip7ref.core.scoring.flip7_terms", _wrong_terms, _seat0_plus_1000, options=(("target_score", 4000),)),
+    Row(
+        "flip7ref.core.scoring.flip7_choice_seats",
+        lambda original: lambda game, players, maker: tuple(s for s in original(game, players, maker) if s != maker),
+        _maker_not_offered,
+        "vengeance",
+        (("brutal", "true"),),
+    ),
     Row("flip7ref.core.scoring.seat_score", _wrong_seat_score, _seat0_plus_1000, options=(("target_score", 4000),)),
     Row("flip7ref.core.engine.round_over", _wrong_round_over, _round_ends_at_a_stay),
     Row("flip7ref.core.engine.plan_round_end", _wrong_plan, _dealer_steps_two),

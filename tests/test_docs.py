@@ -80,6 +80,27 @@ def test_rule_page_lists_sources_options_and_cases() -> None:
     assert all(f"`{cid}`" in entry for cid in case_ids)
 
 
+@pytest.mark.rules("F7-007")
+def test_card_names_no_published_text_uses_are_marked() -> None:
+    """Flip 7's Dutch action names have no source (``unsourced_names``): the rules page says so beside
+    each, and only beside them; the sourced German and French names go unmarked."""
+    page = docs.render_rules(load_edition("flip7"), docs.shipped_cases())
+    cards = page.split("\n### F7-007\n", 1)[1].split("\n### ", 1)[0]
+    line = next(x for x in cards.splitlines() if x.startswith("- **Cards:**"))
+    assert line == (
+        "- **Cards:** Freeze! (`freeze`; German: Stopp, French: Stop, Dutch: Bevries (not from a published text), "
+        "Norwegian: Freeze); Flip Three! (`flip_three`; German: Drei am Stück, French: Trois à la suite, "
+        "Dutch: Draai drie (not from a published text), Norwegian: Flip Three); Second Chance! (`second_chance`; "
+        "German: Zweite Chance, French: Seconde Chance, Dutch: Tweede kans (not from a published text), "
+        "Norwegian: Second Chance)"
+    )
+    assert page.count("(not from a published text)") == sum(
+        page.count(f"Dutch: {name} ") for name in ("Bevries", "Draai drie", "Tweede kans")
+    )
+    vengeance = docs.render_rules(load_edition("vengeance"), docs.shipped_cases())
+    assert "Draai vier" in vengeance and "not from a published text" not in vengeance  # SRC-000 names them
+
+
 def test_rules_shows_one_rule(capsys: pytest.CaptureFixture[str]) -> None:
     """`rules F7-073` prints its text, its sources, the options touching it and its cases."""
     edition = load_edition("flip7")
@@ -154,7 +175,7 @@ def test_unknown_rule_id_far_from_any_names_each_editions_range(capsys: pytest.C
     code, _, err = run(capsys, "rules", "ZZ-1")
     assert code == 2
     ranges = "; ".join(f"{min(load_edition(e).rules)} … {max(load_edition(e).rules)}" for e in ("flip7", "vengeance"))
-    assert ranges == "F7-001 … F7-131; V-001 … V-084"
+    assert ranges == "F7-001 … F7-131; V-001 … V-087"
     assert err.strip().endswith(f"(known ids: {ranges})")
 
 

@@ -76,6 +76,9 @@ _FLIP7_ROUND = {
     "busted_modifiers": "all-negatives",  # a table that does not name the key: every negative (0.1.0)
     "wipe_set_aside": "survives",
     "late_bust": "all",
+    "penalty_targets": "any-player",
+    "barred_own_flip_four": "barred",
+    "moved_card_place": "end",
     "target_score": 200,
     "tie": "another-round",
     "decks": 1,

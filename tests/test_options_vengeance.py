@@ -262,6 +262,44 @@ def scenario_flip_four_late_bust(value: str | int) -> Any:
     return s.status(0), s.current_player, s.pending(), tuple(s.legal_action_strings()), gone
 
 
+def scenario_brutal_penalty(value: str | int) -> Any:
+    """Brutal Mode: seat 0 (1-6) hits an 8 for a Flip 7 beside seat 1 (9) and busted seat 2 (10 10):
+    the seats offered for the 15, then the scores when it takes them from seat 2 if offered, else seat 1."""
+    g = Game("vengeance", 3, {"brutal": "true", "brutal_penalty": value})
+    s = g.new_position(
+        dealer=2, turn=0, lines={0: ["1", "2", "3", "4", "5", "6"], 1: ["9"], 2: ["10", "10"]},
+        statuses={2: "busted"}, draw=["8", "2", "5", "6"],
+    )  # fmt: skip
+    s = play(s, "hit")
+    offered = tuple(s.legal_action_strings())
+    s = play(s, "target 2" if "target 2" in offered else "target 1")
+    return offered, s.round_scores()
+
+
+def scenario_zero_own_flip_four(value: str | int) -> Any:
+    """Seat 0 (The Zero, 1, 2) hits a Flip Four on itself: Just One More, Flip Four, 3, 4; the Just One
+    More on itself draws a 5 and stops it (barred), the Flip Four on itself draws a 6: its line, status,
+    the round and the Flip 7 made (or not)."""
+    g = _game(3, "zero_own_flip_four", value)
+    draw = ["flip_four", "just_one_more", "flip_four", "3", "4", "5", "6", "8", "11", "12"]
+    s = g.new_position(dealer=2, turn=0, lines={0: ["0", "1", "2"], 1: ["9"], 2: ["10"]}, draw=draw)
+    s = play(s, "hit", "target 0", "target 0", "target 0")
+    made = [e.get("seat") for e in s.events() if e.type == "flip7"]
+    return s.round, made, s.round_scores() if s.round == 2 else (s.line(0), s.status(0))
+
+
+def scenario_moved_card_place(value: str | int) -> Any:
+    """Seat 0 (1 2 3) hits a Swap and swaps its 1 with seat 1's 9 (9 10), then, in a second position,
+    hits a Steal and steals seat 1's 9: the lines of seats 0 and 1 after each."""
+    g = _game(3, "moved_card_place", value)
+    out = []
+    for card, pick in (("swap", "swap 0 0 1 0"), ("steal", "steal 1 0")):
+        s = g.new_position(dealer=2, turn=0, lines={0: ["1", "2", "3"], 1: ["9", "10"], 2: ["6"]}, draw=[card, "8"])
+        s = play(s, "hit", "target 0", pick)
+        out.append((s.line(0), s.line(1)))
+    return tuple(out)
+
+
 def scenario_deal_after_early_cards(value: str | int) -> Any:
     """Dealer 1: seat 2 is dealt 4, seat 0 a Flip Four it plays on seat 1 (1, 2, 3, 5) before seat 1's
     slot: who is asked next and on what, and seat 1's line."""
@@ -292,6 +330,9 @@ SCENARIOS: dict[str, Callable[[str | int], Any]] = {
     "unlucky7_flip_four": scenario_unlucky7_flip_four,
     "flip_four_late_bust": scenario_flip_four_late_bust,
     "deal_after_early_cards": scenario_deal_after_early_cards,
+    "brutal_penalty": scenario_brutal_penalty,
+    "zero_own_flip_four": scenario_zero_own_flip_four,
+    "moved_card_place": scenario_moved_card_place,
 }
 
 T012 = ("target 0", "target 1", "target 2")
@@ -427,6 +468,18 @@ CASES: dict[str, dict[str | int, Any]] = {
         "skip": (2, ["1", "2", "3", "5"], "6"),  # passed over: the offers start at seat 2
         "deal": (2, ["1", "2", "3", "5", "6"], "9"),  # dealt its card all the same
     },
+    "brutal_penalty": {
+        "any-player": (T012, (29, 9, -15)),  # the busted seat 2 loses 15
+        "not-busted": (("target 0", "target 1"), (29, -6, 0)),  # seat 2 not offered: seat 1 loses 15
+    },
+    "zero_own_flip_four": {
+        "barred": (1, [], (["0", "1", "2", "3", "4", "5", "6"], Status.STAYED)),  # stops at seven numbers
+        "flip7": (2, [0], (36, 9, 10)),  # 0 to 6 is 21, +15
+    },
+    "moved_card_place": {
+        "end": ((["2", "3", "9"], ["10", "1"]), (["1", "2", "3", "9"], ["10"])),
+        "in-place": ((["9", "2", "3"], ["1", "10"]), (["9", "1", "2", "3"], ["10"])),
+    },
 }
 
 # option -> the rule ids of its `rules:` entry in vengeance.yaml (checked against the table below).
@@ -451,6 +504,9 @@ RULES: dict[str, tuple[str, ...]] = {
     "unlucky7_flip_four": ("V-035", "V-039",),
     "flip_four_late_bust": ("V-044",),
     "deal_after_early_cards": ("V-011", "V-018",),
+    "brutal_penalty": ("V-082", "V-085"),
+    "zero_own_flip_four": ("V-038", "V-086"),
+    "moved_card_place": ("V-045", "V-046", "V-087"),
 }
 
 DEFAULTS: dict[str, str | int] = {
@@ -474,6 +530,9 @@ DEFAULTS: dict[str, str | int] = {
     "unlucky7_flip_four": "survives",
     "flip_four_late_bust": "all",
     "deal_after_early_cards": "offer",
+    "brutal_penalty": "any-player",
+    "zero_own_flip_four": "barred",
+    "moved_card_place": "end",
 }
 
 
@@ -829,6 +888,9 @@ def test_table_option_list() -> None:
         "unlucky7_flip_four": ["survives", "wiped"],
         "flip_four_late_bust": ["all", "actions-only"],
         "deal_after_early_cards": ["offer", "skip", "deal"],
+        "brutal_penalty": ["any-player", "not-busted"],
+        "zero_own_flip_four": ["barred", "flip7"],
+        "moved_card_place": ["end", "in-place"],
     }
     assert list(EDITION.options) == list(CASES)
 
@@ -945,3 +1007,27 @@ def test_deal_after_early_cards(reading: str, expected: Any) -> None:
     """deal_after_early_cards: seat 1, given cards by a Flip Four before its slot, is asked there
     (offer), passed over (skip) or dealt (deal)."""
     check_reading(SCENARIOS, "deal_after_early_cards", reading, expected)
+
+
+@pytest.mark.rules("V-082", "V-085")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "brutal_penalty"))
+def test_brutal_penalty(reading: str, expected: Any) -> None:
+    """brutal_penalty: the Flip 7 maker may take the 15 from the busted seat 2 (any-player) or only
+    from seat 1 or itself (not-busted)."""
+    check_reading(SCENARIOS, "brutal_penalty", reading, expected)
+
+
+@pytest.mark.rules("V-038", "V-086")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "zero_own_flip_four"))
+def test_zero_own_flip_four(reading: str, expected: Any) -> None:
+    """zero_own_flip_four: a Zero holder barred by a set-aside Just One More plays the next set-aside
+    Flip Four on herself: it stops at seven numbers (barred) or makes her Flip 7 (flip7)."""
+    check_reading(SCENARIOS, "zero_own_flip_four", reading, expected)
+
+
+@pytest.mark.rules("V-045", "V-046", "V-087")
+@pytest.mark.parametrize(("reading", "expected"), reading_cases(CASES, "moved_card_place"))
+def test_moved_card_place(reading: str, expected: Any) -> None:
+    """moved_card_place: a swapped or stolen card joins the end of its new line (end) or keeps the
+    place it came from (in-place)."""
+    check_reading(SCENARIOS, "moved_card_place", reading, expected)

@@ -127,6 +127,9 @@ def test_the_round_defaults_are_these() -> None:
         "busted_modifiers": "all-negatives",
         "wipe_set_aside": "survives",
         "late_bust": "all",
+        "penalty_targets": "any-player",  # D-V-34, option brutal_penalty's default
+        "barred_own_flip_four": "barred",  # D-V-35, option zero_own_flip_four's default
+        "moved_card_place": "end",  # D-V-36, option moved_card_place's default
     }
     assert section_defaults("edition", "game_end") == {}
 

@@ -110,6 +110,8 @@ class CardKind:
             unresolved); None for cards without one.
         traits: special behaviours of number cards (e.g. ``zero``), empty otherwise.
         rules: the rule ids the card implements.
+        unsourced_names: language codes of ``names`` no published text uses (the
+            project's own rendering, e.g. Flip 7's Dutch action names); the docs mark them.
     """
 
     index: int
@@ -123,6 +125,7 @@ class CardKind:
     effect: Mapping[str, Any] | None = attrs.field(eq=False, hash=False, converter=frozen)
     traits: tuple[str, ...]
     rules: tuple[str, ...]
+    unsourced_names: tuple[str, ...] = ()
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _reduce(self)

@@ -23,7 +23,7 @@ from flip7ref.core.frames import Frame, register_frame
 from flip7ref.core.lines import may_stay, stays
 from flip7ref.core.model import ACTIVE, CHANCE, HIT, STAY, STAYED, Action, Event, Player, target, tuple_maker
 from flip7ref.core.pile import shuffled, supply
-from flip7ref.core.scoring import round_scores
+from flip7ref.core.scoring import flip7_choice_seats, round_scores
 from flip7ref.core.targets import receive
 
 if TYPE_CHECKING:
@@ -250,7 +250,7 @@ class Flip7Choice(SeatDecision):
     name: ClassVar[str] = "flip7_choice"
 
     def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
-        return [target(s) for s in range(len(players))]
+        return [target(s) for s in flip7_choice_seats(game, players, self.seat)]  # V-085
 
     def pending(self, game: Game) -> tuple[str, str | None]:
         return ("flip7_bonus", None)

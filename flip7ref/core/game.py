@@ -118,6 +118,9 @@ class Game:
     busted_modifiers: Final[str]
     wipe_set_aside: Final[str]
     late_bust: Final[str]
+    penalty_targets: Final[str]
+    barred_own_flip_four: Final[str]
+    moved_card_place: Final[str]
     target_score: Final[int]
     tie: Final[str]
     decks: Final[int]
@@ -199,6 +202,9 @@ class Game:
         self.busted_modifiers = str(rnd["busted_modifiers"])  # V-084, D-V-33; unsaid: all count
         self.wipe_set_aside = str(rnd["wipe_set_aside"])  # V-039, D-V-31
         self.late_bust = str(rnd["late_bust"])  # V-044, D-V-32
+        self.penalty_targets = str(rnd["penalty_targets"])  # V-085, D-V-34
+        self.barred_own_flip_four = str(rnd["barred_own_flip_four"])  # V-086, D-V-35
+        self.moved_card_place = str(rnd["moved_card_place"])  # V-087, D-V-36
         end = {k: _resolve(v, resolved) for k, v in ed.game_end.items()}
         self.target_score = int(end["target_score"])
         self.tie = str(end["tie"])

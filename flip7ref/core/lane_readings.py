@@ -51,6 +51,9 @@ LANE_READINGS: Final[Mapping[str, frozenset[str]]] = {
     "brutal_busted": frozenset({"given-after-bust", "all-negatives"}),
     "unlucky7_flip_four": frozenset({"survives", "wiped"}),
     "flip_four_late_bust": frozenset({"all", "actions-only"}),
+    "brutal_penalty": frozenset({"any-player", "not-busted"}),
+    "zero_own_flip_four": frozenset({"barred", "flip7"}),
+    "moved_card_place": frozenset({"end", "in-place"}),
 }
 """Option name → the readings (names, or `ANY`) the fast lanes were checked for."""
 

@@ -124,6 +124,27 @@ def bars_flip7(game: Game, p: Player) -> bool:
     )
 
 
+def own_draw_lifts_bar(game: Game, giver: int, target: int) -> bool:
+    """The one decider of V-086 (D-V-35): whether a player barred from a Flip 7 by Just One
+    More (`bars_flip7`, D-V-26) may still make one with the cards of a forced draw (Flip
+    Four) that ``giver`` played on ``target``.
+
+    Under reading ``barred`` of option ``zero_own_flip_four`` never: the draw stops at seven
+    numbers with no Flip 7 (V-044).  Under ``flip7`` when she played it on herself
+    (``giver == target``): the numbers it brings may complete her Flip 7.  The texts are
+    silent.
+
+    Args:
+        game: the compiled game.
+        giver: the seat that played the Flip Four.
+        target: the seat drawing its cards (barred).
+
+    Returns:
+        True when the bar is lifted for this draw's cards.  Raises nothing.
+    """
+    return game.barred_own_flip_four == "flip7" and giver == target
+
+
 def bar_lasts(game: Game, line: Sequence[int]) -> bool:
     """The one decider of V-037's release from The Zero's bar (D-V-26): a barred player
     (`bars_flip7`) stays barred only while ``line`` still holds The Zero (a ``no_stay``
@@ -171,22 +192,26 @@ def guard_of(game: Game, p: Player) -> int | None:
     return None
 
 
-def line_grows(game: Game, p: Player, code: int, busts: bool, flip7: int | None) -> tuple[Player, bool]:
+def line_grows(
+    game: Game, p: Player, code: int, busts: bool, flip7: int | None, lifted: bool = False
+) -> tuple[Player, bool]:
     """The outcome of card ``code`` joining ``p``'s line, no bust guard or wipe involved:
     ``(the player after, whether it makes the Flip 7 that ends the round)``.  ``busts``
     is `is_duplicate`'s verdict for a number (F7-040: the player busts, keeping the
     duplicate in the line, F7-041); a card that does not bust may make a Flip 7 (F7-050,
     `makes_flip7`; a modifier never does).  The general path and the fast lanes both
-    build a grown line with this function."""
+    build a grown line with this function.  ``lifted``: the player's bar is lifted for
+    this card (`own_draw_lifts_bar`, V-086)."""
     line = p.line + (code,)  # noqa: RUF005  # one concatenation: compiled, the starred form builds a list first
     if busts:
         return make_player((line, p.kept, BUSTED, p.flip7_barred)), False
     after = make_player((line, p.kept, p.status, p.flip7_barred))
-    return after, game.category[code] == NUMBER and makes_flip7(game, p.flip7_barred, line, flip7)
+    return after, game.category[code] == NUMBER and makes_flip7(game, p.flip7_barred and not lifted, line, flip7)
 
 
-def receive_number(w: Work, code: int, seat: int) -> None:
-    """A number card arrives for ``seat`` (F7-035, F7-040, F7-041, F7-050; V-020, V-033, V-036).
+def receive_number(w: Work, code: int, seat: int, lifted: bool = False) -> None:
+    """A number card arrives for ``seat`` (F7-035, F7-040, F7-041, F7-050; V-020, V-033, V-036);
+    ``lifted``: a Flip 7 bar does not hold for this card (V-086, `own_draw_lifts_bar`).
 
     Unlucky 7 wipes the line (V-033); a duplicate is first offered to a bust guard
     (F7-080), else the player busts (D-V-27: under ``busted_cards: discard`` the
@@ -209,7 +234,7 @@ def receive_number(w: Work, code: int, seat: int) -> None:
             assert eff is not None
             eff.use_guard(w, seat, code, guard)
             return
-    after, made = line_grows(g, p, code, busts, w.flip7)
+    after, made = line_grows(g, p, code, busts, w.flip7, lifted)
     w.players[seat] = after
     if busts:  # F7-040, F7-041
         w.emit(events.busted(seat, g.card_ids[code]))
@@ -224,11 +249,40 @@ def receive_number(w: Work, code: int, seat: int) -> None:
         w.emit(events.flip7(seat))
 
 
-def enter(w: Work, code: int, seat: int) -> None:
+def entry_place(game: Game, line: Sequence[int], place: int) -> int:
+    """The one decider of V-087 (D-V-36): where in the receiver's line a card moved by a
+    Swap or a Steal lies, once it has joined ``line`` at its end (`enter`).
+
+    Under reading ``end`` of option ``moved_card_place`` at the end, as a drawn card; under
+    ``in-place`` at index ``place`` (for a Swap, the place of the card it was exchanged
+    for; for a Steal, the place it had in the line it left), at most the end.  No rule
+    reads the order of a line; it shows in the state and in the card indices of Swap,
+    Steal and Discard decisions (V-045..V-047).
+
+    Args:
+        game: the compiled game.
+        line: the receiver's line, the moved card last.
+        place: the index the moved card had.
+
+    Returns:
+        The moved card's index in the line.  Raises nothing.
+    """
+    last = len(line) - 1
+    return min(place, last) if game.moved_card_place == "in-place" else last
+
+
+def enter(w: Work, code: int, seat: int, place: int | None = None) -> None:
     """A card moved from another line enters ``seat``'s line: the receiving rules apply
     to a number (a duplicate busts, Unlucky 7 wipes, Lucky 13 allows a pair, Flip 7
-    counts, V-037); a modifier simply joins."""
+    counts, V-037); a modifier simply joins.  ``place``: the index the card had (a Swap
+    or a Steal); where it then lies is `entry_place`'s (V-087)."""
     if w.game.category[code] == NUMBER:
         receive_number(w, code, seat)
     else:
         w.set_line(seat, (*w.players[seat].line, code))
+    line = w.players[seat].line
+    if place is None or not line or line[-1] != code:  # wiped with the line or discarded with a bust
+        return
+    k = entry_place(w.game, line, place)
+    if k != len(line) - 1:
+        w.set_line(seat, (*line[:k], code, *line[k:-1]))

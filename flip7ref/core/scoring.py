@@ -303,6 +303,27 @@ def flip7_terms(game: Game, seat: int, busted: bool, flip7: int | None, bonus_to
     return made, bonus, game.flip7_bonus if seat == penalised else 0
 
 
+def flip7_choice_seats(game: Game, players: Sequence[Player], maker: int) -> tuple[int, ...]:
+    """The one decider of V-085 (D-V-34, with V-082): the seats Brutal Mode's Flip 7 maker
+    may pick, the maker for +15 or another player to lose 15.
+
+    Under reading ``any-player`` of option ``brutal_penalty`` (the text names no limit)
+    every seat, a busted one included; under ``not-busted`` the maker and the players who
+    have not busted.
+
+    Args:
+        game: the compiled game.
+        players: the seats at the table.
+        maker: the seat that made the Flip 7.
+
+    Returns:
+        The seats, in seat order.  Raises nothing.
+    """
+    if game.penalty_targets == "not-busted":
+        return tuple([s for s, p in enumerate(players) if s == maker or p.status is not BUSTED])
+    return tuple(range(len(players)))
+
+
 def best_line(game: Game) -> tuple[list[int], bool]:
     """``(line, flip7)``: the line of card codes (a list of ints) that scores the most in
     one round of ``game`` (see `round_bounds`), and whether it is a Flip 7 (F7-050, V-022,

@@ -158,6 +158,7 @@ def parse_edition(data: object, file: str, *, schema_checked: bool = False, dige
                 effect=c.get("effect"),
                 traits=tuple(c.get("traits") or ()),
                 rules=tuple(c.get("rules") or ()),
+                unsourced_names=tuple(c.get("unsourced_names") or ()),
             )
         )
     options: dict[str, OptionSpec] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from flip7ref.checking.conformance import Case
 from flip7ref.core.spec import CardKind, Edition, OptionSpec
@@ -55,10 +55,19 @@ def option_values(option: OptionSpec) -> str:
     return f"a whole number {low}..{high}" if high is not None else f"a whole number ≥ {low}"
 
 
+UNSOURCED: Final = " (not from a published text)"
+"""Said after a card name that no published text uses (`CardKind.unsourced_names`)."""
+
+
 def _card_names(card: CardKind) -> str:
-    """A card's English name and id, then its other names by language (``German: Zweite Chance, ...``)."""
+    """A card's English name and id, then its other names by language (``German: Zweite Chance, ...``),
+    each name no published text uses marked `UNSOURCED` (Flip 7's Dutch action names)."""
     english = card.name("en")
-    others = [f"{_LANG_NAMES.get(lang, lang)}: {_md(name)}" for lang, name in card.names if lang != "en" and name != english]
+    others = [
+        f"{_LANG_NAMES.get(lang, lang)}: {_md(name)}" + (UNSOURCED if lang in card.unsourced_names else "")
+        for lang, name in card.names
+        if lang != "en" and name != english
+    ]
     return f"{_md(english)} (`{card.id}`" + (f"; {', '.join(others)}" if others else "") + ")"
 
 

@@ -155,7 +155,7 @@ def _other_decision(state: State) -> Action:
 
     leader = max(others, key=standing)
     if kind == "flip7_bonus":
-        return target(leader if state.totals[leader] >= state.totals[seat] else seat)
+        return target(leader if state.totals[leader] >= state.totals[seat] or seat not in seats else seat)  # V-085 decides seats
     if card is not None and seat in seats and _helps_receiver(state, card):
         return target(seat)
     return target(leader)

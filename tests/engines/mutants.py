@@ -640,7 +640,7 @@ def _steal_no_receiving_rules() -> dict[tuple[Any, str], Any]:
     """V-046 broken: a stolen card joins the thief's line without the receiving rules (a repeat
     does not bust, a new number makes no Flip 7)."""
 
-    def enter(w: Any, code: int, seat: int) -> None:
+    def enter(w: Any, code: int, seat: int, place: int | None = None) -> None:  # at the end (V-087's default)
         w.set_line(seat, (*w.players[seat].line, code))
 
     return {(steal, "enter"): enter}
@@ -650,7 +650,7 @@ def _swap_no_receiving_rules() -> dict[tuple[Any, str], Any]:
     """V-045 broken: swapped cards join their new lines without the receiving rules (a repeat
     does not bust)."""
 
-    def enter(w: Any, code: int, seat: int) -> None:
+    def enter(w: Any, code: int, seat: int, place: int | None = None) -> None:  # at the end (V-087's default)
         w.set_line(seat, (*w.players[seat].line, code))
 
     return {(swap, "enter"): enter}

@@ -19,8 +19,8 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from flip7ref.core import events
 from flip7ref.core.frames import Frame, action_card, register_frame
-from flip7ref.core.lines import bars_flip7, holds_seven, wipes
-from flip7ref.core.model import ACTIVE, BUSTED, CHANCE, MODIFIER, STAYED, Action, Player, target
+from flip7ref.core.lines import bars_flip7, holds_seven, own_draw_lifts_bar, receive_number, wipes
+from flip7ref.core.model import ACTIVE, BUSTED, CHANCE, MODIFIER, NUMBER, STAYED, Action, Player, target
 from flip7ref.core.pile import supply
 from flip7ref.core.primitives.base import Effect, primitive
 from flip7ref.core.targets import eligible, receive, targets_for
@@ -112,8 +112,15 @@ class ForcedDraw(Frame):
         if aside:
             w.emit(events.set_aside(self.target, w.cid(code)))
         else:
-            receive(w, code, self.target)
             g = w.game
+            if (
+                g.category[code] == NUMBER
+                and w.players[self.target].flip7_barred
+                and own_draw_lifts_bar(g, self.giver, self.target)
+            ):
+                receive_number(w, code, self.target, lifted=True)  # V-086, D-V-35: her own Flip Four
+            else:
+                receive(w, code, self.target)
             if g.wipe_set_aside == "wiped" and wipes(g, code):  # D-V-31 (b): the wipe takes the waiting modifiers too
                 self._wipe_set_aside(w)
 

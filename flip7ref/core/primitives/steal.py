@@ -38,7 +38,7 @@ class Steal(CardPick):
         seat, index = act.args
         code = take(w, seat, index)
         w.emit(events.stolen(frame.resolver, w.cid(code), seat))
-        enter(w, code, frame.resolver)
+        enter(w, code, frame.resolver, index)  # V-087: where it lies, `entry_place`
 
     def helps_target(self) -> bool:
         return True

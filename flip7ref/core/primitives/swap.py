@@ -63,8 +63,8 @@ class Swap(CardPick):
         take(w, a, i)
         take(w, b, j)
         w.emit(events.swapped(frame.resolver, a, ids[ca], b, ids[cb]))
-        enter(w, cb, a)
-        enter(w, ca, b)
+        enter(w, cb, a, i)  # V-087: where it lies, `entry_place`
+        enter(w, ca, b, j)
 
     def helps_target(self) -> bool:
         return True
