@@ -248,3 +248,52 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "--policy-out: only the compact solver" in capsys.readouterr().err
     assert main(["solve", "--cards", "numbers", "--policy-out", str(tmp_path / "no" / "p")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def _rewrite_with(path: Path, change: Any) -> None:
+    """Change the header of a policy file with ``change(header)``, keeping its CRC right and
+    its header's length (so the arrays stay where they were)."""
+    raw = path.read_bytes()
+    magic, fmt, size, _, zero = struct.unpack("<8sIIII", raw[:24])
+    header = json.loads(raw[24 : 24 + size])
+    change(header)
+    text = json.dumps(header, sort_keys=True).encode()
+    assert len(text) <= size
+    text += b" " * (size - len(text))
+    path.write_bytes(struct.pack("<8sIIII", magic, fmt, size, zlib.crc32(text), zero) + text + raw[24 + size :])
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "expected"),
+    [
+        # An object dtype read the arrays' bytes as pointers: the process died (SIGSEGV).
+        (lambda h: h["arrays"][0].update(dtype="|O"), "/arrays/0/dtype", 'expected "<u8" for keys, found "|O"'),
+        # Another numeric dtype was taken as it came: the bytes read as other values.
+        (lambda h: h["arrays"][1].update(dtype="<f8"), "/arrays/1/dtype", 'expected "|u1" for hit, found "<f8"'),
+        (lambda h: h["arrays"][0].update(offset=7), "/arrays/0/offset",
+         "expected a whole number of at least 0, a multiple of 64"),
+        (lambda h: h["arrays"][0].update(shape=[1.5]), "/arrays/0/shape", "expected 1 whole numbers of at least 0"),
+        (lambda h: h["arrays"].__setitem__(1, h["arrays"][0]), "/arrays/1",
+         "expected an object named keys, hit or hit_values, each once"),
+        (lambda h: h.pop("modes"), "/modes", "expected a whole number of at least 0"),
+        (lambda h: h.update(key="x"), "/key", "expected a JSON object"),
+        (lambda h: h.update(root=5), "/root", "expected a JSON object"),
+        (lambda h: h["root"].update(value="nan"), "/root/value", "expected a number"),
+        (lambda h: h.update(ties="x"), "/ties", "expected one of hit, stay"),
+        (lambda h: h.update(turn_model="x"), "/turn_model", "expected one of rules, published"),
+        (lambda h: h.update(deck=[]), "/deck", "expected a whole number of at least 0"),
+    ],
+)  # fmt: skip
+def test_damaged_header_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any, field: str,
+                               expected: str) -> None:  # fmt: skip
+    """A header with a field of the wrong type or range, its CRC right, is refused in one line
+    naming the field (before: tracebacks, a crash, or arrays read as another dtype)."""
+    from flip7ref.cli import main
+
+    _, _, path = _solve(tmp_path, RULES_DECK, "rules")
+    _rewrite_with(path, change)
+    with pytest.raises(SpecError) as err:
+        load_policy(path)
+    assert str(err.value) == f"{path}, at {field}: {expected}"
+    assert main(["odds", "--policy", str(path), "--line", "3"]) == 2
+    assert capsys.readouterr().err == f"flip7ref: error: {path}, at {field}: {expected}\n"
