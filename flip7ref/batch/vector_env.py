@@ -145,15 +145,24 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         """What the callable opponent ``policy`` chooses in ``games`` (each at another seat's
         decision), checked.
 
+        The answer is checked against the env's own legal actions, not the mask the policy
+        was given (a policy that writes into its arguments cannot make an action legal).
+
         Raises:
             OptionError: its answer is not one legal action index per game
                 (`flip7ref.batch.guards.legal_choices`).
+            Exception: whatever ``policy`` raises, unchanged (a note names the opponents).
         """
         bs = self.state
         actor = np.where(bs.actor >= 0, bs.actor, 0).astype(np.int64)
         obs = self._observe(actor)[games]
-        mask = bs.legal[games].astype(np.int8)
-        return guards.legal_choices(policy(obs, mask), mask, "opponents")
+        legal = bs.legal[games].astype(np.int8)
+        try:
+            answer = policy(obs, legal.copy())
+        except Exception as exc:
+            exc.add_note(f"raised by the opponents policy {policy!r}")
+            raise
+        return guards.legal_choices(answer, legal, "opponents")
 
     def _others(self, games: Arr, *, capped: bool = True) -> None:
         """Play the other seats of ``games`` until the learner decides, the game ends or (when
