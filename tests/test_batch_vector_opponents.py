@@ -203,7 +203,7 @@ def test_an_exception_of_the_policy_passes_through_with_a_note(env_class: type) 
         raise ValueError("policy boom")
 
     env = env_class(4, 4, seat=3, opponents=fails, options=ONE)
-    with pytest.raises(ValueError, match="^policy boom") as err:
+    with pytest.raises(ValueError, match=r"^policy boom") as err:
         env.reset(seed=0)
     assert str(err.value) == "policy boom"
     assert err.value.__notes__ == [f"raised by the opponents policy {fails!r}"]

@@ -352,14 +352,15 @@ def _check_header(path: Path, header: Any) -> None:
     another dtype (an object dtype would read raw bytes as pointers)."""
     if not isinstance(header, dict):
         raise _bad(path, "", "a policy file header (a JSON object)")
-    kinds: dict[str, tuple[type, ...]] = {"edition": (str,), "options": (dict,), "categories": (list,),
-                                          "deck_cards": (dict,), "key": (dict,), "root": (dict,),
-                                          "arrays": (list,)}  # fmt: skip
-    for name, kind in kinds.items():
+    kinds: dict[str, tuple[type, str]] = {"edition": (str, "string"), "options": (dict, "object"),
+                                          "categories": (list, "list"), "deck_cards": (dict, "object"),
+                                          "key": (dict, "object"), "root": (dict, "object"),
+                                          "arrays": (list, "list")}  # fmt: skip
+    for name, (kind, json_name) in kinds.items():
         if name not in header:
             raise _bad(path, f"/{name}", "a policy file header with it (missing)")
         if not isinstance(header[name], kind):
-            raise _bad(path, f"/{name}", "a JSON " + {str: "string", dict: "object", list: "list"}[kind[0]])
+            raise _bad(path, f"/{name}", f"a JSON {json_name}")
     for name in ("deck", "states", "modes"):
         if not _is_count(header.get(name)):
             raise _bad(path, f"/{name}", "a whole number of at least 0")
