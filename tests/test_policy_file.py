@@ -297,3 +297,16 @@ def test_damaged_header_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert str(err.value) == f"{path}, at {field}: {expected}"
     assert main(["odds", "--policy", str(path), "--line", "3"]) == 2
     assert capsys.readouterr().err == f"flip7ref: error: {path}, at {field}: {expected}\n"
+
+
+def test_a_bad_seen_card_is_named_with_the_seen_cards(tmp_path: Path) -> None:
+    """An unknown card given as seen was reported as ``line 5: unknown card 'zz'`` (the line
+    blamed), and a seen card no play leaves gone said only ``more cards seen than ...``."""
+    _, _, path = _solve(tmp_path, ["number"], "rules")
+    policy = load_policy(path)
+    with pytest.raises(CardError) as err:
+        policy.query("5", "zz")
+    assert str(err.value).startswith("line 5 with zz seen: unknown card 'zz' in edition flip7")
+    with pytest.raises(CardError) as err:
+        policy.query("5", "3")
+    assert str(err.value) == "line 5 with 3 seen: more cards seen than the stored rules turn can leave gone"

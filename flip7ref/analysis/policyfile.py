@@ -239,10 +239,11 @@ class StoredPolicy:
         from flip7ref.analysis.positions import line_position
 
         game, model = self.game, self._model
+        where = f"line {','.join(line) or '(empty)'}" + (f" with {','.join(seen)} seen" if seen else "")
         try:
             state = line_position(game, line, seen)
         except Flip7RefError as exc:
-            raise CardError(f"line {','.join(line) or '(empty)'}: {exc}") from None
+            raise CardError(f"{where}: {exc}") from None
         player = state.players[0]
         if state.pending()[0] != "offer":
             raise CardError(f"line {','.join(line)}: the player holding it is not offered Hit or Stay (the round is over)")
@@ -274,7 +275,7 @@ class StoredPolicy:
                                 f"{self.header['turn_model']} turn follows it")  # fmt: skip
         limit = (1 << model.extra_bits) - 1
         if any(n > limit for n in extras.values()) or shields >= 1 << (model.extra_off - model.seen_off):
-            raise CardError("more cards seen than the stored turn can leave gone")
+            raise CardError(f"{where}: more cards seen than the stored {self.header['turn_model']} turn can leave gone")
         key |= (1 if held else 0) << model.held_off
         key |= shields << model.seen_off
         for bit, n in extras.items():
