@@ -178,3 +178,32 @@ def test_normalised_observations_stay_within_their_documented_bounds(env_class: 
         r_obs, *_ = raw.step(a)
         n_obs, *_ = norm.step(a)
     assert top > 1.0  # a total past the target score was seen, and scaled by it (not clipped at 1)
+
+
+@pytest.mark.parametrize("env_class", ENVS)
+def test_a_policy_that_writes_into_its_mask_cannot_make_an_action_legal(env_class: type) -> None:
+    """A policy that set every entry of the mask it was given to 1, then chose action 0, had
+    its answer checked against that mask: the illegal action passed and ``reset`` never
+    returned (the opponent's decision never advanced).  Now the env checks against its own."""
+
+    def cheat(obs: Any, mask: Any) -> Any:
+        illegal = np.argmin(mask, axis=1)  # an action not legal in each game
+        mask[...] = 1
+        obs[...] = np.nan
+        return illegal
+
+    env = env_class(4, 4, seat=3, opponents=cheat, options=ONE)  # seats 0-2 decide before the learner
+    with pytest.raises(OptionError, match=r"^opponents\[0\]: chose action \d+, not legal in that game; expected one of \["):
+        env.reset(seed=0)
+
+
+@pytest.mark.parametrize("env_class", ENVS)
+def test_an_exception_of_the_policy_passes_through_with_a_note(env_class: type) -> None:
+    def fails(obs: Any, mask: Any) -> Any:
+        raise ValueError("policy boom")
+
+    env = env_class(4, 4, seat=3, opponents=fails, options=ONE)
+    with pytest.raises(ValueError, match=r"^policy boom") as err:
+        env.reset(seed=0)
+    assert str(err.value) == "policy boom"
+    assert err.value.__notes__ == [f"raised by the opponents policy {fails!r}"]

@@ -289,3 +289,65 @@ def test_odds_policy_refuses_the_flags_of_a_solve(flags: list[str], tmp_path: Pa
         f"flip7ref: error: {flags[0]}: odds --policy FILE answers from the file without solving; it takes --line, "
         "--seen, --cards, --edition, --option, --turn-model and --json\n"
     )
+
+
+def _rewrite_with(path: Path, change: Any) -> None:
+    """Change the header of a policy file with ``change(header)``, keeping its CRC right and
+    its header's length (so the arrays stay where they were)."""
+    raw = path.read_bytes()
+    magic, fmt, size, _, zero = struct.unpack("<8sIIII", raw[:24])
+    header = json.loads(raw[24 : 24 + size])
+    change(header)
+    text = json.dumps(header, sort_keys=True).encode()
+    assert len(text) <= size
+    text += b" " * (size - len(text))
+    path.write_bytes(struct.pack("<8sIIII", magic, fmt, size, zlib.crc32(text), zero) + text + raw[24 + size :])
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "expected"),
+    [
+        # An object dtype read the arrays' bytes as pointers: the process died (SIGSEGV).
+        (lambda h: h["arrays"][0].update(dtype="|O"), "/arrays/0/dtype", 'expected "<u8" for keys, found "|O"'),
+        # Another numeric dtype was taken as it came: the bytes read as other values.
+        (lambda h: h["arrays"][1].update(dtype="<f8"), "/arrays/1/dtype", 'expected "|u1" for hit, found "<f8"'),
+        (lambda h: h["arrays"][0].update(offset=7), "/arrays/0/offset",
+         "expected a whole number of at least 0, a multiple of 64"),
+        (lambda h: h["arrays"][0].update(shape=[1.5]), "/arrays/0/shape", "expected 1 whole numbers of at least 0"),
+        (lambda h: h["arrays"].__setitem__(1, h["arrays"][0]), "/arrays/1",
+         "expected an object named keys, hit or hit_values, each once"),
+        (lambda h: h.pop("modes"), "/modes", "expected a whole number of at least 0"),
+        (lambda h: h.update(key="x"), "/key", "expected a JSON object"),
+        (lambda h: h.update(root=5), "/root", "expected a JSON object"),
+        (lambda h: h["root"].update(value="nan"), "/root/value", "expected a number"),
+        (lambda h: h.update(ties="x"), "/ties", "expected one of hit, stay"),
+        (lambda h: h.update(turn_model="x"), "/turn_model", "expected one of rules, published"),
+        (lambda h: h.update(deck=[]), "/deck", "expected a whole number of at least 0"),
+    ],
+)  # fmt: skip
+def test_damaged_header_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any, field: str,
+                               expected: str) -> None:  # fmt: skip
+    """A header with a field of the wrong type or range, its CRC right, is refused in one line
+    naming the field (before: tracebacks, a crash, or arrays read as another dtype)."""
+    from flip7ref.cli import main
+
+    _, _, path = _solve(tmp_path, RULES_DECK, "rules")
+    _rewrite_with(path, change)
+    with pytest.raises(SpecError) as err:
+        load_policy(path)
+    assert str(err.value) == f"{path}, at {field}: {expected}"
+    assert main(["odds", "--policy", str(path), "--line", "3"]) == 2
+    assert capsys.readouterr().err == f"flip7ref: error: {path}, at {field}: {expected}\n"
+
+
+def test_a_bad_seen_card_is_named_with_the_seen_cards(tmp_path: Path) -> None:
+    """An unknown card given as seen was reported as ``line 5: unknown card 'zz'`` (the line
+    blamed), and a seen card no play leaves gone said only ``more cards seen than ...``."""
+    _, _, path = _solve(tmp_path, ["number"], "rules")
+    policy = load_policy(path)
+    with pytest.raises(CardError) as err:
+        policy.query("5", "zz")
+    assert str(err.value).startswith("line 5 with zz seen: unknown card 'zz' in edition flip7")
+    with pytest.raises(CardError) as err:
+        policy.query("5", "3")
+    assert str(err.value) == "line 5 with 3 seen: more cards seen than the stored rules turn can leave gone"

@@ -62,6 +62,22 @@ def test_a_plugin_ending_the_process_gives_one_line_and_exit_2(tmp_path: Path) -
         ], command
 
 
+@pytest.mark.parametrize("flag", ["--agent", "--opponent"])
+def test_bench_agents_plugin_ending_the_process_gives_one_line_and_exit_2(tmp_path: Path, flag: str) -> None:
+    """``bench-agents`` takes its plug-ins as ``--agent`` / ``--opponent``, not ``--strategy``:
+    it ran them in the command's own process, so an ``os._exit(7)`` ended it silently with
+    status 7."""
+    bot = tmp_path / "quits.py"
+    bot.write_text(QUITS_WITH_7, encoding="utf-8")
+    other = "--opponent" if flag == "--agent" else "--agent"
+    done = _flip7ref("bench-agents", "--games", "2", "--no-progress", flag, f"{bot}:Quits", other, "random")
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert done.stderr.splitlines() == [
+        f"flip7ref: error: the run did not finish: its process ended with status 7 while strategy '{bot}:Quits' "
+        "was loaded (did it call os._exit() or crash the interpreter?)"
+    ]
+
+
 FORGES_THE_FINISH = '''
 import os
 

@@ -805,3 +805,17 @@ def test_qr_code_of_the_game_address_and_the_favicon(folder: Path) -> None:
     assert f"/game/{made['id']}?token={made['token']}" in r.text and "<svg" in r.text
     assert client.get(f"/api/games/{made['id']}/qr.svg").status_code == 403
     assert client.get("/favicon.ico").headers["content-type"].startswith("image/svg+xml")
+
+
+def test_a_long_game_id_is_not_echoed_whole(client: TestClient) -> None:
+    """A 5,000-character id came back whole in the 404's message (and so did an address);
+    now the message keeps 40 characters (200 of an address) and says the length."""
+    r = client.get(f"/api/games/{'x' * 5000}/rule/F7-004")
+    assert r.status_code == 404
+    assert r.json()["error"] == f"no game {'x' * 40!r}... (5,000 characters)"
+    r = client.get(f"/api/games/{'y' * 5000}/nowhere/at/all")
+    assert r.status_code == 404
+    assert r.json()["error"] == f"no such address: /api/games/{'y' * 189}... (5,026 characters)"
+    for gid, words in (("%C3%A9%E2%9C%93", "no game 'é✓'"), ("%00", "no game '\\x00'")):
+        r = client.get(f"/api/games/{gid}/rule/F7-004")
+        assert (r.status_code, r.json()["error"]) == (404, words)

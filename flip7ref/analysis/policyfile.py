@@ -34,6 +34,7 @@ written for another edition, options, deck or turn model is refused with a one-l
 from __future__ import annotations
 
 import json
+import math
 import os
 import struct
 import zlib
@@ -238,10 +239,11 @@ class StoredPolicy:
         from flip7ref.analysis.positions import line_position
 
         game, model = self.game, self._model
+        where = f"line {','.join(line) or '(empty)'}" + (f" with {','.join(seen)} seen" if seen else "")
         try:
             state = line_position(game, line, seen)
         except Flip7RefError as exc:
-            raise CardError(f"line {','.join(line) or '(empty)'}: {exc}") from None
+            raise CardError(f"{where}: {exc}") from None
         player = state.players[0]
         if state.pending()[0] != "offer":
             raise CardError(f"line {','.join(line)}: the player holding it is not offered Hit or Stay (the round is over)")
@@ -273,7 +275,7 @@ class StoredPolicy:
                                 f"{self.header['turn_model']} turn follows it")  # fmt: skip
         limit = (1 << model.extra_bits) - 1
         if any(n > limit for n in extras.values()) or shields >= 1 << (model.extra_off - model.seen_off):
-            raise CardError("more cards seen than the stored turn can leave gone")
+            raise CardError(f"{where}: more cards seen than the stored {self.header['turn_model']} turn can leave gone")
         key |= (1 if held else 0) << model.held_off
         key |= shields << model.seen_off
         for bit, n in extras.items():
@@ -336,6 +338,63 @@ def _bad(path: Path, field: str, expected: str) -> SpecError:
     return SpecError(str(path), field, expected)
 
 
+_DTYPES = {"keys": "<u8", "hit": "|u1", "hit_values": "<f8"}
+"""The one dtype of each array (as written): another is refused, never reinterpreted."""
+_RANKS = {"keys": 1, "hit": 2, "hit_values": 3}
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _check_header(path: Path, header: Any) -> None:
+    """Refuse a header whose fields have the wrong type or range (one `SpecError` naming the
+    field), so nothing later meets a string where a number was written or an array of
+    another dtype (an object dtype would read raw bytes as pointers)."""
+    if not isinstance(header, dict):
+        raise _bad(path, "", "a policy file header (a JSON object)")
+    kinds: dict[str, tuple[type, str]] = {"edition": (str, "string"), "options": (dict, "object"),
+                                          "categories": (list, "list"), "deck_cards": (dict, "object"),
+                                          "key": (dict, "object"), "root": (dict, "object"),
+                                          "arrays": (list, "list")}  # fmt: skip
+    for name, (kind, json_name) in kinds.items():
+        if name not in header:
+            raise _bad(path, f"/{name}", "a policy file header with it (missing)")
+        if not isinstance(header[name], kind):
+            raise _bad(path, f"/{name}", f"a JSON {json_name}")
+    for name in ("deck", "states", "modes"):
+        if not _is_count(header.get(name)):
+            raise _bad(path, f"/{name}", "a whole number of at least 0")
+    for name, allowed in (("turn_model", ("rules", "published")), ("ties", ("hit", "stay"))):
+        if header.get(name) not in allowed:
+            raise _bad(path, f"/{name}", f"one of {', '.join(allowed)}")
+    if not all(isinstance(c, str) for c in header["categories"]):
+        raise _bad(path, "/categories", "a list of strings")
+    for name in ("value", "bust", "flip7"):
+        if type(header["root"].get(name)) not in (int, float):
+            raise _bad(path, f"/root/{name}", "a number")
+    if not _is_count(header["root"].get("states")):
+        raise _bad(path, "/root/states", "a whole number of at least 0")
+    seen = set()
+    for i, e in enumerate(header["arrays"]):
+        where = f"/arrays/{i}"
+        if not isinstance(e, dict) or e.get("name") not in _DTYPES or e["name"] in seen:
+            raise _bad(path, where, "an object named keys, hit or hit_values, each once")
+        seen.add(e["name"])
+        if e.get("dtype") != _DTYPES[e["name"]]:
+            raise _bad(path, f"{where}/dtype", f"{json.dumps(_DTYPES[e['name']])} for {e['name']}, "
+                       f"found {json.dumps(e.get('dtype'))}")  # fmt: skip
+        shape = e.get("shape")
+        if not isinstance(shape, list) or len(shape) != _RANKS[e["name"]] or not all(map(_is_count, shape)):
+            raise _bad(path, f"{where}/shape", f"{_RANKS[e['name']]} whole numbers of at least 0")
+        if not _is_count(e.get("offset")) or e["offset"] % _ALIGN:
+            raise _bad(path, f"{where}/offset", f"a whole number of at least 0, a multiple of {_ALIGN}")
+        if type(e.get("crc32")) is not int:
+            raise _bad(path, f"{where}/crc32", "a whole number")
+    if seen != set(_DTYPES):
+        raise _bad(path, "/arrays", "the arrays keys, hit and hit_values")
+
+
 def load_policy(path: str | Path, *, edition: str | None = None, options: dict[str, Any] | None = None,
                 categories: Sequence[str] | None = None, turn_model: str | None = None) -> StoredPolicy:  # fmt: skip
     """Open a policy file written by `write_policy` (``flip7ref solve --policy-out``).
@@ -376,9 +435,13 @@ def load_policy(path: str | Path, *, edition: str | None = None, options: dict[s
         raise _bad(p, "", "a header matching its CRC-32 (the file is damaged or cut short)")
     try:
         header = json.loads(text)
+    except ValueError as exc:
+        raise _bad(p, "", f"a policy file header ({type(exc).__name__}: {exc})") from None
+    _check_header(p, header)
+    try:
         entries = {e["name"]: e for e in header["arrays"]}
         start = -(-(_PREFIX.size + size) // _ALIGN) * _ALIGN
-        need = start + max(e["offset"] + int(np.prod(e["shape"])) * np.dtype(e["dtype"]).itemsize for e in entries.values())
+        need = start + max(e["offset"] + math.prod(e["shape"]) * np.dtype(e["dtype"]).itemsize for e in entries.values())
         names = ("edition", "options", "categories", "deck", "deck_cards", "turn_model", "ties", "key", "root", "states")
         missing = [n for n in names if n not in header]
     except (ValueError, KeyError, TypeError) as exc:

@@ -159,16 +159,25 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         """What the callable opponent ``policy`` chooses in ``games`` (each at another seat's
         decision), checked.
 
+        The answer is checked against the env's own legal actions, not the mask the policy
+        was given (a policy that writes into its arguments cannot make an action legal).
+
         Raises:
             OptionError: its answer is not one legal action index per game
                 (`flip7ref.batch.guards.legal_choices`).
+            Exception: whatever ``policy`` raises, unchanged (a note names the opponents).
         """
         bs = self.state
         actor = np.where(bs.actor >= 0, bs.actor, 0).astype(np.int64)
         obs = self._observe(actor)[games]
         to_absolute = self._to_absolute[actor[games]]  # (k, A): each deciding seat's own indices -> absolute
-        mask = np.take_along_axis(bs.legal[games], to_absolute, axis=1).astype(np.int8)
-        chosen = guards.legal_choices(policy(obs, mask), mask, "opponents")
+        legal = np.take_along_axis(bs.legal[games], to_absolute, axis=1).astype(np.int8)
+        try:
+            answer = policy(obs, legal.copy())  # a copy: a policy writing into its mask changes nothing
+        except Exception as exc:
+            exc.add_note(f"raised by the opponents policy {policy!r}")
+            raise
+        chosen = guards.legal_choices(answer, legal, "opponents")
         return np.take_along_axis(to_absolute, np.asarray(chosen, np.int64)[:, None], axis=1)[:, 0]
 
     def _others(self, games: Arr, *, capped: bool = True) -> None:

@@ -197,10 +197,12 @@ def add_in_process(p: argparse.ArgumentParser) -> None:
 
 def plugin_specs(args: argparse.Namespace) -> list[str]:
     """The ``--strategy`` (and deprecated ``--strategies``) values of ``args`` that name plug-ins,
-    in order (`flip7ref.play.strategies.is_plugin_spec`); empty for a command without strategies."""
+    then ``bench-agents``' ``--agent`` and ``--opponent`` ones, in order
+    (`flip7ref.play.strategies.is_plugin_spec`); empty for a command without strategies."""
     from flip7ref.play.strategies import is_plugin_spec
 
     given = list(getattr(args, "strategy", None) or [])
+    given += list(getattr(args, "agent", None) or []) + list(getattr(args, "opponent", None) or [])
     given += [s for s in (getattr(args, "strategies", None) or "").split(",") if s]
     return [s.strip() for s in given if is_plugin_spec(s)]
 

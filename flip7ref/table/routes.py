@@ -127,7 +127,7 @@ class Table:
             TableError: 404 when there is no such game, 400 when its files cannot be replayed.
         """
         if not valid_id(game_id):
-            raise TableError(f"no game {game_id!r}", status=404)
+            raise TableError(f"no game {_shown(game_id)}", status=404)
         with self._guard:
             tg = self.games.get(game_id)
         if tg is not None:
@@ -281,7 +281,8 @@ def _route(
         return _change(table, token, m[1], m[2], body)
     if method not in ("GET", "POST"):
         return Reply(405, {"error": f"Method Not Allowed: {method} {path}", "rules": []})
-    raise TableError(f"no such address: {path}", status=404)
+    raise TableError(f"no such address: {path if len(path) <= 200 else path[:200] + f'... ({len(path):,} characters)'}",
+                     status=404)  # fmt: skip
 
 
 def _meta(table: Table, token: str, lang: str) -> Reply:
@@ -429,6 +430,12 @@ def _ruling(table: Table, token: str, gid: str, raw: str) -> Reply:
         raise TableError("step: expected a step number", status=404)
     with table.lock(tg.id):
         return Reply(200, tg.ruling(int(raw)))
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters with its length said
+    (an answer never echoes a request's whole address back)."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def _rule(table: Table, token: str, gid: str, raw: str) -> Reply:
