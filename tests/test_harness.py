@@ -181,3 +181,19 @@ def test_a_failed_handshake_leaves_no_engine_running() -> None:
     while time.monotonic() < deadline and any(t.name.endswith(("(_pump)", "(_drain)")) for t in threading.enumerate()):
         time.sleep(0.05)
     assert not any(t.name.endswith(("(_pump)", "(_drain)")) for t in threading.enumerate())
+
+
+def test_close_after_a_signal_inside_thread_start_raises_nothing() -> None:
+    """SIGTERM can land while `Engine._spawn` is inside ``Thread.start`` (before the thread is marked
+    started): `Engine.close` then met a thread it cannot join, and ``RuntimeError: cannot join thread
+    before it is started`` replaced the signal's clean exit (a traceback under ``conformance fuzz``)."""
+    import threading
+
+    from flip7ref.checking.harness import Engine
+
+    engine = Engine(SERVE, timeout=30)
+    engine.start()
+    engine.threads.append(threading.Thread(target=lambda: None))  # as a start cut short leaves it
+    proc = engine.proc
+    engine.close()
+    assert proc is not None and proc.poll() is not None  # the engine is stopped all the same

@@ -445,7 +445,10 @@ class Engine:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=5)
             for thread in self.threads:
-                thread.join(timeout=2)
+                # a signal (SIGTERM: Terminated) can end _spawn inside Thread.start, before the thread is
+                # marked started: join would raise RuntimeError over the signal's own exit (exit 143)
+                with contextlib.suppress(RuntimeError):
+                    thread.join(timeout=2)
             for stream in (proc.stdin, proc.stdout, proc.stderr):
                 with contextlib.suppress(OSError, ValueError):
                     if stream is not None:
