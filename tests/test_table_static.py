@@ -287,7 +287,8 @@ def test_the_standard_library_keeps_what_an_import_reaches_and_cuts_comments() -
     """Module-level imports are followed (relative ones too), imports in a def or under
     ``if __name__ == "__main__"`` are not; Windows-only modules never; comments cut with
     every line kept where it was; a file that is not a zip is shipped as it is."""
-    from flip7ref.table.static_build import _stdlib
+    from flip7ref.table.import_closure import trim_stdlib
+    from flip7ref.table.static_build import BROWSER
 
     std = _zip_of({
         "site.py": "import os  # the first\n", "os.py": "import posixpath\nx = 0\n# note\nx = 1  # one\n",
@@ -298,13 +299,13 @@ def test_the_standard_library_keeps_what_an_import_reaches_and_cuts_comments() -
     })  # fmt: skip
     library = _zip_of({"flip7ref/__init__.py": "", "flip7ref/table/__init__.py": "",
                        "flip7ref/table/browser.py": "import json, asyncio\ndef g():\n    import csv\n"})  # fmt: skip
-    with zipfile.ZipFile(io.BytesIO(_stdlib(std, library))) as z:
+    with zipfile.ZipFile(io.BytesIO(trim_stdlib(std, library, BROWSER))) as z:
         kept = {name: z.read(name).decode() for name in z.namelist()}
     assert sorted(kept) == ["asyncio/__init__.py", "csv.py", "json/__init__.py", "json/decoder.py", "os.py",
                             "posixpath.py", "re.py", "site.py"]  # fmt: skip
     assert kept["os.py"] == "import posixpath\nx = 0\n\nx = 1\n" and kept["site.py"] == "import os  # the first\n"
     assert kept["csv.py"] == "s = '''\n# not a comment\n'''\n"  # a string, not a comment
-    assert _stdlib(b"// python_stdlib.zip\n", library) == b"// python_stdlib.zip\n"
+    assert trim_stdlib(b"// python_stdlib.zip\n", library, BROWSER) == b"// python_stdlib.zip\n"
 
 
 def test_the_first_visit_files_the_build_trims_and_the_home_screen_icon(fake_pyodide: Path, tmp_path: Path) -> None:
@@ -331,14 +332,14 @@ def test_the_first_visit_files_the_build_trims_and_the_home_screen_icon(fake_pyo
 
 
 def test_docstrings_go_as_under_python_oo_and_every_line_stays() -> None:
-    from flip7ref.table.static_build import _without_docstrings
+    from flip7ref.table.import_closure import without_docstrings
 
     source = ('"""Module.\n\nMore."""\nfrom __future__ import annotations\n\n\nclass A:\n    """Only a docstring."""\n\n\n'
               'def f():\n    """Doc é."""; return 1\n\n\ndef g():\n    x = "not a docstring"\n    return x\n')  # fmt: skip
-    out = _without_docstrings(source)
+    out = without_docstrings(source)
     assert out == ('\n\n\nfrom __future__ import annotations\n\n\nclass A:\n    ...\n\n\n'
                    'def f():\n    ...; return 1\n\n\ndef g():\n    x = "not a docstring"\n    return x\n')  # fmt: skip
     scope: dict[str, Any] = {}
     exec(compile(out, "m", "exec"), scope)
     assert scope["f"]() == 1 and scope["A"].__doc__ is None
-    assert _without_docstrings("def (:\n") == "def (:\n"  # not parsed here: unchanged
+    assert without_docstrings("def (:\n") == "def (:\n"  # not parsed here: unchanged
