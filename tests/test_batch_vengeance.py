@@ -17,7 +17,8 @@ from flip7ref.batch.lockstep import compare  # noqa: E402
 from flip7ref.batch.v_engine import action_index, legal_strings, position, run_case, score  # noqa: E402
 from flip7ref.batch.vengeance import VengeanceState, init, step  # noqa: E402
 from flip7ref.core.errors import OptionError  # noqa: E402
-from flip7ref.rl.encoding import ActionIndex, ObservationEncoder  # noqa: E402
+from flip7ref.rl.actions import ActionIndex  # noqa: E402
+from flip7ref.rl.encoding import ObservationEncoder  # noqa: E402
 
 ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
 # CI plays a slice; FLIP7REF_SLOW=1 the 2,000 games (python -m flip7ref.batch.lockstep

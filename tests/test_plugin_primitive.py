@@ -239,7 +239,8 @@ def test_the_explanation_tells_the_peek_events_with_their_rules(game: Game) -> N
 
 def test_the_rl_encoding_encodes_the_peek_decision(game: Game) -> None:
     np = pytest.importorskip("numpy", reason="the RL encoding's arrays need the rl extra (numpy)")
-    from flip7ref.rl.encoding import DECISION_KINDS, ActionIndex, ObservationEncoder
+    from flip7ref.rl.actions import ActionIndex
+    from flip7ref.rl.encoding import DECISION_KINDS, ObservationEncoder
 
     index = ActionIndex(game)
     assert index.blocks == {"hit": (0, 1), "stay": (1, 1), "target": (2, 3), "peek_keep": (5, 1), "peek_discard": (6, 1)}

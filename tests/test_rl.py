@@ -26,7 +26,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 import flip7ref.rl as rl  # noqa: E402
 import flip7ref.rl.openspiel_game as osg  # noqa: E402
 from flip7ref import Action, Game, IllegalActionError, OptionError, State  # noqa: E402
-from flip7ref.rl.encoding import DECISION_KINDS, ActionIndex, ObservationEncoder  # noqa: E402
+from flip7ref.rl.actions import ActionIndex  # noqa: E402
+from flip7ref.rl.encoding import DECISION_KINDS, ObservationEncoder  # noqa: E402
 
 # PettingZoo's api_test recommends a Box observation; a Dict with an action mask is its own documented pattern
 pytestmark = pytest.mark.filterwarnings(
@@ -571,7 +572,7 @@ def test_an_action_that_is_not_a_whole_number_is_refused_not_rounded(action: obj
 
 
 def test_numpy_whole_numbers_are_action_indices() -> None:
-    from flip7ref.rl.encoding import action_index
+    from flip7ref.rl.actions import action_index
 
     assert action_index(np.int64(1)) == 1 and action_index(np.array(0)) == 0 and action_index(7) == 7
     env = rl.Flip7GymEnv(players=2)

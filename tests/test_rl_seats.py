@@ -31,7 +31,8 @@ from flip7ref.batch.vengeance import VengeanceState  # noqa: E402
 from flip7ref.core.errors import OptionError  # noqa: E402
 from flip7ref.core.seats import absolute_seat, relative_seat  # noqa: E402
 from flip7ref.core.state import Action, State  # noqa: E402
-from flip7ref.rl.encoding import ActionIndex, ObservationEncoder  # noqa: E402
+from flip7ref.rl.actions import ActionIndex  # noqa: E402
+from flip7ref.rl.encoding import ObservationEncoder  # noqa: E402
 
 ONE = {"reshuffles": 1}  # the batched engines play whole numbers of reshuffles
 

@@ -12,7 +12,8 @@ Install with ``pip install '.[rl]'`` in a checkout (numpy, gymnasium, pettingzoo
   batched vector envs of `flip7ref.batch.vector_env`, for ``gymnasium.make_vec(id, num_envs)``;
 - `flip7ref.rl.openspiel_game` — the game registered with OpenSpiel as
   ``python_flip7ref`` (imported on demand: ``import flip7ref.rl.openspiel_game``);
-- `flip7ref.rl.encoding` — the action index and the observation encoding
+- `flip7ref.rl.actions` — the action index
+- `flip7ref.rl.encoding` — the observation encoding
   every adapter shares (documented in ``docs/rl.md``).
 
 Raises:
@@ -32,7 +33,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
     message = f"flip7ref.rl needs the optional [rl] extra ({exc.name} is missing): {extra_hint('rl')}"
     raise ImportError(message, name=exc.name) from exc
 
-from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
+from flip7ref.rl.actions import ActionIndex
+from flip7ref.rl.encoding import ObservationEncoder
 from flip7ref.rl.episode import DEFAULT_REWARD
 from flip7ref.rl.gym_env import GYM_ID, Flip7GymEnv
 from flip7ref.rl.pettingzoo_env import DEFAULT_MAX_MOVES, Flip7Env, env, raw_env

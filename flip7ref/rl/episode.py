@@ -13,7 +13,7 @@ import random
 
 from flip7ref.core.errors import OptionError
 from flip7ref.core.state import CHANCE, State
-from flip7ref.rl.encoding import ActionIndex, action_index
+from flip7ref.rl.actions import ActionIndex, action_index
 
 DEFAULT_MAX_MOVES = 5_000
 """The move cap of every adapter: decisions of any seat (chance draws are not counted) after

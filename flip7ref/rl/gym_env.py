@@ -34,7 +34,8 @@ from flip7ref.core.errors import IllegalActionError, OptionError
 from flip7ref.core.game import Game
 from flip7ref.core.state import TERMINAL, State
 from flip7ref.play.strategies import Strategy, parse_strategy
-from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
+from flip7ref.rl.actions import ActionIndex
+from flip7ref.rl.encoding import ObservationEncoder
 from flip7ref.rl.episode import DEFAULT_MAX_MOVES, DEFAULT_REWARD, check_common, outcome, render_table, step_reward, take_decision
 
 Obs = dict[str, Any]

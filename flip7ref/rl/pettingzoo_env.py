@@ -38,7 +38,8 @@ from pettingzoo import AECEnv
 from flip7ref.core.errors import IllegalActionError, OptionError
 from flip7ref.core.game import Game
 from flip7ref.core.state import State
-from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
+from flip7ref.rl.actions import ActionIndex
+from flip7ref.rl.encoding import ObservationEncoder
 from flip7ref.rl.episode import (
     DEFAULT_MAX_MOVES,
     DEFAULT_REWARD,

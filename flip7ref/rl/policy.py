@@ -37,7 +37,8 @@ from flip7ref.core.game import Game
 from flip7ref.core.model import Action
 from flip7ref.core.seats import check_seat_layout
 from flip7ref.core.state import State
-from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
+from flip7ref.rl.actions import ActionIndex
+from flip7ref.rl.encoding import ObservationEncoder
 
 __all__ = ["Policy", "PolicyStrategy"]
 
