@@ -173,7 +173,7 @@ def test_a_failed_handshake_leaves_no_engine_running() -> None:
     import threading
     import time
 
-    from flip7ref.checking.harness import EngineError
+    from flip7ref.checking.engine_process import EngineError
 
     with pytest.raises(EngineError, match="protocol version 9"):
         run_engine(f"{sys.executable} {ENGINE} badversion", load_cases()[:1])
@@ -184,7 +184,7 @@ def test_a_failed_handshake_leaves_no_engine_running() -> None:
 
 
 def test_close_after_a_signal_inside_thread_start_raises_nothing() -> None:
-    """SIGTERM can land while `Engine._spawn` is inside ``Thread.start`` (before the thread is marked
+    """SIGTERM can land while `EngineProcess.spawn` is inside ``Thread.start`` (before the thread is marked
     started): `Engine.close` then met a thread it cannot join, and ``RuntimeError: cannot join thread
     before it is started`` replaced the signal's clean exit (a traceback under ``conformance fuzz``)."""
     import threading

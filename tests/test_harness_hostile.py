@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from flip7ref.checking.conformance import load_cases
-from flip7ref.checking.harness import LINE_LIMIT, check_timeout, run_engine, run_in_process
+from flip7ref.checking.engine_process import LINE_LIMIT, check_timeout
+from flip7ref.checking.harness import run_engine, run_in_process
 from flip7ref.cli import main
 from tests.process_helpers import zombie_children
 
@@ -230,7 +231,7 @@ def test_no_engine_process_is_left_after_the_tests() -> None:
 )
 def test_a_reply_with_a_number_that_is_not_finite_is_an_engine_error(line: bytes, message: str) -> None:
     """Issue 46: NaN and infinities are not JSON (RFC 8259); an engine printing them has a fault."""
-    from flip7ref.checking.harness import EngineError, decode_line
+    from flip7ref.checking.engine_process import EngineError, decode_line
 
     with pytest.raises(EngineError) as caught:
         decode_line(line)

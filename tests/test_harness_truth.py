@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from flip7ref.checking.conformance import CaseResult, load_cases, observe
-from flip7ref.checking.harness import EngineError, implementation, run_engine
+from flip7ref.checking.engine_process import EngineError
+from flip7ref.checking.harness import implementation, run_engine
 from flip7ref.checking.perft import compare_perft
 from flip7ref.checking.perft_check import check
 from flip7ref.checking.suite import summary

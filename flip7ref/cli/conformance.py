@@ -15,7 +15,7 @@ from flip7ref.core.errors import OptionError
 
 
 def _timeout(text: str) -> float:
-    from flip7ref.checking.harness import check_timeout
+    from flip7ref.checking.engine_process import check_timeout
 
     try:
         return check_timeout(text)
@@ -62,7 +62,8 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
 
     from flip7ref import __version__
     from flip7ref.checking.conformance import SUITE_VERSION, load_cases, select
-    from flip7ref.checking.harness import EngineError, run_engine, run_in_process
+    from flip7ref.checking.engine_process import EngineError
+    from flip7ref.checking.harness import run_engine, run_in_process
 
     if args.engine is not None and not args.engine.strip():
         raise OptionError("--engine: the command is empty (leave --engine out to run the reference in-process)")

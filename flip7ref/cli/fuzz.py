@@ -27,8 +27,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     compared), 4 engine faults and no difference (no case written), 143 on SIGTERM
     (`flip7ref.cli._common.sigterm_raises`); `OptionError` for a bad
     flag or an engine that cannot start (exit 2)."""
+    from flip7ref.checking.engine_process import EngineError
     from flip7ref.checking.fuzz import fuzz
-    from flip7ref.checking.harness import EngineError
 
     if not args.engine.strip():
         raise OptionError("--engine: the command is empty")

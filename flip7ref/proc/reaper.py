@@ -1,7 +1,7 @@
 """Finding and ending every process an engine started, even one that left its process group.
 
 The harness starts an engine in a process group of its own and kills the group when
-the engine is stopped (`flip7ref.checking.harness.Engine`).  A process that calls ``setsid``
+the engine is stopped (`flip7ref.checking.engine_process.EngineProcess`).  A process that calls ``setsid``
 (or ``setpgid``), typically after a double fork, leaves that group; on Linux it is
 still found here, in two ways:
 

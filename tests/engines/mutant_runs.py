@@ -21,6 +21,7 @@ import attrs
 
 from flip7ref.checking import harness, perft_check
 from flip7ref.checking.conformance import Case, CaseResult
+from flip7ref.checking.engine_process import EngineError
 from flip7ref.checking.perft import leaves as perft_leaves
 from flip7ref.checking.verdict import Prepared, check_declaration, prepare
 from flip7ref.core.errors import Flip7RefError
@@ -51,7 +52,7 @@ class InProcessEngine:
         """One request, as a line each way; the validated response.
 
         Raises:
-            flip7ref.checking.harness.EngineError: an answer the schema refuses.
+            flip7ref.checking.engine_process.EngineError: an answer the schema refuses.
         """
         request = json.loads(json.dumps({"cmd": "run", "seq": seq, "case": case}))
         try:
@@ -62,7 +63,7 @@ class InProcessEngine:
         if self.validate:
             problem = harness.check_message(response, "runResponse")
             if problem is not None:
-                raise harness.EngineError(f"invalid run response {problem}")
+                raise EngineError(f"invalid run response {problem}")
         return response
 
     def close(self) -> None:

@@ -9,8 +9,9 @@ from typing import Any
 import attrs
 
 from flip7ref.checking.conformance import Case, CaseResult, errored, outcome
+from flip7ref.checking.engine_process import EngineError
 from flip7ref.checking.fuzz.games import Played, Trial, case_base, play
-from flip7ref.checking.harness import Engine, EngineError, supports
+from flip7ref.checking.harness import Engine, supports
 from flip7ref.checking.replay import rules_at
 from flip7ref.checking.runs import Run
 from flip7ref.checking.verdict import Prepared, failed, prepare, verdict
@@ -80,7 +81,7 @@ class EngineFault:
     line): no rule is blamed and no case is written.
 
     Attributes:
-        message: what went wrong (`flip7ref.checking.harness.EngineError`'s one line).
+        message: what went wrong (`flip7ref.checking.engine_process.EngineError`'s one line).
         request: the run request it happened at (counted from 1 over the run).
         actions: how many actions the case sent there holds.
         edition: the edition of that case.
