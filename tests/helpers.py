@@ -7,11 +7,15 @@ The second group is the machinery of the option tests: an option file holds its
 reading -> outcome) and ``RULES``, and its thin test functions call the checks
 below with them and the edition id.  The ``@pytest.mark.rules`` markers stay on
 the test functions (``tests/test_rule_coverage.py`` reads them from the
-``test_*.py`` files).
+``test_*.py`` files).  The third group plays seeded games to every state and finds where
+flip7ref binds a function, for the tests that replace a rule's function and compare the
+fast lanes with the general path.
 """
 
 from __future__ import annotations
 
+import random
+import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
@@ -275,3 +279,46 @@ def check_integer_out_of_range(edition: str, option: str, value: int, bound: str
 def check_named_option_rejects_integers(edition: str, option: str) -> None:
     """A named (non-integer) option does not accept a number."""
     check_option_error(edition, {option: 1}, rf"^option {option}: unknown value 1 ")
+
+
+# --------------------------------------------------------------------------- seeded games and rebinding
+
+
+def mixed_strategies() -> list[Any]:
+    """The strategies of `seeded_trace`, one per seat in turn (a threshold of 25, random, a
+    threshold of 40): mixed so that players stay holding cards."""
+    from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy
+
+    return [ThresholdStrategy(25), RandomStrategy(), ThresholdStrategy(40)]
+
+
+def seeded_trace(game: Game, seed: int, lanes: bool) -> list[State]:
+    """Every state of seeded game ``seed`` (at most 4,000), played by `mixed_strategies`, with
+    the fast lanes on or off (``flip7ref.core.state._FAST_LANES``, put back after)."""
+    import flip7ref.core.state as state_module
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(state_module, "_FAST_LANES", lanes)
+        rng = random.Random(seed)
+        strategies = mixed_strategies()
+        s = game.new_initial_state(seed=seed)
+        out = [s]
+        while not s.is_terminal() and len(out) < 4000:
+            if s.is_chance_node():
+                s = s.apply_chance(s.sample_chance(rng))
+            else:
+                s = s.apply(strategies[s.current_player % len(strategies)].choose(s, rng))
+            out.append(s)
+    return out
+
+
+def flip7ref_bindings(obj: object) -> list[tuple[object, str]]:
+    """Every ``(module, name)`` of a loaded flip7ref module (the package too) bound to ``obj``."""
+    out: list[tuple[object, str]] = []
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "flip7ref" or name.startswith("flip7ref.")):
+            continue
+        for attr, value in list(vars(module).items()):
+            if value is obj:
+                out.append((module, attr))
+    return out

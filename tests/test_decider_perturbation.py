@@ -27,13 +27,13 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from helpers import flip7ref_bindings, mixed_strategies, seeded_trace
 
 import flip7ref
 from flip7ref import Game, State
@@ -61,18 +61,6 @@ def _resolve(path: str) -> tuple[Any, str]:
     raise AssertionError(path)
 
 
-def _bindings(obj: object) -> list[tuple[object, str]]:
-    """Every ``(module, name)`` of a loaded flip7ref module bound to ``obj``."""
-    out: list[tuple[object, str]] = []
-    for name, module in list(sys.modules.items()):
-        if module is None or not (name == "flip7ref" or name.startswith("flip7ref.")):
-            continue
-        for attr, value in list(vars(module).items()):
-            if value is obj:
-                out.append((module, attr))
-    return out
-
-
 @contextmanager
 def rebound(path: str, wrong: Callable[[Any], Any]) -> Iterator[Any]:
     """Rebind the decider at ``path`` to ``wrong(original)`` everywhere it is bound, and
@@ -86,7 +74,7 @@ def rebound(path: str, wrong: Callable[[Any], Any]) -> Iterator[Any]:
         if isinstance(owner, type):
             mp.setattr(owner, name, replacement)  # a method: every call looks it up on the class
         else:
-            places = _bindings(original)
+            places = flip7ref_bindings(original)
             assert (owner, name) in places, path
             for module, attr in places:
                 mp.setattr(module, attr, replacement)
@@ -97,38 +85,13 @@ def rebound(path: str, wrong: Callable[[Any], Any]) -> Iterator[Any]:
 # --------------------------------------------------------------------------- playing
 
 
-def _strategies() -> list[Any]:
-    from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy
-
-    return [ThresholdStrategy(25), RandomStrategy(), ThresholdStrategy(40)]
-
-
-def _trace(game: Game, seed: int, lanes: bool) -> list[State]:
-    """Every state of seeded game ``seed``, fast lanes on or off."""
-    import flip7ref.core.state as state_module
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(state_module, "_FAST_LANES", lanes)
-        rng = random.Random(seed)
-        strategies = _strategies()
-        s = game.new_initial_state(seed=seed)
-        out = [s]
-        while not s.is_terminal() and len(out) < 4000:
-            if s.is_chance_node():
-                s = s.apply_chance(s.sample_chance(rng))
-            else:
-                s = s.apply(strategies[s.current_player % len(strategies)].choose(s, rng))
-            out.append(s)
-    return out
-
-
 def _simulated(game: Game, seed: int) -> State:
     import flip7ref.core.state as state_module
     import flip7ref.play.games as play_module
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(state_module, "_FAST_LANES", True)
-        return play_module.play(game.new_initial_state(seed=seed), _strategies(), random.Random(seed))
+        return play_module.play(game.new_initial_state(seed=seed), mixed_strategies(), random.Random(seed))
 
 
 # --------------------------------------------------------------------------- the surfaces
@@ -231,9 +194,9 @@ def check(row: Row, seeds: Sequence[int] = SEEDS) -> dict[str, str]:
             stack.enter_context(rebound(function, wrong))
         encoder = ObservationEncoder(game)
         for seed in seeds:
-            general = _trace(game, seed, lanes=False)
+            general = seeded_trace(game, seed, lanes=False)
             traces.append(general)
-            fast = _trace(game, seed, lanes=True)
+            fast = seeded_trace(game, seed, lanes=True)
             if [t.history() for t in fast] != [t.history() for t in general] or fast != general:
                 at = next(
                     (i for i, (a, b) in enumerate(zip(fast, general, strict=False)) if a != b), min(len(fast), len(general))

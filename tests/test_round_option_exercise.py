@@ -17,20 +17,17 @@ over (F7-050, F7-052, F7-110, F7-115).
 from __future__ import annotations
 
 import json
-import random
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
+from helpers import flip7ref_bindings, seeded_trace
 
 import flip7ref
-import flip7ref.core.state as state_module
 from flip7ref import Game, State
 from flip7ref.core import engine
 from flip7ref.core.engine import NO_CARDS, RoundClose, round_over
 from flip7ref.core.model import ACTIVE, BUSTED, STAYED, Player, make_player
-from flip7ref.play.strategies import RandomStrategy, ThresholdStrategy
 
 SEEDS = range(8)
 
@@ -58,33 +55,6 @@ def _carrying(original: Callable[..., RoundClose]) -> Callable[..., RoundClose]:
     return close_round
 
 
-def _bindings(obj: object) -> list[tuple[object, str]]:
-    """Every ``(module, name)`` of a loaded flip7ref module bound to ``obj``."""
-    return [
-        (module, attr)
-        for name, module in list(sys.modules.items())
-        if module is not None and name.startswith("flip7ref.")
-        for attr, value in list(vars(module).items())
-        if value is obj
-    ]
-
-
-def _trace(game: Game, seed: int, lanes: bool, mp: pytest.MonkeyPatch) -> list[State]:
-    """Every state of seeded game ``seed`` (strategies mixed so that players stay holding cards)."""
-    mp.setattr(state_module, "_FAST_LANES", lanes)
-    rng = random.Random(seed)
-    strategies = [ThresholdStrategy(25), RandomStrategy(), ThresholdStrategy(40)]
-    s = game.new_initial_state(seed=seed)
-    out = [s]
-    while not s.is_terminal() and len(out) < 4000:
-        if s.is_chance_node():
-            s = s.apply_chance(s.sample_chance(rng))
-        else:
-            s = s.apply(strategies[s.current_player % len(strategies)].choose(s, rng))
-        out.append(s)
-    return out
-
-
 def _carried(traces: list[list[State]]) -> int:
     """How many Second Chances were in front of a player as a round started."""
     count = 0
@@ -98,7 +68,7 @@ def _carried(traces: list[list[State]]) -> int:
 @pytest.fixture
 def variant() -> Iterator[list[tuple[object, str]]]:
     """The variant, by replacing `close_round` (one function) wherever flip7ref bound it."""
-    places = _bindings(engine.close_round)
+    places = flip7ref_bindings(engine.close_round)
     replacement = _carrying(engine.close_round)
     with pytest.MonkeyPatch.context() as mp:
         for module, attr in places:
@@ -130,13 +100,12 @@ def test_second_chances_carry_over_on_both_paths(variant: list[tuple[object, str
     (F7-025, F7-026), a carried card changes the deal itself (`open_round`'s first step)."""
     game = Game("flip7", 3, options)
     traces = []
-    with pytest.MonkeyPatch.context() as mp:
-        for seed in SEEDS:
-            general = _trace(game, seed, False, mp)
-            fast = _trace(game, seed, True, mp)
-            assert [t.history() for t in fast] == [t.history() for t in general], seed
-            assert fast == general, seed
-            traces.append(general)
+    for seed in SEEDS:
+        general = seeded_trace(game, seed, False)
+        fast = seeded_trace(game, seed, True)
+        assert [t.history() for t in fast] == [t.history() for t in general], seed
+        assert fast == general, seed
+        traces.append(general)
     assert _carried(traces) > 0
     for s in (s for states in traces for s in states):
         assert State.from_dict(json.loads(json.dumps(s.to_dict(log=False))), game) == s
@@ -155,8 +124,7 @@ def test_second_chances_carry_over_on_both_paths(variant: list[tuple[object, str
 def test_without_the_variant_nothing_carries_over() -> None:
     """F7-083 as the game plays it: no Second Chance is in front of anyone as a round starts."""
     game = Game("flip7", 3)
-    with pytest.MonkeyPatch.context() as mp:
-        traces = [_trace(game, seed, True, mp) for seed in SEEDS]
+    traces = [seeded_trace(game, seed, True) for seed in SEEDS]
     assert _carried(traces) == 0
 
 
@@ -167,7 +135,7 @@ def test_the_paths_part_when_only_one_follows_the_variant() -> None:
     game = Game("flip7", 3)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(engine, "close_round", _carrying(engine.close_round))  # not flip7ref.core.lanes's binding
-        parted = [seed for seed in SEEDS if _trace(game, seed, False, mp) != _trace(game, seed, True, mp)]
+        parted = [seed for seed in SEEDS if seeded_trace(game, seed, False) != seeded_trace(game, seed, True)]
     assert parted != []
 
 
