@@ -31,6 +31,7 @@ from flip7ref.batch.rules import choose_backend
 from flip7ref.checking.lockstep import first_difference
 from flip7ref.core.errors import OptionError, WriteError
 from flip7ref.core.game import Game
+from flip7ref.core.observation_layout import section_at
 from flip7ref.core.state import State
 from flip7ref.core.textfiles import read_text_file, write_file_atomic
 
@@ -39,13 +40,6 @@ Arr = np.ndarray[Any, Any]
 
 class Difference(AssertionError):
     """The batched engine disagrees with the reference (the message says where)."""
-
-
-def _section(sections: Mapping[str, tuple[int, int]], index: int) -> str:
-    for name, (start, size) in sections.items():
-        if start <= index < start + size:
-            return f"{name}[{index - start}]"
-    return f"[{index}]"  # pragma: no cover - every index is in a section
 
 
 def compare(
@@ -184,7 +178,7 @@ def _check(st: State, bs: BatchState, i: int, got: Arr, index: Any, encoder: Any
         if bad.size:
             k = int(bad[0])
             raise Difference(
-                f"{where}: observation {_section(encoder.sections, k)} is {got[k]:g}, the reference has {want[k]:g} "
+                f"{where}: observation {section_at(encoder.sections, k)} is {got[k]:g}, the reference has {want[k]:g} "
                 f"(history: {' | '.join(st.history()[-6:])})"
             )
     if st.is_terminal():

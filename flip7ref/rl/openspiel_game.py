@@ -40,8 +40,9 @@ import pyspiel
 
 from flip7ref.core.errors import IllegalActionError, OptionError
 from flip7ref.core.game import Game
+from flip7ref.core.observation_layout import POINTS_BOUND
 from flip7ref.core.state import CHANCE, TERMINAL, State
-from flip7ref.rl.encoding import POINTS_BOUND, ActionIndex, ObservationEncoder
+from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
 from flip7ref.rl.episode import DEFAULT_MAX_MOVES, check_common
 
 SHORT_NAME = "python_flip7ref"
