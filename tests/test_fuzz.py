@@ -316,7 +316,8 @@ def test_a_step_after_the_games_end_compares_only_how_it_ended() -> None:
 
 def test_the_shared_comparison_names_the_first_difference_and_compares_a_null_flip7_when_asked() -> None:
     """The lockstep comparison both comparers use (flip7ref.checking.lockstep): an engine's
-    ``flip7`` where the reference has none passes as the suite writes events, not exactly."""
+    ``flip7`` where the reference has none, or a key the reference's event lacks, passes as the
+    harness compares events, not exactly (the batched engine's lockstep)."""
     trial = Trial("flip7", {}, 3, 0, ("9", "10", "11", "12", "8", "7"), (1, 1, 1), totals=(195, 0, 0))
     end = play(trial).states[-1]
     events = [e.to_dict() for e in end.events()]
@@ -326,6 +327,10 @@ def test_the_shared_comparison_names_the_first_difference_and_compares_a_null_fl
     assert first_difference(end, {"events": wrong}, ("events",)) is None
     exact = first_difference(end, {"events": wrong}, ("events",), written=False)
     assert exact == f"events[{k}]: expected {events[k]}, observed {wrong[k]}"
+    extra = [*events[:k], {**events[k], "extra": 1}, *events[k + 1 :]]  # a key the reference's event lacks
+    assert first_difference(end, {"events": extra}, ("events",)) is None
+    exact = first_difference(end, {"events": extra}, ("events",), written=False)
+    assert exact == f"events[{k}]: expected {events[k]}, observed {extra[k]}"
     ended = first_difference(end, {"totals": [0, 0, 0]}, ("totals", "lines"))  # lines: not compared after the end
     assert ended == f"totals: expected {list(end.totals)}, observed [0, 0, 0]"
 
