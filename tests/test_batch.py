@@ -62,6 +62,24 @@ def test_lockstep_reports_a_difference() -> None:
         BatchState.line_values = original  # type: ignore[method-assign]
 
 
+def test_lockstep_compares_how_each_game_ended() -> None:
+    """F7-100: the winners (outside the observation) are compared at each game's end, in the
+    words of the shared comparison (flip7ref.checking.lockstep)."""
+    original = BatchState.step
+
+    def wrong(self: BatchState, actions: object) -> object:
+        taken = original(self, actions)
+        self.winners[self.done] = ~self.winners[self.done]
+        return taken
+
+    BatchState.step = wrong  # type: ignore[method-assign]
+    try:
+        with pytest.raises(Difference, match=r"^game seed 3, decision \d+: winners: expected \[\d\], observed \[\d, \d, \d\]$"):
+            compare(4, 1, seed=3, batch=1, options=ONE, backend="numpy")
+    finally:
+        BatchState.step = original  # type: ignore[method-assign]
+
+
 def test_the_same_seed_deals_the_reference_deck() -> None:
     """F7-010: game i of init(seed) is the reference's game seeded seed + i (same cards, same order)."""
     game = Game("flip7", 4, ONE)

@@ -17,6 +17,7 @@ import pytest
 from flip7ref.checking.conformance import load_case_file
 from flip7ref.checking.fuzz import OUTCOME_KEYS, Trial, fuzz, generate, play, player_range, step_case
 from flip7ref.checking.harness import implementation, run_engine, run_in_process
+from flip7ref.checking.lockstep import first_difference
 from flip7ref.cli import main
 from flip7ref.core.state import TERMINAL
 from tests.engines.mutants import MUTANTS
@@ -311,6 +312,27 @@ def test_a_step_after_the_games_end_compares_only_how_it_ended() -> None:
     assert case["kind"] == "game"
     scored = [e for e in case["expect"]["events"] if e["type"] == "round_scored"]
     assert scored == [{"type": "round_scored", "round": 1, "scores": scored[0]["scores"], "totals": scored[0]["totals"]}]
+
+
+def test_the_shared_comparison_names_the_first_difference_and_compares_a_null_flip7_when_asked() -> None:
+    """The lockstep comparison both comparers use (flip7ref.checking.lockstep): an engine's
+    ``flip7`` where the reference has none, or a key the reference's event lacks, passes as the
+    harness compares events, not exactly (the batched engine's lockstep)."""
+    trial = Trial("flip7", {}, 3, 0, ("9", "10", "11", "12", "8", "7"), (1, 1, 1), totals=(195, 0, 0))
+    end = play(trial).states[-1]
+    events = [e.to_dict() for e in end.events()]
+    k = next(i for i, e in enumerate(events) if e["type"] == "round_scored" and e["flip7"] is None)
+    wrong = [*events[:k], {**events[k], "flip7": 0}, *events[k + 1 :]]
+    assert first_difference(end, {"events": events, "totals": list(end.totals)}, ("events", "totals"), written=False) is None
+    assert first_difference(end, {"events": wrong}, ("events",)) is None
+    exact = first_difference(end, {"events": wrong}, ("events",), written=False)
+    assert exact == f"events[{k}]: expected {events[k]}, observed {wrong[k]}"
+    extra = [*events[:k], {**events[k], "extra": 1}, *events[k + 1 :]]  # a key the reference's event lacks
+    assert first_difference(end, {"events": extra}, ("events",)) is None
+    exact = first_difference(end, {"events": extra}, ("events",), written=False)
+    assert exact == f"events[{k}]: expected {events[k]}, observed {extra[k]}"
+    ended = first_difference(end, {"totals": [0, 0, 0]}, ("totals", "lines"))  # lines: not compared after the end
+    assert ended == f"totals: expected {list(end.totals)}, observed [0, 0, 0]"
 
 
 def test_round_scored_without_a_flip_7_leaves_flip7_out_in_suite_and_fuzz_cases() -> None:

@@ -49,7 +49,7 @@ class BatchState(Settling):
     """``batch`` games of base Flip 7 (one `flip7ref.Game`), stepped together in place.
 
     Every game is always at a decision or over: `kind`, `actor` and `legal` say which
-    (read them after `reset`/`step`).  Actions are indices of `flip7ref.rl.encoding.ActionIndex`
+    (read them after `reset`/`step`).  Actions are indices of `flip7ref.rl.actions.ActionIndex`
     (``0`` hit, ``1`` stay, ``2 + s`` target seat ``s``).
 
     Args:

@@ -28,8 +28,10 @@ import numpy as np
 from flip7ref.batch.core import BatchState
 from flip7ref.batch.policies import parse_policy
 from flip7ref.batch.rules import choose_backend
+from flip7ref.checking.lockstep import first_difference
 from flip7ref.core.errors import OptionError, WriteError
 from flip7ref.core.game import Game
+from flip7ref.core.observation_layout import section_at
 from flip7ref.core.state import State
 from flip7ref.core.textfiles import read_text_file, write_file_atomic
 
@@ -38,13 +40,6 @@ Arr = np.ndarray[Any, Any]
 
 class Difference(AssertionError):
     """The batched engine disagrees with the reference (the message says where)."""
-
-
-def _section(sections: Mapping[str, tuple[int, int]], index: int) -> str:
-    for name, (start, size) in sections.items():
-        if start <= index < start + size:
-            return f"{name}[{index - start}]"
-    return f"[{index}]"  # pragma: no cover - every index is in a section
 
 
 def compare(
@@ -84,7 +79,8 @@ def compare(
     """
     from flip7ref.batch.policies import threshold_actions
     from flip7ref.play.strategies import ThresholdStrategy
-    from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
+    from flip7ref.rl.actions import ActionIndex
+    from flip7ref.rl.encoding import ObservationEncoder
 
     kind, threshold = parse_policy(policy)
     # the batched engines play reading 1 of reshuffles only (F7-116; the tables' default is unlimited since
@@ -126,7 +122,7 @@ def compare(
                 _check(st, bs, i, obs[i], index, encoder, seeds[i], moves)
                 if st.is_terminal():
                     if events and bs.log is not None and bs.log[i] is not None:
-                        _check_events(st, bs.log[i], seeds[i])
+                        _differs(f"game seed {seeds[i]}", st, {"events": [e.to_dict() for e in bs.log[i]]}, ("events",))
                         bs.log[i] = None  # type: ignore[call-overload]
                     continue
                 live += 1
@@ -183,26 +179,23 @@ def _check(st: State, bs: BatchState, i: int, got: Arr, index: Any, encoder: Any
         if bad.size:
             k = int(bad[0])
             raise Difference(
-                f"{where}: observation {_section(encoder.sections, k)} is {got[k]:g}, the reference has {want[k]:g} "
+                f"{where}: observation {section_at(encoder.sections, k)} is {got[k]:g}, the reference has {want[k]:g} "
                 f"(history: {' | '.join(st.history()[-6:])})"
             )
     if st.is_terminal():
-        if list(st.totals) != bs.totals[i].tolist() or sorted(st.winners) != np.flatnonzero(bs.winners[i]).tolist():
-            raise Difference(f"{where}: totals/winners {bs.totals[i].tolist()} differ from the reference's {list(st.totals)}")
-        return
+        ended = {"totals": bs.totals[i].tolist(), "winners": np.flatnonzero(bs.winners[i]).tolist()}
+        return _differs(where, st, ended, ("totals", "winners"))
     mask = index.mask(st)
     if mask != bs.legal[i].astype(int).tolist():
         raise Difference(f"{where}: legal mask {bs.legal[i].astype(int).tolist()}, the reference has {mask}")
 
 
-def _check_events(st: State, log: Sequence[Any], seed: int) -> None:
-    want = [e.to_dict() for e in st.events()]
-    got = [e.to_dict() for e in log]
-    for k, (w, o) in enumerate(zip(want, got, strict=False)):
-        if w != o:
-            raise Difference(f"game seed {seed}: event {k} is {o}, the reference has {w}")
-    if len(want) != len(got):
-        raise Difference(f"game seed {seed}: {len(got)} events, the reference has {len(want)}")
+def _differs(where: str, st: State, observed: Mapping[str, Any], keys: Sequence[str]) -> None:
+    """Raise `Difference` at the first difference of ``observed`` from the reference's outcome
+    (`flip7ref.checking.lockstep.first_difference`, every key of every event compared)."""
+    found = first_difference(st, observed, keys, written=False)
+    if found is not None:
+        raise Difference(f"{where}: {found}")
 
 
 def _recorded(path: str) -> dict[int, tuple[int, int]]:

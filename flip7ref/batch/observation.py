@@ -1,6 +1,6 @@
 """The observation of both batched engines (base Flip 7's `flip7ref.batch.core.BatchState`
-and `flip7ref.batch.vengeance.VengeanceState`): one layout, the one
-`flip7ref.rl.encoding.ObservationEncoder` documents, written once for both."""
+and `flip7ref.batch.vengeance.VengeanceState`): the layout of `flip7ref.core.observation_layout`
+(the one `flip7ref.rl.encoding.ObservationEncoder` reads), written once for both."""
 
 from __future__ import annotations
 
@@ -8,17 +8,12 @@ from typing import Any
 
 import numpy as np
 
+from flip7ref.core.observation_layout import POINTS_BOUND, observation_sections, observation_size
 from flip7ref.core.seats import absolute_seat, check_seat_layout, relative_seat
 
 __all__ = ["observation", "observation_size"]
 
 Arr = np.ndarray[Any, Any]
-
-
-def observation_size(players: int, kinds: int, decision_kinds: int) -> int:
-    """The length of an observation of ``players`` seats and ``kinds`` card kinds."""
-    P, C = players, kinds
-    return 3 * C + 2 * P * C + 4 * P + 2 * P + decision_kinds + C + 4 * P + 1
 
 
 def observation(bs: Any, observer: Arr | int, kept: Arr | None, decision_kinds: int, seats: str = "relative") -> Arr:
@@ -51,41 +46,35 @@ def observation(bs: Any, observer: Arr | int, kept: Arr | None, decision_kinds: 
         def seat_of(seat: Arr) -> Arr:
             return np.asarray(seat, dtype=np.int64)
 
+    at = observation_sections(P, C, decision_kinds)
     out = np.zeros((B, observation_size(P, C, decision_kinds)), np.float32)
     r = np.arange(B)
-    i = 0
 
-    def put(block: Arr, width: int) -> None:
-        nonlocal i
-        out[:, i : i + width] = block.reshape(B, width)
-        i += width
+    def put(name: str, block: Arr) -> None:
+        start, size = at[name]
+        out[:, start : start + size] = block.reshape(B, size)
 
-    put(bs.unseen, C)
-    put(bs.discard, C)
-    put(bs.held(), C)
-    put(per_seat(bs.line), P * C)
-    if kept is None:
-        i += P * C
-    else:
-        put(per_seat(kept), P * C)
+    def one_hot(name: str, games: Arr, offset: Arr) -> None:
+        out[games, at[name][0] + offset] = 1.0
+
+    put("unseen", bs.unseen)
+    put("discard", bs.discard)
+    put("set_aside", bs.held())
+    put("lines", per_seat(bs.line))
+    if kept is not None:
+        put("kept", per_seat(kept))
     status = np.zeros((B, P, 4), np.float32)
     np.put_along_axis(status, bs.status[:, :, None].astype(np.int64), 1.0, axis=2)
-    put(per_seat(status), P * 4)
-    put(per_seat(np.clip(bs.totals, -1_000_000, 1_000_000)), P)
-    put(per_seat(bs.line_values()), P)
-    out[r, i + bs.kind.astype(np.int64)] = 1.0
-    i += decision_kinds
+    put("status", per_seat(status))
+    put("totals", per_seat(np.clip(bs.totals, -POINTS_BOUND, POINTS_BOUND)))
+    put("line_values", per_seat(bs.line_values()))
+    one_hot("decision", r, bs.kind.astype(np.int64))
     has = bs.card >= 0
-    out[r[has], i + bs.card[has].astype(np.int64)] = 1.0
-    i += C
+    one_hot("decision_card", r[has], bs.card[has].astype(np.int64))
     act = bs.actor >= 0
-    out[r[act], i + seat_of(bs.actor)[act]] = 1.0
-    i += P
-    out[r, i + seat_of(obs)] = 1.0
-    i += P
-    out[r, i + seat_of(bs.dealer)] = 1.0
-    i += P
-    out[r, i + seat_of(bs.turn)] = 1.0
-    i += P
-    out[:, i] = np.minimum(bs.rnd, 1_000_000)
+    one_hot("to_act", r[act], seat_of(bs.actor)[act])
+    one_hot("observer", r, seat_of(obs))
+    one_hot("dealer", r, seat_of(bs.dealer))
+    one_hot("turn", r, seat_of(bs.turn))
+    out[:, at["round"][0]] = np.minimum(bs.rnd, POINTS_BOUND)
     return out

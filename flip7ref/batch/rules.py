@@ -30,6 +30,7 @@ from flip7ref.core import events as ev
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
 from flip7ref.core.model import MODIFIER, NUMBER, Event
+from flip7ref.core.observation_layout import DECISION_KINDS
 from flip7ref.core.pile import shuffled
 
 Arr = np.ndarray[Any, Any]
@@ -38,10 +39,10 @@ Arr = np.ndarray[Any, Any]
 ACTIVE, STAYED, FROZEN, BUSTED = 0, 1, 2, 3
 """Player statuses, in the order of the observation's ``status`` section."""
 
-OFFER, PLAY, GIVE, ASSIGN, TERMINAL = 0, 1, 2, 4, 8
-"""Decision kinds as indices of `flip7ref.rl.encoding.DECISION_KINDS`."""
+OFFER, PLAY, GIVE, ASSIGN, TERMINAL = (DECISION_KINDS.index(k) for k in ("offer", "play", "give", "assign", "terminal"))
+"""Decision kinds as indices of `flip7ref.core.observation_layout.DECISION_KINDS`."""
 
-N_DECISION_KINDS = 9
+N_DECISION_KINDS = len(DECISION_KINDS)
 HIT, STAY = 0, 1
 SUPPORTED_OPTIONS: dict[str, tuple[str, ...]] = {
     "initial_deal": ("deal",),

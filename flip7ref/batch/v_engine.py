@@ -80,7 +80,7 @@ def position(game: Game, setup: Mapping[str, Any]) -> VengeanceState:
 
 def action_index(bs: VengeanceState, text: str, b: int = 0) -> int:
     """An action in the reference's spelling as an action index of game ``b``
-    (`flip7ref.rl.encoding.ActionIndex`; a pick names the kind of the card at a position).
+    (`flip7ref.rl.actions.ActionIndex`; a pick names the kind of the card at a position).
 
     Raises:
         OptionError: a malformed action or a position past a line's end.

@@ -28,14 +28,15 @@ from flip7ref.core import events as ev
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
 from flip7ref.core.model import ACTION, MODIFIER, NUMBER, Event, verbs
+from flip7ref.core.observation_layout import DECISION_KINDS
 from flip7ref.core.pile import shuffled
 
 Arr = np.ndarray[Any, Any]
 
 ACTIVE, STAYED, FROZEN, BUSTED = 0, 1, 2, 3
-OFFER, PLAY, CARDS, TERMINAL = 0, 1, 5, 8
-"""Decision kinds as indices of `flip7ref.rl.encoding.DECISION_KINDS`."""
-N_DECISION_KINDS = 9
+OFFER, PLAY, CARDS, TERMINAL = (DECISION_KINDS.index(k) for k in ("offer", "play", "cards", "terminal"))
+"""Decision kinds as indices of `flip7ref.core.observation_layout.DECISION_KINDS`."""
+N_DECISION_KINDS = len(DECISION_KINDS)
 HIT, STAY = 0, 1
 
 NONE, DEAL, DEAL_OFFER, CHOOSE, DRAW, IN_ORDER, PICK = range(7)
@@ -200,7 +201,7 @@ class VRules:
         self.copies = np.bincount(self.sorted_deck, minlength=C).astype(np.int16)
 
     def _action_layout(self, game: Game) -> None:
-        """The blocks of `flip7ref.rl.encoding.ActionIndex` for ``game``, built here (that module
+        """The blocks of `flip7ref.rl.actions.ActionIndex` for ``game``, built here (that module
         needs the ``[rl]`` extra): hit, stay, ``P`` targets, then the steal, discard and swap
         blocks in the order of the verb registry, for the verbs the game's cards use."""
         P = self.P

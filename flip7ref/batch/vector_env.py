@@ -43,8 +43,10 @@ from flip7ref.batch.core import BatchState
 from flip7ref.batch.policies import parse_policy, random_actions, threshold_actions
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
+from flip7ref.core.observation_layout import NORMALIZED_BOUND, NORMALIZED_SECTIONS
 from flip7ref.core.seats import check_seat_layout
-from flip7ref.rl.encoding import NORMALIZED_BOUND, ActionIndex, ObservationEncoder
+from flip7ref.rl.actions import ActionIndex
+from flip7ref.rl.encoding import ObservationEncoder
 from flip7ref.rl.episode import DEFAULT_MAX_MOVES, DEFAULT_REWARD, check_common
 
 Arr = np.ndarray[Any, Any]
@@ -107,7 +109,7 @@ class BatchVectorEnv(gym.vector.VectorEnv[dict[str, Arr], Arr, Arr]):
         self.normalize = normalize
         encoder = ObservationEncoder(state.game)
         self._scale = np.asarray(encoder.scale, np.float32)
-        self._clipped = [encoder.sections[name] for name in ("totals", "line_values", "round")]
+        self._clipped = [encoder.sections[name] for name in NORMALIZED_SECTIONS]
         self.state = state
         num_envs = self.num_envs = int(state.B)
         self.seat = seat

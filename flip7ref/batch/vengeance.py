@@ -4,7 +4,7 @@
 its rules are in `flip7ref.batch.v_rules` and `flip7ref.batch.v_settle`.  `init` and
 `step` are the pgx-style pure API over it.  Action indices and the observation vector
 are those of `flip7ref.rl.encoding` for the game: hit 0, stay 1, target ``s`` at
-``2 + s``, then the steal, discard and swap blocks (`flip7ref.rl.encoding.ActionIndex`).
+``2 + s``, then the steal, discard and swap blocks (`flip7ref.rl.actions.ActionIndex`).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class VengeanceState(VSettling):
     """``batch`` games of Vengeance (one `flip7ref.Game`), stepped together in place.
 
     Every game is always at a decision or over: `kind`, `actor` and `legal` say which.
-    Actions are indices of `flip7ref.rl.encoding.ActionIndex` for the game.
+    Actions are indices of `flip7ref.rl.actions.ActionIndex` for the game.
 
     Args:
         game: the game (edition ``vengeance``, see `check_vengeance`).

@@ -49,31 +49,19 @@ from typing import Any
 import numpy as np
 
 from flip7ref.core.game import Game
+from flip7ref.core.observation_layout import (
+    DECISION_KINDS,
+    NORMALIZED_BOUND,
+    NORMALIZED_SECTIONS,
+    POINTS_BOUND,
+    ROUND_SCALE,
+    SEAT_SECTIONS,
+    STATUSES,
+    observation_sections,
+)
 from flip7ref.core.seats import absolute_seat, check_seat_layout
-from flip7ref.core.state import State, Status
+from flip7ref.core.state import State
 from flip7ref.rl import incremental
-from flip7ref.rl.actions import ActionIndex as ActionIndex  # re-exported: flip7ref/batch/ imports it from here
-
-DECISION_KINDS = ("offer", "play", "give", "keep_or_give", "assign", "cards", "flip7_bonus", "chance", "terminal")
-"""The interpreter's kinds of `State.pending`, in the order of the observation's ``decision``
-section (`decision_kinds` adds those of a game's plug-in primitives)."""
-
-STATUSES = (Status.ACTIVE, Status.STAYED, Status.FROZEN, Status.BUSTED)
-"""Statuses in the order of the observation's ``status`` section."""
-
-POINTS_BOUND = incremental.POINTS_BOUND
-"""Points and round numbers in an observation are clipped to +-this."""
-
-SEAT_SECTIONS = {"lines": 0, "kept": 0, "status": 4, "totals": 1, "line_values": 1, "to_act": 1, "observer": 1,
-                 "dealer": 1, "turn": 1}  # fmt: skip
-"""The observation's per-seat sections and the width of one seat's part (0: one per card kind);
-under the relative layout each starts with the observer, the other seats after it in turn order."""
-
-NORMALIZED_BOUND = 10.0
-"""In a normalised observation (`ObservationEncoder.normalize`), points and the round are clipped to +-this."""
-
-ROUND_SCALE = 10.0
-"""In a normalised observation the round number is divided by this."""
 
 
 def decision_kinds(game: Game) -> tuple[str, ...]:
@@ -117,17 +105,8 @@ class ObservationEncoder:
         self.decision_kinds: tuple[str, ...] = decision_kinds(game)
         self._kind_index = {k: i for i, k in enumerate(self.decision_kinds)}
         c = len(self.card_ids)
-        layout = [
-            ("unseen", c), ("discard", c), ("set_aside", c), ("lines", p * c), ("kept", p * c), ("status", p * 4),
-            ("totals", p), ("line_values", p), ("decision", len(self.decision_kinds)), ("decision_card", c),
-            ("to_act", p), ("observer", p), ("dealer", p), ("turn", p), ("round", 1),
-        ]  # fmt: skip
-        self.sections: dict[str, tuple[int, int]] = {}
-        start = 0
-        for name, size in layout:
-            self.sections[name] = (start, size)
-            start += size
-        self.size: int = start
+        self.sections: dict[str, tuple[int, int]] = observation_sections(p, c, len(self.decision_kinds))
+        self.size: int = sum(size for _, size in self.sections.values())
         copies = Counter(game.deck)
         per_kind = [float(copies[i]) for i in range(c)]
         high = [1.0] * self.size
@@ -157,8 +136,8 @@ class ObservationEncoder:
         self.scale: list[float] = scale
         self.normalized_low: list[float] = n_low
         self.normalized_high: list[float] = n_high
-        self._clipped = [self.sections[name] for name in ("totals", "line_values", "round")]
-        self._starts = tuple(self.sections[name][0] for name, _ in layout)
+        self._clipped = [self.sections[name] for name in NORMALIZED_SECTIONS]
+        self._starts = tuple(start for start, _ in self.sections.values())
         self._status_index = {status: i for i, status in enumerate(STATUSES)}
         self._observer_at = self.sections["observer"][0]
         self._scale_array = np.array(scale, dtype=np.float64)

@@ -22,14 +22,12 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import numpy as np
 
 from flip7ref.core.model import Player, Status
+from flip7ref.core.observation_layout import POINTS_BOUND
 from flip7ref.core.scoring import seat_score
 
 if TYPE_CHECKING:
     from flip7ref.core.game import Game
     from flip7ref.core.state import State
-
-POINTS_BOUND = 1_000_000
-"""Points and round numbers in an observation are clipped to +-this (``encoding.POINTS_BOUND``)."""
 
 _NO_PLAYER = Player((-1,), (-1,), cast(Status, None))
 """A seat's part before the first state: no part of it is the same object as a real seat's."""

@@ -40,9 +40,10 @@ import pyspiel
 
 from flip7ref.core.errors import IllegalActionError, OptionError
 from flip7ref.core.game import Game
+from flip7ref.core.observation_layout import POINTS_BOUND
 from flip7ref.core.state import CHANCE, TERMINAL, State
 from flip7ref.rl.actions import ActionIndex
-from flip7ref.rl.encoding import POINTS_BOUND, ObservationEncoder
+from flip7ref.rl.encoding import ObservationEncoder
 from flip7ref.rl.episode import DEFAULT_MAX_MOVES, check_common
 
 SHORT_NAME = "python_flip7ref"

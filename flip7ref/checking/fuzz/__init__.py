@@ -41,7 +41,7 @@ between rounds); at that step only the events up to the shuffle are compared, an
 """
 
 from flip7ref.checking.fuzz.games import MAX_DECISIONS, MAX_ROUNDS, MIN_PLAYERS, Played, Trial, play, player_range
-from flip7ref.checking.fuzz.lockstep import AT_END_KEYS, OUTCOME_KEYS, Check, EngineFault, Found, Lockstep, step_case
+from flip7ref.checking.fuzz.lockstep import Check, EngineFault, Found, Lockstep, step_case
 from flip7ref.checking.fuzz.portfolio import SOURCES, Portfolio, Source, generate, sources_for
 from flip7ref.checking.fuzz.run import (
     MAX_FAULTS,
@@ -55,6 +55,7 @@ from flip7ref.checking.fuzz.run import (
     write_case,
 )
 from flip7ref.checking.fuzz.shrink import SHRINK_CANDIDATES, shrink
+from flip7ref.checking.lockstep import AT_END_KEYS, OUTCOME_KEYS
 
 __all__ = [
     "AT_END_KEYS",

@@ -12,6 +12,7 @@ from flip7ref.checking.conformance import Case, CaseResult, errored, outcome
 from flip7ref.checking.engine_process import EngineError
 from flip7ref.checking.fuzz.games import Played, Trial, case_base, play
 from flip7ref.checking.harness import Engine, supports
+from flip7ref.checking.lockstep import OUTCOME_KEYS, as_written, expected_outcome
 from flip7ref.checking.replay import rules_at
 from flip7ref.checking.runs import Run
 from flip7ref.checking.verdict import Prepared, failed, prepare, verdict
@@ -19,14 +20,6 @@ from flip7ref.core.errors import Flip7RefError
 from flip7ref.core.spec import load_edition
 from flip7ref.core.state import CHANCE, TERMINAL, State
 
-OUTCOME_KEYS = (
-    "events", "statuses", "lines", "kept", "round", "round_scores", "totals", "next", "winners", "draw", "discard_count",
-)  # fmt: skip
-"""The outcome keys compared at every step (those the engine reports)."""
-AT_END_KEYS = ("events", "round", "round_scores", "totals", "winners", "next")
-"""The outcome keys compared once the game has ended: how it ended.  The table left behind (the
-seats' statuses, lines and kept cards, the piles) is not defined by the protocol after the end,
-so it is not compared there."""
 FULL_EVERY = 4
 """One game in this many of each generator is checked step by step (the first generator's first
 game, the second's second, and so on, then every fourth of each); the
@@ -117,12 +110,6 @@ def _provisional_rules(state: State) -> list[str]:
     return list(rules_at(state)) if state.current_player not in (CHANCE, TERMINAL) and rules_at(state) else []
 
 
-def as_written(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Events as the suite's cases write them: a ``round_scored`` without a Flip 7 leaves its
-    ``flip7`` key out instead of ``null`` (conformance/PROTOCOL.md; an engine may do either)."""
-    return [{k: v for k, v in e.items() if not (k == "flip7" and v is None and e.get("type") == "round_scored")} for e in events]
-
-
 def step_case(trial: Trial, played: Played, step: int, keys: Sequence[str], ident: str = "F7-C9000") -> dict[str, Any]:
     """The case of a game up to ``step`` decisions, expecting the reference's outcome there
     (only ``keys``, and after the game's end only those of `AT_END_KEYS`; at the horizon only the
@@ -130,14 +117,10 @@ def step_case(trial: Trial, played: Played, step: int, keys: Sequence[str], iden
     state = played.states[step]
     edition = load_edition(trial.edition)
     rules = _provisional_rules(state) or [next(iter(edition.rules))]
-    seen = outcome(state)
     if step == played.horizon:
-        expect: dict[str, Any] = {"events_include": as_written(seen["events"][: played.cut])}
+        expect: dict[str, Any] = {"events_include": as_written(outcome(state)["events"][: played.cut])}
     else:
-        ended = state.current_player == TERMINAL
-        expect = {k: seen[k] for k in OUTCOME_KEYS if k in keys and (not ended or k in AT_END_KEYS)}
-        if "events" in expect:
-            expect["events"] = as_written(expect["events"])
+        expect = expected_outcome(state, keys)
     kind = "game" if state.current_player == TERMINAL else "round" if state.round != trial.round else "transition"
     case: dict[str, Any] = {
         "id": ident, "title": "fuzz", "edition": trial.edition, "rules": rules,
@@ -147,7 +130,7 @@ def step_case(trial: Trial, played: Played, step: int, keys: Sequence[str], iden
         case["options"] = dict(trial.options)
     case["setup"] = trial.setup()
     case["actions"] = list(played.actions[:step])
-    case["expect"] = expect or {"round": seen["round"]}
+    case["expect"] = expect or {"round": state.round}
     return case
 
 

@@ -12,10 +12,11 @@ import yaml
 
 from flip7ref.checking.conformance import Case, compare_detailed, load_case_file
 from flip7ref.checking.engine_process import EngineError
-from flip7ref.checking.fuzz.lockstep import FULL_EVERY, OUTCOME_KEYS, Check, EngineFault, Found, Lockstep, as_written
+from flip7ref.checking.fuzz.lockstep import FULL_EVERY, Check, EngineFault, Found, Lockstep
 from flip7ref.checking.fuzz.portfolio import Portfolio
 from flip7ref.checking.fuzz.shrink import shrink
 from flip7ref.checking.harness import Engine, run_in_process
+from flip7ref.checking.lockstep import OUTCOME_KEYS, as_written
 from flip7ref.checking.verdict import only_events
 from flip7ref.core.errors import OptionError
 from flip7ref.core.spec import edition_ids
