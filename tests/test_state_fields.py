@@ -139,7 +139,9 @@ _PLAY = """\
 import random, sys
 sys.path.insert(0, sys.argv[1])
 import flip7ref
+import flip7ref.core.state
 from flip7ref import Game, State
+flip7ref.core.state._FAST_LANES = False  # the demonstration's rule code is on the general path only
 assert flip7ref.__file__.startswith(sys.argv[1]), flip7ref.__file__
 rng, seen = random.Random(4), set()
 s = Game("flip7", 3).new_initial_state(seed=4)
@@ -155,9 +157,9 @@ print(sorted(seen)[:2], s.hits)
 
 def test_adding_a_field_is_one_row_and_a_run_of_the_tool(tmp_path: Path) -> None:
     """A field added to a copy of the package: its row in the table, the tool run, and one line of
-    rule code that sets it (here the lane-free general path's Hit, with the fast lanes off);
-    the generated code then holds it everywhere, the copy imports, plays a game, resets the
-    field at each round's opening and reads its JSON back."""
+    rule code that sets it (here the general path's Hit; the play turns the fast lanes off).
+    Two files are edited by hand and three written by the tool; the copy imports, plays a game,
+    resets the field at each round's opening and reads its JSON back."""
     root = _copy_tree(tmp_path)
     table = root / "flip7ref" / "core" / "state_fields.py"
     text = table.read_text(encoding="utf-8")
@@ -171,8 +173,13 @@ def test_adding_a_field_is_one_row_and_a_run_of_the_tool(tmp_path: Path) -> None
     hit = "def decide(w: Work, act: Action) -> None:\n"
     assert hit in source
     engine.write_text(source.replace(hit, hit + "    w.hits += act.verb == 'hit'\n", 1), encoding="utf-8")
-    state = root / "flip7ref" / "core" / "state.py"
-    state.write_text(state.read_text(encoding="utf-8").replace("_FAST_LANES = True", "_FAST_LANES = False"), encoding="utf-8")
+    changed = sorted(
+        str(path.relative_to(root))
+        for path in (root / "flip7ref").rglob("*.py")
+        if path.read_bytes() != (ROOT / path.relative_to(root)).read_bytes()
+    )
+    generated = ["flip7ref/core/lanes.py", "flip7ref/core/state.py", "flip7ref/core/work.py"]
+    assert changed == sorted(["flip7ref/core/engine.py", "flip7ref/core/state_fields.py", *generated])
     script = tmp_path / "play.py"
     script.write_text(textwrap.dedent(_PLAY), encoding="utf-8")
     played = subprocess.run(
@@ -180,3 +187,16 @@ def test_adding_a_field_is_one_row_and_a_run_of_the_tool(tmp_path: Path) -> None
     )
     assert played.returncode == 0, played.stderr
     assert played.stdout.startswith("[0, 1] ")  # zero at a round's opening, then counting
+
+
+def test_every_json_kind_of_the_table_has_its_check() -> None:
+    """A plain field with a default is type-checked by its kind before a state is built (a kind
+    without its check would let a wrong JSON type reach the compiled State)."""
+    from flip7ref.core.position import _KIND_CHECKS, PositionError, check_data_fields
+    from flip7ref.core.state_fields import JSON_KINDS, PLAIN_FIELDS
+
+    assert {f.json for f in PLAIN_FIELDS} <= set(_KIND_CHECKS) and set(_KIND_CHECKS) < JSON_KINDS
+    for field in PLAIN_FIELDS:
+        if field.default:
+            with pytest.raises(PositionError, match=f"^state data: {field.name}: expected .*, got ('x'|\\['x'\\])$"):
+                check_data_fields({field.name: "x"} if field.json != "str?" else {field.name: ["x"]})

@@ -10,6 +10,8 @@ tool rewrites what lies between them:
   copy of a state, the ``_make`` call of ``freeze``, and ``round_closed`` / ``round_opened``
   (the fields a round's close and opening set, from the table's ``round_close`` and
   ``round_open``);
+- ``solver-key``: the fields the table marks ``shapes_round``, in the solver's canonical key
+  (`flip7ref.analysis.keys`);
 - ``make STATEMENT``: a statement holding one call ``make(SRC, key=expr, ...)`` (continued on
   the following comment lines indented past the ``#``), written out as ``SRC._make(...)``
   with every field in order: the keywords given, else with ``reset="close"`` (a round closed)
@@ -232,8 +234,13 @@ def make_call(table: ModuleType, spec: str, indent: str, where: str) -> list[str
     return [f"{indent}{head}{src}._make(", *wrap(args, width, last=","), f"{indent}){tail}  # fmt: skip"]
 
 
+def solver_key(table: ModuleType) -> list[str]:
+    """The ``solver-key`` block: the fields that shape the rest of the round, in the solver's key."""
+    return [f"        state.{f.name}," for f in table.FIELDS if f.shapes_round]
+
+
 BLOCKS = {"state-class": state_class, "work-fields": work_fields, "work-copy": work_copy, "work-freeze": work_freeze,
-          "work-round": work_round}  # fmt: skip
+          "work-round": work_round, "solver-key": solver_key}  # fmt: skip
 
 
 def rewrite(text: str, table: ModuleType, name: str) -> str:

@@ -6,7 +6,7 @@ close and a round's opening set it to.  From this table:
 
 - ``tools/gen_state_fields.py`` writes the code the compiled build needs spelled out (the
   class body, ``__init__``, ``_make`` and ``_fields`` of `State`; `Work`'s copy, freeze and
-  round resets; the fast lanes' ``_make`` calls), between ``# state-fields:`` marker
+  round resets; the fast lanes' ``_make`` calls; the solver's canonical key), between ``# state-fields:`` marker
   comments, and ``--check`` fails when the checked-in code differs (tests/test_state_fields.py);
 - `flip7ref.core.serialize` writes and reads the plain fields, and
   `flip7ref.core.position.check_data_fields` checks their JSON types, by looping over it.
@@ -41,6 +41,8 @@ class Field(NamedTuple):
         round_close: ``()`` or ``(value,)``: what the close of a round sets it to (both paths:
             `flip7ref.core.engine.end_round` and the fast lanes).
         round_open: ``()`` or ``(value,)``: what the opening of a round sets it to.
+        shapes_round: a plain value that shapes the rest of the round: the solver's canonical
+            key (`flip7ref.analysis.keys`) holds it as it is.
     """
 
     name: str
@@ -52,6 +54,7 @@ class Field(NamedTuple):
     omit_default: bool = False
     round_close: tuple[object, ...] = ()
     round_open: tuple[object, ...] = ()
+    shapes_round: bool = False
 
 
 FIELDS: Final[tuple[Field, ...]] = (
@@ -65,13 +68,13 @@ FIELDS: Final[tuple[Field, ...]] = (
     Field("discard", "tuple[int, ...]", "the discard pile (card codes); a multiset for equality."),
     Field("frames", "tuple[Frame, ...]", "the pending-work stack, bottom first (`flip7ref.core.frames`).", work="list"),
     Field("dealer", "int", "the seat dealing this round.", json="int"),
-    Field("turn", "int", "the seat whose Hit-or-Stay offer is next.", json="int"),
+    Field("turn", "int", "the seat whose Hit-or-Stay offer is next.", json="int", shapes_round=True),
     Field("round", "int", "the round number, from 1.", json="int"),
     Field("totals", "tuple[int, ...]", "running totals in points, per seat.", work="list", json="ints"),
     Field("last_scores", "tuple[int, ...]", "the round scores of the last finished round (empty before).", json="ints"),
     Field(
         "flip7", "int | None", "the seat that made Flip 7 this round, or None.", default=(None,), json="seat?",
-        round_close=(None,),
+        round_close=(None,), shapes_round=True,
     ),
     Field(
         "round_over", "bool", "the round ended early (empty deck under ``empty_deck: end-round``).", default=(False,),
@@ -86,20 +89,20 @@ FIELDS: Final[tuple[Field, ...]] = (
     Field(
         "bonus_to", "int | None",
         "Brutal Mode (V-082): the seat the Flip 7 maker chose, itself for +15 or another seat for -15; None otherwise.",
-        default=(None,), json="seat?", round_close=(None,),
+        default=(None,), json="seat?", round_close=(None,), shapes_round=True,
     ),
     Field(
         "round_shuffles", "int",
         "reshuffles of the discard pile in the current round (F7-116, V-075: at most ``game.reshuffles`` of them; "
         "after that an empty deck is exhausted, F7-115).",
-        default=(0,), json="int", round_open=(0,),
+        default=(0,), json="int", round_open=(0,), shapes_round=True,
     ),
     Field(
         "shuffle_mark", "int",
         "under reading ``unlimited`` of option ``reshuffles`` (F7-117, V-076), the cards in front of players plus "
         "the players out of the round at the round's last reshuffle (-1: none yet, or another reading); a reshuffle "
         "needs more than that.",
-        default=(-1,), json="int", omit_default=True, round_open=(-1,),
+        default=(-1,), json="int", omit_default=True, round_open=(-1,), shapes_round=True,
     ),
     Field("_log", "Log | None", "the history link (not part of the position).", default=(None,), work="none"),
 )  # fmt: skip
