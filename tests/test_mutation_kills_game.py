@@ -29,6 +29,7 @@ from flip7ref.core.position import (
 )
 from flip7ref.core.scoring import score_cards, score_line, score_points
 from flip7ref.core.spec import spec_dir
+from flip7ref.core.state_fields import FIELD_NAMES
 
 # --- scoring.py: score_cards --------------------------------------------------------------
 
@@ -450,15 +451,9 @@ def test_every_shipped_frame_declares_a_kind_check_frame_args_knows() -> None:
 
 # --- position.py: check_state on states built directly (past from_dict's own checks) ----------
 
-_STATE_FIELDS = (
-    "game", "players", "draw", "discard", "frames", "dealer", "turn", "round", "totals", "last_scores", "flip7",
-    "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "round_shuffles",
-)  # fmt: skip
-
-
 def _with(state: State, **changes: object) -> State:
     """``state`` with some fields replaced, built with the public constructor (no check runs)."""
-    return State(**({name: getattr(state, name) for name in _STATE_FIELDS} | changes))
+    return State(**({name: getattr(state, name) for name in FIELD_NAMES[:-1]} | changes))
 
 
 _SEEDED = Game("flip7", 3, {"reshuffles": 1}).new_initial_state(seed=1)

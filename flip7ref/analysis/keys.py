@@ -24,16 +24,20 @@ def _canonical(state: State, cards: int) -> tuple[Any, ...]:
     multisets (the order of a line never matters to what happens next), no draw
     pile (the cards not elsewhere: an unseen pile has no order).  ``cards``
     numbers the set of all cards (`_cards`), which with the rest of the
-    key determines the pile."""
+    key determines the pile; and the plain fields that shape the rest of the round (the
+    reshuffles left, F7-116, the progress the next one needs, F7-117...), those the table
+    `flip7ref.core.state_fields` marks ``shapes_round``."""
     return (
         cards,
         tuple((tuple(sorted(p.line)), tuple(sorted(p.kept)), p.status) for p in state.players),
         tuple(sorted(state.discard)),
         state.frames,
+        # state-fields: solver-key
         state.turn,
         state.flip7,
         state.bonus_to,
-        state.round_shuffles,  # F7-116: the reshuffles left this round shape the future
-        state.shuffle_mark,  # F7-117: so does the progress needed for the next one
+        state.round_shuffles,
+        state.shuffle_mark,
+        # state-fields: end
         tuple([p.flip7_barred for p in state.players]),  # D-V-26: a barred seat's Flip 7 is out of reach
     )

@@ -512,9 +512,7 @@ def end_round(w: Work) -> None:
         f.end_with_round(w)
     w.frames.clear()
     w.players = list(closed.players)
-    w.flip7 = None
-    w.bonus_to = None
-    w.round_over = False
+    w.round_closed()  # the fields a round's close resets (``round_close`` in flip7ref.core.state_fields)
     for e in plan.after:
         w.emit(e)
     if plan.winners:
@@ -536,6 +534,5 @@ def start_round(w: Work, dealer: int, number: int, *, first: bool = False) -> No
     w.turn = opened.turn
     for e in opened.events:
         w.emit(e)
-    w.round_shuffles = 0
-    w.shuffle_mark = -1
+    w.round_opened()  # the fields a round's opening resets, F7-116 (``round_open`` in flip7ref.core.state_fields)
     w.frames.extend(opened.frames)

@@ -67,11 +67,13 @@ def derive(
     """A successor of ``s`` that differs in players, draw pile, frames and turn only.
     ``between``: the history link of a state between the two that was not built (the
     Hit of `hit_top_card`); None: ``s`` is the successor's parent."""
+    # state-fields: make return make(s, players=players, draw=draw, frames=frames, turn=turn,
+    #     _log=_next_log(s, move, evs, between))
     return s._make(
-        s.game, players, draw, s.discard, frames, s.dealer, turn, s.round, s.totals, s.last_scores, s.flip7,
-        s.round_over, s.winners, s.shuffle_seed, s.shuffles, s.bonus_to, s.round_shuffles, s.shuffle_mark,
-        _next_log(s, move, evs, between),
+        s.game, players, draw, s.discard, frames, s.dealer, turn, s.round, s.totals, s.last_scores, s.flip7, s.round_over,
+        s.winners, s.shuffle_seed, s.shuffles, s.bonus_to, s.round_shuffles, s.shuffle_mark, _next_log(s, move, evs, between),
     )  # fmt: skip
+    # state-fields: end
 
 
 def _next_log(s: State, move: str, evs: tuple[Event, ...], between: Log | None = None) -> Log:
@@ -289,13 +291,20 @@ def round_end_state(
     closed = close_round(s.game, players, s.discard, s.totals, s.round, s.dealer, flip7, s.bonus_to, plan)
     if plan.winners:  # the game is over
         log = _next_log(s, move, (*evs, plan.scored, *plan.after), between)
+        # state-fields: make return make(s, reset="close", players=closed.players, draw=draw, discard=closed.discard,
+        #     frames=(), turn=turn, totals=plan.totals, last_scores=plan.scores, winners=plan.winners, _log=log)
         return s._make(
-            s.game, closed.players, draw, closed.discard, (), s.dealer, turn, s.round, plan.totals, plan.scores, None,
-            False, plan.winners, s.shuffle_seed, s.shuffles, None, s.round_shuffles, s.shuffle_mark, log,
+            s.game, closed.players, draw, closed.discard, (), s.dealer, turn, s.round, plan.totals, plan.scores, None, False,
+            plan.winners, s.shuffle_seed, s.shuffles, None, s.round_shuffles, s.shuffle_mark, log,
         )  # fmt: skip
+        # state-fields: end
     opened = open_round(s.game, closed.players, plan.dealer, s.round + 1, draw, closed.discard, s.shuffles, s.shuffle_seed)
     log = _next_log(s, move, (*evs, plan.scored, *plan.after, *opened.events), between)
+    # state-fields: make return make(s, reset="open", players=closed.players, draw=opened.draw, discard=opened.discard,
+    #     frames=opened.frames, dealer=plan.dealer, turn=opened.turn, round=s.round + 1, totals=plan.totals,
+    #     last_scores=plan.scores, winners=(), shuffles=opened.shuffles, _log=log)
     return s._make(
-        s.game, closed.players, opened.draw, opened.discard, opened.frames, plan.dealer, opened.turn, s.round + 1,
-        plan.totals, plan.scores, None, False, (), s.shuffle_seed, opened.shuffles, None, 0, -1, log,
+        s.game, closed.players, opened.draw, opened.discard, opened.frames, plan.dealer, opened.turn, s.round + 1, plan.totals,
+        plan.scores, None, False, (), s.shuffle_seed, opened.shuffles, None, 0, -1, log,
     )  # fmt: skip
+    # state-fields: end

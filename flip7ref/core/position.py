@@ -38,7 +38,7 @@ a message that names the field (``lines[2]``, ``kept[0]``, ``draw``,
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from flip7ref.core.engine import game_end, offered_next
@@ -48,6 +48,7 @@ from flip7ref.core.lines import bar_lasts, bars_flip7, flip7_line, is_duplicate
 from flip7ref.core.model import CHANCE, STAYED, make_player
 from flip7ref.core.scoring import seat_score
 from flip7ref.core.spec import edition_ids
+from flip7ref.core.state_fields import PLAIN_FIELDS
 
 if TYPE_CHECKING:
     from flip7ref.core.state import State, Status
@@ -373,22 +374,29 @@ _FIELD_WORDS = {
 }
 
 
+_KIND_CHECKS: dict[str, tuple[Callable[[object], bool], str]] = {
+    "int": (lambda v: type(v) is int, "a whole number"),
+    "ints": (lambda v: isinstance(v, list) and all(type(x) is int for x in v), "a list of whole numbers"),
+    "seat?": (lambda v: v is None or type(v) is int, "a seat number or null"),
+    "bool": (lambda v: type(v) is bool, "true or false"),
+    "str?": (lambda v: v is None or isinstance(v, str), "a string or null"),
+}
+"""How `check_data_fields` checks a field of each JSON kind (`flip7ref.core.state_fields.Field.json`)."""
+
+
 def check_data_fields(data: Mapping[str, Any]) -> None:
-    """Refuse serialized state data whose ``round_over`` is not a boolean or whose
-    ``shuffle_seed`` is neither a string nor null, before a state is built from it
-    (the same messages as :func:`check_state`, in both builds).
+    """Refuse serialized state data whose plain fields with a default (`flip7ref.core.state_fields`:
+    ``flip7``, ``round_over``, ``shuffle_seed``...) have the wrong JSON type, before a state
+    is built from it (the same messages as :func:`check_state`, in both builds).
 
     Raises:
         PositionError: naming the field.
     """
-    if "round_over" in data and type(data["round_over"]) is not bool:
-        raise PositionError("state data: round_over", f"expected true or false, got {_short(data['round_over'])}")
-    for key in ("round_shuffles", "shuffle_mark"):
-        if key in data and type(data[key]) is not int:
-            raise PositionError(f"state data: {key}", f"expected a whole number, got {_short(data[key])}")
-    seed = data.get("shuffle_seed")
-    if seed is not None and not isinstance(seed, str):
-        raise PositionError("state data: shuffle_seed", f"expected a string or null, got {_short(seed)}")
+    for field in PLAIN_FIELDS:
+        if field.default and field.name in data:
+            ok, words = _KIND_CHECKS[field.json]
+            if not ok(data[field.name]):
+                raise PositionError(f"state data: {field.name}", f"expected {words}, got {_short(data[field.name])}")
 
 
 def _check_frame_fields(frame: Any, index: int) -> None:

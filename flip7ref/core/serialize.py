@@ -32,6 +32,7 @@ from flip7ref.core.position import (
 )
 from flip7ref.core.state import STATE_FORMAT as STATE_FORMAT  # re-exported: its home was this module
 from flip7ref.core.state import State, install_serializers
+from flip7ref.core.state_fields import PLAIN_FIELDS
 
 _S = TypeVar("_S", bound="State")
 
@@ -44,24 +45,15 @@ def state_to_dict(state: State, log: bool) -> dict[str, Any]:
         "edition": state.game.edition.id,
         "players": state.num_players,
         "options": dict(state.game.options),
-        "dealer": state.dealer,
-        "turn": state.turn,
-        "round": state.round,
-        "totals": list(state.totals),
-        "last_scores": list(state.last_scores),
-        "flip7": state.flip7,
-        "round_over": state.round_over,
-        "winners": list(state.winners),
-        "shuffle_seed": state.shuffle_seed,
-        "shuffles": state.shuffles,
-        "bonus_to": state.bonus_to,
-        "round_shuffles": state.round_shuffles,
-        **({"shuffle_mark": state.shuffle_mark} if state.shuffle_mark >= 0 else {}),
-        "draw": [ids[c] for c in state.draw],
-        "discard": [ids[c] for c in state.discard],
-        "seats": [_seat_to_dict(p, ids) for p in state.players],
-        "frames": [frame_to_dict(f, ids) for f in state.frames],
     }
+    for field in PLAIN_FIELDS:  # by the table (flip7ref.core.state_fields), in its order
+        value = getattr(state, field.name)
+        if not (field.omit_default and (value,) == field.default):
+            data[field.name] = list(value) if field.json == "ints" else value
+    data["draw"] = [ids[c] for c in state.draw]
+    data["discard"] = [ids[c] for c in state.discard]
+    data["seats"] = [_seat_to_dict(p, ids) for p in state.players]
+    data["frames"] = [frame_to_dict(f, ids) for f in state.frames]
     if log:
         data["log"] = [{"move": lg.move, "events": [e.to_dict() for e in lg.events]} for lg in chain(state._log)]
         start = state.initial_state()
@@ -132,31 +124,19 @@ def state_from_dict(cls: type[_S], data: Any, given: Any) -> _S:
             check_frame_args(kind, args, i)  # before the values meet a compiled frame's typed fields
             frames.append(kind(*args))
         check_data_fields(data)  # before the typed fields meet the compiled State
-        flip7 = data.get("flip7")
-        for key in ("flip7", "bonus_to"):
-            value = data.get(key)
-            if value is not None and type(value) is not int:
-                raise SerializationError(f"state data: {key}: expected a seat number or null, got {value!r}")
-        fields: dict[str, Any] = {  # by name: the order of the fields is declared once, in State
+        fields: dict[str, Any] = {  # by name: the fields are declared once (flip7ref.core.state_fields)
             "game": game,
             "players": players,
             "draw": tuple(code(c, "draw") for c in need("draw", list)),
             "discard": tuple(code(c, "discard") for c in need("discard", list)),
             "frames": tuple(frames),
-            "dealer": need("dealer", int),
-            "turn": need("turn", int),
-            "round": need("round", int),
-            "totals": tuple(need("totals", list)),
-            "last_scores": tuple(need("last_scores", list)),
-            "flip7": flip7,
-            "round_over": data.get("round_over", False),
-            "winners": tuple(need("winners", list)),
-            "shuffle_seed": data.get("shuffle_seed"),
-            "shuffles": need("shuffles", int),
-            "bonus_to": data.get("bonus_to"),
-            "round_shuffles": data.get("round_shuffles", 0),
-            "shuffle_mark": data.get("shuffle_mark", -1),
         }
+        for field in PLAIN_FIELDS:  # their JSON types checked here (no default) or by check_data_fields (a default)
+            if field.default:
+                value = data.get(field.name, field.default[0])
+            else:
+                value = need(field.name, list if field.json == "ints" else int)
+            fields[field.name] = tuple(value) if field.json == "ints" else value
         start = state_from_dict(cls, data["start"], game) if "start" in data else None
         log: Log | None = None
         for entry in _log_entries(data.get("log"), game):

@@ -47,6 +47,7 @@ from flip7ref.core.model import (  # CHANCE..Status: re-exported
 from flip7ref.core.primitives.choose_cards import ChooseCards
 from flip7ref.core.primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
 from flip7ref.core.scoring import seat_score
+from flip7ref.core.state_fields import FIELD_NAMES
 from flip7ref.core.targets import ChooseTarget
 from flip7ref.core.work import Work
 
@@ -79,30 +80,28 @@ def install_serializers(*, to_dict: Callable[[State, bool], dict[str, Any]], fro
     _SERIALIZERS["from_dict"] = from_dict
 
 
-_STATE_FIELDS = (
-    "game", "players", "draw", "discard", "frames", "dealer", "turn", "round", "totals", "last_scores", "flip7",
-    "round_over", "winners", "shuffle_seed", "shuffles", "bonus_to", "round_shuffles", "shuffle_mark", "_log",
-)  # fmt: skip
-"""The fields of `State`, in constructor order: the one declaration of their order.  The
-class body, ``__init__``, ``_make`` and ``_fields`` spell them out for the compiled build
-(a native class needs them written; tests/test_state_fields.py checks that they follow
-this tuple, and that `flip7ref.core.work.Work` and the JSON form hold every field); the pure
-build's layout (`flip7ref.core.layout`), ``__repr__``, the position's fields and
-`flip7ref.core.serialize` are derived from it."""
+_STATE_FIELDS: Final = FIELD_NAMES
+"""The fields of `State`, in constructor order: declared once, in `flip7ref.core.state_fields`
+(with their types, defaults and JSON forms).  The code the compiled build needs spelled out
+(the class body, ``__init__``, ``_make``, ``_fields``; `flip7ref.core.work.Work`; the fast
+lanes' ``_make`` calls) is written from that table by tools/gen_state_fields.py
+(tests/test_state_fields.py runs its ``--check``); the pure build's layout
+(`flip7ref.core.layout`), ``__repr__``, the position's fields and `flip7ref.core.serialize`
+read it."""
 _DISCARD: Final = _STATE_FIELDS.index("discard")
 _LOG: Final = _STATE_FIELDS.index("_log")
 
 
 class State:
+    # state-fields: state-class
     """An immutable game position.
 
     Attributes:
         game: the `Game` (edition, options, player count).
         players: one `Player` per seat.
-        draw: the draw pile as card codes, top first.  In an *ordered* state (a
-            seeded or stacked game) the order is the real order of the pile; in an
-            open state it is sorted and only the counts matter.
-        discard: the discard pile (card codes).
+        draw: the draw pile as card codes, top first.  In an *ordered* state (a seeded or stacked game) the
+            order is the real order of the pile; in an open state it is sorted and only the counts matter.
+        discard: the discard pile (card codes); a multiset for equality.
         frames: the pending-work stack, bottom first (`flip7ref.core.frames`).
         dealer: the seat dealing this round.
         turn: the seat whose Hit-or-Stay offer is next.
@@ -114,22 +113,22 @@ class State:
         winners: the winning seats once the game is over (empty before).
         shuffle_seed: the seed of deterministic reshuffles; None for an open state.
         shuffles: reshuffles done so far (part of the reshuffle seed).
-        bonus_to: Brutal Mode (V-082): the seat the Flip 7 maker chose, itself for
-            +15 or another seat for -15; None otherwise.
-        round_shuffles: reshuffles of the discard pile in the current round
-            (F7-116, V-075: at most ``game.reshuffles`` of them; after that an empty
-            deck is exhausted, F7-115).
-        shuffle_mark: under reading ``unlimited`` of option ``reshuffles`` (F7-117,
-            V-076), the cards in front of players plus the players out of the round at
-            the round's last reshuffle (-1: none yet, or another reading); a reshuffle
-            needs more than that.
+        bonus_to: Brutal Mode (V-082): the seat the Flip 7 maker chose, itself for +15 or another seat for
+            -15; None otherwise.
+        round_shuffles: reshuffles of the discard pile in the current round (F7-116, V-075: at most
+            ``game.reshuffles`` of them; after that an empty deck is exhausted, F7-115).
+        shuffle_mark: under reading ``unlimited`` of option ``reshuffles`` (F7-117, V-076), the cards in
+            front of players plus the players out of the round at the round's last reshuffle (-1: none yet,
+            or another reading); a reshuffle needs more than that.
 
     States compare equal when their positions are equal (the history is not
     compared).  Use `history` and `events` for what led here.
 
     A native class when compiled with mypyc (docs/build.md): its fields are
     ``Final`` (read-only from Python); in the pure build `__setattr__` refuses
-    assignment.  It cannot be subclassed.
+    assignment.  It cannot be subclassed.  The fields are declared in
+    `flip7ref.core.state_fields`; this docstring, the annotations, ``__init__``,
+    ``_make`` and ``_fields`` are written from there by tools/gen_state_fields.py.
     """
 
     game: Final[Game]
@@ -153,11 +152,10 @@ class State:
     _log: Final[Log | None]
 
     def __init__(
-        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
-        frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...],
-        last_scores: tuple[int, ...], flip7: int | None, round_over: bool, winners: tuple[int, ...],
-        shuffle_seed: str | None, shuffles: int, bonus_to: int | None = None, round_shuffles: int = 0,
-        shuffle_mark: int = -1, _log: Log | None = None,
+        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...], frames: tuple[Frame, ...],
+        dealer: int, turn: int, round: int, totals: tuple[int, ...], last_scores: tuple[int, ...], flip7: int | None,
+        round_over: bool, winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int, bonus_to: int | None = None,
+        round_shuffles: int = 0, shuffle_mark: int = -1, _log: Log | None = None,
     ) -> None:
         self.game = game
         self.players = players
@@ -180,26 +178,26 @@ class State:
         self._log = _log
 
     def _make(
-        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
-        frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...],
-        last_scores: tuple[int, ...], flip7: int | None, round_over: bool, winners: tuple[int, ...],
-        shuffle_seed: str | None, shuffles: int, bonus_to: int | None, round_shuffles: int, shuffle_mark: int,
-        _log: Log | None,
+        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...], frames: tuple[Frame, ...],
+        dealer: int, turn: int, round: int, totals: tuple[int, ...], last_scores: tuple[int, ...], flip7: int | None,
+        round_over: bool, winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int, bonus_to: int | None,
+        round_shuffles: int, shuffle_mark: int, _log: Log | None,
     ) -> State:
         """A new state with these fields: the constructor for the modules this one
         imports (`flip7ref.core.lanes`, `flip7ref.core.work`), which cannot import it back."""
         return State(
-            game, players, draw, discard, frames, dealer, turn, round, totals, last_scores, flip7, round_over,
-            winners, shuffle_seed, shuffles, bonus_to, round_shuffles, shuffle_mark, _log,
+            game, players, draw, discard, frames, dealer, turn, round, totals, last_scores, flip7, round_over, winners,
+            shuffle_seed, shuffles, bonus_to, round_shuffles, shuffle_mark, _log,
         )  # fmt: skip
 
     def _fields(self) -> tuple[Any, ...]:
         """Every field in constructor order (the history link last)."""
         return (
-            self.game, self.players, self.draw, self.discard, self.frames, self.dealer, self.turn, self.round,
-            self.totals, self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed,
-            self.shuffles, self.bonus_to, self.round_shuffles, self.shuffle_mark, self._log,
+            self.game, self.players, self.draw, self.discard, self.frames, self.dealer, self.turn, self.round, self.totals,
+            self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed, self.shuffles, self.bonus_to,
+            self.round_shuffles, self.shuffle_mark, self._log,
         )  # fmt: skip
+    # state-fields: end
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (State, self._fields())

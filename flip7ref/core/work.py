@@ -26,6 +26,7 @@ class Work:
     lists where they change, the draw and discard piles tuples that are replaced, not
     copied in and out), plus the events emitted so far."""
 
+    # state-fields: work-fields
     game: Game
     players: list[Player]
     draw: tuple[int, ...]
@@ -44,13 +45,15 @@ class Work:
     bonus_to: int | None
     round_shuffles: int
     shuffle_mark: int
+    # state-fields: end
     events: list[Event]
 
     def __init__(self, s: State) -> None:
+        # state-fields: work-copy
         self.game = s.game
         self.players = list(s.players)
-        self.draw = s.draw  # a tuple, replaced (never changed in place) when a card leaves it
-        self.discard = s.discard  # a tuple, replaced when cards join it (`to_discard`), as the draw pile
+        self.draw = s.draw
+        self.discard = s.discard
         self.frames = list(s.frames)
         self.dealer = s.dealer
         self.turn = s.turn
@@ -65,7 +68,21 @@ class Work:
         self.bonus_to = s.bonus_to
         self.round_shuffles = s.round_shuffles
         self.shuffle_mark = s.shuffle_mark
+        # state-fields: end
         self.events = []
+
+    # state-fields: work-round
+    def round_closed(self) -> None:
+        """Set what a round's close sets (``round_close`` in the table; `flip7ref.core.engine.end_round`)."""
+        self.flip7 = None
+        self.round_over = False
+        self.bonus_to = None
+
+    def round_opened(self) -> None:
+        """Set what a round's opening sets (``round_open`` in the table; `flip7ref.core.engine.start_round`)."""
+        self.round_shuffles = 0
+        self.shuffle_mark = -1
+    # state-fields: end
 
     def emit(self, event: Event) -> None:
         """Record ``event`` (built by its constructor in `flip7ref.core.events`)."""
@@ -115,8 +132,10 @@ class Work:
             log = new_log((None, move, tuple(self.events), None))
         else:
             log = new_log((parent._log, move, tuple(self.events), parent.initial_state()))
+        # state-fields: work-freeze
         return parent._make(
-            self.game, tuple(self.players), self.draw, self.discard, tuple(self.frames), self.dealer,
-            self.turn, self.round, tuple(self.totals), self.last_scores, self.flip7, self.round_over, self.winners,
-            self.shuffle_seed, self.shuffles, self.bonus_to, self.round_shuffles, self.shuffle_mark, log,
+            self.game, tuple(self.players), self.draw, self.discard, tuple(self.frames), self.dealer, self.turn, self.round,
+            tuple(self.totals), self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed, self.shuffles,
+            self.bonus_to, self.round_shuffles, self.shuffle_mark, log,
         )  # fmt: skip
+        # state-fields: end
