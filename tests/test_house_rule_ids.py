@@ -5,7 +5,6 @@ one line naming the file and the field."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -15,18 +14,9 @@ from flip7ref.cli import main
 from flip7ref.core import spec
 from flip7ref.core.errors import SpecError
 from flip7ref.core.game import Game
-from flip7ref.core.spec import load_edition, load_edition_file, spec_dir
+from flip7ref.core.spec import load_edition, load_edition_file
 from flip7ref.docs.index import find_rule
-from tests.helpers import seeded_trace
-
-
-def house_text(text: str | None = None) -> str:
-    """The shipped Flip 7 table as a house table ``house``: rule ids ``F7-NNN`` renamed
-    ``HR-NNN`` and dispute ids ``D-F7-NN`` renamed ``D-HR-NN``."""
-    text = text if text is not None else (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
-    text = re.sub(r"\bD-F7-([0-9]{2})\b", r"D-HR-\1", text)
-    text = re.sub(r"\bF7-([0-9]{2}[0-9A-Z])\b", r"HR-\1", text)
-    return text.replace("\n  id: flip7\n", "\n  id: house\n", 1)
+from tests.helpers import house_text, seeded_trace
 
 
 @pytest.fixture
