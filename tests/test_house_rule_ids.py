@@ -16,6 +16,7 @@ from flip7ref.core.errors import SpecError
 from flip7ref.core.game import Game
 from flip7ref.core.spec import load_edition, load_edition_file
 from flip7ref.docs.index import find_rule
+from flip7ref.docs.render import generate
 from tests.helpers import house_text, seeded_trace
 
 
@@ -46,6 +47,13 @@ def test_a_house_rule_is_looked_up_by_its_id(house: Path, capsys: pytest.Capture
     assert main(["rules", "--edition", str(house)]) == 0
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.strip()]
     assert listed[0] == "HR-001" and all(i.startswith("HR-") for i in listed)
+
+
+def test_the_rules_page_of_a_house_table(house: Path) -> None:
+    pages = generate([load_edition(str(house))], [])
+    assert list(pages) == ["disputes.md", "rules/house.md"]
+    assert "\n### HR-073\n" in pages["rules/house.md"] and "[HR-073](#hr-073)" in pages["rules/house.md"]
+    assert "\n### D-HR-10\n" in pages["disputes.md"] and "F7-0" not in pages["rules/house.md"]
 
 
 RULE_ID = (
