@@ -106,3 +106,28 @@ def test_a_case_of_a_house_table_has_house_ids(tmp_path: Path, house: Path, monk
     assert (case["id"], case["rules"]) == ("HR-C0001", ["HR-040"])
     result = run_reference(case)
     assert (result.status, result.message, result.rules) == ("pass", "", ("HR-040",))
+
+
+@pytest.mark.parametrize(
+    ("case_id", "rule", "field", "expected"),
+    [
+        ("hr-C0001", "HR-040", "/cases/0/id",
+         "found 'hr-C0001'; expected a case id: the rule-id prefix of its edition, -C and four digits (F7-C0100, HR-C0001) "
+         "(text matching ^[A-Z][A-Z0-9]*-C[0-9]{4}$)"),
+        ("HR-C0001", "HR-40", "/cases/0/rules/0",
+         "found 'HR-40'; expected a rule id of the case's edition (F7-073, HR-012) "
+         "(text matching ^[A-Z][A-Z0-9]*-[0-9]{2}[0-9A-Z]$)"),
+    ],
+)  # fmt: skip
+def test_a_bad_case_or_rule_id_in_a_case_file_is_refused(
+    tmp_path: Path, case_id: str, rule: str, field: str, expected: str
+) -> None:
+    path = tmp_path / "cases.yaml"
+    path.write_text(
+        f"format: 1\ncases:\n  - id: {case_id}\n    title: seven\n    edition: house\n    rules: [{rule}]\n"
+        "    source: HR-100\n    kind: scoring\n    line: ['7']\n    expect: {score: 7}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(SpecError) as info:
+        load_case_file(path)
+    assert str(info.value) == f"{path}, at {field}: {expected}"
