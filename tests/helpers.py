@@ -9,12 +9,13 @@ below with them and the edition id.  The ``@pytest.mark.rules`` markers stay on
 the test functions (``tests/test_rule_coverage.py`` reads them from the
 ``test_*.py`` files).  The third group plays seeded games to every state and finds where
 flip7ref binds a function, for the tests that replace a rule's function and compare the
-fast lanes with the general path.
+fast lanes with the general path.  `house_text` writes a house table with rule ids of its own.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -322,3 +323,14 @@ def flip7ref_bindings(obj: object) -> list[tuple[object, str]]:
             if value is obj:
                 out.append((module, attr))
     return out
+
+
+def house_text() -> str:
+    """The shipped Flip 7 table as a house table ``house`` (YAML text): rule ids ``F7-NNN``
+    renamed ``HR-NNN`` and dispute ids ``D-F7-NN`` renamed ``D-HR-NN``."""
+    from flip7ref.core.spec import spec_dir
+
+    text = (spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8")
+    text = re.sub(r"\bD-F7-([0-9]{2})\b", r"D-HR-\1", text)
+    text = re.sub(r"\bF7-([0-9]{2}[0-9A-Z])\b", r"HR-\1", text)
+    return text.replace("\n  id: flip7\n", "\n  id: house\n", 1)

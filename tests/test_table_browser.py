@@ -66,7 +66,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from flip7ref.core.spec import load_edition  # noqa: E402
+from flip7ref.core.spec import edition_ids, load_edition  # noqa: E402
 
 _RERENDERED = (StaleElementReferenceException,)
 """What a wait that finds an element and reads it ignores: the page re-renders the element
@@ -358,6 +358,23 @@ def test_resume_after_killing_the_server(browser: WebDriver, data: Path) -> None
     finally:
         out = srv2.stop()
     assert "stopped; every game is saved" in out
+
+
+def test_the_start_page_lists_the_editions_the_server_sends(browser: WebDriver, server: Server) -> None:
+    """The start page's editions are the list ``/api/meta`` sends (the shipped tables), its
+    first choice the ``default_edition`` it sends, unless the address names another (the
+    address the server prints names its ``--edition``, so the bare one is used here)."""
+    drv = browser
+    drv.get(server.base + "/")
+    drv.execute_script("localStorage.clear(); sessionStorage.clear()")
+    drv.get(server.base + "/")
+    wait_for(drv, "#start")
+    shown = drv.execute_script("return [...document.querySelectorAll('#edition option')].map((o) => o.value)")
+    assert shown == list(edition_ids()) == ["flip7", "vengeance"]
+    assert drv.execute_script("return document.getElementById('edition').value") == "flip7"
+    drv.get(server.base + "/?edition=vengeance")
+    wait_for(drv, "#start")
+    assert drv.execute_script("return document.getElementById('edition').value") == "vengeance"
 
 
 @pytest.mark.parametrize("size", [PHONE], ids=["phone"])

@@ -273,6 +273,14 @@ class Edition:
     def __reduce__(self) -> tuple[Any, ...]:
         return _reduce(self)
 
+    @property
+    def rule_prefix(self) -> str:
+        """The prefix of this table's rule ids (``"F7"`` for ``F7-073``, ``"HR"`` for a house
+        table's ``HR-012``; every id of one catalogue has the same, `check_structure`), or
+        ``""`` for a table without a rule catalogue.  Its dispute ids are ``D-<prefix>-NN``
+        and its conformance cases ``<prefix>-CNNNN``."""
+        return next(iter(self.rules), "").partition("-")[0]
+
     def card(self, name: str) -> CardKind:
         """Find a card kind by id, alias or name in any language (case-insensitive).
 

@@ -161,7 +161,10 @@ def check_structure(data: Mapping[str, Any], file: str) -> None:
       (the number ranks of the deck, plus one for each ``pair_allowed`` card; F7-050);
     - the scoring pipeline has each step at most once and a ``sum_numbers`` step (F7-100);
     - a table that cites rule ids (a card's, an option's or an event's ``rules``) has a
-      rule catalogue (``rules:``), so that each citation is checked against it.
+      rule catalogue (``rules:``), so that each citation is checked against it;
+    - every rule id of the catalogue has the same prefix (``F7-``, ``V-``, a house table's
+      own, e.g. ``HR-``), and every dispute id (``disputes:``, an option's ``dispute``) is
+      ``D-`` and that prefix (`check_prefix`).
 
     Args:
         data: the table as plain data, valid by the edition schema.
@@ -205,6 +208,7 @@ def check_structure(data: Mapping[str, Any], file: str) -> None:
             raise SpecError(file, pointer(["scoring", j, "step"]), f"each scoring step once ({step!r} is also at {also})")
     if "sum_numbers" not in steps:
         raise SpecError(file, "/scoring", "a scoring pipeline with a 'sum_numbers' step (the sum of the number cards)")
+    check_prefix(data, file)
     if not data.get("rules"):
         cited = [(["cards", i, "rules"], c.get("rules")) for i, c in enumerate(cards)]
         cited += [(["options", n, "rules"], o.get("rules")) for n, o in (data.get("options") or {}).items()]
@@ -216,3 +220,33 @@ def check_structure(data: Mapping[str, Any], file: str) -> None:
                     "/rules",
                     f"a rule catalogue (rules:) to check the cited rule ids against ({pointer(path)} cites {ids[0]})",
                 )
+
+
+def check_prefix(data: Mapping[str, Any], file: str) -> None:
+    """Check that a table's rule ids share one prefix and its dispute ids use it.
+
+    The prefix is that of the catalogue's first rule id (``F7`` of ``F7-001``); a table
+    without a catalogue names no prefix, and its dispute ids are not compared.
+
+    Args:
+        data: the table as plain data, valid by the edition schema (so every id matches
+            the schema's ``ruleId`` or dispute pattern).
+        file: the file name to put in error messages.
+
+    Raises:
+        SpecError: naming ``file``, the rule or dispute id's path and the prefix expected.
+    """
+    rules = list(data.get("rules") or ())
+    if not rules:
+        return
+    prefix = str(rules[0]).partition("-")[0]
+    for rid in rules:
+        if str(rid).partition("-")[0] != prefix:
+            expected = f"a rule id with this table's prefix {prefix}- (as {rules[0]}), found {rid}"
+            raise SpecError(file, pointer(["rules", rid]), expected)
+    dispute = f"D-{prefix}-"
+    named = [(["disputes", did], did) for did in data.get("disputes") or ()]
+    named += [(["options", name, "dispute"], o["dispute"]) for name, o in (data.get("options") or {}).items() if "dispute" in o]
+    for path, did in named:
+        if not str(did).startswith(dispute):
+            raise SpecError(file, pointer(path), f"a dispute id {dispute}NN (this table's rule prefix), found {did}")

@@ -163,8 +163,9 @@ def _schema_expectation(error: jsonschema.exceptions.ValidationError) -> str:
         return "only the properties the schema defines"
     if kind in ("minimum", "maximum", "minItems", "minLength", "minProperties"):
         return f"{kind} {value}"
-    if kind == "pattern":
-        return f"text matching {value}"
+    if kind == "pattern":  # a pattern with a title (the edition schema's rule ids) says it in words first
+        title = error.schema.get("title") if isinstance(error.schema, dict) else None
+        return f"{title} (text matching {value})" if isinstance(title, str) else f"text matching {value}"
     if kind == "const":
         return repr(value)
     return f"a value valid under the schema's {kind!r} rule"

@@ -22,7 +22,18 @@ from flip7ref.core.errors import Flip7RefError, IllegalActionError, OptionError,
 from flip7ref.core.game import Game
 from flip7ref.core.state import CHANCE, game_end
 from flip7ref.core.textfiles import read_text_file
-from flip7ref.table.record import GAME_ID, LANGS, MODES, TableError, TableRecord, problem_text, round_problem
+from flip7ref.table.record import (
+    DEFAULT_EDITION,
+    GAME_ID,
+    LANGS,
+    MODES,
+    TableError,
+    TableRecord,
+    editions_in_words,
+    problem_text,
+    round_problem,
+    table_editions,
+)
 from flip7ref.table.wording import check_names
 
 MAX_META_BYTES = 4 * 1024 * 1024
@@ -263,9 +274,9 @@ class Resuming(TableRecord):
         def bad(field: str, expected: str) -> SpecError:
             return SpecError(str(meta_path), field, expected)
 
-        edition = meta.get("edition", "flip7")
-        if edition not in ("flip7", "vengeance"):
-            raise bad("edition", "'flip7' or 'vengeance'")
+        edition = meta.get("edition", DEFAULT_EDITION)
+        if edition not in table_editions():
+            raise bad("edition", editions_in_words())
         try:
             names = check_names(meta.get("names"), 1)
         except TableError as exc:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from flip7ref.core.edition import edition_ids
 from flip7ref.core.errors import Flip7RefError
 from flip7ref.core.game import Game
 from flip7ref.core.i18n import rule_text
@@ -29,6 +30,24 @@ MAX_PLAYERS = 18
 MAX_NAME = 40
 META_FORMAT = 1
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+DEFAULT_EDITION = "flip7"
+"""The edition of a game whose request or saved record names none (the start page's first choice)."""
+
+
+def table_editions() -> tuple[str, ...]:
+    """The edition ids the table offers (the start page, ``POST /api/games``, a saved game,
+    ``--edition``, the static build): the shipped tables as the core lists them
+    (`flip7ref.core.edition.edition_ids`), so a table added under ``spec/editions/`` appears
+    everywhere without a change here.  Raises `flip7ref.core.errors.SpecError` for a broken
+    installation (no ``spec/`` folder)."""
+    return edition_ids()
+
+
+def editions_in_words(conjunction: str = "or", quote: bool = True) -> str:
+    """`table_editions` for a message: ``'flip7' or 'vengeance'`` (``quote=False``, ``"and"``:
+    ``flip7 and vengeance``)."""
+    ids = [repr(e) if quote else e for e in table_editions()]
+    return f"{', '.join(ids[:-1])} {conjunction} {ids[-1]}" if len(ids) > 1 else "".join(ids)
 
 
 class TableError(Flip7RefError):

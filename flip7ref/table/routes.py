@@ -16,7 +16,8 @@ language) for a refusal the game wrote, with status 400 bad request, 403 missing
 500 the game could not be saved):
 
 - ``GET /api/meta`` (``?lang=`` one of the languages, default ``en``): editions with
-  their options and readings in that language, languages, the interface texts, the
+  their options and readings in that language (the shipped tables, `table_editions`) and
+  the one a new game has by default (``default_edition``), languages, the interface texts, the
   saved games
 - ``POST /api/games``: a new game (see `TableGame.create`)
 - ``POST /api/games/open``: open a saved game by id
@@ -63,6 +64,7 @@ from flip7ref.core.errors import Flip7RefError
 from flip7ref.core.i18n import rule_text
 from flip7ref.core.spec import load_edition
 from flip7ref.table.files import clean_stale_tmp, meta_file, new_game_id, read_meta
+from flip7ref.table.record import DEFAULT_EDITION, table_editions
 from flip7ref.table.session import LANGS, StaleError, TableError, TableGame, edition_catalogue, saved_games, valid_id
 
 STATIC = Path(__file__).parent / "static"
@@ -294,7 +296,8 @@ def _meta(table: Table, token: str, lang: str) -> Reply:
     texts = json.loads((STATIC / "i18n.json").read_text(encoding="utf-8"))
     lang = lang if lang in LANGS else "en"  # the language of the editions' rule texts
     return Reply(200, {
-        "editions": [edition_catalogue(load_edition(e), lang) for e in ("flip7", "vengeance")],
+        "editions": [edition_catalogue(load_edition(e), lang) for e in table_editions()],
+        "default_edition": DEFAULT_EDITION,
         "langs": list(LANGS), "texts": texts, "saved": saved or [], "authorized": saved is not None,
         "token_required": table.token_required,
     })  # fmt: skip

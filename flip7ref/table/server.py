@@ -15,6 +15,7 @@ from pathlib import Path
 from types import FrameType
 
 from flip7ref.core.errors import OptionError
+from flip7ref.table.record import editions_in_words, table_editions
 from flip7ref.table.session import TableGame
 
 GRACE_SECONDS = 2
@@ -81,8 +82,8 @@ def _defaults_query(args: argparse.Namespace) -> str:
 
     options = parse_options(args.option)
     edition = load_edition(args.edition)
-    if edition.id not in ("flip7", "vengeance"):
-        raise OptionError(f"--edition: the table knows flip7 and vengeance, not {args.edition!r}")
+    if edition.id not in table_editions():
+        raise OptionError(f"--edition: the table knows {editions_in_words('and', quote=False)}, not {args.edition!r}")
     Game(edition, max(2, int(edition.thresholds.get("min_players", 1))), options)  # raises OptionError
     pairs = [("edition", edition.id), *((f"o.{k}", v) for k, v in options.items())]
     return urlencode(pairs)

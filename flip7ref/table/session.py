@@ -45,7 +45,19 @@ from flip7ref.core.state import CHANCE, State
 from flip7ref.core.text import card_name
 from flip7ref.table.corrections import mover, receiver, replay_keeping, step_summary
 from flip7ref.table.files import Resuming, atomic_write, meta_file, new_game_id, saved_games, valid_id
-from flip7ref.table.record import LANGS, MAX_NAME, MAX_PLAYERS, META_FORMAT, MODES, StaleError, TableError, round_problem
+from flip7ref.table.record import (
+    DEFAULT_EDITION,
+    LANGS,
+    MAX_NAME,
+    MAX_PLAYERS,
+    META_FORMAT,
+    MODES,
+    StaleError,
+    TableError,
+    editions_in_words,
+    round_problem,
+    table_editions,
+)
 from flip7ref.table.views import Views, edition_catalogue
 from flip7ref.table.wording import check_names, choices, move_words, option_refusal, refusal, say, score_refusal
 
@@ -88,9 +100,9 @@ class TableGame(Views, Resuming):
         if lang not in LANGS:
             raise TableError(f"lang: expected one of {', '.join(LANGS)}")
         lang = str(lang)  # the language of the refusals below, which a player can cause
-        edition = request.get("edition", "flip7")
-        if not isinstance(edition, str) or edition not in ("flip7", "vengeance"):
-            raise TableError("edition: expected 'flip7' or 'vengeance'")
+        edition = request.get("edition", DEFAULT_EDITION)
+        if not isinstance(edition, str) or edition not in table_editions():
+            raise TableError(f"edition: expected {editions_in_words()}")
         mode = request.get("mode", "referee")
         if mode not in MODES:
             raise TableError(f"mode: expected one of {', '.join(MODES)}")

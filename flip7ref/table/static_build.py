@@ -122,6 +122,7 @@ def _library() -> bytes:
     import flip7ref
     from flip7ref.core import i18n
     from flip7ref.core.spec import load_edition, spec_dir
+    from flip7ref.table.record import table_editions
 
     package = Path(flip7ref.__file__).parent
     entries: list[tuple[str, Path]] = []
@@ -146,7 +147,7 @@ def _library() -> bytes:
     entries = [(name, path) for name, path in entries if not name.endswith(".py") or module_name(name) in referee]
     editions = {
         e: attrs.evolve(load_edition(e), path=Path(f"{LIB}/flip7ref/spec/editions/{e}.yaml"))  # no folder of this machine
-        for e in ("flip7", "vengeance")
+        for e in table_editions()
     }
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:

@@ -19,7 +19,7 @@ from flip7ref.checking.harness import Engine, run_in_process
 from flip7ref.checking.lockstep import OUTCOME_KEYS, as_written
 from flip7ref.checking.verdict import only_events
 from flip7ref.core.errors import OptionError
-from flip7ref.core.spec import edition_ids
+from flip7ref.core.spec import edition_ids, load_edition
 from flip7ref.core.textfiles import write_file_atomic
 
 EVENT_KEYS = ("events", "events_include")
@@ -288,7 +288,7 @@ def fuzz(
                 if key in owner:
                     repeats[owner[key]] += 1
                 else:
-                    ident = f"{'F7' if found.trial.edition == 'flip7' else 'V'}-C{9000 + len(findings):04d}"
+                    ident = f"{load_edition(found.trial.edition).rule_prefix}-C{9000 + len(findings):04d}"  # the edition's prefix
                     finding = _finding(
                         lockstep, found, source.name, index, ident, seed, out, time.monotonic() - began, shrink_seconds,
                         avoid=owner,

@@ -154,7 +154,7 @@ async function startPage(kept) {
     dealer: dealerSel.value, options: Object.fromEntries([...optBox.querySelectorAll("[data-option]")].map((el) => [el.dataset.option, el.value])) });
   const langSel = h("select", { id: "lang", onchange: (e) => switchStartLanguage(e.target.value, keep) },
     META.langs.map((l) => h("option", { value: l, selected: l === LANG }, META.texts[l] && META.texts[l].lang_name || l)));
-  const wanted = kept.edition || params.get("edition") || "flip7";
+  const wanted = kept.edition || params.get("edition") || META.default_edition;  // the editions: META.editions
   const edSel = h("select", { id: "edition", name: "edition" },
     META.editions.map((e) => h("option", { value: e.id, selected: e.id === wanted }, e.title)));
   const optBox = h("div", { id: "options" });
