@@ -119,6 +119,10 @@ def test_bad_files_and_arguments_are_one_line_errors(tmp_path: Path, capsys: pyt
     assert capsys.readouterr().err == "flip7ref: error: --cpu-minutes: expected a number of minutes > 0, got 0.0\n"
     assert main(["train-agent", "--bench-games", "3", "--out", str(tmp_path / "a.pt")]) == 2
     assert "--bench-games: expected 0 or a positive multiple of --players, got 3" in capsys.readouterr().err
+    assert main(["train-agent", "--players", "1", "--out", str(tmp_path / "a.pt")]) == 2
+    assert "--players: the rating needs at least 2 players (the agent and its opponents), got 1" in capsys.readouterr().err
+    assert main(["train-agent", "--opponent", "optimal-solo", "--out", str(tmp_path / "a.pt")]) == 2
+    assert capsys.readouterr().err.startswith("flip7ref: error: ")
     assert not (tmp_path / "a.pt").exists()
 
 

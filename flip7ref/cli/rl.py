@@ -30,7 +30,13 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
         raise OptionError(f"--envs: expected a whole number of games >= 1, got {args.envs}")
     if args.bench_games < 0 or args.bench_games % args.players:
         raise OptionError(f"--bench-games: expected 0 or a positive multiple of --players, got {args.bench_games}")
+    if args.bench_games and args.players < 2:
+        raise OptionError(f"--players: the rating needs at least 2 players (the agent and its opponents), got "
+                          f"{args.players}; or --bench-games 0")  # fmt: skip
+    if args.edition not in ("flip7", "vengeance"):
+        raise OptionError(f"--edition {args.edition}: the batched vector env plays flip7 and vengeance only")
     seed = _seed_number(args.seed)
+    bench_seed = parse_seed(args.bench_seed)
     check_output("--out", args.out)
     options = parse_options(args.option)
     from flip7ref.rl.agent import require_torch
@@ -41,10 +47,11 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
     from flip7ref.rl.agent import TorchAgent
     from flip7ref.rl.train import PPOConfig, train_ppo
 
-    if args.edition not in ("flip7", "vengeance"):
-        raise OptionError(f"--edition {args.edition}: the batched vector env plays flip7 and vengeance only")
     cls = Flip7VectorEnv if args.edition == "flip7" else VengeanceVectorEnv
     env = cls(args.envs, args.players, options, seat="random", opponents=args.opponent, normalize=True)
+    from flip7ref.play.strategies import parse_strategy
+
+    rival = parse_strategy(args.opponent)  # the rating's opponent, checked before the training
     spaces: Any = (env.single_observation_space, env.single_action_space)
     size, actions = int(spaces[0]["observation"].shape[0]), int(spaces[1].n)
     agent = TorchAgent(args.edition, args.players, size, actions, options=options, seed=seed)
@@ -64,12 +71,11 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
                               "opponent": args.opponent, "seed": seed, "training": result.as_dict()}  # fmt: skip
     if args.bench_games:
         from flip7ref.play.bench import bench_agent
-        from flip7ref.play.strategies import parse_strategy
 
         game = Game(args.edition, args.players, options)
         started = time.process_time()
-        bench = bench_agent(game, agent.strategy(name="agent"), [parse_strategy(args.opponent)], args.bench_games,
-                            parse_seed(args.bench_seed))  # fmt: skip
+        bench = bench_agent(game, agent.strategy(name="agent"), [rival], args.bench_games,
+                            bench_seed)  # fmt: skip
         out["bench"] = {**bench.as_dict(), "cpu_seconds": time.process_time() - started}
     if args.json:
         print(json.dumps(out, sort_keys=True, default=str))
@@ -80,7 +86,7 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
     if args.bench_games:
         match = bench.matches[0]
         low, high = match.interval()
-        print(f"bench-agents, {match.opponent}, seed {args.bench_seed}: win rate {match.win_rate:.3f} (95% CI "
+        print(f"bench-agents, {match.opponent}, seed {bench_seed}: win rate {match.win_rate:.3f} (95% CI "
               f"{low:.3f}-{high:.3f}) over {args.bench_games} games ({args.bench_games // args.players} deals, "
               f"each in the {args.players} seat rotations; "
               f"fair share {bench.fair_share:.3f})")  # fmt: skip
