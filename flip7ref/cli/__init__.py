@@ -75,7 +75,7 @@ def command_list(parser: argparse.ArgumentParser) -> str:
     return "\n".join(lines)
 
 
-GROUPS = ("play", "conformance", "docs", "explore", "analysis", "tournament", "table")
+GROUPS = ("play", "conformance", "docs", "explore", "analysis", "tournament", "rl", "table")
 """The command groups, in the order ``flip7ref`` lists their commands (`COMMANDS` maps each command to one)."""
 
 COMMANDS = {
@@ -85,6 +85,7 @@ COMMANDS = {
     "dispute": "explore", "explain": "explore",
     "odds": "analysis", "solve": "analysis",
     "tournament": "tournament", "bench-agents": "tournament",
+    "train-agent": "rl",
     "table": "table",
 }  # fmt: skip
 """Each command and the group that registers it, so that running one command imports only its group
@@ -93,7 +94,7 @@ COMMANDS = {
 
 _GROUP_MODULES = {
     "play": ".play", "conformance": ".conformance", "docs": "..docs.commands", "explore": "..explore.commands",
-    "analysis": ".analysis", "tournament": ".tournament", "table": ".table",
+    "analysis": ".analysis", "tournament": ".tournament", "rl": ".rl", "table": ".table",
 }  # fmt: skip
 """The module of each command group (relative to this package); each has ``register(sub)``."""
 
