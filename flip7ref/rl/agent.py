@@ -223,7 +223,8 @@ def load_agent(path: str | Path) -> TorchAgent:
     if not hidden or not all(isinstance(h, int) and not isinstance(h, bool) and 0 < h <= 65536 for h in hidden):
         raise OptionError(f"{path}: field 'hidden': expected layer widths 1..65536, got {hidden!r}"[:300])
     game = Game(edition, players)  # raises OptionError for an unknown edition or player count
-    from flip7ref.rl.encoding import ActionIndex, ObservationEncoder
+    from flip7ref.rl.actions import ActionIndex
+    from flip7ref.rl.encoding import ObservationEncoder
 
     size, count = len(ObservationEncoder(game).scale), ActionIndex(game).size
     if (obs_size, actions) != (size, count):
