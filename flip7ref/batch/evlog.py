@@ -81,6 +81,20 @@ def check(state: Any) -> None:
         raise Flip7RefError(f"event log: games {bad.tolist()[:5]} wrote more than the {cap} rows of their buffer")
 
 
+_BITS = 18
+
+
+def _key(part: Arr) -> Arr:
+    """One int64 per row naming it whole (its kind and three numbers, each number from -1 up in
+    `_BITS` bits); -1 for a row of a seat's payload or a number out of that range (not named)."""
+    p = part.astype(np.int64)
+    v = p[:, 1:] + 1
+    key = p[:, 0] | (v[:, 0] << 5) | (v[:, 1] << (5 + _BITS)) | (v[:, 2] << (5 + 2 * _BITS))
+    fits = ((v >= 0) & (v < 1 << _BITS)).all(1) & (p[:, 0] != PAYLOAD) & (p[:, 0] > 0) & (p[:, 0] < 32)
+    out: Arr = np.where(fits, key, -1)
+    return out
+
+
 class EventLog:
     """``log[game]``: the events of each game of a compiled `flip7ref.batch.core.BatchState`, as a
     list of `flip7ref.core.model.Event` (made from the game's rows when read, then kept); ``log[game]
@@ -93,6 +107,7 @@ class EventLog:
         ids, f3, sc = owner.ids, owner.F3, owner.SC
         self._ids: list[str] = [ids[c] for c in range(owner.C)]
         self._f3, self._sc, self._f3n, self._P = self._ids[f3], self._ids[sc], int(owner.f3n), int(owner.P)
+        self._made: dict[int, Event] = {}  # the event of each row seen (`_key`): events are immutable
 
     def __len__(self) -> int:
         return len(self._lists)
@@ -149,10 +164,34 @@ class EventLog:
         if out is None:
             out = self._lists[b] = []
         for part in rows:
-            out.extend(self._decode(part.tolist()))
+            out.extend(self._events(part))
         self._spilled[b] = []
         self._owner.ev_n[b] = 0
         return b
+
+    def _events(self, part: Arr) -> list[Event]:
+        """The events of the rows ``part``: each row's event looked up by `_key` when seen before,
+        the others (a round's scores, a win, a tie, rows not seen yet) made by `_decode`."""
+        made = self._made
+        got = [made.get(k) for k in _key(part).tolist()]
+        if None not in got:
+            return got  # type: ignore[return-value]  # no None: checked
+        out: list[Event] = []
+        k = 0
+        while True:
+            try:
+                j = got.index(None, k)
+            except ValueError:
+                out.extend(got[k:])  # type: ignore[arg-type]  # no None past k
+                return out
+            out.extend(got[k:j])  # type: ignore[arg-type]  # no None before j
+            span = 1 + (self._P if int(part[j, 0]) in (ROUND_SCORED, GAME_WON, TIE) else 0)
+            (e,) = self._decode(part[j : j + span].tolist())
+            key = int(_key(part[j : j + 1])[0])
+            if span == 1 and key >= 0:
+                made[key] = e
+            out.append(e)
+            k = j + span
 
     def _decode(self, rows: list[list[int]]) -> list[Event]:
         ids, P = self._ids, self._P

@@ -142,7 +142,7 @@ def _full(S: Any, b: int) -> bool:
     """Events are kept and game ``b``'s buffer lacks the room of one more step: it stops
     (nothing changed) to have its rows moved aside (`flip7ref.batch.evlog.EventLog.spill`)."""
     cap = S.ev.shape[1]
-    return cap > 0 and S.ev_n[b] + S.ev_room > cap
+    return bool(cap > 0 and S.ev_n[b] + S.ev_room > cap)
 
 
 @_jit
