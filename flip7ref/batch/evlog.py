@@ -82,17 +82,21 @@ def check(state: Any) -> None:
 
 
 _BITS = 18
+_WEIGHTS = np.array([1, 1 << 5, 1 << (5 + _BITS), 1 << (5 + 2 * _BITS)], np.int64)
+"""The kind (below 32) in 5 bits, each number in `_BITS`: 59 bits in all."""
 
 
 def _key(part: Arr) -> Arr:
     """One int64 per row naming it whole (its kind and three numbers, each number from -1 up in
-    `_BITS` bits); -1 for a row of a seat's payload or a number out of that range (not named)."""
-    p = part.astype(np.int64)
-    v = p[:, 1:] + 1
-    key = p[:, 0] | (v[:, 0] << 5) | (v[:, 1] << (5 + _BITS)) | (v[:, 2] << (5 + 2 * _BITS))
-    fits = ((v >= 0) & (v < 1 << _BITS)).all(1) & (p[:, 0] != PAYLOAD) & (p[:, 0] > 0) & (p[:, 0] < 32)
-    out: Arr = np.where(fits, key, -1)
-    return out
+    `_BITS` bits); -1 for a row with a number out of that range (not named)."""
+    p = part.astype(np.int64) + 1
+    if p.size and (int(p.min()) < 0 or int(p.max()) >= 1 << _BITS):
+        fits = ((p >= 0) & (p < 1 << _BITS)).all(1)
+        p[~fits] = 0
+        out: Arr = np.where(fits, p @ _WEIGHTS, -1)
+        return out
+    keys: Arr = p @ _WEIGHTS
+    return keys
 
 
 class EventLog:
@@ -159,12 +163,11 @@ class EventLog:
         n = int(self._owner.ev_n[b])
         if n == 0 and not self._spilled[b]:
             return b
-        rows = [*self._spilled[b], self._owner.ev[b, :n]]
+        parts = [*self._spilled[b], self._owner.ev[b, :n]]
         out = self._lists[b]
         if out is None:
             out = self._lists[b] = []
-        for part in rows:
-            out.extend(self._events(part))
+        out.extend(self._events(np.concatenate(parts) if len(parts) > 1 else parts[0]))
         self._spilled[b] = []
         self._owner.ev_n[b] = 0
         return b
@@ -173,9 +176,12 @@ class EventLog:
         """The events of the rows ``part``: each row's event looked up by `_key` when seen before,
         the others (a round's scores, a win, a tie, rows not seen yet) made by `_decode`."""
         made = self._made
-        got = [made.get(k) for k in _key(part).tolist()]
+        keys = _key(part).tolist()
+        got = [made.get(k) for k in keys]
         if None not in got:
             return got  # type: ignore[return-value]  # no None: checked
+        rows = part.tolist()
+        P = self._P
         out: list[Event] = []
         k = 0
         while True:
@@ -185,11 +191,18 @@ class EventLog:
                 out.extend(got[k:])  # type: ignore[arg-type]  # no None past k
                 return out
             out.extend(got[k:j])  # type: ignore[arg-type]  # no None before j
-            span = 1 + (self._P if int(part[j, 0]) in (ROUND_SCORED, GAME_WON, TIE) else 0)
-            (e,) = self._decode(part[j : j + span].tolist())
-            key = int(_key(part[j : j + 1])[0])
-            if span == 1 and key >= 0:
-                made[key] = e
+            kind, x, y, _ = rows[j]
+            if kind == ROUND_SCORED:  # the commonest row not looked up: one a round
+                seats = rows[j + 1 : j + 1 + P]
+                if len(seats) != P or seats[-1][0] != PAYLOAD:
+                    raise Flip7RefError(f"event log: a row of kind {kind} is not followed by {P} seat rows")
+                out.append(ev.round_scored(x, tuple([r[2] for r in seats]), tuple([r[3] for r in seats]), y if y >= 0 else None))
+                k = j + 1 + P
+                continue
+            span = 1 + (P if kind in (GAME_WON, TIE) else 0)
+            (e,) = self._decode(rows[j : j + span])
+            if span == 1 and keys[j] >= 0:
+                made[keys[j]] = e
             out.append(e)
             k = j + span
 
@@ -243,7 +256,7 @@ class EventLog:
             elif kind in (ROUND_SCORED, GAME_WON, TIE):
                 seats = rows[k : k + P]
                 k += P
-                if len(seats) != P or any(r[0] != PAYLOAD for r in seats):
+                if len(seats) != P or seats[-1][0] != PAYLOAD:
                     raise Flip7RefError(f"event log: a row of kind {kind} is not followed by {P} seat rows")
                 if kind == ROUND_SCORED:
                     scores, totals = tuple(r[2] for r in seats), tuple(r[3] for r in seats)
