@@ -122,27 +122,28 @@ def pack(bs: Any) -> Any:
 
 
 @_jit
-def _ev(S: Any, b: int, kind: int, x: int, y: int, z: int) -> None:
-    """One event row for game ``b`` when events are kept (`flip7ref.batch.evlog`); a row past
-    the buffer's end is counted, not written (`flip7ref.batch.evlog.check` raises then)."""
-    cap = S.ev.shape[1]
+def _ev(ev: Arr, ev_n: Arr, b: int, kind: int, x: int, y: int, z: int) -> None:
+    """One event row for game ``b`` when events are kept (`flip7ref.batch.evlog`; the buffer
+    ``ev`` and its counts ``ev_n``, not the whole state: a small call); a row past the
+    buffer's end is counted, not written (`flip7ref.batch.evlog.check` raises then)."""
+    cap = ev.shape[1]
     if cap == 0:
         return
-    n = S.ev_n[b]
+    n = ev_n[b]
     if n < cap:
-        S.ev[b, n, 0] = kind
-        S.ev[b, n, 1] = x
-        S.ev[b, n, 2] = y
-        S.ev[b, n, 3] = z
-    S.ev_n[b] = n + 1
+        ev[b, n, 0] = kind
+        ev[b, n, 1] = x
+        ev[b, n, 2] = y
+        ev[b, n, 3] = z
+    ev_n[b] = n + 1
 
 
 @_jit
-def _full(S: Any, b: int) -> bool:
-    """Events are kept and game ``b``'s buffer lacks the room of one more step: it stops
-    (nothing changed) to have its rows moved aside (`flip7ref.batch.evlog.EventLog.spill`)."""
-    cap = S.ev.shape[1]
-    return bool(cap > 0 and S.ev_n[b] + S.ev_room > cap)
+def _full(ev: Arr, ev_n: Arr, room: int, b: int) -> bool:
+    """Events are kept (``ev``, ``ev_n``) and game ``b``'s buffer lacks the ``room`` of one more
+    step: it stops (nothing changed) to have its rows moved aside (`flip7ref.batch.evlog.EventLog.spill`)."""
+    cap = ev.shape[1]
+    return bool(cap > 0 and ev_n[b] + room > cap)
 
 
 @_jit
@@ -160,7 +161,7 @@ def _needs_shuffle(S: Any, b: int) -> bool:
 @_jit
 def _draw(S: Any, b: int) -> int:
     if S.dtop[b] >= S.dend[b]:  # a refill was done before (`_needs_shuffle`): none is left
-        _ev(S, b, DECK_EXHAUSTED, 0, 0, 0)
+        _ev(S.ev, S.ev_n, b, DECK_EXHAUSTED, 0, 0, 0)
         return -1
     code = int(S.deck[b, S.dtop[b]])
     S.dtop[b] += 1
@@ -183,18 +184,18 @@ def _numbers(S: Any, b: int, s: int, code: int) -> None:
             S.sc[b, s] -= 1
             S.discard[b, code] += 1
             S.discard[b, S.SC] += 1
-            _ev(S, b, SC_USED, s, code, 0)
+            _ev(S.ev, S.ev_n, b, SC_USED, s, code, 0)
         else:
             _add(S, b, s, code)
             S.status[b, s] = BUSTED
-            _ev(S, b, EV_BUSTED, s, code, 0)
+            _ev(S.ev, S.ev_n, b, EV_BUSTED, s, code, 0)
         return
     _add(S, b, s, code)
     S.nnum[b, s] += 1
     S.numsum[b, s] += S.rank[code]
     if S.nnum[b, s] >= S.f7n and S.flip7[b] < 0:
         S.flip7[b] = s
-        _ev(S, b, EV_FLIP7, s, 0, 0)
+        _ev(S.ev, S.ev_n, b, EV_FLIP7, s, 0, 0)
 
 
 @_jit
@@ -204,7 +205,7 @@ def _offer_target(S: Any, b: int, s: int, code: int) -> None:
         some = some or S.status[b, p] == ACTIVE
     if not some:
         S.discard[b, code] += 1
-        _ev(S, b, DISCARDED, code, s, NO_TARGET)
+        _ev(S.ev, S.ev_n, b, DISCARDED, code, s, NO_TARGET)
         return
     S.ct_on[b] = True
     S.ct_card[b] = code
@@ -218,14 +219,14 @@ def _offer_target(S: Any, b: int, s: int, code: int) -> None:
 def _second_chance(S: Any, b: int, s: int) -> None:
     if S.sc[b, s] < S.hold and S.status[b, s] != BUSTED:
         S.sc[b, s] += 1
-        _ev(S, b, SC_KEPT, s, 0, 0)
+        _ev(S.ev, S.ev_n, b, SC_KEPT, s, 0, 0)
         return
     some = False
     for p in range(S.P):
         some = some or (S.status[b, p] == ACTIVE and S.sc[b, p] < S.hold and p != s)
     if not some:
         S.discard[b, S.SC] += 1
-        _ev(S, b, DISCARDED, S.SC, s, NO_ELIGIBLE)
+        _ev(S.ev, S.ev_n, b, DISCARDED, S.SC, s, NO_ELIGIBLE)
         return
     S.ct_on[b] = True
     S.ct_card[b] = S.SC
@@ -255,7 +256,7 @@ def _play(S: Any, b: int, chooser: int, seat: int, code: int) -> None:
         S.ffirst[b, seat] = S.sc[b, seat] == 0
         S.status[b, seat] = FROZEN
         S.frz[b, seat] += 1
-        _ev(S, b, EV_FROZEN, seat, chooser, 0)
+        _ev(S.ev, S.ev_n, b, EV_FROZEN, seat, chooser, 0)
     else:
         S.fd_on[b] = True
         S.fd_target[b] = seat
@@ -263,7 +264,7 @@ def _play(S: Any, b: int, chooser: int, seat: int, code: int) -> None:
         S.fd_card[b] = code
         S.fd_rem[b] = S.f3n
         S.fd_n[b] = 0
-        _ev(S, b, FD_STARTED, seat, chooser, 0)
+        _ev(S.ev, S.ev_n, b, FD_STARTED, seat, chooser, 0)
 
 
 @_jit
@@ -301,7 +302,7 @@ def _clear_table(S: Any, b: int) -> None:
 def _start_round(S: Any, b: int) -> bool:
     """True: the deck is empty and is to be refilled now (`_resume`, `START`)."""
     S.turn[b] = (S.dealer[b] + 1) % S.P
-    _ev(S, b, ROUND_STARTED, S.rnd[b], S.dealer[b], 0)
+    _ev(S.ev, S.ev_n, b, ROUND_STARTED, S.rnd[b], S.dealer[b], 0)
     S.rshuf[b] = 0
     S.deal_on[b] = True
     S.deal_pos[b] = 0
@@ -316,22 +317,22 @@ def _start_round(S: Any, b: int) -> bool:
 def _round_end_events(S: Any, b: int) -> None:
     """The rows of a round end before the table is cleared: the scores, then the pending
     work ending with the round (`flip7ref.batch.settle.Settling._round_end_events`)."""
-    _ev(S, b, ROUND_SCORED, S.rnd[b], S.flip7[b], 0)
+    _ev(S.ev, S.ev_n, b, ROUND_SCORED, S.rnd[b], S.flip7[b], 0)
     for p in range(S.P):
-        _ev(S, b, PAYLOAD, p, S.last_scores[b, p], S.totals[b, p])
+        _ev(S.ev, S.ev_n, b, PAYLOAD, p, S.last_scores[b, p], S.totals[b, p])
     if S.ct_on[b]:
-        _ev(S, b, DISCARDED, S.ct_card[b], -1, ROUND_ENDED)
+        _ev(S.ev, S.ev_n, b, DISCARDED, S.ct_card[b], -1, ROUND_ENDED)
     if S.as_on[b]:
         for j in range(S.as_n[b]):
-            _ev(S, b, DISCARDED, S.as_cards[b, j], -1, ROUND_ENDED)
+            _ev(S.ev, S.ev_n, b, DISCARDED, S.as_cards[b, j], -1, ROUND_ENDED)
     if S.fd_on[b]:
-        _ev(S, b, FD_ENDED, S.fd_target[b], S.fd_card[b], O_ROUND)
+        _ev(S.ev, S.ev_n, b, FD_ENDED, S.fd_target[b], S.fd_card[b], O_ROUND)
         for j in range(S.fd_n[b]):
             if S.fd_aside[b, j] != S.fd_card[b]:  # as the reference: the draw's own card goes unannounced
-                _ev(S, b, DISCARDED, S.fd_aside[b, j], -1, ROUND_ENDED)
+                _ev(S.ev, S.ev_n, b, DISCARDED, S.fd_aside[b, j], -1, ROUND_ENDED)
     if S.rq_on[b]:
         for j in range(S.rq_head[b], S.rq_tail[b]):
-            _ev(S, b, DISCARDED, S.rq_card[b, j], -1, ROUND_ENDED)
+            _ev(S.ev, S.ev_n, b, DISCARDED, S.rq_card[b, j], -1, ROUND_ENDED)
 
 
 @_jit
@@ -373,9 +374,9 @@ def _round_end(S: Any, b: int) -> bool:
         if S.totals[b, p] == best:
             leaders += 1
     if S.ev.shape[1] and best >= S.target:
-        _ev(S, b, GAME_WON if leaders == 1 else TIE, S.rnd[b], 0, 0)
+        _ev(S.ev, S.ev_n, b, GAME_WON if leaders == 1 else TIE, S.rnd[b], 0, 0)
         for p in range(P):
-            _ev(S, b, PAYLOAD, p, 1 if S.totals[b, p] == best else 0, S.totals[b, p])
+            _ev(S.ev, S.ev_n, b, PAYLOAD, p, 1 if S.totals[b, p] == best else 0, S.totals[b, p])
     if best >= S.target and leaders == 1:
         S.done[b] = True
         for p in range(P):
@@ -414,7 +415,7 @@ def _deal_step(S: Any, b: int) -> bool:
             S.deal_pos[b] = pp + 1
             code = _draw(S, b)
             if code >= 0:
-                _ev(S, b, DEALT_DEAL, seat, code, 0)
+                _ev(S.ev, S.ev_n, b, DEALT_DEAL, seat, code, 0)
                 _receive(S, b, seat, code)
             return False
         pp += 1
@@ -426,14 +427,14 @@ def _deal_step(S: Any, b: int) -> bool:
 def _fd_finish(S: Any, b: int, bust: bool, outcome: int) -> None:
     S.fd_on[b] = False
     S.discard[b, S.fd_card[b]] += 1
-    _ev(S, b, FD_ENDED, S.fd_target[b], S.F3, outcome)
+    _ev(S.ev, S.ev_n, b, FD_ENDED, S.fd_target[b], S.F3, outcome)
     n = S.fd_n[b]
     if n <= 0:
         return
     if bust:
         for j in range(n):
             S.discard[b, S.fd_aside[b, j]] += 1
-            _ev(S, b, DISCARDED, S.fd_aside[b, j], S.fd_target[b], TARGET_BUSTED)
+            _ev(S.ev, S.ev_n, b, DISCARDED, S.fd_aside[b, j], S.fd_target[b], TARGET_BUSTED)
         S.fd_n[b] = 0
         return
     S.as_on[b] = True
@@ -463,11 +464,11 @@ def _fd_step(S: Any, b: int) -> bool:
         _fd_finish(S, b, False, O_EXHAUSTED)
         return False
     S.fd_rem[b] -= 1
-    _ev(S, b, DEALT_F3, t, code, 0)
+    _ev(S.ev, S.ev_n, b, DEALT_F3, t, code, 0)
     if S.aside[code]:  # F7-073: the table's set_aside
         S.fd_aside[b, S.fd_n[b]] = code
         S.fd_n[b] += 1
-        _ev(S, b, SET_ASIDE, t, code, 0)
+        _ev(S.ev, S.ev_n, b, SET_ASIDE, t, code, 0)
     else:
         _receive(S, b, t, code)
     return False
@@ -510,7 +511,7 @@ def _rq_step(S: Any, b: int) -> None:
         _play(S, b, chooser, seat, card)
     else:
         S.discard[b, card] += 1
-        _ev(S, b, DISCARDED, card, seat, NOT_ELIGIBLE)
+        _ev(S.ev, S.ev_n, b, DISCARDED, card, seat, NOT_ELIGIBLE)
 
 
 @_jit
@@ -541,7 +542,7 @@ def _settle(S: Any, b: int) -> int:
         t = _top(S, b)
         if t == _STOP:
             return 0
-        if _full(S, b):
+        if _full(S.ev, S.ev_n, S.ev_room, b):
             return SETTLE + FLUSH
         if t == _TURN:
             if _turn_step(S, b):
@@ -613,26 +614,26 @@ def _act(S: Any, b: int, a: int) -> bool:
             S.offer_ready[b] = False
         if a == STAY:
             S.status[b, actor] = STAYED
-            _ev(S, b, EV_STAYED, actor, 0, 0)
+            _ev(S.ev, S.ev_n, b, EV_STAYED, actor, 0, 0)
         else:
             code = _draw(S, b)
             if code < 0:
                 S.status[b, actor] = STAYED
-                _ev(S, b, STAYED_EMPTY, actor, 0, 0)
+                _ev(S.ev, S.ev_n, b, STAYED_EMPTY, actor, 0, 0)
             else:
-                _ev(S, b, DEALT_HIT, actor, code, 0)
+                _ev(S.ev, S.ev_n, b, DEALT_HIT, actor, code, 0)
                 _receive(S, b, actor, code)
     elif kind == PLAY or kind == GIVE:  # noqa: SIM109 - scalar tests, not a tuple, in compiled code
         S.ct_on[b] = False
         t = a - 2
-        _ev(S, b, TARGET_CHOSEN, actor, S.ct_card[b], t)
+        _ev(S.ev, S.ev_n, b, TARGET_CHOSEN, actor, S.ct_card[b], t)
         if kind == GIVE:
             S.sc[b, t] += 1
-            _ev(S, b, SC_GIVEN, actor, t, 0)
+            _ev(S.ev, S.ev_n, b, SC_GIVEN, actor, t, 0)
         else:
             _play(S, b, actor, t, int(S.ct_card[b]))
     elif kind == ASSIGN:
-        _ev(S, b, ASSIGNED, actor, S.as_cards[b, S.as_k[b]], a - 2)
+        _ev(S.ev, S.ev_n, b, ASSIGNED, actor, S.as_cards[b, S.as_k[b]], a - 2)
         S.as_targets[b, S.as_k[b]] = a - 2
         S.as_k[b] += 1
         S.as_ready[b] = False
@@ -660,14 +661,14 @@ def _run(S: Any, games: Arr, actions: Arr, mode: Arr, ok: Arr, stop: Arr) -> Non
                 ok[i] = False
                 continue
             ok[i] = True
-            if _full(S, b):
+            if _full(S.ev, S.ev_n, S.ev_room, b):
                 stop[i] = ACT + FLUSH
                 continue
             if _act(S, b, a):
                 stop[i] = ACT
                 continue
         elif m == NEW:
-            if _full(S, b):
+            if _full(S.ev, S.ev_n, S.ev_room, b):
                 stop[i] = NEW + FLUSH
                 continue
             if _start_round(S, b):
