@@ -75,7 +75,7 @@ def check(state: Any) -> None:
     Raises:
         Flip7RefError: the games whose rows did not fit (their events are incomplete).
     """
-    cap = state.ev.shape[1]
+    cap = 0 if state.ev is None else state.ev.shape[1]
     if cap and int(state.ev_n.max(initial=0)) > cap:
         bad = np.flatnonzero(state.ev_n > cap)
         raise Flip7RefError(f"event log: games {bad.tolist()[:5]} wrote more than the {cap} rows of their buffer")

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numba  # type: ignore[import-not-found, unused-ignore]
+import numba.extending  # type: ignore[import-not-found, unused-ignore]
 import numpy as np
 
 from flip7ref.batch.evlog import (
@@ -118,32 +119,92 @@ def _jit(f: F) -> F:
 
 def pack(bs: Any) -> Any:
     """The kernel's view of `BatchState` ``bs``: its arrays and sizes as one named tuple."""
-    return State(*(getattr(bs, name) for name in ARRAYS), *(int(getattr(bs, name)) for name in SCALARS))
+    arrays = [getattr(bs, name) for name in ARRAYS]
+    if not bs.ev.shape[1]:  # no log kept: the kernel compiled without one (`_ev_typed`)
+        arrays[ARRAYS.index("ev")] = None
+    return State(*arrays, *(int(getattr(bs, name)) for name in SCALARS))
 
 
-@_jit
-def _ev(ev: Arr, ev_n: Arr, b: int, kind: int, x: int, y: int, z: int) -> None:
-    """One event row for game ``b`` when events are kept (`flip7ref.batch.evlog`; the buffer
-    ``ev`` and its counts ``ev_n``, not the whole state: a small call); a row past the
-    buffer's end is counted, not written (`flip7ref.batch.evlog.check` raises then)."""
-    cap = ev.shape[1]
-    if cap == 0:
-        return
-    n = ev_n[b]
-    if n < cap:
-        ev[b, n, 0] = kind
-        ev[b, n, 1] = x
-        ev[b, n, 2] = y
-        ev[b, n, 3] = z
-    ev_n[b] = n + 1
+def _ev(ev: Any, ev_n: Arr, b: int, kind: int, x: int, y: int, z: int) -> None:
+    """One event row for game ``b`` when events are kept (`flip7ref.batch.evlog`: the buffer
+    ``ev``, None when no log is kept, and its counts ``ev_n``); a row past the buffer's end is
+    counted, not written (`flip7ref.batch.evlog.check` raises then).  Compiled only (`_ev_typed`)."""
+    raise NotImplementedError
 
 
-@_jit
-def _full(ev: Arr, ev_n: Arr, room: int, b: int) -> bool:
-    """Events are kept (``ev``, ``ev_n``) and game ``b``'s buffer lacks the ``room`` of one more
-    step: it stops (nothing changed) to have its rows moved aside (`flip7ref.batch.evlog.EventLog.spill`)."""
-    cap = ev.shape[1]
-    return bool(cap > 0 and ev_n[b] + room > cap)
+def _full(ev: Any, ev_n: Arr, room: int, b: int) -> bool:
+    """Events are kept (``ev`` not None) and game ``b``'s buffer lacks the ``room`` of one more
+    step: it stops (nothing changed) to have its rows moved aside (`flip7ref.batch.evlog.EventLog.spill`).
+    Compiled only (`_full_typed`)."""
+    raise NotImplementedError
+
+
+def _keeps(ev: Any) -> bool:
+    """Events are kept (``ev`` not None).  Compiled only (`_keeps_typed`)."""
+    raise NotImplementedError
+
+
+def _none(x: Any) -> bool:
+    return isinstance(x, numba.types.NoneType)
+
+
+# The implementations of an overload take the very parameters of its typing function, annotations
+# included (numba compares them): every parameter below is annotated ``Any``.
+
+
+@numba.extending.overload(_ev)
+def _ev_typed(ev: Any, ev_n: Any, b: Any, kind: Any, x: Any, y: Any, z: Any) -> Any:
+    """`_ev` by the type of ``ev``: nothing at all when no log is kept (the step without a log
+    is compiled apart, with no trace of the log), else the bounded write."""
+    if _none(ev):
+
+        def nothing(ev: Any, ev_n: Any, b: Any, kind: Any, x: Any, y: Any, z: Any) -> None:
+            return None
+
+        return nothing
+
+    def write(ev: Any, ev_n: Any, b: Any, kind: Any, x: Any, y: Any, z: Any) -> None:
+        n = ev_n[b]
+        if n < ev.shape[1]:
+            ev[b, n, 0] = kind
+            ev[b, n, 1] = x
+            ev[b, n, 2] = y
+            ev[b, n, 3] = z
+        ev_n[b] = n + 1
+
+    return write
+
+
+@numba.extending.overload(_full)
+def _full_typed(ev: Any, ev_n: Any, room: Any, b: Any) -> Any:
+    """`_full` by the type of ``ev`` (always False when no log is kept)."""
+    if _none(ev):
+
+        def never(ev: Any, ev_n: Any, room: Any, b: Any) -> bool:
+            return False
+
+        return never
+
+    def full(ev: Any, ev_n: Any, room: Any, b: Any) -> bool:
+        return bool(ev_n[b] + room > ev.shape[1])
+
+    return full
+
+
+@numba.extending.overload(_keeps)
+def _keeps_typed(ev: Any) -> Any:
+    """`_keeps` by the type of ``ev``."""
+    if _none(ev):
+
+        def no(ev: Any) -> bool:
+            return False
+
+        return no
+
+    def yes(ev: Any) -> bool:
+        return True
+
+    return yes
 
 
 @_jit
@@ -354,7 +415,7 @@ def _round_end(S: Any, b: int) -> bool:
         S.discard[b, S.SC] += S.sc[b, p]
         S.discard[b, S.FREEZE] += S.frz[b, p]
     S.scored[b] = True
-    if S.ev.shape[1]:
+    if _keeps(S.ev):
         _round_end_events(S, b)
     if S.ct_on[b]:
         S.discard[b, S.ct_card[b]] += 1
@@ -373,7 +434,7 @@ def _round_end(S: Any, b: int) -> bool:
     for p in range(P):
         if S.totals[b, p] == best:
             leaders += 1
-    if S.ev.shape[1] and best >= S.target:
+    if _keeps(S.ev) and best >= S.target:
         _ev(S.ev, S.ev_n, b, GAME_WON if leaders == 1 else TIE, S.rnd[b], 0, 0)
         for p in range(P):
             _ev(S.ev, S.ev_n, b, PAYLOAD, p, 1 if S.totals[b, p] == best else 0, S.totals[b, p])
