@@ -5,8 +5,10 @@ The NumPy backend runs each rule as array operations over the games that need it
 step costs a few hundred NumPy calls whatever the batch size.  Here a step is one call:
 the loop takes each game's action and settles it to its next decision with scalar code
 over the very arrays of `flip7ref.batch.core.BatchState` (nothing is copied, the two
-backends can take turns on one state).  It is used when numba is installed and no event
-log is kept (`BatchState.record_events` keeps the NumPy backend, which writes the events).
+backends can take turns on one state).  It is used when numba is installed.  With the
+event log kept (`BatchState.record_events`) the loop also writes each event as a row of
+numbers (`flip7ref.batch.evlog`), in a form of the loop compiled apart: the step without
+a log holds no trace of it (`_ev_typed`).
 
 Each function below is the one-game form of the NumPy function of the same name; the
 rule ids are in their docstrings there.  The reshuffle stays in Python: a game whose deck
