@@ -20,7 +20,8 @@ The batched engine (``flip7ref.batch``, base Flip 7, 4 players) at batch 1, 256 
 - batch step, numpy backend: the same with ``backend="numpy"`` (array operations only), run
   back to back with the default (compiled when numba is installed) seed by seed;
 - batch step, event log: the default backend with the event log kept (``record_events()``, as
-  the protocol adapter and lockstep keep it; the NumPy code then runs and writes the events);
+  the protocol adapter and lockstep keep it; the compiled step writes rows of numbers, made
+  into events only when read);
 - batch vector env: ``Flip7VectorEnv.step`` learner steps per second (seat 0 random, three
   threshold:20 opponents inside the step, as the single Gymnasium env above);
 - beside them the single Gymnasium env of both editions.
@@ -32,7 +33,8 @@ card pick of a Swap, Steal or Discard); and ``VengeanceVectorEnv.step`` learner 
 second (seat 0 random, three threshold:20 opponents inside the step); beside the single
 Vengeance Gymnasium env (``--vengeance-only`` runs just these).  ``--events`` runs only the
 batch step with and without the event log, paired seed by seed, and says how many times fewer
-decisions the log leaves.
+decisions the log leaves: kept only, and kept and read (each finished game's events made into
+events, as lockstep reads them).
 
 Times are CPU time of this process (``time.process_time``); the best of
 ``--repeat`` runs is reported for the single environments, the median and the range of the
@@ -130,11 +132,14 @@ BATCHES = (1, 256, 4096)
 """Batch sizes of the batched engine's measurements."""
 
 
-def bench_batch_step(batch: int, steps: int, seed: int = 0, backend: str = "auto", events: bool = False) -> dict[str, float]:
+def bench_batch_step(
+    batch: int, steps: int, seed: int = 0, backend: str = "auto", events: bool = False, read: bool = False
+) -> dict[str, float]:
     """Batched-engine decisions per second: ``steps`` decisions in all (at least 50 batch steps);
     ``backend`` as `flip7ref.batch.BatchState` takes it (``auto``: the compiled one if numba is installed);
     ``events``: with the event log kept (`BatchState.record_events`, as the protocol adapter and
-    lockstep keep it), which runs the NumPy code."""
+    lockstep keep it); ``read``: each finished game's events are also read (made into events, as
+    lockstep reads them) and forgotten before the game is dealt again."""
     import numpy as np
 
     from flip7ref import Game
@@ -145,16 +150,20 @@ def bench_batch_step(batch: int, steps: int, seed: int = 0, backend: str = "auto
         bs.record_events()
     rng = np.random.default_rng(seed)
     rounds = max(50, steps // batch)
-    games = 0
+    games = seen = 0
     start = time.process_time()
     for _ in range(rounds):
         bs.step(np.argmax(rng.random(bs.legal.shape) * bs.legal, 1))
         done = np.flatnonzero(bs.done)
         if done.size:
             games += done.size
+            if read:
+                for g in done.tolist():
+                    seen += len(bs.log[g])
+                    bs.log[g] = []
             bs.reset(done)
     seconds = time.process_time() - start
-    return {"steps_per_second": rounds * batch / seconds, "games": games, "seconds": seconds}
+    return {"steps_per_second": rounds * batch / seconds, "games": games, "seconds": seconds, "events_read": seen}
 
 
 def bench_batch_env(batch: int, steps: int, seed: int = 0, edition: str = "flip7") -> dict[str, float]:
@@ -270,20 +279,26 @@ def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
 
 
 def bench_events(steps: int, repeat: int) -> dict[str, Any]:
-    """`BatchState.step` with and without the event log (``record_events()``), paired seed by
-    seed at each of `BATCHES` (the default backend: compiled when numba is installed): the
-    median and range of ``repeat`` runs each; ``ratio_to_single_env`` here is the step without
-    the log over the step with it (how many times fewer decisions the log leaves)."""
+    """`BatchState.step` with and without the event log (``record_events()``; kept only, and
+    kept and read at each game's end), paired seed by seed at each of `BATCHES` (the default
+    backend: compiled when numba is installed): the median and range of ``repeat`` runs each;
+    ``times_fewer``: the step without the log over the step with it."""
     import statistics
 
     out: dict[str, Any] = {}
     for batch in BATCHES:
         work = steps * (1 if batch == 1 else 20)
-        plain = [bench_batch_step(batch, work, seed)["steps_per_second"] for seed in range(repeat)]
-        logged = [bench_batch_step(batch, work, seed, events=True)["steps_per_second"] for seed in range(repeat)]
+        plain: list[float] = []
+        logged: list[float] = []
+        read: list[float] = []
+        for seed in range(repeat):  # the three back to back, seed by seed: paired under the same load
+            plain.append(bench_batch_step(batch, work, seed)["steps_per_second"])
+            logged.append(bench_batch_step(batch, work, seed, events=True)["steps_per_second"])
+            read.append(bench_batch_step(batch, work, seed, events=True, read=True)["steps_per_second"])
         out[f"batch step flip7 B={batch}"] = _spread(plain, None)
-        out[f"batch step, event log flip7 B={batch}"] = _spread(logged, None)
-        out[f"batch step, event log flip7 B={batch}"]["times_fewer"] = statistics.median(plain) / statistics.median(logged)
+        for label, runs in (("event log", logged), ("event log read", read)):
+            out[f"batch step, {label} flip7 B={batch}"] = _spread(runs, None)
+            out[f"batch step, {label} flip7 B={batch}"]["times_fewer"] = statistics.median(plain) / statistics.median(runs)
     return out
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from flip7ref.batch import guards
+from flip7ref.batch import evlog, guards
 from flip7ref.batch.decks import shuffle_decks
 from flip7ref.batch.observation import observation, observation_size
 from flip7ref.batch.rules import (
@@ -62,7 +62,7 @@ class BatchState(Settling):
         backend: ``numba`` (the rules compiled, `flip7ref.batch.jit`: many times faster),
             ``numpy`` (array operations only), or ``auto`` (numba when it is installed);
             see `choose_backend`.  Both play the same rules; with ``shuffle="numpy"`` their
-            reshuffles differ.  While events are kept (`record_events`) the NumPy code runs.
+            reshuffles differ.  Both keep an event log when asked (`record_events`).
 
     Raises:
         OptionError: a game the engine does not play, a batch that is not a whole number
@@ -97,12 +97,42 @@ class BatchState(Settling):
         for name, value in self.__dict__.items():
             setattr(new, name, value.copy() if isinstance(value, np.ndarray) else value)
         new.seeds = list(self.seeds)
+        if isinstance(self.log, evlog.EventLog):
+            new.log = self.log.copy(new)
         return new
 
-    def record_events(self) -> None:
+    def record_events(self, capacity: int | None = None) -> None:
         """From now on keep each game's events (the reference's vocabulary, `flip7ref.core.events`)
-        in ``log[game]``, as the protocol adapter does; slower, so off by default."""
-        self.log = [[] for _ in range(self.B)]
+        in ``log[game]`` (a list of events per game), as the protocol adapter does; off by default.
+
+        The NumPy backend appends each event to its game's list as it happens.  The compiled
+        backend writes rows of numbers into a buffer of ``capacity`` rows a game (default:
+        `flip7ref.batch.evlog.capacity`), moves a full buffer aside, and makes the rows into
+        the same events when ``log[game]`` is read (`flip7ref.batch.evlog.EventLog`).
+
+        Raises:
+            OptionError: ``capacity`` below the rows one step may write (twice
+                `flip7ref.batch.evlog.room`), or buffers that do not fit in memory
+                (`flip7ref.batch.guards.allocate`; nothing changed then).
+        """
+        if self.backend != "numba":
+            self.log = [[] for _ in range(self.B)]
+            return
+        rows = evlog.capacity(self.P, self.f3n, self.Q, capacity)
+        old = self.ev, self.ev_n
+        del self.ev, self.ev_n
+
+        def alloc() -> None:
+            self.ev = np.zeros((self.B, rows, evlog.FIELDS), np.int32)
+            self.ev_n = np.zeros(self.B, np.int32)
+
+        try:
+            guards.allocate(self, alloc, self.B, 0)
+        except OptionError:
+            self.ev, self.ev_n = old
+            raise
+        self.ev_room = evlog.room(self.P, self.f3n, self.Q)
+        self.log = evlog.EventLog(self)
 
     # ------------------------------------------------------------------ new games
 
@@ -141,7 +171,7 @@ class BatchState(Settling):
         self.moves[g] = 0
         self.dealer[g] = 0
         self.rnd[g] = 1
-        if self.backend == "numba" and self.log is None:
+        if self.backend == "numba":
             from flip7ref.batch import jit
 
             jit.start(self, g)
@@ -224,7 +254,7 @@ class BatchState(Settling):
         g = np.arange(self.B) if games is None else guards.game_indices(games, self.B)
         a = guards.action_indices(actions, g.size)
         inr = (a >= 0) & (a < self.A)
-        if self.backend == "numba" and self.log is None:
+        if self.backend == "numba":
             from flip7ref.batch import jit
 
             return jit.step(self, a, g)

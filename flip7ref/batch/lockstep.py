@@ -66,8 +66,7 @@ def compare(
     table's cards (`engine_of`: `BatchState`, or `flip7ref.batch.vengeance.VengeanceState`,
     NumPy only; its threshold policy is `flip7ref.batch.v_policies.v_threshold_actions`).
     ``backend``: the batched Flip 7 engine's
-    (`flip7ref.batch.rules.choose_backend`); the compiled one keeps no event log, so under
-    it ``events`` is ignored (observations and masks are compared).
+    (`flip7ref.batch.rules.choose_backend`); both keep the event log compared.
 
     Returns:
         ``{"games": ..., "decisions": ...}`` compared.
@@ -107,7 +106,7 @@ def compare(
         # the batched games (or a VengeanceState) first: a batch too large is refused before anything is built for it
         bs: BatchState = make(game, min(batch, seed + games - first), seed=first, shuffle="reference", **extra)
         seeds = list(range(first, first + bs.B))
-        if events and getattr(bs, "backend", "numpy") == "numpy":
+        if events:
             bs.record_events()
         bs.reset(seeds=seeds)
         states: list[State] = [_settled(game.new_initial_state(seed=s)) for s in seeds]
@@ -251,8 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--record", metavar="FILE", help="append each slice that agrees to FILE; skip the slices it holds")
     parser.add_argument(
         "--backend", choices=("auto", "numba", "numpy"), default="auto",
-        help="the batched engine's backend (default %(default)s: numba when installed; it keeps no event log, "
-        "so only the numpy backend's event logs are compared)",
+        help="the batched engine's backend (default %(default)s: numba when installed; both keep the event log compared)",
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:

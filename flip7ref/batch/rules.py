@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from flip7ref.batch import tables
+from flip7ref.batch.evlog import FIELDS, EventLog
 from flip7ref.core import events as ev
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
@@ -141,8 +142,14 @@ def check_game(game: Game) -> None:
 
 BASE_EFFECTS: dict[str, dict[str, object]] = {
     "freeze": {"targets": "active", "self_target": "allowed", "keep_card": True},  # F7-060..F7-062
-    "forced_draw": {"targets": "active", "self_target": "allowed", "on_bust": "discard", "assigner": "target",
-                    "then_stay": False, "resolution": "assign-all-first"},  # F7-070..F7-079
+    "forced_draw": {
+        "targets": "active",
+        "self_target": "allowed",
+        "on_bust": "discard",
+        "assigner": "target",
+        "then_stay": False,
+        "resolution": "assign-all-first",
+    },  # F7-070..F7-079
     "bust_shield": {"targets": "active", "self_target": "allowed", "first_copy": "keep"},  # F7-080..F7-084
 }
 """The primitives of base Flip 7's action cards the batched engine plays, with the parameter
@@ -189,7 +196,7 @@ class Rules:
         self.rng = np.random.default_rng(seed)
         self.next_seed = int(seed)
         self.ids = game.card_ids
-        self.log: list[list[Event]] | None = None  # the events of each game, when recorded (`record_events`)
+        self.log: list[list[Event]] | EventLog | None = None  # the events of each game, when recorded (`record_events`)
         # the action cards by their primitive, not their names (check_game: one of each)
         self.FREEZE, self.F3, self.SC = (_with(game, p)[0] for p in ("freeze", "forced_draw", "bust_shield"))
         f3: Any = game.effect[self.F3]
@@ -295,6 +302,9 @@ class Rules:
         self.actor = np.zeros(B, i8)
         self.legal = np.zeros((B, self.A), bool)
         self.card = np.full(B, -1, i8)
+        self.ev = np.zeros((B, 0, FIELDS), i32)  # the compiled backend's event rows (`record_events`)
+        self.ev_n = np.zeros(B, i32)
+        self.ev_room = 0
 
     def _emit(self, g: Arr, make: Callable[[int, int], Event]) -> None:
         """Record ``make(i, game)`` for the ``i``-th game of ``g`` when events are kept."""
@@ -356,7 +366,10 @@ class Rules:
             self.dend[g] = n
             self.unseen[g] = self.discard[g]
             self.discard[g] = 0
-            self._emit(g, lambda i, b: ev.reshuffled(int(n[i])))
+            if isinstance(self.log, EventLog):
+                self.log.reshuffled(g, n)
+            else:
+                self._emit(g, lambda i, b: ev.reshuffled(int(n[i])))
             return
         for b in g.tolist():
             cards = np.repeat(np.arange(self.C, dtype=np.int16), self.discard[b]).tolist()
@@ -369,7 +382,10 @@ class Rules:
             self.dend[b] = n
             self.unseen[b] = self.discard[b]
             self.discard[b] = 0
-            self._emit(np.array([b]), lambda i, b: ev.reshuffled(int(self.dend[b])))
+            if isinstance(self.log, EventLog):
+                self.log.reshuffled(np.array([b]), np.array([n]))
+            else:
+                self._emit(np.array([b]), lambda i, b: ev.reshuffled(int(self.dend[b])))
 
     def _draw(self, g: Arr) -> Arr:
         """The top card of each game's pile (taken off it), reshuffling an empty deck when
