@@ -257,13 +257,48 @@ def _next_rules(states: Sequence[State], events: Sequence[Mapping[str, Any]], in
     return ()
 
 
+def _first_deal(events: Sequence[Mapping[str, Any]], index: int) -> bool:
+    """Whether event ``index`` is the first card of its round's deal (no ``dealt`` of the deal
+    since the round started, or since the set-up): its seat is the seat the round starts from."""
+    for ev in reversed(events[:index]):
+        if ev.get("type") == "round_started":
+            return True
+        if ev.get("type") == "dealt" and ev.get("via") == "deal":
+            return False
+    return True
+
+
+DRAWS = ("dealt", "forced_draw_started")
+"""Event types in which their ``seat`` draws: never a seat out of the round (frozen, busted)."""
+
+
+def _out_seat(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, other: Mapping[str, Any],
+              edition: Edition) -> tuple[str, ...]:  # fmt: skip
+    """When the engine's event in the place of the reference's event ``index`` has a seat draw
+    (`DRAWS`) that the reference took out of the round earlier in the same step (a ``frozen``
+    or ``busted`` about it, both engines agreeing up to there): the rules of that event for the
+    seat's status, the taking out the engine did not apply; else empty."""
+    seat = other.get("seat")
+    if other.get("type") not in DRAWS or not isinstance(seat, int) or isinstance(seat, bool):
+        return ()
+    spans = _steps(states)
+    start = next((start for start, end in spans if start <= index < end), index)
+    for j in range(index - 1, start - 1, -1):
+        ev = events[j]
+        if ev.get("type") in ("frozen", "busted") and ev.get("seat") == seat:
+            return rules_of(ev, edition, "statuses", cause=_cause(states, events, j))
+    return ()
+
+
 def reshuffle_cause(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
                     theirs: Sequence[Mapping[str, Any]], edition: Edition) -> tuple[str, ...]:  # fmt: skip
     """Where the cards of a reshuffle went, when the engine reshuffled fewer (event ``index``, a
     ``reshuffled`` of the reference's; ``theirs``, the engine's events: its reshuffle of the same
     rank, none counting as 0 cards): the rules of the one journey to the discard pile since
     the deal of exactly the missing number of cards (`flip7ref.checking.zones.journeys`: a
-    round's cards at its end, F7-111), or empty.  A reshuffle of the wrong size is then a
+    round's cards at its end, F7-111, also when that end is in the reshuffle's own step), else,
+    when no one journey moved that number, the journeys of one set of rules that together did
+    (two Flip Three cards, each at its Flip Three's end), or empty.  A reshuffle of the wrong size is then a
     symptom of cards that never reached the discard pile, not of the reshuffle rules."""
     want = events[index].get("cards")
     if events[index].get("type") != "reshuffled" or not isinstance(want, int) or not states:
@@ -275,14 +310,26 @@ def reshuffle_cause(states: Sequence[State], events: Sequence[Mapping[str, Any]]
         return ()
     spans = _steps(states)
     k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
-    if k == 0 or len(states[k - 1].discard) != want:
+    if k == 0 or len(states[k - 1].discard) > want:
         return ()
-    moved = Counter((i, card) for i, card, _ in journeys(states[:k], spans[:k], events, edition, _rules_for))
+    went = journeys(states[:k], spans[:k], events, edition, _rules_for)
+    extra = want - len(states[k - 1].discard)
+    if extra:  # the rest came earlier in the reshuffle's own step, unnamed: a round's cards at its end
+        start = spans[k][0]
+        mapped = [j for j in range(start, index) if f"{events[j].get('type')}@discard" in edition.event_rules]
+        if not mapped:
+            return ()
+        went += [(mapped[-1], None, rules_of(events[mapped[-1]], edition, "discard"))] * extra
+    moved = Counter((i, card) for i, card, _ in went)
     fits = [key for key, size in moved.items() if size == want - got]
-    if len(fits) != 1:
+    if len(fits) == 1:
+        return rules_of(events[fits[0][0]], edition, "discard")
+    if fits:
         return ()
-    i = fits[0][0]
-    return rules_of(events[i], edition, "discard")
+    # no one journey: the journeys by one rule together (a Flip Three card at each Flip Three's end)
+    by_rules = Counter(rules for _, _, rules in went)
+    groups = [rules for rules, size in by_rules.items() if size == want - got and rules]
+    return groups[0] if len(groups) == 1 else ()
 
 
 def situation_rules(edition: Edition, event: Mapping[str, Any], line: Sequence[str], engine: bool) -> tuple[str, ...]:
@@ -292,8 +339,15 @@ def situation_rules(edition: Edition, event: Mapping[str, Any], line: Sequence[s
     A ``flip7`` the engine missed (``engine`` False: the reference's event) on a line holding
     a 0: ``flip7#zero``; one the engine made alone (``engine`` True): ``flip7#modifiers_reach``
     or ``flip7#one_short`` (`flip7ref.checking.situation.line_tags`).  A ``busted`` either way: the
-    ``busted/CARD`` entry of a special card sharing the busting card's rank (Lucky 13)."""
+    ``busted/CARD`` entry of a special card sharing the busting card's rank (Lucky 13).  A
+    ``game_won`` either way whose totals share the top one: ``game_won#tie`` (how a tie ends)."""
     kind = event.get("type")
+    if kind == "game_won":
+        totals = event.get("totals")
+        numbers = [t for t in totals if isinstance(t, int)] if isinstance(totals, list) else []
+        if numbers and numbers.count(max(numbers)) > 1:  # the top total shared: how a tie ends
+            return tuple(edition.event_rules.get("game_won#tie", ()))
+        return ()
     if kind == "flip7":
         tags = [t for t in line_tags(edition, line) if (t == "zero") != engine]
         return tagged_rules(edition, "flip7", tags)
@@ -521,6 +575,12 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             if isinstance(other, Mapping) and ref.get("type") == other.get("type") == "dealt" \
                     and ref.get("via") == other.get("via") == "hit" and ref.get("seat") != other.get("seat"):  # fmt: skip
                 plain = (*_next_rules(states, events, i, edition), *plain)  # who draws next: what decided it
+            if isinstance(other, Mapping) and ref.get("type") == other.get("type") == "dealt" \
+                    and ref.get("via") == other.get("via") == "deal" and ref.get("seat") != other.get("seat") \
+                    and _first_deal(events, i):  # fmt: skip
+                plain = (*plain[:1], *edition.event_rules.get("round_started#first_offer", ()), *plain[1:])
+            if isinstance(other, Mapping):
+                plain = (*plain[:1], *_out_seat(states, events, i, other, edition), *plain[1:])
             mine = situation_rules(edition, ref, _line_at(states, events, i, ref.get("seat")), False)
             theirs_: tuple[str, ...] = ()
             if isinstance(other, Mapping) and other.get("type") != ref.get("type"):

@@ -1,0 +1,131 @@
+"""Blame by cause (issue 46): what the reference knows of why a step went as it did, put
+beside the step's own rules — the seat a round starts from, a seat the step took out, the
+journeys of the cards a reshuffle misses, a shared top total, a set-up line at a Flip 7."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from flip7ref.checking.harness import implementation
+from flip7ref.checking.shortlist import SAME_STEP, WENT
+from flip7ref.checking.situation import position_rules
+from flip7ref.checking.verdict import Prepared, prepare, verdict
+from flip7ref.core.spec import load_edition
+
+
+def _prepared(case: dict[str, Any]) -> Prepared:
+    prepared = prepare(case, implementation())
+    assert isinstance(prepared, Prepared)
+    return prepared
+
+
+def _case(edition: str, setup: dict[str, Any], actions: list[str], expect: dict[str, Any],
+          options: dict[str, Any] | None = None, kind: str = "transition") -> dict[str, Any]:  # fmt: skip
+    return {"id": "T-CAUSE", "title": "hand-made", "edition": edition, "rules": ["F7-001" if edition == "flip7" else "V-001"],
+            "source": "test", "kind": kind, "options": options or {}, "setup": setup, "actions": actions,
+            "expect": expect}  # fmt: skip
+
+
+def _events(prepared: Prepared) -> list[dict[str, Any]]:
+    return copy.deepcopy(list(prepared.run.observed["events"]))
+
+
+@pytest.mark.rules("V-011", "V-012")
+def test_a_deal_starting_at_another_seat_is_blamed_on_the_deal_then_on_the_seat_rounds_start_from() -> None:
+    """Vengeance, dealer 1: the reference deals its first card to seat 2, the engine to seat 1
+    (the dealer).  The first card of a deal goes to the seat the round starts from (D-V-19): the
+    deal's rule V-011, then V-012 (who is offered first, the same seat); before, V-011 alone."""
+    prepared = _prepared(_case("vengeance", {"players": 3, "dealer": 1, "deal": True, "draw": ["4", "5", "6"]}, [],
+                               {"events": [{"type": "round_started", "round": 1, "dealer": 1},
+                                           {"type": "dealt", "seat": 2, "card": "4", "via": "deal"}]}))  # fmt: skip
+    events = _events(prepared)
+    assert [e.get("seat") for e in events] == [None, 2, 0, 1]
+    for ev, seat in zip(events[1:], (1, 2, 0), strict=True):
+        ev["seat"] = seat
+    result = verdict(prepared, {"events": events})
+    assert result.status == "fail" and result.blame == ("V-011", "V-012")
+    later = _events(prepared)  # the first card right, the second to another seat: not the start seat
+    later[2]["seat"], later[3]["seat"] = 1, 0
+    assert verdict(prepared, {"events": later}).blame == ("V-011",)
+
+
+FREEZE_THEN_FLIP_THREE = {"players": 3, "dealer": 2, "turn": 0, "lines": {"0": ["1"], "1": ["2"], "2": ["3"]},
+                          "draw": ["flip_three", "freeze", "flip_three", "5", "6", "7", "8"]}  # fmt: skip
+"""F7-C0704's position: seat 0's Flip Three on seat 1 flips a Freeze and a Flip Three, both
+assigned to seat 2: frozen, then the Flip Three discarded (target no longer eligible)."""
+
+
+@pytest.mark.rules("F7-060", "F7-075")
+def test_a_seat_drawing_after_the_step_took_it_out_is_blamed_with_what_took_it_out() -> None:
+    """The engine reports seat 2 frozen, then starts the Flip Three assigned to it where the
+    reference discards it: blamed on that discard (F7-074), then on what took seat 2 out, the
+    Freeze (F7-060, F7-062); before, the discard's rules alone (F7-074, F7-075)."""
+    discarded = {"type": "discarded", "card": "flip_three", "seat": 2, "reason": "target no longer eligible"}
+    prepared = _prepared(_case("flip7", FREEZE_THEN_FLIP_THREE, ["hit", "target 1", "target 2", "target 2"],
+                               {"events_include": [discarded]}))  # fmt: skip
+    events = _events(prepared)
+    assert events[11] == {"type": "frozen", "seat": 2, "by": 1}
+    assert events[12]["type"] == "discarded"
+    seen = [*events[:12], {"type": "forced_draw_started", "seat": 2, "by": 1, "card": "flip_three", "count": 3},
+            {"type": "dealt", "seat": 2, "card": "6", "via": "flip_three"}]  # fmt: skip
+    result = verdict(prepared, {"events": seen})
+    assert result.status == "fail" and result.blame == ("F7-074", "F7-060", "F7-062")
+
+
+@pytest.mark.rules("F7-078", "F7-074", "F7-075")
+def test_a_pile_short_of_one_of_two_journeys_of_one_card_is_blamed_on_those_journeys_only() -> None:
+    """The same step discards two Flip Three cards, one at its Flip Three's end (F7-078), one
+    its frozen target could not take (F7-074, F7-075); an engine's pile one card short is blamed
+    on both journeys, latest first — not first on the Freeze kept in front in that step
+    (F7-062), which moved no card to the pile (before: F7-062, F7-074, F7-075)."""
+    prepared = _prepared(_case("flip7", FREEZE_THEN_FLIP_THREE, ["hit", "target 1", "target 2", "target 2"],
+                               {"discard_count": 2}))  # fmt: skip
+    result = verdict(prepared, {"discard_count": 1})
+    assert result.status == "fail" and result.blame == ("F7-074", "F7-075", "F7-078")
+
+
+@pytest.mark.rules("F7-078", "F7-111")
+def test_a_reshuffle_short_of_two_flip_three_cards_is_blamed_on_where_they_went() -> None:
+    """F7-C1107: two Flip Three cards reach the discard pile, each at its Flip Three's end
+    (F7-078), then the round's three cards at its end in the step that reshuffles five.  An
+    engine reshuffling three (the Flip Three cards lost) is blamed on F7-078, the one rule whose
+    journeys together moved the two missing cards (before: the reshuffle's F7-113, F7-114)."""
+    setup = {"players": 3, "dealer": 2, "turn": 0, "lines": {"0": ["5"], "1": ["6"], "2": ["12"]},
+             "statuses": {"1": "stayed", "2": "stayed"}, "draw": ["flip_three", "flip_three"], "rest": "out"}  # fmt: skip
+    prepared = _prepared(_case("flip7", setup, ["hit", "target 0", "target 0", "hit"],
+                               {"events_include": [{"type": "reshuffled", "cards": 5}]}, {"reshuffles": 0}))  # fmt: skip
+    events = _events(prepared)
+    at = next(i for i, e in enumerate(events) if e["type"] == "reshuffled")
+    assert events[at] == {"type": "reshuffled", "cards": 5}
+    seen = [*events[:at], {"type": "reshuffled", "cards": 3}]
+    result = verdict(prepared, {"events": seen})
+    assert result.status == "fail" and result.blame == ("F7-078", "F7-113", "F7-114")
+    assert result.reasons == (WENT, SAME_STEP, SAME_STEP)
+
+
+@pytest.mark.rules("F7-121")
+def test_a_game_won_by_one_of_tied_leaders_is_blamed_on_the_tie_rule() -> None:
+    """F7-C1040 (tie shared-win): 205-205 at the end; an engine naming seat 0 alone the winner
+    is blamed on the tie rule F7-121, then the game's end F7-120 (before: F7-120 alone)."""
+    setup = {"players": 3, "dealer": 2, "turn": 0, "totals": [195, 193, 150],
+             "lines": {"0": ["10"], "1": ["12"], "2": ["3"]}, "statuses": {"1": "stayed", "2": "stayed"},
+             "draw": ["2", "3", "4"]}  # fmt: skip
+    prepared = _prepared(_case("flip7", setup, ["stay"], {"winners": [0, 1]}, {"tie": "shared-win"}, kind="game"))
+    events = _events(prepared)
+    assert events[-1]["type"] == "game_won" and events[-1]["winners"] == [0, 1]
+    events[-1]["winners"] = [0]
+    result = verdict(prepared, {"events": events, "winners": [0]})
+    assert result.status == "fail" and result.blame == ("F7-121", "F7-120")
+
+
+@pytest.mark.rules("V-036", "V-022")
+def test_a_refused_line_at_a_flip7_with_a_lucky13_pair_names_the_flip7_before_the_plain_bust() -> None:
+    """Lucky 13, a 13 and 1-5 (a Flip 7 under lucky13_flip7 twice, V-C0170): the pair's card
+    V-036 first, then the Flip 7's V-022 before the plain bust's V-021 (before: V-036, V-020,
+    V-021, the Flip 7 cut from the three shown)."""
+    vengeance = load_edition("vengeance")
+    line = {"kind": "scoring", "line": ["lucky13", "13", "1", "2", "3", "4", "5"]}
+    assert position_rules(vengeance, line) == ("V-036", "V-020", "V-022", "V-021")
