@@ -129,3 +129,27 @@ def test_a_refused_line_at_a_flip7_with_a_lucky13_pair_names_the_flip7_before_th
     vengeance = load_edition("vengeance")
     line = {"kind": "scoring", "line": ["lucky13", "13", "1", "2", "3", "4", "5"]}
     assert position_rules(vengeance, line) == ("V-036", "V-020", "V-022", "V-021")
+
+
+@pytest.mark.rules("F7-020", "F7-030")
+def test_a_card_drawn_on_another_seats_offer_is_blamed_on_who_was_offered() -> None:
+    """After the deal (dealer 2) seat 0 is offered first and hits a Second Chance.  An engine
+    offering seat 1 first reports the Second Chance in seat 1's ``kept``; the case checks only
+    ``kept``.  With the events reported, their first difference (the Hit dealt to seat 1) names
+    the turns; without them, the ``kept`` difference alone named the Second Chance's rules
+    (F7-080, F7-082).  The card dealt on seat 0's offer lying in another seat's field is that
+    earlier, unchecked difference: who is offered first (F7-020, F7-030) comes first."""
+    setup = {"players": 3, "dealer": 2, "deal": True, "draw": ["5", "7", "9", "second_chance", "10", "11", "12"]}
+    prepared = _prepared(_case("flip7", setup, ["hit"], {"kept": {"0": ["second_chance"], "1": []}}))
+    seen: dict[str, Any] = copy.deepcopy(dict(prepared.run.observed))
+    for ev in seen["events"]:
+        if ev.get("via") == "hit":
+            ev["seat"] = 1
+    seen["kept"] = {"0": [], "1": ["second_chance"], "2": []}
+    seen["next"] = {"player": 2, "legal": ["hit", "stay"]}
+    assert verdict(prepared, seen).blame == ("F7-030", "F7-031", "F7-035")
+    quiet = {k: v for k, v in seen.items() if k != "events"}
+    assert verdict(prepared, quiet, events=[]).blame == ("F7-020", "F7-030", "F7-031")
+    assert verdict(prepared, quiet).blame == ("F7-020", "F7-030", "F7-031")
+    own = {**quiet, "kept": {"0": [], "1": [], "2": []}}  # the card lost, not drawn elsewhere: its own rules
+    assert verdict(prepared, own).blame == ("F7-080", "F7-082")

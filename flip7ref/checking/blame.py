@@ -388,6 +388,39 @@ def _seat_candidate(run_states: Sequence[State], events: Sequence[Mapping[str, A
     return None
 
 
+def _drawn_elsewhere(run_states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, key: str, seat: int,
+                     observed: Mapping[str, Any] | None) -> State | None:  # fmt: skip
+    """The state of the offer ``seat`` took in the step of event ``index`` (the event `_seat_candidate`
+    found for ``seat``'s ``key``), when the card dealt on it is, in the engine's ``observed``
+    ``key``, another seat's instead (not ``seat``'s, not that other seat's in the reference):
+    the engine offered another seat there, an earlier difference than the field's, which the
+    case may not check (the events not reported); else None."""
+    theirs = (observed or {}).get(key)
+    if not isinstance(theirs, Mapping) or not 0 <= index < len(events):
+        return None
+    spans = _steps(run_states)
+    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
+    end = spans[k][1]
+    while k > 1 and run_states[k - 1].current_player == CHANCE:  # the card's draw: back to the decision
+        k -= 1
+    if k == 0:
+        return None
+    before = run_states[k - 1]
+    if before.current_player != seat or before.pending()[0] != "offer":
+        return None
+    start = spans[k][0]
+    drawn = [e for e in events[start:end] if e.get("type") == "dealt" and e.get("via") == "hit" and e.get("seat") == seat]
+    card = drawn[0].get("card") if drawn else None
+    if not isinstance(card, str) or card in (theirs.get(str(seat)) or ()):
+        return None
+    read = _FIELD_OF[key]
+    for other in range(before.num_players):
+        held = theirs.get(str(other))
+        if other != seat and isinstance(held, list) and card in held and card not in read(run_states[-1], other):
+            return before
+    return None
+
+
 def score_details(
     edition: Edition, before: State | None, events: Sequence[Mapping[str, Any]], index: int, seat: int, totals_only: bool,
     engine_score: object = None,
@@ -637,6 +670,10 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         elif d.key in SEAT_FIELDS and d.index is not None and states:
             seat_found = _seat_candidate(states, events, d.key, int(str(d.index)), edition)
             if seat_found is not None:
+                offered = _drawn_elsewhere(states, events, seat_found[0], d.key, int(str(d.index)), observed)
+                if offered is not None:  # the card drawn on that seat's offer is another seat's: who was offered
+                    turns = turn_rules(offered, "turn" in (case.get("setup") or {}))
+                    seat_found = (seat_found[0], (*turns, *seat_found[1]))
                 add(*seat_found)
         elif d.key in ("round_scores", "totals"):
             last = next((i for i in range(len(events) - 1, -1, -1) if events[i].get("type") == "round_scored"), None)
