@@ -26,17 +26,19 @@ deck's make-up) are put last: they describe the box, not a step of play.
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flip7ref.checking.caused import Caused as Caused  # re-exported: where callers found it before
+from flip7ref.checking.caused import Ordered, caused
+from flip7ref.checking.caused import reshuffle_cause as went_rules
 from flip7ref.checking.conformance import Difference, _event_matches
 from flip7ref.checking.prepared import Prepared
 from flip7ref.checking.replay import DETAILS, event_rules, rules_at
 from flip7ref.checking.score_blame import follow_moves
 from flip7ref.checking.shortlist import WENT
 from flip7ref.checking.situation import legality_rules, line_tags, pair_cards, tagged_rules
-from flip7ref.checking.zones import discard_rules, journeys
+from flip7ref.checking.zones import discard_rules
 from flip7ref.core.errors import CardError
 from flip7ref.core.spec import Edition, load_edition
 from flip7ref.core.state import CHANCE, TERMINAL, Event, State
@@ -97,27 +99,6 @@ def _maps_field(data: Mapping[str, Any], edition: Edition, field: str) -> bool:
     ``TYPE/DETAIL@FIELD`` entry)."""
     kind, table = data.get("type"), edition.event_rules
     return f"{kind}@{field}" in table or any(f"{kind}/{d}@{field}" in table for d in _details(data, edition))
-
-
-class Ordered(tuple[str, ...]):
-    """Rule ids already in blame order: a situation key's (``flip7#zero``: the 0 first, a rule
-    on the box that this situation exercised), which `play_first` leaves as they are."""
-
-    __slots__ = ()
-
-
-class Caused(Ordered):
-    """`Ordered` rule ids whose first has a reason of its own to be blamed (``reason``, for
-    `flip7ref.checking.shortlist.short_blame`): where a reshuffle's missing cards went."""
-
-    reason: str = ""
-
-
-def caused(rules: Sequence[str], reason: str) -> Caused:
-    """``rules`` without repeats as `Caused`, the first blamed for ``reason``."""
-    out = Caused(dict.fromkeys(rules))
-    out.reason = reason
-    return out
 
 
 def play_first(rules: Sequence[str], edition: Edition) -> tuple[str, ...]:
@@ -292,44 +273,8 @@ def _out_seat(states: Sequence[State], events: Sequence[Mapping[str, Any]], inde
 
 def reshuffle_cause(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
                     theirs: Sequence[Mapping[str, Any]], edition: Edition) -> tuple[str, ...]:  # fmt: skip
-    """Where the cards of a reshuffle went, when the engine reshuffled fewer (event ``index``, a
-    ``reshuffled`` of the reference's; ``theirs``, the engine's events: its reshuffle of the same
-    rank, none counting as 0 cards): the rules of the one journey to the discard pile since
-    the deal of exactly the missing number of cards (`flip7ref.checking.zones.journeys`: a
-    round's cards at its end, F7-111, also when that end is in the reshuffle's own step), else,
-    when no one journey moved that number, the journeys of one set of rules that together did
-    (two Flip Three cards, each at its Flip Three's end), or empty.  A reshuffle of the wrong size is then a
-    symptom of cards that never reached the discard pile, not of the reshuffle rules."""
-    want = events[index].get("cards")
-    if events[index].get("type") != "reshuffled" or not isinstance(want, int) or not states:
-        return ()
-    rank = sum(1 for e in events[:index] if e.get("type") == "reshuffled")
-    shuffles = [e for e in theirs if e.get("type") == "reshuffled"]
-    got = shuffles[rank].get("cards", 0) if rank < len(shuffles) else 0
-    if not isinstance(got, int) or got >= want:
-        return ()
-    spans = _steps(states)
-    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
-    if k == 0 or len(states[k - 1].discard) > want:
-        return ()
-    went = journeys(states[:k], spans[:k], events, edition, _rules_for)
-    extra = want - len(states[k - 1].discard)
-    if extra:  # the rest came earlier in the reshuffle's own step, unnamed: a round's cards at its end
-        start = spans[k][0]
-        mapped = [j for j in range(start, index) if f"{events[j].get('type')}@discard" in edition.event_rules]
-        if not mapped:
-            return ()
-        went += [(mapped[-1], None, rules_of(events[mapped[-1]], edition, "discard"))] * extra
-    moved = Counter((i, card) for i, card, _ in went)
-    fits = [key for key, size in moved.items() if size == want - got]
-    if len(fits) == 1:
-        return rules_of(events[fits[0][0]], edition, "discard")
-    if fits:
-        return ()
-    # no one journey: the journeys by one rule together (a Flip Three card at each Flip Three's end)
-    by_rules = Counter(rules for _, _, rules in went)
-    groups = [rules for rules, size in by_rules.items() if size == want - got and rules]
-    return groups[0] if len(groups) == 1 else ()
+    """`flip7ref.checking.caused.reshuffle_cause` over the reference's steps (`_steps`) and `rules_of`."""
+    return went_rules(states, _steps(states), events, index, theirs, edition, _rules_for)
 
 
 def situation_rules(edition: Edition, event: Mapping[str, Any], line: Sequence[str], engine: bool) -> tuple[str, ...]:

@@ -33,7 +33,7 @@ def short_blame(blamed: Sequence[str], suspects: Sequence[str] = (), weak: bool 
         suspects: the rule ids of options another reading of which reproduces the engine's
             outcome (`flip7ref.checking.suspects.reading_suspects`).
         weak: whether that reproduction is weak evidence (`flip7ref.checking.suspects.Weak`).
-        first: the reason of the step's first rule (`FIRST`, or a `flip7ref.checking.blame.Caused`
+        first: the reason of the step's first rule (`FIRST`, or a `flip7ref.checking.caused.Caused`
             blame's own).
 
     Returns:

@@ -1,0 +1,93 @@
+"""Blame in an order of its own, and blame with a cause: where a reshuffle's missing cards went.
+
+`flip7ref.checking.blame.blame` orders the rules of the step behind the first difference; a
+situation's rules (`Ordered`) keep their own order, and a blame whose first rule has a reason
+of its own (`Caused`, for `flip7ref.checking.shortlist.short_blame`) carries it.  The one such
+reason so far: a reshuffle of fewer cards than the reference's is a symptom of cards that never
+reached the discard pile (`reshuffle_cause`), not of the reshuffle rules.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flip7ref.checking.zones import RulesOf, journeys
+from flip7ref.core.spec import Edition
+from flip7ref.core.state import State
+
+
+class Ordered(tuple[str, ...]):
+    """Rule ids already in blame order: a situation key's (``flip7#zero``: the 0 first, a rule
+    on the box that this situation exercised), which `flip7ref.checking.blame.play_first`
+    leaves as they are."""
+
+    __slots__ = ()
+
+
+class Caused(Ordered):
+    """`Ordered` rule ids whose first has a reason of its own to be blamed (``reason``, for
+    `flip7ref.checking.shortlist.short_blame`): where a reshuffle's missing cards went."""
+
+    reason: str = ""
+
+
+def caused(rules: Sequence[str], reason: str) -> Caused:
+    """``rules`` without repeats as `Caused`, the first blamed for ``reason``."""
+    out = Caused(dict.fromkeys(rules))
+    out.reason = reason
+    return out
+
+
+def reshuffle_cause(states: Sequence[State], spans: Sequence[tuple[int, int]], events: Sequence[Mapping[str, Any]],
+                    index: int, theirs: Sequence[Mapping[str, Any]], edition: Edition,
+                    rules_of: RulesOf) -> tuple[str, ...]:  # fmt: skip
+    """Where the cards of a reshuffle went, when the engine reshuffled fewer.
+
+    Args:
+        states: the reference's states, one per step.
+        spans: for each state, the range of indices of the events its step added.
+        events: the reference's events as protocol dicts; event ``index`` is one of its
+            ``reshuffled`` events.
+        index: the reshuffle's index in ``events``.
+        theirs: the engine's events: its reshuffle of the same rank is compared, none counting
+            as 0 cards.
+        edition: the edition table.
+        rules_of: `flip7ref.checking.blame.rules_of` (an event's rules for a field).
+
+    Returns:
+        The rules of the one journey to the discard pile since the deal of exactly the missing
+        number of cards (`flip7ref.checking.zones.journeys`: a round's cards at its end, F7-111,
+        also when that end is in the reshuffle's own step); else, when no one journey moved that
+        number, the rules of the journeys of one set of rules that together did (two Flip Three
+        cards, each at its Flip Three's end, F7-078); else empty.
+    """
+    want = events[index].get("cards")
+    if events[index].get("type") != "reshuffled" or not isinstance(want, int) or not states:
+        return ()
+    rank = sum(1 for e in events[:index] if e.get("type") == "reshuffled")
+    shuffles = [e for e in theirs if e.get("type") == "reshuffled"]
+    got = shuffles[rank].get("cards", 0) if rank < len(shuffles) else 0
+    if not isinstance(got, int) or got >= want:
+        return ()
+    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
+    if k == 0 or len(states[k - 1].discard) > want:
+        return ()
+    went = journeys(states[:k], spans[:k], events, edition, rules_of)
+    extra = want - len(states[k - 1].discard)
+    if extra:  # the rest came earlier in the reshuffle's own step, unnamed: a round's cards at its end
+        mapped = [j for j in range(spans[k][0], index) if f"{events[j].get('type')}@discard" in edition.event_rules]
+        if not mapped:
+            return ()
+        went += [(mapped[-1], None, rules_of(events[mapped[-1]], edition, "discard"))] * extra
+    moved = Counter((i, card) for i, card, _ in went)
+    fits = [key for key, size in moved.items() if size == want - got]
+    if len(fits) == 1:
+        return rules_of(events[fits[0][0]], edition, "discard")
+    if fits:
+        return ()
+    # no one journey: the journeys by one rule together (a Flip Three card at each Flip Three's end)
+    by_rules = Counter(rules for _, _, rules in went)
+    groups = [rules for rules, size in by_rules.items() if size == want - got and rules]
+    return groups[0] if len(groups) == 1 else ()
