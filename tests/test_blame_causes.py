@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from flip7ref.checking.harness import implementation
-from flip7ref.checking.shortlist import SAME_STEP, WENT
+from flip7ref.checking.shortlist import KEPT, SAME_STEP, WENT
 from flip7ref.checking.situation import position_rules
 from flip7ref.checking.verdict import Prepared, prepare, verdict
 from flip7ref.core.spec import load_edition
@@ -153,3 +153,53 @@ def test_a_card_drawn_on_another_seats_offer_is_blamed_on_who_was_offered() -> N
     assert verdict(prepared, quiet).blame == ("F7-020", "F7-030", "F7-031")
     own = {**quiet, "kept": {"0": [], "1": [], "2": []}}  # the card lost, not drawn elsewhere: its own rules
     assert verdict(prepared, own).blame == ("F7-080", "F7-082")
+
+
+@pytest.mark.rules("V-036")
+def test_an_engine_busting_on_a_lucky13_beside_a_13_is_blamed_on_lucky13() -> None:
+    """Seat 0 holds a 13 and a 2 and hits Lucky 13 (V-C5003's first deal order): the reference
+    keeps both 13s (V-036) and, the deck empty, goes on; an engine busting seat 0 on the Lucky 13
+    is blamed on V-036 first, the special card of the pair (before: the empty deck's V-072)."""
+    setup = {"players": 3, "dealer": 2, "turn": 0, "lines": {"0": ["13"], "1": ["2"], "2": ["11"]},
+             "draw": ["2", "12", "13", "lucky13"]}  # fmt: skip
+    prepared = _prepared(_case("vengeance", setup, ["hit"] * 5, {"statuses": {"0": "active"}}))
+    events = _events(prepared)
+    assert events[3] == {"type": "dealt", "seat": 0, "card": "lucky13", "via": "hit"}
+    assert events[4] == {"type": "deck_exhausted"}
+    seen = {"events": [*events[:4], {"type": "busted", "seat": 0, "card": "lucky13"}], "statuses": {"0": "busted"}}
+    result = verdict(prepared, seen)
+    assert result.status == "fail" and result.blame == ("V-036", "V-020", "V-072")
+
+
+@pytest.mark.rules("F7-060")
+def test_a_round_the_engine_goes_on_with_a_frozen_seat_is_blamed_on_the_freeze() -> None:
+    """Seat 0 freezes itself, seats 1 and 2 stay: the reference ends the round (F7-C5012's fourth
+    deal order).  An engine going on and offering seat 0 next is blamed on what took seat 0
+    out, the Freeze (F7-060, F7-062), before the last Stay (before: F7-034, F7-110)."""
+    setup = {"players": 3, "dealer": 2, "turn": 0, "lines": {"0": ["4"], "1": ["9"], "2": ["12"]},
+             "draw": ["freeze", "4", "5", "9", "flip_three"]}  # fmt: skip
+    prepared = _prepared(_case("flip7", setup, ["hit", "target 0", "stay", "stay"],
+                               {"events_include": [{"type": "round_scored", "round": 1, "scores": [4, 9, 12]}]}))  # fmt: skip
+    events = _events(prepared)
+    assert events[4] == {"type": "stayed", "seat": 2} and events[5]["type"] == "round_scored"
+    result = verdict(prepared, {"events": events[:5], "next": {"player": 0, "legal": ["hit", "stay"]}})
+    assert result.status == "fail" and result.blame == ("F7-060", "F7-062", "F7-034")
+    other = verdict(prepared, {"events": events[:5], "next": {"player": 2, "legal": ["hit", "stay"]}})
+    assert other.blame == ("F7-034", "F7-110")  # the seat that stayed last: what ended the round alone
+
+
+@pytest.mark.rules("F7-041")
+def test_a_reshuffle_of_cards_the_reference_kept_in_front_is_blamed_on_where_they_stayed() -> None:
+    """Seat 1 busts on a 9 (F7-C5001's first deal order) and the deck runs out: the reference's
+    discard pile is empty (the busted line stays in front until the round ends, F7-041), so the
+    next Hit finds no card.  An engine reshuffling one card there (the busting 9, discarded at
+    once) is blamed on F7-041, the cards the reference kept in play (before: F7-115)."""
+    setup = {"players": 3, "dealer": 2, "turn": 0, "lines": {"0": ["5"], "1": ["9"], "2": ["12"]}, "draw": ["7", "9", "x2"]}
+    prepared = _prepared(_case("flip7", setup, ["hit", "hit", "hit", "hit"],
+                               {"events_include": [{"type": "deck_exhausted"}]}))  # fmt: skip
+    events = _events(prepared)
+    assert events[2] == {"type": "busted", "seat": 1, "card": "9"} and events[4] == {"type": "deck_exhausted"}
+    seen = [*events[:4], {"type": "reshuffled", "cards": 1}, {"type": "dealt", "seat": 0, "card": "9", "via": "hit"}]
+    result = verdict(prepared, {"events": seen})
+    assert result.status == "fail" and result.blame == ("F7-041", "F7-115", "F7-116")
+    assert result.reasons[0] == KEPT

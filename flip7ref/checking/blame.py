@@ -31,12 +31,13 @@ from typing import Any
 
 from flip7ref.checking.caused import Caused as Caused  # re-exported: where callers found it before
 from flip7ref.checking.caused import Ordered, caused
+from flip7ref.checking.caused import kept_cause as kept_rules
 from flip7ref.checking.caused import reshuffle_cause as went_rules
 from flip7ref.checking.conformance import Difference, _event_matches
 from flip7ref.checking.prepared import Prepared
 from flip7ref.checking.replay import DETAILS, event_rules, rules_at
 from flip7ref.checking.score_blame import follow_moves
-from flip7ref.checking.shortlist import WENT
+from flip7ref.checking.shortlist import KEPT, WENT
 from flip7ref.checking.situation import legality_rules, line_tags, pair_cards, tagged_rules
 from flip7ref.checking.zones import discard_rules
 from flip7ref.core.errors import CardError
@@ -271,6 +272,30 @@ def _out_seat(states: Sequence[State], events: Sequence[Mapping[str, Any]], inde
     return ()
 
 
+def _took_out(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, theirs_next: object,
+              edition: Edition) -> tuple[str, ...]:  # fmt: skip
+    """When the reference's round ends at event ``index`` and the engine (``theirs_next``: its
+    ``next``) offers a seat the reference took out earlier in that round (a ``frozen``, ``busted``
+    or ``stayed`` about it before the event that ended it): that event's rules for the seat's
+    status; else empty."""
+    actor = theirs_next.get("player") if isinstance(theirs_next, Mapping) else None
+    if not isinstance(actor, int) or isinstance(actor, bool):
+        return ()
+    for j in range(index - 2, -1, -1):
+        ev = events[j]
+        if ev.get("type") == "round_started":
+            break
+        if ev.get("type") in ("frozen", "busted", "stayed") and ev.get("seat") == actor:
+            return rules_of(ev, edition, "statuses", cause=_cause(states, events, j))
+    return ()
+
+
+def _kept_cause(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
+                theirs: Sequence[Mapping[str, Any]], edition: Edition) -> tuple[str, ...]:  # fmt: skip
+    """`flip7ref.checking.caused.kept_cause` over the reference's steps (`_steps`) and `rules_of`."""
+    return kept_rules(states, _steps(states), events, index, theirs, edition, _rules_for)
+
+
 def reshuffle_cause(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
                     theirs: Sequence[Mapping[str, Any]], edition: Edition) -> tuple[str, ...]:  # fmt: skip
     """`flip7ref.checking.caused.reshuffle_cause` over the reference's steps (`_steps`) and `rules_of`."""
@@ -284,7 +309,8 @@ def situation_rules(edition: Edition, event: Mapping[str, Any], line: Sequence[s
     A ``flip7`` the engine missed (``engine`` False: the reference's event) on a line holding
     a 0: ``flip7#zero``; one the engine made alone (``engine`` True): ``flip7#modifiers_reach``
     or ``flip7#one_short`` (`flip7ref.checking.situation.line_tags`).  A ``busted`` either way: the
-    ``busted/CARD`` entry of a special card sharing the busting card's rank (Lucky 13).  A
+    ``busted/CARD`` entry of a special card sharing the busting card's rank (Lucky 13; for the
+    engine's bust, the busting card itself too: a Lucky 13 busting beside a 13).  A
     ``game_won`` either way whose totals share the top one: ``game_won#tie`` (how a tie ends)."""
     kind = event.get("type")
     if kind == "game_won":
@@ -297,9 +323,10 @@ def situation_rules(edition: Edition, event: Mapping[str, Any], line: Sequence[s
         tags = [t for t in line_tags(edition, line) if (t == "zero") != engine]
         return tagged_rules(edition, "flip7", tags)
     if kind == "busted" and isinstance(event.get("card"), str):
-        for card in pair_cards(edition, line, str(event["card"])):
+        pair = pair_cards(edition, line, str(event["card"]))
+        for card in pair if len(pair) > 1 else ():
             found = edition.event_rules.get(f"busted/{card}")
-            if found and card != event.get("card"):
+            if found and (engine or card != event.get("card")):  # the reference's own: its event's rules say so
                 return tuple(found)
     return ()
 
@@ -535,8 +562,10 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         ref = events[i]
         ended = ref.get("type") == "round_scored" and (not isinstance(other, Mapping) or other.get("type") != "round_scored")
         if ended and f"round_scored<{(_cause(states, events, i) or {}).get('type')}" in edition.event_rules:
-            # the engine did not end the round where the reference did: what ended it, the event before
-            add(i, rules_of(ref, edition, cause=_cause(states, events, i)))
+            # the engine did not end the round where the reference did: what ended it, the event before,
+            # after what took out the seat the engine offers next (a Freeze the engine did not apply)
+            took = _took_out(states, events, i, (observed or {}).get("next"), edition)
+            add(i, Ordered(dict.fromkeys((*took, *rules_of(ref, edition, cause=_cause(states, events, i))))))
         elif ref.get("type") == "round_scored":
             same_scores = isinstance(other, Mapping) and other.get("scores") == ref.get("scores")
             have = other.get("scores") if isinstance(other, Mapping) else None
@@ -565,8 +594,11 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
                 theirs_ = situation_rules(edition, other, _line_at(states, events, i, other.get("seat")), True)
             specific = mine or theirs_
             went = () if specific else reshuffle_cause(states, events, i, theirs, edition)
+            kept = () if specific or went else _kept_cause(states, events, i, theirs, edition)
             if went:
                 add(i, caused((*went, *play_first(plain, edition)), WENT))
+            elif kept:
+                add(i, caused((*kept, *play_first(plain, edition)), KEPT))
             else:
                 add(i, Ordered(dict.fromkeys((*specific, *play_first(plain, edition)))) if specific else plain)
 

@@ -91,3 +91,39 @@ def reshuffle_cause(states: Sequence[State], spans: Sequence[tuple[int, int]], e
     by_rules = Counter(rules for _, _, rules in went)
     groups = [rules for rules, size in by_rules.items() if size == want - got and rules]
     return groups[0] if len(groups) == 1 else ()
+
+
+def kept_cause(states: Sequence[State], spans: Sequence[tuple[int, int]], events: Sequence[Mapping[str, Any]],
+               index: int, theirs: Sequence[Mapping[str, Any]], edition: Edition,
+               rules_of: RulesOf) -> tuple[str, ...]:  # fmt: skip
+    """Which cards the reference kept in play, when the engine reshuffled more than the reference
+    (event ``index``: a ``reshuffled`` of fewer cards than the engine's of the same rank, or a
+    ``deck_exhausted`` of an empty discard pile where the engine reshuffles); arguments as for
+    `reshuffle_cause`.
+
+    Returns:
+        The rules of the latest event of the round before ``index`` that the table maps for the
+        discard pile (``TYPE@discard``) and that moved no card there in the reference — cards
+        it kept in front of a player (a busted line until the round's end, F7-041; a Freeze in
+        front of its target) — or empty.
+    """
+    kind = events[index].get("type")
+    if kind == "reshuffled":
+        want = events[index].get("cards")
+    elif kind == "deck_exhausted" and events[index].get("reason") is None:
+        want = 0
+    else:
+        return ()
+    rank = sum(1 for e in events[:index] if e.get("type") == "reshuffled")
+    shuffles = [e for e in theirs if e.get("type") == "reshuffled"]
+    got = shuffles[rank].get("cards") if rank < len(shuffles) else None
+    if not isinstance(want, int) or not isinstance(got, int) or got <= want or not states:
+        return ()
+    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
+    landed = {i for i, _, _ in journeys(states[: k + 1], spans[: k + 1], events, edition, rules_of)}
+    for j in range(index - 1, -1, -1):
+        if events[j].get("type") == "round_started":
+            break
+        if f"{events[j].get('type')}@discard" in edition.event_rules and j not in landed:
+            return rules_of(events[j], edition, "discard")
+    return ()

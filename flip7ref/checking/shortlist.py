@@ -20,6 +20,7 @@ READING = "another named reading of its option reproduces everything the engine 
 WEAK_READING = "another named reading of its option reproduces that one difference (weak evidence)"
 REFUSED = "decides the step the engine refused"
 WENT = "moved to the discard pile the cards missing from the engine's reshuffle"
+KEPT = "kept in play the cards the engine reshuffled beyond the reference's"
 CITED = "a rule the case cites (no differing step found)"
 
 
