@@ -203,3 +203,37 @@ def test_a_reshuffle_of_cards_the_reference_kept_in_front_is_blamed_on_where_the
     result = verdict(prepared, {"events": seen})
     assert result.status == "fail" and result.blame == ("F7-041", "F7-115", "F7-116")
     assert result.reasons[0] == KEPT
+
+
+@pytest.mark.rules("F7-079")
+def test_the_next_offer_after_a_flip_threes_set_aside_cards_is_blamed_on_where_play_resumes() -> None:
+    """Seat 0's Flip Three on seat 1 ends, then its set-aside Freeze and Flip Three are assigned
+    (two more steps): play resumes on the left of seat 0, at seat 1.  An engine offering seat 0
+    next is blamed on where play resumes after a Flip Three (F7-079), found back to the last Hit
+    (before: the offer order, F7-030, F7-031, F7-032, the Flip Three's end two steps back)."""
+    prepared = _prepared(_case("flip7", FREEZE_THEN_FLIP_THREE, ["hit", "target 1", "target 2", "target 2"],
+                               {"next": {"player": 1}}))  # fmt: skip
+    result = verdict(prepared, {"next": {"player": 0, "legal": ["hit", "stay"]}})
+    assert result.status == "fail" and result.blame == ("F7-079",)
+
+
+@pytest.mark.rules("F7-078")
+def test_a_reshuffle_is_compared_with_the_engines_of_the_same_round() -> None:
+    """F7-C1108's first three actions: a reshuffle of three cards, a Flip Three that ends (its
+    card to the pile, F7-078), then a Hit reshuffles that one card.  An engine that lost the
+    Flip Three card finds the deck exhausted there, and reshuffles six cards only in round 2:
+    its round-1 reshuffles are compared (none: 0 cards, the Flip Three card missing), not its
+    round-2 one (before: six cards were no fewer, and the reshuffle rules were blamed)."""
+    setup = {"players": 3, "dealer": 2, "turn": 0, "lines": {"0": ["5"], "1": ["6"], "2": ["12"]},
+             "statuses": {"1": "stayed", "2": "stayed"}, "draw": ["flip_three"], "discard": ["7", "8", "9"],
+             "rest": "out"}  # fmt: skip
+    expect = {"events_include": [{"type": "reshuffled", "cards": 1}]}
+    prepared = _prepared(_case("flip7", setup, ["hit", "target 0", "hit"], expect, {"reshuffles": "unlimited"}))
+    events = _events(prepared)
+    assert events[7]["type"] == "forced_draw_ended" and events[8] == {"type": "reshuffled", "cards": 1}
+    seen = [*events[:8], {"type": "deck_exhausted"}, {"type": "stayed", "seat": 0, "reason": "empty deck"},
+            {"type": "round_scored", "round": 1, "scores": [29, 6, 12], "totals": [29, 6, 12], "flip7": None},
+            {"type": "round_started", "round": 2, "dealer": 0}, {"type": "reshuffled", "cards": 6}]  # fmt: skip
+    result = verdict(prepared, {"events": seen})
+    assert result.status == "fail" and result.blame == ("F7-078", "F7-113", "F7-114")
+    assert result.reasons[0] == WENT

@@ -227,12 +227,17 @@ def _line_at(states: Sequence[State], events: Sequence[Mapping[str, Any]], index
 
 def _next_rules(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, edition: Edition) -> tuple[str, ...]:
     """The rules of the last event before event ``index`` (in its step or the last earlier one
-    with events) that the table says decides who acts next (``TYPE@next``: a Second Chance used on a Hit,
-    a Flip Three ended), or empty."""
+    with events, or since the last Hit or Stay: the choices a Flip Three's set-aside cards ask for
+    come between its end and the next offer) that the table says decides who acts next
+    (``TYPE@next``: a Second Chance used on a Hit, a Flip Three ended), or empty."""
     spans = _steps(states)
     k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), len(spans) - 1)
     earlier = [start for start, end in spans[:k] if end > start]
     begin = earlier[-1] if earlier else 0
+    offers = [j for j in range(1, k + 1) if states[j - 1].current_player not in (CHANCE, TERMINAL)
+              and states[j - 1].pending()[0] == "offer"]  # fmt: skip
+    if offers:
+        begin = min(begin, spans[offers[-1]][0])
     for j in range(index - 1, begin - 1, -1):
         if _maps_field(events[j], edition, "next"):
             return rules_of(events[j], edition, "next")

@@ -40,6 +40,27 @@ def caused(rules: Sequence[str], reason: str) -> Caused:
     return out
 
 
+def _rounds(events: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """``events`` cut at each ``round_started`` (the first part: the events before any)."""
+    out: list[list[Mapping[str, Any]]] = [[]]
+    for ev in events:
+        if ev.get("type") == "round_started":
+            out.append([])
+        out[-1].append(ev)
+    return out
+
+
+def _their_reshuffle(events: Sequence[Mapping[str, Any]], index: int, theirs: Sequence[Mapping[str, Any]],
+                     none: int | None) -> object:  # fmt: skip
+    """The ``cards`` of the engine's reshuffle matching the reference's at event ``index`` (of
+    the same rank in the same round: a later round's is another one), or ``none`` if it has none."""
+    mine = _rounds(events[:index])
+    rank = sum(1 for e in mine[-1] if e.get("type") == "reshuffled")
+    rounds = _rounds(theirs)
+    shuffles = [e for e in rounds[len(mine) - 1] if e.get("type") == "reshuffled"] if len(mine) <= len(rounds) else []
+    return shuffles[rank].get("cards", none) if rank < len(shuffles) else none
+
+
 def reshuffle_cause(states: Sequence[State], spans: Sequence[tuple[int, int]], events: Sequence[Mapping[str, Any]],
                     index: int, theirs: Sequence[Mapping[str, Any]], edition: Edition,
                     rules_of: RulesOf) -> tuple[str, ...]:  # fmt: skip
@@ -51,8 +72,8 @@ def reshuffle_cause(states: Sequence[State], spans: Sequence[tuple[int, int]], e
         events: the reference's events as protocol dicts; event ``index`` is one of its
             ``reshuffled`` events.
         index: the reshuffle's index in ``events``.
-        theirs: the engine's events: its reshuffle of the same rank is compared, none counting
-            as 0 cards.
+        theirs: the engine's events: its reshuffle of the same rank in the same round is
+            compared, none counting as 0 cards.
         edition: the edition table.
         rules_of: `flip7ref.checking.blame.rules_of` (an event's rules for a field).
 
@@ -66,9 +87,7 @@ def reshuffle_cause(states: Sequence[State], spans: Sequence[tuple[int, int]], e
     want = events[index].get("cards")
     if events[index].get("type") != "reshuffled" or not isinstance(want, int) or not states:
         return ()
-    rank = sum(1 for e in events[:index] if e.get("type") == "reshuffled")
-    shuffles = [e for e in theirs if e.get("type") == "reshuffled"]
-    got = shuffles[rank].get("cards", 0) if rank < len(shuffles) else 0
+    got = _their_reshuffle(events, index, theirs, 0)
     if not isinstance(got, int) or got >= want:
         return ()
     k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
@@ -114,9 +133,7 @@ def kept_cause(states: Sequence[State], spans: Sequence[tuple[int, int]], events
         want = 0
     else:
         return ()
-    rank = sum(1 for e in events[:index] if e.get("type") == "reshuffled")
-    shuffles = [e for e in theirs if e.get("type") == "reshuffled"]
-    got = shuffles[rank].get("cards") if rank < len(shuffles) else None
+    got = _their_reshuffle(events, index, theirs, None)
     if not isinstance(want, int) or not isinstance(got, int) or got <= want or not states:
         return ()
     k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
