@@ -26,17 +26,20 @@ deck's make-up) are put last: they describe the box, not a step of play.
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flip7ref.checking.caused import Caused as Caused  # re-exported: where callers found it before
+from flip7ref.checking.caused import Ordered, caused
+from flip7ref.checking.caused import kept_cause as kept_rules
+from flip7ref.checking.caused import reshuffle_cause as went_rules
 from flip7ref.checking.conformance import Difference, _event_matches
 from flip7ref.checking.prepared import Prepared
 from flip7ref.checking.replay import DETAILS, event_rules, rules_at
 from flip7ref.checking.score_blame import follow_moves
-from flip7ref.checking.shortlist import WENT
+from flip7ref.checking.shortlist import KEPT, WENT
 from flip7ref.checking.situation import legality_rules, line_tags, pair_cards, tagged_rules
-from flip7ref.checking.zones import discard_rules, journeys
+from flip7ref.checking.zones import discard_rules
 from flip7ref.core.errors import CardError
 from flip7ref.core.spec import Edition, load_edition
 from flip7ref.core.state import CHANCE, TERMINAL, Event, State
@@ -97,27 +100,6 @@ def _maps_field(data: Mapping[str, Any], edition: Edition, field: str) -> bool:
     ``TYPE/DETAIL@FIELD`` entry)."""
     kind, table = data.get("type"), edition.event_rules
     return f"{kind}@{field}" in table or any(f"{kind}/{d}@{field}" in table for d in _details(data, edition))
-
-
-class Ordered(tuple[str, ...]):
-    """Rule ids already in blame order: a situation key's (``flip7#zero``: the 0 first, a rule
-    on the box that this situation exercised), which `play_first` leaves as they are."""
-
-    __slots__ = ()
-
-
-class Caused(Ordered):
-    """`Ordered` rule ids whose first has a reason of its own to be blamed (``reason``, for
-    `flip7ref.checking.shortlist.short_blame`): where a reshuffle's missing cards went."""
-
-    reason: str = ""
-
-
-def caused(rules: Sequence[str], reason: str) -> Caused:
-    """``rules`` without repeats as `Caused`, the first blamed for ``reason``."""
-    out = Caused(dict.fromkeys(rules))
-    out.reason = reason
-    return out
 
 
 def play_first(rules: Sequence[str], edition: Edition) -> tuple[str, ...]:
@@ -245,44 +227,84 @@ def _line_at(states: Sequence[State], events: Sequence[Mapping[str, Any]], index
 
 def _next_rules(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, edition: Edition) -> tuple[str, ...]:
     """The rules of the last event before event ``index`` (in its step or the last earlier one
-    with events) that the table says decides who acts next (``TYPE@next``: a Second Chance used on a Hit,
-    a Flip Three ended), or empty."""
+    with events, or since the last Hit or Stay: the choices a Flip Three's set-aside cards ask for
+    come between its end and the next offer) that the table says decides who acts next
+    (``TYPE@next``: a Second Chance used on a Hit, a Flip Three ended), or empty."""
     spans = _steps(states)
     k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), len(spans) - 1)
     earlier = [start for start, end in spans[:k] if end > start]
     begin = earlier[-1] if earlier else 0
+    offers = [j for j in range(1, k + 1) if states[j - 1].current_player not in (CHANCE, TERMINAL)
+              and states[j - 1].pending()[0] == "offer"]  # fmt: skip
+    if offers:
+        begin = min(begin, spans[offers[-1]][0])
     for j in range(index - 1, begin - 1, -1):
         if _maps_field(events[j], edition, "next"):
             return rules_of(events[j], edition, "next")
     return ()
 
 
-def reshuffle_cause(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
-                    theirs: Sequence[Mapping[str, Any]], edition: Edition) -> tuple[str, ...]:  # fmt: skip
-    """Where the cards of a reshuffle went, when the engine reshuffled fewer (event ``index``, a
-    ``reshuffled`` of the reference's; ``theirs``, the engine's events: its reshuffle of the same
-    rank, none counting as 0 cards): the rules of the one journey to the discard pile since
-    the deal of exactly the missing number of cards (`flip7ref.checking.zones.journeys`: a
-    round's cards at its end, F7-111), or empty.  A reshuffle of the wrong size is then a
-    symptom of cards that never reached the discard pile, not of the reshuffle rules."""
-    want = events[index].get("cards")
-    if events[index].get("type") != "reshuffled" or not isinstance(want, int) or not states:
-        return ()
-    rank = sum(1 for e in events[:index] if e.get("type") == "reshuffled")
-    shuffles = [e for e in theirs if e.get("type") == "reshuffled"]
-    got = shuffles[rank].get("cards", 0) if rank < len(shuffles) else 0
-    if not isinstance(got, int) or got >= want:
+def _first_deal(events: Sequence[Mapping[str, Any]], index: int) -> bool:
+    """Whether event ``index`` is the first card of its round's deal (no ``dealt`` of the deal
+    since the round started, or since the set-up): its seat is the seat the round starts from."""
+    for ev in reversed(events[:index]):
+        if ev.get("type") == "round_started":
+            return True
+        if ev.get("type") == "dealt" and ev.get("via") == "deal":
+            return False
+    return True
+
+
+DRAWS = ("dealt", "forced_draw_started")
+"""Event types in which their ``seat`` draws: never a seat out of the round (frozen, busted)."""
+
+
+def _out_seat(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, other: Mapping[str, Any],
+              edition: Edition) -> tuple[str, ...]:  # fmt: skip
+    """When the engine's event in the place of the reference's event ``index`` has a seat draw
+    (`DRAWS`) that the reference took out of the round earlier in the same step (a ``frozen``
+    or ``busted`` about it, both engines agreeing up to there): the rules of that event for the
+    seat's status, the taking out the engine did not apply; else empty."""
+    seat = other.get("seat")
+    if other.get("type") not in DRAWS or not isinstance(seat, int) or isinstance(seat, bool):
         return ()
     spans = _steps(states)
-    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
-    if k == 0 or len(states[k - 1].discard) != want:
+    start = next((start for start, end in spans if start <= index < end), index)
+    for j in range(index - 1, start - 1, -1):
+        ev = events[j]
+        if ev.get("type") in ("frozen", "busted") and ev.get("seat") == seat:
+            return rules_of(ev, edition, "statuses", cause=_cause(states, events, j))
+    return ()
+
+
+def _took_out(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, theirs_next: object,
+              edition: Edition) -> tuple[str, ...]:  # fmt: skip
+    """When the reference's round ends at event ``index`` and the engine (``theirs_next``: its
+    ``next``) offers a seat the reference took out earlier in that round (a ``frozen``, ``busted``
+    or ``stayed`` about it before the event that ended it): that event's rules for the seat's
+    status; else empty."""
+    actor = theirs_next.get("player") if isinstance(theirs_next, Mapping) else None
+    if not isinstance(actor, int) or isinstance(actor, bool):
         return ()
-    moved = Counter((i, card) for i, card, _ in journeys(states[:k], spans[:k], events, edition, _rules_for))
-    fits = [key for key, size in moved.items() if size == want - got]
-    if len(fits) != 1:
-        return ()
-    i = fits[0][0]
-    return rules_of(events[i], edition, "discard")
+    for j in range(index - 2, -1, -1):
+        ev = events[j]
+        if ev.get("type") == "round_started":
+            break
+        if ev.get("type") in ("frozen", "busted", "stayed") and ev.get("seat") == actor:
+            return rules_of(ev, edition, "statuses", cause=_cause(states, events, j))
+    return ()
+
+
+def _kept_cause(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
+                theirs: Sequence[Mapping[str, Any]], edition: Edition) -> tuple[str, ...]:  # fmt: skip
+    """`flip7ref.checking.caused.kept_cause` over the reference's steps (`_steps`) and `rules_of`."""
+    return kept_rules(states, _steps(states), events, index, theirs, edition, _rules_for)
+
+
+def reshuffle_cause(states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int,
+                    theirs: Sequence[Mapping[str, Any]], edition: Edition) -> tuple[str, ...]:  # fmt: skip
+    """`flip7ref.checking.caused.reshuffle_cause` over the reference's steps (`_steps`) and `rules_of`."""
+    return went_rules(states, _steps(states), events, index, theirs, edition, _rules_for)
 
 
 def situation_rules(edition: Edition, event: Mapping[str, Any], line: Sequence[str], engine: bool) -> tuple[str, ...]:
@@ -292,15 +314,24 @@ def situation_rules(edition: Edition, event: Mapping[str, Any], line: Sequence[s
     A ``flip7`` the engine missed (``engine`` False: the reference's event) on a line holding
     a 0: ``flip7#zero``; one the engine made alone (``engine`` True): ``flip7#modifiers_reach``
     or ``flip7#one_short`` (`flip7ref.checking.situation.line_tags`).  A ``busted`` either way: the
-    ``busted/CARD`` entry of a special card sharing the busting card's rank (Lucky 13)."""
+    ``busted/CARD`` entry of a special card sharing the busting card's rank (Lucky 13; for the
+    engine's bust, the busting card itself too: a Lucky 13 busting beside a 13).  A
+    ``game_won`` either way whose totals share the top one: ``game_won#tie`` (how a tie ends)."""
     kind = event.get("type")
+    if kind == "game_won":
+        totals = event.get("totals")
+        numbers = [t for t in totals if isinstance(t, int)] if isinstance(totals, list) else []
+        if numbers and numbers.count(max(numbers)) > 1:  # the top total shared: how a tie ends
+            return tuple(edition.event_rules.get("game_won#tie", ()))
+        return ()
     if kind == "flip7":
         tags = [t for t in line_tags(edition, line) if (t == "zero") != engine]
         return tagged_rules(edition, "flip7", tags)
     if kind == "busted" and isinstance(event.get("card"), str):
-        for card in pair_cards(edition, line, str(event["card"])):
+        pair = pair_cards(edition, line, str(event["card"]))
+        for card in pair if len(pair) > 1 else ():
             found = edition.event_rules.get(f"busted/{card}")
-            if found and card != event.get("card"):
+            if found and (engine or card != event.get("card")):  # the reference's own: its event's rules say so
                 return tuple(found)
     return ()
 
@@ -331,6 +362,39 @@ def _seat_candidate(run_states: Sequence[State], events: Sequence[Mapping[str, A
         if k == 0:
             return None
         return (end - 1 if end > start else start), ()
+    return None
+
+
+def _drawn_elsewhere(run_states: Sequence[State], events: Sequence[Mapping[str, Any]], index: int, key: str, seat: int,
+                     observed: Mapping[str, Any] | None) -> State | None:  # fmt: skip
+    """The state of the offer ``seat`` took in the step of event ``index`` (the event `_seat_candidate`
+    found for ``seat``'s ``key``), when the card dealt on it is, in the engine's ``observed``
+    ``key``, another seat's instead (not ``seat``'s, not that other seat's in the reference):
+    the engine offered another seat there, an earlier difference than the field's, which the
+    case may not check (the events not reported); else None."""
+    theirs = (observed or {}).get(key)
+    if not isinstance(theirs, Mapping) or not 0 <= index < len(events):
+        return None
+    spans = _steps(run_states)
+    k = next((k for k, (start, end) in enumerate(spans) if start <= index < end), 0)
+    end = spans[k][1]
+    while k > 1 and run_states[k - 1].current_player == CHANCE:  # the card's draw: back to the decision
+        k -= 1
+    if k == 0:
+        return None
+    before = run_states[k - 1]
+    if before.current_player != seat or before.pending()[0] != "offer":
+        return None
+    start = spans[k][0]
+    drawn = [e for e in events[start:end] if e.get("type") == "dealt" and e.get("via") == "hit" and e.get("seat") == seat]
+    card = drawn[0].get("card") if drawn else None
+    if not isinstance(card, str) or card in (theirs.get(str(seat)) or ()):
+        return None
+    read = _FIELD_OF[key]
+    for other in range(before.num_players):
+        held = theirs.get(str(other))
+        if other != seat and isinstance(held, list) and card in held and card not in read(run_states[-1], other):
+            return before
     return None
 
 
@@ -503,8 +567,10 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         ref = events[i]
         ended = ref.get("type") == "round_scored" and (not isinstance(other, Mapping) or other.get("type") != "round_scored")
         if ended and f"round_scored<{(_cause(states, events, i) or {}).get('type')}" in edition.event_rules:
-            # the engine did not end the round where the reference did: what ended it, the event before
-            add(i, rules_of(ref, edition, cause=_cause(states, events, i)))
+            # the engine did not end the round where the reference did: what ended it, the event before,
+            # after what took out the seat the engine offers next (a Freeze the engine did not apply)
+            took = _took_out(states, events, i, (observed or {}).get("next"), edition)
+            add(i, Ordered(dict.fromkeys((*took, *rules_of(ref, edition, cause=_cause(states, events, i))))))
         elif ref.get("type") == "round_scored":
             same_scores = isinstance(other, Mapping) and other.get("scores") == ref.get("scores")
             have = other.get("scores") if isinstance(other, Mapping) else None
@@ -521,14 +587,23 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
             if isinstance(other, Mapping) and ref.get("type") == other.get("type") == "dealt" \
                     and ref.get("via") == other.get("via") == "hit" and ref.get("seat") != other.get("seat"):  # fmt: skip
                 plain = (*_next_rules(states, events, i, edition), *plain)  # who draws next: what decided it
+            if isinstance(other, Mapping) and ref.get("type") == other.get("type") == "dealt" \
+                    and ref.get("via") == other.get("via") == "deal" and ref.get("seat") != other.get("seat") \
+                    and _first_deal(events, i):  # fmt: skip
+                plain = (*plain[:1], *edition.event_rules.get("round_started#first_offer", ()), *plain[1:])
+            if isinstance(other, Mapping):
+                plain = (*plain[:1], *_out_seat(states, events, i, other, edition), *plain[1:])
             mine = situation_rules(edition, ref, _line_at(states, events, i, ref.get("seat")), False)
             theirs_: tuple[str, ...] = ()
             if isinstance(other, Mapping) and other.get("type") != ref.get("type"):
                 theirs_ = situation_rules(edition, other, _line_at(states, events, i, other.get("seat")), True)
             specific = mine or theirs_
             went = () if specific else reshuffle_cause(states, events, i, theirs, edition)
+            kept = () if specific or went else _kept_cause(states, events, i, theirs, edition)
             if went:
                 add(i, caused((*went, *play_first(plain, edition)), WENT))
+            elif kept:
+                add(i, caused((*kept, *play_first(plain, edition)), KEPT))
             else:
                 add(i, Ordered(dict.fromkeys((*specific, *play_first(plain, edition)))) if specific else plain)
 
@@ -577,6 +652,10 @@ def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str
         elif d.key in SEAT_FIELDS and d.index is not None and states:
             seat_found = _seat_candidate(states, events, d.key, int(str(d.index)), edition)
             if seat_found is not None:
+                offered = _drawn_elsewhere(states, events, seat_found[0], d.key, int(str(d.index)), observed)
+                if offered is not None:  # the card drawn on that seat's offer is another seat's: who was offered
+                    turns = turn_rules(offered, "turn" in (case.get("setup") or {}))
+                    seat_found = (seat_found[0], (*turns, *seat_found[1]))
                 add(*seat_found)
         elif d.key in ("round_scores", "totals"):
             last = next((i for i in range(len(events) - 1, -1, -1) if events[i].get("type") == "round_scored"), None)

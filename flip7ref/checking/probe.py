@@ -16,7 +16,8 @@ from typing import Any
 
 import attrs
 
-from flip7ref.checking.blame import Caused, blame
+from flip7ref.checking.blame import blame
+from flip7ref.checking.caused import Caused
 from flip7ref.checking.conformance import CaseResult, compare_detailed
 from flip7ref.checking.shortlist import FIRST, short_blame
 from flip7ref.checking.suspects import Weak, first_suspects, reading_suspects

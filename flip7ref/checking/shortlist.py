@@ -20,6 +20,7 @@ READING = "another named reading of its option reproduces everything the engine 
 WEAK_READING = "another named reading of its option reproduces that one difference (weak evidence)"
 REFUSED = "decides the step the engine refused"
 WENT = "moved to the discard pile the cards missing from the engine's reshuffle"
+KEPT = "kept in play the cards the engine reshuffled beyond the reference's"
 CITED = "a rule the case cites (no differing step found)"
 
 
@@ -33,7 +34,7 @@ def short_blame(blamed: Sequence[str], suspects: Sequence[str] = (), weak: bool 
         suspects: the rule ids of options another reading of which reproduces the engine's
             outcome (`flip7ref.checking.suspects.reading_suspects`).
         weak: whether that reproduction is weak evidence (`flip7ref.checking.suspects.Weak`).
-        first: the reason of the step's first rule (`FIRST`, or a `flip7ref.checking.blame.Caused`
+        first: the reason of the step's first rule (`FIRST`, or a `flip7ref.checking.caused.Caused`
             blame's own).
 
     Returns:

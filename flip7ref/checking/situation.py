@@ -97,8 +97,8 @@ def position_rules(edition: Edition, case: Mapping[str, Any]) -> tuple[str, ...]
     """For an engine refusing a case's starting position (or a scoring case's line) before any
     action: the rules of the line condition nearest a boundary there — a line one short of a
     Flip 7, or reaching it only with modifiers (``flip7#TAG``), a line at or past it (the
-    Flip 7's rules), a rank held twice (``busted/CARD``, the special card of the pair first);
-    empty when no line is near one."""
+    Flip 7's rules), a rank held twice (``busted/CARD``, the special card of the pair first,
+    the plain bust's rules after the Flip 7's); empty when no line is near one."""
     lines: list[list[str]] = []
     if case.get("kind") == "scoring":
         lines.append([str(c) for c in case.get("line") or ()])
@@ -111,12 +111,12 @@ def position_rules(edition: Edition, case: Mapping[str, Any]) -> tuple[str, ...]
         pairs = pair_cards(edition, cards)
         for card in pairs:
             found.extend(edition.event_rules.get(f"busted/{card}", ()))
-        if pairs:
-            found.extend(edition.event_rules.get("busted", ()))
         tags = [t for t in line_tags(edition, cards) if t != "zero"]
         found.extend(tagged_rules(edition, "flip7", tags))
-        if tags or _distinct(edition, cards)[0] >= need:
+        if tags or _distinct(edition, cards)[0] >= need:  # at a Flip 7: the pair a special card's, not a bust
             found.extend(edition.event_rules.get("flip7", ()))
+        if pairs:
+            found.extend(edition.event_rules.get("busted", ()))
     return tuple(dict.fromkeys(found))
 
 

@@ -31,8 +31,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flip7ref.checking.blame import Caused, blame, decision_rules, play_first, rules_of, turn_rules
+from flip7ref.checking.blame import blame, decision_rules, play_first, rules_of, turn_rules
 from flip7ref.checking.catalogue import disputes
+from flip7ref.checking.caused import Caused
 from flip7ref.checking.conformance import Case, CaseResult, Difference, compare_detailed, errored
 from flip7ref.checking.prepared import REQUEST_KEYS as REQUEST_KEYS  # re-exported for the importers of verdict
 from flip7ref.checking.prepared import Prepared as Prepared  # re-exported for the importers of verdict

@@ -12,7 +12,8 @@ card (the round's end), else the step's last such event or its last event:
   journey's rules are blamed (a card the event names is a journey of its own: a used Second
   Chance and the duplicate it cancelled are two; the cards an event moves unnamed, a round's
   cards at its end, are one); when several did, a count cannot tell which card is missing:
-  the last step's rules (below) come first, then every fitting journey's, latest first;
+  the last step's rules (below) come first when they are a fitting journey's, then every
+  fitting journey's, latest first;
 - the engine holds more: the reference kept the cards of an event the table maps for the
   discard pile in front of a player instead (a busted line, ``busted@discard``; a Freeze in
   front of its target, ``frozen@discard``): the latest such event is blamed;
@@ -95,9 +96,11 @@ def discard_rules(states: Sequence[State], spans: Sequence[tuple[int, int]], eve
             if len(fits) == 1:
                 i = next(iter(fits))[0]
                 return next(rules for j, _, rules in moved if j == i)
-            if fits:  # several journeys of that size: the last step's rules first, then every fitting journey's
+            if fits:  # several journeys of that size: the last step's rules first if it moved one, then every fitting one's
                 last = _last_step(states, spans, events, edition, rules_of, {i for i, card, _ in moved if card is not None})
                 fitting = [rules for j, card, rules in reversed(moved) if (j, card) in fits]
+                if last not in fitting:  # the last step moved none of them (a Freeze kept in front)
+                    last = ()
                 return tuple(dict.fromkeys(last + tuple(r for rules in fitting for r in rules)))
         else:
             landed = {i for i, _, _ in moved}
