@@ -92,3 +92,25 @@ def test_a_saved_score_pad_of_an_unknown_edition_is_refused(tmp_path: Path) -> N
     with pytest.raises(SpecError) as info:
         TableGame.load(folder / f"{manual.id}.json")
     assert str(info.value) == f"{record}, at edition: expected 'flip7' or 'vengeance'"
+
+
+@pytest.mark.parametrize("edition", ["house", "chess"])
+def test_an_imported_transcript_never_names_a_file_as_its_edition(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edition: str
+) -> None:
+    """A transcript's edition is a shipped table's id: a name that happens to be a file in the
+    server's working folder (here a house table called ``house``) is not read as a table."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "house").write_text(house_text(), encoding="utf-8")
+    games = tmp_path / "games"
+    client = TestClient(create_app(games))
+    gid = client.post("/api/games", json=THREE).json()["id"]
+    transcript = json.loads((games / f"{gid}.json").read_text(encoding="utf-8"))
+    before = sorted(p.name for p in games.iterdir())
+    r = client.post("/api/games/import", json={"transcript": {**transcript, "edition": edition}})
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert error.startswith("the file cannot be imported: ") and error.endswith(
+        f".json, at /edition: expected 'flip7' or 'vengeance', found {edition!r}"
+    )
+    assert sorted(p.name for p in games.iterdir()) == before  # the imported files are taken back
