@@ -82,7 +82,7 @@ def compare(
     from flip7ref.rl.actions import ActionIndex
     from flip7ref.rl.encoding import ObservationEncoder
 
-    kind, threshold = parse_policy(policy)
+    kind, threshold = parse_policy(policy, "policy")
     # the batched engines play reading 1 of reshuffles only (F7-116; the tables' default is unlimited since
     # issue 43): games are compared under it unless ``options`` names another reading, which they refuse
     game = Game(edition, players, {"reshuffles": 1, **dict(options or {})})
@@ -262,9 +262,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.record and args.policy != "random":
         parser.error("--record keeps random-play slices only: leave out --policy")
     try:
-        parse_policy(args.policy)
+        parse_policy(args.policy, "--policy")
     except OptionError as exc:
-        parser.error(f"--policy: {exc}")
+        parser.error(str(exc))
     start = time.perf_counter()
     try:
         done = _recorded(args.record) if args.record else {}
