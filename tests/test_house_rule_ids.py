@@ -166,3 +166,11 @@ def test_a_case_of_a_shipped_edition_with_foreign_ids_is_refused(
     assert str(info.value) == f"{cases}, at {field}: {expected}"
     assert main(["conformance", "run", "--cases", str(cases)]) == 2
     assert capsys.readouterr().err == f"flip7ref: error: {cases}, at {field}: {expected}\n"
+
+
+def test_a_very_long_rule_id_asked_for_is_cut_in_the_one_line_message(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 100,000-character id was echoed whole (and compared with every known id for a hint)."""
+    assert main(["rules", "HR-" + "9" * 100_000, "--edition", str(house)]) == 2
+    assert capsys.readouterr().err == (
+        "flip7ref: error: unknown rule id 'HR-" + "9" * 53 + "... in house (known ids: HR-001 … HR-131)\n"
+    )
