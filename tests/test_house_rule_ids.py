@@ -174,3 +174,11 @@ def test_a_very_long_rule_id_asked_for_is_cut_in_the_one_line_message(house: Pat
     assert capsys.readouterr().err == (
         "flip7ref: error: unknown rule id 'HR-" + "9" * 53 + "... in house (known ids: HR-001 … HR-131)\n"
     )
+
+
+def test_an_edition_name_too_long_for_a_file_name_is_an_unknown_edition(capsys: pytest.CaptureFixture[str]) -> None:
+    """Looking the name up as a file raised OSError (File name too long, exit 1)."""
+    assert main(["simulate", "--edition", "x" * 5000, "--games", "1", "--in-process", "--no-progress"]) == 2
+    assert capsys.readouterr().err == (
+        "flip7ref: error: unknown edition '" + "x" * 56 + "... (expected one of: flip7, vengeance)\n"
+    )
