@@ -202,8 +202,8 @@ def _recorded(path: str) -> dict[int, tuple[int, int]]:
     """The slices a ``--record`` file holds: ``{first seed: (games, decisions)}``.
 
     Raises:
-        ValueError: a line that is not ``seeds A-B: N games, D decisions agree`` (the message
-            names the file and the line).
+        ValueError: a line that is not ``seeds A-B: N games, D decisions agree`` with N the
+            number of seeds A..B (the message names the file and the line).
     """
     done: dict[int, tuple[int, int]] = {}
     if not os.path.lexists(path):
@@ -213,6 +213,8 @@ def _recorded(path: str) -> dict[int, tuple[int, int]]:
         m = re.fullmatch(r"seeds (\d+)-(\d+): (\d+) games, (\d+) decisions agree", line.strip())
         if m is None:
             raise ValueError(f"{path}:{number}: expected 'seeds A-B: N games, D decisions agree', got {line!r}")
+        if int(m[2]) - int(m[1]) + 1 != int(m[3]):  # a hand-edited line: its slice is not the one it counts
+            raise ValueError(f"{path}:{number}: expected N = B - A + 1 games in 'seeds A-B: N games', got {line!r}")
         done[int(m[1])] = (int(m[3]), int(m[4]))
     return done
 
