@@ -101,6 +101,18 @@ def test_a_recorded_lockstep_run_skips_the_slices_it_holds(tmp_path: Path, capsy
     assert len(record.read_text().splitlines()) == 2
 
 
+def test_a_record_line_whose_seeds_are_not_its_games_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``seeds 5-1: 2 games`` (a hand-edited line) was taken as a slice that agrees; nothing is written."""
+    record = tmp_path / "lockstep.log"
+    record.write_text("seeds 5-1: 2 games, 3 decisions agree\n")
+    assert main(["--games", "2", "--record", str(record)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: --record {record}:1: expected N = B - A + 1 games in 'seeds A-B: N games', "
+        "got 'seeds 5-1: 2 games, 3 decisions agree'\n"
+    )
+    assert record.read_text() == "seeds 5-1: 2 games, 3 decisions agree\n"
+
+
 def test_a_record_file_that_is_not_one_gives_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "lockstep.log"
     record.write_text("seeds 0-1: 2 games, 7 decisions agree\nhalf a line\n")

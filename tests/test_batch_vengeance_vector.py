@@ -259,4 +259,21 @@ def test_the_lockstep_command_takes_a_policy(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit) as exc:
         main(["--games", "1", "--policy", "greedy"])
     assert exc.value.code == 2
-    assert "--policy: opponents: expected 'random' or 'threshold:N'" in capsys.readouterr().err
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "python -m flip7ref.batch.lockstep: error: --policy: expected 'random' or 'threshold:N' "
+        "(N a whole number of points), got 'greedy'"
+    )
+
+
+@pytest.mark.parametrize("policy", ["threshold:\u00b2", "threshold:\u0663", "threshold:-5", "threshold:"])
+def test_the_lockstep_command_refuses_a_threshold_not_in_digits_0_to_9(capsys: pytest.CaptureFixture[str], policy: str) -> None:
+    """A superscript or Arabic-Indic digit passed str.isdigit but not int(): a traceback before."""
+    from flip7ref.batch.lockstep import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--games", "1", "--policy", policy])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "python -m flip7ref.batch.lockstep: error: --policy: expected 'random' or 'threshold:N' "
+        f"(N a whole number of points), got {policy!r}"
+    )

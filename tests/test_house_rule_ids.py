@@ -131,3 +131,54 @@ def test_a_bad_case_or_rule_id_in_a_case_file_is_refused(
     with pytest.raises(SpecError) as info:
         load_case_file(path)
     assert str(info.value) == f"{path}, at {field}: {expected}"
+
+
+@pytest.mark.parametrize(
+    ("edition", "case_id", "rule", "field", "expected"),
+    [
+        ("flip7", "HR-C0001", "F7-040", "/cases/0/id",
+         "expected a case id F7-Cnnnn (the rule prefix of edition 'flip7'), found HR-C0001"),
+        ("vengeance", "F7-C0001", "V-030", "/cases/0/id",
+         "expected a case id V-Cnnnn (the rule prefix of edition 'vengeance'), found F7-C0001"),
+        ("flip7", "F7-C9999", "HR-040", "/cases/0/rules/0",
+         "expected a rule id of edition 'flip7' (as F7-001) or of another shipped table, found HR-040"),
+        ("flip7", "F7-C9999", "F7-999", "/cases/0/rules/0",
+         "expected a rule id of edition 'flip7' (as F7-001) or of another shipped table, found F7-999"),
+    ],
+)  # fmt: skip
+def test_a_case_of_a_shipped_edition_with_foreign_ids_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], edition: str, case_id: str, rule: str, field: str, expected: str
+) -> None:
+    """Since case and rule ids may have any prefix, a case of a shipped table must still carry
+    that table's: a house id on a shipped edition (or a rule no table has) is refused."""
+    cases = tmp_path / "cases.yaml"
+    cases.write_text(
+        f"format: 1\nedition: {edition}\ncases:\n"
+        f"  - id: {case_id}\n    title: a 7 and a 7 bust\n    edition: {edition}\n    rules: [{rule}]\n"
+        f"    source: {rule}\n    kind: transition\n"
+        "    setup: {players: 2, dealer: 0, turn: 1, lines: {'0': ['3'], '1': ['7']}, draw: ['7']}\n"
+        "    actions: [hit]\n"
+        "    expect: {statuses: {'1': busted}}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(SpecError) as info:
+        load_case_file(cases)
+    assert str(info.value) == f"{cases}, at {field}: {expected}"
+    assert main(["conformance", "run", "--cases", str(cases)]) == 2
+    assert capsys.readouterr().err == f"flip7ref: error: {cases}, at {field}: {expected}\n"
+
+
+def test_a_very_long_rule_id_asked_for_is_cut_in_the_one_line_message(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 100,000-character id was echoed whole (and compared with every known id for a hint)."""
+    assert main(["rules", "HR-" + "9" * 100_000, "--edition", str(house)]) == 2
+    assert capsys.readouterr().err == (
+        "flip7ref: error: unknown rule id 'HR-" + "9" * 53 + "... in house (known ids: HR-001 … HR-131)\n"
+    )
+
+
+def test_an_edition_name_too_long_for_a_file_name_is_an_unknown_edition(capsys: pytest.CaptureFixture[str]) -> None:
+    """Looking the name up as a file raised OSError (File name too long, exit 1)."""
+    assert main(["simulate", "--edition", "x" * 5000, "--games", "1", "--in-process", "--no-progress"]) == 2
+    assert capsys.readouterr().err == (
+        "flip7ref: error: unknown edition '" + "x" * 56 + "... (expected one of: flip7, vengeance)\n"
+    )

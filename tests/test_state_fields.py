@@ -83,6 +83,74 @@ def test_a_malformed_marker_is_a_one_line_error(tmp_path: Path) -> None:
     assert done.stderr == f"gen_state_fields: flip7ref/core/lanes.py:{line}: not fields of State: ['player']\n"
 
 
+DEALER = 'Field("dealer", "int", "the seat dealing this round.", json="int")'
+
+
+@pytest.mark.parametrize(
+    ("row", "expected"),
+    [
+        ('Field("dealer", "int", "doc", (), "", "int", False, (), (), False, 9)',
+         "{table}:{line}: expected a table that loads (TypeError: Field.__new__() takes from 4 to 11 positional "
+         "arguments but 12 were given)"),
+        ('Field("dealer" "int"(', "{table}:{line}: expected Python source (invalid syntax)"),
+        ('Field(3, "int", "the seat dealing this round.", json="int")',
+         "{table}: FIELDS[5] (3): name: expected a string, got 3"),
+        ('Field("dealer", "int", "the seat dealing this round.", json="int", default=5)',
+         "{table}: FIELDS[5] ('dealer'): default: expected () or (value,), got 5"),
+    ],
+)  # fmt: skip
+def test_a_malformed_table_row_is_a_one_line_error(tmp_path: Path, row: str, expected: str) -> None:
+    root = _copy_tree(tmp_path)
+    table = root / "flip7ref" / "core" / "state_fields.py"
+    text = table.read_text(encoding="utf-8")
+    assert text.count(DEALER) == 1
+    table.write_text(text.replace(DEALER, row), encoding="utf-8")
+    done = _run_tool("--root", str(root))
+    line = text[: text.index(DEALER)].count("\n") + 1
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "gen_state_fields: " + expected.format(table=table, line=line) + "\n"
+
+
+def test_a_missing_tree_a_second_begin_marker_and_bytes_not_utf8_are_one_line_errors(tmp_path: Path) -> None:
+    done = _run_tool("--root", str(tmp_path / "nowhere"))
+    assert (done.returncode, done.stdout) == (2, "")
+    missing = tmp_path / "nowhere" / "flip7ref" / "core" / "state_fields.py"
+    assert done.stderr == f"gen_state_fields: {missing}: cannot read the field table (No such file or directory)\n"
+    root = _copy_tree(tmp_path)
+    keys = root / "flip7ref" / "analysis" / "keys.py"
+    text = keys.read_text(encoding="utf-8")
+    begin = "        # state-fields: solver-key\n"
+    keys.write_text(text.replace(begin, begin * 2), encoding="utf-8")
+    line = text[: text.index(begin)].count("\n") + 1
+    done = _run_tool("--root", str(root))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"gen_state_fields: flip7ref/analysis/keys.py:{line + 1}: expected '# state-fields: end' of the block begun at "
+        f"line {line} first, found a second begin marker\n"
+    )
+    keys.write_text(text, encoding="utf-8")
+    (root / "flip7ref" / "core" / "zz.py").write_bytes(b"\xff# state-fields: x\n")
+    done = _run_tool("--root", str(root))
+    expected = "gen_state_fields: flip7ref/core/zz.py: expected UTF-8 text (invalid start byte at byte 0)\n"
+    assert (done.returncode, done.stderr) == (2, expected)
+
+
+def test_a_malformed_block_leaves_every_file_as_it_was(tmp_path: Path) -> None:
+    """A block to rewrite in one file and a malformed marker in a later one: nothing is written."""
+    root = _copy_tree(tmp_path)
+    keys = root / "flip7ref" / "analysis" / "keys.py"
+    keys.write_text(keys.read_text(encoding="utf-8").replace("        state.turn,\n", "", 1), encoding="utf-8")
+    before = keys.read_bytes()
+    work = root / "flip7ref" / "core" / "work.py"
+    text = work.read_text(encoding="utf-8")
+    work.write_text(text.replace("# state-fields: work-round", "# state-fields: work-rnd", 1), encoding="utf-8")
+    line = text[: text.index("# state-fields: work-round")].count("\n") + 1
+    done = _run_tool("--root", str(root))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"gen_state_fields: flip7ref/core/work.py:{line}: unknown block 'work-rnd' (expected one of")
+    assert keys.read_bytes() == before and not list(root.rglob("*.gen-tmp"))
+
+
 def test_the_state_class_spells_its_fields_in_the_declared_order() -> None:
     cls = _class(_tree("state.py"), "State")
     fields = list(FIELD_NAMES)

@@ -61,7 +61,7 @@ def test_the_table_offers_the_shipped_editions(tmp_path: Path) -> None:
     house.write_text(house_text(), encoding="utf-8")
     with pytest.raises(OptionError) as info:
         _defaults_query(argparse.Namespace(edition=str(house), option=[]))
-    assert str(info.value) == f"--edition: the table knows flip7 and vengeance, not {str(house)!r}"
+    assert str(info.value) == f"--edition: the table knows flip7 and vengeance (their ids), not {str(house)!r}"
 
 
 def test_a_third_installed_table_appears_everywhere(tmp_path: Path, third_table: str) -> None:
@@ -92,3 +92,37 @@ def test_a_saved_score_pad_of_an_unknown_edition_is_refused(tmp_path: Path) -> N
     with pytest.raises(SpecError) as info:
         TableGame.load(folder / f"{manual.id}.json")
     assert str(info.value) == f"{record}, at edition: expected 'flip7' or 'vengeance'"
+
+
+@pytest.mark.parametrize("edition", ["house", "chess"])
+def test_an_imported_transcript_never_names_a_file_as_its_edition(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edition: str
+) -> None:
+    """A transcript's edition is a shipped table's id: a name that happens to be a file in the
+    server's working folder (here a house table called ``house``) is not read as a table."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "house").write_text(house_text(), encoding="utf-8")
+    games = tmp_path / "games"
+    client = TestClient(create_app(games))
+    gid = client.post("/api/games", json=THREE).json()["id"]
+    transcript = json.loads((games / f"{gid}.json").read_text(encoding="utf-8"))
+    before = sorted(p.name for p in games.iterdir())
+    r = client.post("/api/games/import", json={"transcript": {**transcript, "edition": edition}})
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert error.startswith("the file cannot be imported: ") and error.endswith(
+        f".json, at /edition: expected 'flip7' or 'vengeance', found {edition!r}"
+    )
+    assert sorted(p.name for p in games.iterdir()) == before  # the imported files are taken back
+
+
+@pytest.mark.parametrize("given", ["flip7.yaml", "x" * 5000, "../../etc/passwd"])
+def test_the_table_edition_flag_takes_an_id_never_a_file(tmp_path: Path, given: str) -> None:
+    """A copy of the Flip 7 table (id ``flip7``) given by path was taken for the shipped table
+    and its content ignored; a name too long for a file name ended in an OSError."""
+    (tmp_path / "flip7.yaml").write_text((spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(OptionError) as info:
+        _defaults_query(argparse.Namespace(edition=str(tmp_path / given) if given == "flip7.yaml" else given, option=[]))
+    shown = repr(str(tmp_path / given)) if given == "flip7.yaml" else repr(given)
+    shown = shown if len(shown) <= 200 else shown[:197] + "..."
+    assert str(info.value) == f"--edition: the table knows flip7 and vengeance (their ids), not {shown}"

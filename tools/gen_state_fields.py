@@ -36,6 +36,7 @@ import os
 import re
 import sys
 import textwrap
+import traceback
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -45,6 +46,13 @@ WIDTH = 130
 _BEGIN = re.compile(r"^(?P<indent> *)# state-fields: (?P<what>.+?)\s*$")
 _END = "# state-fields: end"
 _RESETS = {"close": ("round_close",), "open": ("round_close", "round_open")}
+
+
+_ROW_TYPES = (
+    ("name", str, "a string"), ("type", str, "a string"), ("doc", str, "a string"), ("default", tuple, "() or (value,)"),
+    ("work", str, "a string"), ("json", str, "a string"), ("omit_default", bool, "True or False"),
+    ("round_close", tuple, "() or (value,)"), ("round_open", tuple, "() or (value,)"), ("shapes_round", bool, "True or False"),
+)  # fmt: skip
 
 
 class MarkerError(Exception):
@@ -59,7 +67,19 @@ def load_table(root: Path) -> ModuleType:
         raise MarkerError(f"{path}: cannot load the field table")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # a NamedTuple's class needs its module while it is built
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except OSError as exc:
+        raise MarkerError(f"{path}: cannot read the field table ({exc.strerror or exc})") from None
+    except SyntaxError as exc:
+        raise MarkerError(f"{path}:{exc.lineno}: expected Python source ({exc.msg})") from None
+    except Exception as exc:  # the table's own code failed (a malformed row): name its line
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() == path.resolve()]
+        line = f":{frames[-1].lineno}" if frames else ""
+        raise MarkerError(f"{path}{line}: expected a table that loads ({type(exc).__name__}: {exc})") from None
+    for name in ("FIELDS", "JSON_KINDS", "STATE_DOC"):
+        if not hasattr(module, name):
+            raise MarkerError(f"{path}: expected a module-level {name}")
     check_table(module.FIELDS, module.JSON_KINDS, path)
     return module
 
@@ -70,6 +90,12 @@ def check_table(fields: tuple[Any, ...], kinds: frozenset[str], path: Path) -> N
     Raises:
         MarkerError: naming the field and what is wrong.
     """
+    if not isinstance(fields, tuple) or not all(isinstance(f, tuple) and hasattr(f, "_fields") for f in fields):
+        raise MarkerError(f"{path}: FIELDS: expected a tuple of Field rows")
+    for i, f in enumerate(fields):
+        for attr, kind, what in _ROW_TYPES:
+            if not isinstance(getattr(f, attr), kind):
+                raise MarkerError(f"{path}: FIELDS[{i}] ({f.name!r}): {attr}: expected {what}, got {getattr(f, attr)!r}")
     names = [f.name for f in fields]
     if not names or names[-1] != "_log" or len(set(names)) != len(names):
         raise MarkerError(f"{path}: FIELDS: expected distinct names ending with '_log', got {names}")
@@ -258,7 +284,7 @@ def rewrite(text: str, table: ModuleType, name: str) -> str:
             i += 1
             continue
         indent, what = match["indent"], match["what"]
-        where = f"{name}:{i + 1}"
+        where, i_begin = f"{name}:{i + 1}", i
         out.append(line)
         i += 1
         while i < len(lines) and lines[i].startswith(indent + "#    "):  # the statement continued
@@ -268,6 +294,10 @@ def rewrite(text: str, table: ModuleType, name: str) -> str:
         stop = next((j for j in range(i, len(lines)) if lines[j].strip() == _END), None)
         if stop is None:
             raise MarkerError(f"{where}: no '{_END}' after this begin marker")
+        inner = next((j for j in range(i, stop) if _BEGIN.match(lines[j])), None)
+        if inner is not None:
+            expected = f"expected '{_END}' of the block begun at line {i_begin + 1} first, found a second begin marker"
+            raise MarkerError(f"{name}:{inner + 1}: {expected}")
         if what.startswith("make "):
             out += make_call(table, what[len("make ") :], indent, where)
         elif what.split(" ")[0] in BLOCKS:
@@ -283,8 +313,12 @@ def _write(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` atomically.  Not `flip7ref.core.textfiles.write_file_atomic`:
     this tool must run while the package cannot be imported (its generated code out of date)."""
     temporary = path.with_name(f".{path.name}.gen-tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise MarkerError(f"{path}: cannot write ({exc.strerror or exc}); the file is as it was") from None
 
 
 def generate(root: Path, check: bool) -> list[Path]:
@@ -294,17 +328,23 @@ def generate(root: Path, check: bool) -> list[Path]:
         The files whose blocks differ from the table (rewritten unless ``check``).
     """
     table = load_table(root)
-    changed = []
+    changed: list[tuple[Path, str]] = []
     for path in sorted((root / "flip7ref").rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise MarkerError(f"{path.relative_to(root)}: expected UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        except OSError as exc:
+            raise MarkerError(f"{path.relative_to(root)}: cannot read ({exc.strerror or exc})") from None
         if "# state-fields: " not in text:
             continue
         new = rewrite(text, table, str(path.relative_to(root)))
         if new != text:
-            changed.append(path)
-            if not check:
-                _write(path, new)
-    return changed
+            changed.append((path, new))
+    if not check:  # every block is written anew before any file is replaced: a malformed one leaves all as they were
+        for path, new in changed:
+            _write(path, new)
+    return [path for path, _ in changed]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -81,7 +81,7 @@ def compare(
     from flip7ref.rl.actions import ActionIndex
     from flip7ref.rl.encoding import ObservationEncoder
 
-    kind, threshold = parse_policy(policy)
+    kind, threshold = parse_policy(policy, "policy")
     # the batched engines play reading 1 of reshuffles only (F7-116; the tables' default is unlimited since
     # issue 43): games are compared under it unless ``options`` names another reading, which they refuse
     game = Game(edition, players, {"reshuffles": 1, **dict(options or {})})
@@ -201,8 +201,8 @@ def _recorded(path: str) -> dict[int, tuple[int, int]]:
     """The slices a ``--record`` file holds: ``{first seed: (games, decisions)}``.
 
     Raises:
-        ValueError: a line that is not ``seeds A-B: N games, D decisions agree`` (the message
-            names the file and the line).
+        ValueError: a line that is not ``seeds A-B: N games, D decisions agree`` with N the
+            number of seeds A..B (the message names the file and the line).
     """
     done: dict[int, tuple[int, int]] = {}
     if not os.path.lexists(path):
@@ -212,6 +212,8 @@ def _recorded(path: str) -> dict[int, tuple[int, int]]:
         m = re.fullmatch(r"seeds (\d+)-(\d+): (\d+) games, (\d+) decisions agree", line.strip())
         if m is None:
             raise ValueError(f"{path}:{number}: expected 'seeds A-B: N games, D decisions agree', got {line!r}")
+        if int(m[2]) - int(m[1]) + 1 != int(m[3]):  # a hand-edited line: its slice is not the one it counts
+            raise ValueError(f"{path}:{number}: expected N = B - A + 1 games in 'seeds A-B: N games', got {line!r}")
         done[int(m[1])] = (int(m[3]), int(m[4]))
     return done
 
@@ -260,9 +262,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.record and args.policy != "random":
         parser.error("--record keeps random-play slices only: leave out --policy")
     try:
-        parse_policy(args.policy)
+        parse_policy(args.policy, "--policy")
     except OptionError as exc:
-        parser.error(f"--policy: {exc}")
+        parser.error(str(exc))
     start = time.perf_counter()
     try:
         done = _recorded(args.record) if args.record else {}

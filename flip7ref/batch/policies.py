@@ -63,15 +63,20 @@ def threshold_actions(bs: BatchState, games: Arr, threshold: int) -> Arr:
     return out
 
 
-def parse_policy(name: str) -> tuple[str, int]:
+def parse_policy(name: str, field: str = "opponents") -> tuple[str, int]:
     """``random`` or ``threshold:N`` as ``(kind, N)``.
 
+    Args:
+        name: the policy's name.
+        field: the argument it was given as, named in the error (``opponents``, ``--policy``).
+
     Raises:
-        OptionError: another name, or a threshold that is not a whole number >= 0.
+        OptionError: another name, or a threshold that is not a whole number >= 0 in the
+            digits 0-9.
     """
     if name == "random":
         return "random", 0
     kind, _, n = name.partition(":")
-    if kind == "threshold" and n.isdigit():
+    if kind == "threshold" and n.isascii() and n.isdigit():  # not str.isdigit alone: '²' is a digit int() refuses
         return "threshold", int(n)
-    raise OptionError(f"opponents: expected 'random' or 'threshold:N' (N a whole number of points), got {name!r}")
+    raise OptionError(f"{field}: expected 'random' or 'threshold:N' (N a whole number of points), got {name!r}")

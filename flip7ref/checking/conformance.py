@@ -25,10 +25,11 @@ import attrs
 
 from flip7ref.checking.cases import Case as Case  # re-exported: the importers of conformance name it
 from flip7ref.checking.perft import expectations as perft_expectations
+from flip7ref.core.edition import edition_ids
 from flip7ref.core.errors import Flip7RefError, SpecError
 from flip7ref.core.game import Game
 from flip7ref.core.scoring import score_cards
-from flip7ref.core.spec import read_yaml_file, validate
+from flip7ref.core.spec import load_edition, read_yaml_file, validate
 from flip7ref.core.state import CHANCE, TERMINAL, State
 from flip7ref.core.textfiles import MAX_YAML_BYTES, read_bytes_file
 
@@ -81,7 +82,42 @@ def _read_case_file(p: Path) -> list[Case]:
     for i, case in enumerate(cases):
         if data.get("edition") and case["edition"] != data["edition"]:
             raise SpecError(str(p), f"/cases/{i}/edition", f"the file's edition {data['edition']!r}")
+        check_case_ids(case, str(p), i)
     return cases
+
+
+def check_case_ids(case: Mapping[str, Any], file: str, index: int) -> None:
+    """Check that a case of a shipped edition has that edition's ids: its case id the
+    table's rule prefix (``F7-C0100`` for ``flip7``), and each rule it cites a rule of the
+    table's catalogue or of another shipped table's (a Vengeance case may cite ``F7-100``).
+    A case of an edition that is not shipped is left to the run (which reports it).
+
+    Args:
+        case: one case, valid by ``case.schema.json``.
+        file: the case file's name, for the message.
+        index: the case's position in the file's ``cases``.
+
+    Raises:
+        SpecError: naming ``file``, ``/cases/INDEX/id`` or ``/cases/INDEX/rules/J`` and the id expected.
+    """
+    if case["edition"] not in edition_ids():
+        return
+    edition = load_edition(case["edition"])
+    prefix = edition.rule_prefix
+    if prefix and case["id"].partition("-")[0] != prefix:
+        raise SpecError(
+            file,
+            f"/cases/{index}/id",
+            f"a case id {prefix}-Cnnnn (the rule prefix of edition {edition.id!r}), found {case['id']}",
+        )
+    for j, rid in enumerate(case["rules"]):
+        if rid not in edition.rules and not any(rid in load_edition(name).rules for name in edition_ids()):
+            raise SpecError(
+                file,
+                f"/cases/{index}/rules/{j}",
+                f"a rule id of edition {edition.id!r} (as {next(iter(edition.rules), prefix + '-001')}) "
+                f"or of another shipped table, found {rid}",
+            )
 
 
 def load_cases(paths: Iterable[str | Path] | None = None) -> list[Case]:

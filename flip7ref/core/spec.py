@@ -407,6 +407,15 @@ def preload_shipped(editions: dict[str, Edition]) -> None:
     _SHIPPED.update(editions)
 
 
+def _is_file(name: str) -> bool:
+    """Whether ``name`` names an existing file; False for a name the system cannot look up
+    (too long for a file name, a NUL character)."""
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def load_edition(name: str) -> Edition:
     """Load a shipped edition table by id (``"flip7"``) or a table by file path.
 
@@ -426,10 +435,10 @@ def load_edition(name: str) -> Edition:
     if name in _SHIPPED:
         return _SHIPPED[name]
     shipped = name in edition_ids()  # a shipped id wins over a file of that name in the working folder
-    if not shipped and (name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name or Path(name).is_file()):
+    if not shipped and (name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name or _is_file(name)):
         return load_edition_file(name)
     if not shipped:
-        raise OptionError(f"unknown edition {name!r} (expected one of: {', '.join(edition_ids())})")
+        raise OptionError(f"unknown edition {short_repr(name)} (expected one of: {', '.join(edition_ids())})")
     _SHIPPED[name] = load_edition_file(spec_dir() / "editions" / f"{name}.yaml")
     return _SHIPPED[name]
 

@@ -12,6 +12,7 @@ import functools
 from collections.abc import Iterable, Sequence
 
 from flip7ref.checking.conformance import Case, load_cases
+from flip7ref.core.edition import short_repr
 from flip7ref.core.errors import OptionError
 from flip7ref.core.spec import CardKind, Edition, OptionSpec, Rule, edition_ids, load_edition
 from flip7ref.core.text import LANGS as LANGS  # the languages of card names, importable from here as before
@@ -107,6 +108,11 @@ def edition_of(rule_id: str, editions: Sequence[Edition]) -> Edition | None:
 # Finding and searching rules
 
 
+MAX_ID_QUERY = 64
+"""The longest rule id `find_rule` compares with the known ids for a suggestion (a longer
+text is no rule id; the message shows it cut, `short_repr`)."""
+
+
 def find_rule(rule_id: str, editions: Sequence[Edition] | None = None) -> tuple[Edition, Rule]:
     """Look a rule up by id in any of ``editions`` (default: every shipped edition).
 
@@ -126,9 +132,9 @@ def find_rule(rule_id: str, editions: Sequence[Edition] | None = None) -> tuple[
         if wanted in edition.rules:
             return edition, edition.rules[wanted]
     known = sorted(rid for e in pool for rid in e.rules)
-    close = difflib.get_close_matches(wanted, known, n=4, cutoff=0.6)
+    close = difflib.get_close_matches(wanted, known, n=4, cutoff=0.6) if len(wanted) <= MAX_ID_QUERY else []
     # each edition's lowest and highest id: the ids have a fixed width (the schema), so text order is number order
     ranges = "; ".join(f"{min(e.rules)} … {max(e.rules)}" for e in pool if e.rules)
     hint = f"; did you mean {', '.join(close)}?" if close else f" (known ids: {ranges})" if ranges else ""
     where = ", ".join(e.id for e in pool)
-    raise OptionError(f"unknown rule id {rule_id!r} in {where}{hint}")
+    raise OptionError(f"unknown rule id {short_repr(rule_id)} in {where}{hint}")

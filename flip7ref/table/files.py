@@ -199,7 +199,9 @@ class Resuming(TableRecord):
         ``.table.json``), replaying every step.
 
         Raises:
-            SpecError: the file is missing, not JSON, or does not follow its schema.
+            SpecError: the file is missing, not JSON, or does not follow its schema, or its
+                edition is not one the table offers (`table_editions`; a name is never read
+                as a file).
             TableError: a step of the transcript is not legal (the step is named).
         """
         p = Path(path)
@@ -215,6 +217,9 @@ class Resuming(TableRecord):
         if mode == "manual":
             return cls._load_manual(p, meta_path, meta)
         data = load_transcript(p)  # SpecError for whatever it cannot read (too deep, numbers too long...)
+        if data["edition"] not in table_editions():  # only a shipped table: never a file the name happens to match
+            found = f"expected {editions_in_words()}, found {data['edition']!r}"
+            raise SpecError(str(p), "/edition", editions_in_words(), problem=found)
         try:
             game = Game(data["edition"], data["players"], data.get("options") or {})
         except OptionError as exc:

@@ -77,13 +77,15 @@ def _defaults_query(args: argparse.Namespace) -> str:
     from urllib.parse import urlencode
 
     from flip7ref.cli._common import parse_options
+    from flip7ref.core.edition import short_repr
     from flip7ref.core.game import Game
     from flip7ref.core.spec import load_edition
 
     options = parse_options(args.option)
+    if args.edition not in table_editions():  # an id, never a file: a table file with a shipped id is not that table
+        known = editions_in_words("and", quote=False)
+        raise OptionError(f"--edition: the table knows {known} (their ids), not {short_repr(args.edition, 200)}")
     edition = load_edition(args.edition)
-    if edition.id not in table_editions():
-        raise OptionError(f"--edition: the table knows {editions_in_words('and', quote=False)}, not {args.edition!r}")
     Game(edition, max(2, int(edition.thresholds.get("min_players", 1))), options)  # raises OptionError
     pairs = [("edition", edition.id), *((f"o.{k}", v) for k, v in options.items())]
     return urlencode(pairs)
