@@ -10,6 +10,7 @@ import random
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 pytest.importorskip("gymnasium")
@@ -25,7 +26,7 @@ from flip7ref.rl.agent import AGENT_FORMAT, TorchAgent, load_agent, require_torc
 from flip7ref.rl.league import League  # noqa: E402
 from flip7ref.rl.train import PPOConfig, train_ppo  # noqa: E402
 
-SMALL = PPOConfig(steps=8, epochs=1, minibatch=64, hidden=(16,))
+SMALL = PPOConfig(steps=8, epochs=1, minibatch=64)
 
 
 @pytest.mark.parametrize("edition", ["flip7", "vengeance"])
@@ -101,6 +102,12 @@ def test_a_league_of_snapshots_plays_the_other_seat() -> None:
     older, newest = (next(iter(s.net.parameters())) for s in league.snapshots)  # type: ignore[attr-defined]
     assert not older.requires_grad and not newest.requires_grad  # frozen copies
     assert torch.equal(newest, now) and not torch.equal(older, now)  # the one of update 2 is not changed by update 3
+
+
+def test_the_network_shape_is_the_agents_not_a_training_setting() -> None:
+    """PPOConfig once had a ``hidden`` that nothing read (the network is built by TorchAgent)."""
+    assert "hidden" not in attrs.fields_dict(PPOConfig)
+    assert TorchAgent("flip7", 2, 206, 4, hidden=(16,)).hidden == (16,)
 
 
 def test_bad_files_and_arguments_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
