@@ -129,7 +129,9 @@ def test_bad_files_and_arguments_are_one_line_errors(tmp_path: Path, capsys: pyt
     assert main(["train-agent", "--players", "1", "--out", str(tmp_path / "a.pt")]) == 2
     assert "--players: the rating needs at least 2 players (the agent and its opponents), got 1" in capsys.readouterr().err
     assert main(["train-agent", "--opponent", "optimal-solo", "--out", str(tmp_path / "a.pt")]) == 2
-    assert capsys.readouterr().err.startswith("flip7ref: error: ")
+    assert capsys.readouterr().err == (
+        "flip7ref: error: --opponent: expected 'random' or 'threshold:N' (N a whole number of points), got 'optimal-solo'\n"
+    )
     assert not (tmp_path / "a.pt").exists()
 
 

@@ -63,8 +63,9 @@ def threshold_actions(bs: BatchState, games: Arr, threshold: int) -> Arr:
     return out
 
 
-def parse_policy(name: str) -> tuple[str, int]:
-    """``random`` or ``threshold:N`` as ``(kind, N)``.
+def parse_policy(name: str, field: str = "opponents") -> tuple[str, int]:
+    """``random`` or ``threshold:N`` as ``(kind, N)``; ``field`` names the argument in the error
+    (``--opponent`` for ``flip7ref train-agent``).
 
     Raises:
         OptionError: another name, or a threshold that is not a whole number >= 0.
@@ -74,4 +75,4 @@ def parse_policy(name: str) -> tuple[str, int]:
     kind, _, n = name.partition(":")
     if kind == "threshold" and n.isdigit():
         return "threshold", int(n)
-    raise OptionError(f"opponents: expected 'random' or 'threshold:N' (N a whole number of points), got {name!r}")
+    raise OptionError(f"{field}: expected 'random' or 'threshold:N' (N a whole number of points), got {name!r}")

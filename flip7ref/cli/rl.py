@@ -42,7 +42,10 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
     from flip7ref.rl.agent import require_torch
 
     require_torch()  # the one-line message when PyTorch is missing, before anything else is built
+    from flip7ref.batch.policies import parse_policy
     from flip7ref.batch.vector_env import Flip7VectorEnv, VengeanceVectorEnv
+
+    parse_policy(args.opponent, "--opponent")  # the batched engine's opponents, named by the flag
     from flip7ref.core.game import Game
     from flip7ref.rl.agent import TorchAgent
     from flip7ref.rl.train import PPOConfig, train_ppo
