@@ -135,6 +135,15 @@ def test_bad_files_and_arguments_are_one_line_errors(tmp_path: Path, capsys: pyt
     assert not (tmp_path / "a.pt").exists()
 
 
+def test_the_help_names_the_editions_it_trains_on(capsys: pytest.CaptureFixture[str]) -> None:
+    """train-agent refuses a table's path, so its --edition help does not offer one (it once did)."""
+    with pytest.raises(SystemExit):
+        main(["train-agent", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("--edition EDITION flip7 or vengeance, the editions the batched engine plays (not a table's path; default "
+            "flip7)") in text and ".yaml" not in text  # fmt: skip
+
+
 def test_without_torch_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` raises ImportError
     with pytest.raises(OptionError) as caught:
