@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Modules of the optional extras ([rl], [table], [cluster], [plot]): an example using one is
 # skipped where that extra is not installed, except in CI, which installs every extra.
 OPTIONAL = {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "uvicorn", "dask", "distributed",
-            "matplotlib"}  # fmt: skip
+            "matplotlib", "torch"}  # fmt: skip
 # A block that only includes a repository file on the site (``--8<-- "conformance/examples/engine.py"``,
 # pymdownx.snippets) is that file's, tested where it lives (tests/test_engine_kit.py).
 def _numba_typing_ready() -> None:

@@ -5,6 +5,7 @@ one line naming the file and the field."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,18 @@ def test_an_edition_name_too_long_for_a_file_name_is_an_unknown_edition(capsys: 
     assert capsys.readouterr().err == (
         "flip7ref: error: unknown edition '" + "x" * 56 + "... (expected one of: flip7, vengeance)\n"
     )
+
+
+def test_the_documented_recipe_makes_a_house_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/usage.md's two ``sed`` lines (done here in Python) make a table that loads as ``house``
+    with HR- ids, and its ``rules HR-073`` command shows that rule."""
+    usage = (Path(__file__).resolve().parent.parent / "docs" / "usage.md").read_text(encoding="utf-8")
+    assert "sed 's/F7-/HR-/g' spec/editions/flip7.yaml > house.yaml" in usage
+    assert "sed -i.bak 's/^  id: flip7$/  id: house/' house.yaml" in usage
+    text = (spec.spec_dir() / "editions" / "flip7.yaml").read_text(encoding="utf-8").replace("F7-", "HR-")
+    path = tmp_path / "house.yaml"
+    path.write_text(re.sub(r"(?m)^  id: flip7$", "  id: house", text), encoding="utf-8")
+    edition = load_edition_file(path)
+    assert (edition.id, edition.rule_prefix) == ("house", "HR")
+    assert main(["rules", "HR-073", "--edition", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["id"] == "HR-073"

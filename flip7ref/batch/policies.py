@@ -68,7 +68,8 @@ def parse_policy(name: str, field: str = "opponents") -> tuple[str, int]:
 
     Args:
         name: the policy's name.
-        field: the argument it was given as, named in the error (``opponents``, ``--policy``).
+        field: the argument it was given as, named in the error (``opponents``, ``--policy``,
+            ``--opponent`` for ``flip7ref train-agent``).
 
     Raises:
         OptionError: another name, or a threshold that is not a whole number >= 0 in the

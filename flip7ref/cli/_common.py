@@ -136,11 +136,14 @@ def pick_strategies(args: argparse.Namespace, players: int) -> list[Strategy]:
     return [parse_strategy(s) for s in names]
 
 
-def add_common(p: argparse.ArgumentParser, players: int | None = 4) -> None:
+def add_common(p: argparse.ArgumentParser, players: int | None = 4, edition_help: str | None = None) -> None:
+    """Add ``--edition``, ``--players`` (unless ``players`` is None; its default) and ``--option``;
+    ``edition_help`` replaces ``--edition``'s help (a command that plays only some editions)."""
     p.add_argument(
         "--edition",
         default="flip7",
-        help="edition id (known: " + ", ".join(edition_ids()) + "; default %(default)s) or the path of a .yaml table",
+        help=edition_help
+        or "edition id (known: " + ", ".join(edition_ids()) + "; default %(default)s) or the path of a .yaml table",
     )
     if players is not None:
         p.add_argument("--players", type=int, default=players, help="number of players (default %(default)s)")

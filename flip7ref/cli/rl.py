@@ -42,7 +42,10 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
     from flip7ref.rl.agent import require_torch
 
     require_torch()  # the one-line message when PyTorch is missing, before anything else is built
+    from flip7ref.batch.policies import parse_policy
     from flip7ref.batch.vector_env import Flip7VectorEnv, VengeanceVectorEnv
+
+    parse_policy(args.opponent, "--opponent")  # the batched engine's opponents, named by the flag
     from flip7ref.core.game import Game
     from flip7ref.rl.agent import TorchAgent
     from flip7ref.rl.train import PPOConfig, train_ppo
@@ -104,7 +107,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "same opponent as bench-agents does (every deal in each seat rotation, 95% interval). Rate it again with "
         "FLIP7REF_AGENT=FILE flip7ref bench-agents --agent flip7ref.rl.agent:Agent. Needs PyTorch.",
     )
-    add_common(p, players=2)
+    add_common(p, players=2, edition_help="flip7 or vengeance, the editions the batched engine plays (not a table's "
+               "path; default %(default)s)")  # fmt: skip
     p.add_argument("--opponent", default="threshold:25",
                    help="the other seats while training and rating: threshold:N or random (default %(default)s)")  # fmt: skip
     p.add_argument("--cpu-minutes", type=float, default=8.0,

@@ -27,7 +27,6 @@ import numpy as np
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
 from flip7ref.core.textfiles import read_bytes_file, write_file_atomic
-from flip7ref.proc.install import extra_hint
 from flip7ref.rl.policy import PolicyStrategy
 
 __all__ = ["AGENT_FORMAT", "Agent", "TorchAgent", "load_agent", "require_torch"]
@@ -53,7 +52,8 @@ def require_torch() -> Any:
     except ImportError:
         raise OptionError(
             "training or loading an agent needs PyTorch (torch is missing): install its CPU build, pip install torch "
-            f"--index-url https://download.pytorch.org/whl/cpu, then the [rl-train] extra: {extra_hint('rl-train')}"
+            "--index-url https://download.pytorch.org/whl/cpu (a plain pip install torch may fetch a CUDA build of "
+            "several GB); sb3-contrib is not needed"
         ) from None
     torch.set_num_threads(1)
     return torch

@@ -38,7 +38,8 @@ class PPOConfig:
         gamma, lam: discount and GAE's lambda.  clip: PPO's ratio clip.
         entropy: the entropy bonus's weight; value: the value loss's weight.
         max_grad_norm: gradients clipped to this norm.
-        hidden: the network's hidden widths.
+
+    The network's shape is the agent's (`TorchAgent`'s ``hidden``), not a setting of the training.
     """
 
     steps: int = 32
@@ -51,7 +52,6 @@ class PPOConfig:
     entropy: float = 0.01
     value: float = 0.5
     max_grad_norm: float = 0.5
-    hidden: tuple[int, ...] = (128, 128)
 
 
 @attrs.define
