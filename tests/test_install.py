@@ -292,7 +292,8 @@ def test_the_quick_start_in_a_terminal_says_a_compile_is_under_way_and_that_it_g
     terminal, the build says on it that a compile is coming (while pip asks for the build's
     requirements, before it installs them) and how long one takes, that it has started, then
     a "still compiling" line (every ``HEARTBEAT`` s, at most 30) with the time so far and the
-    step; the build is then ended (SIGTERM) and the checkout is as it was."""
+    step; pyproject.toml is there at every look until then (the whole build's check is the slow
+    test below); the build is then ended (SIGTERM) and the checkout is as it was."""
     import fcntl
     import pty
     import termios
@@ -313,6 +314,16 @@ def test_the_quick_start_in_a_terminal_says_a_compile_is_under_way_and_that_it_g
                            env={**os.environ, "TMPDIR": str(tmp_path / "tmp"), "FLIP7REF_NO_COMPILE_CACHE": "1",
                                 "TERM": "xterm"})  # fmt: skip
     os.close(slave)
+    missing: list[float] = []
+    done = threading.Event()
+
+    def watch() -> None:  # pyproject.toml at each look, 20 a second, until the build is ended
+        while not done.wait(0.05):
+            if not (src / "pyproject.toml").is_file():
+                missing.append(time.monotonic())
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()  # after the fork: no thread runs while preexec_fn does
     said = ""
     try:
         while "still compiling" not in said or not said.rstrip(" ").endswith(")"):
@@ -324,6 +335,8 @@ def test_the_quick_start_in_a_terminal_says_a_compile_is_under_way_and_that_it_g
                 break
             said += chunk
     finally:
+        done.set()
+        watcher.join()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pip.pid, signal.SIGTERM)
         pip.wait(timeout=120)
@@ -346,6 +359,7 @@ def test_the_quick_start_in_a_terminal_says_a_compile_is_under_way_and_that_it_g
     ), said
     still = re.fullmatch(r"flip7ref: still compiling, (\d+) s so far \(.+\)", lines[-1])
     assert still and int(still.group(1)) >= hook.HEARTBEAT, said
+    assert not missing, f"pyproject.toml was missing {len(missing)} times"
     assert _tree(src) == before
 
 
