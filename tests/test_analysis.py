@@ -431,3 +431,44 @@ def test_one_solver_shares_the_states_of_the_same_deck_whatever_the_line_order()
     first, second = shared.solve(a), shared.solve(b)
     assert first.value == second.value == 29
     assert first.states == second.states == 8
+
+
+def _solve_on_a_terminal(*flags: str) -> tuple[int, str, str]:
+    """``flip7ref solve --cards numbers`` by the interpreter in one process, its stderr a
+    pseudo-terminal (where the spinner shows): exit status, stdout, what the terminal got."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm-256color", "COLUMNS": "100"}
+    cmd = [sys.executable, "-m", "flip7ref", "solve", "--cards", "numbers", "--solver", "interpreter", "--workers", "1"]
+    proc = subprocess.Popen([*cmd, *flags], stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # EIO: the process closed its end
+            break
+        if not data:
+            break
+        chunks.append(data)
+    assert proc.stdout is not None
+    out = proc.stdout.read().decode()
+    proc.wait(60)
+    os.close(master)
+    return proc.returncode, out, b"".join(chunks).decode(errors="replace")
+
+
+def test_solve_no_progress_hides_the_spinner_on_a_terminal() -> None:
+    """``solve`` shows a spinner on a terminal's stderr; ``--no-progress`` (the flag of simulate,
+    tournament and bench-agents) hides it and changes nothing else (before: an unknown flag, exit 2)."""
+    code, shown_out, shown = _solve_on_a_terminal()
+    assert code == 0 and "solving numbers exactly (about a second)..." in shown
+    code, out, err = _solve_on_a_terminal("--no-progress")
+    assert (code, err) == (0, "")
+    same = [line for line in out.splitlines() if not line.startswith("time ")]
+    assert same == [line for line in shown_out.splitlines() if not line.startswith("time ")]
+    assert same[2] == "expected score     18.5652176141 points"

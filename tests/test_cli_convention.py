@@ -243,3 +243,19 @@ def test_conformance_run_and_docs_json(capsys: pytest.CaptureFixture[str]) -> No
     code, data = _json(capsys, "docs", "--check", "--json")
     assert code == 0 and isinstance(data, dict) and data["stale"] == [] and data["written"] == []
     assert data["files"] == ["disputes.md", "rules/flip7.md", "rules/vengeance.md"]
+
+
+def test_a_flag_names_one_thing_in_every_command() -> None:
+    """A flag shared by several commands fills the same setting in each (docs/cli.md: a flag
+    names one kind of thing everywhere): ``solve --policy`` took a strategy and ``odds --policy``
+    a file, until odds' became ``--policy-file``. A hidden deprecated alias is not counted."""
+    dests: dict[str, dict[str, list[str]]] = {}
+    for name, parser in COMMANDS.items():
+        for action in parser._actions:
+            if action.help == argparse.SUPPRESS:
+                continue
+            for flag in action.option_strings:
+                dests.setdefault(flag, {}).setdefault(action.dest, []).append(name)
+    assert {flag: found for flag, found in dests.items() if len(found) > 1} == {}
+    assert dests["--policy"] == {"policy": ["solve"]} and dests["--policy-file"] == {"policy_file": ["odds"]}
+    assert sorted(dests["--no-progress"]["no_progress"]) == ["bench-agents", "simulate", "solve", "tournament"]

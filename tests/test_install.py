@@ -284,6 +284,85 @@ def test_a_build_killed_while_it_compiles_leaves_the_checkout_as_it_was(
         assert not list((tmp_path / "tmp").glob("flip7ref-mypyc-*"))
 
 
+def test_the_quick_start_in_a_terminal_says_a_compile_is_under_way_and_that_it_goes_on(
+    tmp_path: Path, build_venv: Path
+) -> None:
+    """Issue 42: the README's ``pip install .`` in a terminal (no ``-v``: pip hides the backend's
+    output) was silent for minutes.  Run in a pseudo-terminal that is the build's controlling
+    terminal, the build says on it that a compile is coming (while pip asks for the build's
+    requirements, before it installs them) and how long one takes, that it has started, then
+    a "still compiling" line (every ``HEARTBEAT`` s, at most 30) with the time so far and the
+    step; pyproject.toml is there at every look until then (the whole build's check is the slow
+    test below); the build is then ended (SIGTERM) and the checkout is as it was."""
+    import fcntl
+    import pty
+    import termios
+
+    hook: Any = _hook()
+    assert hook.HEARTBEAT <= 30
+    src = _checkout_copy(tmp_path)
+    before = _tree(src)
+    (tmp_path / "tmp").mkdir()
+    master, slave = pty.openpty()
+
+    def controlling_terminal() -> None:  # in the child, its own session: the pty becomes its terminal
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    pip = subprocess.Popen([str(build_venv / "bin/pip"), "install", "--no-deps", "."], cwd=src,
+                           stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+                           preexec_fn=controlling_terminal,  # (no threads run here yet)
+                           env={**os.environ, "TMPDIR": str(tmp_path / "tmp"), "FLIP7REF_NO_COMPILE_CACHE": "1",
+                                "TERM": "xterm"})  # fmt: skip
+    os.close(slave)
+    missing: list[float] = []
+    done = threading.Event()
+
+    def watch() -> None:  # pyproject.toml at each look, 20 a second, until the build is ended
+        while not done.wait(0.05):
+            if not (src / "pyproject.toml").is_file():
+                missing.append(time.monotonic())
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()  # after the fork: no thread runs while preexec_fn does
+    said = ""
+    try:
+        while "still compiling" not in said or not said.rstrip(" ").endswith(")"):
+            try:
+                chunk = os.read(master, 4096).decode(errors="replace")
+            except OSError:  # EIO: the build ended and closed the terminal
+                break
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        done.set()
+        watcher.join()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pip.pid, signal.SIGTERM)
+        pip.wait(timeout=120)
+        for _ in range(600):  # the group's processes end of themselves, within a minute
+            try:
+                os.killpg(pip.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pip.pid, signal.SIGKILL)
+        os.close(master)
+    lines = [line.strip() for line in said.replace("\r", "\n").split("\n") if line.strip().startswith("flip7ref: ")]
+    modules = len(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]
+                  ["hooks"]["custom"]["compile"])  # fmt: skip
+    assert lines[0] == f"flip7ref: pip is about to compile the core with mypyc ({hook.EXPECTED}; progress lines follow)"
+    assert lines[1] == (
+        f"flip7ref: compiling {modules} modules of the core with mypyc, {hook.EXPECTED} (FLIP7REF_PURE=1 pip "
+        "install . skips it); a line at least every 20 s"
+    ), said
+    still = re.fullmatch(r"flip7ref: still compiling, (\d+) s so far \(.+\)", lines[-1])
+    assert still and int(still.group(1)) >= hook.HEARTBEAT, said
+    assert not missing, f"pyproject.toml was missing {len(missing)} times"
+    assert _tree(src) == before
+
+
 @pytest.mark.slow
 def test_pyproject_toml_is_there_at_every_moment_of_a_whole_build(tmp_path: Path) -> None:
     """``pip install .`` in a fresh venv, the whole compile: pyproject.toml is present at each look

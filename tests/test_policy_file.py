@@ -7,6 +7,7 @@ naming the file and the field; the command line."""
 from __future__ import annotations
 
 import json
+import re
 import struct
 import sys
 import zlib
@@ -219,12 +220,12 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     policy = load_policy(path)
     assert data["policy_out"] == str(path) and data["policy_bytes"] == path.stat().st_size
     assert (data["value"], data["bust"], data["flip7"]) == (policy.root["value"], policy.root["bust"], policy.root["flip7"])
-    assert main(["odds", "--policy", str(path), "--line", "3,x2", "--seen", "flip_three", "--json"]) == 0
+    assert main(["odds", "--policy-file", str(path), "--line", "3,x2", "--seen", "flip_three", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     want = policy.query("3,x2", "flip_three")
     assert got["best"] == want.best and got["values"] == {"hit": want.hit, "stay": want.stay} and got["flip_threes"] == 1
     assert (got["bust"], got["flip7"], got["turn_model"], got["deck"]) == (want.p_bust, want.p_flip7, "published", 22)
-    assert main(["odds", "--policy", str(path), "--line", "3,x2"]) == 0
+    assert main(["odds", "--policy-file", str(path), "--line", "3,x2"]) == 0
     out = capsys.readouterr().out.splitlines()
     a = policy.query("3,x2")
     assert out[0] == f"policy file        {path}: flip7, {cards} (22 cards), published turn, ties hit"
@@ -235,16 +236,16 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "  stay             6.0000000000",
         f"under the policy   P(bust) {a.p_bust:.10f}  P(Flip 7) {a.p_flip7:.10f} (from here to the end of the turn)",
     ]
-    assert main(["odds", "--policy", str(path), "--line", "3", "--turn-model", "rules"]) == 2
+    assert main(["odds", "--policy-file", str(path), "--line", "3", "--turn-model", "rules"]) == 2
     assert capsys.readouterr().err == (f'flip7ref: error: {path}, at /turn_model: expected turn_model "rules" as asked, '
                                        'found "published"\n')  # fmt: skip
-    assert main(["odds", "--policy", str(path), "--line", "3", "--cards", "numbers"]) == 2
+    assert main(["odds", "--policy-file", str(path), "--line", "3", "--cards", "numbers"]) == 2
     assert "at /categories" in capsys.readouterr().err
     path.write_bytes(path.read_bytes()[:1000])
-    assert main(["odds", "--policy", str(path), "--line", "3"]) == 2
+    assert main(["odds", "--policy-file", str(path), "--line", "3"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
     assert main(["odds", "--line", "3", "--turn-model", "rules"]) == 2
-    assert "--turn-model: odds takes it with --policy FILE only" in capsys.readouterr().err
+    assert "--turn-model: odds takes it with --policy-file FILE only" in capsys.readouterr().err
     assert main(["solve", "--cards", "numbers", "--solver", "interpreter", "--policy-out", str(path)]) == 2
     assert "--policy-out: only the compact solver" in capsys.readouterr().err
     assert main(["solve", "--cards", "numbers", "--policy-out", str(tmp_path / "no" / "p")]) == 2
@@ -255,7 +256,7 @@ def test_without_numpy_policy_out_and_odds_policy_say_numpy_is_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Without the [analysis] extra, ``solve --policy-out`` names NumPy (not flags the user did not give) and
-    ``odds --policy`` does not suggest ``--solver interpreter`` (no other solver reads a policy file)."""
+    ``odds --policy-file`` does not suggest ``--solver interpreter`` (no other solver reads a policy file)."""
     from flip7ref.cli import main
 
     path = tmp_path / "p.policy"
@@ -267,7 +268,7 @@ def test_without_numpy_policy_out_and_odds_policy_say_numpy_is_missing(
     assert main(["solve", "--cards", "numbers", "--policy-out", str(tmp_path / "q.policy")]) == 2
     assert capsys.readouterr().err == f"flip7ref: error: --policy-out: the compact solver needs NumPy ({hint})\n"
     assert not (tmp_path / "q.policy").exists()
-    assert main(["odds", "--policy", str(path), "--line", "3,11"]) == 2
+    assert main(["odds", "--policy-file", str(path), "--line", "3,11"]) == 2
     assert capsys.readouterr().err == f"flip7ref: error: a policy file needs NumPy ({hint})\n"
     assert main(["solve", "--cards", "numbers", "--solver", "compact"]) == 2
     assert capsys.readouterr().err == (
@@ -278,15 +279,15 @@ def test_without_numpy_policy_out_and_odds_policy_say_numpy_is_missing(
 @pytest.mark.parametrize("flags", [["--exact"], ["--ties", "stay"], ["--workers", "2"], ["--solver", "interpreter"],
                                    ["--max-states", "10"], ["--max-seconds", "5"]])  # fmt: skip
 def test_odds_policy_refuses_the_flags_of_a_solve(flags: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``odds --policy`` solves nothing: a flag of the solve is refused, not silently ignored."""
+    """``odds --policy-file`` solves nothing: a flag of the solve is refused, not silently ignored."""
     from flip7ref.cli import main
 
     path = tmp_path / "p.policy"
     assert main(["solve", "--cards", "numbers", "--policy-out", str(path)]) == 0
     capsys.readouterr()
-    assert main(["odds", "--policy", str(path), "--line", "3,11", *flags]) == 2
+    assert main(["odds", "--policy-file", str(path), "--line", "3,11", *flags]) == 2
     assert capsys.readouterr().err == (
-        f"flip7ref: error: {flags[0]}: odds --policy FILE answers from the file without solving; it takes --line, "
+        f"flip7ref: error: {flags[0]}: odds --policy-file FILE answers from the file without solving; it takes --line, "
         "--seen, --cards, --edition, --option, --turn-model and --json\n"
     )
 
@@ -336,7 +337,7 @@ def test_damaged_header_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str
     with pytest.raises(SpecError) as err:
         load_policy(path)
     assert str(err.value) == f"{path}, at {field}: {expected}"
-    assert main(["odds", "--policy", str(path), "--line", "3"]) == 2
+    assert main(["odds", "--policy-file", str(path), "--line", "3"]) == 2
     assert capsys.readouterr().err == f"flip7ref: error: {path}, at {field}: {expected}\n"
 
 
@@ -351,3 +352,58 @@ def test_a_bad_seen_card_is_named_with_the_seen_cards(tmp_path: Path) -> None:
     with pytest.raises(CardError) as err:
         policy.query("5", "3")
     assert str(err.value) == "line 5 with 3 seen: more cards seen than the stored rules turn can leave gone"
+
+
+def test_odds_policy_is_the_deprecated_name_of_policy_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``odds --policy FILE`` (the name ``solve --policy`` gives a strategy) still answers this
+    release, the same as ``--policy-file FILE``, with a one-line note on stderr; both at once are refused."""
+    from flip7ref.cli import main
+
+    path = tmp_path / "p.policy"
+    assert main(["solve", "--cards", "numbers", "--policy-out", str(path), "--json"]) == 0
+    capsys.readouterr()
+    assert main(["odds", "--policy-file", str(path), "--line", "3,11,12,5", "--json"]) == 0
+    new = capsys.readouterr()
+    assert new.err == ""
+    assert main(["odds", "--policy", str(path), "--line", "3,11,12,5", "--json"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out and json.loads(old.out)["best"] == "stay"
+    assert old.err == (f"flip7ref: note: odds --policy FILE is deprecated (solve --policy names a strategy): "
+                       f"use --policy-file {path}\n")  # fmt: skip
+    assert main(["odds", "--policy", str(path), "--policy-file", str(path), "--line", "3"]) == 2
+    assert capsys.readouterr().err == (
+        "flip7ref: error: --policy: give the policy file with --policy-file FILE only (--policy is its old name)\n"
+    )
+
+
+def test_solve_names_the_new_flag_and_odds_help_describes_the_policy_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``solve --policy-out`` prints the ``odds --policy-file`` command that reads the file; ``odds --help``
+    says what a policy file is, how ``solve --policy-out`` makes one and which flags it refuses,
+    and does not show the deprecated ``--policy``."""
+    from flip7ref.cli import main
+
+    path = tmp_path / "p.policy"
+    assert main(["solve", "--cards", "numbers", "--policy-out", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    size = path.stat().st_size
+    assert out[-1] == f"policy written     {path} ({size:,} bytes; flip7ref odds --policy-file {path})"
+    monkeypatch.setenv("COLUMNS", "2000")  # one line a paragraph
+    with pytest.raises(SystemExit) as done:
+        main(["odds", "--help"])
+    assert done.value.code == 0
+    help_text = capsys.readouterr().out
+    assert help_text.splitlines()[-1] == (
+        "With --policy-file FILE, odds solves nothing: it answers from a policy file, the optimal solo policy of one "
+        "deck stored with every decision, its values, P(bust) and P(Flip 7). Make one with flip7ref solve --cards "
+        "CARDS --policy-out FILE (the compact solver; NumPy, the [analysis] extra), e.g. flip7ref solve --cards "
+        "numbers --policy-out numbers.policy, then flip7ref odds --policy-file numbers.policy --line 3,11,12,5. It "
+        "takes --line, --seen, --cards, --edition, --option, --turn-model and --json; the file's edition, options, "
+        "cards and turn model must match them; it refuses --exact, --max-states, --max-seconds, --ties, --workers "
+        "and --solver (exit status 2). The older spelling odds --policy FILE still works this release, with a note "
+        "on stderr."
+    )
+    usage, options = help_text.split("\n\n")[0], help_text.split("options:")[1].split("\n\n")[0]
+    assert "[--policy-file FILE]" in usage and "--policy FILE" not in usage
+    assert "--policy-file FILE" in options and not re.search(r"^  --policy ", options, re.M)

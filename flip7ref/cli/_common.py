@@ -282,5 +282,11 @@ def progress_bar(show: bool, label: str, total: int | None) -> Iterator[Callable
         yield update
 
 
+def add_no_progress(p: argparse.ArgumentParser, what: str = "a progress bar") -> None:
+    """Add ``--no-progress`` to ``p``: ``what`` (shown on stderr, on a terminal only) is never shown."""
+    p.add_argument("--no-progress", action="store_true", help=f"never show {what} (it shows only on a terminal)")
+
+
 def showing_progress(args: argparse.Namespace) -> bool:
+    """Whether to show progress on stderr: stderr is a terminal and ``--no-progress`` was not given."""
     return sys.stderr.isatty() and not getattr(args, "no_progress", False)

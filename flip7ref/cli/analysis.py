@@ -27,7 +27,7 @@ from flip7ref.analysis import (
     solo_estimate,
     usable_cores,
 )
-from flip7ref.cli._common import add_cluster, check_output, cluster_client
+from flip7ref.cli._common import add_cluster, add_no_progress, check_output, cluster_client, showing_progress
 from flip7ref.cli._common import add_common as _add_common
 from flip7ref.cli._common import make_game as game_of
 from flip7ref.core.errors import CardError, LimitReached, OptionError
@@ -78,10 +78,10 @@ def _game(args: argparse.Namespace) -> Game:
 
 
 @contextlib.contextmanager
-def _working(what: str) -> Iterator[Callable[[int], None]]:
-    """A spinner on stderr while a long solve runs (only on a terminal); yields
-    ``tick(states solved)``, which shows the count next to ``what``."""
-    if not sys.stderr.isatty():
+def _working(what: str, show: bool | None = None) -> Iterator[Callable[[int], None]]:
+    """A spinner on stderr while a long solve runs, if ``show`` (None: if stderr is a
+    terminal); yields ``tick(states solved)``, which shows the count next to ``what``."""
+    if not (sys.stderr.isatty() if show is None else show):
         yield lambda n: None
         return
     from rich.console import Console
@@ -181,11 +181,23 @@ def _limits(args: argparse.Namespace) -> None:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
-    """``flip7ref odds``: next-card odds and hit-vs-stay values for a line."""
+    """``flip7ref odds``: next-card odds and hit-vs-stay values for a line.
+
+    Raises:
+        OptionError: both ``--policy-file`` and its deprecated spelling ``--policy``, or
+            ``--turn-model`` without a policy file (and the errors of the solve or the file).
+    """
+    old = getattr(args, "policy_deprecated", None)
+    if old is not None:
+        if args.policy_file is not None:
+            raise OptionError("--policy: give the policy file with --policy-file FILE only (--policy is its old name)")
+        print("flip7ref: note: odds --policy FILE is deprecated (solve --policy names a strategy): "
+              f"use --policy-file {old}", file=sys.stderr)  # fmt: skip
+        args.policy_file = old
     if getattr(args, "policy_file", None):
         return _odds_from_policy(args)
     if getattr(args, "turn_model", None):
-        raise OptionError("--turn-model: odds takes it with --policy FILE only (the turn model the file must hold)")
+        raise OptionError("--turn-model: odds takes it with --policy-file FILE only (the turn model the file must hold)")
     args.cards = args.cards or "numbers,modifiers"
     game = _game(args)
     line, seen = _cards(args.line, "--line"), _cards(args.seen, "--seen")
@@ -264,16 +276,32 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
+_SOLVE_FLAGS = (("--exact", "exact", False), ("--max-states", "max_states", 1_000_000), ("--max-seconds", "max_seconds", None),
+                ("--ties", "ties", "hit"), ("--workers", "workers", 1), ("--solver", "solver", "auto"))  # fmt: skip
+"""The flags of ``odds`` that shape a solve, with their names and defaults: ``odds --policy-file``
+solves nothing and refuses each of them given another value."""
+
+ODDS_POLICY_FILE_HELP = (
+    "With --policy-file FILE, odds solves nothing: it answers from a policy file, the optimal solo "
+    "policy of one deck stored with every decision, its values, P(bust) and P(Flip 7). Make one with "
+    "flip7ref solve --cards CARDS --policy-out FILE (the compact solver; NumPy, the [analysis] extra), e.g. "
+    "flip7ref solve --cards numbers --policy-out numbers.policy, then flip7ref odds --policy-file numbers.policy "
+    "--line 3,11,12,5. It takes --line, --seen, --cards, --edition, --option, --turn-model and --json; the file's "
+    "edition, options, cards and turn model must match them; it refuses "
+    + ", ".join(flag for flag, _, _ in _SOLVE_FLAGS[:-1])
+    + f" and {_SOLVE_FLAGS[-1][0]} (exit status 2). The older spelling odds --policy FILE still works this "
+    "release, with a note on stderr."
+)
+"""The epilog of ``odds --help``: the policy-file mode."""
+
+
 def _odds_from_policy(args: argparse.Namespace) -> int:
-    """``flip7ref odds --policy FILE``: the stored policy's answer at ``--line`` (no solve)."""
+    """``flip7ref odds --policy-file FILE``: the stored policy's answer at ``--line`` (no solve)."""
     from flip7ref.analysis import load_policy
 
-    solving = (("--exact", args.exact, False), ("--max-states", args.max_states, 1_000_000),
-               ("--max-seconds", args.max_seconds, None), ("--ties", args.ties, "hit"), ("--workers", args.workers, 1),
-               ("--solver", args.solver, "auto"))  # fmt: skip
-    for flag, value, default in solving:
-        if value != default:  # a flag of the solve, which --policy replaces: not silently ignored
-            raise OptionError(f"{flag}: odds --policy FILE answers from the file without solving; it takes --line, "
+    for flag, name, default in _SOLVE_FLAGS:
+        if getattr(args, name) != default:  # a flag of the solve, which --policy-file replaces: not silently ignored
+            raise OptionError(f"{flag}: odds --policy-file FILE answers from the file without solving; it takes --line, "
                               "--seen, --cards, --edition, --option, --turn-model and --json")  # fmt: skip
     game = _game(args)
     categories = _categories(args.cards, game) if args.cards else None
@@ -436,7 +464,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                               "--exact, --cluster or --max-seconds)")  # fmt: skip
         if policy is None:
             _estimate(game, categories, args, _workers(args))
-        with cluster_client(args) as client, _working(solve_spinner_text(categories)) as tick, warnings.catch_warnings():
+        spinner = _working(solve_spinner_text(categories), showing_progress(args))
+        with cluster_client(args) as client, spinner as tick, warnings.catch_warnings():
             warnings.simplefilter("ignore", LargeSolveWarning)  # the library's; the CLI says it in its own words above
             result = _solver(args, policy, cluster=client, tick=tick).solve(state)
     cpu_seconds = time.process_time() - cpu_start  # this process only: a parallel solve's workers are not counted
@@ -463,7 +492,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     workers = f"; {result.workers} processes, CPU of this one" if result.workers > 1 else ""
     print(f"time               {result.seconds:.2f} s wall, {cpu_seconds:.2f} s CPU{workers}")
     if policy_out:
-        print(f"policy written     {args.policy_out} ({args.policy_bytes:,} bytes; flip7ref odds --policy {args.policy_out})")
+        query = f"flip7ref odds --policy-file {args.policy_out}"
+        print(f"policy written     {args.policy_out} ({args.policy_bytes:,} bytes; {query})")
     return 0
 
 
@@ -517,6 +547,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "player or completes their Flip 7, the distribution of the next card, and the expected round score of "
         "hitting and of staying now when the player then plays the optimal solo policy (computed exactly over "
         "the unseen cards of the --cards categories).",
+        epilog=ODDS_POLICY_FILE_HELP,
     )
     p.add_argument(
         "--line",
@@ -528,7 +559,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--cards",
         help="card categories kept in the unseen deck when the hit and stay values are solved (numbers, "
-        "modifiers, actions; default numbers,modifiers, or the --policy file's: with action cards the exact "
+        "modifiers, actions; default numbers,modifiers, or the --policy-file's: with action cards the exact "
         "solve is far larger). The "
         "next-card odds always use every unseen card. A short line means a long solve: the empty line "
         "solves all 262,143 states of numbers and modifiers (about 25 s of CPU).",
@@ -543,17 +574,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     solver_flag(p)
     p.add_argument(
-        "--policy",
-        dest="policy_file",
+        "--policy-file",
         metavar="FILE",
-        help="answer from a policy file (flip7ref solve --policy-out FILE) instead of solving: hit or stay, "
-        "both values, P(bust) and P(Flip 7) to the end of the turn; its edition, options, --cards and "
+        help="answer from a policy file (written by flip7ref solve --policy-out FILE) instead of solving: hit or "
+        "stay, both values, P(bust) and P(Flip 7) to the end of the turn; its edition, options, --cards and "
         "--turn-model must be the file's (--seen: cancelled duplicates, used Second Chances, Flip Threes)",
     )
+    p.add_argument("--policy", dest="policy_deprecated", metavar="FILE", help=argparse.SUPPRESS)  # old --policy-file
     p.add_argument(
         "--turn-model",
         choices=("rules", "published"),
-        help="with --policy: the turn model the file must hold (default: the file's)",
+        help="with --policy-file: the turn model the file must hold (default: the file's)",
     )
     p.set_defaults(func=cmd_odds)
 
@@ -571,6 +602,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "(default %(default)s)")  # fmt: skip
     p.add_argument("--policy", help="evaluate this policy exactly instead of the optimal one: threshold:N, always-hit or random")
     common(p)
+    add_no_progress(p, "the spinner of a long solve")
     p.add_argument(
         "--workers",
         type=int,
@@ -591,7 +623,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "by the compact solver: e.g. --cards numbers,modifiers,actions")  # fmt: skip
     p.add_argument("--policy-out", metavar="FILE",
                    help="with the compact solver: store the solved policy (every decision, its values, P(bust) and "
-                   "P(Flip 7)) in FILE, for flip7ref odds --policy FILE and flip7ref.analysis.load_policy")  # fmt: skip
+                   "P(Flip 7)) in FILE, for flip7ref odds --policy-file FILE and flip7ref.analysis.load_policy")  # fmt: skip
     add_cluster(p)
     p.set_defaults(func=cmd_solve)
 

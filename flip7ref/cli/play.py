@@ -14,6 +14,7 @@ from flip7ref.cli._common import (
     add_decision_timeout,
     add_json,
     add_lang,
+    add_no_progress,
     add_strategy,
     check_output,
     cluster_client,
@@ -202,7 +203,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
     add_strategy(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
+    add_no_progress(p)
     p.add_argument(
         "--workers",
         type=int,

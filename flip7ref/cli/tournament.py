@@ -15,6 +15,7 @@ from flip7ref.cli._common import (
     add_decision_timeout,
     add_in_process,
     add_json,
+    add_no_progress,
     check_output,
     cluster_client,
     decision_timeout,
@@ -270,7 +271,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--plot", metavar="FILE.png", help="draw the score distributions and win rates by reading "
                    f"(needs the [plot] extra: {extra_hint('plot')})")  # fmt: skip
     add_json(p, "the result as one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
+    add_no_progress(p)
     p.set_defaults(func=cmd_tournament)
     b = sub.add_parser(
         "bench-agents",
@@ -296,5 +297,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_cluster(b)
     add_decision_timeout(b)
     add_json(b, "the ratings as one JSON object")
-    b.add_argument("--no-progress", action="store_true", help="never show a progress bar (it shows only on a terminal)")
+    add_no_progress(b)
     b.set_defaults(func=cmd_bench_agents)
