@@ -258,4 +258,4 @@ def test_a_flag_names_one_thing_in_every_command() -> None:
                 dests.setdefault(flag, {}).setdefault(action.dest, []).append(name)
     assert {flag: found for flag, found in dests.items() if len(found) > 1} == {}
     assert dests["--policy"] == {"policy": ["solve"]} and dests["--policy-file"] == {"policy_file": ["odds"]}
-    assert sorted(dests["--no-progress"]["no_progress"]) == ["bench-agents", "simulate", "solve", "tournament"]
+    assert sorted(dests["--no-progress"]["no_progress"]) == ["bench-agents", "simulate", "solve", "tournament", "train-agent"]

@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any
 
-from flip7ref.cli._common import add_common, add_json, check_output, parse_options, parse_seed, showing_progress
+from flip7ref.cli._common import add_common, add_json, add_no_progress, check_output, parse_options, parse_seed, showing_progress
 from flip7ref.core.errors import OptionError
 
 
@@ -122,5 +122,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "(default %(default)s)")  # fmt: skip
     p.add_argument("--bench-seed", default="1", help="the rating's seed, as bench-agents --seed (default %(default)s)")
     add_json(p, "the training and rating figures as one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="never show the training's progress (shown only on a terminal)")
+    add_no_progress(p, "the training's progress")
     p.set_defaults(func=cmd_train_agent)
