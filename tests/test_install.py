@@ -245,6 +245,16 @@ def build_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv
 
 
+def _group_ends(group: int) -> None:
+    """Wait up to a minute for the processes of the process group ``group`` to end of themselves."""
+    for _ in range(600):
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+
+
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
 def test_a_build_killed_while_it_compiles_leaves_the_checkout_as_it_was(
     tmp_path: Path, build_venv: Path, signal_number: int
@@ -267,12 +277,7 @@ def test_a_build_killed_while_it_compiles_leaves_the_checkout_as_it_was(
                 os.killpg(pip.pid, signal_number)
                 break
         pip.wait(timeout=60)
-        for _ in range(600):  # the group's processes end of themselves, within a minute
-            try:
-                os.killpg(pip.pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.1)
+        _group_ends(pip.pid)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pip.pid, signal.SIGKILL)  # whatever is left of the group
@@ -340,12 +345,7 @@ def test_the_quick_start_in_a_terminal_says_a_compile_is_under_way_and_that_it_g
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pip.pid, signal.SIGTERM)
         pip.wait(timeout=120)
-        for _ in range(600):  # the group's processes end of themselves, within a minute
-            try:
-                os.killpg(pip.pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.1)
+        _group_ends(pip.pid)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pip.pid, signal.SIGKILL)
         os.close(master)
