@@ -29,52 +29,15 @@ from flip7ref.analysis import (
 )
 from flip7ref.cli._common import add_cluster, add_no_progress, check_output, cluster_client, showing_progress
 from flip7ref.cli._common import add_common as _add_common
-from flip7ref.cli._common import make_game as game_of
+from flip7ref.cli.policy_file import ODDS_POLICY_FILE_HELP, odds_from_policy, policy_bytes
+from flip7ref.cli.solo_args import cards as _cards
+from flip7ref.cli.solo_args import cards_words as _cards_words
+from flip7ref.cli.solo_args import categories as _categories
+from flip7ref.cli.solo_args import solo_game as _game
 from flip7ref.core.errors import CardError, LimitReached, OptionError
 from flip7ref.core.game import Game
 from flip7ref.core.state import State
 from flip7ref.play.strategies import parse_strategy
-
-_CATEGORY_WORDS = {"numbers": "number", "modifiers": "modifier", "actions": "action"}
-
-
-def _categories(text: str, game: Game | None = None) -> list[str]:
-    """The categories of ``--cards``; with ``game`` (``solve``), card ids of its edition too."""
-    out: list[str] = []
-    for word in (w.strip() for w in text.split(",")):
-        name = _CATEGORIES_BY_WORD.get(word)
-        if name is None and game is not None and word in game.codes:
-            name = word
-        if name is None:
-            ids = " or card ids (e.g. second_chance)" if game is not None else ""
-            raise OptionError(
-                f"--cards {text!r}: unknown category {word!r}; expected a comma-separated list of numbers, modifiers, "
-                f"actions{ids}"
-            )
-        if name not in out:
-            out.append(name)
-    return out
-
-
-_CATEGORIES_BY_WORD = {**_CATEGORY_WORDS, **{v: v for v in _CATEGORY_WORDS.values()}}
-
-
-def _cards_words(categories: list[str]) -> str:
-    return ",".join(f"{c}s" if c in _CATEGORY_WORDS.values() else c for c in categories)
-
-
-def _cards(text: str | None, flag: str) -> list[str]:
-    if not text:
-        return []
-    cards = [c.strip() for c in text.split(",")]
-    if any(not c for c in cards):
-        raise OptionError(f"{flag} {text!r}: expected card ids separated by commas, e.g. 3,11,x2")
-    return cards
-
-
-def _game(args: argparse.Namespace) -> Game:
-    """The one-player game of ``--edition`` and ``--option`` (the analyses are solo)."""
-    return game_of(args, 1)
 
 
 @contextlib.contextmanager
@@ -195,7 +158,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
               f"use --policy-file {old}", file=sys.stderr)  # fmt: skip
         args.policy_file = old
     if getattr(args, "policy_file", None):
-        return _odds_from_policy(args)
+        return odds_from_policy(args)
     if getattr(args, "turn_model", None):
         raise OptionError("--turn-model: odds takes it with --policy-file FILE only (the turn model the file must hold)")
     args.cards = args.cards or "numbers,modifiers"
@@ -276,60 +239,6 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
-_SOLVE_FLAGS = (("--exact", "exact", False), ("--max-states", "max_states", 1_000_000), ("--max-seconds", "max_seconds", None),
-                ("--ties", "ties", "hit"), ("--workers", "workers", 1), ("--solver", "solver", "auto"))  # fmt: skip
-"""The flags of ``odds`` that shape a solve, with their names and defaults: ``odds --policy-file``
-solves nothing and refuses each of them given another value."""
-
-ODDS_POLICY_FILE_HELP = (
-    "With --policy-file FILE, odds solves nothing: it answers from a policy file, the optimal solo "
-    "policy of one deck stored with every decision, its values, P(bust) and P(Flip 7). Make one with "
-    "flip7ref solve --cards CARDS --policy-out FILE (the compact solver; NumPy, the [analysis] extra), e.g. "
-    "flip7ref solve --cards numbers --policy-out numbers.policy, then flip7ref odds --policy-file numbers.policy "
-    "--line 3,11,12,5. It takes --line, --seen, --cards, --edition, --option, --turn-model and --json; the file's "
-    "edition, options, cards and turn model must match them; it refuses "
-    + ", ".join(flag for flag, _, _ in _SOLVE_FLAGS[:-1])
-    + f" and {_SOLVE_FLAGS[-1][0]} (exit status 2). The older spelling odds --policy FILE still works this "
-    "release, with a note on stderr."
-)
-"""The epilog of ``odds --help``: the policy-file mode."""
-
-
-def _odds_from_policy(args: argparse.Namespace) -> int:
-    """``flip7ref odds --policy-file FILE``: the stored policy's answer at ``--line`` (no solve)."""
-    from flip7ref.analysis import load_policy
-
-    for flag, name, default in _SOLVE_FLAGS:
-        if getattr(args, name) != default:  # a flag of the solve, which --policy-file replaces: not silently ignored
-            raise OptionError(f"{flag}: odds --policy-file FILE answers from the file without solving; it takes --line, "
-                              "--seen, --cards, --edition, --option, --turn-model and --json")  # fmt: skip
-    game = _game(args)
-    categories = _categories(args.cards, game) if args.cards else None
-    policy = load_policy(args.policy_file, edition=game.edition.id, options=game.non_default_options(),
-                         categories=categories, turn_model=args.turn_model)  # fmt: skip
-    line, seen = _cards(args.line, "--line"), _cards(args.seen, "--seen")
-    answer = policy.query(line, seen)
-    head = policy.header
-    cards = _cards_words(list(head["categories"]))
-    if args.json:
-        data = answer.as_dict()
-        data.update(policy=args.policy_file, edition=head["edition"], options=head["options"], cards=cards,
-                    deck=head["deck"], turn_model=head["turn_model"], ties=head["ties"])  # fmt: skip
-        print(json.dumps(data, sort_keys=True))
-        return 0
-    print(f"policy file        {args.policy_file}: {head['edition']}, {cards} ({head['deck']} cards), "
-          f"{head['turn_model']} turn, ties {head['ties']}")  # fmt: skip
-    gone = f"; gone: {' '.join(seen)}" if seen else ""
-    print(f"line               {' '.join(line) or '(empty: the deal)'}{gone}"
-          + (f"; Flip Threes drawn {answer.flip_threes}" if answer.flip_threes else ""))  # fmt: skip
-    print(f"best               {answer.best}" + ("  (the first card of the deal: no choice)" if answer.forced else ""))
-    print(f"  hit              {answer.hit:.10f}  P(bust) {answer.hit_bust:.10f}  P(Flip 7) {answer.hit_flip7:.10f}")
-    if answer.stay is not None:
-        print(f"  stay             {answer.stay:.10f}")
-    print(f"under the policy   P(bust) {answer.p_bust:.10f}  P(Flip 7) {answer.p_flip7:.10f} (from here to the end of the turn)")
-    return 0
-
-
 def _compact_usable(why: str, choice: str, flag: str = "--solver compact") -> bool:
     """Whether the compact solver takes this solve: ``why`` is why it cannot (empty: it can,
     if NumPy is there); with ``--solver compact`` a reason is an error, with ``auto`` a fallback.
@@ -397,7 +306,7 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
 
         states, need = published.published_estimate(state)
         if policy_out:  # the stored values: 25 bytes a base and free mode, twice while sorted
-            need += _policy_bytes(state, turn, states)
+            need += policy_bytes(state, turn, states)
         elif need > args.max_memory * 1e9:  # the value alone, P(bust) and P(Flip 7) left out
             probabilities = False
             states, need = published.published_estimate(state, False)
@@ -406,7 +315,7 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
         states, need = compact.compact_estimate(state)
         cpu = states * compact.US_PER_STATE / 1e6
         if policy_out:
-            need += _policy_bytes(state, turn, states)
+            need += policy_bytes(state, turn, states)
     gb = need / 1e9
     limits = [
         (states - 1 > args.max_states, f"about {states:,} states, more than --max-states {args.max_states:,}"),
@@ -495,19 +404,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
         query = f"flip7ref odds --policy-file {args.policy_out}"
         print(f"policy written     {args.policy_out} ({args.policy_bytes:,} bytes; {query})")
     return 0
-
-
-def _policy_bytes(state: State, turn: str, states: int) -> float:
-    """The memory a stored policy adds to a compact solve of ``states`` states: 25 bytes a
-    state and column kept, twice while the file is sorted and written."""
-    columns = 1
-    if turn == "published":
-        from flip7ref.analysis.published import _actions, _modes
-
-        _, freezes, flips, count = _actions(state)
-        columns = flips + 1
-        states //= len(_modes(flips, freezes, count))
-    return 2.0 * 25 * states * columns
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
