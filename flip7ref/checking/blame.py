@@ -36,7 +36,7 @@ from flip7ref.checking.caused import reshuffle_cause as went_rules
 from flip7ref.checking.conformance import Difference, _event_matches
 from flip7ref.checking.prepared import Prepared
 from flip7ref.checking.replay import DETAILS, event_rules, rules_at
-from flip7ref.checking.score_blame import follow_moves
+from flip7ref.checking.score_blame import line_details, score_details, score_key, skipped_first
 from flip7ref.checking.shortlist import KEPT, WENT
 from flip7ref.checking.situation import legality_rules, line_tags, pair_cards, tagged_rules
 from flip7ref.checking.zones import discard_rules
@@ -398,80 +398,6 @@ def _drawn_elsewhere(run_states: Sequence[State], events: Sequence[Mapping[str, 
     return None
 
 
-def score_details(
-    edition: Edition, before: State | None, events: Sequence[Mapping[str, Any]], index: int, seat: int, totals_only: bool,
-    engine_score: object = None,
-) -> list[str]:  # fmt: skip
-    """What decides ``seat``'s score in the round scored by event ``index``, most specific
-    first, as ``round_scored/DETAIL`` keys of the table: ``totals`` (only the running total
-    differs), ``busted``, ``flip7_other`` (another seat's Flip 7 ended the round),
-    ``zero_unless_flip7``, ``multiply``, ``floor_zero``, ``add_modifiers``, ``flip7_bonus``,
-    ``sum_numbers``.  ``before``: the state before the step that scored the round (the cards
-    that step dealt, swapped, stole or discarded are followed); ``engine_score``: the
-    engine's score for the seat, when known: a step of the pipeline whose absence or late place gives it
-    (`flip7ref.checking.score_blame.misplayed_step`) goes first."""
-    if totals_only:
-        return ["totals"]
-    scored = events[index]
-    cards: list[str] = list(before.line(seat)) if before is not None else []
-    busted = before is not None and before.status(seat).value == "busted"
-    start = len(before.events()) if before is not None else 0
-    for ev in events[start:index]:
-        if ev.get("seat") == seat and ev.get("type") == "dealt":
-            cards.append(str(ev.get("card")))
-        if ev.get("seat") == seat and ev.get("type") == "busted":
-            busted = True
-        follow_moves(cards, ev, seat)
-    game = before.game if before is not None else None
-    made = scored.get("flip7") == seat
-    details = line_details(edition, game, cards, busted, made, scored.get("flip7") is not None)
-    return _skipped_first(details, game, cards, made, engine_score) if not busted else details
-
-
-def _skipped_first(details: list[str], game: Any, cards: Sequence[str], made: bool, score: object) -> list[str]:
-    """``details`` with the scoring step whose absence or late place gives the engine's ``score`` first."""
-    from flip7ref.checking.score_blame import misplayed_step
-
-    step = misplayed_step(game, cards, made, score) if score is not None else None
-    if step is None:
-        return details
-    return [step, *(d for d in details if d != step)]
-
-
-def line_details(edition: Edition, game: Any, cards: Sequence[str], busted: bool, made: bool, flip7_round: bool) -> list[str]:
-    """`score_details` for a line of card ids: ``made`` its seat's Flip 7, ``flip7_round`` a
-    Flip 7 ended the round; ``game``: the `flip7ref.core.game.Game` played (its Brutal Mode
-    settings), or None."""
-    out: list[str] = []
-    kinds = []
-    for card in cards:
-        with contextlib.suppress(CardError):
-            kinds.append(edition.card(card))
-    if busted:
-        if game is None or game.bust_scores_nothing:  # the game's own flag (V-081), not a second reading of it
-            return ["busted"]
-        last = max((i for i, c in enumerate(kinds) if c.category == "number"), default=-1)
-        held = any(c.modifier is not None and c.modifier[1] < 0 for c in kinds[:last])
-        return ["brutal_busted_held", "brutal_busted"] if held else ["brutal_busted", "brutal_busted_held"]
-    if flip7_round and not made:
-        out.append("flip7_other")
-    if any("zero" in c.traits for c in kinds) and not made:
-        out.append("zero_unless_flip7")
-    mods = [c.modifier for c in kinds if c.category == "modifier" and c.modifier is not None]
-    if any(op != "add" for op, _ in mods) and any(c.category == "number" for c in kinds):
-        out.append("multiply")
-    if any(op == "add" and value < 0 for op, value in mods):
-        out.append("floor_zero" if game is None or game.floors_at_zero else "brutal_negative")
-    if any(op == "add" for op, _ in mods):
-        out.append("add_modifiers")
-    if made:
-        if "zero" in line_tags(edition, cards):
-            out.append("flip7#zero")  # the 0 counted toward the seven (a situation key, not a scoring step)
-        out.append("flip7_bonus")
-    out.append("sum_numbers")
-    return out
-
-
 def _scoring_case(prepared: Prepared, diffs: Sequence[Difference], edition: Edition,
                   observed: Mapping[str, Any] | None = None) -> tuple[str, ...]:  # fmt: skip
     """A ``scoring`` case: a Flip 7 flag that differs — or a score off by exactly the Flip 7
@@ -503,9 +429,9 @@ def _scoring_case(prepared: Prepared, diffs: Sequence[Difference], edition: Edit
         found.extend(edition.event_rules.get("flip7", ()))
     else:
         game = Game(edition, 1, dict(prepared.options))
-        details = _skipped_first(line_details(edition, game, cards, False, made, made), game, cards, made, theirs)
+        details = skipped_first(line_details(edition, game, cards, False, made, made), game, cards, made, theirs)
         for detail in details:
-            found.extend(edition.event_rules.get(_score_key(detail), ()))
+            found.extend(edition.event_rules.get(score_key(detail), ()))
         if any("#" in d for d in details):
             return Ordered(dict.fromkeys(found))
     return play_first(found, edition)
@@ -524,16 +450,10 @@ def _score_rules(run_states: Sequence[State], events: Sequence[Mapping[str, Any]
     engine_score = have[seat] if isinstance(have, Sequence) and seat < len(have) else None
     details = score_details(edition, before, events, index, seat, totals, engine_score)
     for detail in details:
-        found.extend(edition.event_rules.get(_score_key(detail), ()))
+        found.extend(edition.event_rules.get(score_key(detail), ()))
     if found and any("#" in d for d in details):
         return Ordered(dict.fromkeys(found))
     return tuple(found) or rules_of(events[index], edition)
-
-
-def _score_key(detail: str) -> str:
-    """The table key of a `line_details` entry: a situation key (``flip7#zero``) as it is,
-    a scoring step as ``round_scored/STEP``."""
-    return detail if "#" in detail else f"round_scored/{detail}"
 
 
 def blame(diffs: Sequence[Difference], prepared: Prepared, observed: Mapping[str, Any] | None = None,

@@ -1,4 +1,5 @@
-"""Which step of the scoring pipeline a differing score points at.
+"""Which step of the scoring pipeline a differing score points at, and what decides a seat's
+score in a line (`score_details`, `line_details`: the ``round_scored/STEP`` keys blame reads).
 
 A score is one number, and many faults give the same wrong number; but the reference knows
 its own pipeline (the edition table's ``scoring`` list, `flip7ref.core.scoring.score_line`).  When
@@ -20,8 +21,11 @@ from typing import Any
 
 import attrs
 
-from flip7ref.core.errors import Flip7RefError
+from flip7ref.checking.situation import line_tags
+from flip7ref.core.errors import CardError, Flip7RefError
 from flip7ref.core.game import Game
+from flip7ref.core.spec import Edition
+from flip7ref.core.state import State
 
 _GAMES: dict[tuple[int, str, bool, int, str], Game | None] = {}
 
@@ -107,3 +111,81 @@ def follow_moves(cards: list[str], ev: Mapping[str, Any], seat: int) -> None:
         for card in ev.get("cards") or ():
             if str(card) in cards:
                 cards.remove(str(card))
+
+
+def score_details(
+    edition: Edition, before: State | None, events: Sequence[Mapping[str, Any]], index: int, seat: int, totals_only: bool,
+    engine_score: object = None,
+) -> list[str]:  # fmt: skip
+    """What decides ``seat``'s score in the round scored by event ``index``, most specific
+    first, as ``round_scored/DETAIL`` keys of the table: ``totals`` (only the running total
+    differs), ``busted``, ``flip7_other`` (another seat's Flip 7 ended the round),
+    ``zero_unless_flip7``, ``multiply``, ``floor_zero``, ``add_modifiers``, ``flip7_bonus``,
+    ``sum_numbers``.  ``before``: the state before the step that scored the round (the cards
+    that step dealt, swapped, stole or discarded are followed); ``engine_score``: the
+    engine's score for the seat, when known: a step of the pipeline whose absence or late place gives it
+    (`flip7ref.checking.score_blame.misplayed_step`) goes first."""
+    if totals_only:
+        return ["totals"]
+    scored = events[index]
+    cards: list[str] = list(before.line(seat)) if before is not None else []
+    busted = before is not None and before.status(seat).value == "busted"
+    start = len(before.events()) if before is not None else 0
+    for ev in events[start:index]:
+        if ev.get("seat") == seat and ev.get("type") == "dealt":
+            cards.append(str(ev.get("card")))
+        if ev.get("seat") == seat and ev.get("type") == "busted":
+            busted = True
+        follow_moves(cards, ev, seat)
+    game = before.game if before is not None else None
+    made = scored.get("flip7") == seat
+    details = line_details(edition, game, cards, busted, made, scored.get("flip7") is not None)
+    return skipped_first(details, game, cards, made, engine_score) if not busted else details
+
+
+def skipped_first(details: list[str], game: Any, cards: Sequence[str], made: bool, score: object) -> list[str]:
+    """``details`` with the scoring step whose absence or late place gives the engine's ``score`` first."""
+    step = misplayed_step(game, cards, made, score) if score is not None else None
+    if step is None:
+        return details
+    return [step, *(d for d in details if d != step)]
+
+
+def line_details(edition: Edition, game: Any, cards: Sequence[str], busted: bool, made: bool, flip7_round: bool) -> list[str]:
+    """`score_details` for a line of card ids: ``made`` its seat's Flip 7, ``flip7_round`` a
+    Flip 7 ended the round; ``game``: the `flip7ref.core.game.Game` played (its Brutal Mode
+    settings), or None."""
+    out: list[str] = []
+    kinds = []
+    for card in cards:
+        with contextlib.suppress(CardError):
+            kinds.append(edition.card(card))
+    if busted:
+        if game is None or game.bust_scores_nothing:  # the game's own flag (V-081), not a second reading of it
+            return ["busted"]
+        last = max((i for i, c in enumerate(kinds) if c.category == "number"), default=-1)
+        held = any(c.modifier is not None and c.modifier[1] < 0 for c in kinds[:last])
+        return ["brutal_busted_held", "brutal_busted"] if held else ["brutal_busted", "brutal_busted_held"]
+    if flip7_round and not made:
+        out.append("flip7_other")
+    if any("zero" in c.traits for c in kinds) and not made:
+        out.append("zero_unless_flip7")
+    mods = [c.modifier for c in kinds if c.category == "modifier" and c.modifier is not None]
+    if any(op != "add" for op, _ in mods) and any(c.category == "number" for c in kinds):
+        out.append("multiply")
+    if any(op == "add" and value < 0 for op, value in mods):
+        out.append("floor_zero" if game is None or game.floors_at_zero else "brutal_negative")
+    if any(op == "add" for op, _ in mods):
+        out.append("add_modifiers")
+    if made:
+        if "zero" in line_tags(edition, cards):
+            out.append("flip7#zero")  # the 0 counted toward the seven (a situation key, not a scoring step)
+        out.append("flip7_bonus")
+    out.append("sum_numbers")
+    return out
+
+
+def score_key(detail: str) -> str:
+    """The table key of a `line_details` entry: a situation key (``flip7#zero``) as it is,
+    a scoring step as ``round_scored/STEP``."""
+    return detail if "#" in detail else f"round_scored/{detail}"
