@@ -8,7 +8,7 @@ over the very arrays of `flip7ref.batch.core.BatchState` (nothing is copied, the
 backends can take turns on one state).  It is used when numba is installed.  With the
 event log kept (`BatchState.record_events`) the loop also writes each event as a row of
 numbers (`flip7ref.batch.evlog`), in a form of the loop compiled apart: the step without
-a log holds no trace of it (`_ev_typed`).
+a log holds no trace of it (`flip7ref.batch.evrows.ev_row`).
 
 Each function below is the one-game form of the NumPy function of the same name; the
 rule ids are in their docstrings there.  The reshuffle stays in Python: a game whose deck
@@ -26,7 +26,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numba  # type: ignore[import-not-found, unused-ignore]
-import numba.extending  # type: ignore[import-not-found, unused-ignore]
 import numpy as np
 
 from flip7ref.batch.evlog import (
@@ -64,6 +63,7 @@ from flip7ref.batch.evlog import BUSTED as EV_BUSTED
 from flip7ref.batch.evlog import FLIP7 as EV_FLIP7
 from flip7ref.batch.evlog import FROZEN as EV_FROZEN
 from flip7ref.batch.evlog import STAYED as EV_STAYED
+from flip7ref.batch.evrows import ev_row, full, keeps
 from flip7ref.batch.rules import (
     _AS,
     _DEAL,
@@ -122,91 +122,9 @@ def _jit(f: F) -> F:
 def pack(bs: Any) -> Any:
     """The kernel's view of `BatchState` ``bs``: its arrays and sizes as one named tuple."""
     arrays = [getattr(bs, name) for name in ARRAYS]
-    if not bs.ev.shape[1]:  # no log kept: the kernel compiled without one (`_ev_typed`)
+    if not bs.ev.shape[1]:  # no log kept: the kernel compiled without one (`flip7ref.batch.evrows.ev_row`)
         arrays[ARRAYS.index("ev")] = None
     return State(*arrays, *(int(getattr(bs, name)) for name in SCALARS))
-
-
-def _ev(ev: Any, ev_n: Arr, b: int, kind: int, x: int, y: int, z: int) -> None:
-    """One event row for game ``b`` when events are kept (`flip7ref.batch.evlog`: the buffer
-    ``ev``, None when no log is kept, and its counts ``ev_n``); a row past the buffer's end is
-    counted, not written (`flip7ref.batch.evlog.check` raises then).  Compiled only (`_ev_typed`)."""
-    raise NotImplementedError
-
-
-def _full(ev: Any, ev_n: Arr, room: int, b: int) -> bool:
-    """Events are kept (``ev`` not None) and game ``b``'s buffer lacks the ``room`` of one more
-    step: it stops (nothing changed) to have its rows moved aside (`flip7ref.batch.evlog.EventLog.spill`).
-    Compiled only (`_full_typed`)."""
-    raise NotImplementedError
-
-
-def _keeps(ev: Any) -> bool:
-    """Events are kept (``ev`` not None).  Compiled only (`_keeps_typed`)."""
-    raise NotImplementedError
-
-
-def _none(x: Any) -> bool:
-    return isinstance(x, numba.types.NoneType)
-
-
-# The implementations of an overload take the very parameters of its typing function, annotations
-# included (numba compares them): every parameter below is annotated ``Any``.
-
-
-@numba.extending.overload(_ev)
-def _ev_typed(ev: Any, ev_n: Any, b: Any, kind: Any, x: Any, y: Any, z: Any) -> Any:
-    """`_ev` by the type of ``ev``: nothing at all when no log is kept (the step without a log
-    is compiled apart, with no trace of the log), else the bounded write."""
-    if _none(ev):
-
-        def nothing(ev: Any, ev_n: Any, b: Any, kind: Any, x: Any, y: Any, z: Any) -> None:
-            return None
-
-        return nothing
-
-    def write(ev: Any, ev_n: Any, b: Any, kind: Any, x: Any, y: Any, z: Any) -> None:
-        n = ev_n[b]
-        if n < ev.shape[1]:
-            ev[b, n, 0] = kind
-            ev[b, n, 1] = x
-            ev[b, n, 2] = y
-            ev[b, n, 3] = z
-        ev_n[b] = n + 1
-
-    return write
-
-
-@numba.extending.overload(_full)
-def _full_typed(ev: Any, ev_n: Any, room: Any, b: Any) -> Any:
-    """`_full` by the type of ``ev`` (always False when no log is kept)."""
-    if _none(ev):
-
-        def never(ev: Any, ev_n: Any, room: Any, b: Any) -> bool:
-            return False
-
-        return never
-
-    def full(ev: Any, ev_n: Any, room: Any, b: Any) -> bool:
-        return bool(ev_n[b] + room > ev.shape[1])
-
-    return full
-
-
-@numba.extending.overload(_keeps)
-def _keeps_typed(ev: Any) -> Any:
-    """`_keeps` by the type of ``ev``."""
-    if _none(ev):
-
-        def no(ev: Any) -> bool:
-            return False
-
-        return no
-
-    def yes(ev: Any) -> bool:
-        return True
-
-    return yes
 
 
 @_jit
@@ -224,7 +142,7 @@ def _needs_shuffle(S: Any, b: int) -> bool:
 @_jit
 def _draw(S: Any, b: int) -> int:
     if S.dtop[b] >= S.dend[b]:  # a refill was done before (`_needs_shuffle`): none is left
-        _ev(S.ev, S.ev_n, b, DECK_EXHAUSTED, 0, 0, 0)
+        ev_row(S.ev, S.ev_n, b, DECK_EXHAUSTED, 0, 0, 0)
         return -1
     code = int(S.deck[b, S.dtop[b]])
     S.dtop[b] += 1
@@ -247,18 +165,18 @@ def _numbers(S: Any, b: int, s: int, code: int) -> None:
             S.sc[b, s] -= 1
             S.discard[b, code] += 1
             S.discard[b, S.SC] += 1
-            _ev(S.ev, S.ev_n, b, SC_USED, s, code, 0)
+            ev_row(S.ev, S.ev_n, b, SC_USED, s, code, 0)
         else:
             _add(S, b, s, code)
             S.status[b, s] = BUSTED
-            _ev(S.ev, S.ev_n, b, EV_BUSTED, s, code, 0)
+            ev_row(S.ev, S.ev_n, b, EV_BUSTED, s, code, 0)
         return
     _add(S, b, s, code)
     S.nnum[b, s] += 1
     S.numsum[b, s] += S.rank[code]
     if S.nnum[b, s] >= S.f7n and S.flip7[b] < 0:
         S.flip7[b] = s
-        _ev(S.ev, S.ev_n, b, EV_FLIP7, s, 0, 0)
+        ev_row(S.ev, S.ev_n, b, EV_FLIP7, s, 0, 0)
 
 
 @_jit
@@ -268,7 +186,7 @@ def _offer_target(S: Any, b: int, s: int, code: int) -> None:
         some = some or S.status[b, p] == ACTIVE
     if not some:
         S.discard[b, code] += 1
-        _ev(S.ev, S.ev_n, b, DISCARDED, code, s, NO_TARGET)
+        ev_row(S.ev, S.ev_n, b, DISCARDED, code, s, NO_TARGET)
         return
     S.ct_on[b] = True
     S.ct_card[b] = code
@@ -282,14 +200,14 @@ def _offer_target(S: Any, b: int, s: int, code: int) -> None:
 def _second_chance(S: Any, b: int, s: int) -> None:
     if S.sc[b, s] < S.hold and S.status[b, s] != BUSTED:
         S.sc[b, s] += 1
-        _ev(S.ev, S.ev_n, b, SC_KEPT, s, 0, 0)
+        ev_row(S.ev, S.ev_n, b, SC_KEPT, s, 0, 0)
         return
     some = False
     for p in range(S.P):
         some = some or (S.status[b, p] == ACTIVE and S.sc[b, p] < S.hold and p != s)
     if not some:
         S.discard[b, S.SC] += 1
-        _ev(S.ev, S.ev_n, b, DISCARDED, S.SC, s, NO_ELIGIBLE)
+        ev_row(S.ev, S.ev_n, b, DISCARDED, S.SC, s, NO_ELIGIBLE)
         return
     S.ct_on[b] = True
     S.ct_card[b] = S.SC
@@ -319,7 +237,7 @@ def _play(S: Any, b: int, chooser: int, seat: int, code: int) -> None:
         S.ffirst[b, seat] = S.sc[b, seat] == 0
         S.status[b, seat] = FROZEN
         S.frz[b, seat] += 1
-        _ev(S.ev, S.ev_n, b, EV_FROZEN, seat, chooser, 0)
+        ev_row(S.ev, S.ev_n, b, EV_FROZEN, seat, chooser, 0)
     else:
         S.fd_on[b] = True
         S.fd_target[b] = seat
@@ -327,7 +245,7 @@ def _play(S: Any, b: int, chooser: int, seat: int, code: int) -> None:
         S.fd_card[b] = code
         S.fd_rem[b] = S.f3n
         S.fd_n[b] = 0
-        _ev(S.ev, S.ev_n, b, FD_STARTED, seat, chooser, 0)
+        ev_row(S.ev, S.ev_n, b, FD_STARTED, seat, chooser, 0)
 
 
 @_jit
@@ -365,7 +283,7 @@ def _clear_table(S: Any, b: int) -> None:
 def _start_round(S: Any, b: int) -> bool:
     """True: the deck is empty and is to be refilled now (`_resume`, `START`)."""
     S.turn[b] = (S.dealer[b] + 1) % S.P
-    _ev(S.ev, S.ev_n, b, ROUND_STARTED, S.rnd[b], S.dealer[b], 0)
+    ev_row(S.ev, S.ev_n, b, ROUND_STARTED, S.rnd[b], S.dealer[b], 0)
     S.rshuf[b] = 0
     S.deal_on[b] = True
     S.deal_pos[b] = 0
@@ -380,22 +298,22 @@ def _start_round(S: Any, b: int) -> bool:
 def _round_end_events(S: Any, b: int) -> None:
     """The rows of a round end before the table is cleared: the scores, then the pending
     work ending with the round (`flip7ref.batch.settle.Settling._round_end_events`)."""
-    _ev(S.ev, S.ev_n, b, ROUND_SCORED, S.rnd[b], S.flip7[b], 0)
+    ev_row(S.ev, S.ev_n, b, ROUND_SCORED, S.rnd[b], S.flip7[b], 0)
     for p in range(S.P):
-        _ev(S.ev, S.ev_n, b, PAYLOAD, p, S.last_scores[b, p], S.totals[b, p])
+        ev_row(S.ev, S.ev_n, b, PAYLOAD, p, S.last_scores[b, p], S.totals[b, p])
     if S.ct_on[b]:
-        _ev(S.ev, S.ev_n, b, DISCARDED, S.ct_card[b], -1, ROUND_ENDED)
+        ev_row(S.ev, S.ev_n, b, DISCARDED, S.ct_card[b], -1, ROUND_ENDED)
     if S.as_on[b]:
         for j in range(S.as_n[b]):
-            _ev(S.ev, S.ev_n, b, DISCARDED, S.as_cards[b, j], -1, ROUND_ENDED)
+            ev_row(S.ev, S.ev_n, b, DISCARDED, S.as_cards[b, j], -1, ROUND_ENDED)
     if S.fd_on[b]:
-        _ev(S.ev, S.ev_n, b, FD_ENDED, S.fd_target[b], S.fd_card[b], O_ROUND)
+        ev_row(S.ev, S.ev_n, b, FD_ENDED, S.fd_target[b], S.fd_card[b], O_ROUND)
         for j in range(S.fd_n[b]):
             if S.fd_aside[b, j] != S.fd_card[b]:  # as the reference: the draw's own card goes unannounced
-                _ev(S.ev, S.ev_n, b, DISCARDED, S.fd_aside[b, j], -1, ROUND_ENDED)
+                ev_row(S.ev, S.ev_n, b, DISCARDED, S.fd_aside[b, j], -1, ROUND_ENDED)
     if S.rq_on[b]:
         for j in range(S.rq_head[b], S.rq_tail[b]):
-            _ev(S.ev, S.ev_n, b, DISCARDED, S.rq_card[b, j], -1, ROUND_ENDED)
+            ev_row(S.ev, S.ev_n, b, DISCARDED, S.rq_card[b, j], -1, ROUND_ENDED)
 
 
 @_jit
@@ -417,7 +335,7 @@ def _round_end(S: Any, b: int) -> bool:
         S.discard[b, S.SC] += S.sc[b, p]
         S.discard[b, S.FREEZE] += S.frz[b, p]
     S.scored[b] = True
-    if _keeps(S.ev):
+    if keeps(S.ev):
         _round_end_events(S, b)
     if S.ct_on[b]:
         S.discard[b, S.ct_card[b]] += 1
@@ -436,10 +354,10 @@ def _round_end(S: Any, b: int) -> bool:
     for p in range(P):
         if S.totals[b, p] == best:
             leaders += 1
-    if _keeps(S.ev) and best >= S.target:
-        _ev(S.ev, S.ev_n, b, GAME_WON if leaders == 1 else TIE, S.rnd[b], 0, 0)
+    if keeps(S.ev) and best >= S.target:
+        ev_row(S.ev, S.ev_n, b, GAME_WON if leaders == 1 else TIE, S.rnd[b], 0, 0)
         for p in range(P):
-            _ev(S.ev, S.ev_n, b, PAYLOAD, p, 1 if S.totals[b, p] == best else 0, S.totals[b, p])
+            ev_row(S.ev, S.ev_n, b, PAYLOAD, p, 1 if S.totals[b, p] == best else 0, S.totals[b, p])
     if best >= S.target and leaders == 1:
         S.done[b] = True
         for p in range(P):
@@ -478,7 +396,7 @@ def _deal_step(S: Any, b: int) -> bool:
             S.deal_pos[b] = pp + 1
             code = _draw(S, b)
             if code >= 0:
-                _ev(S.ev, S.ev_n, b, DEALT_DEAL, seat, code, 0)
+                ev_row(S.ev, S.ev_n, b, DEALT_DEAL, seat, code, 0)
                 _receive(S, b, seat, code)
             return False
         pp += 1
@@ -490,14 +408,14 @@ def _deal_step(S: Any, b: int) -> bool:
 def _fd_finish(S: Any, b: int, bust: bool, outcome: int) -> None:
     S.fd_on[b] = False
     S.discard[b, S.fd_card[b]] += 1
-    _ev(S.ev, S.ev_n, b, FD_ENDED, S.fd_target[b], S.F3, outcome)
+    ev_row(S.ev, S.ev_n, b, FD_ENDED, S.fd_target[b], S.F3, outcome)
     n = S.fd_n[b]
     if n <= 0:
         return
     if bust:
         for j in range(n):
             S.discard[b, S.fd_aside[b, j]] += 1
-            _ev(S.ev, S.ev_n, b, DISCARDED, S.fd_aside[b, j], S.fd_target[b], TARGET_BUSTED)
+            ev_row(S.ev, S.ev_n, b, DISCARDED, S.fd_aside[b, j], S.fd_target[b], TARGET_BUSTED)
         S.fd_n[b] = 0
         return
     S.as_on[b] = True
@@ -527,11 +445,11 @@ def _fd_step(S: Any, b: int) -> bool:
         _fd_finish(S, b, False, O_EXHAUSTED)
         return False
     S.fd_rem[b] -= 1
-    _ev(S.ev, S.ev_n, b, DEALT_F3, t, code, 0)
+    ev_row(S.ev, S.ev_n, b, DEALT_F3, t, code, 0)
     if S.aside[code]:  # F7-073: the table's set_aside
         S.fd_aside[b, S.fd_n[b]] = code
         S.fd_n[b] += 1
-        _ev(S.ev, S.ev_n, b, SET_ASIDE, t, code, 0)
+        ev_row(S.ev, S.ev_n, b, SET_ASIDE, t, code, 0)
     else:
         _receive(S, b, t, code)
     return False
@@ -574,7 +492,7 @@ def _rq_step(S: Any, b: int) -> None:
         _play(S, b, chooser, seat, card)
     else:
         S.discard[b, card] += 1
-        _ev(S.ev, S.ev_n, b, DISCARDED, card, seat, NOT_ELIGIBLE)
+        ev_row(S.ev, S.ev_n, b, DISCARDED, card, seat, NOT_ELIGIBLE)
 
 
 @_jit
@@ -605,7 +523,7 @@ def _settle(S: Any, b: int) -> int:
         t = _top(S, b)
         if t == _STOP:
             return 0
-        if _full(S.ev, S.ev_n, S.ev_room, b):
+        if full(S.ev, S.ev_n, S.ev_room, b):
             return SETTLE + FLUSH
         if t == _TURN:
             if _turn_step(S, b):
@@ -677,26 +595,26 @@ def _act(S: Any, b: int, a: int) -> bool:
             S.offer_ready[b] = False
         if a == STAY:
             S.status[b, actor] = STAYED
-            _ev(S.ev, S.ev_n, b, EV_STAYED, actor, 0, 0)
+            ev_row(S.ev, S.ev_n, b, EV_STAYED, actor, 0, 0)
         else:
             code = _draw(S, b)
             if code < 0:
                 S.status[b, actor] = STAYED
-                _ev(S.ev, S.ev_n, b, STAYED_EMPTY, actor, 0, 0)
+                ev_row(S.ev, S.ev_n, b, STAYED_EMPTY, actor, 0, 0)
             else:
-                _ev(S.ev, S.ev_n, b, DEALT_HIT, actor, code, 0)
+                ev_row(S.ev, S.ev_n, b, DEALT_HIT, actor, code, 0)
                 _receive(S, b, actor, code)
     elif kind == PLAY or kind == GIVE:  # noqa: SIM109 - scalar tests, not a tuple, in compiled code
         S.ct_on[b] = False
         t = a - 2
-        _ev(S.ev, S.ev_n, b, TARGET_CHOSEN, actor, S.ct_card[b], t)
+        ev_row(S.ev, S.ev_n, b, TARGET_CHOSEN, actor, S.ct_card[b], t)
         if kind == GIVE:
             S.sc[b, t] += 1
-            _ev(S.ev, S.ev_n, b, SC_GIVEN, actor, t, 0)
+            ev_row(S.ev, S.ev_n, b, SC_GIVEN, actor, t, 0)
         else:
             _play(S, b, actor, t, int(S.ct_card[b]))
     elif kind == ASSIGN:
-        _ev(S.ev, S.ev_n, b, ASSIGNED, actor, S.as_cards[b, S.as_k[b]], a - 2)
+        ev_row(S.ev, S.ev_n, b, ASSIGNED, actor, S.as_cards[b, S.as_k[b]], a - 2)
         S.as_targets[b, S.as_k[b]] = a - 2
         S.as_k[b] += 1
         S.as_ready[b] = False
@@ -709,7 +627,7 @@ deck is refilled): take the action then settle, settle, refill at a round's star
 (``rshuf`` back to 0) then settle, or start the first round then settle."""
 FLUSH = 8
 """Added to the code a game stops with when its event buffer is to be moved aside first
-(`_full`; nothing to refill)."""
+(`flip7ref.batch.evrows.full`; nothing to refill)."""
 
 
 @_jit
@@ -724,14 +642,14 @@ def _run(S: Any, games: Arr, actions: Arr, mode: Arr, ok: Arr, stop: Arr) -> Non
                 ok[i] = False
                 continue
             ok[i] = True
-            if _full(S.ev, S.ev_n, S.ev_room, b):
+            if full(S.ev, S.ev_n, S.ev_room, b):
                 stop[i] = ACT + FLUSH
                 continue
             if _act(S, b, a):
                 stop[i] = ACT
                 continue
         elif m == NEW:
-            if _full(S.ev, S.ev_n, S.ev_room, b):
+            if full(S.ev, S.ev_n, S.ev_room, b):
                 stop[i] = NEW + FLUSH
                 continue
             if _start_round(S, b):
