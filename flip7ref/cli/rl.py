@@ -12,11 +12,16 @@ from typing import Any
 from flip7ref.cli._common import add_common, add_json, add_no_progress, check_output, parse_options, parse_seed, showing_progress
 from flip7ref.core.errors import OptionError
 
+SEED_LIMIT = 2**64
+"""Training seeds are below this (PyTorch's seeds are 64-bit)."""
+
 
 def _seed_number(text: str) -> int:
     seed = parse_seed(text)
     if not isinstance(seed, int) or seed < 0:
         raise OptionError(f"--seed: expected a whole number >= 0, got {text!r}")
+    if seed >= SEED_LIMIT:  # torch.manual_seed takes 64 bits (a larger one was an OverflowError traceback)
+        raise OptionError(f"--seed: expected a whole number from 0 to {SEED_LIMIT - 1}, got {text!r}")
     return seed
 
 
@@ -28,17 +33,20 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
         raise OptionError(f"--cpu-minutes: expected a number of minutes > 0, got {args.cpu_minutes}")
     if args.envs < 1:
         raise OptionError(f"--envs: expected a whole number of games >= 1, got {args.envs}")
+    if args.edition not in ("flip7", "vengeance"):
+        raise OptionError(f"--edition {args.edition}: the batched vector env plays flip7 and vengeance only")
+    options = parse_options(args.option)
+    from flip7ref.core.game import Game
+
+    game = Game(args.edition, args.players, options)  # the player count checked by the rules (0 players: an error)
     if args.bench_games < 0 or args.bench_games % args.players:
         raise OptionError(f"--bench-games: expected 0 or a positive multiple of --players, got {args.bench_games}")
     if args.bench_games and args.players < 2:
         raise OptionError(f"--players: the rating needs at least 2 players (the agent and its opponents), got "
                           f"{args.players}; or --bench-games 0")  # fmt: skip
-    if args.edition not in ("flip7", "vengeance"):
-        raise OptionError(f"--edition {args.edition}: the batched vector env plays flip7 and vengeance only")
     seed = _seed_number(args.seed)
     bench_seed = parse_seed(args.bench_seed)
     check_output("--out", args.out)
-    options = parse_options(args.option)
     from flip7ref.rl.agent import require_torch
 
     require_torch()  # the one-line message when PyTorch is missing, before anything else is built
@@ -46,7 +54,6 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
     from flip7ref.batch.vector_env import Flip7VectorEnv, VengeanceVectorEnv
 
     parse_policy(args.opponent, "--opponent")  # the batched engine's opponents, named by the flag
-    from flip7ref.core.game import Game
     from flip7ref.rl.agent import TorchAgent
     from flip7ref.rl.train import PPOConfig, train_ppo
 
@@ -75,7 +82,6 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
     if args.bench_games:
         from flip7ref.play.bench import bench_agent
 
-        game = Game(args.edition, args.players, options)
         started = time.process_time()
         bench = bench_agent(game, agent.strategy(name="agent"), [rival], args.bench_games,
                             bench_seed)  # fmt: skip
