@@ -232,17 +232,19 @@ class EngineProcess:
             writer.join(2)
             raise EngineError(f"engine did not read its input within {self.timeout if timeout is None else timeout:g} s")
         if failures:
-            raise EngineError(self.exit_message())
+            raise EngineError(self.exit_message("stdin"))
 
-    def exit_message(self) -> str:
+    def exit_message(self, stream: str = "stdout") -> str:
         """One line saying the engine exited: its status (waited for up to 1 s) and the last
-        lines of its stderr."""
+        lines of its stderr; or, still running then, that it closed ``stream`` (``stdout`` or
+        ``stdin``, the pipe found closed)."""
         code = None
         if self.proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = self.proc.wait(timeout=1)
         tail = " | ".join(list(self.stderr_tail)[-3:])
-        return f"engine exited (status {code})" + (f"; stderr: {cut(tail, 400)}" if tail else "")
+        said = f"engine exited (status {code})" if code is not None else f"engine closed its {stream} but still runs"
+        return said + (f"; stderr: {cut(tail, 400)}" if tail else "")
 
     def receive(self, timeout: float | None = None) -> Any:
         """The next line the engine prints, decoded (`decode_line`), within ``timeout`` seconds

@@ -136,6 +136,10 @@ def read_report(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]
 
 STATUSES = ("pass", "fail", "skip", "error")
 
+FAULT_ROW = "(engine fault)"
+"""Where a run's tables count engine faults (a report line's ``engine_fault``,
+`flip7ref.checking.conformance.CaseResult.fault`): no rule is blamed for them."""
+
 
 def summary(header: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> str:
     """A Markdown summary of a report: engine, versions, declared readings, coverage, pass/fail/
@@ -171,7 +175,7 @@ def summary(header: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> 
     blamed: Counter[tuple[str, str]] = Counter()
     for r in results:
         if r.get("status") in ("fail", "error"):
-            for rule in r.get("blame") or r.get("rules") or ["?"]:
+            for rule in [FAULT_ROW] if r.get("engine_fault") else r.get("blame") or r.get("rules") or ["?"]:
                 blamed[(str(r.get("edition")), str(rule))] += 1
     if blamed:
         lines += ["", "| edition | blamed rule | failures and errors |", "|---|---|---:|"]

@@ -31,6 +31,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from flip7ref.checking.blame import blame, decision_rules, play_first, rules_of, turn_rules
 from flip7ref.checking.catalogue import disputes
 from flip7ref.checking.caused import Caused
@@ -490,6 +492,21 @@ def failed(prepared: Prepared, message: str) -> CaseResult:
         rules = tuple(dict.fromkeys((*position_rules(load_edition(prepared.case["edition"]), prepared.case), *rules)))
     return _result(prepared, "error", message, [cut(message), *expected_steps(prepared, message)], rules,
                    first=CITED if rules == tuple(prepared.case["rules"]) else REFUSED)
+
+
+ENGINE_FAULT = "engine fault: "
+"""How the message of an engine fault (`faulted`) begins."""
+
+
+def faulted(prepared: Prepared, message: str) -> CaseResult:
+    """An ``error`` result for an engine fault on a case: the engine broke the protocol (it hung,
+    exited, printed a line that is no valid answer, answered another ``seq``; ``message`` says
+    which, `flip7ref.checking.engine_process.EngineError`'s line).  It gave no outcome or refusal
+    to judge, so no rule is blamed (``fault`` set: a run counts it apart); what the reference
+    expected is kept, as `failed` gives it."""
+    shown = cut(ENGINE_FAULT + message)
+    result = failed(prepared, message)
+    return attrs.evolve(result, message=shown, diffs=(shown, *result.diffs[1:]), blame=(), reasons=(), fault=True)
 
 
 # --------------------------------------------------------------------------- dependencies
