@@ -168,7 +168,7 @@ def test_concurrent_taps_one_wins(client: TestClient, folder: Path) -> None:
         ("reveal", {"version": 0, "card": "5", "extra": 1}, 400, "unknown field 'extra'"),
         ("act", {"version": 0, "action": "hit"}, 400, "A card must be revealed first"),
         ("deal", {"version": 0}, 400, "real cards"),
-        ("fix", {"version": 0, "step": 0, "card": "5"}, 400, "step: expected"),
+        ("fix", {"version": 0, "step": 0, "card": "5"}, 400, "step: no step to correct yet (no card has been turned over)"),
         ("scores", {"version": 0, "scores": [1, 2, 3]}, 400, "typed in on a score pad only"),
         ("undo", {"version": 0}, 400, "nothing to undo"),
         ("redo", {"version": 0}, 400, "nothing to redo"),
