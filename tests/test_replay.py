@@ -195,3 +195,24 @@ def test_good_steps_pass_the_quick_check() -> None:
     steps = transcript(state, checkpoints=True)["steps"]
     assert any("checkpoint" in s for s in steps) and any("seat" in s for s in steps) and any("draw" in s for s in steps)
     assert all(schema._plain_step(s) for s in steps)
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"dealer": 99}, "dealer: expected a seat 0..2, got 99"),
+        ({"options": {"target_score": 20000}}, "option target_score: 20000 is out of range (expected 1..10000)"),
+        ({"players": 1000}, "players: 1000 players need 56 decks; at most 8 are supported"),
+    ],
+)
+def test_a_transcript_the_reference_cannot_set_up_is_named(
+    change: dict[str, Any], problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A transcript with a dealer, options or players the edition does not allow: replay and
+    explain once said only "dealer: expected a seat 0..2, got 99", without the file."""
+    state = play(Game("flip7", 3).new_initial_state(seed=1), [RandomStrategy()], random.Random(1))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**transcript(state), **change}), encoding="utf-8")
+    for argv in (["replay", str(path)], ["explain", "--transcript", str(path)], ["explain", "--transcript", str(path), "--json"]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"flip7ref: error: {path}: {problem}\n"

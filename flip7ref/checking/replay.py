@@ -252,7 +252,7 @@ def _checkpoint(state: State, point: Mapping[str, Any]) -> str | None:
     return None
 
 
-def replay(data: Mapping[str, Any], edition: Any = None) -> ReplayResult:
+def replay(data: Mapping[str, Any], edition: Any = None, *, source: str | None = None) -> ReplayResult:
     """Replay a transcript in the reference; see the module docstring.
 
     Args:
@@ -261,18 +261,27 @@ def replay(data: Mapping[str, Any], edition: Any = None) -> ReplayResult:
             path to a ``.yaml`` table or a loaded `Edition`; the transcript's
             ``edition`` must be its id).  By default the transcript's ``edition``
             names a shipped table: a path is never taken from the data.
+        source: the file the transcript was read from: errors of its set-up then name it.
 
     Raises:
         Flip7RefError: the transcript's edition, options, players or dealer are invalid
-            (`SpecError`: ``edition`` is of another edition than the transcript's).
+            (`SpecError`: ``edition`` is of another edition than the transcript's; with
+            ``source``, any of them: ``FILE: dealer: expected a seat 0..2, got 99``).
     """
     table: Any = data["edition"]
     if edition is not None:
         table = edition if isinstance(edition, Edition) else load_edition(os.fspath(edition))
         if table.id != data["edition"]:
             raise SpecError(str(table.path), "/edition/id", f"the transcript's edition {data['edition']!r}, got {table.id!r}")
-    game = Game(table, data["players"], data.get("options") or {})
-    state = game.new_initial_state(dealer=data["dealer"], totals=data.get("totals"))
+    try:
+        game = Game(table, data["players"], data.get("options") or {})
+        state = game.new_initial_state(dealer=data["dealer"], totals=data.get("totals"))
+    except SpecError:
+        raise
+    except Flip7RefError as exc:
+        if source is None:
+            raise
+        raise SpecError(source, "", "", problem=str(exc)) from None
 
     def verdict(index: int | None, message: str, rules: tuple[str, ...], agrees: bool | None = None) -> ReplayResult:
         done = index if index is not None else len(data["steps"])
