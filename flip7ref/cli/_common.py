@@ -17,6 +17,7 @@ from flip7ref.core.spec import edition_ids
 from flip7ref.core.textfiles import GuardedWrites
 from flip7ref.proc.install import extra_hint
 from flip7ref.proc.pools import Terminated as Terminated
+from flip7ref.proc.pools import process_limit
 from flip7ref.proc.pools import sigterm_raises as sigterm_raises
 
 if TYPE_CHECKING:  # the strategies are imported by the commands that play (a fast start for rules, docs...)
@@ -35,6 +36,18 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
 
 def make_game(args: argparse.Namespace, players: int | None = None) -> Game:
     return Game(args.edition, players if players is not None else args.players, parse_options(args.option))
+
+
+def check_workers(value: int) -> int:
+    """``--workers``: a whole number of processes from 1 to `flip7ref.proc.pools.process_limit`.
+
+    Raises:
+        OptionError: below 1, or more processes than that (``--workers 100000`` once started them all).
+    """
+    limit = process_limit()
+    if not 1 <= value <= limit:
+        raise OptionError(f"--workers: expected a whole number of processes from 1 to {limit} (4 per CPU), got {value}")
+    return value
 
 
 def check_output(flag: str, path: str) -> None:

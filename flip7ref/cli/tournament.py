@@ -17,6 +17,7 @@ from flip7ref.cli._common import (
     add_json,
     add_no_progress,
     check_output,
+    check_workers,
     cluster_client,
     decision_timeout,
     parse_options,
@@ -133,8 +134,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     limit = decision_timeout(args)
     with user_output_to_stderr():
         strategies = [parse_strategy(name) for name in lineup(args)]
-    if args.workers < 1:
-        raise OptionError("--workers: expected a whole number of processes, at least 1")
+    check_workers(args.workers)
     if args.plot:
         from flip7ref.play.plot import _pyplot
 
@@ -206,8 +206,7 @@ def cmd_bench_agents(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     game = Game(args.edition, args.players, options)
     limit = decision_timeout(args)
-    if args.workers < 1:
-        raise OptionError("--workers: expected a whole number of processes, at least 1")
+    check_workers(args.workers)
     panel_names = [n.strip() for n in args.opponent] if args.opponent else list(PANELS.get(game.edition.id, PANELS["vengeance"]))
     if game.edition.id != "flip7" and not args.opponent:
         panel_names = [n for n in panel_names if n != "optimal-solo"]

@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from flip7ref.core.errors import Flip7RefError, OptionError
 from flip7ref.proc.install import extra_hint
+from flip7ref.proc.pools import process_limit
 
 __all__ = [
-    "ClusterError", "connect", "describe", "local_workers_limit", "parse_cluster", "presolve", "run_units", "shared_task", "size",
+    "ClusterError", "connect", "describe", "parse_cluster", "presolve", "run_units", "shared_task", "size",
 ]  # fmt: skip
 
 INSTALL = extra_hint("cluster")
@@ -59,19 +59,12 @@ def _distributed() -> Any:
     return distributed
 
 
-def local_workers_limit() -> int:
-    """The most worker processes ``local:N`` starts on this machine: 4 per CPU, at least 8 (each is
-    a Python process of its own; ``local:100000`` once started them until the machine gave out).  A
-    bigger cluster is given by its scheduler's address."""
-    return max(8, 4 * (os.cpu_count() or 1))
-
-
 def parse_cluster(text: str) -> tuple[str, int | str]:
-    """``("local", N)`` for ``local:N`` (1 <= N <= `local_workers_limit` worker processes) or
+    """``("local", N)`` for ``local:N`` (1 <= N <= `flip7ref.proc.pools.process_limit` worker processes) or
     ``("address", text)``.
 
     Raises:
-        OptionError: ``local:`` without a whole number of workers, more than `local_workers_limit`,
+        OptionError: ``local:`` without a whole number of workers, more than `flip7ref.proc.pools.process_limit`,
             or an empty value.
     """
     text = text.strip()
@@ -79,7 +72,7 @@ def parse_cluster(text: str) -> tuple[str, int | str]:
         _, sep, count = text.partition(":")
         if text == "local":
             return ("local", 1)
-        limit = local_workers_limit()
+        limit = process_limit()
         if sep and count.isascii() and count.isdigit() and 1 <= int(count) <= limit:
             return ("local", int(count))
         if sep and count.isascii() and count.isdigit() and int(count) > limit:
