@@ -290,3 +290,15 @@ def test_an_engine_that_closes_its_stdout_or_answers_twice() -> None:
         ("F7-C0100", "error", "engine fault: response for seq 1, expected 2 "
          "(an earlier request's seq: a late or second answer to it)"),
     ]
+
+
+def test_a_reply_with_a_byte_order_mark_says_so() -> None:
+    """A UTF-8 byte order mark before the JSON (what some runtimes write first) was reported as
+    "not JSON" showing the whole line; the message names the mark."""
+    from flip7ref.checking.engine_process import EngineError, decode_line
+
+    with pytest.raises(EngineError) as caught:
+        decode_line(b'\xef\xbb\xbf{"seq": 1, "outcome": {}}\n')
+    assert str(caught.value) == (
+        "engine printed a line starting with a byte order mark (U+FEFF): write UTF-8 without one (RFC 8259)"
+    )

@@ -89,13 +89,15 @@ def decode_line(raw: bytes) -> Any:
     """Decode one line an engine printed: UTF-8, JSON, at most `MAX_DEPTH` deep, finite numbers.
 
     Raises:
-        EngineError: invalid UTF-8, not JSON, nested too deeply, a number too long to read, or a
-            number that is not finite (``NaN``, ``Infinity``, ``1e999``: not JSON, RFC 8259).
+        EngineError: invalid UTF-8, a byte order mark, not JSON, nested too deeply, a number too long
+            to read, or a number that is not finite (``NaN``, ``Infinity``, ``1e999``: not JSON, RFC 8259).
     """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EngineError(f"engine printed a line that is not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})") from None
+    if text.startswith("\ufeff"):  # what some runtimes write first: JSON has none (RFC 8259)
+        raise EngineError("engine printed a line starting with a byte order mark (U+FEFF): write UTF-8 without one (RFC 8259)")
     try:
         value = json.loads(text, parse_float=_finite_float, parse_constant=_no_constant)
     except _NotFinite as exc:
