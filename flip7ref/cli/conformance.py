@@ -10,7 +10,7 @@ from typing import Any
 
 from flip7ref.checking.conformance import CaseResult
 from flip7ref.checking.verdict import cut
-from flip7ref.cli._common import Report, Terminated, add_json, open_report, sigterm_raises, write_json_line
+from flip7ref.cli._common import Report, Terminated, add_json, open_report, sigterm_raises, stdout_console, write_json_line
 from flip7ref.core.errors import OptionError
 
 
@@ -59,7 +59,6 @@ def rule_table(results: list[CaseResult]) -> dict[tuple[str, str], dict[str, int
 def cmd_conformance_run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from rich.console import Console
     from rich.table import Table
 
     from flip7ref import __version__
@@ -124,7 +123,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
             "passed": status == 0, "results": [r.to_dict() for r in results],
         }, sort_keys=True))  # fmt: skip
         return status
-    console = Console(highlight=False, soft_wrap=True)
+    console = stdout_console(highlight=False, soft_wrap=True)
     table = Table(title=f"conformance: {cut(engine_name, 100)} (failures counted under their blamed rules)")
     for col in ("edition", "rule", "pass", "fail", "skip", "error"):
         table.add_column(col, justify="right" if col in ("pass", "fail", "skip", "error") else "left")

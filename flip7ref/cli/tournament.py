@@ -24,6 +24,7 @@ from flip7ref.cli._common import (
     parse_seed,
     progress_bar,
     showing_progress,
+    stdout_console,
     time_limited,
     user_output_to_stderr,
 )
@@ -170,9 +171,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             data["readings"] = [r.as_dict(baseline) for r in readings]
         print(json.dumps(data, sort_keys=True, allow_nan=False, default=str))
         return 0
-    from rich.console import Console
-
-    console = Console(width=None if Console().is_terminal else 140)
+    console = stdout_console(width=None if stdout_console().is_terminal else 140)
     console.print(_standings(baseline))
     if args.all_readings:
         for table in _readings_tables(baseline, readings):
@@ -234,9 +233,7 @@ def cmd_bench_agents(args: argparse.Namespace) -> int:
         print(json.dumps({"seed": seed, "games_per_opponent": args.games, "panel": panel_names,
                           "agents": [r.as_dict() for r in results]}, sort_keys=True, default=str))  # fmt: skip
         return 0
-    from rich.console import Console
-
-    console = Console(width=None if Console().is_terminal else 140)
+    console = stdout_console(width=None if stdout_console().is_terminal else 140)
     console.print(_bench_table(results))
     play, wall = sum(r.seconds for r in results), time.perf_counter() - start
     console.print(f"seed {seed}; {args.games} games per opponent; {play:.1f} s of play, {wall:.1f} s in all")
