@@ -230,7 +230,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
         print(f"P(saved by Second Chance) {_show(odds.saved)}")
     print(f"P(Flip 7)          {_show(odds.flip7)}")
     print("next card          " + "  ".join(f"{card}: {float(p):.4f}" for card, p in odds.kinds))
-    print(f"expected round score alone, optimal solo play afterwards (unseen {_cards_words(categories)} only):")
+    kinds = _cards_words(categories).split(",")
+    unseen = " and ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 1 else kinds)
+    print(f"expected round score alone, optimal solo play afterwards (unseen {unseen} only):")
     for action, value in values.items():
         mark = ("   <- best" + (f" (a tie: --ties {args.ties})" if tie else "")) if action == best else ""
         exact = f"  ({value})" if isinstance(value, Fraction) else ""
