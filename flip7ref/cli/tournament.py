@@ -28,13 +28,24 @@ from flip7ref.cli._common import (
 )
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
-from flip7ref.play.bench import PANELS, BenchResult, bench_agent
+from flip7ref.play.bench import PANELS, BenchResult, bench_agent, check_bench
 from flip7ref.play.strategies import OptimalSoloStrategy, Strategy, parse_strategy
-from flip7ref.play.tournament import ReadingResult, TournamentResult, disputed_readings, readings_sweep, run_tournament
+from flip7ref.play.tournament import (
+    ReadingResult,
+    TournamentResult,
+    check_games,
+    disputed_readings,
+    games_near,
+    readings_sweep,
+    run_tournament,
+)
 from flip7ref.proc.install import extra_hint
 
 DEFAULT_LINEUP = ("threshold:18", "threshold:20", "threshold:25", "random")
 """The strategies of a tournament given no ``--strategy``."""
+
+DEFAULT_GAMES = 400
+"""``--games`` of ``tournament`` and ``bench-agents`` when not given, rounded down to a multiple of the players."""
 
 
 def lineup(args: argparse.Namespace) -> list[str]:
@@ -130,6 +141,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     """``flip7ref tournament``: strategies in every seat rotation, optionally across every disputed reading."""
     options = parse_options(args.option)
     game = Game(args.edition, args.players, options)
+    if args.games is None:
+        args.games = games_near(DEFAULT_GAMES, game.players)
+    check_games(args.games, game.players)  # before optimal-solo's table is solved, not after
     limit = decision_timeout(args)
     with user_output_to_stderr():
         strategies = [parse_strategy(name) for name in lineup(args)]
@@ -205,6 +219,9 @@ def cmd_bench_agents(args: argparse.Namespace) -> int:
     """``flip7ref bench-agents``: agents rated against the baseline panel on fixed seeds."""
     options = parse_options(args.option)
     game = Game(args.edition, args.players, options)
+    if args.games is None:
+        args.games = games_near(DEFAULT_GAMES, game.players)
+    check_bench(game.players, args.games)  # before optimal-solo's table is solved, not after
     limit = decision_timeout(args)
     if args.workers < 1:
         raise OptionError("--workers: expected a whole number of processes, at least 1")
@@ -262,7 +279,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    f"{' '.join('--strategy ' + s for s in DEFAULT_LINEUP)})")  # fmt: skip
     p.add_argument("--strategies", metavar="A,B,...", help="deprecated: the lineup comma-separated; use --strategy, repeated")
     add_in_process(p)
-    p.add_argument("--games", type=int, default=400, help="games in all, a multiple of --players (default %(default)s)")
+    p.add_argument("--games", type=int, default=None,
+                   help=f"games in all, a multiple of --players (default {DEFAULT_GAMES}, rounded down to a multiple of "
+                   "--players)")  # fmt: skip
     p.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
     p.add_argument("--all-readings", action="store_true", help="also play every disputed reading and tabulate the changes")
     p.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
@@ -290,8 +309,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     b.add_argument("--opponent", action="append", metavar="STRATEGY",
                    help="an opponent of the panel (repeatable; default: the edition's baseline panel)")
     add_in_process(b)
-    b.add_argument("--games", type=int, default=400,
-                   help="games per opponent, a multiple of --players (default %(default)s)")
+    b.add_argument("--games", type=int, default=None,
+                   help=f"games per opponent, a multiple of --players (default {DEFAULT_GAMES}, rounded down to a "
+                   "multiple of --players)")  # fmt: skip
     b.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
     b.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
     add_cluster(b)
