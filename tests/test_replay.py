@@ -100,6 +100,28 @@ def test_cli_trace_transcript_and_replay(tmp_path: Path, capsys: pytest.CaptureF
         load_transcript(tmp_path / "missing.json")
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("totals", [0, 0], "at /totals: expected 3 values (one per seat), got 2"),
+        ("dealer", 7, "at /dealer: expected a seat 0..2, got 7"),
+        ("options", {"tie": "bogus"}, "at /options: option tie: unknown value 'bogus' (expected another-round, shared-win)"),
+    ],
+)
+@pytest.mark.parametrize("command", [["replay"], ["explain", "--transcript"], ["explain", "--json", "--transcript"]])
+def test_a_header_the_game_refuses_names_the_file_and_the_field(
+    command: list[str], field: str, value: object, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue: a transcript whose totals, dealer or options the game refuses gave "flip7ref: error: totals:
+    expected 3 values ..." without naming the file (the schema's own errors named it)."""
+    data = _game_transcript("flip7", 2)
+    data[field] = value
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main([*command, str(path)]) == 2
+    assert capsys.readouterr().err == f"flip7ref: error: {path}, {message}\n"
+
+
 def test_transcript_cut_short_with_final_scores() -> None:
     """A transcript that stops before the game ends, yet gives final scores, says so."""
     data = _game_transcript("flip7", 0)

@@ -162,7 +162,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from flip7ref.checking.replay import load_transcript, replay
 
-    result = replay(load_transcript(args.file))
+    result = replay(load_transcript(args.file), file=args.file)
     if args.json:
         print(json.dumps({
             "agrees": result.agrees, "steps": result.steps, "divergence": result.divergence, "message": result.message,
