@@ -59,7 +59,16 @@ def test_impossible_card_is_reported() -> None:
     draws = [i for i, s in enumerate(data["steps"]) if "draw" in s]
     bad = copy.deepcopy(data)
     bad["steps"][draws[0]] = {"draw": "13"}
-    assert "cannot be drawn" in replay(bad).message or "unknown card" in replay(bad).message
+    assert replay(bad).message == (  # no such card, not "no copy is left in the draw pile"
+        "unknown card '13' in edition flip7 (known cards: 0 1 2 3 4 5 6 7 8 9 10 11 12 +2 +4 +6 +8 +10 x2 freeze "
+        "flip_three second_chance)"
+    )
+    bad = copy.deepcopy(data)  # a real card with no copy left: the pile's cards are listed
+    bad["steps"][draws[0]] = {"draw": "0"}
+    bad["steps"][draws[1]] = {"draw": "0"}
+    result = replay(bad)
+    assert result.divergence == draws[1]
+    assert result.message.startswith("'0' cannot be drawn: no copy is left in the draw pile (left: 1 x1, ")
     bad = copy.deepcopy(data)
     first_action = next(i for i, s in enumerate(data["steps"]) if "action" in s)
     bad["steps"].insert(first_action, {"draw": data["steps"][draws[0]]["draw"]})

@@ -315,7 +315,9 @@ def replay(data: Mapping[str, Any], edition: Any = None, *, file: str | None = N
                 return verdict(i, why, divergence_rules(state, turns=True))
             try:
                 state = state.apply_chance(step["draw"])
-            except Flip7RefError:
+            except Flip7RefError as exc:
+                if step["draw"] not in state.game.card_ids:  # no card of the edition: say so, not "no copy left"
+                    return verdict(i, str(exc), divergence_rules(state))
                 left = ", ".join(f"{c} x{round(p * len(state.draw))}" for c, p in state.chance_outcomes())
                 why = f"{step['draw']!r} cannot be drawn: no copy is left in the draw pile (left: {left})"
                 return verdict(i, why, divergence_rules(state))
