@@ -26,6 +26,7 @@ from flip7ref.cli._common import (
     time_limited,
     user_output_to_stderr,
 )
+from flip7ref.cli.play import solving_note
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
 from flip7ref.play.bench import PANELS, BenchResult, bench_agent, check_bench
@@ -125,16 +126,17 @@ def _readings_tables(baseline: TournamentResult, readings: list[ReadingResult]) 
     return out
 
 
-def _solo_progress(strategies: list[Strategy], args: argparse.Namespace, client: object, update: Callable[..., None],
-                   show: bool, what: str = "") -> None:
-    """Give an ``optimal-solo`` strategy the workers, the cluster and a progress line for its solve."""
+def _solo_progress(strategies: list[Strategy], game: Game, args: argparse.Namespace, client: object,
+                   update: Callable[..., None], show: bool, what: str = "") -> None:  # fmt: skip
+    """Give an ``optimal-solo`` strategy the workers, the cluster and a progress line for its solve; an
+    edition whose policy is too large is refused first (OptionError), before any note."""
     for strategy in strategies:
         if isinstance(strategy, OptimalSoloStrategy):
             strategy.workers, strategy.cluster = args.workers, client
             strategy.progress = lambda n, total: update(0, label=f"solving the optimal-solo policy: {n:,}/{total:,} states")
-            if not show and not args.no_progress:
-                print(f"flip7ref: solving the optimal-solo policy of Flip 7 (262,143 states, about a minute of CPU){what}...",
-                      file=sys.stderr)  # fmt: skip
+            states = strategy.to_solve(game)
+            if not show and not args.no_progress and states:
+                print(f"flip7ref: {solving_note(game, states, what)}", file=sys.stderr)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -160,7 +162,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     labels = ["baseline", *(f"{o}={r}" for o, r, _ in disputed_readings(game.edition, tuple(options)))]
     runs = len(labels) if args.all_readings else 1
     with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "tournament", args.games * runs) as update:
-        _solo_progress(strategies, args, client, update, show, " for every reading" if args.all_readings else "")
+        _solo_progress(strategies, game, args, client, update, show, " for every reading" if args.all_readings else "")
         strategies = time_limited(strategies, limit)
         readings: list[ReadingResult] = []
         if args.all_readings:
@@ -237,7 +239,7 @@ def cmd_bench_agents(args: argparse.Namespace) -> int:
     total = args.games * len(panel) * len(agents)
     start = time.perf_counter()  # the play's own time leaves out optimal-solo's table, solved first
     with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "bench-agents", total) as update:
-        _solo_progress([*panel, *agents], args, client, update, show)
+        _solo_progress([*panel, *agents], game, args, client, update, show)
         panel = time_limited(panel, limit)
         agents = time_limited(agents, limit) if args.agent else panel
         for i, agent in enumerate(agents):
