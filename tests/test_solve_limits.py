@@ -22,7 +22,20 @@ def test_estimates_of_the_solitaire_solves() -> None:
     states, rough, cpu = solo_estimate(flip7, ["number", "modifier", "action"])
     assert (states, rough) == (262_144 * 4**3, True)  # three copies of each of the three action cards
     assert cpu > 3600
-    assert solo_estimate(Game("vengeance", 1), ["number", "modifier"])[0] == 414_464
+    # Vengeance: 14 ranks and Lucky 13 (a rank of its own: it may pair with a 13), so 9,949 lines; its one
+    # Unlucky 7 wipes a line to the discard pile, a part of the solved state: a rough upper bound, lines squared
+    assert solo_estimate(Game("vengeance", 1), ["number"])[:2] == (9_949**2, True)
+    assert solo_estimate(Game("vengeance", 1), ["number", "modifier"])[:2] == ((9_949 * 2**6) ** 2, True)
+
+
+def test_a_vengeance_solve_past_the_hour_is_refused_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue: `solve --edition vengeance --cards numbers` was estimated at 6,476 states (0.6 s), ran four
+    minutes and then stopped at --max-states 1,000,000; its Unlucky 7 makes the count an upper bound."""
+    assert main(["solve", "--edition", "vengeance", "--cards", "numbers"]) == 3
+    assert capsys.readouterr().err == (
+        "flip7ref: limit reached: --cards numbers: estimated at about 3 hours of CPU, more than --max-hours 1: "
+        "pass --max-hours 3 to run it anyway (or --max-seconds S to run it S seconds at most), or restrict --cards\n"
+    )
 
 
 def test_max_seconds_stops_a_solve() -> None:
@@ -163,7 +176,7 @@ def test_optimal_solo_is_for_flip7_only(
     assert main([*argv, "--edition", "vengeance"]) == 2
     assert capsys.readouterr().err == (
         "flip7ref: error: strategy optimal-solo is for Flip 7 only: the optimal solo policy of vengeance would need "
-        "about 414,464 states; at most 400,000 are solved\n"
+        "about 405,432,733,696 states; at most 400,000 are solved\n"
     )
 
 

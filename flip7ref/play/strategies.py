@@ -176,8 +176,8 @@ class OptimalSoloStrategy:
     see `SoloSolver`) and kept for the life of the
     process; `prepare` solves it ahead of time.
 
-    It is for Flip 7 only: Vengeance's numbers and modifiers make about 414,000
-    solo states, more than `MAX_SOLO_STATES`.  ``progress`` (settable) is
+    It is for Flip 7 only: Vengeance's numbers and modifiers make far more solo
+    states than `MAX_SOLO_STATES` (its Unlucky 7 sends lines to the discard pile).  ``progress`` (settable) is
     called as ``progress(states solved, states expected)`` while the policy is
     solved; ``cluster`` (settable) is a Dask client to solve it on.
 
