@@ -216,3 +216,16 @@ def test_solver_limits_of_the_wrong_type_are_option_errors(kwargs: dict[str, obj
     with pytest.raises(OptionError) as info:
         SoloSolver(**kwargs)  # type: ignore[arg-type]
     assert str(info.value) == message
+
+
+def test_odds_says_how_large_a_vengeance_solve_may_be_before_it_starts(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue: `odds --edition vengeance --line 3,5` solved for minutes without a word (or, through the
+    library's warning, a Python warning line with a file name and source line); now a one-line estimate in
+    the command's words comes first, as for `solve`."""
+    assert main(["odds", "--edition", "vengeance", "--line", "3,5", "--max-seconds", "0.2"]) == 3
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (
+        "flip7ref: estimate: about 405,432,733,696 states (only a rough estimate), about 469 days of CPU in one "
+        "process here; --max-seconds 0.2 stops it then"
+    )
+    assert len(err) == 2 and err[1].startswith("flip7ref: limit reached: stopped after 0.2 s (--max-seconds)")
