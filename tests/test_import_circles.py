@@ -20,7 +20,7 @@ _CORE = "flip7ref.core."
 RULE_CORE_CIRCLE = frozenset(
     _CORE + name
     for name in (
-        "engine", "frames", "game", "lanes", "lines", "pile", "primitives.base", "primitives.choose_cards",
+        "engine", "frames", "lanes", "lines", "pile", "primitives.base", "primitives.choose_cards",
         "primitives.forced_draw", "scoring", "state", "targets", "work",
     )
 )  # fmt: skip

@@ -3,9 +3,7 @@
 
 Both run the general path from an empty pending-work stack (`flip7ref.core.engine`);
 a position's cards are checked by `flip7ref.core.position` (the same checks as
-`State.from_dict`).  This module installs the two builders in `flip7ref.core.game`
-when it loads (`flip7ref/__init__.py` imports it), so `flip7ref.core.game` never
-imports the modules above it.
+`State.from_dict`).  `flip7ref.core.game.Game`, above this module, calls the two builders.
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ from typing import Any
 
 from flip7ref.core.engine import first_seat, settle, start_round
 from flip7ref.core.errors import CardError, OptionError
-from flip7ref.core.game import Game, install_state_builders
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.model import Player, Status
 from flip7ref.core.pile import shuffled
 from flip7ref.core.position import MAX_POINTS, MAX_ROUND, CardPool, check_can_end, check_seat
@@ -24,7 +22,7 @@ from flip7ref.core.work import Work
 
 
 def initial_state(
-    game: Game,
+    game: GameTables,
     *,
     seed: Any,
     dealer: Any,
@@ -58,7 +56,7 @@ def initial_state(
     return work.freeze(state, "", True)
 
 
-_DECKS_CAN_END: dict[tuple[Game, tuple[int, ...]], None] = {}
+_DECKS_CAN_END: dict[tuple[GameTables, tuple[int, ...]], None] = {}
 """The games and round-1 totals whose first state `check_can_end` accepted."""
 
 
@@ -76,7 +74,7 @@ def _check_deck_can_end(state: State) -> None:
 
 
 def _fresh(
-    game: Game,
+    game: GameTables,
     players: tuple[Player, ...],
     draw: tuple[int, ...],
     discard: tuple[int, ...],
@@ -144,7 +142,7 @@ def _check_cards(name: str, cards: object, ids: Sequence[str]) -> tuple[str, ...
 
 
 def position_state(
-    game: Game,
+    game: GameTables,
     *,
     dealer: Any = 0,
     turn: Any = None,
@@ -234,6 +232,3 @@ def position_state(
         start_round(work, dealer, round_number, first=True)
     settle(work)
     return work.freeze(state, "", True)
-
-
-install_state_builders(initial=initial_state, position=position_state)

@@ -44,7 +44,7 @@ from flip7ref.core.errors import SerializationError
 from flip7ref.core.model import Action, Player
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 
@@ -98,11 +98,11 @@ class Frame:
         """The seat to decide, or `CHANCE` when a card must be drawn for this frame."""
         raise AssertionError(f"unsettled frame on top: {self!r}")  # pragma: no cover - settling never stops here
 
-    def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
+    def legal(self, game: GameTables, players: Sequence[Player]) -> list[Action]:
         """The legal actions at this frame, in a stable order (none at a chance node)."""
         return []
 
-    def pending(self, game: Game) -> tuple[str, str | None]:
+    def pending(self, game: GameTables) -> tuple[str, str | None]:
         """``(kind, card id)``: what the decision is about (see ``State.pending``)."""
         return ("chance", None)
 
@@ -137,7 +137,7 @@ class Frame:
     def exhaust(self, w: Work) -> None:
         """No card is left anywhere to draw for this frame (F7-115, ``empty_deck: stop-drawing``)."""
 
-    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+    def check(self, game: GameTables, players: int) -> tuple[str, str] | None:
         """What is wrong with this frame as part of a position of ``game`` with ``players``
         seats, beyond its field types and seat fields (which `flip7ref.core.position` checks
         for every frame): ``(field, expected)``, e.g. ``("card", "an action card")``, or
@@ -145,7 +145,7 @@ class Frame:
         return None
 
 
-def action_card(game: Game, code: int) -> tuple[str, str] | None:
+def action_card(game: GameTables, code: int) -> tuple[str, str] | None:
     """`Frame.check`'s answer for a frame whose ``card`` must be an action card: None when
     card ``code`` has an effect, else ``("card", "an action card")``."""
     return None if game.effect[code] is not None else ("card", "an action card")

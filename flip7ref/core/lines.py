@@ -19,11 +19,11 @@ from flip7ref.core import events
 from flip7ref.core.model import BUSTED, MODIFIER, NUMBER, STAYED, Player, make_player
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 
-def repeat_allowed(game: Game, same: Sequence[int]) -> bool:
+def repeat_allowed(game: GameTables, same: Sequence[int]) -> bool:
     """Whether number cards ``same`` (all of one rank) may lie in one line together: one
     card always; two when either has the ``pair_allowed`` trait (Lucky 13, V-036)."""
     if len(same) <= 1:
@@ -31,13 +31,13 @@ def repeat_allowed(game: Game, same: Sequence[int]) -> bool:
     return len(same) == 2 and any("pair_allowed" in game.traits[c] for c in same)
 
 
-def same_rank(game: Game, line: Sequence[int], rank: int) -> list[int]:
+def same_rank(game: GameTables, line: Sequence[int], rank: int) -> list[int]:
     """The number cards of ``line`` with ``rank``."""
     category, ranks = game.category, game.rank
     return [c for c in line if ranks[c] == rank and category[c] == NUMBER]  # the rarer test first
 
 
-def is_duplicate(game: Game, line: Sequence[int], code: int) -> bool:
+def is_duplicate(game: GameTables, line: Sequence[int], code: int) -> bool:
     """Whether number ``code`` entering ``line`` is a duplicate that busts (F7-040, V-036)."""
     rank, ranks = game.rank[code], game.rank
     for c in line:  # a plain loop first: most cards meet no card of their rank (no list, no category test)
@@ -49,17 +49,17 @@ def is_duplicate(game: Game, line: Sequence[int], code: int) -> bool:
     return bool(same) and not repeat_allowed(game, [*same, code])
 
 
-def wipes(game: Game, code: int) -> bool:
+def wipes(game: GameTables, code: int) -> bool:
     """Whether number ``code`` clears the line it enters and never busts (Unlucky 7, V-033)."""
     return "wipe_on_enter" in game.traits[code]
 
 
-def distinct_numbers(game: Game, line: Sequence[int]) -> int:
+def distinct_numbers(game: GameTables, line: Sequence[int]) -> int:
     """How many different number ranks a line holds."""
     return len({game.rank[c] for c in line if game.category[c] == NUMBER})
 
 
-def flip7_count(game: Game, line: Sequence[int]) -> int:
+def flip7_count(game: GameTables, line: Sequence[int]) -> int:
     """What a line counts toward the seven of a Flip 7 (F7-050, V-022).
 
     Different ranks, or (``flip7_counts: cards``, D-V-03) number cards, so that
@@ -70,20 +70,20 @@ def flip7_count(game: Game, line: Sequence[int]) -> int:
     return distinct_numbers(game, line)
 
 
-def past_flip7(game: Game, line: Sequence[int]) -> bool:
+def past_flip7(game: GameTables, line: Sequence[int]) -> bool:
     """Whether ``line`` holds more counted numbers than a Flip 7 needs (F7-050, V-022): no
     line reaches that, as the round ends at the Flip 7. Raises nothing."""
     return flip7_count(game, line) > game.flip7_distinct
 
 
-def holds_seven(game: Game, line: Sequence[int]) -> bool:
+def holds_seven(game: GameTables, line: Sequence[int]) -> bool:
     """Whether ``line`` holds the seven counted numbers of a Flip 7 (`flip7_count` reaches
     the edition's ``flip7_distinct``; F7-050, V-022, D-V-03), whether or not they make one:
     a forced draw stops there too (V-044, the Dutch FAQ)."""
     return len(line) >= game.flip7_distinct and flip7_count(game, line) >= game.flip7_distinct
 
 
-def flip7_line(game: Game, line: Sequence[int], barred: bool = False) -> bool:
+def flip7_line(game: GameTables, line: Sequence[int], barred: bool = False) -> bool:
     """The one decider of F7-050 (with V-022, D-V-03 and D-V-26): whether ``line`` holds a
     Flip 7 — seven counted numbers (`flip7_count`; The Zero counts as one, V-032) — for a
     player whose Flip 7 is not barred (``barred``: `Player.flip7_barred`, D-V-26).
@@ -99,14 +99,14 @@ def flip7_line(game: Game, line: Sequence[int], barred: bool = False) -> bool:
     return not barred and holds_seven(game, line)
 
 
-def makes_flip7(game: Game, barred: bool, line: Sequence[int], flip7: int | None) -> bool:
+def makes_flip7(game: GameTables, barred: bool, line: Sequence[int], flip7: int | None) -> bool:
     """Whether ``line`` (just grown by a number) makes the Flip 7 that ends the round
     (F7-050): nobody has made one this round (``flip7`` is None) and `flip7_line` says so
     (asked every time: no quick answer of its own, which would restate the rule)."""
     return flip7 is None and flip7_line(game, line, barred)
 
 
-def bars_flip7(game: Game, p: Player) -> bool:
+def bars_flip7(game: GameTables, p: Player) -> bool:
     """The one decider of D-V-26 (V-038): whether Just One More, having just made ``p``
     stop (V-043), bars ``p``'s Flip 7 for the rest of the round.
 
@@ -124,7 +124,7 @@ def bars_flip7(game: Game, p: Player) -> bool:
     )
 
 
-def own_draw_lifts_bar(game: Game, giver: int, target: int) -> bool:
+def own_draw_lifts_bar(game: GameTables, giver: int, target: int) -> bool:
     """The one decider of V-086 (D-V-35): whether a player barred from a Flip 7 by Just One
     More (`bars_flip7`, D-V-26) may still make one with the cards of a forced draw (Flip
     Four) that ``giver`` played on ``target``.
@@ -145,7 +145,7 @@ def own_draw_lifts_bar(game: Game, giver: int, target: int) -> bool:
     return game.barred_own_flip_four == "flip7" and giver == target
 
 
-def bar_lasts(game: Game, line: Sequence[int]) -> bool:
+def bar_lasts(game: GameTables, line: Sequence[int]) -> bool:
     """The one decider of V-037's release from The Zero's bar (D-V-26): a barred player
     (`bars_flip7`) stays barred only while ``line`` still holds The Zero (a ``no_stay``
     card, V-031).  The Dutch text frees a player who loses the card by a Swap, a Steal or
@@ -164,7 +164,7 @@ def bar_lasts(game: Game, line: Sequence[int]) -> bool:
     return bool(game.no_stay) and any(c in game.no_stay for c in line)
 
 
-def may_stay(game: Game, p: Player) -> bool:
+def may_stay(game: GameTables, p: Player) -> bool:
     """Whether ``p`` may answer an offer with Stay: F7-033 and option ``stay_requires``;
     a ``no_stay`` trait card in the line forbids it (Just One More's The Zero, V-031)."""
     if game.no_stay and any(c in game.no_stay for c in p.line):
@@ -183,7 +183,7 @@ def stays(p: Player) -> Player:
     return make_player((p.line, p.kept, STAYED, p.flip7_barred))
 
 
-def guard_of(game: Game, p: Player) -> int | None:
+def guard_of(game: GameTables, p: Player) -> int | None:
     """The first kept card of ``p`` whose effect guards against a bust (F7-080), or None."""
     for c in p.kept:
         eff = game.effect[c]
@@ -193,7 +193,7 @@ def guard_of(game: Game, p: Player) -> int | None:
 
 
 def line_grows(
-    game: Game, p: Player, code: int, busts: bool, flip7: int | None, lifted: bool = False
+    game: GameTables, p: Player, code: int, busts: bool, flip7: int | None, lifted: bool = False
 ) -> tuple[Player, bool]:
     """The outcome of card ``code`` joining ``p``'s line, no bust guard or wipe involved:
     ``(the player after, whether it makes the Flip 7 that ends the round)``.  ``busts``
@@ -249,7 +249,7 @@ def receive_number(w: Work, code: int, seat: int, lifted: bool = False) -> None:
         w.emit(events.flip7(seat))
 
 
-def entry_place(game: Game, line: Sequence[int], place: int) -> int:
+def entry_place(game: GameTables, line: Sequence[int], place: int) -> int:
     """The one decider of V-087 (D-V-36): where in the receiver's line a card moved by a
     Swap or a Steal lies, once it has joined ``line`` at its end (`enter`).
 

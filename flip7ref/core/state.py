@@ -29,7 +29,7 @@ from flip7ref.core.engine import (  # game_end: re-exported
 )
 from flip7ref.core.errors import IllegalActionError, OptionError
 from flip7ref.core.frames import FRAME_TYPES, Frame
-from flip7ref.core.game import Game
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.history import Log, chain
 from flip7ref.core.lines import may_stay
 from flip7ref.core.model import (  # CHANCE..Status: re-exported
@@ -69,7 +69,7 @@ STATE_FORMAT = 1
 # flip7ref.core.serialize sits above this module (it reads whole states and the position checks),
 # so this module never imports it: serialize installs `State.to_dict`'s and `State.from_dict`'s
 # functions here when it is imported, and importing any part of the package imports it
-# (flip7ref/__init__.py does), as flip7ref.core.builders installs Game's state builders.
+# (flip7ref/__init__.py does).
 _SERIALIZERS: dict[str, Callable[..., Any]] = {}
 
 
@@ -97,7 +97,7 @@ class State:
     """An immutable game position.
 
     Attributes:
-        game: the `Game` (edition, options, player count).
+        game: the `Game` (edition, options, player count; its tables, `GameTables`).
         players: one `Player` per seat.
         draw: the draw pile as card codes, top first.  In an *ordered* state (a seeded or stacked game) the
             order is the real order of the pile; in an open state it is sorted and only the counts matter.
@@ -131,7 +131,7 @@ class State:
     ``_make`` and ``_fields`` are written from there by tools/gen_state_fields.py.
     """
 
-    game: Final[Game]
+    game: Final[GameTables]
     players: Final[tuple[Player, ...]]
     draw: Final[tuple[int, ...]]
     discard: Final[tuple[int, ...]]
@@ -152,10 +152,10 @@ class State:
     _log: Final[Log | None]
 
     def __init__(
-        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...], frames: tuple[Frame, ...],
-        dealer: int, turn: int, round: int, totals: tuple[int, ...], last_scores: tuple[int, ...], flip7: int | None,
-        round_over: bool, winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int, bonus_to: int | None = None,
-        round_shuffles: int = 0, shuffle_mark: int = -1, _log: Log | None = None,
+        self, game: GameTables, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
+        frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...], last_scores: tuple[int, ...],
+        flip7: int | None, round_over: bool, winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int,
+        bonus_to: int | None = None, round_shuffles: int = 0, shuffle_mark: int = -1, _log: Log | None = None,
     ) -> None:
         self.game = game
         self.players = players
@@ -178,10 +178,10 @@ class State:
         self._log = _log
 
     def _make(
-        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...], frames: tuple[Frame, ...],
-        dealer: int, turn: int, round: int, totals: tuple[int, ...], last_scores: tuple[int, ...], flip7: int | None,
-        round_over: bool, winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int, bonus_to: int | None,
-        round_shuffles: int, shuffle_mark: int, _log: Log | None,
+        self, game: GameTables, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
+        frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...], last_scores: tuple[int, ...],
+        flip7: int | None, round_over: bool, winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int,
+        bonus_to: int | None, round_shuffles: int, shuffle_mark: int, _log: Log | None,
     ) -> State:
         """A new state with these fields: the constructor for the modules this one
         imports (`flip7ref.core.lanes`, `flip7ref.core.work`), which cannot import it back."""

@@ -58,7 +58,7 @@ class Field(NamedTuple):
 
 
 FIELDS: Final[tuple[Field, ...]] = (
-    Field("game", "Game", "the `Game` (edition, options, player count)."),
+    Field("game", "GameTables", "the `Game` (edition, options, player count; its tables, `GameTables`)."),
     Field("players", "tuple[Player, ...]", "one `Player` per seat.", work="list"),
     Field(
         "draw", "tuple[int, ...]",

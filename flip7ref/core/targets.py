@@ -18,7 +18,7 @@ from flip7ref.core.lines import receive_number
 from flip7ref.core.model import ACTIVE, BUSTED, FROZEN, MODIFIER, NUMBER, STAYED, Action, Player, Status, target
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 TARGET_STATUSES: Final[dict[str, tuple[Status, ...]]] = {
@@ -38,7 +38,7 @@ def eligible(players: Sequence[Player], targets: str) -> tuple[int, ...]:
     return tuple([i for i, p in enumerate(players) if p.status in allowed])  # a list first: cheaper than a generator
 
 
-def faceup(game: Game, players: Sequence[Player]) -> list[int]:
+def faceup(game: GameTables, players: Sequence[Player]) -> list[int]:
     """Seats whose line shows cards that actions can move: not busted (V-021), and not
     stayed or frozen where staying protects the line (D-V-02 (b))."""
     if game.stay_protects:
@@ -46,7 +46,7 @@ def faceup(game: Game, players: Sequence[Player]) -> list[int]:
     return [i for i, p in enumerate(players) if p.status is not BUSTED and p.line]
 
 
-def targets_for(game: Game, players: Sequence[Player], code: int, chooser: int, targets: str) -> tuple[int, ...]:
+def targets_for(game: GameTables, players: Sequence[Player], code: int, chooser: int, targets: str) -> tuple[int, ...]:
     """Seats ``chooser`` may play card ``code`` on (F7-061, F7-072, V-042, options
     ``self_target`` and ``unusable_actions``): eligible seats on which the card can
     be carried out (V-041, V-048)."""
@@ -96,13 +96,13 @@ class ChooseTarget(Frame):
     def decider(self) -> int:
         return self.chooser
 
-    def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
+    def legal(self, game: GameTables, players: Sequence[Player]) -> list[Action]:
         return [target(s) for s in self.allowed]
 
-    def pending(self, game: Game) -> tuple[str, str | None]:
+    def pending(self, game: GameTables) -> tuple[str, str | None]:
         return (self.purpose, game.card_ids[self.card])
 
-    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+    def check(self, game: GameTables, players: int) -> tuple[str, str] | None:
         if self.purpose not in PURPOSES and (self.purpose not in DECISION_KINDS or self.purpose in OWN_DECISION_KINDS):
             return ("purpose", f"one of {', '.join(PURPOSES)} (or a decision kind a primitive registered)")
         if not all(0 <= s < players for s in self.allowed):

@@ -17,7 +17,7 @@ from flip7ref.core.model import Event, Player, Status, make_player
 
 if TYPE_CHECKING:
     from flip7ref.core.frames import Frame
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.state import State
 
 
@@ -27,7 +27,7 @@ class Work:
     copied in and out), plus the events emitted so far."""
 
     # state-fields: work-fields
-    game: Game
+    game: GameTables
     players: list[Player]
     draw: tuple[int, ...]
     discard: tuple[int, ...]

@@ -16,7 +16,7 @@ from flip7ref.core.primitives.choose_cards import CardPick, ChooseCards, take
 from flip7ref.core.targets import faceup
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 
@@ -27,10 +27,10 @@ class Steal(CardPick):
     """The resolver takes card I of seat S's line (V-046); it enters their line under the
     receiving rules (V-037).  Only with another line showing cards (V-048)."""
 
-    def executable(self, game: Game, players: Sequence[Player], resolver: int) -> bool:
+    def executable(self, game: GameTables, players: Sequence[Player], resolver: int) -> bool:
         return any(s != resolver for s in faceup(game, players))
 
-    def choices(self, game: Game, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
+    def choices(self, game: GameTables, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
         me = frame.resolver
         return [Action("steal", (s, i)) for s in faceup(game, players) if s != me for i in range(len(players[s].line))]
 

@@ -16,7 +16,7 @@ from flip7ref.core.primitives.choose_cards import CardPick, ChooseCards, take
 from flip7ref.core.targets import faceup
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 
@@ -38,13 +38,13 @@ class Swap(CardPick):
 
     scope: str = "any-two"
 
-    def executable(self, game: Game, players: Sequence[Player], resolver: int) -> bool:
+    def executable(self, game: GameTables, players: Sequence[Player], resolver: int) -> bool:
         shown = faceup(game, players)
         if self.scope == "own-and-other":
             return resolver in shown and len(shown) >= 2
         return len(shown) >= 2
 
-    def choices(self, game: Game, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
+    def choices(self, game: GameTables, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
         shown = faceup(game, players)
         me = frame.resolver
         out: list[Action] = []
