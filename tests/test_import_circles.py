@@ -20,8 +20,8 @@ _CORE = "flip7ref.core."
 RULE_CORE_CIRCLE = frozenset(
     _CORE + name
     for name in (
-        "engine", "frames", "lanes", "lines", "pile", "primitives.base", "primitives.choose_cards",
-        "primitives.forced_draw", "scoring", "state", "targets", "work",
+        "engine", "frames", "lanes", "pile", "primitives.base", "primitives.choose_cards",
+        "primitives.forced_draw", "state", "targets", "work",
     )
 )  # fmt: skip
 """The one circle left, all inside the compiled rule core.  A `State` holds its `Game` and a

@@ -12,8 +12,9 @@ import pytest
 from flip7ref import Game, Status
 from flip7ref.core import events as ev
 from flip7ref.core.engine import Draw, has_early_cards, next_deal, plan_round_end
-from flip7ref.core.lines import guard_of, receive_number, repeat_allowed
+from flip7ref.core.lines import guard_of, repeat_allowed
 from flip7ref.core.model import Player
+from flip7ref.core.targets import receive_number
 from flip7ref.core.work import Work
 
 

@@ -3,11 +3,11 @@
 One home for: when a number is a duplicate (F7-040) and when a repeated rank is
 allowed (the Lucky 13 pair, V-036); what counts toward the seven of a Flip 7
 (F7-050, V-022, D-V-03) and when a Flip 7 is barred (D-V-26); Unlucky 7
-wiping the line (V-033); when a player may stay (F7-033); and the receiving of a
-number (F7-035, F7-040, F7-041, F7-050), with bust guards as a hook: a kept card
-whose effect `guards_bust` (a Second Chance, F7-080) is asked to save the line
-before it busts.  The general path (`receive_number`), the fast lanes of
-`flip7ref.core.state`, scoring and position checks all call these functions.
+wiping the line (V-033); when a player may stay (F7-033); which kept card guards a
+line from a bust (F7-080); where a moved card lies (V-087).  These functions read a
+game's tables and plain values only: the general path (`flip7ref.core.targets.receive_number`
+and `flip7ref.core.targets.enter`, which apply them to the scratch copy), the fast lanes
+of `flip7ref.core.lanes`, scoring and position checks all call them.
 """
 
 from __future__ import annotations
@@ -15,12 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from flip7ref.core import events
-from flip7ref.core.model import BUSTED, MODIFIER, NUMBER, STAYED, Player, make_player
+from flip7ref.core.model import BUSTED, NUMBER, STAYED, Player, make_player
 
 if TYPE_CHECKING:
     from flip7ref.core.game_tables import GameTables
-    from flip7ref.core.work import Work
 
 
 def repeat_allowed(game: GameTables, same: Sequence[int]) -> bool:
@@ -209,46 +207,6 @@ def line_grows(
     return after, game.category[code] == NUMBER and makes_flip7(game, p.flip7_barred and not lifted, line, flip7)
 
 
-def receive_number(w: Work, code: int, seat: int, lifted: bool = False) -> None:
-    """A number card arrives for ``seat`` (F7-035, F7-040, F7-041, F7-050; V-020, V-033, V-036);
-    ``lifted``: a Flip 7 bar does not hold for this card (V-086, `own_draw_lifts_bar`).
-
-    Unlucky 7 wipes the line (V-033); a duplicate is first offered to a bust guard
-    (F7-080), else the player busts (D-V-27: under ``busted_cards: discard`` the
-    line goes to the discard pile at once); otherwise the card joins the line and
-    may make a Flip 7."""
-    g = w.game
-    p = w.players[seat]
-    if wipes(g, code):
-        wiped = tuple(c for c in p.line if g.category[c] in (NUMBER, MODIFIER))
-        w.to_discard(*wiped)
-        w.set_line(seat, (code,))
-        if wiped:
-            w.emit(events.line_wiped(seat, tuple(g.card_ids[c] for c in wiped)))
-        return
-    busts = is_duplicate(g, p.line, code)
-    if busts:
-        guard = guard_of(g, p)
-        if guard is not None:
-            eff = g.effect[guard]
-            assert eff is not None
-            eff.use_guard(w, seat, code, guard)
-            return
-    after, made = line_grows(g, p, code, busts, w.flip7, lifted)
-    w.players[seat] = after
-    if busts:  # F7-040, F7-041
-        w.emit(events.busted(seat, g.card_ids[code]))
-        if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
-            for c in (*p.line, code):
-                w.emit(events.discarded(g.card_ids[c], seat, "busted"))
-            w.to_discard(*p.line, code)
-            w.set_line(seat, ())
-        return
-    if made:  # F7-050, V-022
-        w.flip7 = seat
-        w.emit(events.flip7(seat))
-
-
 def entry_place(game: GameTables, line: Sequence[int], place: int) -> int:
     """The one decider of V-087 (D-V-36): where in the receiver's line a card moved by a
     Swap or a Steal lies, once it has joined ``line`` at its end (`enter`).
@@ -269,20 +227,3 @@ def entry_place(game: GameTables, line: Sequence[int], place: int) -> int:
     """
     last = len(line) - 1
     return min(place, last) if game.moved_card_place == "in-place" else last
-
-
-def enter(w: Work, code: int, seat: int, place: int | None = None) -> None:
-    """A card moved from another line enters ``seat``'s line: the receiving rules apply
-    to a number (a duplicate busts, Unlucky 7 wipes, Lucky 13 allows a pair, Flip 7
-    counts, V-037); a modifier simply joins.  ``place``: the index the card had (a Swap
-    or a Steal); where it then lies is `entry_place`'s (V-087)."""
-    if w.game.category[code] == NUMBER:
-        receive_number(w, code, seat)
-    else:
-        w.set_line(seat, (*w.players[seat].line, code))
-    line = w.players[seat].line
-    if place is None or not line or line[-1] != code:  # wiped with the line or discarded with a bust
-        return
-    k = entry_place(w.game, line, place)
-    if k != len(line) - 1:
-        w.set_line(seat, (*line[:k], code, *line[k:-1]))

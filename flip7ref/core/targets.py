@@ -1,10 +1,11 @@
 """Cards that need a target: who may be chosen, the choice, and a card's arrival.
 
 `receive` routes a card that arrives for a seat (F7-035): a number enters the
-line (`flip7ref.core.lines`), a modifier joins the line or is given away (V-050), an
+line (`receive_number`, deciding with `flip7ref.core.lines`), a modifier joins the line or is given away (V-050), an
 action card goes to its effect's `receive` hook (by default: the receiver
 chooses a target, `offer_target`).  `ChooseTarget` is the decision frame of a
 target choice; `play` carries out a card on the chosen seat through its effect.
+`enter` takes a card moved from another line (a Swap, a Steal) into a line.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from flip7ref.core import events
 from flip7ref.core.frames import DECISION_KINDS, OWN_DECISION_KINDS, Frame, register_frame
-from flip7ref.core.lines import receive_number
+from flip7ref.core.lines import entry_place, guard_of, is_duplicate, line_grows, wipes
 from flip7ref.core.model import ACTIVE, BUSTED, FROZEN, MODIFIER, NUMBER, STAYED, Action, Player, Status, target
 
 if TYPE_CHECKING:
@@ -166,3 +167,60 @@ def receive(w: Work, code: int, seat: int) -> None:
         eff = g.effect[code]
         assert eff is not None
         eff.receive(w, code, seat)
+
+
+def receive_number(w: Work, code: int, seat: int, lifted: bool = False) -> None:
+    """A number card arrives for ``seat`` (F7-035, F7-040, F7-041, F7-050; V-020, V-033, V-036);
+    ``lifted``: a Flip 7 bar does not hold for this card (V-086, `own_draw_lifts_bar`).
+
+    Unlucky 7 wipes the line (V-033); a duplicate is first offered to a bust guard
+    (F7-080), else the player busts (D-V-27: under ``busted_cards: discard`` the
+    line goes to the discard pile at once); otherwise the card joins the line and
+    may make a Flip 7."""
+    g = w.game
+    p = w.players[seat]
+    if wipes(g, code):
+        wiped = tuple(c for c in p.line if g.category[c] in (NUMBER, MODIFIER))
+        w.to_discard(*wiped)
+        w.set_line(seat, (code,))
+        if wiped:
+            w.emit(events.line_wiped(seat, tuple(g.card_ids[c] for c in wiped)))
+        return
+    busts = is_duplicate(g, p.line, code)
+    if busts:
+        guard = guard_of(g, p)
+        if guard is not None:
+            eff = g.effect[guard]
+            assert eff is not None
+            eff.use_guard(w, seat, code, guard)
+            return
+    after, made = line_grows(g, p, code, busts, w.flip7, lifted)
+    w.players[seat] = after
+    if busts:  # F7-040, F7-041
+        w.emit(events.busted(seat, g.card_ids[code]))
+        if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
+            for c in (*p.line, code):
+                w.emit(events.discarded(g.card_ids[c], seat, "busted"))
+            w.to_discard(*p.line, code)
+            w.set_line(seat, ())
+        return
+    if made:  # F7-050, V-022
+        w.flip7 = seat
+        w.emit(events.flip7(seat))
+
+
+def enter(w: Work, code: int, seat: int, place: int | None = None) -> None:
+    """A card moved from another line enters ``seat``'s line: the receiving rules apply
+    to a number (a duplicate busts, Unlucky 7 wipes, Lucky 13 allows a pair, Flip 7
+    counts, V-037); a modifier simply joins.  ``place``: the index the card had (a Swap
+    or a Steal); where it then lies is `entry_place`'s (V-087)."""
+    if w.game.category[code] == NUMBER:
+        receive_number(w, code, seat)
+    else:
+        w.set_line(seat, (*w.players[seat].line, code))
+    line = w.players[seat].line
+    if place is None or not line or line[-1] != code:  # wiped with the line or discarded with a bust
+        return
+    k = entry_place(w.game, line, place)
+    if k != len(line) - 1:
+        w.set_line(seat, (*line[:k], code, *line[k:-1]))

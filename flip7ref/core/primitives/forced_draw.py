@@ -19,11 +19,11 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from flip7ref.core import events
 from flip7ref.core.frames import Frame, action_card, register_frame
-from flip7ref.core.lines import bars_flip7, holds_seven, own_draw_lifts_bar, receive_number, wipes
+from flip7ref.core.lines import bars_flip7, holds_seven, own_draw_lifts_bar, wipes
 from flip7ref.core.model import ACTIVE, BUSTED, CHANCE, MODIFIER, NUMBER, STAYED, Action, Player, target
 from flip7ref.core.pile import supply
 from flip7ref.core.primitives.base import Effect, primitive
-from flip7ref.core.targets import eligible, receive, targets_for
+from flip7ref.core.targets import eligible, receive, receive_number, targets_for
 
 if TYPE_CHECKING:
     from flip7ref.core.game_tables import GameTables

@@ -9,11 +9,10 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from flip7ref.core import events
-from flip7ref.core.lines import enter
 from flip7ref.core.model import Action, Player
 from flip7ref.core.primitives.base import primitive
 from flip7ref.core.primitives.choose_cards import CardPick, ChooseCards, take
-from flip7ref.core.targets import faceup
+from flip7ref.core.targets import enter, faceup
 
 if TYPE_CHECKING:
     from flip7ref.core.game_tables import GameTables
