@@ -63,12 +63,12 @@ def test_the_generated_code_is_up_to_date() -> None:
 def test_the_check_fails_on_a_hand_edit_and_names_the_file(tmp_path: Path) -> None:
     root = _copy_tree(tmp_path)
     work = root / "flip7ref" / "core" / "work.py"
-    work.write_text(work.read_text(encoding="utf-8").replace("self.turn = s.turn\n", ""), encoding="utf-8")
+    work.write_text(work.read_text(encoding="utf-8").replace("self.turn = turn\n", ""), encoding="utf-8")
     done = _run_tool("--check", "--root", str(root))
     assert (done.returncode, done.stdout) == (1, "differs from the table: flip7ref/core/work.py\n")
     assert done.stderr == "run: python tools/gen_state_fields.py\n"
     assert _run_tool("--root", str(root)).stdout == "written: flip7ref/core/work.py\n"
-    assert "        self.turn = s.turn\n" in work.read_text(encoding="utf-8")
+    assert "        self.turn = turn\n" in work.read_text(encoding="utf-8")
     assert _run_tool("--check", "--root", str(root)).returncode == 0
 
 

@@ -6,10 +6,12 @@ fields written out in a few places; each such place sits between a begin marker
 tool rewrites what lies between them:
 
 - ``state-class``: `State`'s docstring, field annotations, ``__init__``, ``_make`` and ``_fields``;
-- ``work-fields``, ``work-copy``, ``work-freeze``, ``work-round``: `Work`'s annotations, its
-  copy of a state, the ``_make`` call of ``freeze``, and ``round_closed`` / ``round_opened``
-  (the fields a round's close and opening set, from the table's ``round_close`` and
-  ``round_open``);
+- ``work-fields``, ``work-init``, ``work-round``: `Work`'s annotations, its ``__init__`` (one
+  argument per field it holds), and ``round_closed`` / ``round_opened`` (the fields a round's
+  close and opening set, from the table's ``round_close`` and ``round_open``);
+- ``work-copy``, ``work-freeze``: in `State` (which sits above `Work`), the ``Work(...)`` call
+  of ``State._work`` (a state's scratch copy) and the ``_make`` call of ``State._freeze`` (the
+  state a scratch copy holds);
 - ``solver-key``: the fields the table marks ``shapes_round``, in the solver's canonical key
   (`flip7ref.analysis.keys`);
 - ``make STATEMENT``: a statement holding one call ``make(SRC, key=expr, ...)`` (continued on
@@ -172,7 +174,7 @@ def state_class(table: ModuleType) -> list[str]:
         *wrap(["self", *(f"{f.name}: {f.type}" for f in fields)], 8, last=","),
         "    ) -> State:",
         '        """A new state with these fields: the constructor for the modules this one',
-        '        imports (`flip7ref.core.lanes`, `flip7ref.core.work`), which cannot import it back."""',
+        '        imports (`flip7ref.core.lanes`), which cannot import it back."""',
         "        return State(",
         *wrap(names, 12, last=","),
         "        )  # fmt: skip",
@@ -191,19 +193,27 @@ def work_fields(table: ModuleType) -> list[str]:
     return [f"    {f.name}: {_work_type(f)}" for f in table.FIELDS if f.work != "none"]
 
 
-def work_copy(table: ModuleType) -> list[str]:
+def work_init(table: ModuleType) -> list[str]:
+    """The ``work-init`` block: `Work.__init__`, one argument per field the work holds."""
+    fields = [f for f in table.FIELDS if f.work != "none"]
     return [
-        f"        self.{f.name} = " + (f"list(s.{f.name})" if f.work == "list" else f"s.{f.name}")
-        for f in table.FIELDS
-        if f.work != "none"
+        "    def __init__(",
+        *wrap(["self", *(f"{f.name}: {_work_type(f)}" for f in fields)], 8, last=","),
+        "    ) -> None:",
+        *(f"        self.{f.name} = {f.name}" for f in fields),
     ]
+
+
+def work_copy(table: ModuleType) -> list[str]:
+    """The ``work-copy`` block (in `State._work`): the scratch copy of ``self``."""
+    args = [f"list(self.{f.name})" if f.work == "list" else f"self.{f.name}" for f in table.FIELDS if f.work != "none"]
+    return ["        return Work(", *wrap(args, 12, last=","), "        )  # fmt: skip"]
 
 
 def work_freeze(table: ModuleType) -> list[str]:
-    args = [
-        "log" if f.work == "none" else f"tuple(self.{f.name})" if f.work == "list" else f"self.{f.name}" for f in table.FIELDS
-    ]
-    return ["        return parent._make(", *wrap(args, 12, last=","), "        )  # fmt: skip"]
+    """The ``work-freeze`` block (in `State._freeze`): the state the work ``w`` holds, history ``log``."""
+    args = ["log" if f.work == "none" else f"tuple(w.{f.name})" if f.work == "list" else f"w.{f.name}" for f in table.FIELDS]
+    return ["        return self._make(", *wrap(args, 12, last=","), "        )  # fmt: skip"]
 
 
 def work_round(table: ModuleType) -> list[str]:
@@ -265,8 +275,8 @@ def solver_key(table: ModuleType) -> list[str]:
     return [f"        state.{f.name}," for f in table.FIELDS if f.shapes_round]
 
 
-BLOCKS = {"state-class": state_class, "work-fields": work_fields, "work-copy": work_copy, "work-freeze": work_freeze,
-          "work-round": work_round, "solver-key": solver_key}  # fmt: skip
+BLOCKS = {"state-class": state_class, "work-fields": work_fields, "work-init": work_init, "work-copy": work_copy,
+          "work-freeze": work_freeze, "work-round": work_round, "solver-key": solver_key}  # fmt: skip
 
 
 def rewrite(text: str, table: ModuleType, name: str) -> str:

@@ -18,7 +18,6 @@ from flip7ref.core.model import Player, Status
 from flip7ref.core.pile import shuffled
 from flip7ref.core.position import MAX_POINTS, MAX_ROUND, CardPool, check_can_end, check_seat
 from flip7ref.core.state import State
-from flip7ref.core.work import Work
 
 
 def initial_state(
@@ -50,10 +49,10 @@ def initial_state(
         top.append(code)
     state = _fresh(game, tuple(Player() for _ in range(n)), tuple(top + cards), (), dealer, dealer, 0, totals, shuffle_seed)
     _check_deck_can_end(state)  # e.g. a table whose deck is empty (docs/termination.md)
-    work = Work(state)
+    work = state._work()
     start_round(work, dealer, 1, first=True)
     settle(work)
-    return work.freeze(state, "", True)
+    return state._freeze(work, "", True)
 
 
 _DECKS_CAN_END: dict[tuple[GameTables, tuple[int, ...]], None] = {}
@@ -225,10 +224,10 @@ def position_state(
     turn = first_seat(game, dealer, n) if turn is None else turn
     state = _fresh(game, tuple(players), pile, dis, dealer, turn, round_number, totals, shuffle_seed)
     check_can_end(state)  # a game must be able to end (docs/termination.md)
-    work = Work(state)
+    work = state._work()
     if deal:
         if any(p.line or p.kept or p.status is not Status.ACTIVE for p in players):
             raise OptionError("deal: a round that starts with its deal has no cards on the table and no stayed players")
         start_round(work, dealer, round_number, first=True)
     settle(work)
-    return work.freeze(state, "", True)
+    return state._freeze(work, "", True)

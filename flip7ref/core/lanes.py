@@ -34,7 +34,6 @@ from flip7ref.core.frames import Frame
 from flip7ref.core.history import Log, new_log
 from flip7ref.core.lines import guard_of, is_duplicate, line_grows, may_stay, stays, wipes
 from flip7ref.core.model import Event, Player
-from flip7ref.core.work import Work
 
 if TYPE_CHECKING:
     from flip7ref.core.state import State
@@ -241,7 +240,7 @@ def finish(
         fast = fast_round_end(s, players, draw, turn, flip7, move, evs)
         if fast is not None:
             return fast
-    work = Work(s)
+    work = s._work()
     work.players = players
     work.draw = draw
     work.frames = list(frames)
@@ -250,7 +249,7 @@ def finish(
         work.flip7 = flip7
     work.events = evs
     settle(work)
-    return work.freeze(s, move)
+    return s._freeze(work, move)
 
 
 def fast_round_end(

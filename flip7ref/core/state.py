@@ -30,7 +30,7 @@ from flip7ref.core.engine import (  # game_end: re-exported
 from flip7ref.core.errors import IllegalActionError, OptionError
 from flip7ref.core.frames import FRAME_TYPES, Frame
 from flip7ref.core.game_tables import GameTables
-from flip7ref.core.history import Log, chain
+from flip7ref.core.history import Log, chain, new_log
 from flip7ref.core.lines import may_stay
 from flip7ref.core.model import (  # CHANCE..Status: re-exported
     _ARITY,
@@ -184,7 +184,7 @@ class State:
         bonus_to: int | None, round_shuffles: int, shuffle_mark: int, _log: Log | None,
     ) -> State:
         """A new state with these fields: the constructor for the modules this one
-        imports (`flip7ref.core.lanes`, `flip7ref.core.work`), which cannot import it back."""
+        imports (`flip7ref.core.lanes`), which cannot import it back."""
         return State(
             game, players, draw, discard, frames, dealer, turn, round, totals, last_scores, flip7, round_over, winners,
             shuffle_seed, shuffles, bonus_to, round_shuffles, shuffle_mark, _log,
@@ -198,6 +198,34 @@ class State:
             self.round_shuffles, self.shuffle_mark, self._log,
         )  # fmt: skip
     # state-fields: end
+
+    def _work(self) -> Work:
+        """A scratch copy of this state for one transition (`flip7ref.core.work.Work`, which
+        sits below this module): the constructor for the modules this one imports
+        (`flip7ref.core.lanes`), as `_make` is."""
+        # state-fields: work-copy
+        return Work(
+            self.game, list(self.players), self.draw, self.discard, list(self.frames), self.dealer, self.turn, self.round,
+            list(self.totals), self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed, self.shuffles,
+            self.bonus_to, self.round_shuffles, self.shuffle_mark,
+        )  # fmt: skip
+        # state-fields: end
+
+    def _freeze(self, w: Work, move: str, first: bool = False) -> State:
+        """The state the scratch copy ``w`` holds, its history one link longer than this
+        state's (the state the transition started from, which ``w`` was copied from) by
+        ``move`` with ``w``'s events; with ``first``, a new game whose history starts there."""
+        if first:
+            log = new_log((None, move, tuple(w.events), None))
+        else:
+            log = new_log((self._log, move, tuple(w.events), self.initial_state()))
+        # state-fields: work-freeze
+        return self._make(
+            w.game, tuple(w.players), w.draw, w.discard, tuple(w.frames), w.dealer, w.turn, w.round, tuple(w.totals),
+            w.last_scores, w.flip7, w.round_over, w.winners, w.shuffle_seed, w.shuffles, w.bonus_to, w.round_shuffles,
+            w.shuffle_mark, log,
+        )  # fmt: skip
+        # state-fields: end
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (State, self._fields())
@@ -380,10 +408,10 @@ class State:
     def _apply_legal(self, act: Action) -> State:
         """`apply` of an action known to be legal (one of `legal_actions`),
         without checking it again: for strategies that try every legal action."""
-        work = Work(self)
+        work = self._work()
         decide(work, act)
         settle(work)
-        return work.freeze(self, str(act))
+        return self._freeze(work, str(act))
 
     def apply_chance(self, card: Any) -> State:
         """Reveal ``card`` as the next drawn card and return the resulting state.
@@ -418,12 +446,12 @@ class State:
 
     def _card_drawn(self, code: int, index: int) -> State:
         """`apply_chance`'s general path: card ``code``, at ``index`` of the pile, drawn at this chance node."""
-        work = Work(self)
+        work = self._work()
         pile = work.draw
         work.draw = pile[index + 1 :] if index == 0 else pile[:index] + pile[index + 1 :]
         reveal(work, code)
         settle(work)
-        return work.freeze(self, f"chance {self.game.card_ids[code]}")
+        return self._freeze(work, f"chance {self.game.card_ids[code]}")
 
     def apply_move(self, move: Any) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""

@@ -1,9 +1,10 @@
 """The scratch copy a transition works on.
 
-`State.apply` and `State.apply_chance` copy the state into a `Work`, run the
-rules on it (`flip7ref.core.engine`, the frames, the primitives) and freeze the result
-into a new `State`.  A `Work` is the only mutable thing in the interpreter, and
-it lives for one transition.  When compiled with mypyc it is a native class with
+`State.apply` and `State.apply_chance` copy the state into a `Work` (``State._work``),
+run the rules on it (`flip7ref.core.engine`, the frames, the primitives) and freeze the
+result into a new `State` (``State._freeze``: `flip7ref.core.state` sits above this
+module).  A `Work` is the only mutable thing in the interpreter, and it lives for one
+transition.  When compiled with mypyc it is a native class with
 typed attributes.
 """
 
@@ -11,14 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from flip7ref.core.history import new_log
 from flip7ref.core.lines import bar_lasts
 from flip7ref.core.model import Event, Player, Status, make_player
 
 if TYPE_CHECKING:
     from flip7ref.core.frames import Frame
     from flip7ref.core.game_tables import GameTables
-    from flip7ref.core.state import State
 
 
 class Work:
@@ -48,26 +47,31 @@ class Work:
     # state-fields: end
     events: list[Event]
 
-    def __init__(self, s: State) -> None:
-        # state-fields: work-copy
-        self.game = s.game
-        self.players = list(s.players)
-        self.draw = s.draw
-        self.discard = s.discard
-        self.frames = list(s.frames)
-        self.dealer = s.dealer
-        self.turn = s.turn
-        self.round = s.round
-        self.totals = list(s.totals)
-        self.last_scores = s.last_scores
-        self.flip7 = s.flip7
-        self.round_over = s.round_over
-        self.winners = s.winners
-        self.shuffle_seed = s.shuffle_seed
-        self.shuffles = s.shuffles
-        self.bonus_to = s.bonus_to
-        self.round_shuffles = s.round_shuffles
-        self.shuffle_mark = s.shuffle_mark
+    # state-fields: work-init
+    def __init__(
+        self, game: GameTables, players: list[Player], draw: tuple[int, ...], discard: tuple[int, ...], frames: list[Frame],
+        dealer: int, turn: int, round: int, totals: list[int], last_scores: tuple[int, ...], flip7: int | None, round_over: bool,
+        winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int, bonus_to: int | None, round_shuffles: int,
+        shuffle_mark: int,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.draw = draw
+        self.discard = discard
+        self.frames = frames
+        self.dealer = dealer
+        self.turn = turn
+        self.round = round
+        self.totals = totals
+        self.last_scores = last_scores
+        self.flip7 = flip7
+        self.round_over = round_over
+        self.winners = winners
+        self.shuffle_seed = shuffle_seed
+        self.shuffles = shuffles
+        self.bonus_to = bonus_to
+        self.round_shuffles = round_shuffles
+        self.shuffle_mark = shuffle_mark
         # state-fields: end
         self.events = []
 
@@ -123,19 +127,3 @@ class Work:
     def next_seat(self, seat: int) -> int:
         """The seat on ``seat``'s left (seats are numbered clockwise)."""
         return (seat + 1) % len(self.players)
-
-    def freeze(self, parent: State, move: str, first: bool = False) -> State:
-        """The state this work holds, its history one link longer than ``parent``'s
-        (the state the transition started from); with ``first``, a new game whose
-        history starts here (``parent`` is then the state the work was copied from)."""
-        if first:
-            log = new_log((None, move, tuple(self.events), None))
-        else:
-            log = new_log((parent._log, move, tuple(self.events), parent.initial_state()))
-        # state-fields: work-freeze
-        return parent._make(
-            self.game, tuple(self.players), self.draw, self.discard, tuple(self.frames), self.dealer, self.turn, self.round,
-            tuple(self.totals), self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed, self.shuffles,
-            self.bonus_to, self.round_shuffles, self.shuffle_mark, log,
-        )  # fmt: skip
-        # state-fields: end
