@@ -18,11 +18,10 @@ PACKAGE = Path(flip7ref.__file__).parent
 
 _CORE = "flip7ref.core."
 RULE_CORE_CIRCLES = frozenset({
-    frozenset({_CORE + "frames", _CORE + "work"}),
     frozenset({_CORE + "lanes", _CORE + "state"}),
 })  # fmt: skip
-"""The circles left, inside the compiled rule core (issue 43, being cut): a `Work` holds the
-frames and a frame acts on a `Work`; the fast lanes work on whole states, which call them.
+"""The circles left, inside the compiled rule core (issue 43, being cut): the fast lanes work
+on whole states, which call them.
 They may shrink (then shrink this set), never grow; any other circle fails the test."""
 
 
