@@ -5,7 +5,9 @@ fields written out in a few places; each such place sits between a begin marker
 ``# state-fields: NAME`` and ``# state-fields: end`` in a module of ``flip7ref/``, and this
 tool rewrites what lies between them:
 
-- ``state-class``: `State`'s docstring, field annotations, ``__init__``, ``_make`` and ``_fields``;
+- ``state-data``: the annotations, ``__init__`` and abstract ``_make`` of `State`'s native base
+  class `StateData` (below the rule core's modules that read states);
+- ``state-class``: `State`'s docstring, ``_make`` and ``_fields``;
 - ``work-fields``, ``work-init``, ``work-round``: `Work`'s annotations, its ``__init__`` (one
   argument per field it holds), and ``round_closed`` / ``round_opened`` (the fields a round's
   close and opening set, from the table's ``round_close`` and ``round_open``);
@@ -152,7 +154,7 @@ def _with_default(fields: tuple[Any, ...]) -> set[str]:
 
 
 def state_class(table: ModuleType) -> list[str]:
-    """The ``state-class`` block: docstring, annotations, ``__init__``, ``_make``, ``_fields``."""
+    """The ``state-class`` block: `State`'s docstring, ``_make`` and ``_fields``."""
     fields = table.FIELDS
     names = [f.name for f in fields]
     doc = ['    """' + table.STATE_DOC[0], "", "    Attributes:"]
@@ -160,15 +162,6 @@ def state_class(table: ModuleType) -> list[str]:
         if not f.name.startswith("_"):
             doc += textwrap.wrap(f"{f.name}: {f.doc}", 108, initial_indent=" " * 8, subsequent_indent=" " * 12)
     doc += ["", *(("    " + line).rstrip() for line in table.STATE_DOC[1].splitlines()), '    """', ""]
-    annotations = [f"    {f.name}: Final[{f.type}]" for f in fields]
-    defaults = _with_default(fields)
-    params = [f"{f.name}: {f.type}" + (f" = {f.default[0]!r}" if f.name in defaults else "") for f in fields]
-    init = [
-        *wrap(["self", *params], 8, last=","),
-        "    ) -> None:",
-        *(f"        self.{name} = {name}" for name in names),
-    ]
-    init[0:0] = ["    def __init__("]
     make = [
         "    def _make(",
         *wrap(["self", *(f"{f.name}: {f.type}" for f in fields)], 8, last=","),
@@ -186,7 +179,30 @@ def state_class(table: ModuleType) -> list[str]:
         *wrap([f"self.{name}" for name in names], 12, last=","),
         "        )  # fmt: skip",
     ]
-    return [*doc, *annotations, "", *init, "", *make, "", *listed]
+    return [*doc, *make, "", *listed]
+
+
+def state_data(table: ModuleType) -> list[str]:
+    """The ``state-data`` block: `StateData`'s annotations, ``__init__`` and abstract ``_make``."""
+    fields = table.FIELDS
+    names = [f.name for f in fields]
+    annotations = [f"    {f.name}: Final[{f.type}]" for f in fields]
+    defaults = _with_default(fields)
+    params = [f"{f.name}: {f.type}" + (f" = {f.default[0]!r}" if f.name in defaults else "") for f in fields]
+    init = [
+        "    def __init__(",
+        *wrap(["self", *params], 8, last=","),
+        "    ) -> None:",
+        *(f"        self.{name} = {name}" for name in names),
+    ]
+    make = [
+        "    def _make(",
+        *wrap(["self", *(f"{f.name}: {f.type}" for f in fields)], 8, last=","),
+        "    ) -> StateData:",
+        '        """A new state with these fields (`flip7ref.core.state.State._make`)."""',
+        "        raise NotImplementedError",
+    ]
+    return [*annotations, "", *init, "", *make]
 
 
 def work_fields(table: ModuleType) -> list[str]:
@@ -275,8 +291,8 @@ def solver_key(table: ModuleType) -> list[str]:
     return [f"        state.{f.name}," for f in table.FIELDS if f.shapes_round]
 
 
-BLOCKS = {"state-class": state_class, "work-fields": work_fields, "work-init": work_init, "work-copy": work_copy,
-          "work-freeze": work_freeze, "work-round": work_round, "solver-key": solver_key}  # fmt: skip
+BLOCKS = {"state-class": state_class, "state-data": state_data, "work-fields": work_fields, "work-init": work_init,
+          "work-copy": work_copy, "work-freeze": work_freeze, "work-round": work_round, "solver-key": solver_key}  # fmt: skip
 
 
 def rewrite(text: str, table: ModuleType, name: str) -> str:

@@ -47,6 +47,7 @@ from flip7ref.core.model import (  # CHANCE..Status: re-exported
 from flip7ref.core.primitives.choose_cards import ChooseCards
 from flip7ref.core.primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
 from flip7ref.core.scoring import seat_score
+from flip7ref.core.state_data import StateData
 from flip7ref.core.state_fields import FIELD_NAMES
 from flip7ref.core.targets import ChooseTarget
 from flip7ref.core.work import Work
@@ -92,7 +93,7 @@ _DISCARD: Final = _STATE_FIELDS.index("discard")
 _LOG: Final = _STATE_FIELDS.index("_log")
 
 
-class State:
+class State(StateData):
     # state-fields: state-class
     """An immutable game position.
 
@@ -127,55 +128,10 @@ class State:
     A native class when compiled with mypyc (docs/build.md): its fields are
     ``Final`` (read-only from Python); in the pure build `__setattr__` refuses
     assignment.  It cannot be subclassed.  The fields are declared in
-    `flip7ref.core.state_fields`; this docstring, the annotations, ``__init__``,
-    ``_make`` and ``_fields`` are written from there by tools/gen_state_fields.py.
+    `flip7ref.core.state_fields`; this docstring, ``_make``, ``_fields`` and the
+    annotations and ``__init__`` of its base class `flip7ref.core.state_data.StateData` are
+    written from there by tools/gen_state_fields.py.
     """
-
-    game: Final[GameTables]
-    players: Final[tuple[Player, ...]]
-    draw: Final[tuple[int, ...]]
-    discard: Final[tuple[int, ...]]
-    frames: Final[tuple[Frame, ...]]
-    dealer: Final[int]
-    turn: Final[int]
-    round: Final[int]
-    totals: Final[tuple[int, ...]]
-    last_scores: Final[tuple[int, ...]]
-    flip7: Final[int | None]
-    round_over: Final[bool]
-    winners: Final[tuple[int, ...]]
-    shuffle_seed: Final[str | None]
-    shuffles: Final[int]
-    bonus_to: Final[int | None]
-    round_shuffles: Final[int]
-    shuffle_mark: Final[int]
-    _log: Final[Log | None]
-
-    def __init__(
-        self, game: GameTables, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
-        frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...], last_scores: tuple[int, ...],
-        flip7: int | None, round_over: bool, winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int,
-        bonus_to: int | None = None, round_shuffles: int = 0, shuffle_mark: int = -1, _log: Log | None = None,
-    ) -> None:
-        self.game = game
-        self.players = players
-        self.draw = draw
-        self.discard = discard
-        self.frames = frames
-        self.dealer = dealer
-        self.turn = turn
-        self.round = round
-        self.totals = totals
-        self.last_scores = last_scores
-        self.flip7 = flip7
-        self.round_over = round_over
-        self.winners = winners
-        self.shuffle_seed = shuffle_seed
-        self.shuffles = shuffles
-        self.bonus_to = bonus_to
-        self.round_shuffles = round_shuffles
-        self.shuffle_mark = shuffle_mark
-        self._log = _log
 
     def _make(
         self, game: GameTables, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
@@ -376,7 +332,7 @@ class State:
             # a Hit at an offer (F7-030, F7-031) or a Stay (F7-034): their lanes, where they apply
             fast = lanes.offer_hit(self) if verb == "hit" else lanes.stay(self) if verb == "stay" else None
             if fast is not None:
-                return fast
+                return cast(State, fast)  # a lane builds with self._make: a State
         legal = self.legal_actions()
         if isinstance(action, str):
             try:
@@ -434,7 +390,7 @@ class State:
         if _FAST_LANES and game.fast_lanes and self.frames and not self.winners and pile and (pile[0] == code or code in pile):
             fast = lanes.plain_card(self, code)
             if fast is not None:
-                return fast
+                return cast(State, fast)  # a lane builds with self._make: a State
         if self.current_player != CHANCE:
             raise IllegalActionError(f"chance {card}", self.legal_action_strings(), "this is not a chance node")
         try:
@@ -489,10 +445,10 @@ class State:
             return [(card, count, self.apply_chance(card)) for card, count in weights]
         codes = self.game.codes
         shared = lanes.Siblings(merge_ends)
-        out = []
+        out: list[tuple[str, int, State]] = []
         for card, count in weights:
             child = lanes.plain_card(self, codes[card], shared)
-            out.append((card, count, self.apply_chance(card) if child is None else child))
+            out.append((card, count, self.apply_chance(card) if child is None else cast(State, child)))
         return out
 
     # -- history --------------------------------------------------------------
