@@ -352,8 +352,9 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
     result = solver.solve(state)
     if policy_out:
         from flip7ref.analysis import write_policy
+        from flip7ref.core.game import game_of
 
-        args.policy_bytes = write_policy(policy_out, state.game, categories, turn, args.ties, solver.value_layers, result)
+        args.policy_bytes = write_policy(policy_out, game_of(state), categories, turn, args.ties, solver.value_layers, result)
         solver.value_layers = []
     if args.check:
         want = _solver(args, None).solve(state)

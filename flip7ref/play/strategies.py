@@ -23,6 +23,7 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from flip7ref.core.errors import Flip7RefError, OptionError, StrategyError
 from flip7ref.core.game import Game
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.lines import may_stay
 from flip7ref.core.model import target
 from flip7ref.core.scoring import seat_score
@@ -275,7 +276,7 @@ def _helps_receiver(state: State, card: str) -> bool:
     return helps_receiver(state.game, card)
 
 
-def helps_receiver(game: Game, card: str) -> bool:
+def helps_receiver(game: GameTables, card: str) -> bool:
     """Whether `ThresholdStrategy` plays card ``card`` (a card id of ``game``) on itself when
     it may: a Swap, a Steal (the primitive's ``helps_target``), a modifier that raises a score
     (``x2``, ``+N``).  The batched Vengeance policy reads it too (`flip7ref.batch.v_policies`)."""
