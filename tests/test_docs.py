@@ -211,6 +211,20 @@ def test_coverage_counts_cases_only_without_tests() -> None:
     assert all(r.covered for r in rows)
 
 
+def test_coverage_without_a_test_folder_names_the_flag_that_gives_one(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue: run from a checkout with flip7ref installed (not editable), coverage said "an installed
+    package?" and no way to count the checkout's tests; the line now names --tests."""
+    import flip7ref.docs.commands as commands
+
+    monkeypatch.setattr(commands, "default_tests_dir", lambda: None)
+    assert main(["coverage"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("no tests/ folder found (an installed package?): counting conformance cases only; --tests DIR reads a "
+            "checkout's tests/ (flip7ref coverage --tests tests)") in out  # fmt: skip
+
+
 def test_cited_rule_ids_reads_markers_only(tmp_path: Path) -> None:
     """Decorator marks, marks inside pytest.param and module pytestmark count; comments and strings do not."""
     (tmp_path / "test_sample.py").write_text(

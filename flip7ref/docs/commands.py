@@ -207,7 +207,8 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         table.add_row(f"{row.rule}{mark}", tests_cell, f"{len(row.cases)}  {_shorten(row.cases, args.full)}".rstrip())
     console.print(table)
     if tests is None:
-        console.print("no tests/ folder found (an installed package?): counting conformance cases only")
+        console.print("no tests/ folder found (an installed package?): counting conformance cases only; "
+                      "--tests DIR reads a checkout's tests/ (flip7ref coverage --tests tests)")
     if unknown:
         console.print(f"cited but defined by no table: {', '.join(unknown)}", markup=False)
     uncovered = [r.rule for r in rows if not r.covered]

@@ -244,7 +244,7 @@ def explain_transcript(path: str, lang: str = "en") -> int:
         Flip7RefError: its edition, options, players or dealer are invalid.
     """
     data = load_transcript(path)
-    result = replay(data)
+    result = replay(data, file=str(path))
     final = result.state
     states = final.replay()
     edition = final.game.edition
