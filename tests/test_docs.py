@@ -43,6 +43,7 @@ def test_docs_check_names_stale_files(capsys: pytest.CaptureFixture[str], tmp_pa
     for name in ("disputes.md", "rules/vengeance.md", "rules/retired.md"):
         assert name in out
     assert "rules/flip7.md" not in out
+    assert f"missing under {tmp_path}: rules/vengeance.md; out of date under {tmp_path}: " in out  # a missing page is named so
     assert run(capsys, "docs", "--out", str(tmp_path))[0] == 0
     assert run(capsys, "docs", "--check", "--out", str(tmp_path))[0] == 0
     assert not (tmp_path / "rules" / "retired.md").exists()

@@ -46,7 +46,11 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if args.check:
         stale = _stale(out, docs)
         if stale:
-            print(f"out of date under {out}: {', '.join(stale)} (run 'flip7ref docs' to regenerate)")
+            missing = [name for name in stale if not (out / name).is_file()]
+            differ = [name for name in stale if name not in missing]
+            parts = [f"missing under {out}: {', '.join(missing)}"] if missing else []
+            parts += [f"out of date under {out}: {', '.join(differ)}"] if differ else []
+            print(f"{'; '.join(parts)} (run 'flip7ref docs' to regenerate)")
             return 1
         print(f"up to date: {', '.join(docs)} under {out}")
         return 0
