@@ -13,7 +13,6 @@ Quick start::
     print(state.totals, state.winners)
 """
 
-from flip7ref.core import builders as _builders  # noqa: F401 - installs Game's state builders
 from flip7ref.core import serialize as _serialize  # noqa: F401 - installs State.to_dict and State.from_dict
 from flip7ref.core import state as _state_module
 from flip7ref.core.errors import (

@@ -255,6 +255,11 @@ def test_solve_and_odds_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert "P(bust)            0.0000000000  (0)" in out  # the Second Chance cancels any duplicate (F7-080)
     assert "P(saved by Second Chance) 0.2758620690  (8/29)" in out  # 2 + 10 + 4 + 8 of 87 unseen cards
     assert "stay             28.000000" in out and "hit              40.544881   <- best" in out
+    assert main(["odds", "--line", "3,11,5", "--cards", "numbers,modifiers"]) == 0
+    out = capsys.readouterr().out  # the kinds in words, not the flag's comma-separated spelling
+    assert "optimal solo play afterwards (unseen numbers and modifiers only):" in out
+    assert main(["odds", "--line", "3,11,5", "--cards", "numbers"]) == 0
+    assert "optimal solo play afterwards (unseen numbers only):" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

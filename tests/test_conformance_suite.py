@@ -9,6 +9,7 @@ import yaml
 
 from flip7ref import SpecError, edition_ids, load_edition
 from flip7ref.checking.conformance import cases_dir, compare, load_case_file, load_cases, run_reference
+from flip7ref.cli import main
 
 
 def test_every_case_file_validates_and_ids_are_unique() -> None:
@@ -141,3 +142,20 @@ def test_cases_for_missed_situations() -> None:
     assert {"type": "discarded", "card": "freeze", "reason": "round ended"} in by_id["F7-C1113"]["expect"]["events_include"]
     results = [run_reference(by_id[i]) for i in ("F7-C1110", "F7-C1111", "F7-C1112", "F7-C1113")]
     assert [r.status for r in results] == ["pass"] * 4
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--rule", "F7-999"],
+         "--rule F7-999: no case cites that rule id ('flip7ref coverage' lists the cases citing each rule)"),
+        (["--case", "F7-C9999"], "--case F7-C9999: no case has that id (ids look like F7-C0100 or V-C0045)"),
+        (["--edition", "flip8"], "--edition flip8: no case of that edition (the cases are of flip7, vengeance)"),
+        (["--edition", "vengeance", "--case", "F7-C0100"], "no case matches the given --edition/--case/--rule filters together"),
+    ],
+)
+def test_a_filter_that_selects_nothing_is_named(flags: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue: `conformance run --rule F7-999` said only "no case matches the given --edition/--case/--rule
+    filters"; the filter that matches nothing on its own is now named."""
+    assert main(["conformance", "run", *flags]) == 2
+    assert capsys.readouterr().err == f"flip7ref: error: {message}\n"

@@ -91,3 +91,26 @@ def test_tournaments_page_quotes_the_number_of_disputed_readings() -> None:
 
     counts = {e: len(list(disputed_readings(Game(e, 3).edition))) for e in EDITIONS}
     _says("docs/tournaments.md", f"{counts['flip7']} readings in Flip 7, {counts['vengeance']} in Vengeance")
+
+
+def test_termination_page_quotes_the_bound_on_moves_per_round() -> None:
+    """docs/termination.md gives ``Game.max_moves_per_round()`` for Flip 7 at 4 and 18 players,
+    under the default reading of ``reshuffles`` and under reading ``1``."""
+    from flip7ref import Game
+
+    default = [Game("flip7", n) for n in (4, 18)]
+    once = [Game("flip7", n, {"reshuffles": "1"}) for n in (4, 18)]
+    _says(
+        "docs/termination.md",
+        f"For Flip 7 with 4 players and the defaults (`unlimited`, so `k` = {default[0].reshuffles}) "
+        f"that is {default[0].max_moves_per_round():,}; with 18 players (`k` = {default[1].reshuffles}), "
+        f"{default[1].max_moves_per_round():,}. Under reading `1` they are {once[0].max_moves_per_round():,} "
+        f"and {once[1].max_moves_per_round():,}.",
+    )
+
+
+def test_usage_page_names_the_default_reading_of_reshuffles() -> None:
+    """docs/usage.md says which reading of ``reshuffles`` is the default (the table's, not an old one)."""
+    table = yaml.safe_load((ROOT / "spec" / "editions" / "flip7.yaml").read_text(encoding="utf-8"))
+    default = table["options"]["reshuffles"]["default"]
+    _says("docs/usage.md", f"by default (option `reshuffles`, reading `{default}`)")

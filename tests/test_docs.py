@@ -43,6 +43,7 @@ def test_docs_check_names_stale_files(capsys: pytest.CaptureFixture[str], tmp_pa
     for name in ("disputes.md", "rules/vengeance.md", "rules/retired.md"):
         assert name in out
     assert "rules/flip7.md" not in out
+    assert f"missing under {tmp_path}: rules/vengeance.md; out of date under {tmp_path}: " in out  # a missing page is named so
     assert run(capsys, "docs", "--out", str(tmp_path))[0] == 0
     assert run(capsys, "docs", "--check", "--out", str(tmp_path))[0] == 0
     assert not (tmp_path / "rules" / "retired.md").exists()
@@ -209,6 +210,20 @@ def test_coverage_counts_cases_only_without_tests() -> None:
     assert unknown == []
     assert all(not r.tests for r in rows)
     assert all(r.covered for r in rows)
+
+
+def test_coverage_without_a_test_folder_names_the_flag_that_gives_one(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue: run from a checkout with flip7ref installed (not editable), coverage said "an installed
+    package?" and no way to count the checkout's tests; the line now names --tests."""
+    import flip7ref.docs.commands as commands
+
+    monkeypatch.setattr(commands, "default_tests_dir", lambda: None)
+    assert main(["coverage"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("no tests/ folder found (an installed package?): counting conformance cases only; --tests DIR reads a "
+            "checkout's tests/ (flip7ref coverage --tests tests)") in out  # fmt: skip
 
 
 def test_cited_rule_ids_reads_markers_only(tmp_path: Path) -> None:

@@ -212,3 +212,25 @@ def test_everything_reachable_from_a_state_refuses_assignment() -> None:
             _refuses_every_assignment(e, list(e._fields))
             assert list(_mutable_parts(e, "event")) == []
     assert done == kinds
+
+
+def test_a_game_anywhere_is_the_game_class_over_its_tables() -> None:
+    """`Game` subclasses `GameTables` (issue 43): the states a game builds, a pickled game and a
+    game read from JSON are all of class `Game`, so ``game_of`` gives them back typed; a state
+    holding bare tables is refused by name."""
+    from flip7ref.core.game import game_of
+    from flip7ref.core.game_tables import GameTables
+
+    game = Game("vengeance", 3, {"brutal": "true"})
+    s = game.new_initial_state(seed=4)
+    again = pickle.loads(pickle.dumps(game))
+    read = State.from_dict(s.to_dict())
+    assert type(game) is Game and issubclass(Game, GameTables)
+    assert type(s.game) is Game and type(again) is Game and type(read.game) is Game
+    assert again == game and hash(again) == hash(game) and read.game == game
+    assert repr(game) == "Game('vengeance', players=3, options={'brutal': 'true'})"
+    assert game_of(s) is s.game and game_of(read) is read.game
+    bare = State(GameTables("vengeance", 3, {"brutal": "true"}), *s._fields()[1:])
+    with pytest.raises(TypeError) as info:
+        game_of(bare)
+    assert str(info.value) == "state.game: expected a flip7ref.Game, got GameTables"

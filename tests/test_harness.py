@@ -197,3 +197,18 @@ def test_close_after_a_signal_inside_thread_start_raises_nothing() -> None:
     proc = engine.proc
     engine.close()
     assert proc is not None and proc.poll() is not None  # the engine is stopped all the same
+
+
+def test_serve_says_what_is_wrong_with_a_request() -> None:
+    """Issue: a request without a known ``cmd``, or a ``start`` with a field too many, was answered with the
+    schema's "is not valid under any of the given schemas"; now the field and what was expected."""
+    requests = [{"type": "hello"}, {"cmd": "go", "seq": 3}, {"cmd": "start", "version": 2, "x": 1}, {"cmd": "run", "seq": 4}]
+    out = io.StringIO()
+    assert serve(io.StringIO("".join(json.dumps(r) + "\n" for r in requests)), out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(a["seq"], a["message"]) for a in answers] == [
+        (None, 'invalid request: expected "cmd" start, run, stop, got no cmd'),
+        (3, 'invalid request: expected "cmd" start, run, stop, got "go"'),
+        (None, "invalid request /: Additional properties are not allowed ('x' was unexpected)"),
+        (4, "invalid request /: 'case' is a required property"),
+    ]

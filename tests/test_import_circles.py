@@ -16,24 +16,6 @@ import flip7ref
 
 PACKAGE = Path(flip7ref.__file__).parent
 
-_CORE = "flip7ref.core."
-RULE_CORE_CIRCLE = frozenset(
-    _CORE + name
-    for name in (
-        "engine", "frames", "game", "lanes", "lines", "pile", "primitives.base", "primitives.choose_cards",
-        "primitives.forced_draw", "scoring", "state", "targets", "work",
-    )
-)  # fmt: skip
-"""The one circle left, all inside the compiled rule core.  A `State` holds its `Game` and a
-game makes states (``Game.new_initial_state``); a `Work` holds the frames and a frame acts on a
-`Work`; the fast lanes work on whole states, which call them.  Each way round the circle passes
-an import under ``TYPE_CHECKING`` (`State`, `Game`, `Work` or `Frame`, for annotations;
-``tests/test_core_layout.py`` finds no circle at run time): replacing those by protocols would
-make the compiled core read every attribute of them the slow, generic way (mypyc compiles an
-attribute of a protocol type as a Python attribute look-up).  The circle may shrink (then shrink
-this set), never grow; any other circle fails the test."""
-
-
 def modules() -> dict[str, Path]:
     """Every module of the package by dotted name (a package by its own name)."""
     out = {}
@@ -109,17 +91,11 @@ def package_circles() -> list[frozenset[str]]:
     return circles({name: imports(name, path, known) for name, path in mods.items()})
 
 
-def test_no_import_circle_but_the_rule_core_one() -> None:
-    found = package_circles()
-    others = [" <-> ".join(sorted(c)) for c in found if c != RULE_CORE_CIRCLE]
-    assert others == [], "import circles (TYPE_CHECKING imports count): " + "; ".join(others)
-
-
-def test_the_rule_core_circle_is_as_documented() -> None:
-    """The rule core's circle is exactly `RULE_CORE_CIRCLE`: a module joining it fails, and so
-    does one leaving it until the set is shrunk (so the documented set stays true)."""
-    core = [c for c in package_circles() if any(m.startswith(_CORE) for m in c)]
-    assert core == [RULE_CORE_CIRCLE]
+def test_no_import_circle() -> None:
+    """No circle anywhere in the package, the rule core included (issue 43: its data lives in
+    native base classes below the modules that act on it, docs/core.md)."""
+    found = [" <-> ".join(sorted(c)) for c in package_circles()]
+    assert found == [], "import circles (TYPE_CHECKING imports count): " + "; ".join(found)
 
 
 def test_the_check_finds_circles_through_type_checking_and_deferred_imports(tmp_path: Path) -> None:

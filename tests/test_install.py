@@ -39,6 +39,16 @@ def test_extras_are_the_ones_pyproject_declares() -> None:
     assert declared == install.EXTRAS
 
 
+def test_install_md_table_of_extras_names_every_extra() -> None:
+    """docs/install.md's table of optional extras has a row for each extra pyproject.toml declares
+    (``batch``, ``rl-train`` and ``analysis`` were missing though the README names them)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    text = (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    section = text.split("## The optional extras", 1)[1].split("\n## ", 1)[0]
+    rows = set(re.findall(r"^\| `([a-z-]+)` \|", section, flags=re.MULTILINE))
+    assert rows == set(project["optional-dependencies"])
+
+
 def test_extra_hint_names_the_checkout_and_the_packages() -> None:
     assert install.extra_hint("plot") == (
         "pip install 'matplotlib>=3.7' (keeps the installed flip7ref); or, from a checkout, flip7ref and the extra: "

@@ -17,6 +17,7 @@ from flip7ref.core.builders import position_state
 from flip7ref.core.engine import Deal, Draw
 from flip7ref.core.frames import FRAME_TYPES, Frame, frame_to_dict, register_frame
 from flip7ref.core.serialize import state_from_dict
+from flip7ref.core.state_data import StateData
 from flip7ref.core.state_fields import FIELD_NAMES, FIELDS
 from tests.helpers import flip
 
@@ -396,7 +397,7 @@ def _native_state_class() -> Any:
     module.__file__ = f"{state_module.__file__}.native"
     spec.loader.exec_module(module)
     native = module.State
-    assert native is not State and native.__mro__ == (native, object) and "__slots__" not in vars(native)
+    assert native is not State and native.__mro__ == (native, StateData, object) and "__slots__" not in vars(native)
     return native
 
 
@@ -411,7 +412,7 @@ def test_the_native_state_class_sets_every_field_from_its_arguments() -> None:
     assert (t.bonus_to, t.round_shuffles, t._log) == (None, 0, None)
     assert all(getattr(t, name) is value for name, value in zip(fields[:15], values[:15], strict=True))
     others = [object() for _ in fields]
-    u = s._make(*others)  # the factory of flip7ref.core.lanes and Work.freeze
+    u = s._make(*others)  # the factory of flip7ref.core.lanes and State._freeze
     assert type(u) is native
     assert all(getattr(u, name) is value for name, value in zip(fields, others, strict=True))
 

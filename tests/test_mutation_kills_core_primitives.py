@@ -19,7 +19,6 @@ from flip7ref.core.primitives.base import PRIMITIVES, Effect, primitive
 from flip7ref.core.primitives.bust_shield import held, is_shield
 from flip7ref.core.primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
 from flip7ref.core.spec import spec_dir
-from flip7ref.core.work import Work
 
 
 def _code(game: Game, card: str) -> int:
@@ -57,7 +56,7 @@ def test_a_set_aside_card_without_a_target_is_discarded_by_the_resolve_step() ->
     """An assigned item with no seat (-1: nobody was eligible) goes to the discard pile."""
     game = Game("flip7", 3)
     freeze = _code(game, "freeze")
-    w = Work(game.new_position(turn=0, lines={0: ["1"]}, seed=None))
+    w = game.new_position(turn=0, lines={0: ["1"]}, seed=None)._work()
     w.discard = ()
     w.frames = [Resolve(((freeze, -1, 0),))]
     assert w.frames[-1].settle(w) is True
@@ -116,7 +115,7 @@ def test_a_resolve_step_discarding_an_assigned_card_names_its_seat() -> None:
     non-action card aside reaches this with a seat: docs/mutation-testing.md, findings)."""
     game = Game("flip7", 3)
     x2 = _code(game, "x2")
-    w = Work(game.new_position(turn=1, lines={0: ["1"]}, statuses={0: "stayed"}, seed=None))
+    w = game.new_position(turn=1, lines={0: ["1"]}, statuses={0: "stayed"}, seed=None)._work()
     w.discard = ()
     w.frames = [Resolve(((x2, 0, 1),))]
     assert w.frames[-1].settle(w) is True
@@ -146,13 +145,13 @@ def test_the_assign_step_keeps_its_chooser_and_owner() -> None:
     its turn); the chooser and the owner stay the same in both."""
     game = Game("flip7", 3)
     chance, freeze, flip_three = _code(game, "second_chance"), _code(game, "freeze"), _code(game, "flip_three")
-    w = Work(game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, seed=None))
+    w = game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, seed=None)._work()
     w.frames = [Assign(1, 2, (chance, freeze))]
     assert w.frames[-1].settle(w) is True
     assert w.frames[-1].key() == (1, 2, (chance, freeze), (2,)) and w.events == []
     assert w.frames[-1].settle(w) is False  # the Freeze waits for seat 1's choice
     assert w.frames[-1].decider() == 1
-    stayed = Work(game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, seed=None))
+    stayed = game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, seed=None)._work()
     for seat in range(3):
         stayed.set_status(seat, Status.STAYED)  # nobody is left whom a Freeze may target
     stayed.frames = [Assign(0, 1, (freeze, flip_three))]
@@ -177,7 +176,7 @@ def test_an_emptied_in_order_queue_is_replaced_not_stacked_on(queued: bool) -> N
     without a card), and are stacked on a queue that still holds cards; the target chooses."""
     game = Game("vengeance", 3)
     flip_four, swap, steal = _code(game, "flip_four"), _code(game, "swap"), _code(game, "steal")
-    w = Work(game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, seed=None))
+    w = game.new_position(turn=0, lines={0: ["1"], 1: ["2"], 2: ["3"]}, seed=None)._work()
     below = InOrder(2, (steal,) if queued else ())
     w.frames = [below, ForcedDraw(1, 0, flip_four, 0, (swap,))]
     assert w.frames[-1].settle(w) is True

@@ -12,9 +12,9 @@ import pytest
 from flip7ref import Game, Status
 from flip7ref.core import events as ev
 from flip7ref.core.engine import Draw, has_early_cards, next_deal, plan_round_end
-from flip7ref.core.lines import guard_of, receive_number, repeat_allowed
+from flip7ref.core.lines import guard_of, repeat_allowed
 from flip7ref.core.model import Player
-from flip7ref.core.work import Work
+from flip7ref.core.targets import receive_number
 
 
 def _code(game: Game, card: str) -> int:
@@ -40,13 +40,13 @@ def test_a_second_flip7_in_a_round_does_not_replace_the_first() -> None:
     game = Game("flip7", 3)
     s = game.new_position(turn=0, lines={0: ["1", "2", "3", "4", "5", "6"]}, draw=["7"], seed=None)
     seven = next(c for c in s.draw if game.card_ids[c] == "7")
-    w = Work(s)
+    w = s._work()
     w.draw = ()
     w.flip7 = 2
     receive_number(w, seven, 0)
     assert w.flip7 == 2 and [e.type for e in w.events] == []
     assert len(w.players[0].line) == 7
-    fresh = Work(s)
+    fresh = s._work()
     fresh.draw = ()
     receive_number(fresh, seven, 0)
     assert fresh.flip7 == 0 and [e.type for e in fresh.events] == ["flip7"]
@@ -82,7 +82,7 @@ def test_one_card_of_a_rank_is_always_allowed() -> None:
 def test_an_exhausted_draw_turns_only_an_active_players_hit_into_a_stay(reason: str, status: Status, after: Status) -> None:
     game = Game("flip7", 3)
     line = ["5", "5"] if status is Status.BUSTED else ["5"]
-    w = Work(game.new_position(turn=1, lines={0: line, 1: ["6"]}, statuses={0: status.value}, seed=None))
+    w = game.new_position(turn=1, lines={0: line, 1: ["6"]}, statuses={0: status.value}, seed=None)._work()
     Draw(0, reason).exhaust(w)
     assert w.players[0].status is after
     assert [(e.type, e.data) for e in w.events] == (

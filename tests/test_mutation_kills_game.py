@@ -15,7 +15,9 @@ import attrs
 import pytest
 
 from flip7ref import CardError, Game, OptionError, SerializationError, State
-from flip7ref.core.game import _STATE_BUILDERS, ACTION, MODIFIER, NUMBER, Effect, _resolve, _truthy, install_state_builders
+from flip7ref.core import builders
+from flip7ref.core.game import ACTION, MODIFIER, NUMBER, Effect
+from flip7ref.core.game_tables import _resolve, _truthy
 from flip7ref.core.position import (
     MAX_DEPTH,
     PositionError,
@@ -572,10 +574,9 @@ def test_games_that_differ_hash_apart() -> None:
     assert len(set(games)) == len(games)
 
 
-def test_game_hands_every_argument_to_the_installed_state_builders() -> None:
-    """flip7ref.core.state installs the two builders behind new_initial_state / new_position; the game
-    passes each argument on unchanged (the builders are put back afterwards)."""
-    saved = dict(_STATE_BUILDERS)
+def test_game_hands_every_argument_to_the_state_builders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """new_initial_state / new_position call the builders of flip7ref.core.builders, passing each
+    argument on unchanged (the builders are put back afterwards)."""
     calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
 
     def recorder(kind: str) -> Callable[..., State]:
@@ -586,8 +587,9 @@ def test_game_hands_every_argument_to_the_installed_state_builders() -> None:
         return build
 
     g = _SEEDED.game
-    try:
-        install_state_builders(initial=recorder("initial"), position=recorder("position"))
+    with monkeypatch.context() as patch:
+        patch.setattr(builders, "initial_state", recorder("initial"))
+        patch.setattr(builders, "position_state", recorder("position"))
         assert g.new_initial_state(7, dealer=2, stack=["3"], totals=[1, 2, 3]) is _SEEDED
         assert g.new_initial_state() is _SEEDED
         assert g.new_position() is _SEEDED
@@ -608,9 +610,6 @@ def test_game_hands_every_argument_to_the_installed_state_builders() -> None:
             )
             is _SEEDED
         )
-    finally:
-        _STATE_BUILDERS.clear()
-        _STATE_BUILDERS.update(saved)
     assert calls == [
         ("initial", (g,), {"seed": 7, "dealer": 2, "stack": ["3"], "totals": [1, 2, 3]}),
         ("initial", (g,), {"seed": None, "dealer": 0, "stack": None, "totals": None}),

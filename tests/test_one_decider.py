@@ -320,16 +320,16 @@ def _uses(exclude: set[str]) -> list[tuple[str, int, str, str]]:
 @pytest.mark.parametrize(
     ("kind", "name", "home", "what"),
     [
-        ("attribute", "flip7_distinct", {"flip7ref/core/lines.py", "flip7ref/core/game.py", "flip7ref/core/scoring.py",
+        ("attribute", "flip7_distinct", {"flip7ref/core/lines.py", "flip7ref/core/game_tables.py", "flip7ref/core/scoring.py",
                                          "flip7ref/analysis/estimate.py",
                                          "flip7ref/analysis/compact_model.py"},  # a second model, checked against the interpreter
          "a count toward a Flip 7 (F7-050) compared outside flip7ref.core.lines"),
         ("code", r"len\((set\(|\{)[^)]*rank", {"flip7ref/core/lines.py"}, "a count of distinct ranks (F7-050 restated)"),
-        ("attribute", "busted_score", {"flip7ref/core/scoring.py", "flip7ref/core/game.py"},
+        ("attribute", "busted_score", {"flip7ref/core/scoring.py", "flip7ref/core/game_tables.py"},
          "a busted seat's score (V-081) outside scoring"),
-        ("attribute", "flip7_bonus", {"flip7ref/core/scoring.py", "flip7ref/core/game.py", "flip7ref/core/engine.py"},
+        ("attribute", "flip7_bonus", {"flip7ref/core/scoring.py", "flip7ref/core/game_tables.py", "flip7ref/core/engine.py"},
          "the Flip 7 bonus (F7-050, V-082) added outside scoring"),
-        ("attribute", "zero_after_stay", {"flip7ref/core/lines.py", "flip7ref/core/game.py"},
+        ("attribute", "zero_after_stay", {"flip7ref/core/lines.py", "flip7ref/core/game_tables.py"},
          "the D-V-26 bar decided outside flip7ref.core.lines"),
         ("call", "score_points", {"flip7ref/core/scoring.py", "flip7ref/analysis/compact_model.py"},
          "a line scored without seat_score (the round score's decider)"),

@@ -250,3 +250,18 @@ def test_every_step_that_is_not_run_has_a_reason() -> None:
     assert len(unrun) >= 5  # two venvs, two installs at least, the suite, the docs server
     for number, command, reason in unrun:
         print(f"README.md:{number}: not run: {command} ({reason})")
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["game.json", "report.jsonl", "examples/games.jsonl", "flip7.pt", "vengeance.pt", "agent.pt", "my-engine.js",
+     "my-engine.py", "fuzz-cases/F7-F0001.yaml", "house.yaml", "house.yaml.bak", "flip7-published.policy"],
+)  # fmt: skip
+def test_what_the_documented_commands_write_in_a_checkout_is_git_ignored(written: str) -> None:
+    """README.md and docs/ run commands in the top folder of a checkout that write these files (a transcript,
+    a report, agent files of train-agent, the engine skeleton copied, fuzz cases, a house table, a stored
+    policy); a new user's `git status` should not list them."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    done = subprocess.run(["git", "check-ignore", "--no-index", "-q", written], cwd=ROOT, timeout=60)
+    assert done.returncode == 0, f"{written} is not in .gitignore"

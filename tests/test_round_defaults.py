@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from flip7ref import Game
-from flip7ref.core import game as game_module
+from flip7ref.core import game_tables as game_module
 from flip7ref.core.edition_check import _literal_schema
 from flip7ref.core.schema import load_schema, section_defaults, strict_validator
 from flip7ref.core.spec import load_edition, spec_dir
@@ -26,11 +26,11 @@ _SECTIONS = {"rnd": "round", "end": "game_end"}
 def _init_tree() -> ast.FunctionDef:
     tree = ast.parse(Path(game_module.__file__).read_text(encoding="utf-8"))
     for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.name == "Game":
+        if isinstance(node, ast.ClassDef) and node.name == "GameTables":
             for item in node.body:
                 if isinstance(item, ast.FunctionDef) and item.name == "__init__":
                     return item
-    raise AssertionError("no Game.__init__ in flip7ref/core/game.py")
+    raise AssertionError("no GameTables.__init__ in flip7ref/core/game_tables.py")
 
 
 def _reads(init: ast.FunctionDef) -> dict[str, set[str]]:

@@ -22,7 +22,20 @@ def test_estimates_of_the_solitaire_solves() -> None:
     states, rough, cpu = solo_estimate(flip7, ["number", "modifier", "action"])
     assert (states, rough) == (262_144 * 4**3, True)  # three copies of each of the three action cards
     assert cpu > 3600
-    assert solo_estimate(Game("vengeance", 1), ["number", "modifier"])[0] == 414_464
+    # Vengeance: 14 ranks and Lucky 13 (a rank of its own: it may pair with a 13), so 9,949 lines; its one
+    # Unlucky 7 wipes a line to the discard pile, a part of the solved state: a rough upper bound, lines squared
+    assert solo_estimate(Game("vengeance", 1), ["number"])[:2] == (9_949**2, True)
+    assert solo_estimate(Game("vengeance", 1), ["number", "modifier"])[:2] == ((9_949 * 2**6) ** 2, True)
+
+
+def test_a_vengeance_solve_past_the_hour_is_refused_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue: `solve --edition vengeance --cards numbers` was estimated at 6,476 states (0.6 s), ran four
+    minutes and then stopped at --max-states 1,000,000; its Unlucky 7 makes the count an upper bound."""
+    assert main(["solve", "--edition", "vengeance", "--cards", "numbers"]) == 3
+    assert capsys.readouterr().err == (
+        "flip7ref: limit reached: --cards numbers: estimated at about 3 hours of CPU, more than --max-hours 1: "
+        "pass --max-hours 3 to run it anyway (or --max-seconds S to run it S seconds at most), or restrict --cards\n"
+    )
 
 
 def test_max_seconds_stops_a_solve() -> None:
@@ -146,12 +159,25 @@ def test_solve_refusal_from_the_command_line() -> None:
     assert done.stderr.startswith("flip7ref: limit reached: --cards numbers,modifiers,actions: estimated at about 13 hours")
 
 
-def test_optimal_solo_is_for_flip7_only(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--strategy", "optimal-solo", "--games", "2"],
+        ["tournament", "--strategy", "optimal-solo", "--games", "4"],
+        ["bench-agents", "--agent", "optimal-solo", "--games", "4"],
+    ],
+)
+def test_optimal_solo_is_for_flip7_only(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refusal is the one line on stderr: no note "solving the optimal-solo policy of Flip 7" (of Flip 7,
+    in a Vengeance game) comes before it, as it did."""
     monkeypatch.setattr(OptimalSoloStrategy, "_tables", {})
-    assert main(["simulate", "--edition", "vengeance", "--strategy", "optimal-solo", "--games", "2"]) == 2
-    err = capsys.readouterr().err.splitlines()
-    assert err[-1].startswith("flip7ref: error: strategy optimal-solo is for Flip 7 only: the optimal solo policy of "
-                              "vengeance would need about 414,464 states")  # fmt: skip
+    assert main([*argv, "--edition", "vengeance"]) == 2
+    assert capsys.readouterr().err == (
+        "flip7ref: error: strategy optimal-solo is for Flip 7 only: the optimal solo policy of vengeance would need "
+        "about 405,432,733,696 states; at most 400,000 are solved\n"
+    )
 
 
 def test_simulate_says_it_solves_the_optimal_solo_policy(
@@ -190,3 +216,16 @@ def test_solver_limits_of_the_wrong_type_are_option_errors(kwargs: dict[str, obj
     with pytest.raises(OptionError) as info:
         SoloSolver(**kwargs)  # type: ignore[arg-type]
     assert str(info.value) == message
+
+
+def test_odds_says_how_large_a_vengeance_solve_may_be_before_it_starts(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue: `odds --edition vengeance --line 3,5` solved for minutes without a word (or, through the
+    library's warning, a Python warning line with a file name and source line); now a one-line estimate in
+    the command's words comes first, as for `solve`."""
+    assert main(["odds", "--edition", "vengeance", "--line", "3,5", "--max-seconds", "0.2"]) == 3
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (
+        "flip7ref: estimate: about 405,432,733,696 states (only a rough estimate), about 469 days of CPU in one "
+        "process here; --max-seconds 0.2 stops it then"
+    )
+    assert len(err) == 2 and err[1].startswith("flip7ref: limit reached: stopped after 0.2 s (--max-seconds)")

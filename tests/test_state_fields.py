@@ -63,12 +63,12 @@ def test_the_generated_code_is_up_to_date() -> None:
 def test_the_check_fails_on_a_hand_edit_and_names_the_file(tmp_path: Path) -> None:
     root = _copy_tree(tmp_path)
     work = root / "flip7ref" / "core" / "work.py"
-    work.write_text(work.read_text(encoding="utf-8").replace("self.turn = s.turn\n", ""), encoding="utf-8")
+    work.write_text(work.read_text(encoding="utf-8").replace("self.turn = turn\n", ""), encoding="utf-8")
     done = _run_tool("--check", "--root", str(root))
     assert (done.returncode, done.stdout) == (1, "differs from the table: flip7ref/core/work.py\n")
     assert done.stderr == "run: python tools/gen_state_fields.py\n"
     assert _run_tool("--root", str(root)).stdout == "written: flip7ref/core/work.py\n"
-    assert "        self.turn = s.turn\n" in work.read_text(encoding="utf-8")
+    assert "        self.turn = turn\n" in work.read_text(encoding="utf-8")
     assert _run_tool("--check", "--root", str(root)).returncode == 0
 
 
@@ -153,11 +153,14 @@ def test_a_malformed_block_leaves_every_file_as_it_was(tmp_path: Path) -> None:
 
 def test_the_state_class_spells_its_fields_in_the_declared_order() -> None:
     cls = _class(_tree("state.py"), "State")
+    data = _class(_tree("state_data.py"), "StateData")
     fields = list(FIELD_NAMES)
     assert list(_STATE_FIELDS) == fields
-    assert _annotated(cls) == fields
-    assert _params(_method(cls, "__init__")) == fields
+    assert _annotated(data) == fields
+    assert _params(_method(data, "__init__")) == fields
+    assert _params(_method(data, "_make")) == fields
     assert _params(_method(cls, "_make")) == fields
+    assert _annotated(cls) == []  # the fields are StateData's
     work = _class(_tree("work.py"), "Work")
     assert _annotated(work) == [*fields[:-1], "events"]
 
@@ -226,7 +229,7 @@ print(sorted(seen)[:2], s.hits)
 def test_adding_a_field_is_one_row_and_a_run_of_the_tool(tmp_path: Path) -> None:
     """A field added to a copy of the package: its row in the table, the tool run, and one line of
     rule code that sets it (here the general path's Hit; the play turns the fast lanes off).
-    Two files are edited by hand and three written by the tool; the copy imports, plays a game,
+    Two files are edited by hand and four written by the tool; the copy imports, plays a game,
     resets the field at each round's opening and reads its JSON back."""
     root = _copy_tree(tmp_path)
     table = root / "flip7ref" / "core" / "state_fields.py"
@@ -235,7 +238,7 @@ def test_adding_a_field_is_one_row_and_a_run_of_the_tool(tmp_path: Path) -> None
     table.write_text(text.replace(anchor, _NEW_ROW + anchor, 1), encoding="utf-8")
     done = _run_tool("--root", str(root))
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "".join(f"written: flip7ref/core/{name}.py\n" for name in ("lanes", "state", "work"))
+    assert done.stdout == "".join(f"written: flip7ref/core/{name}.py\n" for name in ("lanes", "state", "state_data", "work"))
     engine = root / "flip7ref" / "core" / "engine.py"  # the rule code: count the Hits of a round
     source = engine.read_text(encoding="utf-8")
     hit = "def decide(w: Work, act: Action) -> None:\n"
@@ -246,7 +249,7 @@ def test_adding_a_field_is_one_row_and_a_run_of_the_tool(tmp_path: Path) -> None
         for path in (root / "flip7ref").rglob("*.py")
         if path.read_bytes() != (ROOT / path.relative_to(root)).read_bytes()
     )
-    generated = ["flip7ref/core/lanes.py", "flip7ref/core/state.py", "flip7ref/core/work.py"]
+    generated = ["flip7ref/core/lanes.py", "flip7ref/core/state.py", "flip7ref/core/state_data.py", "flip7ref/core/work.py"]
     assert changed == sorted(["flip7ref/core/engine.py", "flip7ref/core/state_fields.py", *generated])
     script = tmp_path / "play.py"
     script.write_text(textwrap.dedent(_PLAY), encoding="utf-8")

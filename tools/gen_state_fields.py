@@ -5,11 +5,15 @@ fields written out in a few places; each such place sits between a begin marker
 ``# state-fields: NAME`` and ``# state-fields: end`` in a module of ``flip7ref/``, and this
 tool rewrites what lies between them:
 
-- ``state-class``: `State`'s docstring, field annotations, ``__init__``, ``_make`` and ``_fields``;
-- ``work-fields``, ``work-copy``, ``work-freeze``, ``work-round``: `Work`'s annotations, its
-  copy of a state, the ``_make`` call of ``freeze``, and ``round_closed`` / ``round_opened``
-  (the fields a round's close and opening set, from the table's ``round_close`` and
-  ``round_open``);
+- ``state-data``: the annotations, ``__init__`` and abstract ``_make`` of `State`'s native base
+  class `StateData` (below the rule core's modules that read states);
+- ``state-class``: `State`'s docstring, ``_make`` and ``_fields``;
+- ``work-fields``, ``work-init``, ``work-round``: `Work`'s annotations, its ``__init__`` (one
+  argument per field it holds), and ``round_closed`` / ``round_opened`` (the fields a round's
+  close and opening set, from the table's ``round_close`` and ``round_open``);
+- ``work-copy``, ``work-freeze``: in `State` (which sits above `Work`), the ``Work(...)`` call
+  of ``State._work`` (a state's scratch copy) and the ``_make`` call of ``State._freeze`` (the
+  state a scratch copy holds);
 - ``solver-key``: the fields the table marks ``shapes_round``, in the solver's canonical key
   (`flip7ref.analysis.keys`);
 - ``make STATEMENT``: a statement holding one call ``make(SRC, key=expr, ...)`` (continued on
@@ -150,7 +154,7 @@ def _with_default(fields: tuple[Any, ...]) -> set[str]:
 
 
 def state_class(table: ModuleType) -> list[str]:
-    """The ``state-class`` block: docstring, annotations, ``__init__``, ``_make``, ``_fields``."""
+    """The ``state-class`` block: `State`'s docstring, ``_make`` and ``_fields``."""
     fields = table.FIELDS
     names = [f.name for f in fields]
     doc = ['    """' + table.STATE_DOC[0], "", "    Attributes:"]
@@ -158,21 +162,12 @@ def state_class(table: ModuleType) -> list[str]:
         if not f.name.startswith("_"):
             doc += textwrap.wrap(f"{f.name}: {f.doc}", 108, initial_indent=" " * 8, subsequent_indent=" " * 12)
     doc += ["", *(("    " + line).rstrip() for line in table.STATE_DOC[1].splitlines()), '    """', ""]
-    annotations = [f"    {f.name}: Final[{f.type}]" for f in fields]
-    defaults = _with_default(fields)
-    params = [f"{f.name}: {f.type}" + (f" = {f.default[0]!r}" if f.name in defaults else "") for f in fields]
-    init = [
-        *wrap(["self", *params], 8, last=","),
-        "    ) -> None:",
-        *(f"        self.{name} = {name}" for name in names),
-    ]
-    init[0:0] = ["    def __init__("]
     make = [
         "    def _make(",
         *wrap(["self", *(f"{f.name}: {f.type}" for f in fields)], 8, last=","),
         "    ) -> State:",
         '        """A new state with these fields: the constructor for the modules this one',
-        '        imports (`flip7ref.core.lanes`, `flip7ref.core.work`), which cannot import it back."""',
+        '        imports (`flip7ref.core.lanes`), which cannot import it back."""',
         "        return State(",
         *wrap(names, 12, last=","),
         "        )  # fmt: skip",
@@ -184,26 +179,57 @@ def state_class(table: ModuleType) -> list[str]:
         *wrap([f"self.{name}" for name in names], 12, last=","),
         "        )  # fmt: skip",
     ]
-    return [*doc, *annotations, "", *init, "", *make, "", *listed]
+    return [*doc, *make, "", *listed]
+
+
+def state_data(table: ModuleType) -> list[str]:
+    """The ``state-data`` block: `StateData`'s annotations, ``__init__`` and abstract ``_make``."""
+    fields = table.FIELDS
+    names = [f.name for f in fields]
+    annotations = [f"    {f.name}: Final[{f.type}]" for f in fields]
+    defaults = _with_default(fields)
+    params = [f"{f.name}: {f.type}" + (f" = {f.default[0]!r}" if f.name in defaults else "") for f in fields]
+    init = [
+        "    def __init__(",
+        *wrap(["self", *params], 8, last=","),
+        "    ) -> None:",
+        *(f"        self.{name} = {name}" for name in names),
+    ]
+    make = [
+        "    def _make(",
+        *wrap(["self", *(f"{f.name}: {f.type}" for f in fields)], 8, last=","),
+        "    ) -> StateData:",
+        '        """A new state with these fields (`flip7ref.core.state.State._make`)."""',
+        "        raise NotImplementedError",
+    ]
+    return [*annotations, "", *init, "", *make]
 
 
 def work_fields(table: ModuleType) -> list[str]:
     return [f"    {f.name}: {_work_type(f)}" for f in table.FIELDS if f.work != "none"]
 
 
-def work_copy(table: ModuleType) -> list[str]:
+def work_init(table: ModuleType) -> list[str]:
+    """The ``work-init`` block: `Work.__init__`, one argument per field the work holds."""
+    fields = [f for f in table.FIELDS if f.work != "none"]
     return [
-        f"        self.{f.name} = " + (f"list(s.{f.name})" if f.work == "list" else f"s.{f.name}")
-        for f in table.FIELDS
-        if f.work != "none"
+        "    def __init__(",
+        *wrap(["self", *(f"{f.name}: {_work_type(f)}" for f in fields)], 8, last=","),
+        "    ) -> None:",
+        *(f"        self.{f.name} = {f.name}" for f in fields),
     ]
+
+
+def work_copy(table: ModuleType) -> list[str]:
+    """The ``work-copy`` block (in `State._work`): the scratch copy of ``self``."""
+    args = [f"list(self.{f.name})" if f.work == "list" else f"self.{f.name}" for f in table.FIELDS if f.work != "none"]
+    return ["        return Work(", *wrap(args, 12, last=","), "        )  # fmt: skip"]
 
 
 def work_freeze(table: ModuleType) -> list[str]:
-    args = [
-        "log" if f.work == "none" else f"tuple(self.{f.name})" if f.work == "list" else f"self.{f.name}" for f in table.FIELDS
-    ]
-    return ["        return parent._make(", *wrap(args, 12, last=","), "        )  # fmt: skip"]
+    """The ``work-freeze`` block (in `State._freeze`): the state the work ``w`` holds, history ``log``."""
+    args = ["log" if f.work == "none" else f"tuple(w.{f.name})" if f.work == "list" else f"w.{f.name}" for f in table.FIELDS]
+    return ["        return self._make(", *wrap(args, 12, last=","), "        )  # fmt: skip"]
 
 
 def work_round(table: ModuleType) -> list[str]:
@@ -265,8 +291,8 @@ def solver_key(table: ModuleType) -> list[str]:
     return [f"        state.{f.name}," for f in table.FIELDS if f.shapes_round]
 
 
-BLOCKS = {"state-class": state_class, "work-fields": work_fields, "work-copy": work_copy, "work-freeze": work_freeze,
-          "work-round": work_round, "solver-key": solver_key}  # fmt: skip
+BLOCKS = {"state-class": state_class, "state-data": state_data, "work-fields": work_fields, "work-init": work_init,
+          "work-copy": work_copy, "work-freeze": work_freeze, "work-round": work_round, "solver-key": solver_key}  # fmt: skip
 
 
 def rewrite(text: str, table: ModuleType, name: str) -> str:

@@ -41,7 +41,7 @@ The package's modules, one job each (every name is imported from
 - `compact` — `CompactSolver`, `compact_estimate`: the compact-key solver (NumPy);
 - `published` — `published_estimate`, `published_supports`: the published solitaire turn
   over the whole deck (Freeze, Flip Three), `CompactSolver(turn_model="published")`;
-- `tables` — `solo_policy_table`;
+- `tables` — `solo_policy_table`, `check_solo_policy` (its size, refused before solving);
 - `policyfile` — `write_policy`, `load_policy`, `StoredPolicy`, `PolicyAnswer`: a solved
   policy stored in a file and asked per line without solving.
 """
@@ -59,7 +59,7 @@ from flip7ref.analysis.published import published_estimate, published_supports
 from flip7ref.analysis.solver import TIES, SoloSolver
 from flip7ref.analysis.solver import _canonical as _canonical
 from flip7ref.analysis.solver import _cards as _cards
-from flip7ref.analysis.tables import solo_policy_table
+from flip7ref.analysis.tables import check_solo_policy, solo_policy_table
 
 if _compiled:  # help(SoloSolver) shows the source's documentation (flip7ref.core.compiled_docs)
     from flip7ref.core.compiled_docs import restore as _restore_docs
@@ -77,6 +77,7 @@ __all__ = [
     "SoloResult",
     "SoloSolver",
     "StoredPolicy",
+    "check_solo_policy",
     "compact_estimate",
     "line_position",
     "load_policy",

@@ -44,20 +44,29 @@ def solo_estimate(game: Game, categories: Iterable[str]) -> tuple[int, bool, flo
 def position_estimate(state: State) -> tuple[int, bool, float]:
     """``(states, rough, cpu_seconds)`` of an exact solve from ``state``, counted from
     its draw pile as `solo_estimate` counts a fresh deck's (an upper bound without
-    action cards; with action cards still unseen, ``rough`` True, an order of magnitude)."""
+    action cards or cards that wipe the line; otherwise ``rough`` True, an order of magnitude).
+
+    A card that wipes the line when it enters it (trait ``wipe_on_enter``: Vengeance's Unlucky 7,
+    V-033) sends the line to the discard pile, which is part of a solved state: each such card
+    still unseen multiplies the count by the lines and modifiers that can lie there (an upper
+    bound, ``rough``: Vengeance's number cards alone pass a million solved states, where
+    the count without it said 6,476).  A card that may pair with its rank (``pair_allowed``:
+    Lucky 13, V-016) counts as a rank of its own."""
     solo = state.game
     counts = Counter(state.draw)
     ranks = {solo.rank[c] for c in counts if solo.category[c] != ACTION and solo.modifier[c] is None}
-    lines = sum(math.comb(len(ranks), k) for k in range(solo.flip7_distinct))
+    pairs = sum(1 for c in counts if "pair_allowed" in solo.traits[c])
+    lines = sum(math.comb(len(ranks) + pairs, k) for k in range(solo.flip7_distinct))
     mods = math.prod(n + 1 for c, n in counts.items() if solo.category[c] == MODIFIER)
     acts = math.prod(n + 1 for c, n in counts.items() if solo.category[c] == ACTION)
-    states = lines * mods * acts
+    wipes = sum(n for c, n in counts.items() if "wipe_on_enter" in solo.traits[c])
+    states = lines * mods * acts * (lines * mods) ** wipes
     cost = US_PER_STATE["actions" if acts > 1 else "numbers"]
-    return states, acts > 1, states * cost / 1e6
+    return states, acts > 1 or wipes > 0, states * cost / 1e6
 
 
 class LargeSolveWarning(UserWarning):
-    """An exact solve about to start with action cards still unseen: it may take hours."""
+    """An exact solve about to start with action cards (or a card that wipes the line) still unseen: it may take hours."""
 
 
 WARN_CPU_SECONDS = 30.0
@@ -66,7 +75,7 @@ WARN_CPU_SECONDS = 30.0
 
 def warn_if_large(state: State, max_seconds: float | None = None) -> None:
     """Warn (`LargeSolveWarning`, once per call site as Python's warnings do) before an exact
-    solve from ``state`` when action cards are still unseen and `position_estimate`
+    solve from ``state`` when action cards (or a card that wipes the line) are still unseen and `position_estimate`
     passes `WARN_CPU_SECONDS`: the message gives the estimate and the way out,
     `flip7ref.analysis.restrict_categories` (an approximation: see its caveat) or
     ``SoloSolver(max_seconds=...)``.  No warning with ``max_seconds`` set: the solve is bounded."""
@@ -76,9 +85,13 @@ def warn_if_large(state: State, max_seconds: float | None = None) -> None:
     if rough and cpu > WARN_CPU_SECONDS:
         hours = cpu / 3600
         when = f"{hours:,.0f} hours" if hours >= 2 else f"{cpu / 60:,.0f} minutes"
+        actions = any(state.game.category[c] == ACTION for c in state.draw)
+        what, way_out = ("action cards", "restrict_categories(state) drops them (an approximation), or pass max_seconds")
+        if not actions:
+            what, way_out = "a card that wipes the line", "pass max_seconds"
         warnings.warn(
-            f"exact solve with action cards still unseen: about {states:,} states (only an order of magnitude), "
-            f"about {when} of CPU; restrict_categories(state) drops them (an approximation), or pass max_seconds",
+            f"exact solve with {what} still unseen: about {states:,} states (only an order of magnitude), "
+            f"about {when} of CPU; {way_out}",
             LargeSolveWarning,
             stacklevel=4,  # the caller of SoloSolver.solve (warn_if_large, _presolve, solve)
         )

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from flip7ref.analysis.odds import _offer_seat
 from flip7ref.core.errors import CardError, OptionError
-from flip7ref.core.game import ACTION, Game
+from flip7ref.core.game import ACTION, Game, game_of
 from flip7ref.core.spec import CATEGORIES
 from flip7ref.core.state import State
 
@@ -146,7 +146,7 @@ def restrict_categories(state: State, categories: Iterable[str] = ("number", "mo
         OptionError: an unknown category, or ``state`` has more than one player.
         AnalysisError: ``state`` is not an offer of Hit or Stay.
     """
-    game = state.game
+    game = game_of(state)
     wanted = set(categories)
     unknown = sorted(wanted - set(CATEGORIES))
     if unknown:

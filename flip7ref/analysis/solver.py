@@ -32,7 +32,8 @@ from flip7ref.analysis.parallel import (
     solve_combination,
 )
 from flip7ref.core.errors import OptionError
-from flip7ref.core.game import MODIFIER, NUMBER, Game
+from flip7ref.core.game import MODIFIER, NUMBER
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.state import CHANCE, HIT, STAY, Action, State
 
 _T = TypeVar("_T")
@@ -139,7 +140,7 @@ class SoloSolver:
         # the value of each line a Hit's card can make
         self._moves: dict[tuple[Any, ...], dict[int, _Triple]] = {}
         self._bits = 1  # bits a card code of a line takes in the hit table's numbers
-        self._plain_game: Game | None = None
+        self._plain_game: GameTables | None = None
         self._plain: tuple[bool, ...] = ()
         self._unjoined: set[int] = set()  # plain cards seen doing more than joining the line
         self._busts: dict[tuple[Any, ...], _Triple] = {}  # the value of a bust, by the rest of the key and the line's other cards
@@ -411,7 +412,7 @@ class SoloSolver:
             return self._hit(state, key)
         return self._after(state.apply(action))
 
-    def _plain_cards(self, game: Game) -> tuple[bool, ...]:
+    def _plain_cards(self, game: GameTables) -> tuple[bool, ...]:
         """Per card code: a card that joins the line of the player who draws it and does
         nothing else (see `_hit`): a number without traits, or a modifier without
         traits where modifiers go to the line of their receiver (F7-035; in

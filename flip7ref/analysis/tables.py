@@ -14,6 +14,33 @@ from flip7ref.core.game import Game
 from flip7ref.core.state import STAY
 
 
+def check_solo_policy(game: Game, max_states: int = 400_000, categories: Iterable[str] = ("number", "modifier")) -> int:
+    """The estimated size of `solo_policy_table` ``(game, max_states, categories)``, refused
+    before anything is solved when it is too large.
+
+    Args:
+        game: the game whose edition and options the policy is for (any player count).
+        max_states: the most decision states solved.
+        categories: the card categories of the solo deck.
+
+    Returns:
+        The estimated decision states (`solo_estimate`; 262,144 for Flip 7's numbers and
+        modifiers).
+
+    Raises:
+        OptionError: the estimate is above ``max_states`` (the message names the edition,
+            the estimate and the limit); an unknown category.
+    """
+    solo = Game(game.edition, 1, game.options)
+    estimate = solo_estimate(solo, tuple(categories))[0]
+    if estimate > max_states:
+        raise OptionError(
+            f"the optimal solo policy of {solo.edition.id} would need about {estimate:,} states; "
+            f"at most {max_states:,} are solved"
+        )
+    return estimate
+
+
 def solo_policy_table(
     game: Game,
     max_states: int = 400_000,
@@ -40,12 +67,7 @@ def solo_policy_table(
     """
     solo = Game(game.edition, 1, game.options)
     categories = tuple(categories)
-    estimate = solo_estimate(solo, categories)[0]
-    if estimate > max_states:
-        raise OptionError(
-            f"the optimal solo policy of {solo.edition.id} would need about {estimate:,} states; "
-            f"at most {max_states:,} are solved"
-        )
+    estimate = check_solo_policy(game, max_states, categories)
     tick = None if progress is None else (lambda n: progress(n, estimate))
     solver = SoloSolver(max_states=max_states, workers=workers, progress=tick, cluster=cluster, ties=ties)
     solver.solve(solo_deck_position(solo, categories))

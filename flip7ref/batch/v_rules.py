@@ -378,7 +378,7 @@ class VRules:
         self._offer_target(g[o], s[o], code[o])
 
     def _enter(self, g: Arr, s: Arr, code: Arr) -> None:
-        """A card moved from another line enters seat ``s``'s line (`flip7ref.core.lines.enter`)."""
+        """A card moved from another line enters seat ``s``'s line (`flip7ref.core.targets.enter`)."""
         num = self.is_num[code]
         if _any(num):
             self._number(g[num], s[num], code[num])
@@ -387,7 +387,7 @@ class VRules:
             self._append(g[m], s[m], code[m])
 
     def _number(self, g: Arr, s: Arr, code: Arr) -> None:
-        """`flip7ref.core.lines.receive_number`: Unlucky 7 wipes the line (V-033); a repeated rank
+        """`flip7ref.core.targets.receive_number`: Unlucky 7 wipes the line (V-033); a repeated rank
         busts (V-020) unless Lucky 13 allows the pair (V-036); else the card joins and may make
         the Flip 7 (V-022, D-V-03 ``twice``: number cards count; D-V-26: not when barred)."""
         if g.size == 0:

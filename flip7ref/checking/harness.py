@@ -30,6 +30,9 @@ PROTOCOL_VERSION = 2
 SUPPORTED_VERSIONS = (1, 2)
 """The protocol versions the harness and the reference speak."""
 
+REQUEST_COMMANDS = ("start", "run", "stop")
+"""The ``cmd`` of every request the engine protocol has (conformance/PROTOCOL.md)."""
+
 
 def _validator(name: str) -> jsonschema.Draft202012Validator:
     schema = load_schema("protocol")
@@ -47,6 +50,13 @@ def check_message(message: object, kind: str) -> str | None:
     error = jsonschema.exceptions.best_match(_validator(kind).iter_errors(message))
     if error is None:
         return None
+    if error.context:  # "not valid under any of the given schemas": the one branch whose constants match says why
+        branches: dict[object, list[Any]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        near = [errs for errs in branches.values() if not any(e.validator == "const" for e in errs)]
+        if len(near) == 1:
+            error = jsonschema.exceptions.best_match(near[0]) or error
     where = "/" + "/".join(str(p) for p in error.absolute_path)
     return f"{where}: {error.message}"
 
@@ -110,8 +120,13 @@ def serve(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
         if depth_exceeds(request, MAX_DEPTH):
             send({"seq": None, "errored": True, "message": f"request nested more than {MAX_DEPTH} levels deep"})
             continue
-        problem = check_message(request, "request")
         seq = request.get("seq") if isinstance(request, dict) else None
+        if isinstance(request, dict) and request.get("cmd") not in REQUEST_COMMANDS:  # before the schema's "any of" words
+            got = cut(json.dumps(request.get("cmd")), 60) if "cmd" in request else "no cmd"
+            message = f'invalid request: expected "cmd" {", ".join(REQUEST_COMMANDS)}, got {got}'
+            send({"seq": seq, "errored": True, "message": message})
+            continue
+        problem = check_message(request, "request")
         if problem is not None:
             send({"seq": seq, "errored": True, "message": f"invalid request {problem}"})
             continue

@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from flip7ref.core.errors import CardError, Flip7RefError, SpecError
+from flip7ref.core.errors import CardError, Flip7RefError, OptionError, SpecError
 from flip7ref.core.game import Game
 from flip7ref.core.position import MAX_DEPTH, too_deep
 from flip7ref.core.spec import Edition, load_edition, read_text_file, validate
@@ -252,7 +252,18 @@ def _checkpoint(state: State, point: Mapping[str, Any]) -> str | None:
     return None
 
 
-def replay(data: Mapping[str, Any], edition: Any = None, *, source: str | None = None) -> ReplayResult:
+def _header_error(exc: OptionError, file: str | None) -> Flip7RefError:
+    """``exc``, raised by a transcript's header (players, options, dealer, totals), as a
+    `SpecError` naming ``file`` and the field; ``exc`` itself when no file is known."""
+    if file is None:
+        return exc
+    text = str(exc)
+    field = next((f for f in ("players", "dealer", "totals") if text.startswith(f + ":")), "options")
+    problem = text[len(field) + 2 :] if text.startswith(field + ": ") else text
+    return SpecError(file, f"/{field}", "", problem=problem)
+
+
+def replay(data: Mapping[str, Any], edition: Any = None, *, file: str | None = None) -> ReplayResult:
     """Replay a transcript in the reference; see the module docstring.
 
     Args:
@@ -261,12 +272,13 @@ def replay(data: Mapping[str, Any], edition: Any = None, *, source: str | None =
             path to a ``.yaml`` table or a loaded `Edition`; the transcript's
             ``edition`` must be its id).  By default the transcript's ``edition``
             names a shipped table: a path is never taken from the data.
-        source: the file the transcript was read from: errors of its set-up then name it.
+        file: the transcript's file, named (with the field) in the error for a header
+            the game refuses (``transcript.json, at /totals: expected 3 values ...``).
 
     Raises:
-        Flip7RefError: the transcript's edition, options, players or dealer are invalid
-            (`SpecError`: ``edition`` is of another edition than the transcript's; with
-            ``source``, any of them: ``FILE: dealer: expected a seat 0..2, got 99``).
+        Flip7RefError: the transcript's edition, options, players, dealer or totals are
+            invalid (`SpecError` naming ``file`` and the field when ``file`` is given;
+            `SpecError`: ``edition`` is of another edition than the transcript's).
     """
     table: Any = data["edition"]
     if edition is not None:
@@ -276,12 +288,8 @@ def replay(data: Mapping[str, Any], edition: Any = None, *, source: str | None =
     try:
         game = Game(table, data["players"], data.get("options") or {})
         state = game.new_initial_state(dealer=data["dealer"], totals=data.get("totals"))
-    except SpecError:
-        raise
-    except Flip7RefError as exc:
-        if source is None:
-            raise
-        raise SpecError(source, "", "", problem=str(exc)) from None
+    except OptionError as exc:
+        raise _header_error(exc, file) from None
 
     def verdict(index: int | None, message: str, rules: tuple[str, ...], agrees: bool | None = None) -> ReplayResult:
         done = index if index is not None else len(data["steps"])
@@ -307,7 +315,9 @@ def replay(data: Mapping[str, Any], edition: Any = None, *, source: str | None =
                 return verdict(i, why, divergence_rules(state, turns=True))
             try:
                 state = state.apply_chance(step["draw"])
-            except Flip7RefError:
+            except Flip7RefError as exc:
+                if step["draw"] not in state.game.card_ids:  # no card of the edition: say so, not "no copy left"
+                    return verdict(i, str(exc), divergence_rules(state))
                 left = ", ".join(f"{c} x{round(p * len(state.draw))}" for c, p in state.chance_outcomes())
                 why = f"{step['draw']!r} cannot be drawn: no copy is left in the draw pile (left: {left})"
                 return verdict(i, why, divergence_rules(state))

@@ -22,6 +22,7 @@ from flip7ref.analysis import (
     SoloSolver,
     line_position,
     next_card,
+    position_estimate,
     restrict_categories,
     solo_deck_position,
     solo_estimate,
@@ -141,6 +142,17 @@ def _limits(args: argparse.Namespace) -> None:
         raise OptionError("--max-seconds: expected a positive number of seconds")
 
 
+def _odds_estimate(state: State, args: argparse.Namespace) -> None:
+    """Before the exact solve of ``odds``: say on stderr, in the command's words, how large a solve
+    whose size is only roughly known (action cards, or a card that wipes the line, still unseen)
+    may be, when that passes half a minute of CPU (as `solve` does)."""
+    states, rough, cpu = position_estimate(state)
+    if rough and cpu > 30:
+        limit = f"; --max-seconds {args.max_seconds:g} stops it then" if args.max_seconds else "; --max-seconds S stops it sooner"
+        print(f"flip7ref: estimate: about {states:,} states (only a rough estimate), about {_duration(cpu)} of CPU in "
+              f"one process here{limit}", file=sys.stderr)  # fmt: skip
+
+
 def cmd_odds(args: argparse.Namespace) -> int:
     """``flip7ref odds``: next-card odds and hit-vs-stay values for a line.
 
@@ -185,7 +197,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if fast is not None:
         values, best, solved, used = fast
     else:
-        with _working("solving hit and stay exactly (a short line can take minutes)...") as tick:
+        _odds_estimate(restricted, args)
+        with _working("solving hit and stay exactly (a short line can take minutes)...") as tick, warnings.catch_warnings():
+            warnings.simplefilter("ignore", LargeSolveWarning)  # the library's; said above in the command's words
             solver = _solver(args, tick=tick)
             values = solver.action_values(restricted)
             best = str(solver.best_action(restricted))
@@ -228,7 +242,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
         print(f"P(saved by Second Chance) {_show(odds.saved)}")
     print(f"P(Flip 7)          {_show(odds.flip7)}")
     print("next card          " + "  ".join(f"{card}: {float(p):.4f}" for card, p in odds.kinds))
-    print(f"expected round score alone, optimal solo play afterwards (unseen {_cards_words(categories)} only):")
+    kinds = _cards_words(categories).split(",")
+    unseen = " and ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 1 else kinds)
+    print(f"expected round score alone, optimal solo play afterwards (unseen {unseen} only):")
     for action, value in values.items():
         mark = ("   <- best" + (f" (a tie: --ties {args.ties})" if tie else "")) if action == best else ""
         exact = f"  ({value})" if isinstance(value, Fraction) else ""
@@ -334,8 +350,9 @@ def _compact_solve(state: State, categories: list[str], policy: Policy | None, a
     result = solver.solve(state)
     if policy_out:
         from flip7ref.analysis import write_policy
+        from flip7ref.core.game import game_of
 
-        args.policy_bytes = write_policy(policy_out, state.game, categories, turn, args.ties, solver.value_layers, result)
+        args.policy_bytes = write_policy(policy_out, game_of(state), categories, turn, args.ties, solver.value_layers, result)
         solver.value_layers = []
     if args.check:
         want = _solver(args, None).solve(state)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from flip7ref.checking.conformance import CaseResult
@@ -56,6 +56,24 @@ def rule_table(results: list[CaseResult]) -> dict[tuple[str, str], dict[str, int
     return groups
 
 
+def _nothing_selected(loaded: Sequence[Mapping[str, Any]], args: argparse.Namespace) -> str:
+    """Why ``--edition``/``--case``/``--rule`` select no case of ``loaded``: the first filter that
+    matches no case on its own, else the combination."""
+    editions = sorted({str(c["edition"]) for c in loaded})
+    for edition in args.edition or ():
+        if edition not in editions:
+            return f"--edition {edition}: no case of that edition (the cases are of {', '.join(editions) or 'none'})"
+    ids = {c["id"] for c in loaded}
+    for case_id in args.case or ():
+        if case_id not in ids:
+            return f"--case {case_id}: no case has that id (ids look like F7-C0100 or V-C0045)"
+    cited = {rule for c in loaded for rule in c["rules"]}
+    for rule in args.rule or ():
+        if rule not in cited:
+            return f"--rule {rule}: no case cites that rule id ('flip7ref coverage' lists the cases citing each rule)"
+    return "no case matches the given --edition/--case/--rule filters together"
+
+
 def cmd_conformance_run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -70,9 +88,10 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
         raise OptionError("--engine: the command is empty (leave --engine out to run the reference in-process)")
     if args.report and not Path(args.report).resolve().parent.is_dir():
         raise OptionError(f"--report {args.report}: the folder {Path(args.report).resolve().parent} does not exist")
-    cases = select(load_cases(args.cases or None), editions=args.edition, ids=args.case, rules=args.rule)
+    loaded = load_cases(args.cases or None)
+    cases = select(loaded, editions=args.edition, ids=args.case, rules=args.rule)
     if not cases:
-        raise OptionError("no case matches the given --edition/--case/--rule filters")
+        raise OptionError(_nothing_selected(loaded, args))
     engine_name = args.engine or "flip7ref (in-process)"
     header: dict[str, object] = {
         "report": 1, "engine": engine_name, "cases": len(cases), "suite": SUITE_VERSION, "harness": __version__,
@@ -165,7 +184,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from flip7ref.checking.replay import load_transcript, replay
 
-    result = replay(load_transcript(args.file), source=args.file)
+    result = replay(load_transcript(args.file), file=args.file)
     if args.json:
         print(json.dumps({
             "agrees": result.agrees, "steps": result.steps, "divergence": result.divergence, "message": result.message,

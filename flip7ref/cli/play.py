@@ -31,6 +31,7 @@ from flip7ref.cli._common import (
     write_json_line,
 )
 from flip7ref.core.errors import OptionError
+from flip7ref.core.game import Game
 from flip7ref.core.scoring import score_cards
 from flip7ref.core.spec import load_edition
 from flip7ref.core.text import describe
@@ -39,18 +40,25 @@ from flip7ref.play.strategies import OptimalSoloStrategy, Strategy, prepare_stra
 from flip7ref.proc.cluster import describe as cluster_size
 
 
-def _solving_progress(strategies: list[Strategy], update: Callable[..., None], show: bool) -> None:
-    """Let optimal-solo report its policy's solve on the bar, or say on stderr that it runs."""
+def _solving_progress(strategies: list[Strategy], game: Game, update: Callable[..., None], show: bool) -> None:
+    """Let optimal-solo report its policy's solve on the bar, or say on stderr that it runs; an edition
+    whose policy is too large is refused first (OptionError), before any note."""
     for strategy in strategies:
         if isinstance(strategy, OptimalSoloStrategy):
             def report(n: int, total: int) -> None:
                 update(n, total=total, label="solving the optimal-solo policy (Flip 7 only)")
 
             strategy.progress = report
-            if not show:
-                print("flip7ref: solving the optimal-solo policy of Flip 7 first (262,143 states, about a minute "
-                      "of CPU)...", file=sys.stderr)  # fmt: skip
+            states = strategy.to_solve(game)
+            if not show and states:
+                print(f"flip7ref: {solving_note(game, states, ' first')}", file=sys.stderr)
             return
+
+
+def solving_note(game: Game, states: int, what: str = "") -> str:
+    """The note before optimal-solo's policy is solved for ``game``: ``states`` its size, ``what`` said
+    after the edition's name (`` first``)."""
+    return f"solving the optimal-solo policy of {game.edition.title}{what} (about {states:,} states, a minute or so of CPU)..."
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -76,7 +84,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 if isinstance(strategy, OptimalSoloStrategy):  # its policy is solved in as many processes
                     strategy.workers, strategy.cluster = args.workers, client
             where = f"{args.cluster} ({cluster_size(client)})" if client is not None else None
-            _solving_progress(strategies, update, show or args.no_progress)
+            _solving_progress(strategies, game, update, show or args.no_progress)
             prepare_strategies(strategies, game)
             summary = simulate(
                 game, args.games, seed, time_limited(strategies, limit), workers=args.workers, cluster=client,

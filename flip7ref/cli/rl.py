@@ -11,6 +11,10 @@ from typing import Any
 
 from flip7ref.cli._common import add_common, add_json, add_no_progress, check_output, parse_options, parse_seed, showing_progress
 from flip7ref.core.errors import OptionError
+from flip7ref.play.tournament import games_near
+
+DEFAULT_BENCH_GAMES = 4000
+"""``--bench-games`` when not given, rounded down to a multiple of the players."""
 
 SEED_LIMIT = 2**64
 """Training seeds are below this (PyTorch's seeds are 64-bit)."""
@@ -38,7 +42,9 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     from flip7ref.core.game import Game
 
-    game = Game(args.edition, args.players, options)  # the player count checked by the rules (0 players: an error)
+    game = Game(args.edition, args.players, options)  # the edition's player count and options, in its words, first
+    if args.bench_games is None:
+        args.bench_games = games_near(DEFAULT_BENCH_GAMES, args.players)
     if args.bench_games < 0 or args.bench_games % args.players:
         raise OptionError(f"--bench-games: expected 0 or a positive multiple of --players, got {args.bench_games}")
     if args.bench_games and args.players < 2:
@@ -122,10 +128,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--out", default="agent.pt", help="the agent file to write (default %(default)s)")
     p.add_argument("--seed", default="1", help="seeds the weights, the deals and the sampling (default %(default)s)")
     p.add_argument("--envs", type=int, default=64, help="games played at once (default %(default)s)")
-    p.add_argument("--bench-games", type=int, default=4000,
+    p.add_argument("--bench-games", type=int, default=None,
                    help="games of the rating after training, a multiple of --players (each deal played in every seat "
-                   "rotation); 0: no rating "
-                   "(default %(default)s)")  # fmt: skip
+                   f"rotation); 0: no rating (default {DEFAULT_BENCH_GAMES}, rounded down to a multiple of "
+                   "--players)")  # fmt: skip
     p.add_argument("--bench-seed", default="1", help="the rating's seed, as bench-agents --seed (default %(default)s)")
     add_json(p, "the training and rating figures as one JSON object")
     add_no_progress(p, "the training's progress")

@@ -28,15 +28,27 @@ from flip7ref.cli._common import (
     time_limited,
     user_output_to_stderr,
 )
+from flip7ref.cli.play import solving_note
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
-from flip7ref.play.bench import PANELS, BenchResult, bench_agent
+from flip7ref.play.bench import PANELS, BenchResult, bench_agent, check_bench
 from flip7ref.play.strategies import OptimalSoloStrategy, Strategy, parse_strategy
-from flip7ref.play.tournament import ReadingResult, TournamentResult, disputed_readings, readings_sweep, run_tournament
+from flip7ref.play.tournament import (
+    ReadingResult,
+    TournamentResult,
+    check_games,
+    disputed_readings,
+    games_near,
+    readings_sweep,
+    run_tournament,
+)
 from flip7ref.proc.install import extra_hint
 
 DEFAULT_LINEUP = ("threshold:18", "threshold:20", "threshold:25", "random")
 """The strategies of a tournament given no ``--strategy``."""
+
+DEFAULT_GAMES = 400
+"""``--games`` of ``tournament`` and ``bench-agents`` when not given, rounded down to a multiple of the players."""
 
 
 def lineup(args: argparse.Namespace) -> list[str]:
@@ -116,22 +128,26 @@ def _readings_tables(baseline: TournamentResult, readings: list[ReadingResult]) 
     return out
 
 
-def _solo_progress(strategies: list[Strategy], args: argparse.Namespace, client: object, update: Callable[..., None],
-                   show: bool, what: str = "") -> None:
-    """Give an ``optimal-solo`` strategy the workers, the cluster and a progress line for its solve."""
+def _solo_progress(strategies: list[Strategy], game: Game, args: argparse.Namespace, client: object,
+                   update: Callable[..., None], show: bool, what: str = "") -> None:  # fmt: skip
+    """Give an ``optimal-solo`` strategy the workers, the cluster and a progress line for its solve; an
+    edition whose policy is too large is refused first (OptionError), before any note."""
     for strategy in strategies:
         if isinstance(strategy, OptimalSoloStrategy):
             strategy.workers, strategy.cluster = args.workers, client
             strategy.progress = lambda n, total: update(0, label=f"solving the optimal-solo policy: {n:,}/{total:,} states")
-            if not show and not args.no_progress:
-                print(f"flip7ref: solving the optimal-solo policy of Flip 7 (262,143 states, about a minute of CPU){what}...",
-                      file=sys.stderr)  # fmt: skip
+            states = strategy.to_solve(game)
+            if not show and not args.no_progress and states:
+                print(f"flip7ref: {solving_note(game, states, what)}", file=sys.stderr)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """``flip7ref tournament``: strategies in every seat rotation, optionally across every disputed reading."""
     options = parse_options(args.option)
     game = Game(args.edition, args.players, options)
+    if args.games is None:
+        args.games = games_near(DEFAULT_GAMES, game.players)
+    check_games(args.games, game.players)  # before optimal-solo's table is solved, not after
     limit = decision_timeout(args)
     with user_output_to_stderr():
         strategies = [parse_strategy(name) for name in lineup(args)]
@@ -147,7 +163,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     labels = ["baseline", *(f"{o}={r}" for o, r, _ in disputed_readings(game.edition, tuple(options)))]
     runs = len(labels) if args.all_readings else 1
     with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "tournament", args.games * runs) as update:
-        _solo_progress(strategies, args, client, update, show, " for every reading" if args.all_readings else "")
+        _solo_progress(strategies, game, args, client, update, show, " for every reading" if args.all_readings else "")
         strategies = time_limited(strategies, limit)
         readings: list[ReadingResult] = []
         if args.all_readings:
@@ -204,6 +220,9 @@ def cmd_bench_agents(args: argparse.Namespace) -> int:
     """``flip7ref bench-agents``: agents rated against the baseline panel on fixed seeds."""
     options = parse_options(args.option)
     game = Game(args.edition, args.players, options)
+    if args.games is None:
+        args.games = games_near(DEFAULT_GAMES, game.players)
+    check_bench(game.players, args.games)  # before optimal-solo's table is solved, not after
     limit = decision_timeout(args)
     check_workers(args.workers)
     panel_names = [n.strip() for n in args.opponent] if args.opponent else list(PANELS.get(game.edition.id, PANELS["vengeance"]))
@@ -218,7 +237,7 @@ def cmd_bench_agents(args: argparse.Namespace) -> int:
     total = args.games * len(panel) * len(agents)
     start = time.perf_counter()  # the play's own time leaves out optimal-solo's table, solved first
     with user_output_to_stderr(), cluster_client(args) as client, progress_bar(show, "bench-agents", total) as update:
-        _solo_progress([*panel, *agents], args, client, update, show)
+        _solo_progress([*panel, *agents], game, args, client, update, show)
         panel = time_limited(panel, limit)
         agents = time_limited(agents, limit) if args.agent else panel
         for i, agent in enumerate(agents):
@@ -258,7 +277,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    f"{' '.join('--strategy ' + s for s in DEFAULT_LINEUP)})")  # fmt: skip
     p.add_argument("--strategies", metavar="A,B,...", help="deprecated: the lineup comma-separated; use --strategy, repeated")
     add_in_process(p)
-    p.add_argument("--games", type=int, default=400, help="games in all, a multiple of --players (default %(default)s)")
+    p.add_argument("--games", type=int, default=None,
+                   help=f"games in all, a multiple of --players (default {DEFAULT_GAMES}, rounded down to a multiple of "
+                   "--players)")  # fmt: skip
     p.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
     p.add_argument("--all-readings", action="store_true", help="also play every disputed reading and tabulate the changes")
     p.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
@@ -286,8 +307,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     b.add_argument("--opponent", action="append", metavar="STRATEGY",
                    help="an opponent of the panel (repeatable; default: the edition's baseline panel)")
     add_in_process(b)
-    b.add_argument("--games", type=int, default=400,
-                   help="games per opponent, a multiple of --players (default %(default)s)")
+    b.add_argument("--games", type=int, default=None,
+                   help=f"games per opponent, a multiple of --players (default {DEFAULT_GAMES}, rounded down to a "
+                   "multiple of --players)")  # fmt: skip
     b.add_argument("--seed", default="1", help="run seed, a whole number or a word (default %(default)s)")
     b.add_argument("--workers", type=int, default=1, help="processes to play in (default %(default)s)")
     add_cluster(b)

@@ -3,9 +3,7 @@
 
 Both run the general path from an empty pending-work stack (`flip7ref.core.engine`);
 a position's cards are checked by `flip7ref.core.position` (the same checks as
-`State.from_dict`).  This module installs the two builders in `flip7ref.core.game`
-when it loads (`flip7ref/__init__.py` imports it), so `flip7ref.core.game` never
-imports the modules above it.
+`State.from_dict`).  `flip7ref.core.game.Game`, above this module, calls the two builders.
 """
 
 from __future__ import annotations
@@ -15,16 +13,15 @@ from typing import Any
 
 from flip7ref.core.engine import first_seat, settle, start_round
 from flip7ref.core.errors import CardError, OptionError
-from flip7ref.core.game import Game, install_state_builders
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.model import Player, Status
 from flip7ref.core.pile import shuffled
 from flip7ref.core.position import MAX_POINTS, MAX_ROUND, CardPool, check_can_end, check_seat
 from flip7ref.core.state import State
-from flip7ref.core.work import Work
 
 
 def initial_state(
-    game: Game,
+    game: GameTables,
     *,
     seed: Any,
     dealer: Any,
@@ -52,13 +49,13 @@ def initial_state(
         top.append(code)
     state = _fresh(game, tuple(Player() for _ in range(n)), tuple(top + cards), (), dealer, dealer, 0, totals, shuffle_seed)
     _check_deck_can_end(state)  # e.g. a table whose deck is empty (docs/termination.md)
-    work = Work(state)
+    work = state._work()
     start_round(work, dealer, 1, first=True)
     settle(work)
-    return work.freeze(state, "", True)
+    return state._freeze(work, "", True)
 
 
-_DECKS_CAN_END: dict[tuple[Game, tuple[int, ...]], None] = {}
+_DECKS_CAN_END: dict[tuple[GameTables, tuple[int, ...]], None] = {}
 """The games and round-1 totals whose first state `check_can_end` accepted."""
 
 
@@ -76,7 +73,7 @@ def _check_deck_can_end(state: State) -> None:
 
 
 def _fresh(
-    game: Game,
+    game: GameTables,
     players: tuple[Player, ...],
     draw: tuple[int, ...],
     discard: tuple[int, ...],
@@ -144,7 +141,7 @@ def _check_cards(name: str, cards: object, ids: Sequence[str]) -> tuple[str, ...
 
 
 def position_state(
-    game: Game,
+    game: GameTables,
     *,
     dealer: Any = 0,
     turn: Any = None,
@@ -227,13 +224,10 @@ def position_state(
     turn = first_seat(game, dealer, n) if turn is None else turn
     state = _fresh(game, tuple(players), pile, dis, dealer, turn, round_number, totals, shuffle_seed)
     check_can_end(state)  # a game must be able to end (docs/termination.md)
-    work = Work(state)
+    work = state._work()
     if deal:
         if any(p.line or p.kept or p.status is not Status.ACTIVE for p in players):
             raise OptionError("deal: a round that starts with its deal has no cards on the table and no stayed players")
         start_round(work, dealer, round_number, first=True)
     settle(work)
-    return work.freeze(state, "", True)
-
-
-install_state_builders(initial=initial_state, position=position_state)
+    return state._freeze(work, "", True)

@@ -27,7 +27,7 @@ from flip7ref.core.scoring import flip7_choice_seats, round_scores
 from flip7ref.core.targets import receive
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 NO_CARDS: Final = Player()
@@ -37,7 +37,7 @@ NO_CARDS: Final = Player()
 # --------------------------------------------------------------------------- seats and the deal
 
 
-def first_seat(game: Game, dealer: int, n: int) -> int:
+def first_seat(game: GameTables, dealer: int, n: int) -> int:
     """The first seat of the deal and offer order among ``n`` seats: the dealer's
     left, the dealer last (F7-020), or the dealer first (option ``start_seat``)."""
     return dealer if game.start_seat == "dealer" else (dealer + 1) % n
@@ -78,7 +78,7 @@ def offered_next(players: Sequence[Player], turn: int, flip7: int | None, over: 
     return None
 
 
-def has_early_cards(game: Game, p: Player) -> bool:
+def has_early_cards(game: GameTables, p: Player) -> bool:
     """Whether ``p`` holds cards before being dealt (F7-025): a card in the line, or a
     held card other than a Second Chance, or a Second Chance where option
     ``deal_after_second_chance`` is ``early-cards`` (F7-026, D-F7-31)."""
@@ -95,7 +95,7 @@ def has_early_cards(game: Game, p: Player) -> bool:
     return False
 
 
-def next_deal(game: Game, players: Sequence[Player], dealer: int, position: int) -> tuple[int, int | None, bool]:
+def next_deal(game: GameTables, players: Sequence[Player], dealer: int, position: int) -> tuple[int, int | None, bool]:
     """The deal goes on from ``position`` in the deal order (F7-020): ``(position
     after it, seat reached, offer)``, or ``(n, None, False)`` when the deal is over.
     A seat not active is passed over.  A seat holding early cards (F7-025, option
@@ -119,7 +119,7 @@ def next_deal(game: Game, players: Sequence[Player], dealer: int, position: int)
     return position, None, False
 
 
-def offer(game: Game, players: Sequence[Player], seat: int) -> list[Action]:
+def offer(game: GameTables, players: Sequence[Player], seat: int) -> list[Action]:
     """The legal answers of ``seat`` to a Hit-or-Stay offer: Hit, and Stay when allowed (F7-033)."""
     return [HIT, STAY] if may_stay(game, players[seat]) else [HIT]
 
@@ -149,7 +149,7 @@ class Deal(Frame):
     def key(self) -> tuple[Any, ...]:
         return (self.position,)
 
-    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+    def check(self, game: GameTables, players: int) -> tuple[str, str] | None:
         return None if self.position <= players else ("position", f"a place in the deal order 0..{players}")
 
     def settle(self, w: Work) -> bool:
@@ -189,10 +189,10 @@ class DealOffer(SeatDecision):
 
     name: ClassVar[str] = "deal_offer"
 
-    def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
+    def legal(self, game: GameTables, players: Sequence[Player]) -> list[Action]:
         return offer(game, players, self.seat)
 
-    def pending(self, game: Game) -> tuple[str, str | None]:
+    def pending(self, game: GameTables) -> tuple[str, str | None]:
         return ("offer", None)
 
     def decide(self, w: Work, act: Action) -> None:
@@ -222,7 +222,7 @@ class Draw(Frame):
     def key(self) -> tuple[Any, ...]:
         return (self.seat, self.reason)
 
-    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+    def check(self, game: GameTables, players: int) -> tuple[str, str] | None:
         return None if self.reason in DRAW_REASONS else ("reason", f"one of {', '.join(DRAW_REASONS)}")
 
     def decider(self) -> int:
@@ -249,10 +249,10 @@ class Flip7Choice(SeatDecision):
 
     name: ClassVar[str] = "flip7_choice"
 
-    def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
+    def legal(self, game: GameTables, players: Sequence[Player]) -> list[Action]:
         return [target(s) for s in flip7_choice_seats(game, players, self.seat)]  # V-085
 
-    def pending(self, game: Game) -> tuple[str, str | None]:
+    def pending(self, game: GameTables) -> tuple[str, str | None]:
         return ("flip7_bonus", None)
 
     def decide(self, w: Work, act: Action) -> None:
@@ -335,7 +335,7 @@ def settle(w: Work) -> None:
 # --------------------------------------------------------------------------- round end and game end
 
 
-def game_end(game: Game, totals: Sequence[int]) -> tuple[tuple[int, ...], bool]:
+def game_end(game: GameTables, totals: Sequence[int]) -> tuple[tuple[int, ...], bool]:
     """The game-end rule (F7-120, F7-121, option ``tie``), after a round scored into
     ``totals`` (points per seat): ``(leaders, over)``.  No leaders while nobody has
     reached the target score; the game is over when someone has and one leader has
@@ -380,7 +380,7 @@ _round_end: Final = tuple_maker(RoundEnd)
 
 
 def plan_round_end(
-    game: Game, players: Sequence[Player], totals: Sequence[int], round: int, dealer: int, flip7: int | None,
+    game: GameTables, players: Sequence[Player], totals: Sequence[int], round: int, dealer: int, flip7: int | None,
     bonus_to: int | None,
 ) -> RoundEnd:
     """Score the round (F7-100..F7-102, F7-050; V-081, V-082) and decide the game end
@@ -413,7 +413,7 @@ _round_close: Final = tuple_maker(RoundClose)
 
 
 def close_round(
-    game: Game, players: Sequence[Player], discard: tuple[int, ...], totals: Sequence[int], round: int, dealer: int,
+    game: GameTables, players: Sequence[Player], discard: tuple[int, ...], totals: Sequence[int], round: int, dealer: int,
     flip7: int | None, bonus_to: int | None, plan: RoundEnd | None = None,
 ) -> RoundClose:
     """The one round close of the general path (`end_round`) and the fast lanes, over plain
@@ -459,7 +459,7 @@ _round_open: Final = tuple_maker(RoundOpen)
 
 
 def open_round(
-    game: Game, players: Sequence[Player], dealer: int, number: int, draw: tuple[int, ...], discard: tuple[int, ...],
+    game: GameTables, players: Sequence[Player], dealer: int, number: int, draw: tuple[int, ...], discard: tuple[int, ...],
     shuffles: int, shuffle_seed: str | None, first: bool = False,
 ) -> RoundOpen:
     """The one round opening of the general path (`start_round`) and the fast lanes, over

@@ -1,5 +1,9 @@
 """The pending-work stack's frames: the protocol every frame follows, and their registry.
 
+The base class `Frame` lives in `flip7ref.core.work` beside the `Work` whose stack holds
+the frames and on which they act (a module cannot import itself back: issue 43); this module
+re-exports it and holds the registry, the decision kinds and a frame's JSON form.
+
 A state's pending work is a stack of frames, bottom first (the deal under way, a
 card to draw, a Flip Three in progress, a target to choose...).  Each frame kind
 is a small value class (a native class when compiled with mypyc) registered under
@@ -34,118 +38,17 @@ value...}``, card codes as ids: the fields a class names in ``CARD_FIELDS`` and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partialmethod
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from mypy_extensions import mypyc_attr
-
-from flip7ref.core import events
 from flip7ref.core.errors import SerializationError
-from flip7ref.core.model import Action, Player
+from flip7ref.core.work import Frame as Frame  # re-exported: the frame base class lives beside Work
+from flip7ref.core.work import guard_fields
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
-    from flip7ref.core.work import Work
+    from flip7ref.core.game_tables import GameTables
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # a plug-in primitive's frames subclass it in Python (docs/core.md)
-class Frame:
-    """Base of the frame classes: the protocol's defaults, and value semantics from
-    ``FIELDS`` (equality, hashing, ``repr``, pickling).
-
-    A frame is an immutable value: its fields are set once, by its constructor (``Final``
-    in the interpreter's frames: read-only in the compiled build; the pure build's
-    ``__setattr__`` refuses to set a field again), and the pending-work stack shares frames
-    between states (`flip7ref.core.engine.draw_frame`).
-
-    Class attributes: ``name`` (the frame's kind, ``Deal.name == "deal"``), ``FIELDS``
-    (the field names in constructor order), ``KINDS`` (each field's type as text:
-    ``int``, ``str``, ``tuple[int, ...]``, ``tuple[target, ...]`` (seats or -1),
-    ``tuple[tuple[int, int, int], ...]``),
-    ``CARD_FIELDS`` / ``CARD_LISTS`` (the fields holding one card code / a tuple of
-    them, written as card ids in the JSON form), ``automatic`` (True for a frame that
-    settling always takes off the top: never the top of a settled stack).
-    """
-
-    name: ClassVar[str] = ""
-    FIELDS: ClassVar[tuple[str, ...]] = ()
-    KINDS: ClassVar[tuple[str, ...]] = ()
-    CARD_FIELDS: ClassVar[tuple[str, ...]] = ("card",)
-    CARD_LISTS: ClassVar[tuple[str, ...]] = ("set_aside", "cards")
-    automatic: ClassVar[bool] = False
-
-    def key(self) -> tuple[Any, ...]:
-        """The field values in ``FIELDS`` order."""
-        return tuple(getattr(self, f) for f in self.FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and isinstance(other, Frame) and self.key() == other.key()
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.key()))
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{f}={v!r}" for f, v in zip(self.FIELDS, self.key(), strict=True))
-        return f"{type(self).__name__}({fields})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), self.key())
-
-    def decider(self) -> int:
-        """The seat to decide, or `CHANCE` when a card must be drawn for this frame."""
-        raise AssertionError(f"unsettled frame on top: {self!r}")  # pragma: no cover - settling never stops here
-
-    def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
-        """The legal actions at this frame, in a stable order (none at a chance node)."""
-        return []
-
-    def pending(self, game: Game) -> tuple[str, str | None]:
-        """``(kind, card id)``: what the decision is about (see ``State.pending``)."""
-        return ("chance", None)
-
-    def decide(self, w: Work, act: Action) -> None:
-        """Carry out the legal action ``act`` (the frame is already popped off ``w``)."""
-        raise AssertionError(self)  # pragma: no cover - legal_actions guards this
-
-    def reveal(self, w: Work, code: int) -> None:
-        """Take the drawn card ``code`` (the frame is already popped off ``w``)."""
-        raise AssertionError(self)  # pragma: no cover - chance nodes are draws
-
-    def settle(self, w: Work) -> bool:
-        """Take one automatic step with this frame on top of ``w``'s stack.
-
-        Returns:
-            True when a step was taken (settling goes on); False when the frame
-            waits for a decision or a drawn card.
-        """
-        return False
-
-    def held_cards(self) -> tuple[int, ...]:
-        """The card codes this frame holds (on no other zone)."""
-        return ()
-
-    def end_with_round(self, w: Work) -> None:
-        """The round ends with this frame pending: its cards are discarded (F7-052, D-V-09)."""
-        held = self.held_cards()
-        for c in held:
-            w.emit(events.discarded(w.cid(c), None, "round ended"))
-        w.to_discard(*held)
-
-    def exhaust(self, w: Work) -> None:
-        """No card is left anywhere to draw for this frame (F7-115, ``empty_deck: stop-drawing``)."""
-
-    def check(self, game: Game, players: int) -> tuple[str, str] | None:
-        """What is wrong with this frame as part of a position of ``game`` with ``players``
-        seats, beyond its field types and seat fields (which `flip7ref.core.position` checks
-        for every frame): ``(field, expected)``, e.g. ``("card", "an action card")``, or
-        None when nothing is.  `flip7ref.core.position.check_state` words the error."""
-        return None
-
-
-def action_card(game: Game, code: int) -> tuple[str, str] | None:
+def action_card(game: GameTables, code: int) -> tuple[str, str] | None:
     """`Frame.check`'s answer for a frame whose ``card`` must be an action card: None when
     card ``code`` has an effect, else ``("card", "an action card")``."""
     return None if game.effect[code] is not None else ("card", "an action card")
@@ -160,13 +63,7 @@ def register_frame(cls: type[Frame]) -> None:
     (a Python class, also in the compiled build) is made immutable as the interpreter's
     are: setting a field again, or any other attribute, raises ``AttributeError``."""
     FRAME_TYPES[cls.name] = cls
-    # a class whose instances hold a __dict__ (not a native class of the compiled build, whose
-    # fields are Final already), with no rule of its own for attributes and not already
-    # guarded (the pure build's Frame is): a plug-in's class in the compiled build, where the
-    # guards are compiled functions, which bind to an instance only through partialmethod
-    if cls.__dictoffset__ and "__setattr__" not in vars(cls) and cls.__setattr__ is not _set_once:
-        cls.__setattr__ = partialmethod(_set_once)  # type: ignore[assignment,method-assign]
-        cls.__delattr__ = partialmethod(_refuse_deletion)  # type: ignore[assignment,method-assign]
+    guard_fields(cls)
 
 
 DECISION_KINDS: dict[str, str] = {
@@ -247,22 +144,3 @@ def frame_args(cls: type[Frame], data: Any, code: Callable[[object, str], int], 
             value = tuple(value)
         args.append(value)
     return args
-
-
-def _set_once(self: Frame, name: str, value: object) -> None:
-    """The ``__setattr__`` of a frame that is a Python class: its constructor sets each of
-    its ``FIELDS`` once; nothing else is set, as the compiled build's ``Final`` fields."""
-    fields = self.__dict__  # a frame's fields are plain instance attributes (no descriptors)
-    if name in fields or name not in type(self).FIELDS:
-        what = "set" if name in fields else "add"
-        raise AttributeError(f"{type(self).__name__} is immutable: cannot {what} {name!r} (frames are values)")
-    fields[name] = value
-
-
-def _refuse_deletion(self: Frame, name: str) -> None:
-    raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
-
-
-if __file__.endswith(".py"):  # the pure build: every frame class is a Python class
-    Frame.__setattr__ = _set_once  # type: ignore[method-assign,assignment]
-    Frame.__delattr__ = _refuse_deletion  # type: ignore[method-assign,assignment]

@@ -34,10 +34,9 @@ from flip7ref.core.frames import Frame
 from flip7ref.core.history import Log, new_log
 from flip7ref.core.lines import guard_of, is_duplicate, line_grows, may_stay, stays, wipes
 from flip7ref.core.model import Event, Player
-from flip7ref.core.work import Work
 
 if TYPE_CHECKING:
-    from flip7ref.core.state import State
+    from flip7ref.core.state_data import StateData
 
 
 
@@ -61,9 +60,9 @@ _MOVES: Final[dict[str, str]] = {}
 
 
 def derive(
-    s: State, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
+    s: StateData, players: tuple[Player, ...], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, move: str,
     evs: tuple[Event, ...], between: Log | None = None,
-) -> State:
+) -> StateData:
     """A successor of ``s`` that differs in players, draw pile, frames and turn only.
     ``between``: the history link of a state between the two that was not built (the
     Hit of `hit_top_card`); None: ``s`` is the successor's parent."""
@@ -76,7 +75,7 @@ def derive(
     # state-fields: end
 
 
-def _next_log(s: State, move: str, evs: tuple[Event, ...], between: Log | None = None) -> Log:
+def _next_log(s: StateData, move: str, evs: tuple[Event, ...], between: Log | None = None) -> Log:
     """The history link of a successor of ``s`` reached by ``move`` with the events ``evs``
     (`derive`, both builds); after ``between`` (a link of a state not built) when given."""
     parent = s._log if between is None else between
@@ -84,32 +83,32 @@ def _next_log(s: State, move: str, evs: tuple[Event, ...], between: Log | None =
     return new_log((parent, move, evs, s if start is None else start))
 
 
-def hit(s: State) -> State:
+def hit(s: StateData) -> StateData:
     """A Hit at an offer with cards on the pile (F7-030, F7-031): one card to draw, the turn passes on."""
     return derive(s, s.players, s.draw, (draw_frame(s.turn, "hit"),), (s.turn + 1) % len(s.players), "hit", ())
 
 
-def takes_hit(s: State) -> bool:
+def takes_hit(s: StateData) -> bool:
     """Whether the lane takes a Hit at ``s``: an offer (no work pending, the game not over)
     with cards on the pile, on a table whose lanes are on (`Game.fast_lanes`).  Not with
     an empty pile: it is reshuffled first (F7-113), on the general path."""
     return not s.frames and not s.winners and bool(s.draw) and s.game.fast_lanes
 
 
-def offer_hit(s: State) -> State | None:
+def offer_hit(s: StateData) -> StateData | None:
     """`hit` where `takes_hit` says, else None.  The successor is a chance node (the card
     of the Hit, F7-031).  `State.apply` and `flip7ref.play.games.play` both ask this function."""
     return hit(s) if takes_hit(s) else None
 
 
-def top_card(s: State) -> int | None:
+def top_card(s: StateData) -> int | None:
     """The card an ordered pile gives next, its top, for the plain-card lane: None for an
     open pile (a random card), an empty pile or a table without lanes."""
     pile = s.draw
     return pile[0] if pile and s.shuffle_seed is not None and s.game.fast_lanes else None
 
 
-def hit_top_card(s: State) -> State | None:
+def hit_top_card(s: StateData) -> StateData | None:
     """A Hit at ``s`` and the card it draws from the top of an ordered pile, in one step:
     `hit` then `plain_card` without building the chance node between them (both history
     entries are kept: ``"hit"``, then ``"chance CARD"``).  Where the card joins the line,
@@ -125,7 +124,7 @@ def hit_top_card(s: State) -> State | None:
     return _drawn(s, code, None, draw_frame(seat, "hit"), (seat + 1) % len(s.players), _next_log(s, "hit", ()))
 
 
-def stay(s: State) -> State | None:
+def stay(s: StateData) -> StateData | None:
     """A Stay at an offer (F7-034), or None when the seat may not stay."""
     seat = s.turn
     p = s.players[seat]
@@ -141,7 +140,7 @@ def stay(s: State) -> State | None:
     return derive(s, tuple(changed), s.draw, (), turn, "stay", (stayed,))
 
 
-def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | None:
+def plain_card(s: StateData, code: int, shared: Siblings | None = None) -> StateData | None:
     """Card ``code`` drawn for a Hit or in the deal (F7-020, F7-035, F7-040, F7-041,
     F7-050), or None when the general path is needed: a card with a trait, an
     action card, a modifier given away, a bust a guard could cancel or in the deal,
@@ -164,7 +163,7 @@ def plain_card(s: State, code: int, shared: Siblings | None = None) -> State | N
     return _drawn(s, code, shared, top, s.turn, None)
 
 
-def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, between: Log | None) -> State | None:
+def _drawn(s: StateData, code: int, shared: Siblings | None, top: Draw, turn: int, between: Log | None) -> StateData | None:
     """`plain_card` for the card of ``top`` (the only frame, or a deal's): drawn at ``s``
     whose turn is ``turn``, or, with ``between`` (the link of a Hit's chance node, not built:
     `hit_top_card`), at the Hit's successor of ``s``, with its turn; then only the outcomes
@@ -232,16 +231,16 @@ def _drawn(s: State, code: int, shared: Siblings | None, top: Draw, turn: int, b
 
 
 def finish(
-    s: State, players: list[Player], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, flip7: int | None,
+    s: StateData, players: list[Player], draw: tuple[int, ...], frames: tuple[Frame, ...], turn: int, flip7: int | None,
     move: str, evs: list[Event],
-) -> State:
+) -> StateData:
     """Hand a step a lane began over to the round end (its own lane when no work is
     pending) or to the general settling."""
     if not frames:
         fast = fast_round_end(s, players, draw, turn, flip7, move, evs)
         if fast is not None:
             return fast
-    work = Work(s)
+    work = s._work()
     work.players = players
     work.draw = draw
     work.frames = list(frames)
@@ -250,13 +249,13 @@ def finish(
         work.flip7 = flip7
     work.events = evs
     settle(work)
-    return work.freeze(s, move)
+    return s._freeze(work, move)
 
 
 def fast_round_end(
-    s: State, players: Sequence[Player], draw: tuple[int, ...], turn: int, flip7: int | None, move: str, evs: Sequence[Event],
+    s: StateData, players: Sequence[Player], draw: tuple[int, ...], turn: int, flip7: int | None, move: str, evs: Sequence[Event],
     between: Log | None = None,
-) -> State | None:
+) -> StateData | None:
     """The round end lane for a table with no pending work (F7-050, F7-100..F7-102,
     F7-083, F7-111, F7-112, F7-120, F7-121), or None where the general path decides
     (see `round_end`).  ``between``: as for `derive`."""
@@ -266,7 +265,7 @@ def fast_round_end(
     return round_end_state(s, plan, players, draw, turn, move, evs, between, flip7)
 
 
-def round_end(s: State, players: Sequence[Player], flip7: int | None, cards_left: bool) -> RoundEnd | None:
+def round_end(s: StateData, players: Sequence[Player], flip7: int | None, cards_left: bool) -> RoundEnd | None:
     """The round end plan of `flip7ref.core.engine.plan_round_end` for a table with no
     pending work, or None for the general path: a Brutal Mode choice first (V-082), a fresh
     shuffle between rounds (D-F7-20), a next round that starts with a reshuffle
@@ -281,9 +280,9 @@ def round_end(s: State, players: Sequence[Player], flip7: int | None, cards_left
 
 
 def round_end_state(
-    s: State, plan: RoundEnd, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str, evs: Sequence[Event],
+    s: StateData, plan: RoundEnd, players: Sequence[Player], draw: tuple[int, ...], turn: int, move: str, evs: Sequence[Event],
     between: Log | None = None, flip7: int | None = None,
-) -> State:
+) -> StateData:
     """The state a planned round end (``plan``, `round_end`) leads to: the round closed
     (`flip7ref.core.engine.close_round`: the table cleared), then the game over (F7-120)
     or the next round opened and dealt to its first card

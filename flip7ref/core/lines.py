@@ -3,11 +3,11 @@
 One home for: when a number is a duplicate (F7-040) and when a repeated rank is
 allowed (the Lucky 13 pair, V-036); what counts toward the seven of a Flip 7
 (F7-050, V-022, D-V-03) and when a Flip 7 is barred (D-V-26); Unlucky 7
-wiping the line (V-033); when a player may stay (F7-033); and the receiving of a
-number (F7-035, F7-040, F7-041, F7-050), with bust guards as a hook: a kept card
-whose effect `guards_bust` (a Second Chance, F7-080) is asked to save the line
-before it busts.  The general path (`receive_number`), the fast lanes of
-`flip7ref.core.state`, scoring and position checks all call these functions.
+wiping the line (V-033); when a player may stay (F7-033); which kept card guards a
+line from a bust (F7-080); where a moved card lies (V-087).  These functions read a
+game's tables and plain values only: the general path (`flip7ref.core.targets.receive_number`
+and `flip7ref.core.targets.enter`, which apply them to the scratch copy), the fast lanes
+of `flip7ref.core.lanes`, scoring and position checks all call them.
 """
 
 from __future__ import annotations
@@ -15,15 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from flip7ref.core import events
-from flip7ref.core.model import BUSTED, MODIFIER, NUMBER, STAYED, Player, make_player
+from flip7ref.core.model import BUSTED, NUMBER, STAYED, Player, make_player
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
-    from flip7ref.core.work import Work
+    from flip7ref.core.game_tables import GameTables
 
 
-def repeat_allowed(game: Game, same: Sequence[int]) -> bool:
+def repeat_allowed(game: GameTables, same: Sequence[int]) -> bool:
     """Whether number cards ``same`` (all of one rank) may lie in one line together: one
     card always; two when either has the ``pair_allowed`` trait (Lucky 13, V-036)."""
     if len(same) <= 1:
@@ -31,13 +29,13 @@ def repeat_allowed(game: Game, same: Sequence[int]) -> bool:
     return len(same) == 2 and any("pair_allowed" in game.traits[c] for c in same)
 
 
-def same_rank(game: Game, line: Sequence[int], rank: int) -> list[int]:
+def same_rank(game: GameTables, line: Sequence[int], rank: int) -> list[int]:
     """The number cards of ``line`` with ``rank``."""
     category, ranks = game.category, game.rank
     return [c for c in line if ranks[c] == rank and category[c] == NUMBER]  # the rarer test first
 
 
-def is_duplicate(game: Game, line: Sequence[int], code: int) -> bool:
+def is_duplicate(game: GameTables, line: Sequence[int], code: int) -> bool:
     """Whether number ``code`` entering ``line`` is a duplicate that busts (F7-040, V-036)."""
     rank, ranks = game.rank[code], game.rank
     for c in line:  # a plain loop first: most cards meet no card of their rank (no list, no category test)
@@ -49,17 +47,17 @@ def is_duplicate(game: Game, line: Sequence[int], code: int) -> bool:
     return bool(same) and not repeat_allowed(game, [*same, code])
 
 
-def wipes(game: Game, code: int) -> bool:
+def wipes(game: GameTables, code: int) -> bool:
     """Whether number ``code`` clears the line it enters and never busts (Unlucky 7, V-033)."""
     return "wipe_on_enter" in game.traits[code]
 
 
-def distinct_numbers(game: Game, line: Sequence[int]) -> int:
+def distinct_numbers(game: GameTables, line: Sequence[int]) -> int:
     """How many different number ranks a line holds."""
     return len({game.rank[c] for c in line if game.category[c] == NUMBER})
 
 
-def flip7_count(game: Game, line: Sequence[int]) -> int:
+def flip7_count(game: GameTables, line: Sequence[int]) -> int:
     """What a line counts toward the seven of a Flip 7 (F7-050, V-022).
 
     Different ranks, or (``flip7_counts: cards``, D-V-03) number cards, so that
@@ -70,20 +68,20 @@ def flip7_count(game: Game, line: Sequence[int]) -> int:
     return distinct_numbers(game, line)
 
 
-def past_flip7(game: Game, line: Sequence[int]) -> bool:
+def past_flip7(game: GameTables, line: Sequence[int]) -> bool:
     """Whether ``line`` holds more counted numbers than a Flip 7 needs (F7-050, V-022): no
     line reaches that, as the round ends at the Flip 7. Raises nothing."""
     return flip7_count(game, line) > game.flip7_distinct
 
 
-def holds_seven(game: Game, line: Sequence[int]) -> bool:
+def holds_seven(game: GameTables, line: Sequence[int]) -> bool:
     """Whether ``line`` holds the seven counted numbers of a Flip 7 (`flip7_count` reaches
     the edition's ``flip7_distinct``; F7-050, V-022, D-V-03), whether or not they make one:
     a forced draw stops there too (V-044, the Dutch FAQ)."""
     return len(line) >= game.flip7_distinct and flip7_count(game, line) >= game.flip7_distinct
 
 
-def flip7_line(game: Game, line: Sequence[int], barred: bool = False) -> bool:
+def flip7_line(game: GameTables, line: Sequence[int], barred: bool = False) -> bool:
     """The one decider of F7-050 (with V-022, D-V-03 and D-V-26): whether ``line`` holds a
     Flip 7 — seven counted numbers (`flip7_count`; The Zero counts as one, V-032) — for a
     player whose Flip 7 is not barred (``barred``: `Player.flip7_barred`, D-V-26).
@@ -99,14 +97,14 @@ def flip7_line(game: Game, line: Sequence[int], barred: bool = False) -> bool:
     return not barred and holds_seven(game, line)
 
 
-def makes_flip7(game: Game, barred: bool, line: Sequence[int], flip7: int | None) -> bool:
+def makes_flip7(game: GameTables, barred: bool, line: Sequence[int], flip7: int | None) -> bool:
     """Whether ``line`` (just grown by a number) makes the Flip 7 that ends the round
     (F7-050): nobody has made one this round (``flip7`` is None) and `flip7_line` says so
     (asked every time: no quick answer of its own, which would restate the rule)."""
     return flip7 is None and flip7_line(game, line, barred)
 
 
-def bars_flip7(game: Game, p: Player) -> bool:
+def bars_flip7(game: GameTables, p: Player) -> bool:
     """The one decider of D-V-26 (V-038): whether Just One More, having just made ``p``
     stop (V-043), bars ``p``'s Flip 7 for the rest of the round.
 
@@ -124,7 +122,7 @@ def bars_flip7(game: Game, p: Player) -> bool:
     )
 
 
-def own_draw_lifts_bar(game: Game, giver: int, target: int) -> bool:
+def own_draw_lifts_bar(game: GameTables, giver: int, target: int) -> bool:
     """The one decider of V-086 (D-V-35): whether a player barred from a Flip 7 by Just One
     More (`bars_flip7`, D-V-26) may still make one with the cards of a forced draw (Flip
     Four) that ``giver`` played on ``target``.
@@ -145,7 +143,7 @@ def own_draw_lifts_bar(game: Game, giver: int, target: int) -> bool:
     return game.barred_own_flip_four == "flip7" and giver == target
 
 
-def bar_lasts(game: Game, line: Sequence[int]) -> bool:
+def bar_lasts(game: GameTables, line: Sequence[int]) -> bool:
     """The one decider of V-037's release from The Zero's bar (D-V-26): a barred player
     (`bars_flip7`) stays barred only while ``line`` still holds The Zero (a ``no_stay``
     card, V-031).  The Dutch text frees a player who loses the card by a Swap, a Steal or
@@ -164,7 +162,7 @@ def bar_lasts(game: Game, line: Sequence[int]) -> bool:
     return bool(game.no_stay) and any(c in game.no_stay for c in line)
 
 
-def may_stay(game: Game, p: Player) -> bool:
+def may_stay(game: GameTables, p: Player) -> bool:
     """Whether ``p`` may answer an offer with Stay: F7-033 and option ``stay_requires``;
     a ``no_stay`` trait card in the line forbids it (Just One More's The Zero, V-031)."""
     if game.no_stay and any(c in game.no_stay for c in p.line):
@@ -183,7 +181,7 @@ def stays(p: Player) -> Player:
     return make_player((p.line, p.kept, STAYED, p.flip7_barred))
 
 
-def guard_of(game: Game, p: Player) -> int | None:
+def guard_of(game: GameTables, p: Player) -> int | None:
     """The first kept card of ``p`` whose effect guards against a bust (F7-080), or None."""
     for c in p.kept:
         eff = game.effect[c]
@@ -193,7 +191,7 @@ def guard_of(game: Game, p: Player) -> int | None:
 
 
 def line_grows(
-    game: Game, p: Player, code: int, busts: bool, flip7: int | None, lifted: bool = False
+    game: GameTables, p: Player, code: int, busts: bool, flip7: int | None, lifted: bool = False
 ) -> tuple[Player, bool]:
     """The outcome of card ``code`` joining ``p``'s line, no bust guard or wipe involved:
     ``(the player after, whether it makes the Flip 7 that ends the round)``.  ``busts``
@@ -209,47 +207,7 @@ def line_grows(
     return after, game.category[code] == NUMBER and makes_flip7(game, p.flip7_barred and not lifted, line, flip7)
 
 
-def receive_number(w: Work, code: int, seat: int, lifted: bool = False) -> None:
-    """A number card arrives for ``seat`` (F7-035, F7-040, F7-041, F7-050; V-020, V-033, V-036);
-    ``lifted``: a Flip 7 bar does not hold for this card (V-086, `own_draw_lifts_bar`).
-
-    Unlucky 7 wipes the line (V-033); a duplicate is first offered to a bust guard
-    (F7-080), else the player busts (D-V-27: under ``busted_cards: discard`` the
-    line goes to the discard pile at once); otherwise the card joins the line and
-    may make a Flip 7."""
-    g = w.game
-    p = w.players[seat]
-    if wipes(g, code):
-        wiped = tuple(c for c in p.line if g.category[c] in (NUMBER, MODIFIER))
-        w.to_discard(*wiped)
-        w.set_line(seat, (code,))
-        if wiped:
-            w.emit(events.line_wiped(seat, tuple(g.card_ids[c] for c in wiped)))
-        return
-    busts = is_duplicate(g, p.line, code)
-    if busts:
-        guard = guard_of(g, p)
-        if guard is not None:
-            eff = g.effect[guard]
-            assert eff is not None
-            eff.use_guard(w, seat, code, guard)
-            return
-    after, made = line_grows(g, p, code, busts, w.flip7, lifted)
-    w.players[seat] = after
-    if busts:  # F7-040, F7-041
-        w.emit(events.busted(seat, g.card_ids[code]))
-        if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
-            for c in (*p.line, code):
-                w.emit(events.discarded(g.card_ids[c], seat, "busted"))
-            w.to_discard(*p.line, code)
-            w.set_line(seat, ())
-        return
-    if made:  # F7-050, V-022
-        w.flip7 = seat
-        w.emit(events.flip7(seat))
-
-
-def entry_place(game: Game, line: Sequence[int], place: int) -> int:
+def entry_place(game: GameTables, line: Sequence[int], place: int) -> int:
     """The one decider of V-087 (D-V-36): where in the receiver's line a card moved by a
     Swap or a Steal lies, once it has joined ``line`` at its end (`enter`).
 
@@ -269,20 +227,3 @@ def entry_place(game: Game, line: Sequence[int], place: int) -> int:
     """
     last = len(line) - 1
     return min(place, last) if game.moved_card_place == "in-place" else last
-
-
-def enter(w: Work, code: int, seat: int, place: int | None = None) -> None:
-    """A card moved from another line enters ``seat``'s line: the receiving rules apply
-    to a number (a duplicate busts, Unlucky 7 wipes, Lucky 13 allows a pair, Flip 7
-    counts, V-037); a modifier simply joins.  ``place``: the index the card had (a Swap
-    or a Steal); where it then lies is `entry_place`'s (V-087)."""
-    if w.game.category[code] == NUMBER:
-        receive_number(w, code, seat)
-    else:
-        w.set_line(seat, (*w.players[seat].line, code))
-    line = w.players[seat].line
-    if place is None or not line or line[-1] != code:  # wiped with the line or discarded with a bust
-        return
-    k = entry_place(w.game, line, place)
-    if k != len(line) - 1:
-        w.set_line(seat, (*line[:k], code, *line[k:-1]))

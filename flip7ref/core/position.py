@@ -43,9 +43,9 @@ from typing import TYPE_CHECKING, Any
 
 from flip7ref.core.engine import game_end, offered_next
 from flip7ref.core.errors import CardError, SerializationError
-from flip7ref.core.game import ACTION, NUMBER, Game
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.lines import bar_lasts, bars_flip7, flip7_line, is_duplicate
-from flip7ref.core.model import CHANCE, STAYED, make_player
+from flip7ref.core.model import ACTION, CHANCE, NUMBER, STAYED, make_player
 from flip7ref.core.scoring import seat_score
 from flip7ref.core.spec import edition_ids
 from flip7ref.core.state_fields import PLAIN_FIELDS
@@ -75,7 +75,7 @@ class CardPool:
     """The cards of a game's deck(s), taken zone by zone: more copies of a card
     than the deck holds is a `PositionError` naming the zone (F7-002, F7-123)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: GameTables) -> None:
         self.game = game
         self.left: Counter[int] = Counter(game.deck)
 
@@ -93,14 +93,15 @@ class CardPool:
         return taken
 
 
-def _bar_possible(game: Game) -> bool:
+def _bar_possible(game: GameTables) -> bool:
     """Whether Just One More, stopping a holder of The Zero (a ``no_stay`` card), bars their
     Flip 7 in ``game``: `flip7ref.core.lines.bars_flip7` asked of such a player (D-V-26)."""
     return any(bars_flip7(game, make_player(((c,), (), STAYED, False))) for c in game.no_stay)
 
 
 def check_seat(
-    game: Game, seat: int, line: tuple[int, ...], kept: tuple[int, ...], status: Status, flip7: int | None, barred: bool = False
+    game: GameTables, seat: int, line: tuple[int, ...], kept: tuple[int, ...], status: Status, flip7: int | None,
+    barred: bool = False,
 ) -> None:
     """Refuse cards in front of ``seat`` that no game can reach (see the module).
 
@@ -309,10 +310,10 @@ def check_can_end(state: State) -> None:
     )  # fmt: skip
 
 
-_LONE_SCORES: dict[Game, tuple[int, ...]] = {}
+_LONE_SCORES: dict[GameTables, tuple[int, ...]] = {}
 
 
-def _lone_scores(game: Game) -> tuple[int, ...]:
+def _lone_scores(game: GameTables) -> tuple[int, ...]:
     """What each card of ``game`` scores alone in a line (points; 0 for an action card),
     by card code, computed once per game (`flip7ref.core.scoring.seat_score`)."""
     scores = _LONE_SCORES.get(game)
@@ -432,7 +433,7 @@ def check_frame_args(cls: Any, args: list[Any], index: int) -> None:
             raise PositionError(f"state data: frames/{index}/{name}", f"expected {_FIELD_WORDS[kind]}, got {_short(value)}")
 
 
-def check_edition_field(value: object, game: Game | None) -> str:
+def check_edition_field(value: object, game: GameTables | None) -> str:
     """The ``edition`` field of serialized data: a shipped edition id, or, when the
     caller passes the game explicitly, that game's edition id.  A file path is
     never opened because data names it: a table outside the shipped ones is

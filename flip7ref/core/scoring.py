@@ -15,7 +15,7 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from flip7ref.core.errors import CardError, OptionError
-from flip7ref.core.game import Game
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.lines import distinct_numbers as distinct_numbers  # re-exported: their home was this module
 from flip7ref.core.lines import flip7_count as flip7_count
 from flip7ref.core.lines import flip7_line, holds_seven, is_duplicate, past_flip7
@@ -52,7 +52,7 @@ class ScoreBreakdown:
 
 
 def score_line(
-    game: Game, line: Sequence[int], *, flip7: bool | None = None, busted: bool = False, bonus: bool | None = None
+    game: GameTables, line: Sequence[int], *, flip7: bool | None = None, busted: bool = False, bonus: bool | None = None
 ) -> ScoreBreakdown:
     """Score one line (number and modifier card codes) with the edition's pipeline.
 
@@ -114,7 +114,7 @@ def score_line(
     )
 
 
-def score_points(game: Game, line: Sequence[int], *, flip7: bool | None = None, bonus: bool | None = None) -> int:
+def score_points(game: GameTables, line: Sequence[int], *, flip7: bool | None = None, bonus: bool | None = None) -> int:
     """The round score of a line in points: ``score_line(game, line, flip7=flip7,
     bonus=bonus).score``, without building a breakdown: the fast path for
     strategies, round ends and the solver.
@@ -185,7 +185,7 @@ def score_cards(game: Any, cards: Any) -> ScoreBreakdown:
             than the decks hold.
         OptionError: ``game`` is not a `Game`.
     """
-    if not isinstance(game, Game):
+    if not isinstance(game, GameTables):
         raise OptionError(f"game: expected a flip7ref.Game, got {type(game).__name__}")
     if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
         raise CardError(f"expected a list of card names, got {cards!r}")
@@ -210,7 +210,7 @@ def score_cards(game: Any, cards: Any) -> ScoreBreakdown:
     return score_line(game, codes)
 
 
-def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus_to: int | None) -> tuple[int, ...]:
+def round_scores(game: GameTables, players: Sequence[Player], flip7: int | None, bonus_to: int | None) -> tuple[int, ...]:
     """Each seat's round score in points: `seat_score` for every seat.
 
     Args:
@@ -226,7 +226,7 @@ def round_scores(game: Game, players: Sequence[Player], flip7: int | None, bonus
     return tuple([seat_score(game, seat, p.line, p.status is BUSTED, flip7, bonus_to) for seat, p in enumerate(players)])
 
 
-def seat_score(game: Game, seat: int, line: Sequence[int], busted: bool, flip7: int | None, bonus_to: int | None) -> int:
+def seat_score(game: GameTables, seat: int, line: Sequence[int], busted: bool, flip7: int | None, bonus_to: int | None) -> int:
     """The one decider of a seat's round score (F7-100..F7-102, F7-050; V-030, V-081, V-082).
 
     The round end, `State.line_value`, the table's score pad, the RL observation and the
@@ -255,7 +255,7 @@ def seat_score(game: Game, seat: int, line: Sequence[int], busted: bool, flip7: 
 
 
 def seat_breakdown(
-    game: Game, seat: int, line: Sequence[int], busted: bool, flip7: int | None, bonus_to: int | None
+    game: GameTables, seat: int, line: Sequence[int], busted: bool, flip7: int | None, bonus_to: int | None
 ) -> ScoreBreakdown:
     """How `seat_score` reached a seat's round score: the line's `score_line` breakdown
     with ``score`` set to `seat_score`'s value and Brutal Mode's ``penalty`` (points
@@ -265,12 +265,12 @@ def seat_breakdown(
     return attrs.evolve(b, score=seat_score(game, seat, line, busted, flip7, bonus_to), penalty=penalty)
 
 
-def _adding_modifiers(game: Game, line: Sequence[int]) -> int:
+def _adding_modifiers(game: GameTables, line: Sequence[int]) -> int:
     """The sum of the adding modifiers (+N, −N) in ``line``, in points."""
     return sum(m[1] for c in line if (m := game.modifier[c]) is not None and m[0] == "add")
 
 
-def busted_points(game: Game, line: Sequence[int]) -> int:
+def busted_points(game: GameTables, line: Sequence[int]) -> int:
     """What a busted line scores in points: 0 (F7-101), or in Brutal Mode (option
     ``busted_score: modifiers``, V-081) its negative modifiers: those given after the
     bust, i.e. after the line's last number, the card that busted it (V-084, D-V-33
@@ -288,7 +288,7 @@ def busted_points(game: Game, line: Sequence[int]) -> int:
     return _adding_modifiers(game, cards)
 
 
-def flip7_terms(game: Game, seat: int, busted: bool, flip7: int | None, bonus_to: int | None) -> tuple[bool, bool, int]:
+def flip7_terms(game: GameTables, seat: int, busted: bool, flip7: int | None, bonus_to: int | None) -> tuple[bool, bool, int]:
     """What a round's Flip 7 means for ``seat``'s score: ``(made, bonus, penalty)``.
 
     ``made``: the seat made the Flip 7 (F7-050); ``bonus``: the Flip 7 bonus is added
@@ -303,7 +303,7 @@ def flip7_terms(game: Game, seat: int, busted: bool, flip7: int | None, bonus_to
     return made, bonus, game.flip7_bonus if seat == penalised else 0
 
 
-def flip7_choice_seats(game: Game, players: Sequence[Player], maker: int) -> tuple[int, ...]:
+def flip7_choice_seats(game: GameTables, players: Sequence[Player], maker: int) -> tuple[int, ...]:
     """The one decider of V-085 (D-V-34, with V-082): the seats Brutal Mode's Flip 7 maker
     may pick, the maker for +15 or another player to lose 15.
 
@@ -324,7 +324,7 @@ def flip7_choice_seats(game: Game, players: Sequence[Player], maker: int) -> tup
     return tuple(range(len(players)))
 
 
-def best_line(game: Game) -> tuple[list[int], bool]:
+def best_line(game: GameTables) -> tuple[list[int], bool]:
     """``(line, flip7)``: the line of card codes (a list of ints) that scores the most in
     one round of ``game`` (see `round_bounds`), and whether it is a Flip 7 (F7-050, V-022,
     V-036). Raises nothing."""
@@ -354,7 +354,7 @@ def best_line(game: Game) -> tuple[list[int], bool]:
     return line, made
 
 
-def round_bounds(game: Game) -> tuple[int, int]:
+def round_bounds(game: GameTables) -> tuple[int, int]:
     """``(low, high)``: the fewest and the most points one seat can score in one round of
     ``game``, worked out from its edition table and options (not a fixed number).
 

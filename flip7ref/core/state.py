@@ -29,8 +29,8 @@ from flip7ref.core.engine import (  # game_end: re-exported
 )
 from flip7ref.core.errors import IllegalActionError, OptionError
 from flip7ref.core.frames import FRAME_TYPES, Frame
-from flip7ref.core.game import Game
-from flip7ref.core.history import Log, chain
+from flip7ref.core.game_tables import GameTables
+from flip7ref.core.history import Log, chain, new_log
 from flip7ref.core.lines import may_stay
 from flip7ref.core.model import (  # CHANCE..Status: re-exported
     _ARITY,
@@ -47,6 +47,7 @@ from flip7ref.core.model import (  # CHANCE..Status: re-exported
 from flip7ref.core.primitives.choose_cards import ChooseCards
 from flip7ref.core.primitives.forced_draw import Assign, ForcedDraw, InOrder, Resolve
 from flip7ref.core.scoring import seat_score
+from flip7ref.core.state_data import StateData
 from flip7ref.core.state_fields import FIELD_NAMES
 from flip7ref.core.targets import ChooseTarget
 from flip7ref.core.work import Work
@@ -69,7 +70,7 @@ STATE_FORMAT = 1
 # flip7ref.core.serialize sits above this module (it reads whole states and the position checks),
 # so this module never imports it: serialize installs `State.to_dict`'s and `State.from_dict`'s
 # functions here when it is imported, and importing any part of the package imports it
-# (flip7ref/__init__.py does), as flip7ref.core.builders installs Game's state builders.
+# (flip7ref/__init__.py does).
 _SERIALIZERS: dict[str, Callable[..., Any]] = {}
 
 
@@ -92,12 +93,12 @@ _DISCARD: Final = _STATE_FIELDS.index("discard")
 _LOG: Final = _STATE_FIELDS.index("_log")
 
 
-class State:
+class State(StateData):
     # state-fields: state-class
     """An immutable game position.
 
     Attributes:
-        game: the `Game` (edition, options, player count).
+        game: the `Game` (edition, options, player count; its tables, `GameTables`).
         players: one `Player` per seat.
         draw: the draw pile as card codes, top first.  In an *ordered* state (a seeded or stacked game) the
             order is the real order of the pile; in an open state it is sorted and only the counts matter.
@@ -127,64 +128,19 @@ class State:
     A native class when compiled with mypyc (docs/build.md): its fields are
     ``Final`` (read-only from Python); in the pure build `__setattr__` refuses
     assignment.  It cannot be subclassed.  The fields are declared in
-    `flip7ref.core.state_fields`; this docstring, the annotations, ``__init__``,
-    ``_make`` and ``_fields`` are written from there by tools/gen_state_fields.py.
+    `flip7ref.core.state_fields`; this docstring, ``_make``, ``_fields`` and the
+    annotations and ``__init__`` of its base class `flip7ref.core.state_data.StateData` are
+    written from there by tools/gen_state_fields.py.
     """
 
-    game: Final[Game]
-    players: Final[tuple[Player, ...]]
-    draw: Final[tuple[int, ...]]
-    discard: Final[tuple[int, ...]]
-    frames: Final[tuple[Frame, ...]]
-    dealer: Final[int]
-    turn: Final[int]
-    round: Final[int]
-    totals: Final[tuple[int, ...]]
-    last_scores: Final[tuple[int, ...]]
-    flip7: Final[int | None]
-    round_over: Final[bool]
-    winners: Final[tuple[int, ...]]
-    shuffle_seed: Final[str | None]
-    shuffles: Final[int]
-    bonus_to: Final[int | None]
-    round_shuffles: Final[int]
-    shuffle_mark: Final[int]
-    _log: Final[Log | None]
-
-    def __init__(
-        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...], frames: tuple[Frame, ...],
-        dealer: int, turn: int, round: int, totals: tuple[int, ...], last_scores: tuple[int, ...], flip7: int | None,
-        round_over: bool, winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int, bonus_to: int | None = None,
-        round_shuffles: int = 0, shuffle_mark: int = -1, _log: Log | None = None,
-    ) -> None:
-        self.game = game
-        self.players = players
-        self.draw = draw
-        self.discard = discard
-        self.frames = frames
-        self.dealer = dealer
-        self.turn = turn
-        self.round = round
-        self.totals = totals
-        self.last_scores = last_scores
-        self.flip7 = flip7
-        self.round_over = round_over
-        self.winners = winners
-        self.shuffle_seed = shuffle_seed
-        self.shuffles = shuffles
-        self.bonus_to = bonus_to
-        self.round_shuffles = round_shuffles
-        self.shuffle_mark = shuffle_mark
-        self._log = _log
-
     def _make(
-        self, game: Game, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...], frames: tuple[Frame, ...],
-        dealer: int, turn: int, round: int, totals: tuple[int, ...], last_scores: tuple[int, ...], flip7: int | None,
-        round_over: bool, winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int, bonus_to: int | None,
-        round_shuffles: int, shuffle_mark: int, _log: Log | None,
+        self, game: GameTables, players: tuple[Player, ...], draw: tuple[int, ...], discard: tuple[int, ...],
+        frames: tuple[Frame, ...], dealer: int, turn: int, round: int, totals: tuple[int, ...], last_scores: tuple[int, ...],
+        flip7: int | None, round_over: bool, winners: tuple[int, ...], shuffle_seed: str | None, shuffles: int,
+        bonus_to: int | None, round_shuffles: int, shuffle_mark: int, _log: Log | None,
     ) -> State:
         """A new state with these fields: the constructor for the modules this one
-        imports (`flip7ref.core.lanes`, `flip7ref.core.work`), which cannot import it back."""
+        imports (`flip7ref.core.lanes`), which cannot import it back."""
         return State(
             game, players, draw, discard, frames, dealer, turn, round, totals, last_scores, flip7, round_over, winners,
             shuffle_seed, shuffles, bonus_to, round_shuffles, shuffle_mark, _log,
@@ -198,6 +154,34 @@ class State:
             self.round_shuffles, self.shuffle_mark, self._log,
         )  # fmt: skip
     # state-fields: end
+
+    def _work(self) -> Work:
+        """A scratch copy of this state for one transition (`flip7ref.core.work.Work`, which
+        sits below this module): the constructor for the modules this one imports
+        (`flip7ref.core.lanes`), as `_make` is."""
+        # state-fields: work-copy
+        return Work(
+            self.game, list(self.players), self.draw, self.discard, list(self.frames), self.dealer, self.turn, self.round,
+            list(self.totals), self.last_scores, self.flip7, self.round_over, self.winners, self.shuffle_seed, self.shuffles,
+            self.bonus_to, self.round_shuffles, self.shuffle_mark,
+        )  # fmt: skip
+        # state-fields: end
+
+    def _freeze(self, w: Work, move: str, first: bool = False) -> State:
+        """The state the scratch copy ``w`` holds, its history one link longer than this
+        state's (the state the transition started from, which ``w`` was copied from) by
+        ``move`` with ``w``'s events; with ``first``, a new game whose history starts there."""
+        if first:
+            log = new_log((None, move, tuple(w.events), None))
+        else:
+            log = new_log((self._log, move, tuple(w.events), self.initial_state()))
+        # state-fields: work-freeze
+        return self._make(
+            w.game, tuple(w.players), w.draw, w.discard, tuple(w.frames), w.dealer, w.turn, w.round, tuple(w.totals),
+            w.last_scores, w.flip7, w.round_over, w.winners, w.shuffle_seed, w.shuffles, w.bonus_to, w.round_shuffles,
+            w.shuffle_mark, log,
+        )  # fmt: skip
+        # state-fields: end
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (State, self._fields())
@@ -348,7 +332,7 @@ class State:
             # a Hit at an offer (F7-030, F7-031) or a Stay (F7-034): their lanes, where they apply
             fast = lanes.offer_hit(self) if verb == "hit" else lanes.stay(self) if verb == "stay" else None
             if fast is not None:
-                return fast
+                return cast(State, fast)  # a lane builds with self._make: a State
         legal = self.legal_actions()
         if isinstance(action, str):
             try:
@@ -380,10 +364,10 @@ class State:
     def _apply_legal(self, act: Action) -> State:
         """`apply` of an action known to be legal (one of `legal_actions`),
         without checking it again: for strategies that try every legal action."""
-        work = Work(self)
+        work = self._work()
         decide(work, act)
         settle(work)
-        return work.freeze(self, str(act))
+        return self._freeze(work, str(act))
 
     def apply_chance(self, card: Any) -> State:
         """Reveal ``card`` as the next drawn card and return the resulting state.
@@ -406,7 +390,7 @@ class State:
         if _FAST_LANES and game.fast_lanes and self.frames and not self.winners and pile and (pile[0] == code or code in pile):
             fast = lanes.plain_card(self, code)
             if fast is not None:
-                return fast
+                return cast(State, fast)  # a lane builds with self._make: a State
         if self.current_player != CHANCE:
             raise IllegalActionError(f"chance {card}", self.legal_action_strings(), "this is not a chance node")
         try:
@@ -418,12 +402,12 @@ class State:
 
     def _card_drawn(self, code: int, index: int) -> State:
         """`apply_chance`'s general path: card ``code``, at ``index`` of the pile, drawn at this chance node."""
-        work = Work(self)
+        work = self._work()
         pile = work.draw
         work.draw = pile[index + 1 :] if index == 0 else pile[:index] + pile[index + 1 :]
         reveal(work, code)
         settle(work)
-        return work.freeze(self, f"chance {self.game.card_ids[code]}")
+        return self._freeze(work, f"chance {self.game.card_ids[code]}")
 
     def apply_move(self, move: Any) -> State:
         """Apply a history entry: ``"chance CARD"`` or an action's string form."""
@@ -461,10 +445,10 @@ class State:
             return [(card, count, self.apply_chance(card)) for card, count in weights]
         codes = self.game.codes
         shared = lanes.Siblings(merge_ends)
-        out = []
+        out: list[tuple[str, int, State]] = []
         for card, count in weights:
             child = lanes.plain_card(self, codes[card], shared)
-            out.append((card, count, self.apply_chance(card) if child is None else child))
+            out.append((card, count, self.apply_chance(card) if child is None else cast(State, child)))
         return out
 
     # -- history --------------------------------------------------------------

@@ -5,7 +5,7 @@ copy (`flip7ref.core.work.Work`) holds it, how the JSON form writes it, and what
 close and a round's opening set it to.  From this table:
 
 - ``tools/gen_state_fields.py`` writes the code the compiled build needs spelled out (the
-  class body, ``__init__``, ``_make`` and ``_fields`` of `State`; `Work`'s copy, freeze and
+  annotations and ``__init__`` of `State`'s base `StateData`, ``_make`` and ``_fields`` of `State`; `Work`'s copy, freeze and
   round resets; the fast lanes' ``_make`` calls; the solver's canonical key), between ``# state-fields:`` marker
   comments, and ``--check`` fails when the checked-in code differs (tests/test_state_fields.py);
 - `flip7ref.core.serialize` writes and reads the plain fields, and
@@ -58,7 +58,7 @@ class Field(NamedTuple):
 
 
 FIELDS: Final[tuple[Field, ...]] = (
-    Field("game", "Game", "the `Game` (edition, options, player count)."),
+    Field("game", "GameTables", "the `Game` (edition, options, player count; its tables, `GameTables`)."),
     Field("players", "tuple[Player, ...]", "one `Player` per seat.", work="list"),
     Field(
         "draw", "tuple[int, ...]",
@@ -116,8 +116,9 @@ compared).  Use `history` and `events` for what led here.
 A native class when compiled with mypyc (docs/build.md): its fields are
 ``Final`` (read-only from Python); in the pure build `__setattr__` refuses
 assignment.  It cannot be subclassed.  The fields are declared in
-`flip7ref.core.state_fields`; this docstring, the annotations, ``__init__``,
-``_make`` and ``_fields`` are written from there by tools/gen_state_fields.py.""",
+`flip7ref.core.state_fields`; this docstring, ``_make``, ``_fields`` and the
+annotations and ``__init__`` of its base class `flip7ref.core.state_data.StateData` are
+written from there by tools/gen_state_fields.py.""",
 )
 """`State`'s docstring around its attributes: the summary line, and what follows them."""
 

@@ -1,10 +1,11 @@
 """Cards that need a target: who may be chosen, the choice, and a card's arrival.
 
 `receive` routes a card that arrives for a seat (F7-035): a number enters the
-line (`flip7ref.core.lines`), a modifier joins the line or is given away (V-050), an
+line (`receive_number`, deciding with `flip7ref.core.lines`), a modifier joins the line or is given away (V-050), an
 action card goes to its effect's `receive` hook (by default: the receiver
 chooses a target, `offer_target`).  `ChooseTarget` is the decision frame of a
 target choice; `play` carries out a card on the chosen seat through its effect.
+`enter` takes a card moved from another line (a Swap, a Steal) into a line.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from flip7ref.core import events
 from flip7ref.core.frames import DECISION_KINDS, OWN_DECISION_KINDS, Frame, register_frame
-from flip7ref.core.lines import receive_number
+from flip7ref.core.lines import entry_place, guard_of, is_duplicate, line_grows, wipes
 from flip7ref.core.model import ACTIVE, BUSTED, FROZEN, MODIFIER, NUMBER, STAYED, Action, Player, Status, target
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 TARGET_STATUSES: Final[dict[str, tuple[Status, ...]]] = {
@@ -38,7 +39,7 @@ def eligible(players: Sequence[Player], targets: str) -> tuple[int, ...]:
     return tuple([i for i, p in enumerate(players) if p.status in allowed])  # a list first: cheaper than a generator
 
 
-def faceup(game: Game, players: Sequence[Player]) -> list[int]:
+def faceup(game: GameTables, players: Sequence[Player]) -> list[int]:
     """Seats whose line shows cards that actions can move: not busted (V-021), and not
     stayed or frozen where staying protects the line (D-V-02 (b))."""
     if game.stay_protects:
@@ -46,7 +47,7 @@ def faceup(game: Game, players: Sequence[Player]) -> list[int]:
     return [i for i, p in enumerate(players) if p.status is not BUSTED and p.line]
 
 
-def targets_for(game: Game, players: Sequence[Player], code: int, chooser: int, targets: str) -> tuple[int, ...]:
+def targets_for(game: GameTables, players: Sequence[Player], code: int, chooser: int, targets: str) -> tuple[int, ...]:
     """Seats ``chooser`` may play card ``code`` on (F7-061, F7-072, V-042, options
     ``self_target`` and ``unusable_actions``): eligible seats on which the card can
     be carried out (V-041, V-048)."""
@@ -96,13 +97,13 @@ class ChooseTarget(Frame):
     def decider(self) -> int:
         return self.chooser
 
-    def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
+    def legal(self, game: GameTables, players: Sequence[Player]) -> list[Action]:
         return [target(s) for s in self.allowed]
 
-    def pending(self, game: Game) -> tuple[str, str | None]:
+    def pending(self, game: GameTables) -> tuple[str, str | None]:
         return (self.purpose, game.card_ids[self.card])
 
-    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+    def check(self, game: GameTables, players: int) -> tuple[str, str] | None:
         if self.purpose not in PURPOSES and (self.purpose not in DECISION_KINDS or self.purpose in OWN_DECISION_KINDS):
             return ("purpose", f"one of {', '.join(PURPOSES)} (or a decision kind a primitive registered)")
         if not all(0 <= s < players for s in self.allowed):
@@ -166,3 +167,60 @@ def receive(w: Work, code: int, seat: int) -> None:
         eff = g.effect[code]
         assert eff is not None
         eff.receive(w, code, seat)
+
+
+def receive_number(w: Work, code: int, seat: int, lifted: bool = False) -> None:
+    """A number card arrives for ``seat`` (F7-035, F7-040, F7-041, F7-050; V-020, V-033, V-036);
+    ``lifted``: a Flip 7 bar does not hold for this card (V-086, `own_draw_lifts_bar`).
+
+    Unlucky 7 wipes the line (V-033); a duplicate is first offered to a bust guard
+    (F7-080), else the player busts (D-V-27: under ``busted_cards: discard`` the
+    line goes to the discard pile at once); otherwise the card joins the line and
+    may make a Flip 7."""
+    g = w.game
+    p = w.players[seat]
+    if wipes(g, code):
+        wiped = tuple(c for c in p.line if g.category[c] in (NUMBER, MODIFIER))
+        w.to_discard(*wiped)
+        w.set_line(seat, (code,))
+        if wiped:
+            w.emit(events.line_wiped(seat, tuple(g.card_ids[c] for c in wiped)))
+        return
+    busts = is_duplicate(g, p.line, code)
+    if busts:
+        guard = guard_of(g, p)
+        if guard is not None:
+            eff = g.effect[guard]
+            assert eff is not None
+            eff.use_guard(w, seat, code, guard)
+            return
+    after, made = line_grows(g, p, code, busts, w.flip7, lifted)
+    w.players[seat] = after
+    if busts:  # F7-040, F7-041
+        w.emit(events.busted(seat, g.card_ids[code]))
+        if g.busted_cards == "discard":  # D-V-27 (b): the busted line goes to the discard pile at once
+            for c in (*p.line, code):
+                w.emit(events.discarded(g.card_ids[c], seat, "busted"))
+            w.to_discard(*p.line, code)
+            w.set_line(seat, ())
+        return
+    if made:  # F7-050, V-022
+        w.flip7 = seat
+        w.emit(events.flip7(seat))
+
+
+def enter(w: Work, code: int, seat: int, place: int | None = None) -> None:
+    """A card moved from another line enters ``seat``'s line: the receiving rules apply
+    to a number (a duplicate busts, Unlucky 7 wipes, Lucky 13 allows a pair, Flip 7
+    counts, V-037); a modifier simply joins.  ``place``: the index the card had (a Swap
+    or a Steal); where it then lies is `entry_place`'s (V-087)."""
+    if w.game.category[code] == NUMBER:
+        receive_number(w, code, seat)
+    else:
+        w.set_line(seat, (*w.players[seat].line, code))
+    line = w.players[seat].line
+    if place is None or not line or line[-1] != code:  # wiped with the line or discarded with a bust
+        return
+    k = entry_place(w.game, line, place)
+    if k != len(line) - 1:
+        w.set_line(seat, (*line[:k], code, *line[k:-1]))

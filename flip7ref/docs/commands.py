@@ -46,7 +46,11 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if args.check:
         stale = _stale(out, docs)
         if stale:
-            print(f"out of date under {out}: {', '.join(stale)} (run 'flip7ref docs' to regenerate)")
+            missing = [name for name in stale if not (out / name).is_file()]
+            differ = [name for name in stale if name not in missing]
+            parts = [f"missing under {out}: {', '.join(missing)}"] if missing else []
+            parts += [f"out of date under {out}: {', '.join(differ)}"] if differ else []
+            print(f"{'; '.join(parts)} (run 'flip7ref docs' to regenerate)")
             return 1
         print(f"up to date: {', '.join(docs)} under {out}")
         return 0
@@ -206,7 +210,8 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         table.add_row(f"{row.rule}{mark}", tests_cell, f"{len(row.cases)}  {_shorten(row.cases, args.full)}".rstrip())
     console.print(table)
     if tests is None:
-        console.print("no tests/ folder found (an installed package?): counting conformance cases only")
+        console.print("no tests/ folder found (an installed package?): counting conformance cases only; "
+                      "--tests DIR reads a checkout's tests/ (flip7ref coverage --tests tests)")
     if unknown:
         console.print(f"cited but defined by no table: {', '.join(unknown)}", markup=False)
     uncovered = [r.rule for r in rows if not r.covered]

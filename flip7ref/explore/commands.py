@@ -170,7 +170,7 @@ def _explain_transcript_data(args: argparse.Namespace) -> dict[str, Any]:
     from flip7ref.checking.replay import load_transcript, replay
 
     data = load_transcript(args.transcript)
-    result = replay(data, source=args.transcript)
+    result = replay(data, file=args.transcript)
     final = result.state
     return {
         "transcript": args.transcript, "engine": data.get("engine"), "edition": final.game.edition.id,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from flip7ref.checking.catalogue import Dispute, DisputeReading
 from flip7ref.checking.conformance import Case
 from flip7ref.checking.runs import Run
-from flip7ref.core.game import Game
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.text import card_name, describe
 
 if TYPE_CHECKING:  # rich is imported when a table is built (a fast start for the other commands)
@@ -20,7 +20,7 @@ def _seats(values: Mapping[str, Any]) -> str:
     return ", ".join(f"{seat} {v}" for seat, v in values.items())
 
 
-def _cards(game: Game, ids: Sequence[str], lang: str = "en") -> str:
+def _cards(game: GameTables, ids: Sequence[str], lang: str = "en") -> str:
     return " ".join(card_name(game, c, lang) for c in ids) or "—"
 
 

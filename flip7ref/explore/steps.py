@@ -12,6 +12,7 @@ from flip7ref.checking.replay import load_transcript, replay, step_event_rules
 from flip7ref.checking.runs import Run, run_case
 from flip7ref.core.frames import DECISION_KINDS
 from flip7ref.core.game import Game
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.i18n import rule_text
 from flip7ref.core.spec import Edition, load_edition
 from flip7ref.core.state import CHANCE, TERMINAL, Event, State
@@ -25,7 +26,7 @@ CITED = {"en": "Rules cited:", "nl": "Genoemde regels:", "de": "Genannte Regeln:
          "no": "Regler som er nevnt:"}  # fmt: skip
 
 
-def event_line(event: Event, game: Game, lang: str) -> str:
+def event_line(event: Event, game: GameTables, lang: str) -> str:
     """One event of ``game`` in words in ``lang``: English from `flip7ref.core.text.describe`,
     another language from the table's event texts (`flip7ref.table.narration.tell`, the
     same words the table page shows), each seat called as `SEAT` says."""
@@ -243,7 +244,7 @@ def explain_transcript(path: str, lang: str = "en") -> int:
         Flip7RefError: its edition, options, players or dealer are invalid.
     """
     data = load_transcript(path)
-    result = replay(data, source=str(path))
+    result = replay(data, file=str(path))
     final = result.state
     states = final.replay()
     edition = final.game.edition

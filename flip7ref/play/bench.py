@@ -34,9 +34,9 @@ from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
 from flip7ref.play import stats
 from flip7ref.play.strategies import Strategy
-from flip7ref.play.tournament import TournamentResult, run_tournament
+from flip7ref.play.tournament import TournamentResult, check_games, run_tournament
 
-__all__ = ["PANELS", "BenchResult", "Match", "bench_agent"]
+__all__ = ["PANELS", "BenchResult", "Match", "bench_agent", "check_bench"]
 
 PANELS: dict[str, tuple[str, ...]] = {
     "flip7": ("random", "threshold:15", "threshold:20", "threshold:25", "threshold:30", "optimal-solo"),
@@ -133,6 +133,22 @@ def _match(result: TournamentResult, opponent: str, players: int) -> Match:
     return Match(opponent, result.games, shares, agent.mean_score)
 
 
+def check_bench(players: int, games: int) -> None:
+    """Refuse a benchmark's player count or games per opponent before anything is played or solved.
+
+    Args:
+        players: the seats of every match.
+        games: games per opponent.
+
+    Raises:
+        OptionError: fewer than 2 players; ``games`` not a positive multiple of ``players``
+            (`flip7ref.play.tournament.check_games`).
+    """
+    if players < 2:
+        raise OptionError(f"--players: a benchmark needs at least 2 players (the agent and its opponents), got {players}")
+    check_games(games, players)
+
+
 def bench_agent(
     game: Game,
     agent: Strategy,
@@ -166,8 +182,7 @@ def bench_agent(
         GameTooLongError: a game did not end.
     """
     p = game.players
-    if p < 2:
-        raise OptionError(f"--players: a benchmark needs at least 2 players (the agent and its opponents), got {p}")
+    check_bench(p, games)
     if not panel:
         raise OptionError("--opponent: the panel is empty: name at least one opponent")
     matches: list[Match] = []

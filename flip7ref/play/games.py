@@ -6,7 +6,7 @@ import itertools
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
@@ -73,7 +73,7 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
             both = lanes.hit_top_card(s)  # the Hit and its card in one step, where the lanes take both
             if both is not None:
                 moves += 1
-                s = both
+                s = cast(State, both)  # a lane builds with s._make: a State
                 continue
         hit = lanes.offer_hit(s) if action is HIT and lanes_on else None  # `State.apply`'s lane for it
         if hit is None:
@@ -84,7 +84,7 @@ def play(state: Any, strategies: Any, rng: Any, *, max_moves: Any = 200_000) -> 
             if action is not HIT or s.current_player != -1:
                 continue
         else:
-            s = hit  # a chance node: the card of the Hit (F7-031)
+            s = cast(State, hit)  # a chance node: the card of the Hit (F7-031)
         if moves < max_moves:
             # the card of the Hit at once (the loop's next step, without its checks)
             moves += 1
@@ -107,7 +107,7 @@ def _next_card(s: State, rng: Any, lanes_on: bool) -> State:
     if code is None:
         return s.apply_chance(s.sample_chance(rng))
     fast = lanes.plain_card(s, code)
-    return s._card_drawn(code, 0) if fast is None else fast  # declined: the general path, not the lane again
+    return s._card_drawn(code, 0) if fast is None else cast(State, fast)  # declined: the general path, not the lane again
 
 
 def game_seed(run_seed: Any, index: Any) -> str:

@@ -23,6 +23,7 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from flip7ref.core.errors import Flip7RefError, OptionError, StrategyError
 from flip7ref.core.game import Game
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.lines import may_stay
 from flip7ref.core.model import target
 from flip7ref.core.scoring import seat_score
@@ -176,8 +177,8 @@ class OptimalSoloStrategy:
     see `SoloSolver`) and kept for the life of the
     process; `prepare` solves it ahead of time.
 
-    It is for Flip 7 only: Vengeance's numbers and modifiers make about 414,000
-    solo states, more than `MAX_SOLO_STATES`.  ``progress`` (settable) is
+    It is for Flip 7 only: Vengeance's numbers and modifiers make far more solo
+    states than `MAX_SOLO_STATES` (its Unlucky 7 sends lines to the discard pile).  ``progress`` (settable) is
     called as ``progress(states solved, states expected)`` while the policy is
     solved; ``cluster`` (settable) is a Dask client to solve it on.
 
@@ -206,12 +207,35 @@ class OptimalSoloStrategy:
         self.cluster = None
         self.name = "optimal-solo" if categories == ("number", "modifier") else f"optimal-solo[{','.join(categories)}]"
 
+    def _key(self: Any, game: Game) -> tuple[object, ...]:
+        return game.edition.id, str(game.edition.path), tuple(sorted(game.options.items())), self.categories
+
+    def to_solve(self: Any, game: Game) -> int:
+        """The decision states `prepare` will solve for ``game`` (an estimate; 0 when the
+        policy is solved already), refused at once, before anything is solved, when too many.
+
+        Args:
+            game: the game to play (its edition and options; any player count).
+
+        Raises:
+            OptionError: more than `MAX_SOLO_STATES` (the message says optimal-solo is for
+                Flip 7 only).
+        """
+        from flip7ref.analysis import check_solo_policy
+
+        if self._key(game) in OptimalSoloStrategy._tables:
+            return 0
+        try:
+            return check_solo_policy(game, self.MAX_SOLO_STATES, self.categories)
+        except OptionError as exc:
+            raise OptionError(f"strategy {self.name} is for Flip 7 only: {exc}") from None
+
     def prepare(self: Any, game: Game) -> dict[tuple[int, ...], bool]:
         """Solve (or fetch) the policy for ``game``'s edition and options:
         ``{sorted line codes: stay?}``."""
         from flip7ref.analysis import solo_policy_table
 
-        key = game.edition.id, str(game.edition.path), tuple(sorted(game.options.items())), self.categories
+        key = self._key(game)
         table: dict[tuple[int, ...], bool] | None = OptimalSoloStrategy._tables.get(key)
         if table is None:
             try:
@@ -252,7 +276,7 @@ def _helps_receiver(state: State, card: str) -> bool:
     return helps_receiver(state.game, card)
 
 
-def helps_receiver(game: Game, card: str) -> bool:
+def helps_receiver(game: GameTables, card: str) -> bool:
     """Whether `ThresholdStrategy` plays card ``card`` (a card id of ``game``) on itself when
     it may: a Swap, a Steal (the primitive's ``helps_target``), a modifier that raises a score
     (``x2``, ``+N``).  The batched Vengeance policy reads it too (`flip7ref.batch.v_policies`)."""

@@ -49,7 +49,16 @@ from flip7ref.play.games import game_seed, play
 from flip7ref.play.strategies import Strategy, prepare_strategies, worker_lost
 from flip7ref.proc.pools import WAKE_SECONDS, abandon, check_workers, sigint_held, worker_started
 
-__all__ = ["Entry", "ReadingResult", "TournamentResult", "disputed_readings", "readings_sweep", "run_tournament"]
+__all__ = [
+    "Entry",
+    "ReadingResult",
+    "TournamentResult",
+    "check_games",
+    "disputed_readings",
+    "games_near",
+    "readings_sweep",
+    "run_tournament",
+]
 
 
 @attrs.define
@@ -195,6 +204,39 @@ def _empty(game: Game, strategies: Sequence[Strategy]) -> TournamentResult:
                             [Entry(n) for n in _names(strategies)])  # fmt: skip
 
 
+def check_games(games: int, players: int, flag: str = "--games") -> None:
+    """Refuse a number of games that is not a positive multiple of ``players``.
+
+    Every deal is played once in each of the ``players`` seat rotations, so a tournament
+    (and a benchmark match) plays a whole number of deals.
+
+    Args:
+        games: the games asked for.
+        players: the seats of every game.
+        flag: the command-line flag named in the message.
+
+    Raises:
+        OptionError: ``games`` below 1 or not a multiple of ``players``; the message names
+            ``flag``, the multiple expected and the value given.
+    """
+    if games < 1 or games % players:
+        raise OptionError(
+            f"{flag}: expected a positive multiple of {players} (every deal is played in each of the {players} "
+            f"seat rotations), got {games}"
+        )
+
+
+def games_near(wanted: int, players: int) -> int:
+    """``wanted`` rounded down to a multiple of ``players`` (at least ``players``): a command's default
+    number of games that every player count accepts (400 becomes 399 for 3 players).
+
+    Args:
+        wanted: the default number of games (at least 1).
+        players: the seats of every game (at least 1).
+    """
+    return max(players, wanted - wanted % players)
+
+
 def run_tournament(
     game: Game,
     strategies: Sequence[Strategy],
@@ -228,11 +270,7 @@ def run_tournament(
     p = game.players
     if not 1 <= len(strategies) <= p:
         raise OptionError(f"--strategy: give 1 to {p} strategies for {p} players, got {len(strategies)}")
-    if games < 1 or games % p:
-        raise OptionError(
-            f"--games: expected a positive multiple of {p} (every deal is played in each of the {p} seat rotations), "
-            f"got {games}"
-        )
+    check_games(games, p)
     if workers < 1 or chunk < 1:
         raise OptionError(f"workers and chunk must be at least 1 (got workers={workers}, chunk={chunk})")
     prepare_strategies(strategies, game)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from flip7ref.core.errors import OptionError, StrategyError
-from flip7ref.core.game import Game
+from flip7ref.core.game import Game, game_of
 from flip7ref.core.model import Action
 from flip7ref.core.seats import check_seat_layout
 from flip7ref.core.state import State
@@ -84,7 +84,7 @@ class PolicyStrategy:
     def observation(self, state: State) -> dict[str, np.ndarray[Any, Any]]:
         """The deciding seat's observation of ``state``, as the policy is given it."""
         if self._game is not state.game or self._encoder is None or self._index is None:
-            self.prepare(state.game)
+            self.prepare(game_of(state))
         assert self._encoder is not None and self._index is not None
         seat = state.current_player
         return {

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from flip7ref.core.game import Game
+from flip7ref.core.game_tables import GameTables
 from flip7ref.core.state import Event
 from flip7ref.core.text import card_name, describe
 from flip7ref.table.record import TableRecord
@@ -23,7 +23,7 @@ class Narration(TableRecord):
         return self._describe(event, self.game)
 
     @staticmethod
-    def template_key(event: Event, game: Game) -> str:
+    def template_key(event: Event, game: GameTables) -> str:
         """The key of an event's template in ``static/events.json``: ``TYPE`` or
         ``TYPE/DETAIL``, where DETAIL is the ``via`` of ``dealt`` (``deal``,
         ``hit``), the ``reason`` of ``stayed`` and ``discarded`` (``card`` for a
@@ -43,7 +43,7 @@ class Narration(TableRecord):
             return f"{t}/shared"
         return t
 
-    def _describe(self, event: Event, game: Game) -> str:
+    def _describe(self, event: Event, game: GameTables) -> str:
         return tell(event, game, self.lang, self.names)
 
 
@@ -59,7 +59,7 @@ def _name_seats(text: str, names: Sequence[str]) -> str:
     return re.sub(r"\bseat (\d+)\b", name, re.sub(r"\bseats (\d+(?:, \d+)*)\b", several, text))
 
 
-def tell(event: Event, game: Game, lang: str, names: Sequence[str]) -> str:
+def tell(event: Event, game: GameTables, lang: str, names: Sequence[str]) -> str:
     """One readable line for ``event`` of ``game`` in ``lang``, each seat called by
     ``names`` (seat 0 first): the template of ``static/events.json`` for the language
     (`Narration.template_key`), else English (:func:`flip7ref.core.text.describe`) with the

@@ -65,7 +65,7 @@ class Mutant:
             method (an owner is a module or a class).
         local: for ``patch``: replace the name in its owner module only, not in every module
             bound to the same function (a helper the owner imported by name and shares with
-            others: ``lines.enter`` serves both Swap and Steal, so breaking it everywhere would
+            others: ``targets.enter`` serves both Swap and Steal, so breaking it everywhere would
             break two rules).
     """
 
@@ -410,7 +410,7 @@ def _flip7_others_zero() -> dict[tuple[Any, str], Any]:
 def _bust_card_discarded() -> dict[tuple[Any, str], Any]:
     """F7-041 broken: the duplicate that busts a player goes to the discard pile at once instead
     of staying in their (face-down) line until the round ends."""
-    original = lines.receive_number
+    original = targets.receive_number
 
     def receive_number(w: Any, code: int, seat: int) -> None:
         before = w.players[seat].status
@@ -420,7 +420,7 @@ def _bust_card_discarded() -> dict[tuple[Any, str], Any]:
             w.set_line(seat, p.line[:-1])
             w.to_discard(code)
 
-    return {(lines, "receive_number"): receive_number}
+    return {(targets, "receive_number"): receive_number}
 
 
 def _used_chance_vanishes() -> dict[tuple[Any, str], Any]:

@@ -31,7 +31,7 @@ from flip7ref.core.model import register_verb
 from flip7ref.core.targets import eligible, offer_target, play
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.model import Player
     from flip7ref.core.targets import ChooseTarget
     from flip7ref.core.work import Work
@@ -90,7 +90,7 @@ class Effect(_Named):
         """Card ``code`` arrives for ``seat`` (F7-035): by default ``seat`` chooses its target."""
         offer_target(w, code, seat, self.targets)
 
-    def executable(self, game: Game, players: Sequence[Player], resolver: int) -> bool:
+    def executable(self, game: GameTables, players: Sequence[Player], resolver: int) -> bool:
         """Whether ``resolver`` could carry the effect out now (V-041, V-048)."""
         return True
 

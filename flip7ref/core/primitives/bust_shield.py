@@ -21,17 +21,17 @@ from flip7ref.core.primitives.base import Effect, primitive
 from flip7ref.core.targets import ChooseTarget, eligible
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 
-def is_shield(game: Game, code: int) -> bool:
+def is_shield(game: GameTables, code: int) -> bool:
     """Whether card ``code`` guards against a bust (a Second Chance)."""
     eff = game.effect[code]
     return eff is not None and eff.guards_bust()
 
 
-def held(game: Game, p: Player) -> int:
+def held(game: GameTables, p: Player) -> int:
     """How many bust guards ``p`` holds."""
     return sum(1 for c in p.kept if is_shield(game, c))
 

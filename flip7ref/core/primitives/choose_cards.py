@@ -20,7 +20,7 @@ from flip7ref.core.model import Action, Player
 from flip7ref.core.primitives.base import Effect
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 
@@ -36,7 +36,7 @@ class CardPick(Effect):
     def play(self, w: Work, code: int, chooser: int, seat: int) -> None:
         w.frames.append(ChooseCards(code, self.picker(chooser, seat), seat))
 
-    def choices(self, game: Game, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
+    def choices(self, game: GameTables, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
         """The legal picks at ``frame``, in a stable order."""
         raise NotImplementedError  # pragma: no cover - every card-picking primitive defines it
 
@@ -53,7 +53,7 @@ def take(w: Work, seat: int, index: int) -> int:
     return code
 
 
-def effect_of(game: Game, code: int) -> CardPick:
+def effect_of(game: GameTables, code: int) -> CardPick:
     """The effect of the card-picking card ``code`` (a ``choose_cards`` frame holds no other)."""
     # a cast, not an isinstance check: compiled code checks a class against the one mypyc
     # built, and the subclasses of another module derive from the class attrs made of it
@@ -88,13 +88,13 @@ class ChooseCards(Frame):
     def decider(self) -> int:
         return self.chooser
 
-    def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
+    def legal(self, game: GameTables, players: Sequence[Player]) -> list[Action]:
         return effect_of(game, self.card).choices(game, players, self)
 
-    def pending(self, game: Game) -> tuple[str, str | None]:
+    def pending(self, game: GameTables) -> tuple[str, str | None]:
         return ("cards", game.card_ids[self.card])
 
-    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+    def check(self, game: GameTables, players: int) -> tuple[str, str] | None:
         return action_card(game, self.card)
 
     def decide(self, w: Work, act: Action) -> None:

@@ -15,7 +15,7 @@ from flip7ref.core.primitives.choose_cards import CardPick, ChooseCards, take
 from flip7ref.core.targets import faceup
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 
@@ -35,10 +35,10 @@ class DiscardCard(CardPick):
     def picker(self, chooser: int, seat: int) -> int:
         return chooser if self.chooser == "giver" else seat
 
-    def executable(self, game: Game, players: Sequence[Player], resolver: int) -> bool:
+    def executable(self, game: GameTables, players: Sequence[Player], resolver: int) -> bool:
         return resolver in faceup(game, players)
 
-    def choices(self, game: Game, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
+    def choices(self, game: GameTables, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
         me = frame.resolver
         return [Action("discard", (me, i)) for i in range(len(players[me].line))]
 

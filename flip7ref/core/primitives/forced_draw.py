@@ -19,14 +19,14 @@ from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Pyth
 
 from flip7ref.core import events
 from flip7ref.core.frames import Frame, action_card, register_frame
-from flip7ref.core.lines import bars_flip7, holds_seven, own_draw_lifts_bar, receive_number, wipes
+from flip7ref.core.lines import bars_flip7, holds_seven, own_draw_lifts_bar, wipes
 from flip7ref.core.model import ACTIVE, BUSTED, CHANCE, MODIFIER, NUMBER, STAYED, Action, Player, target
 from flip7ref.core.pile import supply
 from flip7ref.core.primitives.base import Effect, primitive
-from flip7ref.core.targets import eligible, receive, targets_for
+from flip7ref.core.targets import eligible, receive, receive_number, targets_for
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 
@@ -59,7 +59,7 @@ class ForcedDrawEffect(Effect):
         w.emit(events.forced_draw_started(seat, w.cid(code), chooser, self.count))
 
 
-def _effect(game: Game, code: int) -> ForcedDrawEffect:
+def _effect(game: GameTables, code: int) -> ForcedDrawEffect:
     """The effect of the forced-draw card ``code`` (see `flip7ref.core.primitives.choose_cards.effect_of`)."""
     return cast(ForcedDrawEffect, game.effect[code])
 
@@ -98,7 +98,7 @@ class ForcedDraw(Frame):
     def decider(self) -> int:
         return CHANCE
 
-    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+    def check(self, game: GameTables, players: int) -> tuple[str, str] | None:
         drawn = game.effect[self.card]
         if isinstance(drawn, ForcedDrawEffect) and self.remaining > drawn.count:
             return ("remaining", f"at most {drawn.count} cards still to draw")
@@ -227,7 +227,7 @@ class Assign(Frame):
     def key(self) -> tuple[Any, ...]:
         return (self.chooser, self.owner, self.cards, self.targets)
 
-    def allowed(self, game: Game, players: Sequence[Player]) -> tuple[int, ...]:
+    def allowed(self, game: GameTables, players: Sequence[Player]) -> tuple[int, ...]:
         """The seats the next card may be assigned to."""
         card = self.cards[len(self.targets)]
         eff = game.effect[card]
@@ -236,13 +236,13 @@ class Assign(Frame):
     def decider(self) -> int:
         return self.chooser
 
-    def legal(self, game: Game, players: Sequence[Player]) -> list[Action]:
+    def legal(self, game: GameTables, players: Sequence[Player]) -> list[Action]:
         return [target(s) for s in self.allowed(game, players)]
 
-    def pending(self, game: Game) -> tuple[str, str | None]:
+    def pending(self, game: GameTables) -> tuple[str, str | None]:
         return ("assign", game.card_ids[self.cards[len(self.targets)]])
 
-    def check(self, game: Game, players: int) -> tuple[str, str] | None:
+    def check(self, game: GameTables, players: int) -> tuple[str, str] | None:
         """A target is a seat, or -1 where no seat could take the card (`settle` writes it
         and goes on with the next card, which a table may let some seat take); a card is
         still to be assigned (an assignment complete is resolved at once, F7-074)."""

@@ -9,14 +9,13 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from flip7ref.core import events
-from flip7ref.core.lines import enter
 from flip7ref.core.model import Action, Player
 from flip7ref.core.primitives.base import primitive
 from flip7ref.core.primitives.choose_cards import CardPick, ChooseCards, take
-from flip7ref.core.targets import faceup
+from flip7ref.core.targets import enter, faceup
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 
@@ -27,10 +26,10 @@ class Steal(CardPick):
     """The resolver takes card I of seat S's line (V-046); it enters their line under the
     receiving rules (V-037).  Only with another line showing cards (V-048)."""
 
-    def executable(self, game: Game, players: Sequence[Player], resolver: int) -> bool:
+    def executable(self, game: GameTables, players: Sequence[Player], resolver: int) -> bool:
         return any(s != resolver for s in faceup(game, players))
 
-    def choices(self, game: Game, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
+    def choices(self, game: GameTables, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
         me = frame.resolver
         return [Action("steal", (s, i)) for s in faceup(game, players) if s != me for i in range(len(players[s].line))]
 

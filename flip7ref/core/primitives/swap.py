@@ -9,14 +9,13 @@ import attrs
 from mypy_extensions import mypyc_attr  # native_class=False: stays a plain Python class when compiled (docs/build.md)
 
 from flip7ref.core import events
-from flip7ref.core.lines import enter
 from flip7ref.core.model import Action, Player
 from flip7ref.core.primitives.base import primitive
 from flip7ref.core.primitives.choose_cards import CardPick, ChooseCards, take
-from flip7ref.core.targets import faceup
+from flip7ref.core.targets import enter, faceup
 
 if TYPE_CHECKING:
-    from flip7ref.core.game import Game
+    from flip7ref.core.game_tables import GameTables
     from flip7ref.core.work import Work
 
 
@@ -38,13 +37,13 @@ class Swap(CardPick):
 
     scope: str = "any-two"
 
-    def executable(self, game: Game, players: Sequence[Player], resolver: int) -> bool:
+    def executable(self, game: GameTables, players: Sequence[Player], resolver: int) -> bool:
         shown = faceup(game, players)
         if self.scope == "own-and-other":
             return resolver in shown and len(shown) >= 2
         return len(shown) >= 2
 
-    def choices(self, game: Game, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
+    def choices(self, game: GameTables, players: Sequence[Player], frame: ChooseCards) -> list[Action]:
         shown = faceup(game, players)
         me = frame.resolver
         out: list[Action] = []
