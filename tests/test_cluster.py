@@ -334,3 +334,20 @@ def test_a_local_cluster_left_without_workers_ends_with_one_error(monkeypatch: p
         "--cluster: no worker was left to run the tasks for 1 s (the workers died and could not be started again: "
         "did a strategy end them? is the machine out of memory?)"
     )
+
+
+def test_a_local_cluster_larger_than_the_machine_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--cluster local:100000`` once started worker processes until the machine gave out (a
+    ``RuntimeError: dictionary changed size during iteration`` traceback, minutes later); the
+    number of local workers is bounded before any is started."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    assert parse_cluster("local:12") == ("local", 12)
+    assert main(["simulate", "--games", "2", "--cluster", "local:100000"]) == 2
+    assert capsys.readouterr().err == (
+        "flip7ref: error: --cluster 'local:100000': expected local:N with N a whole number of workers from 1 to 12 "
+        "(4 per CPU; for more, start a Dask cluster and give its scheduler's address)\n"
+    )
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert parse_cluster("local:8") == ("local", 8)  # docs/cluster.md's example works anywhere

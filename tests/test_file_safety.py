@@ -297,3 +297,16 @@ def test_docs_out_with_a_named_pipe_for_a_page_is_one_line(tmp_path: Path, capsy
     err = capsys.readouterr().err
     found = "expected a regular file, found a named pipe (FIFO); its previous content is kept"
     assert err == f"flip7ref: error: could not write {fifo}: {found}\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["conformance", "run", "--case", "F7-C0001"], ["tournament", "--games", "2", "--players", "2", "--strategy", "random"],
+     ["explain", "--case", "F7-C0001"], ["coverage"]],
+    ids=["conformance-run", "tournament", "explain", "coverage"],
+)  # fmt: skip
+def test_a_table_printed_into_a_closed_stdout_ends_with_141_not_1(tmp_path: Path, args: list[str]) -> None:
+    """The commands printing with rich ended with rich's own exit status 1 (for `conformance run`:
+    "a case failed") when their reader closed the pipe; they end as every command does, 141."""
+    status, err = _closing_reader(tmp_path, args, lines=0)
+    assert (status, err) == (141, "")

@@ -237,3 +237,68 @@ def test_a_reply_with_a_number_that_is_not_finite_is_an_engine_error(line: bytes
         decode_line(line)
     assert str(caught.value) == message
     assert decode_line(b'{"totals": [1.5, 2]}') == {"totals": [1.5, 2]}
+
+
+FAULTY = Path(__file__).parent / "engines" / "faulty.py"
+
+
+def test_an_engine_fault_is_not_blamed_on_a_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine that exits on a case has a fault, not a rule difference: `conformance run` once
+    printed "blamed on F7-090: a rule the case cites" for it and counted it under F7-090 in the
+    table, as `conformance fuzz` never did.  It is an error with no rule blamed, counted on an
+    ``(engine fault)`` row; the report line says ``engine_fault``."""
+    argv = ["conformance", "run", "--engine", f"{sys.executable} {FAULTY} exit 2", *[a for i in IDS for a in ("--case", i)]]
+    assert main([*argv, "--json"]) == 1
+    results = {r["case"]: r for r in json.loads(capsys.readouterr().out)["results"]}
+    bad = results["F7-C0002"]
+    assert bad["status"] == "error" and bad["engine_fault"] is True
+    assert "blame" not in bad and "reasons" not in bad
+    assert bad["message"] == "engine fault: engine exited (status 5)"
+    assert bad["expected"]["outcome"]  # what the reference expected is still shown
+    assert all("engine_fault" not in results[i] for i in ("F7-C0001", "F7-C0100"))
+    report = tmp_path / "report.jsonl"
+    assert main([*argv, "--report", str(report)]) == 1
+    out = capsys.readouterr().out
+    assert "blamed on" not in out
+    assert main(["conformance", "summary", str(report)]) == 0
+    assert "| flip7 | (engine fault) | 1 |" in capsys.readouterr().out
+    assert "│ flip7   │ (engine fault) │    0 │    0 │    0 │     1 │" in out
+    assert "3 cases: 2 passed, 0 failed, 0 skipped, 1 errored, 1 of them an engine fault (no rule blamed)" in out
+
+
+def test_an_engine_fault_on_a_perft_deal_order_is_not_blamed_on_a_rule() -> None:
+    """The same for a perft case: the engine exiting on its first deal order is an engine fault."""
+    [case] = [c for c in load_cases() if c["id"] == "F7-C5001"]
+    _, [result] = run_engine(f"{sys.executable} {FAULTY} exit 1", [case], timeout=20)
+    assert (result.status, result.fault, result.blame) == ("error", True, ())
+    assert result.message == "engine fault: deal order 1: engine exited (status 5)"
+
+
+def test_an_engine_that_closes_its_stdout_or_answers_twice() -> None:
+    """An engine that closed its stdout but runs on was reported as "engine exited (status None)";
+    a second answer to a case errors the next one, naming the earlier request's seq as such."""
+    _, results = run_engine(f"{sys.executable} {HOSTILE} closeout", _cases(), timeout=20)
+    assert [(r.case_id, r.status, r.message) for r in results] == [
+        ("F7-C0001", "pass", ""),
+        ("F7-C0002", "error", "engine fault: engine closed its stdout but still runs"),
+        ("F7-C0100", "pass", ""),
+    ]
+    _, results = run_engine(f"{sys.executable} {HOSTILE} twice", _cases(), timeout=20)
+    assert [(r.case_id, r.status, r.message) for r in results] == [
+        ("F7-C0001", "pass", ""),
+        ("F7-C0002", "pass", ""),
+        ("F7-C0100", "error", "engine fault: response for seq 1, expected 2 "
+         "(an earlier request's seq: a late or second answer to it)"),
+    ]
+
+
+def test_a_reply_with_a_byte_order_mark_says_so() -> None:
+    """A UTF-8 byte order mark before the JSON (what some runtimes write first) was reported as
+    "not JSON" showing the whole line; the message names the mark."""
+    from flip7ref.checking.engine_process import EngineError, decode_line
+
+    with pytest.raises(EngineError) as caught:
+        decode_line(b'\xef\xbb\xbf{"seq": 1, "outcome": {}}\n')
+    assert str(caught.value) == (
+        "engine printed a line starting with a byte order mark (U+FEFF): write UTF-8 without one (RFC 8259)"
+    )

@@ -18,6 +18,7 @@ from flip7ref.checking.perft import compare_perft
 from flip7ref.checking.perft_check import check
 from flip7ref.checking.suite import summary
 from flip7ref.checking.verdict import check_declaration, failed, prepare, reading_note, verdict
+from flip7ref.core.events import TEXT
 
 ENGINES = Path(__file__).parent / "engines"
 AUTO = f"{sys.executable} {ENGINES / 'auto_resolving.py'}"
@@ -220,4 +221,23 @@ def test_perft_differences_in_words() -> None:
     assert compare_perft({"orders": 6}, {"orders": 5}) == ["deal orders played to the round's end: expected 6, observed 5"]
     assert compare_perft({"outcomes": {"[1]": 1}}, {"outcomes": {"(no round_scores)": 1}})[0] == (
         "deal orders ending with no round scores reported: expected 0, observed 1"
+    )
+
+
+def test_a_declared_event_type_or_range_that_cannot_be_is_refused() -> None:
+    """An ``events`` entry the protocol does not have once dropped every event of that kind from
+    the comparison silently (a typo, ``delt``, passed every case on events); a ``players`` or an
+    ``integer_ranges`` range with its minimum above its maximum skipped cases instead of saying so."""
+    impl = implementation()
+    flip7 = impl["editions"]["flip7"]
+    assert check_declaration({**impl, "events": ["dealt", "busted"]}) is None
+    assert check_declaration({**impl, "events": ["dealt", "delt"]}) == (
+        "events[1]: 'delt' is not an event type (did you mean 'dealt'?) (the protocol's types: "
+        + ", ".join(sorted(TEXT)) + ")"
+    )
+    assert check_declaration({**impl, "players": [5, 2]}) == "players: [5, 2] is no range (its minimum is above its maximum)"
+    assert check_declaration({**impl, "players": [2, None]}) is None
+    bad = {**impl, "editions": {"flip7": {**flip7, "integer_ranges": {"target_score": [10, 1]}}}}
+    assert check_declaration(bad) == (
+        "editions.flip7.integer_ranges.target_score: [10, 1] is no range (its minimum is above its maximum)"
     )

@@ -21,6 +21,7 @@ from flip7ref.cli import main
 from flip7ref.core.errors import OptionError
 from flip7ref.core.state import State
 from flip7ref.play.strategies import ThresholdStrategy
+from flip7ref.proc.pools import process_limit
 
 SOLO = Game("flip7", 1)
 
@@ -160,7 +161,8 @@ def test_odds_and_solve_commands_with_workers(capsys: pytest.CaptureFixture[str]
     assert main(["solve", "--cards", "numbers", "--workers", "2"]) == 0
     assert "processes" not in capsys.readouterr().out
     assert main(["solve", "--cards", "numbers", "--workers", "0"]) == 2
-    assert "--workers: expected a whole number of processes, at least 1" in capsys.readouterr().err
+    expected = f"--workers: expected a whole number of processes from 1 to {process_limit()} (4 per CPU), got 0"
+    assert expected in capsys.readouterr().err
 
 
 def test_simulate_solves_the_optimal_solo_policy_in_its_workers(

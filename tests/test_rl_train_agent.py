@@ -153,3 +153,16 @@ def test_without_torch_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch
         "--index-url https://download.pytorch.org/whl/cpu (a plain pip install torch may fetch a CUDA build of several "
         "GB); sb3-contrib is not needed"
     )
+
+
+def test_no_players_and_an_oversized_seed_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--players 0 once ended in a ZeroDivisionError traceback, a seed beyond 64 bits in torch's
+    OverflowError traceback after the env was built; both are usage errors, nothing written."""
+    out = str(tmp_path / "a.pt")
+    assert main(["train-agent", "--players", "0", "--out", out]) == 2
+    assert capsys.readouterr().err == "flip7ref: error: players: 0 is too few for flip7 (at least 1)\n"
+    assert main(["train-agent", "--seed", str(2**64), "--bench-games", "0", "--out", out]) == 2
+    assert capsys.readouterr().err == (
+        f"flip7ref: error: --seed: expected a whole number from 0 to {2**64 - 1}, got '{2**64}'\n"
+    )
+    assert not (tmp_path / "a.pt").exists()

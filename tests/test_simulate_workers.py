@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import pickle
 
 import pytest
@@ -12,6 +13,7 @@ from flip7ref.cli import main
 from flip7ref.core.errors import OptionError
 from flip7ref.play.games import Summary, simulate
 from flip7ref.play.strategies import OptimalSoloStrategy, parse_strategy
+from flip7ref.proc.pools import process_limit
 
 STATS = ("games", "mean_rounds", "mean_round_score", "bust_rate", "flip7_rate", "win_share")
 
@@ -44,7 +46,8 @@ def test_simulate_command_workers(capsys: pytest.CaptureFixture[str]) -> None:
         outs.append({k: data[k] for k in STATS})
     assert outs[0] == outs[1]
     assert main(["simulate", "--games", "5", "--workers", "0"]) == 2
-    assert "--workers: expected a whole number of processes, at least 1" in capsys.readouterr().err
+    expected = f"--workers: expected a whole number of processes from 1 to {process_limit()} (4 per CPU), got 0"
+    assert expected in capsys.readouterr().err
 
 
 def test_simulate_rejects_bad_worker_counts() -> None:
@@ -70,3 +73,17 @@ def test_workers_are_capped_by_the_tasks() -> None:
     one = simulate(game, 3, 1, [parse_strategy("threshold:20")]).as_dict()
     many = simulate(game, 3, 1, [parse_strategy("threshold:20")], workers=64, chunk=2).as_dict()
     assert {k: one[k] for k in STATS} == {k: many[k] for k in STATS}
+
+
+@pytest.mark.parametrize("command", [["simulate", "--games", "100000"], ["tournament", "--games", "100000"],
+                                     ["bench-agents", "--games", "100000"], ["solve", "--cards", "numbers"]])
+def test_more_worker_processes_than_the_machine_can_run_are_refused(
+    command: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--workers 100000`` once started that many processes (a pool of one per task of games); it
+    is a usage error before any starts, at 4 processes per CPU (at least 8)."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    assert main([*command, "--workers", "100000"]) == 2
+    assert capsys.readouterr().err == (
+        "flip7ref: error: --workers: expected a whole number of processes from 1 to 12 (4 per CPU), got 100000\n"
+    )

@@ -100,3 +100,26 @@ def test_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     data = json.loads((tmp_path / "out" / "flip7.json").read_text())
     assert data["cases"] and all(c["kind"] == "scoring" for c in data["cases"])
     assert "wrote 4 files" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("lines", "where"),
+    [
+        ('{"report": 1, "implementation": {"editions": {"flip7": {"options": {"tie": 5}}}}}',
+         "line 1 /implementation/editions/flip7/options/tie: expected a list of readings"),
+        ('{"report": 1, "implementation": [1]}', "line 1 /implementation: expected the engine's description (an object) or null"),
+        ('{"report": 1}\n{"case": "F7-C0001", "status": ["x"]}', "line 2 /status: expected one of pass, fail, skip, error"),
+        ('{"report": 1}\n{"case": "F7-C0001", "status": "fail", "blame": "F7-001"}',
+         "line 2 /blame: expected a list of rule ids"),
+    ],
+)
+def test_a_report_of_the_wrong_shape_is_one_line(
+    lines: str, where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A report edited by hand or from elsewhere: a header whose declared readings are not lists
+    once ended `summary` in a TypeError traceback; a result with a status that is none was counted
+    nowhere.  Each is one line naming the file, the line and the field."""
+    report = tmp_path / "r.jsonl"
+    report.write_text(lines + "\n", encoding="utf-8")
+    assert main(["conformance", "summary", str(report)]) == 2
+    assert capsys.readouterr().err == f"flip7ref: error: {report}, at {where}\n"

@@ -191,3 +191,51 @@ def test_sigterm_raises_inside_and_restores_the_handler_after() -> None:
     thread.start()
     thread.join()
     assert seen == [before]
+
+
+LEAVES_A_SLEEPER = '''
+import os, sys, time
+
+class Leaves:
+    name = "leaves"
+    left = False
+
+    def choose(self, state, rng):
+        if not Leaves.left:  # once: a child in a session of its own, sleeping on after the run
+            Leaves.left = True
+            if os.fork() == 0:
+                os.setsid()
+                with open(os.environ["SLEEPER_PIDS"], "a") as f:
+                    f.write(f"{os.getpid()}\\n")
+                time.sleep(300)
+                os._exit(0)
+        return state.legal_actions()[0]
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the supervisor reaps escaped processes on Linux (a subreaper)")
+def test_a_process_a_plugin_leaves_behind_is_ended_with_the_run(tmp_path: Path) -> None:
+    """A plug-in that forks a child into a session of its own once left it running after the
+    command ended (the supervisor waited for the run only); the supervisor, a subreaper, now
+    ends every process the run left behind."""
+    bot, pids = tmp_path / "leaves.py", tmp_path / "pids"
+    bot.write_text(LEAVES_A_SLEEPER, encoding="utf-8")
+    argv = [sys.executable, "-m", "flip7ref.cli", "tournament", "--games", "4", "--players", "2",
+            "--strategy", f"{bot}:Leaves", "--strategy", "random"]  # fmt: skip
+    try:  # the sleeper holds the command's stdout open: reading it to its end waited for the sleeper
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, env={**os.environ, "SLEEPER_PIDS": str(pids)})
+        assert done.returncode == 0, done.stderr
+        [sleeper] = [int(p) for p in pids.read_text().split()]
+        assert not _running(sleeper)
+    finally:
+        for pid in [int(p) for p in pids.read_text().split()] if pids.exists() else []:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")

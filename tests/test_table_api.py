@@ -168,7 +168,7 @@ def test_concurrent_taps_one_wins(client: TestClient, folder: Path) -> None:
         ("reveal", {"version": 0, "card": "5", "extra": 1}, 400, "unknown field 'extra'"),
         ("act", {"version": 0, "action": "hit"}, 400, "A card must be revealed first"),
         ("deal", {"version": 0}, 400, "real cards"),
-        ("fix", {"version": 0, "step": 0, "card": "5"}, 400, "step: expected"),
+        ("fix", {"version": 0, "step": 0, "card": "5"}, 400, "step: no step to correct yet (no card has been turned over)"),
         ("scores", {"version": 0, "scores": [1, 2, 3]}, 400, "typed in on a score pad only"),
         ("undo", {"version": 0}, 400, "nothing to undo"),
         ("redo", {"version": 0}, 400, "nothing to redo"),
@@ -819,3 +819,19 @@ def test_a_long_game_id_is_not_echoed_whole(client: TestClient) -> None:
     for gid, words in (("%C3%A9%E2%9C%93", "no game 'é✓'"), ("%00", "no game '\\x00'")):
         r = client.get(f"/api/games/{gid}/rule/F7-004")
         assert (r.status_code, r.json()["error"]) == (404, words)
+
+
+def test_a_data_folder_that_cannot_be_made_is_refused_before_serving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A --data folder under a file once started the server ("games saved in ..."), and every new
+    game then failed with a 500 "could not save the game"; it is a usage error at start."""
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # never serve, even where the check is missing
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    assert main(["table", "--no-browser", "--data", str(afile / "games")]) == 2
+    assert capsys.readouterr().err == (
+        f"flip7ref: error: --data {afile / 'games'}: expected a folder for the saved games; it cannot be made: Not a directory\n"
+    )

@@ -349,6 +349,9 @@ class CaseResult:
         other_reading: for a case that pins a dispute reading (its ``reading``) checked under
             another reading, the engine's: what was pinned and what was played (a pass then
             says nothing about the pinned reading and is counted apart); else empty.
+        fault: for an ``error``, whether it is an engine fault: the engine broke the protocol on
+            the case (hung, exited, printed a line that is no valid answer, answered another
+            ``seq``), so no rule is blamed and a run's table counts it apart.
     """
 
     case_id: str
@@ -362,6 +365,7 @@ class CaseResult:
     reasons: tuple[str, ...] = attrs.field(default=(), eq=False)
     expected: Mapping[str, Any] | None = attrs.field(default=None, eq=False)
     other_reading: str = ""
+    fault: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The result as a JSON-able dict (one line of a JSON-lines report)."""
@@ -372,6 +376,8 @@ class CaseResult:
             extra["expected"] = dict(self.expected)
         if self.other_reading:
             extra["other_reading"] = self.other_reading
+        if self.fault:
+            extra["engine_fault"] = True
         return {
             **extra,
             "case": self.case_id,

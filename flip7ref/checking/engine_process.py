@@ -89,13 +89,15 @@ def decode_line(raw: bytes) -> Any:
     """Decode one line an engine printed: UTF-8, JSON, at most `MAX_DEPTH` deep, finite numbers.
 
     Raises:
-        EngineError: invalid UTF-8, not JSON, nested too deeply, a number too long to read, or a
-            number that is not finite (``NaN``, ``Infinity``, ``1e999``: not JSON, RFC 8259).
+        EngineError: invalid UTF-8, a byte order mark, not JSON, nested too deeply, a number too long
+            to read, or a number that is not finite (``NaN``, ``Infinity``, ``1e999``: not JSON, RFC 8259).
     """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EngineError(f"engine printed a line that is not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})") from None
+    if text.startswith("\ufeff"):  # what some runtimes write first: JSON has none (RFC 8259)
+        raise EngineError("engine printed a line starting with a byte order mark (U+FEFF): write UTF-8 without one (RFC 8259)")
     try:
         value = json.loads(text, parse_float=_finite_float, parse_constant=_no_constant)
     except _NotFinite as exc:
@@ -232,17 +234,19 @@ class EngineProcess:
             writer.join(2)
             raise EngineError(f"engine did not read its input within {self.timeout if timeout is None else timeout:g} s")
         if failures:
-            raise EngineError(self.exit_message())
+            raise EngineError(self.exit_message("stdin"))
 
-    def exit_message(self) -> str:
+    def exit_message(self, stream: str = "stdout") -> str:
         """One line saying the engine exited: its status (waited for up to 1 s) and the last
-        lines of its stderr."""
+        lines of its stderr; or, still running then, that it closed ``stream`` (``stdout`` or
+        ``stdin``, the pipe found closed)."""
         code = None
         if self.proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = self.proc.wait(timeout=1)
         tail = " | ".join(list(self.stderr_tail)[-3:])
-        return f"engine exited (status {code})" + (f"; stderr: {cut(tail, 400)}" if tail else "")
+        said = f"engine exited (status {code})" if code is not None else f"engine closed its {stream} but still runs"
+        return said + (f"; stderr: {cut(tail, 400)}" if tail else "")
 
     def receive(self, timeout: float | None = None) -> Any:
         """The next line the engine prints, decoded (`decode_line`), within ``timeout`` seconds

@@ -20,7 +20,7 @@ from flip7ref.checking import perft_check
 from flip7ref.checking.conformance import Case, CaseResult, errored, observe
 from flip7ref.checking.engine_process import MAX_DEPTH, EngineError, EngineProcess, depth_exceeds
 from flip7ref.checking.probe import engine_sender, probe_failure
-from flip7ref.checking.verdict import check_declaration, cut, failed, prepare, verdict
+from flip7ref.checking.verdict import check_declaration, cut, faulted, prepare, verdict
 from flip7ref.core.errors import Flip7RefError
 from flip7ref.core.spec import edition_ids, load_edition, load_schema
 
@@ -229,7 +229,9 @@ class Engine(EngineProcess):
             raise EngineError(f"invalid run response {cut(problem, 300)}")
         assert isinstance(response, dict)
         if response.get("seq") != seq:
-            raise EngineError(f"response for seq {cut(repr(response.get('seq')), 40)}, expected {seq}")
+            earlier = isinstance(response.get("seq"), int) and response["seq"] < seq
+            raise EngineError(f"response for seq {cut(repr(response.get('seq')), 40)}, expected {seq}"
+                              + (" (an earlier request's seq: a late or second answer to it)" if earlier else ""))  # fmt: skip
         return response
 
 
@@ -339,7 +341,7 @@ def _run_one(engine: Engine, impl: Mapping[str, Any], seq: int, case: Case, aliv
                 response = engine.run(seq * 100_000 + index, request)
             except EngineError as exc:
                 engine.close()
-                return str(exc)
+                return perft_check.Faulted(str(exc))
             if response.get("skipped"):
                 return perft_check.Skipped(cut(str(response.get("message") or "skipped by the engine")))
             if response.get("errored"):
@@ -359,9 +361,9 @@ def _run_one(engine: Engine, impl: Mapping[str, Any], seq: int, case: Case, aliv
         if not alive:
             engine.start()
         response = engine.run(seq, request)
-    except EngineError as exc:
+    except EngineError as exc:  # no answer to judge: an engine fault, no rule blamed
         engine.close()
-        return failed(prepared, str(exc))
+        return faulted(prepared, str(exc))
     if response.get("skipped"):
         return errored(case, "skip", cut(str(response.get("message") or "skipped by the engine")))
     if response.get("errored"):

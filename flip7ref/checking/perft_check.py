@@ -16,12 +16,17 @@ from flip7ref.checking.conformance import Case, CaseResult, errored
 from flip7ref.checking.perft import Leaf, aggregate, compare_perft, leaf_case, leaves, round_scores
 from flip7ref.checking.probe import PROBE_SEQ, probe_failure
 from flip7ref.checking.shortlist import CITED, short_blame
-from flip7ref.checking.verdict import Prepared, engine_options, failed, prepare, reading_note, verdict
+from flip7ref.checking.verdict import Prepared, engine_options, failed, faulted, prepare, reading_note, verdict
 from flip7ref.core.errors import Flip7RefError
 
 
 class Skipped(str):
     """What ``send`` returns for a deal order the engine skipped (its message)."""
+
+
+class Faulted(str):
+    """What ``send`` returns for a deal order on which the engine broke the protocol (hung, exited,
+    printed no valid answer): an engine fault (`flip7ref.checking.verdict.faulted`), no rule blamed."""
 
 
 def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any], int], Mapping[str, Any] | str]) -> CaseResult:
@@ -55,6 +60,8 @@ def check(case: Case, impl: Mapping[str, Any], send: Callable[[Mapping[str, Any]
         answer = send(prepared.request(), index)  # forced actions left out when the engine resolves them
         if isinstance(answer, Skipped):
             return errored(case, "skip", f"deal order {index + 1}: {answer}")
+        if isinstance(answer, Faulted):
+            return attrs.evolve(faulted(prepared, f"deal order {index + 1}: {answer}"), case_id=case["id"])
         if isinstance(answer, str):
             message = f"deal order {index + 1}: {answer}"
             if answer.startswith("engine errored:"):  # probed as an ordinary case: where did it part?

@@ -114,7 +114,10 @@ def read_report(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]
     """Read a JSON-lines report: its header and its result lines.
 
     Raises:
-        SpecError: missing file, a line that is not JSON, or no header line (file, line, expectation).
+        SpecError: missing file, a line that is not JSON, no header line, a header whose engine
+            description is not an object with lists of readings, or a result whose status is not
+            one of `STATUSES` or whose ``blame`` or ``rules`` is not a list of rule ids (file,
+            line, field, expectation).
     """
     p = Path(path)
     text = read_text_file(p, "report file").replace("\r\n", "\n")  # a named pipe or a folder: refused unread
@@ -131,10 +134,48 @@ def read_report(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]
         rows.append(value)
     if not rows or "report" not in rows[0]:
         raise SpecError(str(p), "line 1", "the report header (a line with 'report')")
+    _check_header(p, rows[0])
+    for number, row in enumerate(rows[1:], 2):
+        _check_result(p, number, row)
     return rows[0], rows[1:]
 
 
+def _check_header(p: Path, header: Mapping[str, Any]) -> None:
+    """The header's engine description has the shape `summary` reads (a report edited by hand, or
+    from elsewhere, once ended it in a ``TypeError``)."""
+    impl = header.get("implementation")
+    if impl is None:
+        return
+    if not isinstance(impl, dict):
+        raise SpecError(str(p), "line 1 /implementation", "the engine's description (an object) or null")
+    editions = impl.get("editions") or {}
+    if not isinstance(editions, dict):
+        raise SpecError(str(p), "line 1 /implementation/editions", "an object of editions")
+    for edition, entry in editions.items():
+        options = (entry.get("options") or {}) if isinstance(entry, dict) else ({} if entry is None else None)
+        if not isinstance(options, dict):
+            raise SpecError(str(p), f"line 1 /implementation/editions/{edition}", "an object with the options declared")
+        for name, readings in options.items():
+            if not isinstance(readings, list):
+                raise SpecError(str(p), f"line 1 /implementation/editions/{edition}/options/{name}", "a list of readings")
+
+
+def _check_result(p: Path, number: int, row: Mapping[str, Any]) -> None:
+    """A result line has a status of `STATUSES` and lists of rule ids (a report edited by hand, or
+    from elsewhere)."""
+    if row.get("status") not in STATUSES:
+        raise SpecError(str(p), f"line {number} /status", "one of " + ", ".join(STATUSES))
+    for key in ("blame", "rules"):
+        value = row.get(key)
+        if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise SpecError(str(p), f"line {number} /{key}", "a list of rule ids")
+
+
 STATUSES = ("pass", "fail", "skip", "error")
+
+FAULT_ROW = "(engine fault)"
+"""Where a run's tables count engine faults (a report line's ``engine_fault``,
+`flip7ref.checking.conformance.CaseResult.fault`): no rule is blamed for them."""
 
 
 def summary(header: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> str:
@@ -171,7 +212,7 @@ def summary(header: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> 
     blamed: Counter[tuple[str, str]] = Counter()
     for r in results:
         if r.get("status") in ("fail", "error"):
-            for rule in r.get("blame") or r.get("rules") or ["?"]:
+            for rule in [FAULT_ROW] if r.get("engine_fault") else r.get("blame") or r.get("rules") or ["?"]:
                 blamed[(str(r.get("edition")), str(rule))] += 1
     if blamed:
         lines += ["", "| edition | blamed rule | failures and errors |", "|---|---|---:|"]

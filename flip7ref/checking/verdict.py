@@ -31,6 +31,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from flip7ref.checking.blame import blame, decision_rules, play_first, rules_of, turn_rules
 from flip7ref.checking.catalogue import disputes
 from flip7ref.checking.caused import Caused
@@ -43,6 +45,7 @@ from flip7ref.checking.shuffle_order import Restack, reverse, shuffle_dependence
 from flip7ref.checking.situation import position_rules
 from flip7ref.checking.suspects import Weak, first_suspects, reading_suspects
 from flip7ref.core.errors import Flip7RefError
+from flip7ref.core.events import TEXT
 from flip7ref.core.spec import Edition, edition_ids, load_edition
 from flip7ref.core.state import CHANCE, TERMINAL
 
@@ -295,13 +298,22 @@ def check_declaration(impl: Mapping[str, Any]) -> str | None:
 
     Every option named under a known edition must be an option of that edition's table, and
     each reading listed one of its readings (or a whole number in range, for an integer
-    option); ``integer_ranges`` must name integer options.  Editions the harness does not
-    know are left alone (their cases do not exist).
+    option); ``integer_ranges`` must name integer options, each range with its minimum at
+    most its maximum, and so must ``players``; every type of ``events`` must be an event
+    type (`flip7ref.core.events.TEXT`: a typo would drop those events from every comparison).
+    Editions the harness does not know are left alone (their cases do not exist).
 
     Returns:
         One line naming the edition, the option and what it has (``reshuffles`` takes
         ``once``, ``unlimited``...), with the closest spelling when there is one.
     """
+    types = sorted(TEXT)
+    for j, name in enumerate(impl.get("events") or ()):
+        if name not in TEXT:
+            near = _close(str(name), types)
+            return f"events[{j}]: {name!r} is not an event type{near} (the protocol's types: {', '.join(types)})"
+    if _reversed(impl.get("players")):
+        return f"players: {json.dumps(impl['players'])} is no range (its minimum is above its maximum)"
     known = set(edition_ids())
     for ed_id, entry in sorted((impl.get("editions") or {}).items()):
         if ed_id not in known or not isinstance(entry, Mapping):
@@ -317,6 +329,8 @@ def check_declaration(impl: Mapping[str, Any]) -> str | None:
                 if key == "integer_ranges":
                     if spec.integer is None:
                         return f"{where}: {name} is not an integer option (its readings: {_readings(spec)})"
+                    if _reversed(readings):
+                        return f"{where}: {json.dumps(readings)} is no range (its minimum is above its maximum)"
                     continue
                 for reading in readings or ():
                     try:
@@ -325,6 +339,15 @@ def check_declaration(impl: Mapping[str, Any]) -> str | None:
                         near = _close(str(reading), [r.name for r in spec.readings])
                         return f"{where}: {reading!r} is not a reading of {name}{near} (its readings: {_readings(spec)})"
     return None
+
+
+def _reversed(bounds: object) -> bool:
+    """Whether ``bounds`` is a ``[min, max]`` pair of numbers with the minimum above the maximum."""
+    if not isinstance(bounds, Sequence) or isinstance(bounds, str) or len(bounds) != 2:
+        return False
+    low, high = bounds
+    numbers = all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in (low, high))
+    return numbers and low > high
 
 
 def _readings(spec: Any) -> str:
@@ -490,6 +513,21 @@ def failed(prepared: Prepared, message: str) -> CaseResult:
         rules = tuple(dict.fromkeys((*position_rules(load_edition(prepared.case["edition"]), prepared.case), *rules)))
     return _result(prepared, "error", message, [cut(message), *expected_steps(prepared, message)], rules,
                    first=CITED if rules == tuple(prepared.case["rules"]) else REFUSED)
+
+
+ENGINE_FAULT = "engine fault: "
+"""How the message of an engine fault (`faulted`) begins."""
+
+
+def faulted(prepared: Prepared, message: str) -> CaseResult:
+    """An ``error`` result for an engine fault on a case: the engine broke the protocol (it hung,
+    exited, printed a line that is no valid answer, answered another ``seq``; ``message`` says
+    which, `flip7ref.checking.engine_process.EngineError`'s line).  It gave no outcome or refusal
+    to judge, so no rule is blamed (``fault`` set: a run counts it apart); what the reference
+    expected is kept, as `failed` gives it."""
+    shown = cut(ENGINE_FAULT + message)
+    result = failed(prepared, message)
+    return attrs.evolve(result, message=shown, diffs=(shown, *result.diffs[1:]), blame=(), reasons=(), fault=True)
 
 
 # --------------------------------------------------------------------------- dependencies

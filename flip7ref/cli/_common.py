@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -17,9 +18,12 @@ from flip7ref.core.spec import edition_ids
 from flip7ref.core.textfiles import GuardedWrites
 from flip7ref.proc.install import extra_hint
 from flip7ref.proc.pools import Terminated as Terminated
+from flip7ref.proc.pools import process_limit
 from flip7ref.proc.pools import sigterm_raises as sigterm_raises
 
 if TYPE_CHECKING:  # the strategies are imported by the commands that play (a fast start for rules, docs...)
+    from rich.console import Console
+
     from flip7ref.play.strategies import Strategy
 
 
@@ -35,6 +39,36 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
 
 def make_game(args: argparse.Namespace, players: int | None = None) -> Game:
     return Game(args.edition, players if players is not None else args.players, parse_options(args.option))
+
+
+def stdout_console(**kwargs: Any) -> Console:
+    """A ``rich.console.Console`` on stdout (``kwargs`` as for it) whose stdout closed by its reader
+    ends the command as every command does (`flip7ref.cli.main`: quietly, `EXIT_BROKEN_PIPE` 141):
+    rich's own handling exits with status 1, which ``conformance run`` uses for "a case failed".
+
+    Returns:
+        The console.
+    """
+    from rich.console import Console
+
+    class _PipeConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError(errno.EPIPE, "stdout closed by its reader")
+
+    return _PipeConsole(**kwargs)
+
+
+def check_workers(value: int) -> int:
+    """``--workers``: a whole number of processes from 1 to `flip7ref.proc.pools.process_limit`.
+
+    Raises:
+        OptionError: below 1, or more processes than that (``--workers 100000`` once started them all).
+    """
+    limit = process_limit()
+    if not 1 <= value <= limit:
+        raise OptionError(f"--workers: expected a whole number of processes from 1 to {limit} (4 per CPU), got {value}")
+    return value
 
 
 def check_output(flag: str, path: str) -> None:

@@ -28,7 +28,7 @@ from flip7ref.analysis import (
     solo_estimate,
     usable_cores,
 )
-from flip7ref.cli._common import add_cluster, add_no_progress, check_output, cluster_client, showing_progress
+from flip7ref.cli._common import add_cluster, add_no_progress, check_output, check_workers, cluster_client, showing_progress
 from flip7ref.cli._common import add_common as _add_common
 from flip7ref.cli.policy_file import ODDS_POLICY_FILE_HELP, odds_from_policy, policy_bytes
 from flip7ref.cli.solo_args import cards as _cards
@@ -122,9 +122,7 @@ def _show(p: Fraction | float) -> str:
 
 
 def _workers(args: argparse.Namespace) -> int:
-    if args.workers is not None and args.workers < 1:
-        raise OptionError("--workers: expected a whole number of processes, at least 1")
-    return usable_cores() if args.workers is None else int(args.workers)
+    return usable_cores() if args.workers is None else check_workers(int(args.workers))
 
 
 def _solver(

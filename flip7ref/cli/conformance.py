@@ -10,7 +10,7 @@ from typing import Any
 
 from flip7ref.checking.conformance import CaseResult
 from flip7ref.checking.verdict import cut
-from flip7ref.cli._common import Report, Terminated, add_json, open_report, sigterm_raises, write_json_line
+from flip7ref.cli._common import Report, Terminated, add_json, open_report, sigterm_raises, stdout_console, write_json_line
 from flip7ref.core.errors import OptionError
 
 
@@ -44,11 +44,13 @@ def coverage(results: list[CaseResult]) -> dict[str, tuple[int, int]]:
 
 
 def rule_table(results: list[CaseResult]) -> dict[tuple[str, str], dict[str, int]]:
-    """Counts by (edition, rule): failures and errors under their blamed rules, passes and
-    skips under the rules their cases cite."""
+    """Counts by (edition, rule): failures and errors under their blamed rules, engine faults
+    under `flip7ref.checking.suite.FAULT_ROW` (no rule blamed), passes and skips under the rules their cases cite."""
+    from flip7ref.checking.suite import FAULT_ROW
+
     groups: dict[tuple[str, str], dict[str, int]] = {}
     for r in results:
-        for rule in (r.blame or r.rules) if r.status in ("fail", "error") else r.rules:
+        for rule in ((FAULT_ROW,) if r.fault else r.blame or r.rules) if r.status in ("fail", "error") else r.rules:
             counts = groups.setdefault((r.edition, rule), {"pass": 0, "fail": 0, "skip": 0, "error": 0})
             counts[r.status] += 1
     return groups
@@ -75,7 +77,6 @@ def _nothing_selected(loaded: Sequence[Mapping[str, Any]], args: argparse.Namesp
 def cmd_conformance_run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from rich.console import Console
     from rich.table import Table
 
     from flip7ref import __version__
@@ -141,7 +142,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
             "passed": status == 0, "results": [r.to_dict() for r in results],
         }, sort_keys=True))  # fmt: skip
         return status
-    console = Console(highlight=False, soft_wrap=True)
+    console = stdout_console(highlight=False, soft_wrap=True)
     table = Table(title=f"conformance: {cut(engine_name, 100)} (failures counted under their blamed rules)")
     for col in ("edition", "rule", "pass", "fail", "skip", "error"):
         table.add_column(col, justify="right" if col in ("pass", "fail", "skip", "error") else "left")
@@ -166,7 +167,9 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
                 console.print(f"PASS (other reading) {r.case_id}: {r.other_reading}", markup=False)
     totals = {k: sum(1 for r in results if r.status == k) for k in ("pass", "fail", "skip", "error")}
     passed = f"{totals['pass'] - other} passed" + (f", {other} passed under another reading than the case pins" if other else "")
-    summary = f"{passed}, {totals['fail']} failed, {totals['skip']} skipped, {totals['error']} errored"
+    faults = sum(1 for r in results if r.fault)
+    shown = f", {faults} of them {'an engine fault' if faults == 1 else 'engine faults'} (no rule blamed)" if faults else ""
+    summary = f"{passed}, {totals['fail']} failed, {totals['skip']} skipped, {totals['error']} errored{shown}"
     console.print(f"{len(results)} case{'s' if len(results) != 1 else ''}: {summary}", markup=False)
     per = ", ".join(f"{ed} {r}/{t}" for ed, (r, t) in sorted(cov.items()) if ed != "all")
     console.print(f"coverage: {ran} of {total} cases run ({share:.1f}%; {per})", markup=False)

@@ -17,6 +17,7 @@ from flip7ref.cli._common import (
     add_no_progress,
     add_strategy,
     check_output,
+    check_workers,
     cluster_client,
     decision_timeout,
     make_game,
@@ -64,8 +65,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game = make_game(args)
     if args.games < 1:
         raise OptionError("--games: expected a whole number of games, at least 1")
-    if args.workers < 1:
-        raise OptionError("--workers: expected a whole number of processes, at least 1")
+    check_workers(args.workers)
     limit = decision_timeout(args)
     with user_output_to_stderr():
         strategies = pick_strategies(args, game.players)

@@ -16,11 +16,16 @@ from flip7ref.play.tournament import games_near
 DEFAULT_BENCH_GAMES = 4000
 """``--bench-games`` when not given, rounded down to a multiple of the players."""
 
+SEED_LIMIT = 2**64
+"""Training seeds are below this (PyTorch's seeds are 64-bit)."""
+
 
 def _seed_number(text: str) -> int:
     seed = parse_seed(text)
     if not isinstance(seed, int) or seed < 0:
         raise OptionError(f"--seed: expected a whole number >= 0, got {text!r}")
+    if seed >= SEED_LIMIT:  # torch.manual_seed takes 64 bits (a larger one was an OverflowError traceback)
+        raise OptionError(f"--seed: expected a whole number from 0 to {SEED_LIMIT - 1}, got {text!r}")
     return seed
 
 
@@ -37,7 +42,7 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     from flip7ref.core.game import Game
 
-    Game(args.edition, args.players, options)  # the edition's player count and options, in its words, first
+    game = Game(args.edition, args.players, options)  # the edition's player count and options, in its words, first
     if args.bench_games is None:
         args.bench_games = games_near(DEFAULT_BENCH_GAMES, args.players)
     if args.bench_games < 0 or args.bench_games % args.players:
@@ -83,7 +88,6 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
     if args.bench_games:
         from flip7ref.play.bench import bench_agent
 
-        game = Game(args.edition, args.players, options)
         started = time.process_time()
         bench = bench_agent(game, agent.strategy(name="agent"), [rival], args.bench_games,
                             bench_seed)  # fmt: skip

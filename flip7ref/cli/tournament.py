@@ -17,12 +17,14 @@ from flip7ref.cli._common import (
     add_json,
     add_no_progress,
     check_output,
+    check_workers,
     cluster_client,
     decision_timeout,
     parse_options,
     parse_seed,
     progress_bar,
     showing_progress,
+    stdout_console,
     time_limited,
     user_output_to_stderr,
 )
@@ -149,8 +151,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     limit = decision_timeout(args)
     with user_output_to_stderr():
         strategies = [parse_strategy(name) for name in lineup(args)]
-    if args.workers < 1:
-        raise OptionError("--workers: expected a whole number of processes, at least 1")
+    check_workers(args.workers)
     if args.plot:
         from flip7ref.play.plot import _pyplot
 
@@ -186,9 +187,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             data["readings"] = [r.as_dict(baseline) for r in readings]
         print(json.dumps(data, sort_keys=True, allow_nan=False, default=str))
         return 0
-    from rich.console import Console
-
-    console = Console(width=None if Console().is_terminal else 140)
+    console = stdout_console(width=None if stdout_console().is_terminal else 140)
     console.print(_standings(baseline))
     if args.all_readings:
         for table in _readings_tables(baseline, readings):
@@ -225,8 +224,7 @@ def cmd_bench_agents(args: argparse.Namespace) -> int:
         args.games = games_near(DEFAULT_GAMES, game.players)
     check_bench(game.players, args.games)  # before optimal-solo's table is solved, not after
     limit = decision_timeout(args)
-    if args.workers < 1:
-        raise OptionError("--workers: expected a whole number of processes, at least 1")
+    check_workers(args.workers)
     panel_names = [n.strip() for n in args.opponent] if args.opponent else list(PANELS.get(game.edition.id, PANELS["vengeance"]))
     if game.edition.id != "flip7" and not args.opponent:
         panel_names = [n for n in panel_names if n != "optimal-solo"]
@@ -254,9 +252,7 @@ def cmd_bench_agents(args: argparse.Namespace) -> int:
         print(json.dumps({"seed": seed, "games_per_opponent": args.games, "panel": panel_names,
                           "agents": [r.as_dict() for r in results]}, sort_keys=True, default=str))  # fmt: skip
         return 0
-    from rich.console import Console
-
-    console = Console(width=None if Console().is_terminal else 140)
+    console = stdout_console(width=None if stdout_console().is_terminal else 140)
     console.print(_bench_table(results))
     play, wall = sum(r.seconds for r in results), time.perf_counter() - start
     console.print(f"seed {seed}; {args.games} games per opponent; {play:.1f} s of play, {wall:.1f} s in all")

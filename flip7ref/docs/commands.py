@@ -9,7 +9,7 @@ from pathlib import Path
 
 from flip7ref.checking.case_index import case_index
 from flip7ref.checking.conformance import Case
-from flip7ref.cli._common import add_json, add_lang
+from flip7ref.cli._common import add_json, add_lang, stdout_console
 from flip7ref.core.errors import OptionError, WriteError
 from flip7ref.core.spec import Edition, Rule
 from flip7ref.docs.citations import coverage, default_tests_dir
@@ -184,7 +184,6 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_coverage(args: argparse.Namespace) -> int:
     """``flip7ref coverage``: tests and cases citing each rule id; exit 1 when one has none."""
-    from rich.console import Console
     from rich.table import Table
 
     editions = editions_named(args.edition)
@@ -199,9 +198,9 @@ def cmd_coverage(args: argparse.Namespace) -> int:
             "rules": [{"edition": r.edition, "rule": r.rule, "tests": list(r.tests), "cases": list(r.cases)} for r in rows],
         }, sort_keys=True))  # fmt: skip
         return 0 if all(r.covered for r in rows) else 1
-    console = Console(highlight=False)
+    console = stdout_console(highlight=False)
     if not console.is_terminal:  # logs and pipes: wide enough for test names, not the 80-column fallback
-        console = Console(highlight=False, width=max(console.width, 160))
+        console = stdout_console(highlight=False, width=max(console.width, 160))
     table = Table(title="rule coverage: tests and conformance cases citing each rule id")
     for col in ("rule", "tests", "cases"):
         table.add_column(col, overflow="fold")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from flip7ref.checking.catalogue import Dispute, attached_cases, disputes, find_dispute
 from flip7ref.checking.runs import Run, find_case, play_readings, run_case
-from flip7ref.cli._common import add_json, add_lang
+from flip7ref.cli._common import add_json, add_lang, stdout_console
 from flip7ref.explore.side_by_side import reading_table, side_by_side
 from flip7ref.explore.steps import Step, explain_case, explain_transcript, walk
 
@@ -20,10 +20,8 @@ if TYPE_CHECKING:  # rich is imported by the commands that print with it (a fast
 
 
 def _console() -> Console:
-    from rich.console import Console
-
     width = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 140
-    return Console(highlight=False, width=width, soft_wrap=False)
+    return stdout_console(highlight=False, width=width, soft_wrap=False)
 
 
 def _dispute_data(d: Dispute, lang: str) -> dict[str, Any]:

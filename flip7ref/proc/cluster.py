@@ -30,8 +30,11 @@ from typing import Any
 
 from flip7ref.core.errors import Flip7RefError, OptionError
 from flip7ref.proc.install import extra_hint
+from flip7ref.proc.pools import process_limit
 
-__all__ = ["ClusterError", "connect", "describe", "parse_cluster", "presolve", "run_units", "shared_task", "size"]
+__all__ = [
+    "ClusterError", "connect", "describe", "parse_cluster", "presolve", "run_units", "shared_task", "size",
+]  # fmt: skip
 
 INSTALL = extra_hint("cluster")
 
@@ -57,16 +60,24 @@ def _distributed() -> Any:
 
 
 def parse_cluster(text: str) -> tuple[str, int | str]:
-    """``("local", N)`` for ``local:N`` (N >= 1 worker processes) or ``("address", text)``.
+    """``("local", N)`` for ``local:N`` (1 <= N <= `flip7ref.proc.pools.process_limit` worker processes) or
+    ``("address", text)``.
 
     Raises:
-        OptionError: ``local:`` without a whole number of workers, or an empty value.
+        OptionError: ``local:`` without a whole number of workers, more than `flip7ref.proc.pools.process_limit`,
+            or an empty value.
     """
     text = text.strip()
     if text.startswith("local"):
         _, sep, count = text.partition(":")
-        if text == "local" or (sep and count.isascii() and count.isdigit() and int(count) >= 1):
-            return ("local", int(count) if sep else 1)
+        if text == "local":
+            return ("local", 1)
+        limit = process_limit()
+        if sep and count.isascii() and count.isdigit() and 1 <= int(count) <= limit:
+            return ("local", int(count))
+        if sep and count.isascii() and count.isdigit() and int(count) > limit:
+            raise OptionError(f"--cluster {text!r}: expected local:N with N a whole number of workers from 1 to {limit} "
+                              "(4 per CPU; for more, start a Dask cluster and give its scheduler's address)")  # fmt: skip
         raise OptionError(f"--cluster {text!r}: expected local:N with N a whole number of workers, at least 1")
     if not text:
         raise OptionError("--cluster: expected local:N or the address of a Dask scheduler, e.g. tcp://10.0.0.5:8786")

@@ -41,6 +41,13 @@ MANAGER_SECONDS = 1.0
 its pipes (it takes a few milliseconds on a quiet machine)."""
 
 
+def process_limit() -> int:
+    """The most worker processes a command starts on this machine (``--workers N``, ``--cluster
+    local:N``): 4 per CPU, at least 8.  Each is a Python process of its own; ``local:100000``
+    once started them until the machine gave out."""
+    return max(8, 4 * (os.cpu_count() or 1))
+
+
 def ignore_interrupts() -> None:
     """In a worker process: SIGINT is the parent's to handle (it ends the workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

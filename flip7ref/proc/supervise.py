@@ -19,6 +19,9 @@ output, ``--progress`` and a debugger's prompt reach the user as before; Ctrl-C 
 (one process group): the parent ignores it and reports the child's own ``interrupted`` status
 (130).  SIGTERM and SIGHUP sent to the parent are passed on to the child; a parent killed
 outright (``kill -9``) takes the child with it (`flip7ref.proc.reaper.die_with_parent`, on Linux).
+The parent is a subreaper (`flip7ref.proc.reaper.become_subreaper`, Linux): a process the run left
+behind (a plug-in's child in a session of its own, which would hold the command's output open)
+is given to it when the run ends, and killed then (`flip7ref.proc.reaper.kill_engine_processes`).
 A plug-in that searches the process's memory for the secret is not guarded against.
 
 The command line uses it when a plug-in is named and ``--in-process`` is not given; where
@@ -35,7 +38,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from flip7ref.proc.exits import EXIT_BROKEN_PIPE, EXIT_USAGE
-from flip7ref.proc.reaper import die_with_parent
+from flip7ref.proc.reaper import become_subreaper, die_with_parent, kill_engine_processes
 
 EXIT_PLUGIN_ENDED = EXIT_USAGE
 """The exit status when a plug-in ended the command's process: a user's code failing, as for
@@ -71,6 +74,7 @@ def run_supervised(run: Callable[[], int], plugins: Sequence[str]) -> int:
     read_end, write_end = os.pipe()
     secret = secrets.token_bytes(_SECRET_BYTES)
     parent = os.getpid()
+    become_subreaper()  # what the run leaves behind comes back to this process, to be ended
     pid = os.fork()
     if pid == 0:  # the child: run the command, then say it finished
         os.close(read_end)
@@ -142,6 +146,7 @@ def _wait(pid: int, read_end: int, secret: bytes, plugins: Sequence[str]) -> int
         reported = _reported(read_end, secret)
     finally:
         os.close(read_end)
+        kill_engine_processes(os.getpid(), "")  # this process's descendants: what the run left behind
         for s, handler in old.items():
             signal.signal(s, handler)
     code = os.waitstatus_to_exitcode(status)

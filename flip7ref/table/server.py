@@ -95,8 +95,9 @@ def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C; returns the exit status.
 
     Raises:
-        OptionError: a bad --port, --edition or --option, or a --resume file that
-            cannot be read or replayed (exit status 2).
+        OptionError: a bad --port, --edition or --option, a --data folder that is a file or
+            cannot be made or written in, or a --resume file that cannot be read or replayed
+            (exit status 2).
     """
     import uvicorn
 
@@ -109,6 +110,13 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(args.data) if args.data else default_folder()
     if folder.exists() and not folder.is_dir():
         raise OptionError(f"--data: expected a folder for the saved games, but {folder} is a file")
+    try:  # made now: one that cannot be is refused here, not by a 500 on every new game
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OptionError(f"--data {folder}: expected a folder for the saved games; it cannot be made: "
+                          f"{exc.strerror or exc}") from None  # fmt: skip
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OptionError(f"--data {folder}: expected a folder for the saved games; it cannot be written in (permission denied)")
     first = None
     if args.resume:
         try:

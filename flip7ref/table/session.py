@@ -413,6 +413,8 @@ class TableGame(Views, Resuming):
         if not isinstance(preview, bool):
             raise TableError("preview: expected true (only say what the correction changes) or false")
         moves = self.state.history()
+        if not moves:  # "a step number 0..-1" once
+            raise TableError("step: no step to correct yet (no card has been turned over)")
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(moves):
             raise TableError(f"step: expected a step number 0..{len(moves) - 1}")
         if not moves[step].startswith("chance "):

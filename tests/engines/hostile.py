@@ -6,7 +6,8 @@ Usage: python hostile.py MODE [PIDFILE]
 Modes: ``deep`` (a reply nested 200,000 deep), ``bigint`` (a 5,000-digit integer),
 ``badutf8`` (invalid UTF-8 on stdout), ``noread`` (stops reading stdin before the
 case), ``longline`` (a 2 MB line on stdout), ``longstderr`` (a 2 MB stderr line, then
-it exits), ``longmessage`` (errored with a 500 kB message), ``hang`` (sleeps); ``setsid`` and
+it exits), ``longmessage`` (errored with a 500 kB message), ``hang`` (sleeps), ``closeout`` (closes its
+stdout and sleeps), ``twice`` (answers twice); ``setsid`` and
 ``doublefork`` answer every case like the reference, but first leave a sleeper behind
 outside the engine's process group: a child in a session of its own (keeping the
 engine's pipes open), or a daemon-like grandchild (fork, setsid, fork, the middle one
@@ -103,6 +104,11 @@ def main() -> None:
                 continue
             if mode == "hang":
                 time.sleep(120)
+            if mode == "closeout":
+                os.close(1)
+                time.sleep(120)
+            if mode == "twice":
+                out((json.dumps({"seq": seq, "outcome": observe(case)}) + "\n").encode())
         out((json.dumps({"seq": seq, "outcome": observe(case)}) + "\n").encode())
 
 
