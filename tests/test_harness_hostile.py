@@ -327,6 +327,11 @@ def test_run_stops_after_engine_faults_in_a_row(tmp_path: Path, capsys: pytest.C
     assert "blamed on" not in out
     lines = [json.loads(line) for line in report.read_text().splitlines()]
     assert [(r["case"], r["engine_fault"]) for r in lines[1:]] == [(i, True) for i in STOP_IDS[:3]]
+    assert main(["conformance", "summary", str(report)]) == 0
+    assert (
+        "- not in the report: 3 of the 6 cases selected (the run stopped early: after --max-faults engine faults in a "
+        "row, or it was interrupted)\n"
+    ) in capsys.readouterr().out
     pids = [int(line) for line in pidfile.read_text().split()]
     assert len(pids) == 3  # one engine per case: each hang kills it
     assert _gone(pids)
