@@ -302,3 +302,73 @@ def test_a_reply_with_a_byte_order_mark_says_so() -> None:
     assert str(caught.value) == (
         "engine printed a line starting with a byte order mark (U+FEFF): write UTF-8 without one (RFC 8259)"
     )
+
+
+STOP_IDS = ("F7-C0400", "F7-C0401", "F7-C0402", "F7-C0403", "F7-C0404", "F7-C0405")
+"""Six cases in suite order, each played like the reference by faulty.py when it does not fault."""
+
+
+def _stop_argv(mode: str, at: int, pidfile: Path, *flags: str) -> list[str]:
+    engine = f"{sys.executable} {FAULTY} {mode} {at} {pidfile}"
+    return ["conformance", "run", "--engine", engine, *flags, *[a for i in STOP_IDS for a in ("--case", i)]]
+
+
+def test_run_stops_after_engine_faults_in_a_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine that hangs on every case: `conformance run` once waited --timeout on each of
+    them (the whole suite at 10 s a case: half an hour).  As `conformance fuzz`, it stops after
+    3 engine faults in a row: the three are reported as engine faults, the rest counted as not
+    run, exit 1, and no engine process is left."""
+    pidfile, report = tmp_path / "pids", tmp_path / "report.jsonl"
+    assert main(_stop_argv("hang", 1, pidfile, "--timeout", "2", "--report", str(report))) == 1
+    out = capsys.readouterr().out
+    assert "3 cases: 0 passed, 0 failed, 0 skipped, 3 errored, 3 of them engine faults (no rule blamed)\n" in out
+    assert "stopped after 3 engine faults in a row: 3 cases not run\n" in out
+    assert "coverage: 0 of 6 cases run (0.0%; flip7 0/6)" in out
+    assert "blamed on" not in out
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    assert [(r["case"], r["engine_fault"]) for r in lines[1:]] == [(i, True) for i in STOP_IDS[:3]]
+    assert main(["conformance", "summary", str(report)]) == 0
+    assert (
+        "- not in the report: 3 of the 6 cases selected (the run stopped early: after --max-faults engine faults in a "
+        "row, or it was interrupted)\n"
+    ) in capsys.readouterr().out
+    pids = [int(line) for line in pidfile.read_text().split()]
+    assert len(pids) == 3  # one engine per case: each hang kills it
+    assert _gone(pids)
+
+
+def test_run_stop_in_json_and_with_another_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--max-faults N sets the count (here an engine exiting on every case); --json says it too."""
+    pidfile = tmp_path / "pids"
+    assert main(_stop_argv("exit", 1, pidfile, "--max-faults", "1", "--json")) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["not_run"] == 5 and data["stopped"] == "stopped after 1 engine fault in a row: 5 cases not run"
+    assert data["passed"] is False and data["coverage"]["all"] == {"ran": 0, "cases": 6}
+    assert [r["case"] for r in data["results"]] == ["F7-C0400"]
+    assert _gone([int(line) for line in pidfile.read_text().split()])
+
+
+def test_run_max_faults_zero_never_stops(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--max-faults 0: every case is run, however many faults."""
+    assert main(_stop_argv("exit", 1, tmp_path / "pids", "--max-faults", "0")) == 1
+    out = capsys.readouterr().out
+    assert "6 cases: 0 passed, 0 failed, 0 skipped, 6 errored, 6 of them engine faults (no rule blamed)\n" in out
+    assert "not run" not in out
+
+
+def test_a_case_passed_resets_the_fault_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine hanging on its second request (restarted after each hang): pass, fault, pass,
+    fault, ...  With --max-faults 2 no two faults come in a row, so every case runs."""
+    assert main(_stop_argv("hang", 2, tmp_path / "pids", "--timeout", "2", "--max-faults", "2")) == 1
+    out = capsys.readouterr().out
+    assert "6 cases: 3 passed, 0 failed, 0 skipped, 3 errored, 3 of them engine faults (no rule blamed)\n" in out
+    assert "not run" not in out
+
+
+@pytest.mark.parametrize("value", ["-1", "1.5", "many"])
+def test_bad_max_faults_is_a_usage_error(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["conformance", "run", "--max-faults", value])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --max-faults: expected a whole number, 0 (never stop) or above, got {value!r}" in err

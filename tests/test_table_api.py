@@ -416,6 +416,35 @@ def test_the_command_line(folder: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(["table", "--no-browser", "--port", "0", "--data", str(folder)]) == 2
 
 
+def test_resume_refuses_an_edition_or_option_the_saved_game_contradicts(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`table --resume FILE` once ignored --edition and --option silently (the saved game keeps
+    its own): a contradiction is a usage error naming both, an agreeing value is accepted."""
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: setattr(self, "started", True))  # no server: just the checks
+    tg = TableGame.create(folder, {**THREE, "options": {"tie": "shared-win"}})
+    base = ["table", "--no-browser", "--resume", str(tg.path), "--data", str(folder)]
+    refused = {
+        ("--edition", "vengeance"): f"--edition vengeance: the saved game {tg.path} is flip7; drop --edition or start a "
+        "new game",
+        ("--option", "tie=another-round"): f"--option tie=another-round: the saved game {tg.path} plays tie=shared-win; "
+        "drop --option or start a new game",
+    }
+    for flag, message in refused.items():
+        assert main([*base, *flag]) == 2
+        assert capsys.readouterr().err == f"flip7ref: error: {message}\n"
+    assert main([*base, "--option", "brutal=true"]) == 2  # a Vengeance option
+    err = capsys.readouterr().err
+    assert err.startswith("flip7ref: error: --option: unknown option 'brutal' for edition flip7 (known options: ")
+    assert err.endswith(f"; the saved game {tg.path} is flip7; drop --option or start a new game\n")
+    assert err.count("\n") == 1
+    for flags in ([], ["--edition", "flip7"], ["--option", "tie=shared-win", "-o", "target_score=200"]):
+        assert main([*base, *flags]) == 0
+        assert capsys.readouterr().err == ""
+
+
 def test_missing_extra_gives_a_one_line_hint(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import importlib.util
 

@@ -38,6 +38,34 @@ STARTUP_TIMEOUT = 30.0
 loading tables can take long on a loaded machine); the per-case timeout when longer."""
 
 
+MAX_FAULTS = 3
+"""Engine faults after which `conformance fuzz` and `conformance run` stop (each may cost a
+whole timeout); see `faults_stop`."""
+
+
+def faults_stop(faults: int, limit: int = MAX_FAULTS) -> bool:
+    """Whether a run stops starting work after ``faults`` engine faults (a whole number): when
+    ``limit`` (a whole number; 0 = never stop) is reached.  `conformance fuzz` counts every fault
+    of its run, `conformance run` the faults in a row (a case passed or failed on the rules
+    resets its count)."""
+    return limit > 0 and faults >= limit
+
+
+def check_max_faults(value: object) -> int:
+    """A ``--max-faults`` value, checked: a whole number, 0 or above (0 = never stop).
+
+    Raises:
+        ValueError: anything else, with a one-line message.
+    """
+    try:
+        count = int(str(value).strip())
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise ValueError(f"expected a whole number, 0 (never stop) or above, got {value!r}")
+    return count
+
+
 def check_timeout(value: object) -> float:
     """A per-case timeout in seconds, checked: a finite number above 0 and at most a day.
 

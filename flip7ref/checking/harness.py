@@ -18,7 +18,7 @@ import jsonschema
 from flip7ref import __version__
 from flip7ref.checking import perft_check
 from flip7ref.checking.conformance import Case, CaseResult, errored, observe
-from flip7ref.checking.engine_process import MAX_DEPTH, EngineError, EngineProcess, depth_exceeds
+from flip7ref.checking.engine_process import MAX_DEPTH, MAX_FAULTS, EngineError, EngineProcess, depth_exceeds, faults_stop
 from flip7ref.checking.probe import engine_sender, probe_failure
 from flip7ref.checking.verdict import check_declaration, cut, faulted, prepare, verdict
 from flip7ref.core.errors import Flip7RefError
@@ -274,6 +274,7 @@ def run_engine(
     on_start: Callable[[dict[str, Any]], None] | None = None,
     on_result: Callable[[CaseResult], None] | None = None,
     startup_timeout: float | None = None,
+    max_faults: int = MAX_FAULTS,
 ) -> tuple[dict[str, Any], list[CaseResult]]:
     """Run cases against an engine process.
 
@@ -289,9 +290,13 @@ def run_engine(
         timeout: seconds per answer (see `flip7ref.checking.engine_process.check_timeout`).
         version: the protocol version offered first (1 or 2).
         startup_timeout: seconds for the handshake's answer (None: see `Engine`).
+        max_faults: after this many engine faults in a row (`CaseResult.fault`; a case passed
+            or failed on the rules resets the count) no further case is started
+            (`flip7ref.checking.engine_process.faults_stop`; 0: never stop).
 
     Returns:
-        The engine's implementation description and one result per case.
+        The engine's implementation description and one result per case run: the first
+        ``len(results)`` cases, fewer than all when it stopped after ``max_faults`` faults.
 
     Raises:
         ValueError: a bad timeout.
@@ -309,6 +314,7 @@ def run_engine(
         raise
     results: list[CaseResult] = []
     alive = True
+    in_a_row = 0  # engine faults since the last case passed or failed on the rules
     try:
         if on_start is not None:
             on_start({**impl, "protocol": engine.version})
@@ -318,6 +324,12 @@ def run_engine(
             results.append(result)
             if on_result is not None:
                 on_result(result)
+            if result.fault:
+                in_a_row += 1
+            elif result.status in ("pass", "fail"):
+                in_a_row = 0
+            if faults_stop(in_a_row, max_faults):
+                break
     finally:
         engine.close()
     return impl, results

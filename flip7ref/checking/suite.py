@@ -179,8 +179,9 @@ FAULT_ROW = "(engine fault)"
 
 
 def summary(header: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> str:
-    """A Markdown summary of a report: engine, versions, declared readings, coverage, pass/fail/
-    skip/error by edition and by blamed rule."""
+    """A Markdown summary of a report: engine, versions, declared readings, coverage, the cases
+    selected (the header's ``cases``) but not in the report, pass/fail/skip/error by edition and
+    by blamed rule."""
     impl = header.get("implementation") or {}
     name = impl.get("name") or header.get("engine") or "?"
     lines = [f"# Conformance: {name} {impl.get('version', '')}".rstrip(), ""]
@@ -192,6 +193,12 @@ def summary(header: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> 
     ran = sum(1 for r in results if r.get("status") in ("pass", "fail"))
     share = 100 * ran / len(results) if results else 0.0
     lines.append(f"- coverage: {ran} of {len(results)} cases run ({share:.1f}%)")
+    selected = header.get("cases")
+    if isinstance(selected, int) and not isinstance(selected, bool) and selected > len(results):
+        lines.append(
+            f"- not in the report: {selected - len(results)} of the {selected} cases selected (the run stopped "
+            "early: after --max-faults engine faults in a row, or it was interrupted)"
+        )
     other = [r for r in results if r.get("status") == "pass" and r.get("other_reading")]
     if other:
         lines.append(

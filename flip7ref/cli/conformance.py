@@ -23,6 +23,15 @@ def _timeout(text: str) -> float:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _max_faults(text: str) -> int:
+    from flip7ref.checking.engine_process import check_max_faults
+
+    try:
+        return check_max_faults(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _percent(text: str) -> float:
     try:
         value = float(text)
@@ -33,13 +42,16 @@ def _percent(text: str) -> float:
     return value
 
 
-def coverage(results: list[CaseResult]) -> dict[str, tuple[int, int]]:
-    """Cases run (passed or failed, not skipped or errored) and total, per edition and ``all``."""
+def coverage(results: list[CaseResult], not_run: Sequence[Mapping[str, Any]] = ()) -> dict[str, tuple[int, int]]:
+    """Cases run (passed or failed, not skipped or errored) and total, per edition and ``all``;
+    ``not_run`` (cases, never started: a run stopped after ``--max-faults``) count in the totals only."""
     out: dict[str, tuple[int, int]] = {}
-    for r in results:
-        for key in (r.edition, "all"):
+    for edition, ran_it in [(r.edition, r.status in ("pass", "fail")) for r in results] + [
+        (str(c["edition"]), False) for c in not_run
+    ]:
+        for key in (edition, "all"):
             ran, total = out.get(key, (0, 0))
-            out[key] = (ran + (r.status in ("pass", "fail")), total + 1)
+            out[key] = (ran + ran_it, total + 1)
     return out
 
 
@@ -115,6 +127,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
                     _, results = run_engine(
                         args.engine, cases, timeout=args.timeout or 10.0, version=args.protocol, on_start=start,
                         on_result=write, startup_timeout=args.timeout,  # given: the handshake's limit too
+                        max_faults=args.max_faults,
                     )  # fmt: skip
                 except EngineError as exc:
                     raise OptionError(f"--engine {cut(args.engine, 200)!r}: {exc}") from None
@@ -127,18 +140,24 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     finally:
         for stream in report:
             stream.close()
+    not_run = len(cases) - len(results)  # stopped after --max-faults engine faults in a row
+    stopped = (
+        f"stopped after {args.max_faults} engine fault{'s' if args.max_faults != 1 else ''} in a row: "
+        f"{not_run} case{'s' if not_run != 1 else ''} not run"
+    )
     bad = [r for r in results if r.status in ("fail", "error")]
-    cov = coverage(results)
+    cov = coverage(results, cases[len(results) :])
     ran, total = cov.get("all", (0, 0))
     share = 100 * ran / total if total else 0.0
     below = args.min_coverage is not None and share < args.min_coverage
-    status = 1 if ran == 0 or below or bad else 0
+    status = 1 if ran == 0 or below or bad or not_run else 0
     other = sum(1 for r in results if r.status == "pass" and r.other_reading)
     if args.json:
         totals = {k: sum(1 for r in results if r.status == k) for k in ("pass", "fail", "skip", "error")}
         totals["pass_other_reading"] = other
         print(json.dumps({
-            **header, "totals": totals, "coverage": {ed: {"ran": r, "cases": t} for ed, (r, t) in sorted(cov.items())},
+            **header, "not_run": not_run, "stopped": stopped if not_run else None, "totals": totals,
+            "coverage": {ed: {"ran": r, "cases": t} for ed, (r, t) in sorted(cov.items())},
             "passed": status == 0, "results": [r.to_dict() for r in results],
         }, sort_keys=True))  # fmt: skip
         return status
@@ -171,6 +190,8 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     shown = f", {faults} of them {'an engine fault' if faults == 1 else 'engine faults'} (no rule blamed)" if faults else ""
     summary = f"{passed}, {totals['fail']} failed, {totals['skip']} skipped, {totals['error']} errored{shown}"
     console.print(f"{len(results)} case{'s' if len(results) != 1 else ''}: {summary}", markup=False)
+    if not_run:
+        console.print(stopped, markup=False)
     per = ", ".join(f"{ed} {r}/{t}" for ed, (r, t) in sorted(cov.items()) if ed != "all")
     console.print(f"coverage: {ran} of {total} cases run ({share:.1f}%; {per})", markup=False)
     if ran == 0:
@@ -261,6 +282,8 @@ def cmd_conformance_serve(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``replay`` and ``conformance`` (``run``, ``serve``) to the ``flip7ref`` parser."""
+    from flip7ref.checking.engine_process import MAX_FAULTS
+
     p = sub.add_parser(
         "replay",
         help="replay a game transcript and report agreement or the first divergence",
@@ -285,7 +308,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Run conformance cases and print a pass/fail table by edition and rule (failures under the rule "
         "ids of their first difference), each failure with what the reference expected, and the coverage. Against an "
         "engine, each case is checked under the readings the engine declares. Exit status 1 when a case failed or "
-        "errored, when no case ran, or below --min-coverage; 2 for a usage error or an engine that cannot start; 143 "
+        "errored, when no case ran, when it stopped after --max-faults engine faults in a row, or below "
+        "--min-coverage; 2 for a usage error or an engine that cannot start; 143 "
         "on SIGTERM and 130 on Ctrl-C (the engine is stopped; the report keeps the results so far).",
     )
     p.add_argument("--engine", metavar="COMMAND", help="command starting an engine that speaks the protocol")
@@ -303,13 +327,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--protocol", type=int, choices=(1, 2), default=2, help="protocol version offered first (default 2; else 1)")
     p.add_argument(
+        "--max-faults", type=_max_faults, default=MAX_FAULTS, metavar="N",
+        help=f"stop starting cases after N engine faults in a row (hangs, exits, malformed lines; a case passed or "
+        f"failed on the rules resets the count), counting the rest as not run (default {MAX_FAULTS}, as fuzz; 0: never stop)",
+    )  # fmt: skip
+    p.add_argument(
         "--min-coverage", type=_percent, metavar="P",
         help="exit 1 when fewer than P%% of the selected cases ran (passed or failed rather than skipped or errored)",
     )  # fmt: skip
     p.add_argument("--failures-only", action="store_true", help="list only rules with failures in the table")
     add_json(
         p,
-        "one JSON object instead of the table: the report's header fields, totals, coverage per edition, "
+        "one JSON object instead of the table: the report's header fields, totals, not_run (the cases not started "
+        "after --max-faults engine faults in a row) and stopped (that line, or null), coverage per edition, "
         "passed (the exit status is 0) and every case's result as in --report",
     )
     p.set_defaults(func=cmd_conformance_run)

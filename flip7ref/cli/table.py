@@ -7,6 +7,7 @@ import importlib.util
 import sys
 
 from flip7ref.cli._common import add_common
+from flip7ref.core.spec import edition_ids
 from flip7ref.proc.install import extra_hint
 
 
@@ -37,7 +38,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "or keep only a score pad), see whose decision it is, the rule behind every step, the score pad; "
         f"undo and redo; every step saved as a transcript. Needs the [table] extra: {extra_hint('table')}.",
     )
-    add_common(p, players=None)
+    add_common(
+        p, players=None,
+        edition_help="edition id (known: " + ", ".join(edition_ids()) + "; default flip7; with --resume: the saved "
+        "game's, and another one is refused)",
+    )  # fmt: skip
+    p.set_defaults(edition=None)  # None: not given, so that --resume can tell a contradiction from the default
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s: this machine only; "
                    "0.0.0.0 lets phones on the network join, with a per-game token)")
     p.add_argument("--port", type=int, default=8077, help="port (default %(default)s)")

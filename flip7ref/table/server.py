@@ -15,7 +15,7 @@ from pathlib import Path
 from types import FrameType
 
 from flip7ref.core.errors import OptionError
-from flip7ref.table.record import editions_in_words, table_editions
+from flip7ref.table.record import DEFAULT_EDITION, editions_in_words, table_editions
 from flip7ref.table.session import TableGame
 
 GRACE_SECONDS = 2
@@ -82,13 +82,49 @@ def _defaults_query(args: argparse.Namespace) -> str:
     from flip7ref.core.spec import load_edition
 
     options = parse_options(args.option)
-    if args.edition not in table_editions():  # an id, never a file: a table file with a shipped id is not that table
+    given = args.edition or DEFAULT_EDITION  # None: not given (the default)
+    if given not in table_editions():  # an id, never a file: a table file with a shipped id is not that table
         known = editions_in_words("and", quote=False)
-        raise OptionError(f"--edition: the table knows {known} (their ids), not {short_repr(args.edition, 200)}")
-    edition = load_edition(args.edition)
+        raise OptionError(f"--edition: the table knows {known} (their ids), not {short_repr(given, 200)}")
+    edition = load_edition(given)
     Game(edition, max(2, int(edition.thresholds.get("min_players", 1))), options)  # raises OptionError
     pairs = [("edition", edition.id), *((f"o.{k}", v) for k, v in options.items())]
     return urlencode(pairs)
+
+
+def _check_resumed(args: argparse.Namespace, first: TableGame) -> None:
+    """Refuse an ``--edition`` or ``--option`` given with ``--resume`` that the saved game
+    ``first`` contradicts (it keeps its own); an agreeing one is accepted.
+
+    Args:
+        args: the parsed ``table`` flags: ``edition`` (an id, or None when not given),
+            ``option`` (``NAME=VALUE`` strings, or None) and ``resume`` (the file).
+        first: the game loaded from ``args.resume``.
+
+    Raises:
+        OptionError: a contradiction, naming the flag's value and the saved game's (exit 2).
+    """
+    from flip7ref.cli._common import parse_options
+    from flip7ref.core.game import Game
+
+    saved = first.game
+    drop = "drop {} or start a new game"
+    if args.edition is not None and args.edition != saved.edition.id:
+        raise OptionError(
+            f"--edition {args.edition}: the saved game {args.resume} is {saved.edition.id}; {drop.format('--edition')}"
+        )
+    options = parse_options(args.option)
+    try:
+        asked = Game(saved.edition, saved.players, options).options
+    except OptionError as exc:
+        raise OptionError(f"--option: {exc}; the saved game {args.resume} is {saved.edition.id}; "
+                          f"{drop.format('--option')}") from None  # fmt: skip
+    for name in options:
+        if asked[name] != saved.options[name]:
+            raise OptionError(
+                f"--option {name}={options[name]}: the saved game {args.resume} plays {name}={saved.options[name]}; "
+                f"{drop.format('--option')}"
+            )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,8 +132,8 @@ def run(args: argparse.Namespace) -> int:
 
     Raises:
         OptionError: a bad --port, --edition or --option, a --data folder that is a file or
-            cannot be made or written in, or a --resume file that cannot be read or replayed
-            (exit status 2).
+            cannot be made or written in, a --resume file that cannot be read or replayed, or
+            an --edition or --option its saved game contradicts (exit status 2).
     """
     import uvicorn
 
@@ -123,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
             first = TableGame.load(args.resume)
         except TableError as exc:
             raise OptionError(f"--resume: {exc}") from None
+        _check_resumed(args, first)
     local = is_local(args.host)
     app = create_app(folder, token_required=not local, first=first)
     table = app.state.table

@@ -3,12 +3,14 @@
 Usage: python faulty.py MODE N.  MODE: ``hang`` (sleeps), ``exit`` (exits with status 5),
 ``garbage`` (a line that is not JSON), ``longline`` (a 30 MB line), ``deep`` (JSON nested
 100,000 deep), ``nan`` (a total of NaN), ``inf`` (a total of 1e999), ``bigint`` (a total of
-5,000 digits).  A restarted engine counts its requests from 1 again.
+5,000 digits).  A restarted engine counts its requests from 1 again.  With PIDFILE
+(``python faulty.py MODE N PIDFILE``) it appends its process id there first (one line).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
@@ -23,6 +25,9 @@ def out(data: bytes) -> None:
 
 def main() -> None:
     mode, at = sys.argv[1], int(sys.argv[2])
+    if len(sys.argv) > 3:
+        with open(sys.argv[3], "a", encoding="utf-8") as f:
+            f.write(f"{os.getpid()}\n")
     runs = 0
     for raw in sys.stdin:
         request = json.loads(raw)

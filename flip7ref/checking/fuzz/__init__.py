@@ -40,11 +40,11 @@ the first shuffle whose order matters (a reshuffle of cards that are not all ali
 between rounds); at that step only the events up to the shuffle are compared, and the game ends.
 """
 
+from flip7ref.checking.engine_process import MAX_FAULTS
 from flip7ref.checking.fuzz.games import MAX_DECISIONS, MAX_ROUNDS, MIN_PLAYERS, Played, Trial, play, player_range
 from flip7ref.checking.fuzz.lockstep import Check, EngineFault, Found, Lockstep, step_case
 from flip7ref.checking.fuzz.portfolio import SOURCES, Portfolio, Source, generate, sources_for
 from flip7ref.checking.fuzz.run import (
-    MAX_FAULTS,
     Finding,
     Report,
     differing_keys,

@@ -11,7 +11,7 @@ import attrs
 import yaml
 
 from flip7ref.checking.conformance import Case, compare_detailed, load_case_file
-from flip7ref.checking.engine_process import EngineError
+from flip7ref.checking.engine_process import EngineError, faults_stop
 from flip7ref.checking.fuzz.lockstep import FULL_EVERY, Check, EngineFault, Found, Lockstep
 from flip7ref.checking.fuzz.portfolio import Portfolio
 from flip7ref.checking.fuzz.shrink import shrink
@@ -167,7 +167,7 @@ class Report:
         not_compared: outcome keys the engine does not report (not compared).
         faults: the engine's faults (it hung, exited, printed a malformed or oversized line):
             each ended its game, blames no rule and writes no case; the run stops after
-            `MAX_FAULTS`.
+            `flip7ref.checking.engine_process.MAX_FAULTS`.
         findings: every distinct difference found (`finding_key`), in the order found.
     """
 
@@ -191,10 +191,6 @@ class Report:
     not_compared: tuple[str, ...] = ()
     faults: tuple[EngineFault, ...] = ()
     findings: tuple[Finding, ...] = ()
-
-
-MAX_FAULTS = 3
-"""Engine faults after which a fuzzing run stops (each may cost a whole timeout)."""
 
 
 def known_editions(impl: Mapping[str, Any], wanted: Sequence[str] | None) -> list[str]:
@@ -227,7 +223,7 @@ def fuzz(
     keep_going: bool = True,
 ) -> Report:
     """Fuzz an engine: random games in lockstep until ``games`` games or ``seconds`` seconds (or
-    `MAX_FAULTS` engine faults; with ``keep_going`` false, the first difference).  Each distinct
+    `flip7ref.checking.engine_process.MAX_FAULTS` engine faults; with ``keep_going`` false, the first difference).  Each distinct
     difference (`finding_key`: first blamed rule, verdict, first key wrong) is a finding: shrunk (for
     at most ``shrink_seconds`` more, never onto another finding already made), written to ``out``
     and run again; a later game showing it again only counts a repeat.  An engine fault (a hang
@@ -304,7 +300,7 @@ def fuzz(
                         repeats.append(1)
                 if not keep_going:
                     break
-            if len(lockstep.faults) >= MAX_FAULTS:
+            if faults_stop(len(lockstep.faults)):  # every fault of the run counts (conformance run: in a row)
                 break
         per_source = {s.name: n for s, n in zip(portfolio.sources, portfolio.games, strict=True)}
         missing = tuple(k for k in OUTCOME_KEYS if lockstep.keys is not None and k not in lockstep.keys)
