@@ -33,16 +33,19 @@ FIELDS = 4
 
 (DEALT_DEAL, DEALT_HIT, DEALT_F3, STAYED, STAYED_EMPTY, DECK_EXHAUSTED, TARGET_CHOSEN, SC_GIVEN, FROZEN,
  FD_STARTED, ASSIGNED, SC_USED, BUSTED, FLIP7, SC_KEPT, DISCARDED, FD_ENDED, SET_ASIDE, ROUND_SCORED,
- GAME_WON, TIE, ROUND_STARTED, RESHUFFLED, PAYLOAD) = range(1, 25)  # fmt: skip
-"""Row kinds (0 is never written)."""
+ GAME_WON, TIE, ROUND_STARTED, RESHUFFLED, PAYLOAD, LINE_WIPED, STOLEN, CARD_DISCARDED, SWAPPED, STAYED_CARD,
+ DEALT_FD, FD_BEGUN) = range(1, 32)  # fmt: skip
+"""Row kinds (0 is never written).  The last seven are the scalar kernel's (`flip7ref.batch.kernel`):
+``line_wiped`` (seat, n) then n `PAYLOAD` rows (a code each), ``swapped`` (seat, first, its card)
+then one (second, its card), a stay for a card, a forced draw's card and start naming the card."""
 
 REASONS = ("no valid target", "no eligible player", "target busted", "target no longer eligible", "round ended")
 """``discarded`` reasons by code (the row's third number)."""
 NO_TARGET, NO_ELIGIBLE, TARGET_BUSTED, NOT_ELIGIBLE, ROUND_ENDED = range(5)
 
-OUTCOMES = ("bust", "complete", "exhausted", "round ended")
+OUTCOMES = ("bust", "complete", "exhausted", "round ended", "seven numbers")
 """``forced_draw_ended`` outcomes by code."""
-O_BUST, O_COMPLETE, O_EXHAUSTED, O_ROUND = range(4)
+O_BUST, O_COMPLETE, O_EXHAUSTED, O_ROUND, O_SEVEN = range(5)
 
 
 def room(players: int, f3n: int, queue: int) -> int:
@@ -108,9 +111,11 @@ class EventLog:
         self._owner = owner
         self._lists: list[list[Event] | None] = [[] for _ in range(owner.B)]
         self._spilled: list[list[Arr]] = [[] for _ in range(owner.B)]
-        ids, f3, sc = owner.ids, owner.F3, owner.SC
+        ids, f3, sc = owner.ids, getattr(owner, "F3", -1), getattr(owner, "SC", -1)
         self._ids: list[str] = [ids[c] for c in range(owner.C)]
-        self._f3, self._sc, self._f3n, self._P = self._ids[f3], self._ids[sc], int(owner.f3n), int(owner.P)
+        self._f3, self._sc = self._ids[f3] if f3 >= 0 else "", self._ids[sc] if sc >= 0 else ""
+        self._f3n, self._P = int(getattr(owner, "f3n", 0)), int(owner.P)
+        self._count = [int(n) for n in getattr(owner, "fcount", [])]  # a forced draw's count by card
         self._made: dict[int, Event] = {}  # the event of each row seen (`_key`): events are immutable
 
     def __len__(self) -> int:
@@ -199,7 +204,7 @@ class EventLog:
                 out.append(ev.round_scored(x, tuple([r[2] for r in seats]), tuple([r[3] for r in seats]), y if y >= 0 else None))
                 k = j + 1 + P
                 continue
-            span = 1 + (P if kind in (GAME_WON, TIE) else 0)
+            span = 1 + (P if kind in (GAME_WON, TIE) else y if kind == LINE_WIPED else 1 if kind == SWAPPED else 0)
             (e,) = self._decode(rows[j : j + span])
             if span == 1 and keys[j] >= 0:
                 made[keys[j]] = e
@@ -253,6 +258,23 @@ class EventLog:
                 out.append(ev.round_started(x, y))
             elif kind == RESHUFFLED:
                 out.append(ev.reshuffled(x))
+            elif kind == LINE_WIPED:
+                out.append(ev.line_wiped(x, tuple(ids[r[1]] for r in rows[k : k + y])))
+                k += y
+            elif kind == STOLEN:
+                out.append(ev.stolen(x, ids[y], z))
+            elif kind == CARD_DISCARDED:
+                out.append(ev.card_discarded(x, ids[y], z))
+            elif kind == SWAPPED:
+                second, card = rows[k][1], rows[k][2]
+                k += 1
+                out.append(ev.swapped(x, y, ids[z], second, ids[card]))
+            elif kind == STAYED_CARD:
+                out.append(ev.stayed(x, ids[y]))
+            elif kind == DEALT_FD:
+                out.append(ev.dealt(x, ids[y], ids[z]))
+            elif kind == FD_BEGUN:
+                out.append(ev.forced_draw_started(x, ids[z], y, self._count[z]))
             elif kind in (ROUND_SCORED, GAME_WON, TIE):
                 seats = rows[k : k + P]
                 k += P

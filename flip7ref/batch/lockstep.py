@@ -54,7 +54,7 @@ def compare(
     policy: str = "random",
     progress: Any = None,
     edition: str = "flip7",
-    backend: str = "numpy",
+    backend: str | None = None,
 ) -> dict[str, int]:
     """Play ``games`` random games (seeds ``seed .. seed + games - 1``) in both engines in
     lockstep, ``batch`` at a time; with ``events`` the whole event log of each game is compared too
@@ -63,18 +63,19 @@ def compare(
     and the batched `flip7ref.batch.policies.threshold_actions` must choose the same).
     ``progress(games, decisions)`` is called after each batch when given.  ``edition``:
     ``flip7``, ``vengeance`` or the path of an edition table: the engine is chosen by the
-    table's cards (`engine_of`: `BatchState`, or `flip7ref.batch.vengeance.VengeanceState`,
-    NumPy only; its threshold policy is `flip7ref.batch.v_policies.v_threshold_actions`).
-    ``backend``: the batched Flip 7 engine's
-    (`flip7ref.batch.rules.choose_backend`); both keep the event log compared.
+    table's cards (`engine_of`: `BatchState`, or `flip7ref.batch.vengeance.VengeanceState`;
+    its threshold policy is `flip7ref.batch.v_policies.v_threshold_actions`).
+    ``backend``: the batched engine's (`flip7ref.batch.rules.choose_backend` for Flip 7,
+    `flip7ref.batch.vengeance.choose_backend` for Vengeance; None: ``numpy`` for Flip 7, ``auto``
+    for Vengeance); each keeps the event log compared.
 
     Returns:
         ``{"games": ..., "decisions": ...}`` compared.
 
     Raises:
         Difference: the first disagreement (game seed, decision number, what differs).
-        OptionError: a backend other than ``numpy`` (or ``auto``) with edition ``vengeance``;
-            a seed below 0, a batch whose arrays do not fit in memory (`flip7ref.batch.guards`).
+        OptionError: a backend the engine does not have; a seed below 0, a batch whose arrays
+            do not fit in memory (`flip7ref.batch.guards`).
     """
     from flip7ref.batch.policies import threshold_actions
     from flip7ref.play.strategies import ThresholdStrategy
@@ -90,13 +91,11 @@ def compare(
 
     make: Any = BatchState
     policy_actions: Any = threshold_actions
-    extra: dict[str, str] = {"backend": backend}
+    extra: dict[str, str] = {"backend": backend or ("auto" if which == "vengeance" else "numpy")}
     if which == "vengeance":
         from flip7ref.batch.vengeance import VengeanceState
 
-        if backend not in ("auto", "numpy"):  # auto: the only backend it has
-            raise OptionError(f"backend: the batched vengeance engine has the numpy backend only, got {backend!r}")
-        make, extra = VengeanceState, {}
+        make = VengeanceState
         from flip7ref.batch.v_policies import v_threshold_actions
 
         policy_actions = v_threshold_actions
@@ -251,8 +250,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument("--record", metavar="FILE", help="append each slice that agrees to FILE; skip the slices it holds")
     parser.add_argument(
-        "--backend", choices=("auto", "numba", "numpy"), default="auto",
-        help="the batched engine's backend (default %(default)s: numba when installed; both keep the event log compared)",
+        "--backend", choices=("auto", "numba", "numpy", "python"), default="auto",
+        help="the batched engine's backend (default %(default)s: numba when installed; numpy for flip7, python for "
+        "vengeance; each keeps the event log compared)",
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:
@@ -300,7 +300,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
     took = time.perf_counter() - start
-    backend = "numpy" if engine_of(Game(args.edition, args.players)) == "vengeance" else choose_backend(args.backend)
+    if engine_of(Game(args.edition, args.players)) == "vengeance":
+        from flip7ref.batch.vengeance import choose_backend as v_backend
+
+        backend = v_backend(args.backend)
+    else:
+        backend = choose_backend(args.backend)
     print(f"{games} games, {decisions} decisions: no difference from the reference ({took:.0f} s, {backend} backend)")
     return 0
 

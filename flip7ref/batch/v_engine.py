@@ -71,10 +71,7 @@ def position(game: Game, setup: Mapping[str, Any]) -> VengeanceState:
         bs.status[b, int(key)] = STATUS_NAMES[name]
     load_piles(bs, setup, pool, b)
     bs.log[b] = []
-    if setup.get("deal"):
-        bs._start_round(g)
-    bs._settle(g)
-    bs._decisions(g)
+    bs.run(g, bs.kernel.NEW if setup.get("deal") else bs.kernel.SETTLE)
     return bs
 
 

@@ -1,50 +1,75 @@
-"""The batched Vengeance engine: ``B`` games of Flip 7: With a Vengeance as NumPy arrays.
+"""The batched Vengeance engine: ``B`` games of Flip 7: With a Vengeance, stepped together.
 
 `VengeanceState` holds the games and takes one decision in each (`VengeanceState.step`);
-its rules are in `flip7ref.batch.v_rules` and `flip7ref.batch.v_settle`.  `init` and
-`step` are the pgx-style pure API over it.  Action indices and the observation vector
-are those of `flip7ref.rl.encoding` for the game: hit 0, stay 1, target ``s`` at
-``2 + s``, then the steal, discard and swap blocks (`flip7ref.rl.actions.ActionIndex`).
+its rules are the scalar kernel `flip7ref.batch.kernel` (compiled by numba when installed),
+its tables `flip7ref.batch.v_rules`.  `init` and `step` are the pgx-style pure API over it.
+Action indices and the observation vector are those of `flip7ref.rl.encoding` for the game:
+hit 0, stay 1, target ``s`` at ``2 + s``, then the steal, discard and swap blocks
+(`flip7ref.rl.actions.ActionIndex`).
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from types import ModuleType
 
 import numpy as np
 
-from flip7ref.batch import guards
+from flip7ref.batch import evlog, guards, tables
 from flip7ref.batch.decks import shuffle_decks
 from flip7ref.batch.observation import observation, observation_size
 from flip7ref.batch.v_rules import (
     ACTIVE,
-    CARDS,
-    CHOOSE,
-    DEAL_OFFER,
-    HIT,
     N_DECISION_KINDS,
-    NONE,
-    OFFER,
-    PICK,
-    PLAY,
-    STAY,
-    STAYED,
-    TERMINAL,
     VENGEANCE_OPTIONS,
     Arr,
-    _any,
+    L,
+    VRules,
     check_vengeance,
 )
-from flip7ref.batch.v_settle import VSettling
-from flip7ref.core import events as ev
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
+from flip7ref.core.model import NUMBER
 
-__all__ = ["VENGEANCE_OPTIONS", "VengeanceState", "check_vengeance", "init", "step"]
+__all__ = ["VENGEANCE_OPTIONS", "VengeanceState", "check_vengeance", "choose_backend", "init", "step"]
+
+_PLAIN: list[ModuleType] = []
 
 
-class VengeanceState(VSettling):
+def choose_backend(backend: str) -> str:
+    """The backend a batched state runs for ``backend``: ``numba`` (the kernel compiled) or
+    ``python`` (the same kernel uncompiled: slow, for tests) as asked, ``auto`` numba when it
+    is importable, else python.
+
+    Raises:
+        OptionError: another name, or ``numba`` when numba is not installed.
+    """
+    if backend not in ("auto", "numba", "python"):
+        raise OptionError(f"backend: expected 'auto', 'numba' or 'python', got {backend!r}")
+    if backend == "python":
+        return backend
+    try:
+        import numba  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
+    except ImportError:
+        if backend == "numba":
+            raise OptionError("backend: 'numba' needs the numba package (pip install numba)") from None
+        return "python"
+    return "numba"
+
+
+def kernel_of(backend: str) -> ModuleType:
+    """The kernel module of ``backend`` (`choose_backend`'s answer): compiled, or the plain copy."""
+    from flip7ref.batch import kernel
+
+    if backend == "numba":
+        return kernel
+    if not _PLAIN:
+        _PLAIN.append(kernel.plain())
+    return _PLAIN[0]
+
+
+class VengeanceState(VRules):
     """``batch`` games of Vengeance (one `flip7ref.Game`), stepped together in place.
 
     Every game is always at a decision or over: `kind`, `actor` and `legal` say which.
@@ -57,12 +82,14 @@ class VengeanceState(VSettling):
             NumPy's generator for ``shuffle="numpy"``.
         shuffle: ``reference`` (deal and reshuffle as the reference does for the game's
             seed) or ``numpy`` (NumPy's generator, another order).
+        backend: ``numba`` (the kernel `flip7ref.batch.kernel` compiled), ``python`` (the
+            same kernel uncompiled) or ``auto`` (numba when installed); see `choose_backend`.
 
     Raises:
         OptionError: a game the engine does not play, a batch that is not a whole number
             >= 1 or whose arrays do not fit in the memory available (the message names the
             bytes; checked before anything is allocated), a seed that is not a whole number
-            >= 0, an unknown shuffle.
+            >= 0, an unknown shuffle or backend.
 
     Attributes (arrays, first axis the game; ``P`` seats, ``C`` card kinds):
         status (B, P): 0 active, 1 stayed, 3 busted.  totals (B, P): points.
@@ -73,12 +100,14 @@ class VengeanceState(VSettling):
         card (B,): the card the decision is about (-1 when none).
     """
 
-    def __init__(self, game: Game, batch: int, seed: int = 0, shuffle: str = "reference") -> None:
+    def __init__(self, game: Game, batch: int, seed: int = 0, shuffle: str = "reference", backend: str = "auto") -> None:
         check_vengeance(game)
         batch = guards.batch_size(batch)
         seed = guards.base_seed(seed)
         if shuffle not in ("reference", "numpy"):
             raise OptionError(f"shuffle: expected 'reference' or 'numpy', got {shuffle!r}")
+        self.backend = choose_backend(backend)
+        self.kernel = kernel_of(self.backend)
         self._tables(game, batch, seed, shuffle)
         guards.allocate(self, self._alloc, batch, self.D)
         self.reset()
@@ -90,7 +119,7 @@ class VengeanceState(VSettling):
             setattr(new, name, value.copy() if isinstance(value, np.ndarray) else value)
         new.seeds = list(self.seeds)
         if self.log is not None:
-            new.log = [list(x) for x in self.log]
+            new.log = self.log.copy(new)
         return new
 
     def rows(self, games: Arr) -> VengeanceState:
@@ -109,12 +138,52 @@ class VengeanceState(VSettling):
         new.B = int(g.size)
         new.seeds = [self.seeds[b] for b in g.tolist()]
         new.log = None
+        new.ev = np.zeros((new.B, 0, evlog.FIELDS), np.int32)
+        new.ev_n = np.zeros(new.B, np.int32)
+        new.ev_room = 0
         new.rng = copy.deepcopy(self.rng)
         return new
 
-    def record_events(self) -> None:
-        """From now on keep each game's events (`flip7ref.core.events`) in ``log[game]``."""
-        self.log = [[] for _ in range(self.B)]
+    def record_events(self, capacity: int | None = None) -> None:
+        """From now on keep each game's events (`flip7ref.core.events`) in ``log[game]``: the
+        kernel writes rows of numbers into a buffer of ``capacity`` rows a game (default:
+        `flip7ref.batch.evlog.capacity`), made into events when ``log[game]`` is read
+        (`flip7ref.batch.evlog.EventLog`).
+
+        Raises:
+            OptionError: ``capacity`` below the rows one step may write (twice
+                `flip7ref.batch.evlog.room`), or buffers that do not fit in memory
+                (`flip7ref.batch.guards.allocate`; nothing changed then).
+        """
+        # a step writes at most: a round's scores, win and start, every card pending work may hold, a wiped line
+        held = tables.deck_copies(self.game, [c for c in range(self.C) if self.game.category[c] != NUMBER])
+        queue = 2 * held + L + 2
+        rows = evlog.capacity(self.P, 0, queue, capacity)
+        old = self.ev, self.ev_n
+        del self.ev, self.ev_n
+
+        def alloc() -> None:
+            self.ev = np.zeros((self.B, rows, evlog.FIELDS), np.int32)
+            self.ev_n = np.zeros(self.B, np.int32)
+
+        try:
+            guards.allocate(self, alloc, self.B, 0)
+        except OptionError:
+            self.ev, self.ev_n = old
+            raise
+        self.ev_room = evlog.room(self.P, 0, queue)
+        self.log = evlog.EventLog(self)
+
+    def run(self, games: Arr, mode: int, actions: Arr | None = None) -> Arr:
+        """Run the kernel's ``mode`` (`flip7ref.batch.kernel.ACT`, ``SETTLE`` or ``NEW``) in the
+        games ``games`` (int64 indices), taking ``actions`` (int64, one per game) for ``ACT``;
+        the bool array of the actions taken."""
+        k = self.kernel
+        n = games.size
+        ok = np.zeros(n, bool)
+        acts = np.zeros(n, np.int64) if actions is None else actions
+        k.resume(self, k.pack(self), games, acts, np.full(n, mode, np.int8), ok)
+        return ok
 
     def reset(self, games: Arr | None = None, seeds: Sequence[int | str] | None = None) -> None:
         """Start new games in the slots ``games`` (all when None), dealt up to the first
@@ -153,55 +222,7 @@ class VengeanceState(VSettling):
         self.moves[g] = 0
         self.dealer[g] = 0
         self.rnd[g] = 1
-        self._start_round(g)
-        self._settle(g)
-        self._decisions(g)
-
-    # ------------------------------------------------------------------ decisions
-
-    def _decisions(self, g: Arr) -> None:
-        """Fill `kind`, `actor`, `legal` and `card` for the games ``g`` (all at a decision or over)."""
-        n, P = g.size, self.P
-        top = self._top(g)
-        i = np.maximum(self.sp[g] - 1, 0)
-        kind = np.full(n, OFFER, np.int8)
-        actor = self.turn[g].astype(np.int8)
-        card = np.full(n, -1, np.int8)
-        narrow = np.zeros((n, 2 + P), bool)  # hit, stay, targets; the pick blocks only where a pick is open
-        do = top == DEAL_OFFER
-        actor[do] = self.fa[g[do], i[do]]
-        ch = top == CHOOSE
-        if _any(ch):
-            gc, ic = g[ch], i[ch]
-            kind[ch] = PLAY
-            actor[ch] = self.fb[gc, ic]
-            card[ch] = self.fa[gc, ic]
-            narrow[ch, 2:] = self.fallow[gc, ic]
-        o = (top == NONE) | do
-        seat = np.maximum(actor, 0).astype(np.int64)
-        narrow[o, HIT] = True
-        narrow[o, STAY] = self.line[g[o], seat[o], self.NOSTAY] == 0  # V-031: the no_stay card's holder may not stay
-        d = self.done[g]
-        kind[d] = TERMINAL
-        actor[d] = -1
-        card[d] = -1
-        narrow[d] = False
-        wide = g[self.wide[g]]  # rows whose pick blocks were set: cleared
-        if wide.size:
-            self.legal[wide, 2 + P :] = False
-            self.wide[wide] = False
-        self.legal[g, : 2 + P] = narrow
-        pk = top == PICK
-        if _any(pk):
-            gp, ip = g[pk], i[pk]
-            kind[pk] = CARDS
-            actor[pk] = self.fb[gp, ip]
-            card[pk] = self.fa[gp, ip]
-            self.legal[gp] = self._picks(gp)
-            self.wide[gp] = True
-        self.kind[g] = kind
-        self.actor[g] = actor
-        self.card[g] = card
+        self.run(g, self.kernel.NEW)
 
     def step(self, actions: Arr, games: Arr | None = None) -> Arr:
         """Take action index ``actions[i]`` in game ``games[i]`` (all games when None), for the
@@ -223,96 +244,22 @@ class VengeanceState(VSettling):
         """
         g = np.arange(self.B) if games is None else guards.game_indices(games, self.B)
         a = guards.action_indices(actions, g.size)
-        inr = (a >= 0) & (a < self.A)
-        ok = inr & self.legal[g, np.where(inr, a, 0)]
-        g, a = g[ok], a[ok]
-        if g.size == 0:
-            return ok
-        self.moves[g] += 1
-        top = self._top(g)
-        i = np.maximum(self.sp[g] - 1, 0)
-        o = (top == NONE) | (top == DEAL_OFFER)
-        if _any(o):
-            go, ao, to, io = g[o], a[o], top[o], i[o]
-            seat = np.where(to == DEAL_OFFER, self.fa[go, io], self.turn[go]).astype(np.int64)
-            dof = to == DEAL_OFFER
-            self.sp[go[dof]] -= 1
-            tn = go[~dof]
-            self.turn[tn] = (seat[~dof] + 1) % self.P
-            st = ao == STAY
-            self.status[go[st], seat[st]] = STAYED
-            ss = seat[st]
-            self._emit(go[st], lambda k, b: ev.stayed(int(ss[k])))
-            h = ~st
-            if _any(h):
-                self._hit(go[h], seat[h])
-        c = top == CHOOSE
-        if _any(c):
-            gc, ic = g[c], i[c]
-            tc = a[c] - 2
-            code = self.fa[gc, ic].astype(np.int64)
-            chooser = self.fb[gc, ic].astype(np.int64)
-            self.sp[gc] -= 1
-            self._emit(gc, lambda k, b: ev.target_chosen(int(chooser[k]), self.ids[code[k]], int(tc[k])))
-            self._play(gc, chooser, tc, code)
-        p = top == PICK
-        if _any(p):
-            self._pick(g[p], i[p], a[p])
-        self._settle(g)
-        self._decisions(g)
-        return ok
-
-    def _pick(self, g: Arr, i: Arr, a: Arr) -> None:
-        """A card pick of a Swap, Steal or Discard is carried out (the ``move`` of
-        `flip7ref.core.primitives.steal`, ``swap``, ``discard_card``); the action card is discarded (V-040)."""
-        card = self.fa[g, i].astype(np.int64)
-        chooser = self.fb[g, i].astype(np.int64)
-        res = self.fc[g, i].astype(np.int64)
-        self.sp[g] -= 1
-        K = self.K
-        ids = self.ids
-        start, size = self.blocks.get("steal", (0, 0))
-        m = (a >= start) & (a < start + size) & (size > 0)
-        if _any(m):
-            gs, rs = g[m], res[m]
-            s, k = np.divmod(a[m] - start, K)
-            code = self.kcodes[k]
-            self._take(gs, s, code)
-            self._emit(gs, lambda j, b: ev.stolen(int(rs[j]), ids[code[j]], int(s[j])))
-            self._enter(gs, rs, code)
-        start, size = self.blocks.get("discard", (0, 0))
-        m = (a >= start) & (a < start + size) & (size > 0)
-        if _any(m):
-            gd, cd = g[m], chooser[m]
-            s, k = np.divmod(a[m] - start, K)
-            code = self.kcodes[k]
-            self._take(gd, s, code)
-            self.discard[gd, code] += 1
-            self._emit(gd, lambda j, b: ev.card_discarded(int(s[j]), ids[code[j]], int(cd[j])))
-        start, size = self.blocks.get("swap", (0, 0))
-        m = (a >= start) & (a < start + size) & (size > 0)
-        if _any(m):
-            gw, rw = g[m], res[m]
-            pair, rest = np.divmod(a[m] - start, K * K)
-            ka, kb = np.divmod(rest, K)
-            sa, sb = self.pairs[pair, 0], self.pairs[pair, 1]
-            ca, cb = self.kcodes[ka], self.kcodes[kb]
-            self._take(gw, sa, ca)
-            self._take(gw, sb, cb)
-            self._emit(gw, lambda j, b: ev.swapped(int(rw[j]), int(sa[j]), ids[ca[j]], int(sb[j]), ids[cb[j]]))
-            self._enter(gw, sa, cb)
-            self._enter(gw, sb, ca)
-        self.discard[g, card] += 1
+        return self.run(g, self.kernel.ACT, a)
 
     # ------------------------------------------------------------------ reading
+
+    def line_values(self, g: Arr | None = None) -> Arr:
+        """(n, P) what each line of the games ``g`` (all when None) would score now
+        (`flip7ref.batch.kernel.line_value`, V-060)."""
+        g = np.arange(self.B) if g is None else np.asarray(g, np.int64)
+        out = np.zeros((g.size, self.P), np.int32)
+        self.kernel.values(self.kernel.pack(self), g, out)
+        return out
 
     def held(self) -> Arr:
         """(B, C) the cards held by pending work (the observation's ``set_aside`` section)."""
         out = np.zeros((self.B, self.C), np.int16)
-        for b in np.flatnonzero(self.sp > 0).tolist():
-            for k in range(int(self.sp[b])):
-                for c in self._held(b, k):
-                    out[b, c] += 1
+        self.kernel.held_counts(self.kernel.pack(self), out)
         return out
 
     def observation_size(self) -> int:
@@ -332,7 +279,9 @@ class VengeanceState(VSettling):
         return observation(self, observer, None, N_DECISION_KINDS, seats)  # no card lies in front beside the line
 
 
-def init(seed: int, batch: int, game: Game | None = None, *, players: int = 4, shuffle: str = "reference") -> VengeanceState:
+def init(
+    seed: int, batch: int, game: Game | None = None, *, players: int = 4, shuffle: str = "reference", backend: str = "auto"
+) -> VengeanceState:
     """pgx-style: ``batch`` new games of Vengeance (``game``, else ``Game("vengeance", players,
     {"reshuffles": 1})``: the batch plays reading 1),
     each at its first decision; game ``i`` is seeded ``seed + i``.
@@ -341,7 +290,8 @@ def init(seed: int, batch: int, game: Game | None = None, *, players: int = 4, s
         OptionError: a game the batched engine does not play (`check_vengeance`), a bad batch
             size or seed (see `VengeanceState`).
     """
-    return VengeanceState(game if game is not None else Game("vengeance", players, {"reshuffles": 1}), batch, seed, shuffle)
+    game = game if game is not None else Game("vengeance", players, {"reshuffles": 1})
+    return VengeanceState(game, batch, seed, shuffle, backend)
 
 
 def step(state: VengeanceState, actions: Arr) -> VengeanceState:
