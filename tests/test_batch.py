@@ -75,7 +75,7 @@ def test_lockstep_compares_how_each_game_ended() -> None:
     BatchState.step = wrong  # type: ignore[method-assign]
     try:
         with pytest.raises(Difference, match=r"^game seed 3, decision \d+: winners: expected \[\d\], observed \[\d, \d, \d\]$"):
-            compare(4, 1, seed=3, batch=1, options=ONE, backend="numpy")
+            compare(4, 1, seed=3, batch=1, options=ONE, backend="python")
     finally:
         BatchState.step = original  # type: ignore[method-assign]
 

@@ -1,6 +1,6 @@
-"""The event rows the kernels (`flip7ref.batch.jit`, `flip7ref.batch.kernel`) write when a log
-is kept (`flip7ref.batch.evlog` reads them): one bounded row write, the room check before a step,
-and whether rows are kept.  Compiled, each is chosen by the type of the buffer (None: no log, and
+"""The event rows the kernel (`flip7ref.batch.kernel`) writes when a log is kept
+(`flip7ref.batch.evlog` reads them): one bounded row write, the room check before a step, and
+whether rows are kept.  Compiled, each is chosen by the type of the buffer (None: no log, and
 no trace of one in the step compiled without it); the functions themselves are the plain-Python
 form the kernel runs uncompiled."""
 

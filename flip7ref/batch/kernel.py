@@ -31,9 +31,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from flip7ref.batch.evlog import (
-    BUSTED as EV_BUSTED,
-)
-from flip7ref.batch.evlog import (
+    ASSIGNED,
     CARD_DISCARDED,
     DEALT_DEAL,
     DEALT_FD,
@@ -44,7 +42,9 @@ from flip7ref.batch.evlog import (
     FD_ENDED,
     GAME_WON,
     LINE_WIPED,
+    NO_ELIGIBLE,
     NO_TARGET,
+    NOT_ELIGIBLE,
     O_BUST,
     O_COMPLETE,
     O_EXHAUSTED,
@@ -54,6 +54,9 @@ from flip7ref.batch.evlog import (
     ROUND_ENDED,
     ROUND_SCORED,
     ROUND_STARTED,
+    SC_GIVEN,
+    SC_KEPT,
+    SC_USED,
     SET_ASIDE,
     STAYED_CARD,
     STAYED_EMPTY,
@@ -64,7 +67,11 @@ from flip7ref.batch.evlog import (
     TIE,
     check,
 )
+from flip7ref.batch.evlog import (
+    BUSTED as EV_BUSTED,
+)
 from flip7ref.batch.evlog import FLIP7 as EV_FLIP7
+from flip7ref.batch.evlog import FROZEN as EV_FROZEN
 from flip7ref.batch.evlog import STAYED as EV_STAYED
 from flip7ref.batch.evrows import ev_row, full, keeps
 from flip7ref.core.observation_layout import DECISION_KINDS
@@ -74,12 +81,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 ACTIVE, STAYED, FROZEN, BUSTED = 0, 1, 2, 3
 """Player statuses, in the order of the observation's ``status`` section."""
-OFFER, PLAY, CARDS, TERMINAL = (DECISION_KINDS.index(k) for k in ("offer", "play", "cards", "terminal"))
+OFFER, PLAY, GIVE, ASSIGN, CARDS, TERMINAL = (
+    DECISION_KINDS.index(k) for k in ("offer", "play", "give", "assign", "cards", "terminal")
+)
 """Decision kinds as indices of `flip7ref.core.observation_layout.DECISION_KINDS`."""
 HIT, STAY = 0, 1
-NONE, DEAL, DEAL_OFFER, CHOOSE, DRAW, IN_ORDER, PICK = range(7)
+NONE, DEAL, DEAL_OFFER, CHOOSE, DRAW, IN_ORDER, PICK, ASSIGNING, RESOLVE = range(9)
 """Frame types of the stack slots (``NONE``: the stack is empty)."""
-STEAL, SWAP, DISCARD, FORCED = 1, 2, 3, 4
+STEAL, SWAP, DISCARD, FORCED, FREEZE, SHIELD = 1, 2, 3, 4, 5, 6
 """Primitives of action cards (``prim``), 0 for the other cards."""
 
 
@@ -90,18 +99,27 @@ def _names(words: str) -> list[str]:
 ARRAYS = _names(
     "deck dtop dend unseen discard line lorder llen status barred totals last_scores scored dealer turn rnd "
     "flip7 done winners rshuf sp ft fa fb fc fd fcards fn fallow moves kind actor legal wide card ev ev_n "
-    "is_num is_mod rank addv prim fcount then_stay aside kcodes pairs"
+    "sc frz ffirst fseat rq_card rq_seat rq_chooser rq_head rq_tail "
+    "is_num is_mod rank addv prim fcount then_stay aside assign_all only_active kcodes pairs"
 )
 """The attributes of the state the kernel reads and writes (``ev``, ``ev_n``: the event rows,
-`flip7ref.batch.evlog`, None when no log is kept; the last ten: the card tables read from the
-edition table)."""
+`flip7ref.batch.evlog`, None when no log is kept; ``sc``, ``frz``: the bust shields and
+Freezes kept in front, ``ffirst`` a Freeze first among them; ``fseat``: an assignment's
+seats; ``rq_*``: the queue of assigned cards; the last twelve: the card tables read from the
+edition table, `flip7ref.batch.tables.read`)."""
 
-SCALARS = _names("P C K HALF DIV ZERO NOSTAY U7 L13 bonus target reshuffles F7N W steal_at discard_at swap_at ev_room peek")
-"""Sizes and the table's facts as numbers: the card codes of the traits (``zero``, V-030; ``no_stay``, V-031;
-``wipe_on_enter``, V-033; ``pair_allowed``, V-036), the dividing card and its divisor (V-052;
--1 and 1 when none), the Flip 7 bonus and line length (V-022), the target (V-073), the
-reshuffles (V-075), the forced draws' most cards, the action blocks' first indices (-1 when
-absent); ``peek``: stop before every draw."""
+SCALARS = _names(
+    "P C K HALF DIV MUL MULF FLOOR ZERO NOSTAY U7 L13 SC FRZ hold STAY_ANY MOD_RECV bonus target reshuffles F7N W "
+    "steal_at discard_at swap_at ev_room peek"
+)
+"""Sizes and the table's facts as numbers (a card code is -1 where the table has none): the
+dividing card and its divisor (V-052), the multiplying card and its factor (F7-091), whether
+a score is floored at 0 (V-060); the cards of the traits ``zero`` (V-030), ``no_stay``
+(V-031), ``wipe_on_enter`` (V-033), ``pair_allowed`` (V-036); the bust shield (F7-080) and
+its hold limit (F7-082), the Freeze (F7-060); Stay needs a card (F7-033); modifiers go to
+their receiver (F7-035) rather than a chosen player (V-050); the Flip 7 bonus and line
+length (F7-050, V-022), the target (F7-120, V-073), the reshuffles (F7-116, V-075), the
+forced draws' most cards, the action blocks' first indices; ``peek``: stop before every draw."""
 
 State: Any = cast(Any, namedtuple)("State", ARRAYS + SCALARS)
 
@@ -220,8 +238,10 @@ def _numbers_in(S: Any, b: int, s: int) -> int:
 @_jit
 def _number(S: Any, b: int, s: int, code: int) -> None:
     """`flip7ref.core.lines.receive_number`: Unlucky 7 wipes the line (V-033); a repeated rank
-    busts (V-020) unless Lucky 13 allows the pair (V-036); else the card joins and may make
-    the Flip 7 (V-022, D-V-03 ``twice``: number cards count; D-V-26: not when barred)."""
+    busts (F7-040, V-020) unless Lucky 13 allows the pair (V-036) or a kept Second Chance
+    cancels it (F7-080); else the card joins and may make the Flip 7 (F7-050, V-022, D-V-03
+    ``twice``: number cards count, a line that has not busted holds distinct ranks in the base
+    game; D-V-26: not when barred)."""
     if code == S.U7:
         n = S.llen[b, s]
         if n > 0:
@@ -242,7 +262,13 @@ def _number(S: Any, b: int, s: int, code: int) -> None:
     for c in range(S.C):
         if S.is_num[c] and S.rank[c] == r:
             same += S.line[b, s, c]
-    pair = same == 1 and r == S.rank[S.L13] and (code == S.L13 or S.line[b, s, S.L13] > 0)
+    pair = S.L13 >= 0 and same == 1 and r == S.rank[S.L13] and (code == S.L13 or S.line[b, s, S.L13] > 0)
+    if same >= 1 and not pair and S.sc[b, s] > 0:  # F7-080: a kept bust shield cancels the bust
+        S.sc[b, s] -= 1
+        S.discard[b, code] += 1
+        S.discard[b, S.SC] += 1
+        ev_row(S.ev, S.ev_n, b, SC_USED, s, code, 0)
+        return
     _append(S, b, s, code)
     if same >= 1 and not pair:
         S.status[b, s] = BUSTED
@@ -297,6 +323,15 @@ def _face(S: Any, b: int, p: int) -> bool:
 
 
 @_jit
+def _eligible(S: Any, b: int, p: int, code: int) -> bool:
+    """Seat ``p`` may be the target of card ``code``: active for a card whose ``targets`` are
+    ``active`` (F7-061, F7-072: a stayed player is protected, F7-034), else not busted (V-014)."""
+    if S.only_active[code]:
+        return bool(S.status[b, p] == ACTIVE)
+    return bool(S.status[b, p] != BUSTED)
+
+
+@_jit
 def _offer_target(S: Any, b: int, s: int, code: int) -> None:
     """`flip7ref.core.targets.offer_target`: ``s`` chooses who gets the modifier or action
     ``code`` among the players not busted (V-042, V-050); a Swap, Steal or Discard nobody
@@ -318,22 +353,49 @@ def _offer_target(S: Any, b: int, s: int, code: int) -> None:
     i = S.sp[b]
     some = False
     for p in range(S.P):
-        ok = usable and S.status[b, p] != BUSTED
+        ok = usable and _eligible(S, b, p, code)
         S.fallow[b, i, p] = ok
         some = some or ok
     if not some:
         S.discard[b, code] += 1
         ev_row(S.ev, S.ev_n, b, DISCARDED, code, s, NO_TARGET)
         return
-    _push(S, b, CHOOSE, code, s, 0, 0)
+    _push(S, b, CHOOSE, code, s, PLAY, 0)
+
+
+@_jit
+def _second_chance(S: Any, b: int, s: int, code: int) -> None:
+    """F7-082: a bust shield is kept when the receiver holds fewer than the hold limit (and has
+    not busted); a spare goes to an active player below the limit (the receiver picks), else to
+    the discard pile."""
+    if S.sc[b, s] < S.hold and S.status[b, s] != BUSTED:
+        S.sc[b, s] += 1
+        ev_row(S.ev, S.ev_n, b, SC_KEPT, s, 0, 0)
+        return
+    i = S.sp[b]
+    some = False
+    for p in range(S.P):
+        ok = S.status[b, p] == ACTIVE and S.sc[b, p] < S.hold and p != s
+        S.fallow[b, i, p] = ok
+        some = some or ok
+    if not some:
+        S.discard[b, code] += 1
+        ev_row(S.ev, S.ev_n, b, DISCARDED, code, s, NO_ELIGIBLE)
+        return
+    _push(S, b, CHOOSE, code, s, GIVE, 0)
 
 
 @_jit
 def _receive(S: Any, b: int, s: int, code: int) -> None:
     """Card ``code`` arrives for seat ``s`` (`flip7ref.core.targets.receive`): a number enters the
-    line; a modifier is given to a chosen player (V-050), an action played on one (V-042)."""
+    line; a modifier joins it (F7-035) or is given to a chosen player (V-050); a bust shield is
+    kept or given (F7-082); another action is played on a chosen player (F7-061, V-042)."""
     if S.is_num[code]:
         _number(S, b, s, code)
+    elif S.is_mod[code] and S.MOD_RECV:
+        _append(S, b, s, code)
+    elif S.prim[code] == SHIELD:
+        _second_chance(S, b, s, code)
     else:
         _offer_target(S, b, s, code)
 
@@ -341,11 +403,17 @@ def _receive(S: Any, b: int, s: int, code: int) -> None:
 @_jit
 def _play(S: Any, b: int, chooser: int, seat: int, code: int) -> None:
     """Card ``code``, played by ``chooser``, takes effect on ``seat`` (`flip7ref.core.targets.play`):
-    a modifier joins the line (V-050); a forced draw starts (V-043, V-044); a Swap, Steal or
-    Discard opens its card pick (V-045..V-047; the Discard's pick by its giver, D-V-11)."""
+    a modifier joins the line (V-050); a Freeze freezes (F7-060); a forced draw starts (F7-070,
+    V-043, V-044); a Swap, Steal or Discard opens its card pick (V-045..V-047; the Discard's
+    pick by its giver, D-V-11)."""
     prim = S.prim[code]
     if S.is_mod[code]:
         _append(S, b, seat, code)
+    elif prim == FREEZE:  # F7-060, F7-062: kept in front
+        S.ffirst[b, seat] = S.sc[b, seat] == 0
+        S.status[b, seat] = FROZEN
+        S.frz[b, seat] += 1
+        ev_row(S.ev, S.ev_n, b, EV_FROZEN, seat, chooser, 0)
     elif prim == FORCED:
         i = _push(S, b, DRAW, seat, chooser, code, S.fcount[code])
         for j in range(S.W):
@@ -402,10 +470,10 @@ def _deal_step(S: Any, b: int) -> int:
 
 @_jit
 def _fd_finish(S: Any, b: int, i: int, outcome: int) -> None:
-    """`ForcedDraw.finish` for the draw in slot ``i`` (already popped): the card is discarded;
-    a ``then_stay`` card makes its target stay (V-043) and bars a ``no_stay`` holder's Flip 7
-    (D-V-26); the set-aside cards are discarded on a bust, else resolved in reveal order by
-    the target (V-044)."""
+    """`ForcedDraw.finish` for the draw in slot ``i`` (already popped): the card is discarded
+    (F7-078); a ``then_stay`` card makes its target stay (V-043) and bars a ``no_stay``
+    holder's Flip 7 (D-V-26); the set-aside cards are discarded on a bust (F7-073), else
+    assigned by the target (``assign-all-first``, F7-073) or resolved in reveal order (V-044)."""
     t = S.fa[b, i]
     card = S.fc[b, i]
     S.discard[b, card] += 1
@@ -424,6 +492,13 @@ def _fd_finish(S: Any, b: int, i: int, outcome: int) -> None:
             c = S.fcards[b, i, j]
             S.discard[b, c] += 1
             ev_row(S.ev, S.ev_n, b, DISCARDED, c, t, TARGET_BUSTED)
+        return
+    if S.assign_all[card]:  # F7-073, D-F7-12: the target assigns every card, then they are played
+        slot = _push(S, b, ASSIGNING, t, 0, 0, 0)
+        for j in range(S.W):
+            S.fcards[b, slot, j] = S.fcards[b, i, j]
+            S.fseat[b, slot, j] = -1
+        S.fn[b, slot] = n
         return
     k = S.sp[b] - 1
     reuse = k >= 0 and S.ft[b, k] == IN_ORDER and S.fn[b, k] == 0
@@ -489,6 +564,54 @@ def _in_order_step(S: Any, b: int) -> None:
     S.fcards[b, i, S.W - 1] = -1
     S.fn[b, i] = n - 1
     _receive(S, b, S.fa[b, i], code)
+
+
+@_jit
+def _assign_step(S: Any, b: int) -> bool:
+    """`flip7ref.core.primitives.forced_draw.Assign.settle`: all assigned, the cards join the queue
+    (F7-074, D-F7-13 ``queue``: a nested draw's cards join the one queue below); a card with no
+    active seat to go to is marked discarded; else True: the assigner decides."""
+    i = S.sp[b] - 1
+    k = S.fd[b, i]
+    if k < S.fn[b, i]:
+        for p in range(S.P):
+            if S.status[b, p] == ACTIVE:
+                return True
+        S.fseat[b, i, k] = -1
+        S.fd[b, i] = k + 1
+        return False
+    chooser = S.fa[b, i]
+    n = S.fn[b, i]
+    for j in range(n):  # the cards and seats copied to the queue's end first: a new queue takes this slot
+        tail = S.rq_tail[b] + j if i > 0 and S.ft[b, i - 1] == RESOLVE else j
+        S.rq_card[b, tail] = S.fcards[b, i, j]
+        S.rq_seat[b, tail] = S.fseat[b, i, j]
+        S.rq_chooser[b, tail] = chooser
+    S.sp[b] -= 1
+    if _top(S, b) != RESOLVE:
+        _push(S, b, RESOLVE, 0, 0, 0, 0)
+        S.rq_head[b] = 0
+        S.rq_tail[b] = 0
+    S.rq_tail[b] += n
+    return False
+
+
+@_jit
+def _resolve_step(S: Any, b: int) -> None:
+    """`flip7ref.core.primitives.forced_draw.Resolve.settle`: the next assigned card acts on its
+    seat if it may still take it (F7-074, F7-075), else is discarded."""
+    h = S.rq_head[b]
+    if h >= S.rq_tail[b]:
+        S.sp[b] -= 1
+        return
+    card = S.rq_card[b, h]
+    seat = S.rq_seat[b, h]
+    S.rq_head[b] = h + 1
+    if seat >= 0 and _eligible(S, b, seat, card):
+        _play(S, b, S.rq_chooser[b, h], seat, card)
+    else:
+        S.discard[b, card] += 1
+        ev_row(S.ev, S.ev_n, b, DISCARDED, card, seat, NOT_ELIGIBLE)
 
 
 @_jit
@@ -580,9 +703,11 @@ def _pick_step(S: Any, b: int) -> bool:
 
 @_jit
 def line_value(S: Any, b: int, p: int) -> int:
-    """What seat ``p``'s line scores now (V-060: numbers, the divisor rounding down, modifiers,
-    floor 0, a line holding the ``zero`` card scores 0 unless it made the Flip 7 (V-030), the
-    bonus for its maker; 0 when busted)."""
+    """What seat ``p``'s line scores now, the table's scoring pipeline (F7-100, V-060): the
+    numbers, times the multiplying card's factor (F7-091) or divided rounding down (V-052),
+    plus the modifiers, floored at 0 where the table says so; a line holding the ``zero`` card
+    scores 0 unless it made the Flip 7 (V-030); the bonus for its maker (F7-050); 0 when busted
+    (F7-101)."""
     if S.status[b, p] == BUSTED:
         return 0
     v = 0
@@ -591,11 +716,15 @@ def line_value(S: Any, b: int, p: int) -> int:
         n = int(S.line[b, p, c])
         v += n * int(S.rank[c])
         m += n * int(S.addv[c])
+    if S.MUL >= 0 and S.line[b, p, S.MUL] > 0:
+        v = v * S.MULF
     if S.HALF >= 0 and S.line[b, p, S.HALF] > 0:
         v = v // S.DIV
-    v = max(v + m, 0)
+    v = v + m
+    if S.FLOOR:
+        v = max(v, 0)
     maker = S.flip7[b] == p
-    if S.line[b, p, S.ZERO] > 0 and not maker:
+    if S.ZERO >= 0 and S.line[b, p, S.ZERO] > 0 and not maker:
         v = 0
     if maker:
         v += S.bonus
@@ -615,6 +744,12 @@ def _held(S: Any, b: int, out: Arr) -> None:
                 out[b, S.fcards[b, k, j]] += 1
         elif t == CHOOSE or t == PICK:  # noqa: SIM109 - scalar tests, not a tuple, in compiled code
             out[b, S.fa[b, k]] += 1
+        elif t == ASSIGNING:
+            for j in range(S.fn[b, k]):
+                out[b, S.fcards[b, k, j]] += 1
+        elif t == RESOLVE:
+            for j in range(S.rq_head[b], S.rq_tail[b]):
+                out[b, S.rq_card[b, j]] += 1
 
 
 @_jit
@@ -635,6 +770,12 @@ def _round_end_events(S: Any, b: int) -> None:
                     ev_row(S.ev, S.ev_n, b, DISCARDED, c, -1, ROUND_ENDED)
         elif t == CHOOSE or t == PICK:  # noqa: SIM109 - scalar tests, not a tuple, in compiled code
             ev_row(S.ev, S.ev_n, b, DISCARDED, S.fa[b, k], -1, ROUND_ENDED)
+        elif t == ASSIGNING:
+            for j in range(S.fn[b, k]):
+                ev_row(S.ev, S.ev_n, b, DISCARDED, S.fcards[b, k, j], -1, ROUND_ENDED)
+        elif t == RESOLVE:
+            for j in range(S.rq_head[b], S.rq_tail[b]):
+                ev_row(S.ev, S.ev_n, b, DISCARDED, S.rq_card[b, j], -1, ROUND_ENDED)
 
 
 @_jit
@@ -654,9 +795,10 @@ def _start_round(S: Any, b: int) -> bool:
 
 @_jit
 def _round_end(S: Any, b: int) -> bool:
-    """V-060, V-070, V-071: score the round, the table and pending work to the discard pile,
-    then the game ends (V-073; V-074 another round on a tie) or the next round starts (True:
-    its deck is to be refilled first)."""
+    """F7-100..F7-102, V-060: score the round; F7-111, V-070, V-071: the table (lines and kept
+    cards) and the pending work to the discard pile; then the game ends (F7-120, V-073;
+    F7-121, V-074: another round on a tie) or the next round starts (F7-112; True: its deck is
+    to be refilled first)."""
     P = S.P
     best = -(2**31)
     for p in range(P):
@@ -676,15 +818,14 @@ def _round_end(S: Any, b: int) -> bool:
         S.llen[b, p] = 0
         S.status[b, p] = ACTIVE
         S.barred[b, p] = False
-    for k in range(S.sp[b] - 1, -1, -1):
-        t = S.ft[b, k]
-        if t == DRAW or t == IN_ORDER:  # noqa: SIM109 - scalar tests, not a tuple, in compiled code
-            if t == DRAW:
-                S.discard[b, S.fc[b, k]] += 1
-            for j in range(S.fn[b, k]):
-                S.discard[b, S.fcards[b, k, j]] += 1
-        elif t == CHOOSE or t == PICK:  # noqa: SIM109 - scalar tests, not a tuple, in compiled code
-            S.discard[b, S.fa[b, k]] += 1
+        if S.sc[b, p]:
+            S.discard[b, S.SC] += S.sc[b, p]
+        if S.frz[b, p]:
+            S.discard[b, S.FRZ] += S.frz[b, p]
+        S.sc[b, p] = 0
+        S.frz[b, p] = 0
+        S.ffirst[b, p] = False
+    _held(S, b, S.discard)  # the cards of the pending work
     S.flip7[b] = -1
     S.sp[b] = 0
     leaders = 0
@@ -746,6 +887,11 @@ def _settle(S: Any, b: int) -> int:
             r = _deal_step(S, b)
         elif t == DRAW:
             r = _fd_step(S, b)
+        elif t == ASSIGNING:
+            if _assign_step(S, b):
+                return 0
+        elif t == RESOLVE:
+            _resolve_step(S, b)
         else:
             _in_order_step(S, b)
         if r:
@@ -773,7 +919,7 @@ def _decide(S: Any, b: int) -> None:
     actor = S.turn[b]
     card = -1
     if t == CHOOSE:
-        kind = PLAY
+        kind = S.fc[b, i]  # PLAY, or GIVE for a spare bust shield
         actor = S.fb[b, i]
         card = S.fa[b, i]
         for p in range(P):
@@ -783,11 +929,19 @@ def _decide(S: Any, b: int) -> None:
         actor = S.fb[b, i]
         card = S.fa[b, i]
         _picks(S, b, i)
+    elif t == ASSIGNING:
+        kind = ASSIGN
+        actor = S.fa[b, i]
+        card = S.fcards[b, i, S.fd[b, i]]
+        for p in range(P):
+            S.legal[b, 2 + p] = S.status[b, p] == ACTIVE
     else:
         if t == DEAL_OFFER:
             actor = S.fa[b, i]
         S.legal[b, HIT] = True
-        S.legal[b, STAY] = S.line[b, actor, S.NOSTAY] == 0  # V-031: the no_stay card's holder may not stay
+        S.legal[b, STAY] = (  # F7-033: with a card (in the line or kept) if the table says so; V-031: not with no_stay
+            not S.STAY_ANY or S.llen[b, actor] > 0 or S.sc[b, actor] > 0 or S.frz[b, actor] > 0
+        ) and (S.NOSTAY < 0 or S.line[b, actor, S.NOSTAY] == 0)
     S.kind[b] = kind
     S.actor[b] = actor
     S.card[b] = card
@@ -798,7 +952,7 @@ def _act(S: Any, b: int, a: int) -> int:
     """Take action ``a`` in game ``b``; else (nothing done) `_draw_stop`'s answer for a Hit."""
     t = _top(S, b)
     i = S.sp[b] - 1
-    offer = t != CHOOSE and t != PICK  # at a decision the top is NONE or DEAL_OFFER (an offer), CHOOSE or PICK
+    offer = t != CHOOSE and t != PICK and t != ASSIGNING  # else the top is NONE or DEAL_OFFER: an offer
     if offer and a != STAY:
         r = _draw_stop(S, b)
         if r:
@@ -821,7 +975,16 @@ def _act(S: Any, b: int, a: int) -> int:
         chooser = S.fb[b, i]
         S.sp[b] -= 1
         ev_row(S.ev, S.ev_n, b, TARGET_CHOSEN, chooser, code, a - 2)
-        _play(S, b, chooser, a - 2, code)
+        if S.fc[b, i] == GIVE:  # F7-082: the spare bust shield given
+            S.sc[b, a - 2] += 1
+            ev_row(S.ev, S.ev_n, b, SC_GIVEN, chooser, a - 2, 0)
+        else:
+            _play(S, b, chooser, a - 2, code)
+    elif t == ASSIGNING:
+        k = S.fd[b, i]
+        ev_row(S.ev, S.ev_n, b, ASSIGNED, S.fa[b, i], S.fcards[b, i, k], a - 2)
+        S.fseat[b, i, k] = a - 2
+        S.fd[b, i] = k + 1
     else:
         _pick(S, b, i, a)
     return 0

@@ -27,7 +27,7 @@ import numpy as np
 
 from flip7ref.batch.core import BatchState
 from flip7ref.batch.policies import parse_policy
-from flip7ref.batch.rules import choose_backend
+from flip7ref.batch.state import choose_backend
 from flip7ref.checking.lockstep import first_difference
 from flip7ref.core.errors import OptionError, WriteError
 from flip7ref.core.game import Game
@@ -54,7 +54,7 @@ def compare(
     policy: str = "random",
     progress: Any = None,
     edition: str = "flip7",
-    backend: str | None = None,
+    backend: str = "auto",
 ) -> dict[str, int]:
     """Play ``games`` random games (seeds ``seed .. seed + games - 1``) in both engines in
     lockstep, ``batch`` at a time; with ``events`` the whole event log of each game is compared too
@@ -65,9 +65,8 @@ def compare(
     ``flip7``, ``vengeance`` or the path of an edition table: the engine is chosen by the
     table's cards (`engine_of`: `BatchState`, or `flip7ref.batch.vengeance.VengeanceState`;
     its threshold policy is `flip7ref.batch.v_policies.v_threshold_actions`).
-    ``backend``: the batched engine's (`flip7ref.batch.rules.choose_backend` for Flip 7,
-    `flip7ref.batch.vengeance.choose_backend` for Vengeance; None: ``numpy`` for Flip 7, ``auto``
-    for Vengeance); each keeps the event log compared.
+    ``backend``: the batched engine's (`flip7ref.batch.state.choose_backend`: ``auto``,
+    ``numba`` or ``python``); each keeps the event log compared.
 
     Returns:
         ``{"games": ..., "decisions": ...}`` compared.
@@ -91,7 +90,7 @@ def compare(
 
     make: Any = BatchState
     policy_actions: Any = threshold_actions
-    extra: dict[str, str] = {"backend": backend or ("auto" if which == "vengeance" else "numpy")}
+    extra: dict[str, str] = {"backend": backend}
     if which == "vengeance":
         from flip7ref.batch.vengeance import VengeanceState
 
@@ -121,7 +120,7 @@ def compare(
                 if st.is_terminal():
                     if events and bs.log is not None and bs.log[i] is not None:
                         _differs(f"game seed {seeds[i]}", st, {"events": [e.to_dict() for e in bs.log[i]]}, ("events",))
-                        bs.log[i] = None  # type: ignore[call-overload]
+                        bs.log[i] = None
                     continue
                 live += 1
                 legal = index.legal_indices(st)
@@ -250,9 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument("--record", metavar="FILE", help="append each slice that agrees to FILE; skip the slices it holds")
     parser.add_argument(
-        "--backend", choices=("auto", "numba", "numpy", "python"), default="auto",
-        help="the batched engine's backend (default %(default)s: numba when installed; numpy for flip7, python for "
-        "vengeance; each keeps the event log compared)",
+        "--backend", choices=("auto", "numba", "python"), default="auto",
+        help="the batched engine's backend (default %(default)s: numba when installed; each keeps the event log compared)",
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:
@@ -300,12 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
     took = time.perf_counter() - start
-    if engine_of(Game(args.edition, args.players)) == "vengeance":
-        from flip7ref.batch.vengeance import choose_backend as v_backend
-
-        backend = v_backend(args.backend)
-    else:
-        backend = choose_backend(args.backend)
+    backend = choose_backend(args.backend)
     print(f"{games} games, {decisions} decisions: no difference from the reference ({took:.0f} s, {backend} backend)")
     return 0
 
