@@ -13,7 +13,7 @@ from flip7ref.batch.lockstep import compare  # noqa: E402
 from flip7ref.batch.state import choose_backend  # noqa: E402
 from flip7ref.core.errors import OptionError  # noqa: E402
 
-ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
+ONE = {"reshuffles": 1}  # reading 1 of reshuffles, as these tests were written (the batch plays unlimited too)
 
 
 def _arrays(bs: BatchState) -> dict[str, object]:

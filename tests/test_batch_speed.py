@@ -13,7 +13,7 @@ from flip7ref import Game  # noqa: E402
 from flip7ref.batch import BatchState  # noqa: E402
 from flip7ref.batch.lockstep import compare, main  # noqa: E402
 
-ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
+ONE = {"reshuffles": 1}  # reading 1 of reshuffles, as these tests were written (the batch plays unlimited too)
 
 
 def test_the_numpy_reshuffle_puts_every_discarded_card_in_the_deck() -> None:

@@ -31,7 +31,7 @@ from flip7ref.batch.vengeance import VengeanceState
 from flip7ref.core.edition import spec_dir
 from flip7ref.core.errors import OptionError
 
-ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
+ONE = {"reshuffles": 1}  # reading 1 of reshuffles, as these tests were written (the batch plays unlimited too)
 
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 BACKENDS = ["python", pytest.param("numba", marks=pytest.mark.skipif(not HAS_NUMBA, reason="numba not installed"))]

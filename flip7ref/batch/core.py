@@ -65,16 +65,18 @@ class BatchState(KernelState):
         super().__init__(game, batch, seed, shuffle, backend)
 
 
-def init(seed: int, batch: int, game: Game | None = None, *, players: int = 4, shuffle: str = "reference") -> BatchState:
-    """pgx-style: ``batch`` new games of base Flip 7 (``game``, else ``Game("flip7", players,
-    {"reshuffles": 1})``: the batch plays reading 1),
-    each at its first decision; game ``i`` is seeded ``seed + i`` (see `BatchState`).
+def init(
+    seed: int, batch: int, game: Game | None = None, *, players: int = 4, shuffle: str = "reference", backend: str = "auto"
+) -> BatchState:
+    """pgx-style: ``batch`` new games of base Flip 7 (``game``, else ``Game("flip7", players)``:
+    the table's readings), each at its first decision; game ``i`` is seeded ``seed + i`` (see
+    `BatchState`).
 
     Raises:
         OptionError: a game the batched engine does not play (`check_game`), a bad batch size
             or seed (see `BatchState`).
     """
-    return BatchState(game if game is not None else Game("flip7", players, {"reshuffles": 1}), batch, seed, shuffle)
+    return BatchState(game if game is not None else Game("flip7", players), batch, seed, shuffle, backend)
 
 
 def step(state: BatchState, actions: Arr) -> BatchState:

@@ -36,11 +36,11 @@ _NAMES = {v: k for k, v in STATUS_NAMES.items()}
 def implementation() -> dict[str, Any]:
     """The handshake's description of the batched engine (protocol v2 capabilities included)."""
     options: dict[str, list[str]] = {name: list(readings) for name, readings in SUPPORTED_OPTIONS.items()}
-    options.update({"target_score": ["200"], "reshuffles": ["1"], "decks": ["auto"]})
+    options.update({"target_score": ["200"], "reshuffles": ["unlimited", "1"], "decks": ["auto"]})
     return {
         "name": "flip7ref-batch",
         "version": __version__,
-        "language": "python (numpy)",
+        "language": "python (numba)",
         "editions": {
             "flip7": {"options": options, "integer_ranges": {"target_score": [1, 10000], "reshuffles": [0, 8], "decks": [1, 1]}},
             "vengeance": v_engine.capabilities(),

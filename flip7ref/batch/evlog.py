@@ -226,7 +226,7 @@ class EventLog:
             elif kind == STAYED_EMPTY:
                 out.append(ev.stayed(x, "empty deck"))
             elif kind == DECK_EXHAUSTED:
-                out.append(ev.deck_exhausted())
+                out.append(ev.deck_exhausted("no progress since the last reshuffle" if x else None))
             elif kind == TARGET_CHOSEN:
                 out.append(ev.target_chosen(x, ids[y], z))
             elif kind == SC_GIVEN:

@@ -1,23 +1,28 @@
-"""The batched engines' scalar rule body: one game at a time, compiled by numba when it is
-installed, plain Python otherwise (and for the ``python`` backend, `plain`).
+"""The batched engines' one scalar rule body, for base Flip 7 and Vengeance alike: one game at
+a time, compiled by numba when it is installed, plain Python otherwise (and for the ``python``
+backend, `plain`).
 
 Each function takes the games' arrays and sizes as one named tuple ``S`` (`pack`) and a game
 index ``b``, and changes that game in place.  A game's pending work is the reference's frame
 stack (`flip7ref.core.engine`, the frames of `flip7ref.core.primitives`) in fixed slots,
-bottom first: the deal (``DEAL``, V-011), a Hit-or-Stay offer at a deal slot
-(``DEAL_OFFER``, V-018), a target choice (``CHOOSE``: a modifier given away, V-050, or an
-action played, V-042), a forced draw (``DRAW``: V-043, V-044), the set-aside cards of a
-forced draw resolved in reveal order (``IN_ORDER``, V-044) and the card pick of a Swap, Steal
-or Discard (``PICK``, V-045..V-047).  A card's behaviour is chosen by the table's facts read
-into arrays (its category, rank, modifier amount, primitive, traits), never by the edition's
-name.
+bottom first: the deal (``DEAL``, F7-020, V-011), a Hit-or-Stay offer at a deal slot
+(``DEAL_OFFER``, F7-025, V-018), a target choice (``CHOOSE``: an action played, F7-061,
+V-042, a spare Second Chance given, F7-082, or a modifier given away, V-050), a forced draw
+(``DRAW``: F7-070, V-043, V-044), its set-aside cards assigned by its target (``ASSIGNING``,
+F7-073) and played from one queue (``RESOLVE``, F7-074) or resolved in reveal order
+(``IN_ORDER``, V-044), and the card pick of a Swap, Steal or Discard (``PICK``,
+V-045..V-047).  A card's behaviour is chosen by the table's facts read into arrays
+(`flip7ref.batch.state.KernelState`: its category, rank, modifier amount and operation,
+primitive and parameters, traits), never by the edition's name: base Flip 7 is this body
+with a deck that holds no Vengeance card.
 
 The reshuffle stays in Python: a game whose deck is to be refilled stops before the draw
-(nothing changed yet), `flip7ref.batch.vengeance.VengeanceState` refills the decks of the
-games that stopped (the reference's order under ``shuffle="reference"``) and the loop runs
-again for them (`resume`).  With ``peek`` set (a one-move lookahead,
-`flip7ref.batch.v_policies`) a game stops before any card is drawn, where the reference's
-settling stops at a chance node, and is left there.
+(nothing changed yet), the state refills the decks of the games that stopped (the
+reference's order under ``shuffle="reference"``) and the loop runs again for them
+(`resume`).  With ``peek`` set (a one-move lookahead, `flip7ref.batch.v_policies`) a game
+stops before any card is drawn, where the reference's settling stops at a chance node, and
+is left there.  The kernel is one module on purpose: numba's disk cache checks only the file
+of each compiled function, so a caller in another file would keep a stale compiled callee.
 """
 
 from __future__ import annotations
@@ -98,18 +103,19 @@ def _names(words: str) -> list[str]:
 
 ARRAYS = _names(
     "deck dtop dend unseen discard line lorder llen status barred totals last_scores scored dealer turn rnd "
-    "flip7 done winners rshuf sp ft fa fb fc fd fcards fn fallow moves kind actor legal wide card ev ev_n "
+    "flip7 done winners rshuf mark sp ft fa fb fc fd fcards fn fallow moves kind actor legal wide card ev ev_n "
     "sc frz ffirst fseat rq_card rq_seat rq_chooser rq_head rq_tail "
-    "is_num is_mod rank addv prim fcount then_stay aside assign_all only_active kcodes pairs"
+    "is_num is_mod rank same addv prim fcount then_stay aside assign_all only_active kcodes pairs"
 )
 """The attributes of the state the kernel reads and writes (``ev``, ``ev_n``: the event rows,
-`flip7ref.batch.evlog`, None when no log is kept; ``sc``, ``frz``: the bust shields and
+`flip7ref.batch.evlog`, None when no log is kept; ``mark``: the round's progress at its last
+reshuffle under reading ``unlimited`` (-1: none yet); ``sc``, ``frz``: the bust shields and
 Freezes kept in front, ``ffirst`` a Freeze first among them; ``fseat``: an assignment's
-seats; ``rq_*``: the queue of assigned cards; the last twelve: the card tables read from the
-edition table, `flip7ref.batch.tables.read`)."""
+seats; ``rq_*``: the queue of assigned cards; the last thirteen: the card tables read from the
+edition table (``same[c]``: the codes of ``c``'s rank, -1 after them), `flip7ref.batch.state`)."""
 
 SCALARS = _names(
-    "P C K HALF DIV MUL MULF FLOOR ZERO NOSTAY U7 L13 SC FRZ hold STAY_ANY MOD_RECV bonus target reshuffles F7N W "
+    "P C K HALF DIV MUL MULF FLOOR ZERO NOSTAY U7 L13 SC FRZ hold STAY_ANY MOD_RECV bonus target reshuffles UNLIM F7N W "
     "steal_at discard_at swap_at ev_room peek"
 )
 """Sizes and the table's facts as numbers (a card code is -1 where the table has none): the
@@ -118,7 +124,8 @@ a score is floored at 0 (V-060); the cards of the traits ``zero`` (V-030), ``no_
 (V-031), ``wipe_on_enter`` (V-033), ``pair_allowed`` (V-036); the bust shield (F7-080) and
 its hold limit (F7-082), the Freeze (F7-060); Stay needs a card (F7-033); modifiers go to
 their receiver (F7-035) rather than a chosen player (V-050); the Flip 7 bonus and line
-length (F7-050, V-022), the target (F7-120, V-073), the reshuffles (F7-116, V-075), the
+length (F7-050, V-022), the target (F7-120, V-073), the reshuffles a round (F7-116, V-075)
+and whether they are ``unlimited`` (F7-117, V-076), the
 forced draws' most cards, the action blocks' first indices; ``peek``: stop before every draw."""
 
 State: Any = cast(Any, namedtuple)("State", ARRAYS + SCALARS)
@@ -136,6 +143,15 @@ def _jit(f: F) -> F:
     if numba is None or globals().get("_PLAIN"):
         return f
     return cast(F, cast(Any, numba.njit)(cache=True, _nrt=False)(f))
+
+
+def _inline(f: F) -> F:
+    """`_jit` for a function on the hot path of a decision, inlined into its callers by numba: a
+    call passes the state's sixty arrays one field at a time (hundreds of words), which cost
+    more than the rule itself (a decision took four times as long with these called)."""
+    if numba is None or globals().get("_PLAIN"):
+        return f
+    return cast(F, cast(Any, numba.njit)(cache=True, _nrt=False, inline="always")(f))
 
 
 def plain() -> ModuleType:
@@ -164,25 +180,51 @@ REFILL, PEEK = 1, 16
 # ------------------------------------------------------------------ the pile
 
 
-@_jit
+@_inline
+def _progress(S: Any, b: int) -> int:
+    """`flip7ref.core.pile.progress`: the cards in front of the players (lines and kept cards)
+    plus the players out of the round."""
+    n = 0
+    for p in range(S.P):
+        n += S.llen[b, p] + S.sc[b, p] + S.frz[b, p] + (S.status[b, p] != ACTIVE)
+    return n
+
+
+@_inline
+def _pile_left(S: Any, b: int) -> bool:
+    """Game ``b``'s deck is empty, its discard pile is not and the round may still reshuffle (F7-116)."""
+    if S.dtop[b] < S.dend[b] or S.rshuf[b] >= S.reshuffles:
+        return False
+    for c in range(S.C):  # noqa: SIM110 - a plain loop compiles to the simplest code
+        if S.discard[b, c] > 0:
+            return True
+    return False
+
+
+@_inline
 def _draw_stop(S: Any, b: int) -> int:
     """0, or why game ``b`` stops before a card is drawn (nothing changed yet): `PEEK`, or
-    `REFILL` when its deck is empty and may be refilled (V-072, V-075)."""
+    `REFILL` when its deck is empty and is refilled now (`flip7ref.core.pile.may_reshuffle`,
+    F7-116, F7-117, V-075, V-076: under ``unlimited`` not when the round has made no progress
+    since its last reshuffle; the progress is marked)."""
     if S.peek:
         return PEEK
-    if S.dtop[b] < S.dend[b] or S.rshuf[b] >= S.reshuffles:
+    if not _pile_left(S, b):
         return 0
-    for c in range(S.C):
-        if S.discard[b, c] > 0:
-            return REFILL
-    return 0
+    if S.UNLIM:
+        now = _progress(S, b)
+        if S.mark[b] >= 0 and now <= S.mark[b]:
+            return 0
+        S.mark[b] = now
+    return REFILL
 
 
-@_jit
+@_inline
 def _draw(S: Any, b: int) -> int:
-    """The top card of game ``b``'s pile, taken off it; -1 (and ``deck_exhausted``) when none is left."""
+    """The top card of game ``b``'s pile, taken off it; -1 (and ``deck_exhausted``, F7-115; its
+    reason when the loop guard refused a reshuffle, F7-117) when none is left."""
     if S.dtop[b] >= S.dend[b]:
-        ev_row(S.ev, S.ev_n, b, DECK_EXHAUSTED, 0, 0, 0)
+        ev_row(S.ev, S.ev_n, b, DECK_EXHAUSTED, 1 if S.UNLIM and _pile_left(S, b) else 0, 0, 0)
         return -1
     code = int(S.deck[b, S.dtop[b]])
     S.dtop[b] += 1
@@ -193,7 +235,7 @@ def _draw(S: Any, b: int) -> int:
 # ------------------------------------------------------------------ lines
 
 
-@_jit
+@_inline
 def _append(S: Any, b: int, s: int, code: int) -> None:
     """Card ``code`` joins the end of seat ``s``'s line."""
     S.line[b, s, code] += 1
@@ -202,7 +244,7 @@ def _append(S: Any, b: int, s: int, code: int) -> None:
     S.llen[b, s] = n + 1
 
 
-@_jit
+@_inline
 def _bar_lasts(S: Any, b: int, s: int) -> None:
     """V-037 (`flip7ref.core.lines.bar_lasts`): a barred seat is freed once its line no longer
     holds the ``no_stay`` card."""
@@ -226,7 +268,7 @@ def _take(S: Any, b: int, s: int, code: int) -> None:
     _bar_lasts(S, b, s)
 
 
-@_jit
+@_inline
 def _numbers_in(S: Any, b: int, s: int) -> int:
     n = 0
     for c in range(S.C):
@@ -235,7 +277,7 @@ def _numbers_in(S: Any, b: int, s: int) -> int:
     return n
 
 
-@_jit
+@_inline
 def _number(S: Any, b: int, s: int, code: int) -> None:
     """`flip7ref.core.lines.receive_number`: Unlucky 7 wipes the line (V-033); a repeated rank
     busts (F7-040, V-020) unless Lucky 13 allows the pair (V-036) or a kept Second Chance
@@ -259,9 +301,11 @@ def _number(S: Any, b: int, s: int, code: int) -> None:
         return
     r = S.rank[code]
     same = 0
-    for c in range(S.C):
-        if S.is_num[c] and S.rank[c] == r:
-            same += S.line[b, s, c]
+    for j in range(S.same.shape[1]):
+        c = S.same[code, j]
+        if c < 0:
+            break
+        same += S.line[b, s, c]
     pair = S.L13 >= 0 and same == 1 and r == S.rank[S.L13] and (code == S.L13 or S.line[b, s, S.L13] > 0)
     if same >= 1 and not pair and S.sc[b, s] > 0:  # F7-080: a kept bust shield cancels the bust
         S.sc[b, s] -= 1
@@ -291,7 +335,7 @@ def _enter(S: Any, b: int, s: int, code: int) -> None:
 # ------------------------------------------------------------------ the stack
 
 
-@_jit
+@_inline
 def _push(S: Any, b: int, kind: int, a: int, x: int, c: int, d: int) -> int:
     """Push a frame of ``kind`` with fields ``a``, ``x``, ``c``, ``d`` on game ``b``; its slot."""
     i = S.sp[b]
@@ -305,7 +349,7 @@ def _push(S: Any, b: int, kind: int, a: int, x: int, c: int, d: int) -> int:
     return int(i)
 
 
-@_jit
+@_inline
 def _top(S: Any, b: int) -> int:
     """The frame type on top of game ``b``'s stack (``NONE`` when empty)."""
     if S.sp[b] == 0:
@@ -313,7 +357,7 @@ def _top(S: Any, b: int) -> int:
     return int(S.ft[b, S.sp[b] - 1])
 
 
-@_jit
+@_inline
 def _face(S: Any, b: int, p: int) -> bool:
     """Seat ``p``'s line shows cards actions can move (`flip7ref.core.targets.faceup`)."""
     return bool(S.status[b, p] != BUSTED and S.llen[b, p] > 0)
@@ -322,7 +366,7 @@ def _face(S: Any, b: int, p: int) -> bool:
 # ------------------------------------------------------------------ cards arriving
 
 
-@_jit
+@_inline
 def _eligible(S: Any, b: int, p: int, code: int) -> bool:
     """Seat ``p`` may be the target of card ``code``: active for a card whose ``targets`` are
     ``active`` (F7-061, F7-072: a stayed player is protected, F7-034), else not busted (V-014)."""
@@ -385,7 +429,7 @@ def _second_chance(S: Any, b: int, s: int, code: int) -> None:
     _push(S, b, CHOOSE, code, s, GIVE, 0)
 
 
-@_jit
+@_inline
 def _receive(S: Any, b: int, s: int, code: int) -> None:
     """Card ``code`` arrives for seat ``s`` (`flip7ref.core.targets.receive`): a number enters the
     line; a modifier joins it (F7-035) or is given to a chosen player (V-050); a bust shield is
@@ -423,7 +467,7 @@ def _play(S: Any, b: int, chooser: int, seat: int, code: int) -> None:
         _push(S, b, PICK, code, chooser if prim == DISCARD else seat, seat, 0)
 
 
-@_jit
+@_inline
 def _hit(S: Any, b: int, s: int) -> None:
     """A Hit draws one card for seat ``s`` (V-013); with no card left it becomes a Stay (V-072)."""
     code = _draw(S, b)
@@ -582,6 +626,14 @@ def _assign_step(S: Any, b: int) -> bool:
         return False
     chooser = S.fa[b, i]
     n = S.fn[b, i]
+    if i > 0 and S.ft[b, i - 1] == RESOLVE:  # the queue below, its played cards dropped: it holds cards in play
+        h = S.rq_head[b]
+        for j in range(S.rq_tail[b] - h):
+            S.rq_card[b, j] = S.rq_card[b, h + j]
+            S.rq_seat[b, j] = S.rq_seat[b, h + j]
+            S.rq_chooser[b, j] = S.rq_chooser[b, h + j]
+        S.rq_tail[b] -= h
+        S.rq_head[b] = 0
     for j in range(n):  # the cards and seats copied to the queue's end first: a new queue takes this slot
         tail = S.rq_tail[b] + j if i > 0 and S.ft[b, i - 1] == RESOLVE else j
         S.rq_card[b, tail] = S.fcards[b, i, j]
@@ -785,6 +837,7 @@ def _start_round(S: Any, b: int) -> bool:
     S.turn[b] = (S.dealer[b] + 1) % S.P
     ev_row(S.ev, S.ev_n, b, ROUND_STARTED, S.rnd[b], S.dealer[b], 0)
     S.rshuf[b] = 0
+    S.mark[b] = -1
     _push(S, b, DEAL, 0, 0, 0, 0)
     if S.dtop[b] >= S.dend[b]:
         for c in range(S.C):
@@ -849,7 +902,7 @@ def _round_end(S: Any, b: int) -> bool:
 # ------------------------------------------------------------------ settling and decisions
 
 
-@_jit
+@_inline
 def _settle(S: Any, b: int) -> int:
     """Run game ``b``'s automatic steps (`flip7ref.core.engine.settle`) until it is at a decision
     or over (0), or stops: the `resume` code to come back with (`SETTLE`, `START`, plus `FLUSH`
@@ -898,7 +951,7 @@ def _settle(S: Any, b: int) -> int:
             return SETTLE if r == REFILL else SETTLE + PEEK
 
 
-@_jit
+@_inline
 def _decide(S: Any, b: int) -> None:
     """Fill ``kind``, ``actor``, ``card`` and ``legal`` of game ``b`` (at a decision or over)."""
     P = S.P
@@ -947,7 +1000,7 @@ def _decide(S: Any, b: int) -> None:
     S.card[b] = card
 
 
-@_jit
+@_inline
 def _act(S: Any, b: int, a: int) -> int:
     """Take action ``a`` in game ``b``; else (nothing done) `_draw_stop`'s answer for a Hit."""
     t = _top(S, b)

@@ -82,9 +82,7 @@ def compare(
     from flip7ref.rl.encoding import ObservationEncoder
 
     kind, threshold = parse_policy(policy, "policy")
-    # the batched engines play reading 1 of reshuffles only (F7-116; the tables' default is unlimited since
-    # issue 43): games are compared under it unless ``options`` names another reading, which they refuse
-    game = Game(edition, players, {"reshuffles": 1, **dict(options or {})})
+    game = Game(edition, players, dict(options or {}))  # the table's readings, ``options`` over them
     which = engine_of(game)
     strategy = ThresholdStrategy(threshold)
 

@@ -40,8 +40,8 @@ SUPPORTED_OPTIONS: dict[str, tuple[str, ...]] = {
     "set_aside_order": ("queue",),
 }
 """The readings of base Flip 7 the batched engine plays: each option's default.  Integer
-options: ``target_score`` (any whole number 1..10000), ``reshuffles`` (0..8; not
-``unlimited``), ``decks`` (one deck: ``auto`` up to 18 players, or 1)."""
+options: ``target_score`` (any whole number 1..10000), ``reshuffles`` (0..8, or ``unlimited``
+with its loop guard, F7-117), ``decks`` (one deck: ``auto`` up to 18 players, or 1)."""
 
 
 def check_game(game: Game) -> None:
@@ -65,8 +65,6 @@ def check_game(game: Game) -> None:
     for name, value in game.options.items():
         if name in SUPPORTED_OPTIONS and value not in SUPPORTED_OPTIONS[name]:
             raise OptionError(f"options.{name}: the batched engine plays {SUPPORTED_OPTIONS[name][0]!r} only, got {value!r}")
-    if game.options.get("reshuffles") == "unlimited":
-        raise OptionError("options.reshuffles: the batched engine plays a whole number 0..8, not 'unlimited'")
     if game.options.get("decks") not in ("auto", 1, None):
         raise OptionError(f"options.decks: the batched engine plays one deck, got {game.options.get('decks')!r}")
     mult = [c for c, m in enumerate(game.modifier) if m is not None and m[0] == "multiply"]

@@ -114,7 +114,8 @@ class KernelState:
         self.peek = 0  # stop before every draw (`flip7ref.batch.kernel`)
         self.ev_room = 0  # rows one step may write (`flip7ref.batch.evlog.room`; `record_events`)
         self.target = int(game.target_score)  # F7-120, V-073
-        self.reshuffles = int(game.reshuffles)  # F7-116, V-075
+        self.reshuffles = int(game.reshuffles)  # F7-116, V-075 (under "unlimited", the table's bound)
+        self.UNLIM = int(game.reshuffles_unlimited)  # F7-117, V-076: the loop guard (`flip7ref.core.pile.may_reshuffle`)
         self.F7N = int(game.flip7_distinct)  # F7-050, V-022
         self.bonus = int(game.flip7_bonus)
         self.FLOOR = int("floor_zero" in game.scoring)  # V-060
@@ -124,6 +125,12 @@ class KernelState:
         self.is_num = cat == NUMBER
         self.is_mod = cat == MODIFIER
         self.rank = np.where(self.is_num, np.array([r if r is not None and r >= 0 else 0 for r in game.rank]), 0).astype(np.int64)
+        ranks: list[list[int]] = [
+            np.flatnonzero(self.is_num & (self.rank == self.rank[c])).tolist() if self.is_num[c] else [] for c in range(C)
+        ]
+        self.same = np.full((C, max(len(r) for r in ranks)), -1, np.int8)  # the codes of each number's rank
+        for c, r in enumerate(ranks):
+            self.same[c, : len(r)] = r
         self.addv = np.array([m[1] if m is not None and m[0] == "add" else 0 for m in game.modifier], np.int64)  # F7-090
         ops = {m[0]: (c, int(m[1])) for c, m in enumerate(game.modifier) if m is not None and m[0] != "add"}
         self.MUL, self.MULF = ops.get("multiply", (-1, 1))  # F7-091: the multiplying card and its factor
@@ -159,8 +166,10 @@ class KernelState:
         self.D = len(self.sorted_deck)
         self.copies = np.bincount(self.sorted_deck, minlength=C).astype(np.int16)
         self.room = line_room(game)
+        acts = tables.deck_copies(game, [c for c in range(C) if game.category[c] == ACTION])
+        self.stack = min(STACK, 2 * acts + 3)  # the deal, then at most two frames per action card
         assigned: list[int] = np.flatnonzero(self.aside[self.assign_all].any(axis=0)).tolist()
-        self.Q = max(1, tables.deck_copies(game, assigned) * (self.reshuffles + 1))  # the queue of assigned cards
+        self.Q = max(1, tables.deck_copies(game, assigned))  # the queue of assigned cards (each card in play once)
         # the event rows one step may write beside a round's scores and end: every card pending work may
         # hold (an action or a modifier, twice: a forced draw's end and its cards), a wiped line
         held = tables.deck_copies(game, [c for c in range(C) if game.category[c] == ACTION or self.is_mod[c]])
@@ -190,16 +199,16 @@ class KernelState:
 
     def _alloc(self) -> None:
         before = set(vars(self))
-        B, P, C, S, W, Q = self.B, self.P, self.C, STACK, self.W, self.Q
+        B, P, C, S, W, Q = self.B, self.P, self.C, self.stack, self.W, self.Q
         i8, i16, i32 = np.int8, np.int16, np.int32
-        self.deck = np.zeros((B, self.D), i16)
+        self.deck = np.zeros((B, self.D), i8)  # card codes: at most 127 kinds (the checks)
         self.dtop = np.zeros(B, i32)
         self.dend = np.zeros(B, i32)
         self.unseen = np.zeros((B, C), i16)
         self.discard = np.zeros((B, C), i16)
-        self.line = np.zeros((B, P, C), i16)
-        self.lorder = np.full((B, P, self.room), -1, i16)
-        self.llen = np.zeros((B, P), i16)
+        self.line = np.zeros((B, P, C), i8)
+        self.lorder = np.full((B, P, self.room), -1, i8)
+        self.llen = np.zeros((B, P), i8)
         self.status = np.zeros((B, P), i8)
         self.barred = np.zeros((B, P), bool)
         self.sc = np.zeros((B, P), i8)  # bust shields kept in front (F7-080)
@@ -216,18 +225,19 @@ class KernelState:
         self.winners = np.zeros((B, P), bool)
         self.shuffles = np.zeros(B, i32)
         self.rshuf = np.zeros(B, i32)
+        self.mark = np.full(B, -1, i32)
         self.seeds: list[str] = [""] * B
         self.sp = np.zeros(B, i32)
         self.ft = np.zeros((B, S), i8)
-        self.fa = np.zeros((B, S), i32)
-        self.fb = np.zeros((B, S), i32)
-        self.fc = np.zeros((B, S), i32)
-        self.fd = np.zeros((B, S), i32)
-        self.fcards = np.full((B, S, W), -1, i16)
+        self.fa = np.zeros((B, S), i16)
+        self.fb = np.zeros((B, S), i16)
+        self.fc = np.zeros((B, S), i16)
+        self.fd = np.zeros((B, S), i16)
+        self.fcards = np.full((B, S, W), -1, i8)
         self.fseat = np.full((B, S, W), -1, i8)
-        self.fn = np.zeros((B, S), i32)
+        self.fn = np.zeros((B, S), i8)
         self.fallow = np.zeros((B, S, P), bool)
-        self.rq_card = np.zeros((B, Q), i16)
+        self.rq_card = np.zeros((B, Q), i8)
         self.rq_seat = np.zeros((B, Q), i8)
         self.rq_chooser = np.zeros((B, Q), i8)
         self.rq_head = np.zeros(B, i32)
@@ -244,25 +254,36 @@ class KernelState:
 
     def reshuffle(self, g: Arr) -> None:
         """F7-113 / V-072: each game's discard pile becomes its deck (sorted, then shuffled: the
-        reference's order for the game's seed under ``shuffle="reference"``, else NumPy's generator)."""
-        from flip7ref.core.pile import shuffled
+        reference's order for the game's seed under ``shuffle="reference"``, else NumPy's
+        generator, every game at once)."""
+        self.shuffles[g] += 1
+        self.rshuf[g] += 1
+        if self.shuffle == "numpy":
+            counts = self.discard[g].astype(np.int64)
+            n = counts.sum(1)
+            pos = np.arange(self.D)
+            # the sorted pile of each game (C past its end): how many kinds end at or before each
+            # position, one searchsorted over all the games (row i's ends shifted by i * (D + 1))
+            shift = np.arange(g.size)[:, None] * (self.D + 1)
+            ends = (np.cumsum(counts, 1) + shift).ravel()
+            piles = np.searchsorted(ends, (pos + shift).ravel(), "right").reshape(g.size, self.D) - shift // (self.D + 1) * self.C
+            keys = np.where(pos[None, :] < n[:, None], self.rng.random((g.size, self.D)), 2.0)
+            self.deck[g] = np.take_along_axis(piles, np.argsort(keys, 1), 1)
+        else:
+            from flip7ref.core.pile import shuffled
 
-        for b in g.tolist():
-            cards = np.repeat(np.arange(self.C, dtype=np.int16), self.discard[b]).tolist()
-            self.shuffles[b] += 1
-            self.rshuf[b] += 1
-            if self.shuffle == "reference":
+            n = np.zeros(g.size, np.int64)
+            for i, b in enumerate(g.tolist()):
+                cards = np.repeat(np.arange(self.C, dtype=np.int16), self.discard[b]).tolist()
                 shuffled(cards, self.seeds[b], int(self.shuffles[b]))
-            else:
-                cards = self.rng.permutation(np.array(cards, np.int16)).tolist()
-            n = len(cards)
-            self.deck[b, :n] = cards
-            self.dtop[b] = 0
-            self.dend[b] = n
-            self.unseen[b] = self.discard[b]
-            self.discard[b] = 0
-            if isinstance(self.log, EventLog):
-                self.log.reshuffled(np.array([b]), np.array([n]))
+                n[i] = len(cards)
+                self.deck[b, : n[i]] = cards
+        self.dtop[g] = 0
+        self.dend[g] = n
+        self.unseen[g] = self.discard[g]
+        self.discard[g] = 0
+        if isinstance(self.log, EventLog):
+            self.log.reshuffled(g, n)
 
     # ------------------------------------------------------------------ copies and the log
 
@@ -341,7 +362,7 @@ class KernelState:
     def clear(self, g: Arr) -> None:
         """The games ``g`` with nothing on the table and no pending work (F7-111, V-071)."""
         for a, v in ((self.line, 0), (self.lorder, -1), (self.llen, 0), (self.status, ACTIVE), (self.barred, False),
-                     (self.sc, 0), (self.frz, 0), (self.ffirst, False), (self.sp, 0)):  # fmt: skip
+                     (self.sc, 0), (self.frz, 0), (self.ffirst, False), (self.sp, 0), (self.mark, -1)):  # fmt: skip
             a[g] = v
         self.flip7[g] = -1
 

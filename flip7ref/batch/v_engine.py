@@ -29,7 +29,7 @@ def capabilities() -> dict[str, Any]:
     """The handshake's entry for edition ``vengeance``: each option's default reading
     (`VENGEANCE_OPTIONS`) and the integer options' ranges."""
     options: dict[str, list[str]] = {name: list(readings) for name, readings in VENGEANCE_OPTIONS.items()}
-    options.update({"target_score": ["200"], "reshuffles": ["1"], "decks": ["auto"]})
+    options.update({"target_score": ["200"], "reshuffles": ["unlimited", "1"], "decks": ["auto"]})
     return {"options": options, "integer_ranges": {"target_score": [1, 10000], "reshuffles": [0, 8], "decks": [1, 1]}}
 
 

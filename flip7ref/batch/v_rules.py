@@ -41,8 +41,8 @@ VENGEANCE_OPTIONS: dict[str, tuple[str, ...]] = {
     "deal_after_early_cards": ("offer",),
 }
 """The readings of Vengeance the batched engine plays: each option's default (Brutal Mode
-off).  Integer options: ``target_score`` 1..10000, ``reshuffles`` 0..8 (not ``unlimited``),
-``decks`` one deck (``auto`` up to 18 players, or 1)."""
+off).  Integer options: ``target_score`` 1..10000, ``reshuffles`` 0..8 or ``unlimited`` (its
+loop guard, V-076), ``decks`` one deck (``auto`` up to 18 players, or 1)."""
 
 
 def check_vengeance(game: Game) -> None:
@@ -61,8 +61,6 @@ def check_vengeance(game: Game) -> None:
     for name, value in game.options.items():
         if name in VENGEANCE_OPTIONS and value not in VENGEANCE_OPTIONS[name]:
             raise OptionError(f"options.{name}: the batched engine plays {VENGEANCE_OPTIONS[name][0]!r} only, got {value!r}")
-    if game.options.get("reshuffles") == "unlimited":
-        raise OptionError("options.reshuffles: the batched engine plays a whole number 0..8, not 'unlimited'")
     if game.options.get("decks") not in ("auto", 1, None):
         raise OptionError(f"options.decks: the batched engine plays one deck, got {game.options.get('decks')!r}")
     div = [c for c, m in enumerate(game.modifier) if m is not None and m[0] == "divide"]

@@ -59,15 +59,14 @@ class VengeanceState(KernelState):
 def init(
     seed: int, batch: int, game: Game | None = None, *, players: int = 4, shuffle: str = "reference", backend: str = "auto"
 ) -> VengeanceState:
-    """pgx-style: ``batch`` new games of Vengeance (``game``, else ``Game("vengeance", players,
-    {"reshuffles": 1})``: the batch plays reading 1),
-    each at its first decision; game ``i`` is seeded ``seed + i``.
+    """pgx-style: ``batch`` new games of Vengeance (``game``, else ``Game("vengeance", players)``:
+    the table's readings), each at its first decision; game ``i`` is seeded ``seed + i``.
 
     Raises:
         OptionError: a game the batched engine does not play (`check_vengeance`), a bad batch
             size or seed (see `VengeanceState`).
     """
-    game = game if game is not None else Game("vengeance", players, {"reshuffles": 1})
+    game = game if game is not None else Game("vengeance", players)
     return VengeanceState(game, batch, seed, shuffle, backend)
 
 
