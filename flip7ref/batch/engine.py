@@ -136,6 +136,8 @@ def score(game: Game, line: Sequence[str]) -> dict[str, Any]:
     bs.clear(np.array([0]))
     for c in (game.code(name) for name in line):
         bs.line[0, 0, c] += 1
+        bs.lorder[0, 0, bs.llen[0, 0]] = c
+        bs.llen[0, 0] += 1
     made = bool((bs.line[0, 0] * bs.is_num).sum() >= game.flip7_distinct)
     bs.flip7[0] = 0 if made else -1
     return {"score": int(bs.line_values()[0, 0]), "flip7": made}

@@ -764,10 +764,10 @@ def line_value(S: Any, b: int, p: int) -> int:
         return 0
     v = 0
     m = 0
-    for c in range(S.C):
-        n = int(S.line[b, p, c])
-        v += n * int(S.rank[c])
-        m += n * int(S.addv[c])
+    for j in range(S.llen[b, p]):  # the line's cards in order: a few, not every card kind
+        c = S.lorder[b, p, j]
+        v += int(S.rank[c])
+        m += int(S.addv[c])
     if S.MUL >= 0 and S.line[b, p, S.MUL] > 0:
         v = v * S.MULF
     if S.HALF >= 0 and S.line[b, p, S.HALF] > 0:

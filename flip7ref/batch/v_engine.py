@@ -156,10 +156,11 @@ def score(game: Game, line: Sequence[str]) -> dict[str, Any]:
     (V-060) and its Flip 7 (V-022, D-V-03: number cards count), for a one-seat ``game``."""
     bs = VengeanceState(game, 1, 0, "reference")
     g = np.array([0])
-    bs.line[g] = 0
-    bs.status[g] = ACTIVE
+    bs.clear(g)
     for c in (game.code(name) for name in line):
         bs.line[0, 0, c] += 1
+        bs.lorder[0, 0, bs.llen[0, 0]] = c
+        bs.llen[0, 0] += 1
     nnum = int((bs.line[0, 0] * bs.is_num).sum())
     made = len(line) >= game.flip7_distinct and nnum >= game.flip7_distinct
     bs.flip7[0] = 0 if made else -1
