@@ -17,8 +17,6 @@ The batched engine (``flip7ref.batch``, base Flip 7, 4 players) at batch 1, 256 
 
 - batch step: ``BatchState.step`` decisions per second, pgx-style (every seat's decision is
   one step, uniformly random legal actions drawn as arrays, finished games dealt again);
-- batch step, numpy backend: the same with ``backend="numpy"`` (array operations only), run
-  back to back with the default (compiled when numba is installed) seed by seed;
 - batch step, event log: the default backend with the event log kept (``record_events()``, as
   the protocol adapter and lockstep keep it; the compiled step writes rows of numbers, made
   into events only when read);
@@ -136,7 +134,7 @@ def bench_batch_step(
     batch: int, steps: int, seed: int = 0, backend: str = "auto", events: bool = False, read: bool = False
 ) -> dict[str, float]:
     """Batched-engine decisions per second: ``steps`` decisions in all (at least 50 batch steps);
-    ``backend`` as `flip7ref.batch.BatchState` takes it (``auto``: the compiled one if numba is installed);
+    ``backend`` as `flip7ref.batch.BatchState` takes it (``auto``: the compiled kernel if numba is installed);
     ``events``: with the event log kept (`BatchState.record_events`, as the protocol adapter and
     lockstep keep it); ``read``: each finished game's events are also read (made into events, as
     lockstep reads them) and forgotten before the game is dealt again."""
@@ -263,13 +261,11 @@ def bench_batched(steps: int, repeat: int) -> dict[str, Any]:
         work = steps * (1 if batch == 1 else 20)
         runs: dict[str, list[float]] = {
             "batch step": [],
-            "batch step, numpy backend": [],
             "batch step, event log": [],
             "batch vector env": [],
         }
-        for seed in range(repeat):  # the two backends back to back, seed by seed: paired under the same load
+        for seed in range(repeat):  # the measurements back to back, seed by seed: paired under the same load
             runs["batch step"].append(bench_batch_step(batch, work, seed)["steps_per_second"])
-            runs["batch step, numpy backend"].append(bench_batch_step(batch, work, seed, "numpy")["steps_per_second"])
             runs["batch step, event log"].append(bench_batch_step(batch, work, seed, events=True)["steps_per_second"])
             runs["batch vector env"].append(bench_batch_env(batch, work // 4, seed)["steps_per_second"])
         for label, r in runs.items():

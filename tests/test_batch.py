@@ -20,7 +20,7 @@ from flip7ref.core.errors import OptionError  # noqa: E402
 from flip7ref.rl.actions import ActionIndex  # noqa: E402
 from flip7ref.rl.encoding import ObservationEncoder  # noqa: E402
 
-ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
+ONE = {"reshuffles": 1}  # reading 1 of reshuffles, as these tests were written (the batch plays unlimited too)
 
 # CI plays a slice; FLIP7REF_SLOW=1 the 2,000 games (the 100,000 of docs/batch.md are a script:
 # python -m flip7ref.batch.lockstep --games 100000)
@@ -75,7 +75,7 @@ def test_lockstep_compares_how_each_game_ended() -> None:
     BatchState.step = wrong  # type: ignore[method-assign]
     try:
         with pytest.raises(Difference, match=r"^game seed 3, decision \d+: winners: expected \[\d\], observed \[\d, \d, \d\]$"):
-            compare(4, 1, seed=3, batch=1, options=ONE, backend="numpy")
+            compare(4, 1, seed=3, batch=1, options=ONE, backend="python")
     finally:
         BatchState.step = original  # type: ignore[method-assign]
 
@@ -146,6 +146,36 @@ def test_games_the_engine_does_not_play_are_refused_in_one_line() -> None:
         BatchState(Game("flip7", 2, {"tie": "shared-win"}), 1)
     with pytest.raises(OptionError, match="batch: expected a whole number >= 1, got 0"):
         BatchState(Game("flip7", 2, ONE), 0)
+
+
+@pytest.mark.parametrize("edition", ["flip7", "vengeance"])
+def test_reshuffles_unlimited_is_the_default_and_agrees_with_the_reference(edition: str) -> None:
+    """F7-116, F7-117, V-075, V-076: the batch plays the tables' default ``unlimited`` (it refused it
+    before issue 43 item 4): ``init`` and the vector envs take it, and two-player games to 3,000
+    points, reshuffling many times a round, agree with the reference in lockstep (events too)."""
+    from flip7ref.batch import vengeance
+    from flip7ref.batch.vector_env import Flip7VectorEnv, VengeanceVectorEnv
+
+    state = (init if edition == "flip7" else vengeance.init)(0, 2, backend="python")
+    env = (Flip7VectorEnv if edition == "flip7" else VengeanceVectorEnv)(num_envs=2)
+    assert state.game.reshuffles_unlimited and env.state.game.reshuffles_unlimited
+    assert (state.UNLIM, env.state.UNLIM) == (1, 1)
+    done = compare(2, 4, seed=31, batch=4, edition=edition, options={"target_score": 3000}, backend="python")
+    assert done["games"] == 4 and done["decisions"] > 1000
+
+
+@pytest.mark.parametrize("case_id", ["F7-C1108", "F7-C1109"])
+def test_the_loop_guard_ends_a_round_without_progress(case_id: str) -> None:
+    """F7-117: under ``unlimited`` the discard pile is not reshuffled again when the round has
+    made no progress since its last reshuffle; the deck counts as exhausted, with its reason."""
+    from flip7ref.checking.conformance import load_cases
+
+    case = next(c for c in load_cases() if c["id"] == case_id)
+    events = run_case(case)["events"]
+    exhausted = [e for e in events if e["type"] == "deck_exhausted"]
+    assert exhausted[-1] == {"type": "deck_exhausted", "reason": "no progress since the last reshuffle"}
+    shuffled = [e["cards"] for e in events if e["type"] == "reshuffled"]
+    assert shuffled == ([3, 1, 7] if case_id == "F7-C1108" else [1, 5])  # the last: round 2's deck refilled
 
 
 def test_conformance_suite_through_the_protocol() -> None:

@@ -1,12 +1,12 @@
 """Bad indices, actions, seeds and batch sizes given to the batched engines (`flip7ref.batch.guards`).
 
-The compiled backend reads and writes its arrays without bounds checks: a game index past the
+The compiled kernel reads and writes its arrays without bounds checks: a game index past the
 batch or a negative one used to write outside them (``step(actions, games=[8])`` at batch 8
 corrupted the heap).  Every bad value is one `OptionError`, the same message for both backends
 of base Flip 7, for Vengeance and for the vector envs, raised before any game changes and
 before the compiled code runs.  The compiled backend's refusals are checked in a child process
-(a regression kills the child, not pytest), its compiled entry points replaced by a function
-that fails if they are reached.
+(a regression kills the child, not pytest), its compiled entry point replaced by a function
+that fails if it is reached.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from flip7ref import Game  # noqa: E402
 from flip7ref.batch import BatchState, VengeanceState, guards, init, step  # noqa: E402
 from flip7ref.batch.lockstep import main as lockstep  # noqa: E402
 from flip7ref.batch.policies import random_actions, threshold_actions  # noqa: E402
+from flip7ref.batch.state import kernel_of  # noqa: E402
 from flip7ref.batch.v_policies import v_threshold_actions  # noqa: E402
 from flip7ref.batch.vector_env import Flip7VectorEnv, VengeanceVectorEnv  # noqa: E402
 from flip7ref.batch.vengeance import init as v_init  # noqa: E402
@@ -119,10 +120,10 @@ def _arrays(obj: Any) -> dict[str, Any]:
 
 
 def outcomes(engine: str) -> dict[str, str]:
-    """Run every case of `CASES` on ``engine`` (``numba``, ``numpy``: base Flip 7's backends;
+    """Run every case of `CASES` on ``engine`` (``numba``, ``python``: base Flip 7's backends;
     ``vengeance``): ``{code: "OptionError: message"}`` (or what else happened), and
     ``"unchanged"``: whether every array of the state and the env is as it was.  Under
-    ``numba`` the compiled entry points fail when reached (after the states are built)."""
+    ``numba`` the compiled entry point fails when reached (after the states are built)."""
     if engine == "vengeance":
         game = Game("vengeance", 4, {"reshuffles": 1})
         state: Any = VengeanceState(game, B, 3)
@@ -136,7 +137,7 @@ def outcomes(engine: str) -> dict[str, str]:
         game = Game("flip7", 4, {"reshuffles": 1})
         state = BatchState(game, B, 3, backend=engine)
         env = Flip7VectorEnv(num_envs=4)
-        env.state.backend = engine  # the two backends take turns on one state's arrays
+        env.state.backend, env.state.kernel = engine, kernel_of(engine)  # the backends take turns on one state
         scope = {
             "make": lambda batch, seed=0: BatchState(game, batch, seed, backend=engine),
             "start": init,
@@ -144,12 +145,12 @@ def outcomes(engine: str) -> dict[str, str]:
         }
     env.reset(seed=0)
     if engine == "numba":
-        from flip7ref.batch import jit
+        from flip7ref.batch import kernel
 
         def reached(*args: object) -> None:
             raise AssertionError("the compiled code was reached")
 
-        jit.step = jit.start = reached
+        kernel.resume = reached
     scope.update({"S": state, "env": env, "np": np, "B": B, "step": step, "random_actions": random_actions})
     before = [{k: v.copy() for k, v in _arrays(x).items()} for x in (state, env.state, env)]
     out: dict[str, str] = {}
@@ -168,8 +169,8 @@ def outcomes(engine: str) -> dict[str, str]:
 EXPECTED = {code: f"OptionError: {message}" for code, message in CASES} | {"unchanged": "yes"}
 
 
-def test_bad_input_is_refused_the_same_by_the_numpy_backend() -> None:
-    assert outcomes("numpy") == EXPECTED
+def test_bad_input_is_refused_the_same_by_the_python_backend() -> None:
+    assert outcomes("python") == EXPECTED
 
 
 def test_bad_input_is_refused_the_same_by_the_vengeance_engine() -> None:
@@ -178,7 +179,7 @@ def test_bad_input_is_refused_the_same_by_the_vengeance_engine() -> None:
 
 def test_bad_input_is_refused_the_same_before_the_compiled_code_runs() -> None:
     """In a child process (a write outside the arrays kills it, not pytest), with the
-    compiled entry points failing when reached: every case refused as by NumPy."""
+    compiled entry point failing when reached: every case refused as by the python backend."""
     pytest.importorskip("numba")
     code = f"import json, runpy; ns = runpy.run_path({str(Path(__file__))!r}); print(json.dumps(ns['outcomes']('numba')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=ROOT)
@@ -196,7 +197,7 @@ def test_a_copy_of_games_checks_its_indices_and_may_repeat_them() -> None:
 def test_accepted_forms_of_indices() -> None:
     """Lists, tuples, any integer dtype, strided views, NumPy integers, an empty list: the
     same games and actions as an int64 array."""
-    bs = BatchState(Game("flip7", 4, {"reshuffles": 1}), B, 3, backend="numpy")
+    bs = BatchState(Game("flip7", 4, {"reshuffles": 1}), B, 3, backend="python")
     want = bs.copy()
     want.step(np.array([0, 0], np.int64), np.array([6, 1], np.int64))
     for games, actions in (
@@ -225,7 +226,7 @@ def _per_game(make: Any) -> int:
 
 
 MAKERS = {
-    "flip7": lambda b: BatchState(Game("flip7", 4, {"reshuffles": 1}), b, backend="numpy"),
+    "flip7": lambda b: BatchState(Game("flip7", 4, {"reshuffles": 1}), b, backend="python"),
     "vengeance": lambda b: VengeanceState(Game("vengeance", 4, {"reshuffles": 1}), b),
 }
 
@@ -298,7 +299,7 @@ def test_lockstep_bad_flags_exit_2_in_one_line(argv: list[str], message: str, ca
 
 
 def test_lockstep_batch_too_large_exits_2_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert lockstep(["--games", str(10**12), "--batch", str(10**12), "--backend", "numpy"]) == 2
+    assert lockstep(["--games", str(10**12), "--batch", str(10**12), "--backend", "python"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1
     prog = re.escape("python -m flip7ref.batch.lockstep: error: ")
@@ -313,13 +314,13 @@ def test_lockstep_batch_too_large_exits_2_in_one_line(capsys: pytest.CaptureFixt
 def test_the_backends_agree_on_every_accepted_step(data: st.DataObject) -> None:
     """Random subsets of the games in any order, legal and illegal indices in several integer
     forms: both backends return the same and leave every array the same; finished games are
-    dealt again with the same seeds."""
+    dealt again with the same seeds (the kernel compiled and as Python)."""
     pytest.importorskip("numba")
     players = data.draw(st.sampled_from([1, 2, 4, 7]), label="players")
     batch = data.draw(st.integers(1, 9), label="batch")
     game = Game("flip7", players, {"reshuffles": 1})
     seed = data.draw(st.integers(0, 10_000), label="seed")
-    a = BatchState(game, batch, seed, "reference", backend="numpy")
+    a = BatchState(game, batch, seed, "reference", backend="python")
     b = BatchState(game, batch, seed, "reference", backend="numba")
     A = a.A
     for turn in range(data.draw(st.integers(1, 25), label="steps")):

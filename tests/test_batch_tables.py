@@ -31,10 +31,10 @@ from flip7ref.batch.vengeance import VengeanceState
 from flip7ref.core.edition import spec_dir
 from flip7ref.core.errors import OptionError
 
-ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
+ONE = {"reshuffles": 1}  # reading 1 of reshuffles, as these tests were written (the batch plays unlimited too)
 
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
-BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.skipif(not HAS_NUMBA, reason="numba not installed"))]
+BACKENDS = ["python", pytest.param("numba", marks=pytest.mark.skipif(not HAS_NUMBA, reason="numba not installed"))]
 
 Table = dict[str, Any]
 
@@ -220,8 +220,8 @@ def test_a_house_table_with_the_shipped_facts_plays_like_the_shipped_one(tmp_pat
     same games as the shipped table."""
     path = _copy(tmp_path, "flip7", lambda t: None)
     a, b = (
-        BatchState(Game(path, 3, ONE), 4, seed=9, backend="numpy"),
-        BatchState(Game("flip7", 3, ONE), 4, seed=9, backend="numpy"),
+        BatchState(Game(path, 3, ONE), 4, seed=9, backend="python"),
+        BatchState(Game("flip7", 3, ONE), 4, seed=9, backend="python"),
     )
     for _ in range(60):
         acts = a.legal.argmax(1)

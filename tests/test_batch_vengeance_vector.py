@@ -19,7 +19,7 @@ from flip7ref.batch.vengeance import VengeanceState  # noqa: E402
 from flip7ref.core.errors import OptionError  # noqa: E402
 from flip7ref.rl import Flip7GymEnv  # noqa: E402
 
-ONE = {"reshuffles": 1}  # the batched engine plays whole numbers of reshuffles, not the default unlimited (docs/batch.md)
+ONE = {"reshuffles": 1}  # reading 1 of reshuffles, as these tests were written (the batch plays unlimited too)
 
 def _random(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return np.argmax(rng.random(mask.shape) * mask, axis=1)

@@ -192,7 +192,7 @@ def test_lockstep_record_on_a_full_disk_keeps_the_record(tmp_path: Path, full_di
     """`lockstep --record` on a full disk: one line naming the file, exit 2, the slices recorded before kept."""
     record = tmp_path / "record.txt"
     record.write_text("seeds 0-0: 1 games, 91 decisions agree\n", encoding="utf-8")
-    argv = ["--games", "2", "--batch", "1", "--backend", "numpy", "--record", str(record)]
+    argv = ["--games", "2", "--batch", "1", "--backend", "python", "--record", str(record)]
     assert lockstep.main(argv) == 2
     out, err = capsys.readouterr()
     assert (out, err) == ("", f"error: --record could not write {record}: {FULL}; its previous content is kept\n")
@@ -203,7 +203,7 @@ def test_lockstep_record_on_a_full_disk_keeps_the_record(tmp_path: Path, full_di
 def test_lockstep_record_appends_a_slice(tmp_path: Path, capsys: Any) -> None:
     record = tmp_path / "record.txt"
     record.write_text("seeds 0-0: 1 games, 91 decisions agree\n", encoding="utf-8")
-    assert lockstep.main(["--games", "2", "--batch", "1", "--backend", "numpy", "--record", str(record)]) == 0
+    assert lockstep.main(["--games", "2", "--batch", "1", "--backend", "python", "--record", str(record)]) == 0
     lines = record.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "seeds 0-0: 1 games, 91 decisions agree" and lines[1].startswith("seeds 1-1: 1 games, ")
     assert capsys.readouterr().out.startswith("2 games, ")

@@ -36,11 +36,11 @@ _NAMES = {v: k for k, v in STATUS_NAMES.items()}
 def implementation() -> dict[str, Any]:
     """The handshake's description of the batched engine (protocol v2 capabilities included)."""
     options: dict[str, list[str]] = {name: list(readings) for name, readings in SUPPORTED_OPTIONS.items()}
-    options.update({"target_score": ["200"], "reshuffles": ["1"], "decks": ["auto"]})
+    options.update({"target_score": ["200"], "reshuffles": ["unlimited", "1"], "decks": ["auto"]})
     return {
         "name": "flip7ref-batch",
         "version": __version__,
-        "language": "python (numpy)",
+        "language": "python (numba)",
         "editions": {
             "flip7": {"options": options, "integer_ranges": {"target_score": [1, 10000], "reshuffles": [0, 8], "decks": [1, 1]}},
             "vengeance": v_engine.capabilities(),
@@ -63,12 +63,12 @@ def position(game: Game, setup: Mapping[str, Any]) -> BatchState:
     Raises:
         OptionError: an unknown card or status, more copies than the deck holds.
     """
-    bs = BatchState(game, 1, 0, "reference", backend="numpy")  # it keeps the event log
+    bs = BatchState(game, 1, 0, "reference")
     bs.record_events()
     assert bs.log is not None
     bs.log[0] = []
     b, g = 0, np.array([0])
-    bs._clear_table(g)
+    bs.clear(g)
     pool = CardPool(game, bs.copies, bs.ids)
     take = pool.take
 
@@ -78,17 +78,12 @@ def position(game: Game, setup: Mapping[str, Any]) -> BatchState:
             bs.line[b, s, c] += 1
             bs.lorder[b, s, bs.llen[b, s]] = c
             bs.llen[b, s] += 1
-            if bs.is_num[c]:
-                bs.nnum[b, s] += 1
-                bs.numsum[b, s] += bs.rank[c]
-            bs.modsum[b, s] += bs.addv[c]
-            bs.x2[b, s] |= bs.isx2[c]
     for key, names in (setup.get("kept") or {}).items():
         s = int(key)
         for c in take(names, f"kept[{s}]"):
             if c == bs.SC:
                 bs.sc[b, s] += 1
-            elif c == bs.FREEZE:
+            elif c == bs.FRZ:
                 bs.ffirst[b, s] = bs.sc[b, s] == 0
                 bs.frz[b, s] += 1
             else:
@@ -98,10 +93,7 @@ def position(game: Game, setup: Mapping[str, Any]) -> BatchState:
             raise OptionError(f"statuses[{key}]: expected one of active, stayed, frozen, busted, got {name!r}")
         bs.status[b, int(key)] = STATUS_NAMES[name]
     load_piles(bs, setup, pool, b)
-    if setup.get("deal"):
-        bs._start_round(g)
-    bs._settle(g)
-    bs._decisions(g)
+    bs.run(g, bs.kernel.NEW if setup.get("deal") else bs.kernel.SETTLE)
     return bs
 
 
@@ -132,7 +124,7 @@ def outcome(bs: BatchState, b: int = 0) -> dict[str, Any]:
     P = bs.P
     kept = {}
     for s in range(P):
-        sc, fz = [bs.ids[bs.SC]] * int(bs.sc[b, s]), [bs.ids[bs.FREEZE]] * int(bs.frz[b, s])
+        sc, fz = [bs.ids[bs.SC]] * int(bs.sc[b, s]), [bs.ids[bs.FRZ]] * int(bs.frz[b, s])
         kept[str(s)] = fz + sc if bs.ffirst[b, s] else sc + fz
     return protocol_outcome(bs, b, _NAMES, kept, legal_strings(bs, b))
 
@@ -140,17 +132,15 @@ def outcome(bs: BatchState, b: int = 0) -> dict[str, Any]:
 def score(game: Game, line: Sequence[str]) -> dict[str, Any]:
     """A scoring case: the round score of ``line`` (card ids) by the batched engine's own line
     value (F7-100..F7-102) and its Flip 7 count (F7-050), for a one-seat ``game``."""
-    bs = BatchState(game, 1, 0, "reference", backend="numpy")  # it keeps the event log
-    bs._clear_table(np.array([0]))
+    bs = BatchState(game, 1, 0, "reference")
+    bs.clear(np.array([0]))
     for c in (game.code(name) for name in line):
         bs.line[0, 0, c] += 1
-        if bs.is_num[c]:
-            bs.nnum[0, 0] += 1
-            bs.numsum[0, 0] += bs.rank[c]
-        bs.modsum[0, 0] += bs.addv[c]
-        bs.x2[0, 0] |= bs.isx2[c]
-    made = bool(bs.nnum[0, 0] >= game.flip7_distinct)
-    return {"score": int(bs.line_values()[0, 0]) + (game.flip7_bonus if made else 0), "flip7": made}
+        bs.lorder[0, 0, bs.llen[0, 0]] = c
+        bs.llen[0, 0] += 1
+    made = bool((bs.line[0, 0] * bs.is_num).sum() >= game.flip7_distinct)
+    bs.flip7[0] = 0 if made else -1
+    return {"score": int(bs.line_values()[0, 0]), "flip7": made}
 
 
 def run_case(case: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The compiled backend's event log: events as rows of numbers, made into events when read.
 
-`flip7ref.batch.core.BatchState.record_events` under the compiled backend (`flip7ref.batch.jit`)
-gives each game a buffer of `FIELDS` int32 columns (``ev``, shape ``(B, capacity, FIELDS)``,
+`flip7ref.batch.state.KernelState.record_events` (both editions, both backends of the kernel
+`flip7ref.batch.kernel`) gives each game a buffer of `FIELDS` int32 columns (``ev``, shape ``(B, capacity, FIELDS)``,
 ``ev_n`` rows used).  The compiled step writes one row per event (a kind code below and up
 to three numbers: seats, card codes, a reason code); a round's scores, a win and a tie take
 one row and one `PAYLOAD` row per seat.  Before each automatic step (and before an action,
@@ -31,36 +31,39 @@ Arr = np.ndarray[Any, Any]
 FIELDS = 4
 """Columns of a row: the kind, then three numbers."""
 
-(DEALT_DEAL, DEALT_HIT, DEALT_F3, STAYED, STAYED_EMPTY, DECK_EXHAUSTED, TARGET_CHOSEN, SC_GIVEN, FROZEN,
- FD_STARTED, ASSIGNED, SC_USED, BUSTED, FLIP7, SC_KEPT, DISCARDED, FD_ENDED, SET_ASIDE, ROUND_SCORED,
- GAME_WON, TIE, ROUND_STARTED, RESHUFFLED, PAYLOAD) = range(1, 25)  # fmt: skip
-"""Row kinds (0 is never written)."""
+(DEALT_DEAL, DEALT_HIT, DEALT_FD, STAYED, STAYED_EMPTY, DECK_EXHAUSTED, TARGET_CHOSEN, SC_GIVEN, FROZEN,
+ FD_BEGUN, ASSIGNED, SC_USED, BUSTED, FLIP7, SC_KEPT, DISCARDED, FD_ENDED, SET_ASIDE, ROUND_SCORED,
+ GAME_WON, TIE, ROUND_STARTED, RESHUFFLED, PAYLOAD, LINE_WIPED, STOLEN, CARD_DISCARDED, SWAPPED,
+ STAYED_CARD) = range(1, 30)  # fmt: skip
+"""Row kinds (0 is never written).  ``line_wiped`` is (seat, n) then n `PAYLOAD` rows (a code
+each), ``swapped`` (seat, first, its card) then one (second, its card); a forced draw's start
+and cards name its card."""
 
 REASONS = ("no valid target", "no eligible player", "target busted", "target no longer eligible", "round ended")
 """``discarded`` reasons by code (the row's third number)."""
 NO_TARGET, NO_ELIGIBLE, TARGET_BUSTED, NOT_ELIGIBLE, ROUND_ENDED = range(5)
 
-OUTCOMES = ("bust", "complete", "exhausted", "round ended")
+OUTCOMES = ("bust", "complete", "exhausted", "round ended", "seven numbers")
 """``forced_draw_ended`` outcomes by code."""
-O_BUST, O_COMPLETE, O_EXHAUSTED, O_ROUND = range(4)
+O_BUST, O_COMPLETE, O_EXHAUSTED, O_ROUND, O_SEVEN = range(5)
 
 
-def room(players: int, f3n: int, queue: int) -> int:
+def room(players: int, held: int) -> int:
     """The most rows one automatic step, an action or a round's start can write in a game,
     with a reshuffle after it: a round end writes its scores (one row and one a seat), the
-    held cards (a target choice's, a Flip Three and its set-aside cards, an assignment's,
-    the queue of ``queue``), the win or tie (one row and one a seat), the next round's start."""
-    return 2 * (players + 1) + 2 * f3n + queue + 8
+    cards pending work holds (at most ``held`` rows, a wiped line's counted in), the win or
+    tie (one row and one a seat), the next round's start."""
+    return 2 * (players + 1) + held + 8
 
 
-def capacity(players: int, f3n: int, queue: int, asked: int | None = None) -> int:
+def capacity(players: int, held: int, asked: int | None = None) -> int:
     """The rows of each game's buffer: ``asked``, else four times `room` (at least 128).
 
     Raises:
         OptionError: ``asked`` is not a whole number of at least twice `room` (a game
             whose rows are moved aside must have room for the next step).
     """
-    need = 2 * room(players, f3n, queue)
+    need = 2 * room(players, held)
     if asked is None:
         return max(128, 2 * need)
     if isinstance(asked, bool) or not isinstance(asked, int | np.integer) or asked < need:
@@ -108,9 +111,10 @@ class EventLog:
         self._owner = owner
         self._lists: list[list[Event] | None] = [[] for _ in range(owner.B)]
         self._spilled: list[list[Arr]] = [[] for _ in range(owner.B)]
-        ids, f3, sc = owner.ids, owner.F3, owner.SC
+        ids, sc = owner.ids, owner.SC
         self._ids: list[str] = [ids[c] for c in range(owner.C)]
-        self._f3, self._sc, self._f3n, self._P = self._ids[f3], self._ids[sc], int(owner.f3n), int(owner.P)
+        self._sc, self._P = self._ids[sc] if sc >= 0 else "", int(owner.P)
+        self._count = [int(n) for n in owner.fcount]  # a forced draw's count by card
         self._made: dict[int, Event] = {}  # the event of each row seen (`_key`): events are immutable
 
     def __len__(self) -> int:
@@ -199,7 +203,7 @@ class EventLog:
                 out.append(ev.round_scored(x, tuple([r[2] for r in seats]), tuple([r[3] for r in seats]), y if y >= 0 else None))
                 k = j + 1 + P
                 continue
-            span = 1 + (P if kind in (GAME_WON, TIE) else 0)
+            span = 1 + (P if kind in (GAME_WON, TIE) else y if kind == LINE_WIPED else 1 if kind == SWAPPED else 0)
             (e,) = self._decode(rows[j : j + span])
             if span == 1 and keys[j] >= 0:
                 made[keys[j]] = e
@@ -217,22 +221,18 @@ class EventLog:
                 out.append(ev.dealt(x, ids[y], "deal"))
             elif kind == DEALT_HIT:
                 out.append(ev.dealt(x, ids[y], "hit"))
-            elif kind == DEALT_F3:
-                out.append(ev.dealt(x, ids[y], self._f3))
             elif kind == STAYED:
                 out.append(ev.stayed(x))
             elif kind == STAYED_EMPTY:
                 out.append(ev.stayed(x, "empty deck"))
             elif kind == DECK_EXHAUSTED:
-                out.append(ev.deck_exhausted())
+                out.append(ev.deck_exhausted("no progress since the last reshuffle" if x else None))
             elif kind == TARGET_CHOSEN:
                 out.append(ev.target_chosen(x, ids[y], z))
             elif kind == SC_GIVEN:
                 out.append(ev.second_chance_given(x, y, self._sc))
             elif kind == FROZEN:
                 out.append(ev.frozen(x, y))
-            elif kind == FD_STARTED:
-                out.append(ev.forced_draw_started(x, self._f3, y, self._f3n))
             elif kind == ASSIGNED:
                 out.append(ev.assigned(x, ids[y], z))
             elif kind == SC_USED:
@@ -253,6 +253,23 @@ class EventLog:
                 out.append(ev.round_started(x, y))
             elif kind == RESHUFFLED:
                 out.append(ev.reshuffled(x))
+            elif kind == LINE_WIPED:
+                out.append(ev.line_wiped(x, tuple(ids[r[1]] for r in rows[k : k + y])))
+                k += y
+            elif kind == STOLEN:
+                out.append(ev.stolen(x, ids[y], z))
+            elif kind == CARD_DISCARDED:
+                out.append(ev.card_discarded(x, ids[y], z))
+            elif kind == SWAPPED:
+                second, card = rows[k][1], rows[k][2]
+                k += 1
+                out.append(ev.swapped(x, y, ids[z], second, ids[card]))
+            elif kind == STAYED_CARD:
+                out.append(ev.stayed(x, ids[y]))
+            elif kind == DEALT_FD:
+                out.append(ev.dealt(x, ids[y], ids[z]))
+            elif kind == FD_BEGUN:
+                out.append(ev.forced_draw_started(x, ids[z], y, self._count[z]))
             elif kind in (ROUND_SCORED, GAME_WON, TIE):
                 seats = rows[k : k + P]
                 k += P

@@ -1,10 +1,10 @@
 """The checks every public entry of the batched engines makes before it touches an array.
 
-The compiled backend (`flip7ref.batch.jit`) reads and writes the state's arrays without
+The compiled kernel (`flip7ref.batch.kernel`) reads and writes the state's arrays without
 bounds checks: a game index past the batch, or a negative one, would read and write outside
-them (the process dies later, or spins).  So every index that reaches it, and every index,
-action, seed and batch size that reaches the NumPy code of either engine, is checked here
-first, once for all of them: `flip7ref.batch.core.BatchState` (both backends),
+them (the process dies later, or spins).  So every index, action, seed and batch size that
+reaches either engine is checked here first, once for all of them:
+`flip7ref.batch.core.BatchState` (both backends),
 `flip7ref.batch.vengeance.VengeanceState`, the vector envs (`flip7ref.batch.vector_env`) and
 the batched policies call these functions, so a bad value gets the same `OptionError`, with
 the same message, whichever engine or backend it was given to, and nothing has changed when

@@ -27,7 +27,7 @@ import numpy as np
 
 from flip7ref.batch.core import BatchState
 from flip7ref.batch.policies import parse_policy
-from flip7ref.batch.rules import choose_backend
+from flip7ref.batch.state import choose_backend
 from flip7ref.checking.lockstep import first_difference
 from flip7ref.core.errors import OptionError, WriteError
 from flip7ref.core.game import Game
@@ -54,7 +54,7 @@ def compare(
     policy: str = "random",
     progress: Any = None,
     edition: str = "flip7",
-    backend: str = "numpy",
+    backend: str = "auto",
 ) -> dict[str, int]:
     """Play ``games`` random games (seeds ``seed .. seed + games - 1``) in both engines in
     lockstep, ``batch`` at a time; with ``events`` the whole event log of each game is compared too
@@ -63,18 +63,18 @@ def compare(
     and the batched `flip7ref.batch.policies.threshold_actions` must choose the same).
     ``progress(games, decisions)`` is called after each batch when given.  ``edition``:
     ``flip7``, ``vengeance`` or the path of an edition table: the engine is chosen by the
-    table's cards (`engine_of`: `BatchState`, or `flip7ref.batch.vengeance.VengeanceState`,
-    NumPy only; its threshold policy is `flip7ref.batch.v_policies.v_threshold_actions`).
-    ``backend``: the batched Flip 7 engine's
-    (`flip7ref.batch.rules.choose_backend`); both keep the event log compared.
+    table's cards (`engine_of`: `BatchState`, or `flip7ref.batch.vengeance.VengeanceState`;
+    its threshold policy is `flip7ref.batch.v_policies.v_threshold_actions`).
+    ``backend``: the batched engine's (`flip7ref.batch.state.choose_backend`: ``auto``,
+    ``numba`` or ``python``); each keeps the event log compared.
 
     Returns:
         ``{"games": ..., "decisions": ...}`` compared.
 
     Raises:
         Difference: the first disagreement (game seed, decision number, what differs).
-        OptionError: a backend other than ``numpy`` (or ``auto``) with edition ``vengeance``;
-            a seed below 0, a batch whose arrays do not fit in memory (`flip7ref.batch.guards`).
+        OptionError: a backend the engine does not have; a seed below 0, a batch whose arrays
+            do not fit in memory (`flip7ref.batch.guards`).
     """
     from flip7ref.batch.policies import threshold_actions
     from flip7ref.play.strategies import ThresholdStrategy
@@ -82,9 +82,7 @@ def compare(
     from flip7ref.rl.encoding import ObservationEncoder
 
     kind, threshold = parse_policy(policy, "policy")
-    # the batched engines play reading 1 of reshuffles only (F7-116; the tables' default is unlimited since
-    # issue 43): games are compared under it unless ``options`` names another reading, which they refuse
-    game = Game(edition, players, {"reshuffles": 1, **dict(options or {})})
+    game = Game(edition, players, dict(options or {}))  # the table's readings, ``options`` over them
     which = engine_of(game)
     strategy = ThresholdStrategy(threshold)
 
@@ -94,9 +92,7 @@ def compare(
     if which == "vengeance":
         from flip7ref.batch.vengeance import VengeanceState
 
-        if backend not in ("auto", "numpy"):  # auto: the only backend it has
-            raise OptionError(f"backend: the batched vengeance engine has the numpy backend only, got {backend!r}")
-        make, extra = VengeanceState, {}
+        make = VengeanceState
         from flip7ref.batch.v_policies import v_threshold_actions
 
         policy_actions = v_threshold_actions
@@ -122,7 +118,7 @@ def compare(
                 if st.is_terminal():
                     if events and bs.log is not None and bs.log[i] is not None:
                         _differs(f"game seed {seeds[i]}", st, {"events": [e.to_dict() for e in bs.log[i]]}, ("events",))
-                        bs.log[i] = None  # type: ignore[call-overload]
+                        bs.log[i] = None
                     continue
                 live += 1
                 legal = index.legal_indices(st)
@@ -251,8 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument("--record", metavar="FILE", help="append each slice that agrees to FILE; skip the slices it holds")
     parser.add_argument(
-        "--backend", choices=("auto", "numba", "numpy"), default="auto",
-        help="the batched engine's backend (default %(default)s: numba when installed; both keep the event log compared)",
+        "--backend", choices=("auto", "numba", "python"), default="auto",
+        help="the batched engine's backend (default %(default)s: numba when installed; each keeps the event log compared)",
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1 or not 1 <= args.players <= 18:
@@ -300,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
     took = time.perf_counter() - start
-    backend = "numpy" if engine_of(Game(args.edition, args.players)) == "vengeance" else choose_backend(args.backend)
+    backend = choose_backend(args.backend)
     print(f"{games} games, {decisions} decisions: no difference from the reference ({took:.0f} s, {backend} backend)")
     return 0
 

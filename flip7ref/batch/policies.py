@@ -42,9 +42,10 @@ def threshold_actions(bs: BatchState, games: Arr, threshold: int) -> Arr:
     kind = bs.kind[g]
     legal = bs.legal[g]
     out = np.zeros(g.size, np.int64)
+    values = bs.line_values(g)  # (n, P): the games' lines, once
     o = kind == OFFER
     if o.any():
-        value = bs.line_values()[g[o], actor[o]] if g.size else np.zeros(0)
+        value = values[o, actor[o]]
         stay = (value >= threshold) & legal[o, STAY]
         out[o] = np.where(stay, STAY, HIT)
     t = ~o
@@ -57,7 +58,7 @@ def threshold_actions(bs: BatchState, games: Arr, threshold: int) -> Arr:
         others = seats.copy()
         others[np.arange(gt.size), at] = False
         others = np.where(others.any(1, keepdims=True), others, seats)
-        standing = totals + bs.line_values()[gt]
+        standing = totals + values[t]
         lead = np.argmax(np.where(others, standing, -big), axis=1)
         out[t] = 2 + np.where(give, low, lead)
     return out

@@ -29,7 +29,7 @@ def capabilities() -> dict[str, Any]:
     """The handshake's entry for edition ``vengeance``: each option's default reading
     (`VENGEANCE_OPTIONS`) and the integer options' ranges."""
     options: dict[str, list[str]] = {name: list(readings) for name, readings in VENGEANCE_OPTIONS.items()}
-    options.update({"target_score": ["200"], "reshuffles": ["1"], "decks": ["auto"]})
+    options.update({"target_score": ["200"], "reshuffles": ["unlimited", "1"], "decks": ["auto"]})
     return {"options": options, "integer_ranges": {"target_score": [1, 10000], "reshuffles": [0, 8], "decks": [1, 1]}}
 
 
@@ -71,10 +71,7 @@ def position(game: Game, setup: Mapping[str, Any]) -> VengeanceState:
         bs.status[b, int(key)] = STATUS_NAMES[name]
     load_piles(bs, setup, pool, b)
     bs.log[b] = []
-    if setup.get("deal"):
-        bs._start_round(g)
-    bs._settle(g)
-    bs._decisions(g)
+    bs.run(g, bs.kernel.NEW if setup.get("deal") else bs.kernel.SETTLE)
     return bs
 
 
@@ -159,10 +156,11 @@ def score(game: Game, line: Sequence[str]) -> dict[str, Any]:
     (V-060) and its Flip 7 (V-022, D-V-03: number cards count), for a one-seat ``game``."""
     bs = VengeanceState(game, 1, 0, "reference")
     g = np.array([0])
-    bs.line[g] = 0
-    bs.status[g] = ACTIVE
+    bs.clear(g)
     for c in (game.code(name) for name in line):
         bs.line[0, 0, c] += 1
+        bs.lorder[0, 0, bs.llen[0, 0]] = c
+        bs.llen[0, 0] += 1
     nnum = int((bs.line[0, 0] * bs.is_num).sum())
     made = len(line) >= game.flip7_distinct and nnum >= game.flip7_distinct
     bs.flip7[0] = 0 if made else -1

@@ -10,7 +10,7 @@ reference, decision by decision).
   that raises a score) and it may take it; else the leader (total plus line value, the
   lowest seat on a tie) among the other legal seats, or among all of them when it alone is.
 - The cards of a Swap, Steal or Discard: the strategy looks one move ahead.  Each legal
-  pick is played on a copy of the game (`VengeanceState.rows`) and its view is taken where
+  pick is played on a copy of the game (`VengeanceState.rows`, ``peek`` set) and its view is taken where
   the reference's settling would stop (a decision, or before the next card is drawn: a
   chance node): its own line value minus the best other line (the round's scores when the
   round ended).  The best pick wins; on a tie the one whose reference action has the
@@ -90,18 +90,9 @@ def _best_picks(vs: VengeanceState, g: Arr, seat: Arr) -> Arr:
     sub = vs.rows(games)
     m = games.size
     rnd0 = sub.rnd.copy()
-    view = np.zeros((m, vs.P), np.int64)
-    seen = np.zeros(m, bool)
-
-    def look(h: Arr) -> None:
-        h = h[~seen[h]]
-        if h.size:
-            view[h] = _values(sub, h, rnd0)
-            seen[h] = True
-
-    sub._before_draw = look
+    sub.peek = 1  # each game stops before its next card is drawn (or at its next decision)
     sub.step(idx)
-    look(np.arange(m))
+    view = _values(sub, np.arange(m), rnd0)
     own = view[np.arange(m), me]
     rival = view.copy()
     rival[np.arange(m), me] = np.iinfo(np.int64).min

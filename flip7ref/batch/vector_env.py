@@ -328,7 +328,7 @@ class Flip7VectorEnv(BatchVectorEnv):
         max_moves: int = DEFAULT_MAX_MOVES, illegal_reward: float = -1.0, shuffle: str = "numpy", normalize: bool = False,
         seats: str = "relative",
     ) -> None:  # fmt: skip
-        game = Game("flip7", players, {"reshuffles": 1, **dict(options or {})})  # the batch plays reading 1 (F7-116)
+        game = Game("flip7", players, dict(options or {}))
         super().__init__(
             BatchState(game, num_envs, 0, shuffle), game, seat=seat, opponents=opponents, reward=reward,
             max_moves=max_moves, illegal_reward=illegal_reward, threshold=threshold_actions, normalize=normalize,
@@ -378,7 +378,7 @@ class VengeanceVectorEnv(BatchVectorEnv):
         from flip7ref.batch.v_policies import v_threshold_actions
         from flip7ref.batch.vengeance import VengeanceState
 
-        game = Game("vengeance", players, {"reshuffles": 1, **dict(options or {})})  # the batch plays reading 1 (F7-116)
+        game = Game("vengeance", players, dict(options or {}))
         super().__init__(
             VengeanceState(game, num_envs, 0, shuffle), game, seat=seat, opponents=opponents, reward=reward,
             max_moves=max_moves, illegal_reward=illegal_reward, threshold=v_threshold_actions, normalize=normalize,

@@ -45,14 +45,11 @@ if GYM_ID not in _gymnasium.registry:
 
 VECTOR_IDS = {"flip7": "flip7ref/Flip7Vector-v0", "vengeance": "flip7ref/VengeanceVector-v0"}
 """The ids of the batched vector envs (`flip7ref.batch.vector_env`) by edition, for
-``gymnasium.make_vec(VECTOR_IDS["vengeance"], num_envs, players=4)`` after this import; their
-default options are ``{"reshuffles": 1}`` (the batched engine plays whole numbers of reshuffles)."""
+``gymnasium.make_vec(VECTOR_IDS["vengeance"], num_envs, players=4)`` after this import (the
+table's readings unless ``options`` names others)."""
 for _vid, _cls in zip(VECTOR_IDS.values(), ("Flip7VectorEnv", "VengeanceVectorEnv"), strict=True):
     if _vid not in _gymnasium.registry:
-        # the batched engine plays whole numbers of reshuffles, not the table default unlimited
-        _gymnasium.register(
-            id=_vid, vector_entry_point=f"flip7ref.batch.vector_env:{_cls}", kwargs={"options": {"reshuffles": 1}}
-        )
+        _gymnasium.register(id=_vid, vector_entry_point=f"flip7ref.batch.vector_env:{_cls}")
 
 __all__ = [
     "DEFAULT_MAX_MOVES",
