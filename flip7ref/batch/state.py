@@ -23,7 +23,7 @@ import numpy as np
 from flip7ref.batch import evlog, guards, tables
 from flip7ref.batch.decks import shuffle_decks
 from flip7ref.batch.evlog import EventLog
-from flip7ref.batch.kernel import ACTIVE, DISCARD, FORCED, FREEZE, NEW, SHIELD, STEAL, SWAP
+from flip7ref.batch.kernel import ACTIVE, ARRAYS, DISCARD, FORCED, FREEZE, NEW, SCALARS, SHIELD, STEAL, SWAP
 from flip7ref.batch.observation import observation, observation_size
 from flip7ref.core.errors import OptionError
 from flip7ref.core.game import Game
@@ -41,6 +41,7 @@ _PRIMITIVES = {
     "forced_draw": FORCED, "freeze": FREEZE, "bust_shield": SHIELD, "steal": STEAL, "swap": SWAP, "discard_card": DISCARD,
 }  # fmt: skip
 _PLAIN: list[ModuleType] = []
+_PACKED_NAMES = frozenset(ARRAYS + SCALARS) | {"kernel"}
 
 
 def choose_backend(backend: str) -> str:
@@ -86,6 +87,21 @@ class KernelState:
     """``B`` games of one `flip7ref.Game` as arrays, played by `flip7ref.batch.kernel` (see the
     module).  Subclasses check the game first (`flip7ref.batch.core.BatchState`,
     `flip7ref.batch.vengeance.VengeanceState`); the arguments are theirs."""
+
+    _packed: Any = None
+    """The kernel's view of the state (`packed`), kept while no attribute it holds is set anew."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in _PACKED_NAMES:  # an array or a fact replaced (arrays are otherwise changed in place)
+            object.__setattr__(self, "_packed", None)
+
+    def packed(self) -> Any:
+        """The kernel's view of this state (`flip7ref.batch.kernel.pack`), built once and kept: a
+        call into the kernel passes it (building it costs tens of microseconds)."""
+        if self._packed is None:
+            object.__setattr__(self, "_packed", self.kernel.pack(self))
+        return self._packed
 
     def __init__(self, game: Game, batch: int, seed: int, shuffle: str, backend: str) -> None:
         batch = guards.batch_size(batch)
@@ -293,6 +309,7 @@ class KernelState:
         for name, value in self.__dict__.items():
             setattr(new, name, value.copy() if isinstance(value, np.ndarray) else value)
         new.seeds = list(self.seeds)
+        new._packed = None  # the copy's own arrays
         if self.log is not None:
             new.log = self.log.copy(new)
         return new
@@ -317,6 +334,7 @@ class KernelState:
         new.ev_n = np.zeros(new.B, np.int32)
         new.ev_room = 0
         new.rng = copy.deepcopy(self.rng)
+        new._packed = None
         return new
 
     def record_events(self, capacity: int | None = None) -> None:
@@ -356,7 +374,7 @@ class KernelState:
         n = games.size
         ok = np.zeros(n, bool)
         acts = np.zeros(n, np.int64) if actions is None else actions
-        k.resume(self, k.pack(self), games, acts, np.full(n, mode, np.int8), ok)
+        k.resume(self, self.packed(), games, acts, np.full(n, mode, np.int8), ok)
         return ok
 
     def clear(self, g: Arr) -> None:
@@ -430,13 +448,13 @@ class KernelState:
         (`flip7ref.batch.kernel.line_value`: F7-100, V-060)."""
         g = np.arange(self.B) if g is None else np.asarray(g, np.int64)
         out = np.zeros((g.size, self.P), np.int32)
-        self.kernel.values(self.kernel.pack(self), g, out)
+        self.kernel.values(self.packed(), g, out)
         return out
 
     def held(self) -> Arr:
         """(B, C) the cards held by pending work (the observation's ``set_aside`` section)."""
         out = np.zeros((self.B, self.C), np.int16)
-        self.kernel.held_counts(self.kernel.pack(self), out)
+        self.kernel.held_counts(self.packed(), out)
         return out
 
     def observation_size(self) -> int:

@@ -40,7 +40,7 @@ def _helps(vs: VengeanceState) -> Arr:
     cached: Arr | None = getattr(vs, "_threshold_helps", None)
     if cached is None:
         cached = np.array([helps_receiver(vs.game, card) for card in vs.ids], bool)
-        vs._threshold_helps = cached  # type: ignore[attr-defined]
+        vs._threshold_helps = cached
     return cached
 
 
