@@ -20,7 +20,7 @@ from typing import Any, Self
 
 import numpy as np
 
-from flip7ref.batch import evlog, guards, tables
+from flip7ref.batch import compile_notice, evlog, guards, tables
 from flip7ref.batch.decks import shuffle_decks
 from flip7ref.batch.evlog import EventLog
 from flip7ref.batch.kernel import ACTIVE, ARRAYS, DISCARD, FORCED, FREEZE, NEW, SCALARS, SHIELD, STEAL, SWAP
@@ -71,6 +71,7 @@ def kernel_of(backend: str) -> ModuleType:
     from flip7ref.batch import kernel
 
     if backend == "numba":
+        compile_notice.watch_compiles()  # one line on stderr when numba compiles (not when it loads) the kernel
         return kernel
     if not _PLAIN:
         _PLAIN.append(kernel.plain())
