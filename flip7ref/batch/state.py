@@ -166,17 +166,17 @@ class KernelState:
         for c, e in enumerate(game.effect):
             if e is None:
                 continue
-            self.prim[c] = _PRIMITIVES[e.primitive]
+            self.prim[c] = prim = _PRIMITIVES[e.primitive]  # the kernel's code of the card's primitive
             self.only_active[c] = getattr(e, "targets", "non_busted") == "active"
-            if e.primitive == "forced_draw":
+            if prim == FORCED:
                 self.fcount[c] = e.count  # type: ignore[attr-defined]  # F7-070, V-043, V-044
                 self.then_stay[c] = e.then_stay  # type: ignore[attr-defined]
                 self.assign_all[c] = e.resolution == "assign-all-first"  # type: ignore[attr-defined]
                 for a in e.set_aside:  # type: ignore[attr-defined]
                     self.aside[c, a] = True
-            elif e.primitive == "bust_shield":
+            elif prim == SHIELD:
                 self.SC, self.hold = c, int(e.hold_limit)  # type: ignore[attr-defined]  # F7-082
-            elif e.primitive == "freeze":
+            elif prim == FREEZE:
                 self.FRZ = c
         self.W = max([int(n) for n in self.fcount] + [1])  # set-aside room
         self.sorted_deck = np.array(sorted(game.deck), np.int16)
