@@ -423,7 +423,17 @@ def test_resume_refuses_an_edition_or_option_the_saved_game_contradicts(
     its own): a contradiction is a usage error naming both, an agreeing value is accepted."""
     import uvicorn
 
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self: setattr(self, "started", True))  # no server: just the checks
+    class NoServer:  # no server, no uvicorn.Config either (its logging set-up replaces the process's handlers)
+        started = False
+
+        def __init__(self, config: object) -> None:
+            pass
+
+        def run(self) -> None:
+            self.started = True
+
+    monkeypatch.setattr(uvicorn, "Config", lambda *args, **kwargs: None)
+    monkeypatch.setattr(uvicorn, "Server", NoServer)
     tg = TableGame.create(folder, {**THREE, "options": {"tie": "shared-win"}})
     base = ["table", "--no-browser", "--resume", str(tg.path), "--data", str(folder)]
     refused = {
